@@ -1,0 +1,85 @@
+/*===- spmd-c/Spmd.h - C interface of the spmd toolkit -------------*- C -*-===*\
+|*                                                                            *|
+|* The C interface of spmd, for C and C++ compilers that embed it and for    *|
+|* the Rust crate, which binds to the same symbols.                          *|
+|*                                                                            *|
+|* Typical C++ embedding:                                                     *|
+|*   MlirDialectHandle h = mlirGetDialectHandle__spmd__();                    *|
+|*   mlirDialectHandleInsertDialect(h, registry);                             *|
+|*   spmdRegisterAllPasses();   // provided by the Rust library (libspmd.a)   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef SPMD_C_SPMD_H
+#define SPMD_C_SPMD_H
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The `spmd` dialect: mlirGetDialectHandle__spmd__(). */
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Spmd, spmd);
+
+/*===----------------------------------------------------------------------===*
+ * Passes
+ *===----------------------------------------------------------------------===*/
+
+/* Runs the pass called `passName` (its command-line argument, such as
+ * "spmd-reconverge") on `op`. `options` is the pass's textual option list as
+ * MLIR prints it, e.g. "{ordering=dfpd}" or "" when the pass has none.
+ * Text reports (analysis printers) are written through `report`.
+ * Returns failure after emitting a diagnostic on `op` or inside it. */
+typedef MlirLogicalResult (*SpmdPassRunner)(MlirStringRef passName,
+                                            MlirOperation op,
+                                            MlirStringRef options,
+                                            MlirStringCallback report,
+                                            void *reportUserData);
+
+/* Installs the implementation of every spmd pass. The Rust library calls
+ * this from spmdRegisterAllPasses(); a pass that runs before a runner is
+ * installed fails with a diagnostic. */
+MLIR_CAPI_EXPORTED void spmdSetPassRunner(SpmdPassRunner runner);
+
+/* Registers the spmd passes with MLIR's global pass registry, so that they
+ * can be named in textual pipelines. Does not install a runner. */
+MLIR_CAPI_EXPORTED void spmdRegisterPassShells(void);
+
+/* Installs the Rust runner and registers every spmd pass (defined in the
+ * Rust library). Idempotent. */
+MLIR_CAPI_EXPORTED void spmdRegisterAllPasses(void);
+
+/*===----------------------------------------------------------------------===*
+ * IR queries the Rust side needs beyond MLIR's C API
+ *===----------------------------------------------------------------------===*/
+
+/* True if `op` implements FunctionOpInterface (func.func, gpu.func, ...). */
+MLIR_CAPI_EXPORTED bool spmdIsFunctionLike(MlirOperation op);
+
+/* True if `op` implements BranchOpInterface. */
+MLIR_CAPI_EXPORTED bool spmdIsBranch(MlirOperation op);
+
+/* For a BranchOpInterface op: the number of operands forwarded to successor
+ * `index` as block arguments and the position of the first one among the
+ * op's operands. Returns false (and leaves the outputs alone) when `op` is
+ * not a branch or forwards produced operands. */
+MLIR_CAPI_EXPORTED bool spmdGetSuccessorOperandRange(MlirOperation op,
+                                                    intptr_t index,
+                                                    intptr_t *begin,
+                                                    intptr_t *count);
+
+/*===----------------------------------------------------------------------===*
+ * spmd-opt
+ *===----------------------------------------------------------------------===*/
+
+/* The body of spmd-opt: MlirOptMain with every upstream dialect, extension
+ * and pass plus the spmd dialect and passes. Returns the process exit code. */
+MLIR_CAPI_EXPORTED int spmdOptMain(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPMD_C_SPMD_H */

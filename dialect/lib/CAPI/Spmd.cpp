@@ -1,0 +1,36 @@
+//===- Spmd.cpp - C interface of the spmd dialect -------------------------===//
+
+#include "spmd-c/Spmd.h"
+
+#include "Spmd/SpmdDialect.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Spmd, spmd, spmd::SpmdDialect)
+
+bool spmdIsFunctionLike(MlirOperation op) {
+  return isa<FunctionOpInterface>(unwrap(op));
+}
+
+bool spmdIsBranch(MlirOperation op) {
+  return isa<BranchOpInterface>(unwrap(op));
+}
+
+bool spmdGetSuccessorOperandRange(MlirOperation op, intptr_t index,
+                                  intptr_t *begin, intptr_t *count) {
+  auto branch = dyn_cast<BranchOpInterface>(unwrap(op));
+  if (!branch || index < 0 ||
+      static_cast<unsigned>(index) >= branch->getNumSuccessors())
+    return false;
+  SuccessorOperands operands = branch.getSuccessorOperands(index);
+  if (operands.getProducedOperandCount() != 0)
+    return false;
+  OperandRange forwarded = operands.getForwardedOperands();
+  *count = static_cast<intptr_t>(forwarded.size());
+  *begin = forwarded.empty() ? 0 : forwarded.getBeginOperandIndex();
+  return true;
+}

@@ -1,0 +1,100 @@
+//===- SpmdDialect.cpp - spmd dialect registration and attributes --------===//
+//
+// Registers the types, attributes and operations of the `spmd` dialect and
+// verifies the discardable attributes it owns (`spmd.uniformity`,
+// `spmd.uniform`, `spmd.divergent`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spmd/SpmdDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::spmd;
+
+#include "Spmd/SpmdDialect.cpp.inc"
+#include "Spmd/SpmdEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "Spmd/SpmdTypes.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Spmd/SpmdAttrs.cpp.inc"
+
+void SpmdDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "Spmd/SpmdTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Spmd/SpmdAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "Spmd/SpmdOps.cpp.inc"
+      >();
+}
+
+/// `spmd.uniformity` belongs on operations that choose between successors.
+static LogicalResult verifyUniformityMark(Operation *op, NamedAttribute attr) {
+  if (!isa<UniformityAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << attr.getName()
+                             << "' must be a #spmd.uniformity attribute";
+  if (op->getNumSuccessors() < 2)
+    return op->emitOpError()
+           << "'" << attr.getName()
+           << "' marks a branch with at least two successors, but this "
+              "operation has "
+           << op->getNumSuccessors();
+  return success();
+}
+
+LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kUniformityAttrName)
+    return verifyUniformityMark(op, attr);
+  if (name == kUniformAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name << "' must be a unit attribute";
+    if (!isa<CallOpInterface>(op))
+      return op->emitOpError()
+             << "'" << name
+             << "' on an operation is only meaningful on calls; mark branches "
+                "with '"
+             << kUniformityAttrName << "' instead";
+    return success();
+  }
+  return op->emitOpError() << "unknown spmd attribute '" << name << "'";
+}
+
+LogicalResult SpmdDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kDivergentAttrName && name != kUniformAttrName)
+    return op->emitOpError() << "unknown spmd argument attribute '" << name
+                             << "' on argument #" << argIndex;
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name << "' on argument #" << argIndex
+                             << " must be a unit attribute";
+  Region &region = op->getRegion(regionIndex);
+  if (region.empty())
+    return success();
+  // Both marks on one argument contradict each other.
+  StringRef other = name == kDivergentAttrName ? kUniformAttrName
+                                               : kDivergentAttrName;
+  if (auto fn = dyn_cast<FunctionOpInterface>(op);
+      fn && argIndex < fn.getNumArguments() && fn.getArgAttr(argIndex, other))
+    return op->emitOpError() << "argument #" << argIndex
+                             << " cannot be both '" << kDivergentAttrName
+                             << "' and '" << kUniformAttrName << "'";
+  return success();
+}

@@ -1,0 +1,162 @@
+//===- SpmdOps.cpp - spmd dialect operations ------------------------------===//
+//
+// Verifiers and BranchOpInterface hooks of the `spmd` operations. Verifiers
+// only check what is visible from the operation's own region: whole-function
+// properties (reconvergence, structuredness) have dedicated passes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Spmd/SpmdDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::spmd;
+
+//===----------------------------------------------------------------------===//
+// Local CFG helpers
+//===----------------------------------------------------------------------===//
+
+/// True if `to` can be reached from `from` by following at least one edge.
+static bool reachesByAtLeastOneEdge(Block *from, Block *to) {
+  llvm::SmallPtrSet<Block *, 16> seen;
+  SmallVector<Block *> stack(from->getSuccessors().begin(),
+                             from->getSuccessors().end());
+  while (!stack.empty()) {
+    Block *block = stack.pop_back_val();
+    if (block == to)
+      return true;
+    if (!seen.insert(block).second)
+      continue;
+    for (Block *succ : block->getSuccessors())
+      stack.push_back(succ);
+  }
+  return false;
+}
+
+/// Calls `fn` on every operation of type `OpTy` directly inside the blocks of
+/// `region` (nested regions are separate scopes and are not visited).
+template <typename OpTy, typename Fn>
+static void forEachInRegion(Region *region, Fn fn) {
+  for (Block &block : *region)
+    for (auto op : block.getOps<OpTy>())
+      fn(op);
+}
+
+//===----------------------------------------------------------------------===//
+// Convergence control
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvergenceEntryOp::verify() {
+  Block *block = getOperation()->getBlock();
+  if (!block->isEntryBlock())
+    return emitOpError("must be in the entry block of its region");
+  unsigned count = 0;
+  for (auto entry : block->getOps<ConvergenceEntryOp>()) {
+    (void)entry;
+    ++count;
+  }
+  if (count > 1)
+    return emitOpError("may appear at most once per region, found ") << count;
+  return success();
+}
+
+LogicalResult ConvergenceLoopOp::verify() {
+  Block *block = getOperation()->getBlock();
+  if (block->isEntryBlock())
+    return emitOpError("must be in a cycle header, not in the entry block");
+  if (!reachesByAtLeastOneEdge(block, block))
+    return emitOpError("must be in a cycle header, but its block is not on "
+                       "any cycle");
+  for (Operation &op : *block) {
+    if (&op == getOperation())
+      break;
+    if (isa<ConvergenceLoopOp>(op))
+      return emitOpError("a cycle header holds at most one "
+                         "spmd.convergence.loop");
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Flow branch
+//===----------------------------------------------------------------------===//
+
+LogicalResult FlowBranchOp::verify() {
+  if (!getLoop())
+    return success();
+  Block *block = getOperation()->getBlock();
+  if (!reachesByAtLeastOneEdge(getFalseDest(), block))
+    return emitOpError("is a loop Flow block, so its false successor must be "
+                       "the back edge (true = leave the loop, false = "
+                       "continue), but ^false cannot reach this block");
+  return success();
+}
+
+SuccessorOperands FlowBranchOp::getSuccessorOperands(unsigned index) {
+  assert(index < 2 && "spmd.flow_br has two successors");
+  return SuccessorOperands(index == 0 ? getTrueDestOperandsMutable()
+                                      : getFalseDestOperandsMutable());
+}
+
+Block *FlowBranchOp::getSuccessorForOperands(ArrayRef<Attribute> operands) {
+  if (auto cond = dyn_cast_or_null<IntegerAttr>(operands.front()))
+    return cond.getValue().isOne() ? getTrueDest() : getFalseDest();
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Reconvergence markers
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReconvergenceHeadOp::verify() {
+  Block *block = getOperation()->getBlock();
+  if (block->empty() || !block->back().hasTrait<OpTrait::IsTerminator>() ||
+      block->back().getNumSuccessors() < 2)
+    return emitOpError("must be in a block that ends with a branch with at "
+                       "least two successors");
+  unsigned heads = 0;
+  forEachInRegion<ReconvergenceHeadOp>(block->getParent(), [&](auto head) {
+    heads += head.getId() == getId();
+  });
+  if (heads > 1)
+    return emitOpError("region id ") << getId() << " has " << heads
+                                     << " heads; ids must be unique";
+  return success();
+}
+
+LogicalResult ReconvergenceTailOp::verify() {
+  Block *block = getOperation()->getBlock();
+  if (&block->front() != getOperation())
+    return emitOpError("must be the first operation of its block");
+  unsigned heads = 0, tails = 0;
+  Region *region = block->getParent();
+  forEachInRegion<ReconvergenceHeadOp>(
+      region, [&](auto head) { heads += head.getId() == getId(); });
+  forEachInRegion<ReconvergenceTailOp>(
+      region, [&](auto tail) { tails += tail.getId() == getId(); });
+  if (heads == 0)
+    return emitOpError("has no matching spmd.reconvergence.head with id ")
+           << getId();
+  if (tails > 1)
+    return emitOpError("region id ") << getId() << " has " << tails
+                                     << " tails; ids must be unique";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Exec-mask branch
+//===----------------------------------------------------------------------===//
+
+SuccessorOperands ExecBranchZeroOp::getSuccessorOperands(unsigned index) {
+  assert(index < 2 && "spmd.exec.br_zero has two successors");
+  return SuccessorOperands(index == 0 ? getZeroDestOperandsMutable()
+                                      : getNonzeroDestOperandsMutable());
+}
+
+
+#define GET_OP_CLASSES
+#include "Spmd/SpmdOps.cpp.inc"

@@ -1,0 +1,31 @@
+//! Raw bindings to the C interface in `dialect/include/spmd-c/Spmd.h`.
+//!
+//! Only this module and the pass runner touch these symbols; everything else
+//! goes through the safe wrappers in [`crate::dialect`] and [`crate::passes`].
+
+use mlir_sys::{MlirDialectHandle, MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
+use std::os::raw::{c_char, c_int, c_void};
+
+/// Signature of the function that runs a pass by name (see `SpmdPassRunner`).
+pub type PassRunner = unsafe extern "C" fn(
+    pass_name: MlirStringRef,
+    op: MlirOperation,
+    options: MlirStringRef,
+    report: MlirStringCallback,
+    report_user_data: *mut c_void,
+) -> MlirLogicalResult;
+
+unsafe extern "C" {
+    pub fn mlirGetDialectHandle__spmd__() -> MlirDialectHandle;
+    pub fn spmdSetPassRunner(runner: Option<PassRunner>);
+    pub fn spmdRegisterPassShells();
+    pub fn spmdIsFunctionLike(op: MlirOperation) -> bool;
+    pub fn spmdIsBranch(op: MlirOperation) -> bool;
+    pub fn spmdGetSuccessorOperandRange(
+        op: MlirOperation,
+        index: isize,
+        begin: *mut isize,
+        count: *mut isize,
+    ) -> bool;
+    pub fn spmdOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
+}

@@ -1,0 +1,21 @@
+//! # spmd: divergence-aware control flow on MLIR
+//!
+//! spmd analyses and transforms control-flow graphs of SPMD (GPU) programs
+//! written in upstream MLIR dialects (`cf`, `llvm`, `func`, `gpu`, ...):
+//!
+//! * [`analysis::cfg`]: an IR-independent CFG core (RPO, dominators,
+//!   post-dominators with a virtual exit, the cycle forest, irreducibility,
+//!   per-block tags, DOT), and [`analysis::region_graph`], the adapter that
+//!   snapshots an MLIR region into it;
+//! * [`dialect`]: the `spmd` dialect (ODS, C++), registered into melior;
+//! * [`passes`]: the passes, usable from `spmd-opt`, melior pipelines and C++.
+//!
+//! Everything runs on one static copy of MLIR (mlir-sys); see the README for
+//! how the C++ dialect is linked in.
+
+
+pub mod diagnostics;
+pub mod dialect;
+pub mod ffi;
+pub mod opt;
+pub mod passes;

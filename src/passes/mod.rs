@@ -1,0 +1,119 @@
+//! The spmd passes and the runner that connects them to MLIR.
+//!
+//! Each pass is declared once, in `dialect/include/Spmd/SpmdPasses.td`, which
+//! gives it its name, options and documentation. The generated C++ class is
+//! a shell whose `runOnOperation` calls [`run_pass_by_name`] through the
+//! function pointer installed by [`register_all_passes`]. Hence spmd passes
+//! work everywhere MLIR passes do: `spmd-opt --spmd-view-cfg`, textual
+//! `--pass-pipeline`s, `--mlir-timing`, melior's `PassManager` with
+//! `parse_pass_pipeline`, or a C++ `PassManager` after
+//! `spmdRegisterAllPasses()`.
+//!
+//! A pass implementation is a plain function over the operation it runs on
+//! (see [`PassFn`]). It emits diagnostics itself and returns `Err(())` to
+//! fail the pipeline. A panic is caught and turned into an "internal error"
+//! diagnostic, so a bug never aborts the host compiler.
+
+pub mod options;
+
+use crate::{diagnostics, ffi};
+use melior::ir::{operation::OperationLike, OperationRef};
+use mlir_sys::{MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
+pub use options::PassOptions;
+use std::{ffi::c_void, panic::AssertUnwindSafe, sync::Once};
+
+/// Where a pass writes its text report (stderr or a file, chosen by the
+/// C++ shell).
+pub struct Report {
+    callback: MlirStringCallback,
+    user_data: *mut c_void,
+}
+
+impl Report {
+    /// Appends `text` to the report.
+    pub fn write(&mut self, text: &str) {
+        if let Some(callback) = self.callback {
+            // SAFETY: the C++ shell keeps the stream alive during the pass.
+            unsafe { callback(string_ref(text), self.user_data) };
+        }
+    }
+}
+
+/// The body of one pass: the operation it runs on, its options, its report.
+pub type PassFn = fn(OperationRef<'_, '_>, &PassOptions, &mut Report) -> Result<(), ()>;
+
+/// Every pass implemented in Rust, by command-line name.
+pub const PASSES: &[(&str, PassFn)] = &[
+];
+
+/// Installs the Rust runner and registers every spmd pass with MLIR's global
+/// registry. Idempotent; call it before building pass pipelines by name.
+pub fn register_all_passes() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| unsafe {
+        // SAFETY: both functions only store a pointer / fill a registry.
+        ffi::spmdSetPassRunner(Some(run_pass_by_name));
+        ffi::spmdRegisterPassShells();
+    });
+}
+
+/// C entry point for C and C++ embedders (declared in `spmd-c/Spmd.h`).
+#[unsafe(no_mangle)]
+pub extern "C" fn spmdRegisterAllPasses() {
+    register_all_passes();
+}
+
+/// The `SpmdPassRunner` installed into the C++ pass shells.
+unsafe extern "C" fn run_pass_by_name(
+    pass_name: MlirStringRef,
+    op: MlirOperation,
+    options: MlirStringRef,
+    report: MlirStringCallback,
+    report_user_data: *mut c_void,
+) -> MlirLogicalResult {
+    // SAFETY: MLIR passes valid string refs and the operation being processed.
+    let (name, options, op) = unsafe {
+        (str_from(pass_name), str_from(options), OperationRef::from_raw(op))
+    };
+    let mut report = Report { callback: report, user_data: report_user_data };
+    let options = PassOptions::parse(&options);
+    let Some((_, pass)) = PASSES.iter().find(|(known, _)| *known == name) else {
+        diagnostics::emit_error(op.location(), &format!("no Rust implementation of pass '{name}'"));
+        return logical_result(false);
+    };
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| pass(op, &options, &mut report)));
+    let succeeded = match outcome {
+        Ok(result) => result.is_ok(),
+        Err(payload) => {
+            let detail = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown panic");
+            diagnostics::emit_error(
+                op.location(),
+                &format!("internal error in pass '{name}': {detail}; please report this"),
+            );
+            false
+        }
+    };
+    logical_result(succeeded)
+}
+
+fn logical_result(success: bool) -> MlirLogicalResult {
+    MlirLogicalResult { value: if success { 1 } else { 0 } }
+}
+
+/// # Safety
+/// `text` must point to `length` valid bytes.
+unsafe fn str_from(text: MlirStringRef) -> String {
+    if text.data.is_null() {
+        return String::new();
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(text.data as *const u8, text.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn string_ref(text: &str) -> MlirStringRef {
+    MlirStringRef { data: text.as_ptr() as *const _, length: text.len() }
+}
