@@ -46,4 +46,5 @@ pub mod ops {
         files: ["Spmd/SpmdOps.td"],
         include_directory_env_vars: ["SPMD_ODS_INCLUDE_DIR"],
     }
+    pub use self::spmd::*;
 }
