@@ -44,11 +44,11 @@ void SpmdDialect::initialize() {
 /// `spmd.uniformity` belongs on operations that choose between successors.
 static LogicalResult verifyUniformityMark(Operation *op, NamedAttribute attr) {
   if (!isa<UniformityAttr>(attr.getValue()))
-    return op->emitOpError() << "'" << attr.getName()
+    return op->emitOpError() << "'" << attr.getName().getValue()
                              << "' must be a #spmd.uniformity attribute";
   if (op->getNumSuccessors() < 2)
     return op->emitOpError()
-           << "'" << attr.getName()
+           << "'" << attr.getName().getValue()
            << "' marks a branch with at least two successors, but this "
               "operation has "
            << op->getNumSuccessors();
@@ -85,9 +85,7 @@ LogicalResult SpmdDialect::verifyRegionArgAttribute(Operation *op,
   if (!isa<UnitAttr>(attr.getValue()))
     return op->emitOpError() << "'" << name << "' on argument #" << argIndex
                              << " must be a unit attribute";
-  Region &region = op->getRegion(regionIndex);
-  if (region.empty())
-    return success();
+  (void)regionIndex;
   // Both marks on one argument contradict each other.
   StringRef other = name == kDivergentAttrName ? kUniformAttrName
                                                : kDivergentAttrName;
@@ -97,4 +95,14 @@ LogicalResult SpmdDialect::verifyRegionArgAttribute(Operation *op,
                              << " cannot be both '" << kDivergentAttrName
                              << "' and '" << kUniformAttrName << "'";
   return success();
+}
+
+LogicalResult SpmdDialect::verifyRegionResultAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned resultIndex,
+                                                       NamedAttribute attr) {
+  return op->emitOpError() << "spmd attribute '" << attr.getName().getValue()
+                           << "' is not allowed on result #" << resultIndex
+                           << "; spmd marks apply to arguments, branches "
+                              "and calls";
 }

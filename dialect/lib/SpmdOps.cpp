@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
@@ -54,6 +55,11 @@ LogicalResult ConvergenceEntryOp::verify() {
   Block *block = getOperation()->getBlock();
   if (!block->isEntryBlock())
     return emitOpError("must be in the entry block of its region");
+  if (!isa<FunctionOpInterface>(getOperation()->getParentOp()))
+    return emitOpError("must be in the body of a function (an operation "
+                       "implementing FunctionOpInterface), not in a nested "
+                       "region of '")
+           << getOperation()->getParentOp()->getName() << "'";
   unsigned count = 0;
   for (auto entry : block->getOps<ConvergenceEntryOp>()) {
     (void)entry;
@@ -77,6 +83,10 @@ LogicalResult ConvergenceLoopOp::verify() {
     if (isa<ConvergenceLoopOp>(op))
       return emitOpError("a cycle header holds at most one "
                          "spmd.convergence.loop");
+    if (isa<ConvergenceEntryOp, ConvergenceAnchorOp>(op))
+      return emitOpError("must be the first convergence token producer of "
+                         "its block, but follows '")
+             << op.getName() << "'";
   }
   return success();
 }

@@ -47,6 +47,7 @@ def Spmd_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Name of the discardable uniformity attribute on branch operations.
     static constexpr ::llvm::StringLiteral kUniformityAttrName = "spmd.uniformity";
@@ -72,8 +73,10 @@ def Spmd_TokenType : Spmd_Type<"Token", "token"> {
     the meaning of LLVM's `token` produced by the
     `llvm.experimental.convergence.*` intrinsics. Tokens are produced by
     `spmd.convergence.entry`, `spmd.convergence.anchor` and
-    `spmd.convergence.loop`; they cannot be stored, selected or passed as
-    block arguments.
+    `spmd.convergence.loop`. As in LLVM, a token is meant to be used
+    directly by the operations it controls: storing, selecting or passing
+    it as a block argument has no defined meaning. The type system cannot
+    forbid those uses locally; the spmd transforms never create them.
 
     Example:
 

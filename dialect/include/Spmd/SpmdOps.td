@@ -27,7 +27,8 @@ def Spmd_ConvergenceEntryOp : Spmd_Op<"convergence.entry", []> {
   let description = [{
     Produces a token naming the set of threads that entered the enclosing
     function together, like `llvm.experimental.convergence.entry`. It appears
-    at most once per region and only in the region's entry block.
+    at most once, in the entry block of a function body (the region of an
+    operation implementing `FunctionOpInterface`).
 
     Example:
 
@@ -106,7 +107,7 @@ def Spmd_FlowBranchOp : Spmd_Op<"flow_br", [
     With the `loop` keyword the block is a *loop Flow block* and follows
     StructurizeCFG's convention: **true leaves the loop, false takes the back
     edge**. The verifier checks that a loop Flow block's `^false` successor
-    is not the block itself unless that block is a cycle header.
+    leads back to the block, i.e. that the false edge closes a cycle.
 
     The operation implements `BranchOpInterface`, so upstream verifiers,
     canonicalizers and the CFG analyses understand it.
