@@ -14,6 +14,7 @@
 //! how the C++ dialect is linked in.
 
 
+pub mod analysis;
 pub mod diagnostics;
 pub mod dialect;
 pub mod ffi;

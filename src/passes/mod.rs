@@ -15,6 +15,8 @@
 //! diagnostic, so a bug never aborts the host compiler.
 
 pub mod options;
+pub mod print_cfg_analysis;
+pub mod view_cfg;
 
 use crate::{diagnostics, ffi};
 use melior::ir::{operation::OperationLike, OperationRef};
@@ -44,6 +46,8 @@ pub type PassFn = fn(OperationRef<'_, '_>, &PassOptions, &mut Report) -> Result<
 
 /// Every pass implemented in Rust, by command-line name.
 pub const PASSES: &[(&str, PassFn)] = &[
+    ("spmd-print-cfg-analysis", print_cfg_analysis::run),
+    ("spmd-view-cfg", view_cfg::run),
 ];
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global

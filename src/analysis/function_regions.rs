@@ -1,0 +1,96 @@
+//! Which regions of an operation are control-flow graphs to analyse.
+//!
+//! Every region of a function-like operation (`func.func`, `gpu.func`,
+//! `llvm.func`: anything implementing `FunctionOpInterface`) at or below the
+//! root, plus every other region with more than one block (such as
+//! `scf.execute_region`). Each is an independent CFG: the regions nested in
+//! a function's operations are listed separately, never merged into it.
+
+use crate::ffi;
+use melior::ir::{
+    attribute::StringAttribute, operation::OperationLike, OperationRef, RegionLike, RegionRef,
+};
+
+/// A region to analyse and a human-readable name for it.
+pub struct CfgRegion<'c, 'a> {
+    /// The operation owning the region.
+    pub owner: OperationRef<'c, 'a>,
+    /// The region.
+    pub region: RegionRef<'c, 'a>,
+    /// `@symbol` for functions (with `#i` for region i > 0), otherwise
+    /// `'op.name' in @enclosing`.
+    pub label: String,
+}
+
+/// The CFG regions at or below `root`, in pre-order.
+pub fn cfg_regions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<CfgRegion<'c, 'a>> {
+    let mut owners = Vec::new();
+    collect_owners(root, &mut owners);
+    let mut regions = Vec::new();
+    for owner in owners {
+        let function_like = unsafe { ffi::spmdIsFunctionLike(owner.to_raw()) };
+        for (index, region) in owner.regions().enumerate() {
+            let blocks = count_blocks(region);
+            if blocks == 0 || (!function_like && blocks < 2) {
+                continue;
+            }
+            let label = match (function_like, index) {
+                (true, 0) => symbol_label(owner),
+                (true, _) => format!("{}#{index}", symbol_label(owner)),
+                (false, _) => format!("'{}' in {}", owner.name().as_string_ref().as_str().unwrap_or("?"), enclosing_label(owner)),
+            };
+            regions.push(CfgRegion { owner, region, label });
+        }
+    }
+    regions
+}
+
+/// Pre-order list of `op` and every operation nested in it.
+fn collect_owners<'c, 'a>(op: OperationRef<'c, 'a>, out: &mut Vec<OperationRef<'c, 'a>>) {
+    let mut stack = vec![op];
+    while let Some(op) = stack.pop() {
+        out.push(op);
+        let mut nested = Vec::new();
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                let mut next = melior::ir::block::BlockLike::first_operation(&b);
+                while let Some(inner) = next {
+                    nested.push(inner);
+                    next = inner.next_in_block();
+                }
+                block = melior::ir::block::BlockLike::next_in_region(&b);
+            }
+        }
+        stack.extend(nested.into_iter().rev());
+    }
+}
+
+fn count_blocks(region: RegionRef<'_, '_>) -> usize {
+    let mut count = 0;
+    let mut block = region.first_block();
+    while let Some(b) = block {
+        count += 1;
+        block = melior::ir::block::BlockLike::next_in_region(&b);
+    }
+    count
+}
+
+fn symbol_label(op: OperationRef<'_, '_>) -> String {
+    op.attribute("sym_name")
+        .ok()
+        .and_then(|attribute| StringAttribute::try_from(attribute).ok())
+        .map(|name| format!("@{}", name.value()))
+        .unwrap_or_else(|| format!("<anonymous {}>", op.name().as_string_ref().as_str().unwrap_or("?")))
+}
+
+fn enclosing_label(op: OperationRef<'_, '_>) -> String {
+    let mut parent = op.parent_operation();
+    while let Some(p) = parent {
+        if unsafe { ffi::spmdIsFunctionLike(p.to_raw()) } {
+            return symbol_label(p);
+        }
+        parent = p.parent_operation();
+    }
+    "<top level>".to_string()
+}

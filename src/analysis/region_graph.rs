@@ -1,0 +1,150 @@
+//! Snapshot of an MLIR region as an IR-independent [`CfgGraph`].
+//!
+//! ```text
+//!   MLIR region (blocks, terminators)  --snapshot-->  CfgGraph (CSR arrays)
+//!   ^bb0 -> cf.cond_br ^bb1, ^bb2                     0: [1, 2]
+//!   ^bb1 -> cf.br ^bb2                                1: [2]
+//!   ^bb2 -> return                                    2: []
+//! ```
+//!
+//! Block `i` of the region (in region order, which is also how MLIR's
+//! printer numbers `^bbN`) becomes [`BlockId`] `i`; the region's first block
+//! is the entry. Successor slots follow the terminator's successor order, so
+//! `cf.cond_br %c, ^a, ^a` gives two edges and a `cf.switch` one edge per
+//! case. Any terminator's successors count: `cf`, `llvm` and `spmd`
+//! branches implement `BranchOpInterface`, and the snapshot does not need
+//! the interface to read edges. Blocks whose terminator has no successors
+//! (`return`, `llvm.unreachable`, ...) are exits.
+//!
+//! Regions nested inside operations of the region are separate CFGs and
+//! are not part of the snapshot.
+//!
+//! Lifecycle (as for the analyses): [`RegionGraph::snapshot`] once, then
+//! [`RegionGraph::recompute`] after each edit, reusing every buffer.
+
+use super::cfg::{BlockId, CfgBuilder, CfgGraph};
+use melior::ir::{
+    block::BlockLike, operation::OperationLike, BlockRef, Location, RegionLike, RegionRef,
+};
+use std::collections::HashMap;
+
+/// Why a region cannot be snapshotted.
+#[derive(Debug, Clone)]
+pub enum RegionGraphError<'c> {
+    /// The region has no blocks.
+    EmptyRegion,
+    /// Block `block` does not end with a terminator.
+    MissingTerminator {
+        /// Position of the block in its region.
+        block: usize,
+        /// Location of the block's last operation (or of the region's owner).
+        location: Location<'c>,
+    },
+}
+
+impl std::fmt::Display for RegionGraphError<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::EmptyRegion => write!(f, "the region has no blocks"),
+            Self::MissingTerminator { block, .. } => {
+                write!(f, "block ^bb{block} does not end with a terminator")
+            }
+        }
+    }
+}
+
+/// An MLIR region's CFG, with the mapping between blocks and [`BlockId`]s.
+pub struct RegionGraph<'c, 'a> {
+    blocks: Vec<BlockRef<'c, 'a>>,
+    /// Block handle address -> id.
+    ids: HashMap<usize, BlockId>,
+    builder: CfgBuilder,
+}
+
+impl<'c, 'a> RegionGraph<'c, 'a> {
+    /// Snapshots `region`.
+    pub fn snapshot(region: RegionRef<'c, 'a>) -> Result<Self, RegionGraphError<'c>> {
+        let mut graph = Self {
+            blocks: Vec::new(),
+            ids: HashMap::new(),
+            builder: CfgBuilder::new(),
+        };
+        graph.recompute(region)?;
+        Ok(graph)
+    }
+
+    /// Re-reads `region` after edits, reusing the buffers.
+    pub fn recompute(&mut self, region: RegionRef<'c, 'a>) -> Result<(), RegionGraphError<'c>> {
+        self.blocks.clear();
+        self.ids.clear();
+        self.builder.clear();
+        let mut next = region.first_block();
+        while let Some(block) = next {
+            self.ids.insert(address(&block), BlockId::new(self.blocks.len()));
+            self.blocks.push(block);
+            next = block.next_in_region();
+        }
+        if self.blocks.is_empty() {
+            return Err(RegionGraphError::EmptyRegion);
+        }
+        self.builder.set_num_blocks(self.blocks.len());
+        for (index, block) in self.blocks.iter().enumerate() {
+            let Some(terminator) = block.terminator() else {
+                let location = block
+                    .first_operation()
+                    .map(|op| op.location())
+                    .or_else(|| region_owner_location(block))
+                    .expect("a block in a region has an owner");
+                return Err(RegionGraphError::MissingTerminator { block: index, location });
+            };
+            for successor in terminator.successors() {
+                let target = self.ids[&address(&successor)];
+                self.builder.add_edge(BlockId::new(index), target);
+            }
+        }
+        self.builder.finish();
+        Ok(())
+    }
+
+    /// The IR-independent graph.
+    pub fn graph(&self) -> &CfgGraph {
+        self.builder.graph()
+    }
+
+    /// Number of blocks.
+    pub fn num_blocks(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// The MLIR block behind `id`.
+    pub fn block(&self, id: BlockId) -> BlockRef<'c, 'a> {
+        self.blocks[id.index()]
+    }
+
+    /// The id of `block`, or `None` if it is not in the snapshotted region.
+    pub fn id(&self, block: BlockRef<'c, 'a>) -> Option<BlockId> {
+        self.ids.get(&address(&block)).copied()
+    }
+
+    /// The printer's name of block `id`: `^bbN`.
+    pub fn name(&self, id: BlockId) -> String {
+        format!("^bb{}", id.index())
+    }
+
+    /// The location of block `id`'s terminator (the natural place for a
+    /// diagnostic about the block's control flow).
+    pub fn terminator_location(&self, id: BlockId) -> Location<'c> {
+        self.block(id)
+            .terminator()
+            .expect("snapshotted blocks have terminators")
+            .location()
+    }
+}
+
+fn region_owner_location<'c>(block: &BlockRef<'c, '_>) -> Option<Location<'c>> {
+    block.parent_operation().map(|op| op.location())
+}
+
+fn address(block: &BlockRef<'_, '_>) -> usize {
+    block.to_raw().ptr as usize
+}
