@@ -6,4 +6,5 @@
 //! full static MLIR, about 250 MB).
 
 mod common;
+mod cfg;
 mod dialect;
