@@ -17,6 +17,7 @@
 pub mod analysis;
 pub mod diagnostics;
 pub mod dialect;
+pub mod exec;
 pub mod ffi;
 pub mod opt;
 pub mod passes;

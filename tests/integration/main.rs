@@ -8,3 +8,4 @@
 mod common;
 mod cfg;
 mod dialect;
+mod exec;

@@ -1,0 +1,97 @@
+//! # A reference SIMT executor: the semantic oracle for transforms
+//!
+//! A transform of the control flow (structurization, reconvergence,
+//! predication, branch folding) is correct only if every thread still
+//! computes the same thing. There is no GPU here, so `spmd::exec`
+//! *interprets* MLIR: [`Executor::new`] reads a parsed module through
+//! melior once, decoding every operation by name into a compact table
+//! (`program.rs`), and [`Executor::run_thread`] runs one thread of a
+//! function on it. Nothing is JIT-compiled, and MLIR is not called while
+//! running.
+//!
+//! ```text
+//!  Module ──Executor::new──> program tables ──run_thread(func, args, thread)──> returned values
+//!                                                   │            ▲                + Memory (buffers,
+//!                                                   ▼            │                  side-effect log)
+//!                                               Tracer (blocks, branch decisions)
+//! ```
+//!
+//! ## Semantics
+//!
+//! * **Thread-level.** A thread runs alone from the function's entry to a
+//!   return. `gpu.thread_id`, `gpu.block_id`, `gpu.lane_id`, ... read the
+//!   [`ThreadId`] and [`GridDims`] given by the harness; for a one-block
+//!   launch ([`GridDims::linear`]) the lane is the linear thread id modulo
+//!   32. Wave-level operations (`spmd.ballot`, exec masks) are outside the
+//!   subset.
+//! * **Values** ([`value`]): signless integers of 1 to 64 bits (wrapping
+//!   arithmetic, the operation decides signedness), `index` (64 bits),
+//!   `f32`/`f64`, memrefs (views of buffers), convergence tokens, and
+//!   poison. Arithmetic on poison gives poison, so poison may flow through
+//!   block arguments harmlessly; branching on it, addressing memory with
+//!   it or storing it is an error ([`ExecError::PoisonUsed`]).
+//! * **Undefined behaviour** (division by zero, signed division overflow,
+//!   out-of-bounds accesses, `llvm.unreachable`) stops the thread with a
+//!   typed error. Overflow under `nsw`/`nuw` and over-wide shifts give
+//!   poison, as in MLIR's `arith` documentation (`arith.rs`).
+//! * **Memory** ([`memory`]): buffers created by the harness, identity
+//!   layout, every access bounds-checked, every store and atomic logged
+//!   with its thread.
+//! * **Fuel**: each entered block costs one unit; a thread without fuel
+//!   stops with [`ExecError::OutOfFuel`], so non-terminating programs are
+//!   reported rather than hanging the test.
+//! * **Tracing** ([`trace`]): a [`Tracer`] sees every block entry and every
+//!   decision of a terminator with two or more successors, keyed by a
+//!   thread-independent *dynamic instance* (call stack, static site, visit
+//!   number of the block in its frame); see [`trace`] for the definition.
+//!
+//! ## Supported operations
+//!
+//! | dialect | operations |
+//! |---|---|
+//! | `arith` | `constant`, `addi subi muli divsi divui remsi remui ceildivsi ceildivui floordivsi andi ori xori shli shrsi shrui minsi maxsi minui maxui`, `cmpi` (all predicates), `select`, `extsi extui trunci index_cast index_castui`, `addf subf mulf divf remf negf maximumf minimumf maxnumf minnumf cmpf sitofp uitofp fptosi fptoui extf truncf bitcast` |
+//! | `cf` | `br`, `cond_br`, `switch` (default and cases), `assert` |
+//! | `llvm` | `br`, `cond_br`, `switch`, `return`, `unreachable` |
+//! | `func`, `gpu` | bodies of `func.func`/`gpu.func` (any `FunctionOpInterface` op), `func.return`, `gpu.return`, `func.call` (same module, depth limit [`Executor::DEFAULT_CALL_DEPTH_LIMIT`]) |
+//! | `memref` | `load`, `store`, `atomic_rmw` (`addi muli andi ori xori maxs maxu mins minu assign addf mulf`), `dim`, `alloca` (private scratch) |
+//! | `gpu` | `thread_id block_id block_dim grid_dim global_id lane_id subgroup_size subgroup_id num_subgroups` |
+//! | `ub`, `spmd` | `ub.poison`; `spmd.convergence.entry/anchor/loop` (a dummy token), `spmd.reconvergence.head/tail` (no-ops), `spmd.flow_br` |
+//!
+//! Anything else, including any operation with regions (`scf.if`, ...),
+//! vectors, tensors, integers wider than 64 bits and non-identity memref
+//! layouts, raises [`ExecError::Unsupported`] or
+//! [`ExecError::UnsupportedType`] when executed (never a panic), with the
+//! operation's name and location.
+//!
+//! ## Comparing programs
+//!
+//! [`compare_runs`] runs two modules on identical fresh memories and
+//! returns the first [`Mismatch`] (returned values, per-thread side-effect
+//! sequences, final memory), see [`grid`]. [`random_kernel`] generates
+//! terminating random kernels with divergent control flow to feed it.
+
+mod arith;
+pub mod error;
+pub mod grid;
+pub mod interpreter;
+pub mod memory;
+mod program;
+pub mod random_kernel;
+pub mod trace;
+pub mod value;
+
+pub use error::{ExecError, OpSite, PoisonUse};
+pub use grid::{
+    compare_executors, compare_records, compare_runs, run_fresh, BufferSpec, GridRun, Mismatch,
+    RunInputs, RunRecord,
+};
+pub use interpreter::{Executor, GridDims, ThreadId};
+pub use memory::{
+    AtomicKind, BufferId, EffectKind, ElementType, MemRefId, Memory, MemoryError, SideEffect,
+};
+pub use random_kernel::{KernelShape, RandomKernel};
+pub use trace::{
+    BlockEvent, BlockSite, BranchEvent, BranchSite, CallSite, DynamicInstance, NoTrace,
+    RecordingTracer, Tracer,
+};
+pub use value::{IntValue, Value, ValueType};
