@@ -57,6 +57,9 @@ namespace mlir::spmd {
 
 #define GEN_PASS_DEF_SPMDPRINTCFGANALYSIS
 #define GEN_PASS_DEF_SPMDVIEWCFG
+#define GEN_PASS_DEF_SPMDPRINTUNIFORMITY
+#define GEN_PASS_DEF_SPMDANNOTATEUNIFORMITY
+#define GEN_PASS_DEF_SPMDVERIFYRECONVERGING
 #include "Spmd/SpmdPasses.h.inc"
 
 namespace {
@@ -72,6 +75,21 @@ struct ReportingShell : Base {
 
 struct PrintCfgAnalysisPass
     : ReportingShell<impl::SpmdPrintCfgAnalysisBase<PrintCfgAnalysisPass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct PrintUniformityPass
+    : ReportingShell<impl::SpmdPrintUniformityBase<PrintUniformityPass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct AnnotateUniformityPass
+    : ReportingShell<impl::SpmdAnnotateUniformityBase<AnnotateUniformityPass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct VerifyReconvergingPass
+    : ReportingShell<impl::SpmdVerifyReconvergingBase<VerifyReconvergingPass>> {
   using ReportingShell::ReportingShell;
 };
 

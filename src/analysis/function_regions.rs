@@ -17,6 +17,9 @@ pub struct CfgRegion<'c, 'a> {
     pub owner: OperationRef<'c, 'a>,
     /// The region.
     pub region: RegionRef<'c, 'a>,
+    /// True if the owner implements `FunctionOpInterface` (the region is a
+    /// function body).
+    pub function_like: bool,
     /// `@symbol` for functions (with `#i` for region i > 0), otherwise
     /// `'op.name' in @enclosing`.
     pub label: String,
@@ -39,7 +42,7 @@ pub fn cfg_regions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<CfgRegion<'c, 'a>>
                 (true, _) => format!("{}#{index}", symbol_label(owner)),
                 (false, _) => format!("'{}' in {}", owner.name().as_string_ref().as_str().unwrap_or("?"), enclosing_label(owner)),
             };
-            regions.push(CfgRegion { owner, region, label });
+            regions.push(CfgRegion { owner, region, label, function_like });
         }
     }
     regions

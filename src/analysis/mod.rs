@@ -2,6 +2,11 @@
 //! connect it to MLIR and render its results.
 
 pub mod cfg;
+pub mod divergence_sources;
 pub mod function_regions;
+pub mod reconverging;
 pub mod region_graph;
+pub mod region_uniformity;
 pub mod report;
+pub mod uniformity;
+pub mod value_names;

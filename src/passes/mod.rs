@@ -14,8 +14,12 @@
 //! fail the pipeline. A panic is caught and turned into an "internal error"
 //! diagnostic, so a bug never aborts the host compiler.
 
+pub mod annotate_uniformity;
 pub mod options;
 pub mod print_cfg_analysis;
+pub mod print_uniformity;
+mod uniformity_options;
+pub mod verify_reconverging;
 pub mod view_cfg;
 
 use crate::{diagnostics, ffi};
@@ -48,6 +52,9 @@ pub type PassFn = fn(OperationRef<'_, '_>, &PassOptions, &mut Report) -> Result<
 pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-print-cfg-analysis", print_cfg_analysis::run),
     ("spmd-view-cfg", view_cfg::run),
+    ("spmd-print-uniformity", print_uniformity::run),
+    ("spmd-annotate-uniformity", annotate_uniformity::run),
+    ("spmd-verify-reconverging", verify_reconverging::run),
 ];
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global

@@ -54,4 +54,67 @@ def SpmdViewCfg : Pass<"spmd-view-cfg"> {
   ];
 }
 
+class SpmdUniformityPass<string name> : Pass<name> {
+  list<Option> uniformityOptions = [
+    Option<"defaultArguments", "default-arguments", "std::string",
+           /*default=*/"\"uniform\"",
+           "Uniformity of unmarked arguments of non-kernel functions: "
+           "'uniform' or 'divergent' (kernel arguments are always uniform)">,
+  ];
+}
+
+def SpmdPrintUniformity : SpmdUniformityPass<"spmd-print-uniformity"> {
+  let summary = "Print which values and branches are uniform or divergent";
+  let description = [{
+    Runs the uniformity analysis on every function-like operation and
+    prints, for FileCheck, one line per value and per branch:
+
+    ```
+    // uniformity @kernel
+    ^bb0 arguments: %arg0 uniform, %arg1 divergent
+    divergent: %0 = gpu.thread_id  x
+    uniform: %c0_i32 = arith.constant 0 : i32
+    divergent branch: cf.cond_br %1, ^bb1, ^bb2 (joins: ^bb3)
+    temporal divergence: cycle headed by ^bb1
+    ```
+
+    Sources of divergence: thread and lane ids, atomics, shuffles, calls
+    not marked `spmd.uniform`, arguments marked `spmd.divergent` (or all
+    unmarked arguments of non-kernel functions with
+    `default-arguments=divergent`). Propagation: data dependence, sync
+    dependence at the join blocks of divergent branches, temporal
+    divergence out of cycles with divergent exits, and a conservative rule
+    for irreducible cycles. Explicit `spmd.uniformity` marks on branches are
+    trusted. The report goes to stderr; the IR is unchanged.
+  }];
+  let options = uniformityOptions;
+}
+
+def SpmdAnnotateUniformity : SpmdUniformityPass<"spmd-annotate-uniformity"> {
+  let summary = "Attach spmd.uniformity to every branch";
+  let description = [{
+    Runs the uniformity analysis (see `--spmd-print-uniformity`) and sets
+    `spmd.uniformity = #spmd.uniformity<uniform|divergent>` on every
+    terminator with two or more successors. Branches that already carry the
+    attribute keep it: an explicit mark is trusted and wins over the
+    analysis.
+  }];
+  let options = uniformityOptions;
+}
+
+def SpmdVerifyReconverging : SpmdUniformityPass<"spmd-verify-reconverging"> {
+  let summary = "Check that every divergent branch reconverges (Definition 1)";
+  let description = [{
+    A CFG is *reconverging* if every divergent branch has exactly two
+    successors and one of them post-dominates it (seed 004, Definition 1).
+    The pass runs the uniformity analysis (honouring `spmd.uniformity`
+    marks), then checks every divergent branch against the post-dominator
+    tree of the blocks that can reach an exit (paths that never terminate
+    impose nothing). The first offending branch of each function gets an
+    error naming it and where its threads actually meet; the pass then
+    fails. The IR is never changed.
+  }];
+  let options = uniformityOptions;
+}
+
 #endif // SPMD_PASSES_TD

@@ -1,0 +1,73 @@
+// RUN: spmd-opt %s -split-input-file --spmd-print-uniformity -o /dev/null 2>&1 | FileCheck %s
+
+// An irreducible cycle entered through a divergent branch: threads may
+// enter at different entries, so every argument of the cycle is divergent
+// (conservative rule), and values leaving it are divergent too.
+// CHECK-LABEL: // uniformity @irreducible_divergent_entry
+// CHECK: divergent branch: cf.cond_br %arg0, ^bb1(%c0_i32 : i32), ^bb2(%c0_i32 : i32)
+// CHECK: ^bb1 arguments: %[[A:.*]] divergent
+// CHECK: ^bb2 arguments: %[[B:.*]] divergent
+// CHECK: ^bb3 arguments: %{{.*}} divergent
+func.func @irreducible_divergent_entry(%t: i1 {spmd.divergent}, %u: i1) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  cf.cond_br %t, ^a(%c0 : i32), ^b(%c0 : i32)
+^a(%x: i32):
+  %x1 = arith.addi %x, %c1 : i32
+  cf.cond_br %u, ^b(%x1 : i32), ^done(%x1 : i32)
+^b(%y: i32):
+  %y1 = arith.addi %y, %c1 : i32
+  cf.br ^a(%y1 : i32)
+^done(%r: i32):
+  return %r : i32
+}
+
+// -----
+
+// The same cycle entered through a uniform branch stays precise.
+// CHECK-LABEL: // uniformity @irreducible_uniform_entry
+// CHECK: uniform branch: cf.cond_br %arg0, ^bb1(%c0_i32 : i32), ^bb2(%c0_i32 : i32)
+// CHECK: ^bb1 arguments: %{{.*}} uniform
+// CHECK: uniform branch: cf.cond_br %arg1
+// CHECK: ^bb2 arguments: %{{.*}} uniform
+// CHECK: ^bb3 arguments: %{{.*}} uniform
+func.func @irreducible_uniform_entry(%t: i1, %u: i1) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  cf.cond_br %t, ^a(%c0 : i32), ^b(%c0 : i32)
+^a(%x: i32):
+  %x1 = arith.addi %x, %c1 : i32
+  cf.cond_br %u, ^b(%x1 : i32), ^done(%x1 : i32)
+^b(%y: i32):
+  %y1 = arith.addi %y, %c1 : i32
+  cf.br ^a(%y1 : i32)
+^done(%r: i32):
+  return %r : i32
+}
+
+// -----
+
+// A divergent `continue` that skips the branch's post-dominator (^bb2):
+// the latch and the loop exit are joins. Threads still in the loop agree
+// on the counter, but threads leave it in different iterations: the exit
+// sees temporal divergence.
+// CHECK-LABEL: // uniformity @continue_skips_post_dominator
+// CHECK: ^bb1 arguments: %{{.*}} uniform
+// CHECK: divergent branch: cf.cond_br %arg0, ^bb3, ^bb2 (joins: ^bb3, ^bb4)
+// CHECK: uniform branch: cf.cond_br
+// CHECK: temporal divergence: cycle headed by ^bb1
+func.func @continue_skips_post_dominator(%d: i1 {spmd.divergent}, %u: i1, %n: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  cf.br ^header(%c0 : i32)
+^header(%i: i32):
+  %next = arith.addi %i, %c1 : i32
+  cf.cond_br %d, ^latch, ^p
+^p:
+  %more = arith.cmpi slt, %next, %n : i32
+  cf.cond_br %more, ^latch, ^exit
+^latch:
+  cf.br ^header(%next : i32)
+^exit:
+  return %next : i32
+}

@@ -1,0 +1,144 @@
+//! Definition 1 of the reconvergence paper (seed 004), as a check.
+//!
+//! > A CFG is *reconverging* if every divergent branch has exactly two
+//! > successors, one of which post-dominates it.
+//!
+//! ```text
+//!     A (divergent)          A (divergent)
+//!    / \                    / \
+//!   B   C      -->         C   |          Flow post-dominates A:
+//!    \ /                    \  |          A is reconverging.
+//!     D                     Flow
+//!   not reconverging        /  \
+//!                          B    D
+//! ```
+//!
+//! Post-dominance is taken on the blocks that can reach an exit (a block
+//! without successors): a path that never terminates imposes nothing, since
+//! its threads never rejoin anyway. Consequently a divergent branch that
+//! cannot reach any exit is always fine, and a successor that cannot reach
+//! an exit is ignored when looking for the post-dominating one.
+
+use super::cfg::{BlockId, CfgGraph, Graph, PostDominatorTree};
+
+/// Why a divergent branch breaks Definition 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// The branch has `successors` successor slots instead of two.
+    NotTwoWay { block: BlockId, successors: usize },
+    /// Neither successor post-dominates the branch; `reconvergence` is where
+    /// its threads actually meet (`None`: only at the function's end).
+    NoPostDominatingSuccessor { block: BlockId, reconvergence: Option<BlockId> },
+}
+
+/// Checks every block for which `divergent` holds, in block order.
+pub fn check<G: Graph + ?Sized>(graph: &G, divergent: &dyn Fn(BlockId) -> bool) -> Vec<Violation> {
+    let live = ExitReachingSubgraph::new(graph);
+    let mut violations = Vec::new();
+    for index in 0..graph.num_blocks() {
+        let block = BlockId::new(index);
+        let successors = graph.successors(block);
+        if successors.len() < 2 || !divergent(block) {
+            continue;
+        }
+        if successors.len() != 2 {
+            violations.push(Violation::NotTwoWay { block, successors: successors.len() });
+            continue;
+        }
+        let Some(local) = live.local(block) else { continue };
+        let pdt = &live.post_dominators;
+        let ok = successors
+            .iter()
+            .filter_map(|&s| live.local(s))
+            .any(|s| pdt.post_dominates(s, local));
+        if !ok {
+            let reconvergence = pdt.ipdom(local).map(|p| live.original[p.index()]);
+            violations.push(Violation::NoPostDominatingSuccessor { block, reconvergence });
+        }
+    }
+    violations
+}
+
+/// The blocks that can reach an exit, renumbered, with their post-dominators.
+struct ExitReachingSubgraph {
+    local_of: Vec<Option<BlockId>>,
+    original: Vec<BlockId>,
+    post_dominators: PostDominatorTree,
+}
+
+impl ExitReachingSubgraph {
+    fn new<G: Graph + ?Sized>(graph: &G) -> Self {
+        let reaches = reaches_exit(graph);
+        let mut local_of = vec![None; graph.num_blocks()];
+        let mut original = Vec::new();
+        for index in 0..graph.num_blocks() {
+            if reaches[index] {
+                local_of[index] = Some(BlockId::new(original.len()));
+                original.push(BlockId::new(index));
+            }
+        }
+        let mut edges = Vec::new();
+        for &block in &original {
+            for &s in graph.successors(block) {
+                if let (Some(from), Some(to)) = (local_of[block.index()], local_of[s.index()]) {
+                    edges.push((from.as_u32(), to.as_u32()));
+                }
+            }
+        }
+        let entry = local_of[graph.entry().index()].unwrap_or(BlockId::new(0));
+        let post_dominators = if original.is_empty() {
+            PostDominatorTree::build(&CfgGraph::from_edges(1, BlockId::new(0), &[]))
+        } else {
+            PostDominatorTree::build(&CfgGraph::from_edges(original.len(), entry, &edges))
+        };
+        Self { local_of, original, post_dominators }
+    }
+
+    fn local(&self, block: BlockId) -> Option<BlockId> {
+        self.local_of[block.index()]
+    }
+}
+
+/// Which blocks can reach a block without successors.
+fn reaches_exit<G: Graph + ?Sized>(graph: &G) -> Vec<bool> {
+    let mut reaches = vec![false; graph.num_blocks()];
+    let mut stack: Vec<BlockId> = (0..graph.num_blocks()).map(BlockId::new).filter(|&b| graph.is_exit(b)).collect();
+    while let Some(block) = stack.pop() {
+        if std::mem::replace(&mut reaches[block.index()], true) {
+            continue;
+        }
+        stack.extend(graph.predecessors(block).iter().copied().filter(|p| !reaches[p.index()]));
+    }
+    reaches
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(i: usize) -> BlockId {
+        BlockId::new(i)
+    }
+
+    #[test]
+    fn figure_2a_is_not_reconverging_and_2b_is() {
+        // 2a: A(0) -> B(1), C(2); B -> D(3); C -> D.
+        let a = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+        assert_eq!(
+            check(&a, &|x| x == b(0)),
+            vec![Violation::NoPostDominatingSuccessor { block: b(0), reconvergence: Some(b(3)) }]
+        );
+        // 2b: A -> C, Flow(4); C -> Flow; Flow -> B, D; B -> D.
+        let fixed = CfgGraph::from_edges(5, b(0), &[(0, 2), (0, 4), (2, 4), (4, 1), (4, 3), (1, 3)]);
+        assert!(check(&fixed, &|x| x == b(0) || x == b(4)).is_empty());
+    }
+
+    #[test]
+    fn switches_must_be_two_way_and_infinite_paths_impose_nothing() {
+        let switch = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(check(&switch, &|x| x == b(0)), vec![Violation::NotTwoWay { block: b(0), successors: 3 }]);
+        // 0 -> 1 (spins forever), 0 -> 2 (exit): 2 post-dominates 0 among terminating paths.
+        let spin = CfgGraph::from_edges(3, b(0), &[(0, 1), (1, 1), (0, 2)]);
+        assert!(check(&spin, &|x| x == b(0)).is_empty());
+    }
+}

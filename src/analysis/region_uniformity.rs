@@ -1,0 +1,332 @@
+//! Uniformity of an MLIR function: the adapter between a function region
+//! and the IR-independent [`uniformity`](super::uniformity) core.
+//!
+//! ```text
+//!   func.func / gpu.func region
+//!      |  RegionGraph::snapshot           -> CfgGraph + CfgAnalysis
+//!      |  snapshot values and operations  -> uniformity::Program
+//!      v
+//!   UniformityInfo  --queries by MLIR Value / Block-->  passes and users
+//! ```
+//!
+//! Function arguments: the arguments of a `gpu.func` kernel are uniform;
+//! other functions' arguments follow [`UniformityOptions::default_arguments`]
+//! (uniform unless told otherwise), and `spmd.divergent` / `spmd.uniform`
+//! on an argument override the default. Terminators with two or more
+//! successors are branches; their *condition* is every operand that is not
+//! forwarded to a successor (the `i1` of `cf.cond_br`, the flag of
+//! `cf.switch`, ...). An explicit `spmd.uniformity` mark on a branch is
+//! trusted, as LLVM trusts `structurizecfg.uniform`. `spmd.exec.br_zero` is
+//! uniform by definition (it reads the wave's exec mask).
+//!
+//! Operations in blocks unreachable from the entry never execute and are
+//! reported uniform.
+
+use super::{
+    cfg::{BlockId, CfgAnalysis, Graph},
+    divergence_sources::classify,
+    region_graph::{RegionGraph, RegionGraphError},
+    uniformity::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, ValueId},
+};
+use crate::ffi;
+use melior::ir::{
+    attribute::{ArrayAttribute, DictionaryAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    BlockRef, OperationRef, RegionRef, Value, ValueLike,
+};
+use std::{
+    collections::{hash_map::DefaultHasher, HashMap},
+    hash::{Hash, Hasher},
+};
+
+/// Name of the attribute that marks a branch uniform or divergent.
+pub const UNIFORMITY_ATTR: &str = "spmd.uniformity";
+
+/// Options of the uniformity analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UniformityOptions {
+    /// Uniformity of non-kernel function arguments without a mark.
+    pub default_arguments: ArgumentKind,
+}
+
+impl Default for UniformityOptions {
+    fn default() -> Self {
+        Self { default_arguments: ArgumentKind::Uniform }
+    }
+}
+
+/// The uniformity of one function region, queryable by MLIR values and blocks.
+pub struct RegionUniformity<'c, 'a> {
+    graph: RegionGraph<'c, 'a>,
+    cfg: CfgAnalysis,
+    info: UniformityInfo,
+    values: HashMap<usize, ValueId>,
+}
+
+impl<'c, 'a> RegionUniformity<'c, 'a> {
+    /// Analyses `region`, the body of the function-like `function`.
+    pub fn compute(
+        function: OperationRef<'c, 'a>,
+        region: RegionRef<'c, 'a>,
+        options: UniformityOptions,
+    ) -> Result<Self, RegionGraphError<'c>> {
+        let graph = RegionGraph::snapshot(region)?;
+        let cfg = CfgAnalysis::build(graph.graph());
+        let mut snapshot = Snapshot { builder: ProgramBuilder::new(), values: HashMap::new() };
+        snapshot.build(function, &graph, &cfg, options);
+        let mut info = UniformityInfo::new();
+        info.compute(snapshot.builder.program(), graph.graph(), &cfg);
+        Ok(Self { graph, cfg, info, values: snapshot.values })
+    }
+
+    /// The CFG snapshot the analysis ran on.
+    pub fn graph(&self) -> &RegionGraph<'c, 'a> {
+        &self.graph
+    }
+
+    /// The CFG analyses the uniformity analysis used.
+    pub fn cfg(&self) -> &CfgAnalysis {
+        &self.cfg
+    }
+
+    /// The IR-independent result.
+    pub fn info(&self) -> &UniformityInfo {
+        &self.info
+    }
+
+    /// True if `value` (defined in the region) may differ between threads.
+    /// Values not defined in the analysed region are reported divergent.
+    pub fn is_divergent(&self, value: Value<'c, '_>) -> bool {
+        self.values
+            .get(&address(&value))
+            .is_none_or(|&id| self.info.is_divergent(id))
+    }
+
+    /// True if the terminator of `block` is a divergent branch.
+    pub fn is_divergent_branch(&self, block: BlockRef<'c, 'a>) -> bool {
+        self.graph.id(block).is_some_and(|id| self.info.is_divergent_branch(id))
+    }
+
+    /// The block id of `block` in the snapshot.
+    pub fn block_id(&self, block: BlockRef<'c, 'a>) -> Option<BlockId> {
+        self.graph.id(block)
+    }
+}
+
+fn address(value: &Value<'_, '_>) -> usize {
+    value.to_raw().ptr as usize
+}
+
+/// Builds the uniformity program of one region.
+struct Snapshot {
+    builder: ProgramBuilder,
+    values: HashMap<usize, ValueId>,
+}
+
+impl Snapshot {
+    fn build(&mut self, function: OperationRef<'_, '_>, graph: &RegionGraph<'_, '_>, cfg: &CfgAnalysis, options: UniformityOptions) {
+        self.builder.begin(graph.num_blocks());
+        let entry_kinds = argument_kinds(function, options);
+        for index in 0..graph.num_blocks() {
+            let block = graph.block(BlockId::new(index));
+            for position in 0..block.argument_count() {
+                let kind = if index == 0 {
+                    entry_kinds.get(position).copied().unwrap_or(options.default_arguments)
+                } else {
+                    ArgumentKind::Uniform
+                };
+                let id = self.builder.add_argument(BlockId::new(index), kind);
+                self.values.insert(address(&block.argument(position).unwrap().into()), id);
+            }
+        }
+        // Dominance order: a definition is snapshotted before its uses.
+        let reachable: Vec<BlockId> = cfg.traversal().rpo().to_vec();
+        let unreachable = (0..graph.num_blocks()).map(BlockId::new).filter(|&b| !cfg.traversal().is_reachable(b));
+        for block in reachable.into_iter().chain(unreachable) {
+            self.snapshot_block(graph, block);
+        }
+        self.builder.finish();
+    }
+
+    fn snapshot_block(&mut self, graph: &RegionGraph<'_, '_>, id: BlockId) {
+        let block = graph.block(id);
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if next.is_none() && op.successor_count() > 0 {
+                self.snapshot_terminator(graph, id, op);
+            } else {
+                self.snapshot_operation(id, op);
+            }
+        }
+    }
+
+    fn snapshot_operation(&mut self, block: BlockId, op: OperationRef<'_, '_>) {
+        let (kind, operands) = summarise(op);
+        let operands: Vec<ValueId> = operands.iter().map(|v| self.value_or_placeholder(block, *v)).collect();
+        let results: Vec<usize> = op.results().map(|r| address(&r.into())).collect();
+        let id = self.builder.add_op(block, kind, &operands, results.len());
+        for (address, &value) in results.into_iter().zip(self.builder.op_results(id)) {
+            self.values.insert(address, value);
+        }
+    }
+
+    fn snapshot_terminator(&mut self, graph: &RegionGraph<'_, '_>, block: BlockId, op: OperationRef<'_, '_>) {
+        let mut forwarded: Vec<Vec<ValueId>> = Vec::new();
+        let mut is_forwarded = vec![false; op.operand_count()];
+        for slot in 0..op.successor_count() {
+            let target = graph.block(graph.graph().successors(block)[slot]);
+            let values = match forwarded_range(op, slot) {
+                Some((begin, count)) => {
+                    is_forwarded[begin..begin + count].iter_mut().for_each(|f| *f = true);
+                    (begin..begin + count).map(|i| op.operand(i).unwrap()).collect::<Vec<_>>()
+                }
+                None => Vec::new(),
+            };
+            let ids = if values.len() == target.argument_count() {
+                values.iter().map(|v| self.value_or_placeholder(block, *v)).collect()
+            } else {
+                // Unknown binding (not a BranchOpInterface, or produced
+                // operands): the target's arguments are unknown, hence divergent.
+                let source = self.builder.add_op(block, OpKind::Source, &[], target.argument_count());
+                self.builder.op_results(source).to_vec()
+            };
+            forwarded.push(ids);
+        }
+        let selectors: Vec<ValueId> = (0..op.operand_count())
+            .filter(|&i| !is_forwarded[i])
+            .map(|i| self.value_or_placeholder(block, op.operand(i).unwrap()))
+            .collect();
+        let condition = match selectors.as_slice() {
+            [] => None,
+            [single] => Some(*single),
+            several => {
+                let combined = self.builder.add_op(block, OpKind::Pure, several, 1);
+                Some(self.builder.op_results(combined)[0])
+            }
+        };
+        let slices: Vec<&[ValueId]> = forwarded.iter().map(Vec::as_slice).collect();
+        self.builder.set_terminator(block, condition, branch_mark(op), &slices);
+    }
+
+    /// The id of `value`, or a fresh uniform placeholder when the value is
+    /// not (yet) known: only in unreachable code or for captured values.
+    fn value_or_placeholder(&mut self, block: BlockId, value: Value<'_, '_>) -> ValueId {
+        if let Some(&id) = self.values.get(&address(&value)) {
+            return id;
+        }
+        let placeholder = self.builder.add_op(block, OpKind::Uniform, &[], 1);
+        let id = self.builder.op_results(placeholder)[0];
+        self.values.insert(address(&value), id);
+        id
+    }
+}
+
+/// The kind of `op` and the values its results depend on (operands plus, for
+/// ops with regions, the values its regions capture from above).
+fn summarise<'c, 'a>(op: OperationRef<'c, 'a>) -> (OpKind, Vec<Value<'c, 'a>>) {
+    let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
+    let mut kind = classify(&name, op.has_attribute("spmd.uniform"), || constant_key(op));
+    let mut operands: Vec<Value> = op.operands().collect();
+    if op.region_count() > 0 {
+        let mut nested_source = false;
+        let mut defined_inside = std::collections::HashSet::new();
+        op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+            if inner.to_raw().ptr != op.to_raw().ptr {
+                let inner_name = inner.name().as_string_ref().as_str().unwrap_or_default().to_string();
+                nested_source |= classify(&inner_name, inner.has_attribute("spmd.uniform"), || 0) == OpKind::Source;
+                for result in inner.results() {
+                    defined_inside.insert(address(&result.into()));
+                }
+            }
+            for region in inner.regions() {
+                let mut block = melior::ir::RegionLike::first_block(&region);
+                while let Some(b) = block {
+                    for i in 0..b.argument_count() {
+                        defined_inside.insert(address(&b.argument(i).unwrap().into()));
+                    }
+                    block = b.next_in_region();
+                }
+            }
+            melior::ir::operation::WalkResult::Advance
+        });
+        op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+            if inner.to_raw().ptr != op.to_raw().ptr {
+                for operand in inner.operands() {
+                    if !defined_inside.contains(&address(&operand)) {
+                        // SAFETY: captured values are defined above `op`, so
+                        // they outlive this snapshot like `op`'s operands do.
+                        operands.push(unsafe { Value::from_raw(operand.to_raw()) });
+                    }
+                }
+            }
+            melior::ir::operation::WalkResult::Advance
+        });
+        if nested_source {
+            kind = OpKind::Source;
+        }
+    }
+    (kind, operands)
+}
+
+/// Equality key of a constant: a hash of its printed value attribute and type.
+fn constant_key(op: OperationRef<'_, '_>) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    op.name().as_string_ref().as_str().unwrap_or_default().hash(&mut hasher);
+    if let Ok(value) = op.attribute("value") {
+        value.to_string().hash(&mut hasher);
+    }
+    for result in op.results() {
+        result.r#type().to_string().hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+fn forwarded_range(op: OperationRef<'_, '_>, slot: usize) -> Option<(usize, usize)> {
+    let (mut begin, mut count) = (0isize, 0isize);
+    // SAFETY: plain query on a live operation.
+    let known = unsafe { ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count) };
+    known.then_some((begin as usize, count as usize))
+}
+
+/// The trusted mark of a branch: `spmd.uniformity`, or uniform by
+/// definition for `spmd.exec.br_zero`.
+fn branch_mark(op: OperationRef<'_, '_>) -> Option<BranchMark> {
+    if op.name().as_string_ref().as_str() == Ok("spmd.exec.br_zero") {
+        return Some(BranchMark::Uniform);
+    }
+    let text = op.attribute(UNIFORMITY_ATTR).ok()?.to_string();
+    if text.contains("divergent") {
+        Some(BranchMark::Divergent)
+    } else if text.contains("uniform") {
+        Some(BranchMark::Uniform)
+    } else {
+        None
+    }
+}
+
+/// Uniformity of each entry-block argument of `function`.
+fn argument_kinds(function: OperationRef<'_, '_>, options: UniformityOptions) -> Vec<ArgumentKind> {
+    let is_kernel = function.name().as_string_ref().as_str() == Ok("gpu.func") && function.has_attribute("gpu.kernel");
+    let default = if is_kernel { ArgumentKind::Uniform } else { options.default_arguments };
+    let Some(region) = function.regions().next() else { return Vec::new() };
+    let Some(entry) = melior::ir::RegionLike::first_block(&region) else { return Vec::new() };
+    let attributes = function.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+    (0..entry.argument_count())
+        .map(|index| {
+            let dictionary = attributes
+                .as_ref()
+                .and_then(|array| array.element(index).ok())
+                .and_then(|a| DictionaryAttribute::try_from(a).ok());
+            let marked = |name: &str| dictionary.as_ref().is_some_and(|d| d.element_by_name(name).is_some());
+            if marked("spmd.divergent") {
+                ArgumentKind::Divergent
+            } else if marked("spmd.uniform") {
+                ArgumentKind::Uniform
+            } else {
+                default
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,49 @@
+//! `--spmd-annotate-uniformity`: attach `spmd.uniformity` to every branch.
+
+use super::{uniformity_options, PassOptions, Report};
+use crate::{
+    analysis::{
+        cfg::BlockId,
+        function_regions::cfg_regions,
+        region_uniformity::{RegionUniformity, UNIFORMITY_ATTR},
+    },
+    diagnostics,
+};
+use melior::ir::{
+    block::BlockLike,
+    operation::{OperationLike, OperationMutLike},
+    Attribute, OperationRef,
+};
+
+/// Runs the pass on `root`.
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+    let options = uniformity_options::parse(root, options)?;
+    let context_ref = root.context();
+    // SAFETY: the context outlives the pass run.
+    let context = unsafe { context_ref.to_ref() };
+    let mark = |divergent: bool| {
+        let text = if divergent { "#spmd.uniformity<divergent>" } else { "#spmd.uniformity<uniform>" };
+        Attribute::parse(context, text).expect("the spmd dialect is loaded")
+    };
+    let mut failed = false;
+    for function in cfg_regions(root).into_iter().filter(|r| r.function_like) {
+        let uniformity = match RegionUniformity::compute(function.owner, function.region, options) {
+            Ok(uniformity) => uniformity,
+            Err(error) => {
+                diagnostics::emit_error(function.owner.location(), &format!("cannot analyse {}: {error}", function.label));
+                failed = true;
+                continue;
+            }
+        };
+        let graph = uniformity.graph();
+        for index in 0..graph.num_blocks() {
+            let id = BlockId::new(index);
+            let Some(mut terminator) = graph.block(id).terminator_mut() else { continue };
+            if terminator.successor_count() < 2 || terminator.has_attribute(UNIFORMITY_ATTR) {
+                continue;
+            }
+            terminator.set_discardable_attribute(UNIFORMITY_ATTR, mark(uniformity.info().is_divergent_branch(id)));
+        }
+    }
+    if failed { Err(()) } else { Ok(()) }
+}

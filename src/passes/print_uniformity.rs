@@ -1,0 +1,87 @@
+//! `--spmd-print-uniformity`: every value and branch, uniform or divergent.
+
+use super::{uniformity_options, PassOptions, Report};
+use crate::{
+    analysis::{
+        cfg::{BlockId, Graph},
+        function_regions::cfg_regions,
+        region_uniformity::RegionUniformity,
+        value_names::AsmNames,
+    },
+    diagnostics,
+};
+use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
+
+/// Runs the pass on `root`.
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Report) -> Result<(), ()> {
+    let options = uniformity_options::parse(root, options)?;
+    let mut failed = false;
+    for function in cfg_regions(root).into_iter().filter(|r| r.function_like) {
+        match RegionUniformity::compute(function.owner, function.region, options) {
+            Ok(uniformity) => {
+                let names = AsmNames::new(function.owner);
+                report.write(&format!("// uniformity {}\n", function.label));
+                report.write(&render(&uniformity, &names));
+            }
+            Err(error) => {
+                diagnostics::emit_error(function.owner.location(), &format!("cannot analyse {}: {error}", function.label));
+                failed = true;
+            }
+        }
+    }
+    if failed { Err(()) } else { Ok(()) }
+}
+
+fn classification(divergent: bool) -> &'static str {
+    if divergent { "divergent" } else { "uniform" }
+}
+
+/// The report of one function: block arguments, op results and branches in
+/// region order, then the cycles with temporal divergence.
+fn render(uniformity: &RegionUniformity<'_, '_>, names: &AsmNames) -> String {
+    let graph = uniformity.graph();
+    let mut out = String::new();
+    for index in 0..graph.num_blocks() {
+        let id = BlockId::new(index);
+        let block = graph.block(id);
+        if block.argument_count() > 0 {
+            let arguments: Vec<String> = (0..block.argument_count())
+                .map(|i| {
+                    let value = block.argument(i).unwrap().into();
+                    format!("{} {}", names.value(value), classification(uniformity.is_divergent(value)))
+                })
+                .collect();
+            out.push_str(&format!("{} arguments: {}\n", graph.name(id), arguments.join(", ")));
+        }
+        let mut next = block.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if op.successor_count() >= 2 {
+                out.push_str(&render_branch(uniformity, names, id, op));
+            } else if op.result_count() > 0 {
+                let divergent = op.results().any(|r| uniformity.is_divergent(r.into()));
+                out.push_str(&format!("{}: {}\n", classification(divergent), names.operation_line(op)));
+            }
+        }
+    }
+    let forest = uniformity.cfg().cycles();
+    for cycle in forest.cycles() {
+        if uniformity.info().has_temporal_divergence(cycle) {
+            out.push_str(&format!("temporal divergence: cycle headed by {}\n", graph.name(forest.header(cycle))));
+        }
+    }
+    out
+}
+
+fn render_branch(uniformity: &RegionUniformity<'_, '_>, names: &AsmNames, block: BlockId, op: OperationRef<'_, '_>) -> String {
+    let graph = uniformity.graph();
+    let divergent = uniformity.info().is_divergent_branch(block);
+    let mut line = format!("{} branch: {}", classification(divergent), names.operation_line(op));
+    if divergent {
+        let joins: Vec<String> = uniformity.info().join_blocks(block).iter().map(|&j| graph.name(j)).collect();
+        line.push_str(&format!(" (joins: {})", if joins.is_empty() { "none".to_string() } else { joins.join(", ") }));
+    }
+    let _ = graph.graph().successors(block);
+    line.push('\n');
+    line
+}
