@@ -9,3 +9,4 @@ mod common;
 mod cfg;
 mod dialect;
 mod exec;
+mod uniformity;
