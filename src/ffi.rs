@@ -3,7 +3,7 @@
 //! Only this module and the pass runner touch these symbols; everything else
 //! goes through the safe wrappers in [`crate::dialect`] and [`crate::passes`].
 
-use mlir_sys::{MlirDialectHandle, MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
+use mlir_sys::{MlirDialectHandle, MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef, MlirValue};
 use std::os::raw::{c_char, c_int, c_void};
 
 /// Signature of the function that runs a pass by name (see `SpmdPassRunner`).
@@ -26,6 +26,12 @@ unsafe extern "C" {
         index: isize,
         begin: *mut isize,
         count: *mut isize,
+    ) -> bool;
+    pub fn spmdSetSuccessorOperands(
+        op: MlirOperation,
+        index: isize,
+        count: isize,
+        values: *const MlirValue,
     ) -> bool;
     pub fn spmdOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 }

@@ -21,3 +21,4 @@ pub mod exec;
 pub mod ffi;
 pub mod opt;
 pub mod passes;
+pub mod transforms;

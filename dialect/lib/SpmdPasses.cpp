@@ -60,6 +60,7 @@ namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDPRINTUNIFORMITY
 #define GEN_PASS_DEF_SPMDANNOTATEUNIFORMITY
 #define GEN_PASS_DEF_SPMDVERIFYRECONVERGING
+#define GEN_PASS_DEF_SPMDRECONVERGE
 #include "Spmd/SpmdPasses.h.inc"
 
 namespace {
@@ -90,6 +91,11 @@ struct AnnotateUniformityPass
 
 struct VerifyReconvergingPass
     : ReportingShell<impl::SpmdVerifyReconvergingBase<VerifyReconvergingPass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct ReconvergePass
+    : ReportingShell<impl::SpmdReconvergeBase<ReconvergePass>> {
   using ReportingShell::ReportingShell;
 };
 

@@ -18,6 +18,7 @@ pub mod annotate_uniformity;
 pub mod options;
 pub mod print_cfg_analysis;
 pub mod print_uniformity;
+pub mod reconverge;
 mod uniformity_options;
 pub mod verify_reconverging;
 pub mod view_cfg;
@@ -55,6 +56,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-print-uniformity", print_uniformity::run),
     ("spmd-annotate-uniformity", annotate_uniformity::run),
     ("spmd-verify-reconverging", verify_reconverging::run),
+    ("spmd-reconverge", reconverge::run),
 ];
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global

@@ -9,4 +9,5 @@ mod common;
 mod cfg;
 mod dialect;
 mod exec;
+mod reconverge;
 mod uniformity;

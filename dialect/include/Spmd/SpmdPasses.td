@@ -117,4 +117,36 @@ def SpmdVerifyReconverging : SpmdUniformityPass<"spmd-verify-reconverging"> {
   let options = uniformityOptions;
 }
 
+def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
+  let summary = "Make every divergent branch reconverge (OpenTree-style)";
+  let description = [{
+    Transforms each function so that its CFG is *reconverging* (seed 004,
+    Definition 1): every divergent branch has exactly two successors and one
+    of them post-dominates it, which is all a wave-level lowering needs.
+    Uniform branches are kept as they are; input that is already
+    reconverging is left byte-for-byte unchanged.
+
+    Divergent `cf.switch`es become chains of two-way branches, several
+    returns are routed to one exit block, and Flow blocks (ending in
+    `spmd.flow_br` on an i1 predicate, `loop` for loop latches with
+    "true = leave the loop") are inserted by a sweep over the blocks in the
+    chosen `ordering`. Irreducible cycles are handled natively, without
+    node splitting. SSA is repaired with block arguments (`ub.poison` on
+    paths that never define a value). Functions that change get convergence
+    tokens: `spmd.convergence.entry` in the entry block and
+    `spmd.convergence.loop` in each cycle header.
+
+    Example:
+
+    ```
+    spmd-opt --spmd-reconverge=ordering=dfpd kernel.mlir
+    ```
+  }];
+  let options = !listconcat(uniformityOptions, [
+    Option<"ordering", "ordering", "std::string", /*default=*/"\"dfpd\"",
+           "Block ordering of the sweep: df, dfpd, bf or rpot (all correct; "
+           "they differ in how many Flow blocks are inserted)">,
+  ]);
+}
+
 #endif // SPMD_PASSES_TD

@@ -70,6 +70,14 @@ MLIR_CAPI_EXPORTED bool spmdGetSuccessorOperandRange(MlirOperation op,
                                                     intptr_t *begin,
                                                     intptr_t *count);
 
+/* Replaces the operands that BranchOpInterface op `op` forwards to successor
+ * `index` (updating operand segment sizes as needed). Returns false if `op`
+ * is not a branch or the successor has produced operands. */
+MLIR_CAPI_EXPORTED bool spmdSetSuccessorOperands(MlirOperation op,
+                                                intptr_t index,
+                                                intptr_t count,
+                                                const MlirValue *values);
+
 /*===----------------------------------------------------------------------===*
  * spmd-opt
  *===----------------------------------------------------------------------===*/

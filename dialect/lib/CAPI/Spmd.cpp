@@ -34,3 +34,19 @@ bool spmdGetSuccessorOperandRange(MlirOperation op, intptr_t index,
   *begin = forwarded.empty() ? 0 : forwarded.getBeginOperandIndex();
   return true;
 }
+
+bool spmdSetSuccessorOperands(MlirOperation op, intptr_t index, intptr_t count,
+                              const MlirValue *values) {
+  auto branch = dyn_cast<BranchOpInterface>(unwrap(op));
+  if (!branch || index < 0 ||
+      static_cast<unsigned>(index) >= branch->getNumSuccessors())
+    return false;
+  SuccessorOperands operands = branch.getSuccessorOperands(index);
+  if (operands.getProducedOperandCount() != 0)
+    return false;
+  SmallVector<Value> newValues;
+  for (intptr_t i = 0; i < count; ++i)
+    newValues.push_back(unwrap(values[i]));
+  operands.getMutableForwardedOperands().assign(newValues);
+  return true;
+}

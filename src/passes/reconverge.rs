@@ -1,0 +1,34 @@
+//! `--spmd-reconverge`: see [`crate::transforms::reconverge`].
+
+use super::{uniformity_options, PassOptions, Report};
+use crate::{
+    analysis::function_regions::cfg_regions,
+    diagnostics,
+    transforms::reconverge::{plan::Ordering, reconverge_function, ReconvergeOptions},
+};
+use melior::ir::{operation::OperationLike, OperationRef};
+
+/// Runs the pass on `root`.
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+    let uniformity = uniformity_options::parse(root, options)?;
+    let ordering_text = options.get_or("ordering", "dfpd");
+    let Some(ordering) = Ordering::parse(ordering_text) else {
+        diagnostics::emit_error(
+            root.location(),
+            &format!("invalid value '{ordering_text}' for option 'ordering': expected 'df', 'dfpd', 'bf' or 'rpot'"),
+        );
+        return Err(());
+    };
+    let options = ReconvergeOptions { ordering, uniformity };
+    let context_ref = root.context();
+    // SAFETY: the context outlives the pass run.
+    let context = unsafe { context_ref.to_ref() };
+    let mut failed = false;
+    for function in cfg_regions(root).into_iter().filter(|r| r.function_like) {
+        if let Err(error) = reconverge_function(context, function.owner, function.region, &options) {
+            diagnostics::emit_error(error.location(function.owner.location()), &format!("cannot reconverge {}: {error}", function.label));
+            failed = true;
+        }
+    }
+    if failed { Err(()) } else { Ok(()) }
+}

@@ -1,0 +1,10 @@
+//! Transforms. Each plans its edits on the IR-independent graph
+//! ([`crate::analysis::cfg`]) and then applies them to MLIR; the modules
+//! below the transforms are their shared IR machinery.
+
+pub mod ir_edit;
+pub mod prepare;
+pub mod reconverge;
+pub mod ssa_apply;
+pub mod ssa_repair;
+pub mod value_repair;

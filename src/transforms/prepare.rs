@@ -1,0 +1,163 @@
+//! CFG preparations shared by the reconvergence and structurization
+//! transforms: divergent switches become chains of two-way branches, and
+//! several returns become one exit block.
+//!
+//! ```text
+//!  cf.switch %x [default: ^d, 1: ^a, 2: ^b]      cond_br (%x == 1), ^a, ^s2
+//!                                         ==>   ^s2: cond_br (%x == 2), ^b, ^d
+//!
+//!  ^r1: return %v    ^r2: return %w          ^r1: cf.br ^exit(%v)
+//!                                     ==>    ^r2: cf.br ^exit(%w)
+//!                                            ^exit(%e): return %e
+//! ```
+
+use super::ir_edit;
+use melior::{
+    dialect::{arith, cf},
+    ir::{
+        attribute::IntegerAttribute,
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        Block, BlockRef, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
+    },
+    Context,
+};
+
+/// Names of the terminators that return from a function.
+pub const RETURN_OPS: &[&str] = &["func.return", "gpu.return", "llvm.return"];
+
+/// The name of an operation as a `String`.
+pub fn op_name(op: OperationRef<'_, '_>) -> String {
+    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+}
+
+/// Rewrites the `cf.switch` terminating `block` into a chain of
+/// `cf.cond_br` on `arith.cmpi eq`, one per case, ending in the default.
+/// Returns false (and changes nothing) if the terminator is not a
+/// `cf.switch` whose cases can be read.
+pub fn lower_switch<'c>(context: &'c Context, region: RegionRef<'c, '_>, block: BlockRef<'c, '_>) -> bool {
+    let Some(switch) = block.terminator() else { return false };
+    if op_name(switch) != "cf.switch" {
+        return false;
+    }
+    let Some(cases) = case_values(switch) else { return false };
+    let location = switch.location();
+    let flag = switch.operand(0).unwrap();
+    let slots: Option<Vec<(BlockRef, Vec<Value>)>> = (0..switch.successor_count())
+        .map(|slot| Some((switch.successor(slot).ok()?, ir_edit::successor_operands(switch, slot)?)))
+        .collect();
+    let Some(slots) = slots else { return false };
+    let (default, case_slots) = slots.split_first().expect("a switch has a default");
+    if case_slots.len() != cases.len() {
+        return false;
+    }
+    let mut current = block;
+    let mut after = block;
+    for (index, (value, (target, operands))) in cases.iter().zip(case_slots).enumerate() {
+        let constant = current.append_operation(
+            arith::constant(context, IntegerAttribute::new(flag.r#type(), *value).into(), location),
+        );
+        let condition = current.append_operation(arith::cmpi(
+            context,
+            arith::CmpiPredicate::Eq,
+            flag,
+            constant.result(0).unwrap().into(),
+            location,
+        ));
+        let last = index + 1 == cases.len();
+        let (else_block, else_operands) = if last {
+            (default.0, default.1.clone())
+        } else {
+            let next = region.insert_block_after(after, Block::new(&[]));
+            after = next;
+            (next, Vec::new())
+        };
+        current.append_operation(cf::cond_br(
+            context,
+            condition.result(0).unwrap().into(),
+            target,
+            &else_block,
+            operands,
+            &else_operands,
+            location,
+        ));
+        current = else_block;
+        if last {
+            break;
+        }
+    }
+    if cases.is_empty() {
+        block.append_operation(cf::br(&default.0, &default.1, location));
+    }
+    ir_edit::erase_operation(switch);
+    true
+}
+
+/// The case values of a `cf.switch`, read from its `case_values` attribute.
+fn case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
+    let Ok(attribute) = switch.attribute("case_values") else {
+        return Some(Vec::new());
+    };
+    let text = attribute.to_string();
+    let inner = text.strip_prefix("dense<")?.split('>').next()?;
+    let inner = inner.trim_start_matches('[').trim_end_matches(']');
+    if inner.trim().is_empty() {
+        return Some(Vec::new());
+    }
+    inner.split(',').map(|v| v.trim().parse::<i64>().ok()).collect()
+}
+
+/// If `region` has several blocks ending in a return, routes them all to
+/// one new exit block that returns its arguments. Returns the exit block
+/// (the single existing one when there is only one), or `None` when the
+/// region has no return.
+pub fn unify_returns<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    let mut returns: Vec<(BlockRef<'c, 'a>, OperationRef<'c, 'a>)> = Vec::new();
+    let mut next = region.first_block();
+    let mut last = None;
+    while let Some(block) = next {
+        if let Some(terminator) = block.terminator() {
+            if RETURN_OPS.contains(&op_name(terminator).as_str()) {
+                returns.push((block, terminator));
+            }
+        }
+        last = Some(block);
+        next = block.next_in_region();
+    }
+    match returns.as_slice() {
+        [] => return None,
+        [(block, _)] => return Some(*block),
+        _ => {}
+    }
+    let (_, first) = returns[0];
+    let location = first.location();
+    let name = op_name(first);
+    let types: Vec<(Type, Location)> = first.operands().map(|v| (v.r#type(), location)).collect();
+    let exit = region.insert_block_after(last.expect("non-empty region"), Block::new(&types));
+    let arguments: Vec<Value> = (0..exit.argument_count()).map(|i| exit.argument(i).unwrap().into()).collect();
+    exit.append_operation(
+        OperationBuilder::new(&name, location).add_operands(&arguments).build().expect("valid return"),
+    );
+    for (block, terminator) in returns {
+        let operands: Vec<Value> = terminator.operands().collect();
+        block.insert_operation_before(terminator, cf::br(&exit, &operands, terminator.location()));
+        ir_edit::erase_operation(terminator);
+    }
+    Some(exit)
+}
+
+/// The exit block of `region` if exactly one block ends in a return.
+pub fn single_return_block<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    let mut found = None;
+    let mut next = region.first_block();
+    while let Some(block) = next {
+        if block.terminator().is_some_and(|t| RETURN_OPS.contains(&op_name(t).as_str())) {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(block);
+        }
+        next = block.next_in_region();
+    }
+    found
+}

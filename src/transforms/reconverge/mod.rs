@@ -1,0 +1,276 @@
+//! `--spmd-reconverge`: make every divergent branch reconverge.
+//!
+//! A CFG is *reconverging* (seed 004, Definition 1) if every divergent
+//! branch has exactly two successors and one of them post-dominates it.
+//! That is all a wave-level lowering needs: threads that leave at a
+//! divergent branch rejoin at its post-dominating successor. Unlike full
+//! structurization it keeps uniform branches as they are.
+//!
+//! The transform runs in rounds until the function is reconverging (input
+//! that already is comes out untouched):
+//!
+//! 1. **Analyse**: snapshot the region ([`RegionGraph`]) and run the
+//!    uniformity analysis; check Definition 1 ([`reconverging::check`]).
+//! 2. **Prepare** (once, if needed): divergent `cf.switch`es become chains
+//!    of two-way branches; several returns are routed to one exit block,
+//!    so that a reconvergence point exists for branches leading to
+//!    different returns.
+//! 3. **Plan** on the IR-independent graph ([`plan`]): the OpenTree-style
+//!    sweep that inserts Flow nodes and redirects edges, with the chosen
+//!    block ordering (`df`, `dfpd`, `bf`, `rpot`).
+//! 4. **Apply** the plan to the IR ([`apply`]): Flow blocks ending in
+//!    `spmd.flow_br` on i1 predicates, SSA repaired through block
+//!    arguments and `ub.poison`.
+//! 5. **Convergence tokens**: when the function changed, an
+//!    `spmd.convergence.entry` in the entry block and an
+//!    `spmd.convergence.loop` in every cycle header (its parent is the
+//!    token of the nearest enclosing cycle whose header dominates it, or
+//!    the entry token), as the lowering needs them.
+//!
+//! A round that does not make progress is an internal error, reported as
+//! a diagnostic: the transform never returns silently wrong IR.
+
+pub mod apply;
+pub mod plan;
+
+use crate::{
+    analysis::{
+        cfg::{BlockId, CfgAnalysis, Graph},
+        reconverging,
+        region_graph::RegionGraphError,
+        region_uniformity::{RegionUniformity, UniformityOptions},
+    },
+    ffi,
+    transforms::prepare::{self, op_name},
+};
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        BlockRef, Location, OperationRef, RegionRef, Type, Value,
+    },
+    Context,
+};
+use plan::{plan_reconvergence, Ordering, PlanError};
+
+/// Options of the transform.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReconvergeOptions {
+    /// Block ordering of the planner.
+    pub ordering: Ordering,
+    /// Options of the uniformity analysis it runs.
+    pub uniformity: UniformityOptions,
+}
+
+/// What the transform did to one function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReconvergeStats {
+    /// True if the IR changed.
+    pub changed: bool,
+    /// Flow blocks inserted.
+    pub flows: usize,
+    /// Successor slots redirected to Flow blocks.
+    pub redirected_slots: usize,
+    /// Divergent switches lowered to two-way chains.
+    pub switches_lowered: usize,
+    /// Return blocks merged into one exit.
+    pub returns_unified: usize,
+    /// Values whose dominance was repaired with block arguments.
+    pub repaired_values: usize,
+}
+
+/// Why a function could not be made reconverging.
+#[derive(Debug)]
+pub enum ReconvergeError<'c> {
+    /// The region cannot be snapshotted (e.g. a block without terminator).
+    Region(RegionGraphError<'c>),
+    /// A terminator with successors that does not implement
+    /// BranchOpInterface, or a divergent multi-way branch other than
+    /// `cf.switch`.
+    UnsupportedTerminator { location: Location<'c>, name: String, reason: &'static str },
+    /// The planner rejected the graph.
+    Plan { location: Location<'c>, error: PlanError },
+    /// Internal error: the rounds did not converge.
+    NotConverged { location: Location<'c> },
+}
+
+impl std::fmt::Display for ReconvergeError<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Region(error) => write!(f, "{error}"),
+            Self::UnsupportedTerminator { name, reason, .. } => write!(f, "unsupported terminator '{name}': {reason}"),
+            Self::Plan { error, .. } => write!(f, "internal error while planning reconvergence: {error}"),
+            Self::NotConverged { .. } => {
+                write!(f, "internal error: the function is still not reconverging after the transform; please report this")
+            }
+        }
+    }
+}
+
+impl<'c> ReconvergeError<'c> {
+    /// Where to report the error.
+    pub fn location(&self, fallback: Location<'c>) -> Location<'c> {
+        match self {
+            Self::Region(RegionGraphError::MissingTerminator { location, .. }) => *location,
+            Self::Region(RegionGraphError::EmptyRegion) => fallback,
+            Self::UnsupportedTerminator { location, .. } | Self::Plan { location, .. } | Self::NotConverged { location } => {
+                *location
+            }
+        }
+    }
+}
+
+const MAX_ROUNDS: usize = 8;
+
+/// Makes the body `region` of the function-like `function` reconverging.
+pub fn reconverge_function<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    region: RegionRef<'c, 'a>,
+    options: &ReconvergeOptions,
+) -> Result<ReconvergeStats, ReconvergeError<'c>> {
+    let location = function.location();
+    let mut stats = ReconvergeStats::default();
+    for _ in 0..MAX_ROUNDS {
+        let uniformity =
+            RegionUniformity::compute(function, region, options.uniformity).map_err(ReconvergeError::Region)?;
+        let graph = uniformity.graph();
+        check_terminators(graph)?;
+        let divergent: Vec<bool> = (0..graph.num_blocks())
+            .map(|b| uniformity.info().is_divergent_branch(BlockId::new(b)) && graph.graph().successors(BlockId::new(b)).len() >= 2)
+            .collect();
+        if reconverging::check(graph.graph(), &|b| divergent[b.index()]).is_empty() {
+            if stats.changed {
+                insert_convergence_tokens(context, region, location)?;
+            }
+            return Ok(stats);
+        }
+        // Preparation can make more branches divergent (a switch on a value
+        // merged at the new exit), so it runs until it has nothing to do.
+        if prepare_region(context, region, graph, &divergent, &mut stats)? {
+            stats.changed = true;
+            continue;
+        }
+        let exit = prepare::single_return_block(region).and_then(|b| graph.id(b));
+        let plan = plan_reconvergence(graph.graph(), &divergent, exit, options.ordering)
+            .map_err(|error| ReconvergeError::Plan { location, error })?;
+        if !plan.changed() {
+            return Err(ReconvergeError::NotConverged { location });
+        }
+        let applied = apply::apply_plan(context, region, graph, &plan, location).map_err(ReconvergeError::Region)?;
+        stats.changed = true;
+        stats.flows += applied.flows;
+        stats.redirected_slots += applied.redirected_slots;
+        stats.repaired_values += applied.repaired_values;
+    }
+    Err(ReconvergeError::NotConverged { location })
+}
+
+/// Rejects terminators the transform cannot reroute.
+fn check_terminators<'c>(graph: &crate::analysis::region_graph::RegionGraph<'c, '_>) -> Result<(), ReconvergeError<'c>> {
+    for b in 0..graph.num_blocks() {
+        let terminator = graph.block(BlockId::new(b)).terminator().expect("snapshotted");
+        // SAFETY: plain interface query on a live operation.
+        if terminator.successor_count() > 0 && !unsafe { ffi::spmdIsBranch(terminator.to_raw()) } {
+            return Err(ReconvergeError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: "it has successors but does not implement BranchOpInterface, so its successor operands cannot be rerouted",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Lowers divergent switches and unifies returns; true if anything changed.
+fn prepare_region<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    graph: &crate::analysis::region_graph::RegionGraph<'c, 'a>,
+    divergent: &[bool],
+    stats: &mut ReconvergeStats,
+) -> Result<bool, ReconvergeError<'c>> {
+    let mut changed = false;
+    for b in 0..graph.num_blocks() {
+        let block = graph.block(BlockId::new(b));
+        if !divergent[b] || graph.graph().successors(BlockId::new(b)).len() <= 2 {
+            continue;
+        }
+        let terminator = block.terminator().expect("snapshotted");
+        if !prepare::lower_switch(context, region, block) {
+            return Err(ReconvergeError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: "a divergent multi-way branch must be a cf.switch to be lowered into two-way branches",
+            });
+        }
+        stats.switches_lowered += 1;
+        changed = true;
+    }
+    let returns = (0..graph.num_blocks())
+        .filter(|&b| {
+            graph.block(BlockId::new(b)).terminator().is_some_and(|t| prepare::RETURN_OPS.contains(&op_name(t).as_str()))
+        })
+        .count();
+    if returns > 1 {
+        prepare::unify_returns(region);
+        stats.returns_unified += returns;
+        changed = true;
+    }
+    Ok(changed)
+}
+
+/// Puts `spmd.convergence.entry` in the entry block and
+/// `spmd.convergence.loop` in each cycle header that lacks one.
+fn insert_convergence_tokens<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    location: Location<'c>,
+) -> Result<(), ReconvergeError<'c>> {
+    let graph = crate::analysis::region_graph::RegionGraph::snapshot(region).map_err(ReconvergeError::Region)?;
+    let analysis = CfgAnalysis::build(graph.graph());
+    let token: Type = Type::parse(context, "!spmd.token").expect("spmd dialect loaded");
+    let entry_block = graph.block(graph.graph().entry());
+    let entry_token = existing_token(entry_block, "spmd.convergence.entry").unwrap_or_else(|| {
+        let op = OperationBuilder::new("spmd.convergence.entry", location).add_results(&[token]).build().unwrap();
+        entry_block.insert_operation(0, op).result(0).unwrap().into()
+    });
+    let forest = analysis.cycles();
+    let mut loop_tokens: Vec<Option<Value<'c, 'a>>> = vec![None; forest.num_cycles()];
+    for cycle in forest.cycles() {
+        // Cycle ids are in forest pre-order: parents come first.
+        let header_id = forest.header(cycle);
+        let header = graph.block(header_id);
+        // The parent token is the nearest enclosing cycle's, when its header
+        // dominates this one (an irreducible outer cycle's may not).
+        let mut enclosing = forest.parent(cycle);
+        while let Some(p) = enclosing {
+            if analysis.dominators().dominates(forest.header(p), header_id) {
+                break;
+            }
+            enclosing = forest.parent(p);
+        }
+        let parent = enclosing.and_then(|p| loop_tokens[p.index()]).unwrap_or(entry_token);
+        let value = existing_token(header, "spmd.convergence.loop").unwrap_or_else(|| {
+            let op = OperationBuilder::new("spmd.convergence.loop", location)
+                .add_operands(&[parent])
+                .add_results(&[token])
+                .build()
+                .unwrap();
+            header.insert_operation(0, op).result(0).unwrap().into()
+        });
+        loop_tokens[cycle.index()] = Some(value);
+    }
+    Ok(())
+}
+
+fn existing_token<'c, 'a>(block: BlockRef<'c, 'a>, name: &str) -> Option<Value<'c, 'a>> {
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        if op_name(op) == name {
+            return op.result(0).ok().map(Into::into);
+        }
+        next = op.next_in_block();
+    }
+    None
+}

@@ -1,0 +1,429 @@
+//! Step 1 of the planner: the sweep order ("layout") of the blocks.
+//!
+//! The layout is a sequence of *positions*. Every block of the relevant
+//! set `R` (reachable from the entry and able to reach the exit) gets one
+//! position, and every cycle of `R` gets one extra position, its *end
+//! marker*, right after its last block:
+//!
+//! ```text
+//!   entry  h1  a  h2  b  c  END(h2)  d  END(h1)  x  exit
+//!              \_____ cycle h2 ____/
+//!          \___________ cycle h1 ________________/
+//! ```
+//!
+//! Properties (they are what the sweep relies on):
+//!
+//! * every cycle is contiguous, its header first, its end marker last,
+//!   recursively for nested cycles;
+//! * inside each level (the top level, or a cycle minus its header) the
+//!   members — blocks and collapsed child cycles — are in a topological
+//!   order of the forward edges. Hence the only edges that go backwards
+//!   in the layout are edges into the header of an enclosing cycle from
+//!   inside it (back edges; irreducible cycles included, since the cycle
+//!   forest nests the non-header entries below the header);
+//! * the exit is last (it is the unique sink of `R`).
+//!
+//! The [`Ordering`] only breaks ties between ready members of a level
+//! (a member is ready once all its forward predecessors are placed): `Df`,
+//! `Bf` and `Rpot` pick the ready member with the smallest DFS preorder,
+//! BFS or RPO number (a cycle counts with the smallest number of its
+//! blocks); `Dfpd` is a depth-first topological sort (the most recently
+//! readied member first, first successor slot first), so a join — which
+//! post-dominates the branches before it — is only entered after
+//! everything that flows into it. Any ordering is correct; they differ
+//! only in the number of Flow blocks the sweep needs.
+//!
+//! Cost: `O(E * d)` where `d` is the cycle nesting depth (member lookup
+//! walks the cycle forest), plus a heap per level for the ranked orders.
+
+use super::Ordering;
+use crate::analysis::cfg::{BlockId, CycleForest, CycleId, Graph, Traversal};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Marker for "none" in `u32` tables.
+pub(super) const NONE: u32 = u32::MAX;
+
+/// One position of the layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Position {
+    /// The block is placed here.
+    Block(BlockId),
+    /// End marker of the cycle: back edges into its header "arrive" here.
+    CycleEnd(CycleId),
+}
+
+/// The layout of `R` (see the module docs).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Layout {
+    /// Positions in order.
+    pub seq: Vec<Position>,
+    /// Per block: its position, `NONE` outside `R`.
+    pub block_pos: Vec<u32>,
+    /// Per cycle: position of its end marker, `NONE` for cycles outside `R`.
+    pub cycle_end: Vec<u32>,
+    /// Per position: the innermost cycle a Flow block placed at this
+    /// position lies in (`NONE` = no cycle). A Flow placed before a header
+    /// is outside that header's cycle; a Flow at an end marker is inside
+    /// the ending cycle.
+    pub flow_ctx: Vec<u32>,
+}
+
+impl Layout {
+    /// The block a position is "about": the block itself, or the header
+    /// of the ending cycle for an end marker.
+    pub(super) fn key_block(&self, forest: &CycleForest, p: u32) -> BlockId {
+        match self.seq[p as usize] {
+            Position::Block(b) => b,
+            Position::CycleEnd(c) => forest.header(c),
+        }
+    }
+}
+
+/// A ready list: the ordering's tie-break, with members that still wait
+/// for a soft predecessor ("should come after") kept aside.
+struct Ready {
+    free: List,
+    blocked: List,
+}
+
+/// Min-heap by key (ranked orderings) or stack (`Dfpd`).
+enum List {
+    Heap(BinaryHeap<Reverse<(u32, u32)>>),
+    Stack(Vec<u32>),
+}
+
+impl List {
+    fn new(lifo: bool) -> Self {
+        if lifo {
+            List::Stack(Vec::new())
+        } else {
+            List::Heap(BinaryHeap::new())
+        }
+    }
+
+    fn push(&mut self, key: u32, m: u32) {
+        match self {
+            List::Heap(h) => h.push(Reverse((key, m))),
+            List::Stack(s) => s.push(m),
+        }
+    }
+
+    fn pop(&mut self) -> Option<u32> {
+        match self {
+            List::Heap(h) => h.pop().map(|Reverse((_, m))| m),
+            List::Stack(s) => s.pop(),
+        }
+    }
+}
+
+impl Ready {
+    fn new(lifo: bool) -> Self {
+        Ready { free: List::new(lifo), blocked: List::new(lifo) }
+    }
+
+    fn push(&mut self, blocked: bool, key: u32, m: u32) {
+        if blocked {
+            self.blocked.push(key, m)
+        } else {
+            self.free.push(key, m)
+        }
+    }
+
+    /// Next member: a free one if any, else a blocked one (its soft
+    /// constraint is then given up). May return stale duplicates.
+    fn pop(&mut self) -> Option<u32> {
+        self.free.pop().or_else(|| self.blocked.pop())
+    }
+}
+
+struct Frame {
+    cycle: u32,
+    ready: Ready,
+}
+
+/// Member states during the layout.
+const WAITING: u8 = 0;
+const READY_BLOCKED: u8 = 1;
+const READY_FREE: u8 = 2;
+const PLACED: u8 = 3;
+
+/// Builds the layout of the blocks with `in_r[b]` (see module docs).
+/// `dfs` and `forest` must be computed on `g`; `in_r` must be closed
+/// under "is in the same cycle" (true for "reachable and reaches the exit").
+/// `soft` lists pairs `(x, y)`: "place `x` before `y` when the forward
+/// edges leave the choice" (the planner passes the successors of divergent
+/// branches before their immediate post-dominator).
+pub(super) fn build_layout<G: Graph + ?Sized>(
+    g: &G,
+    in_r: &[bool],
+    dfs: &Traversal,
+    forest: &CycleForest,
+    ordering: Ordering,
+    soft: &[(BlockId, BlockId)],
+) -> Layout {
+    let n = g.num_blocks();
+    let m = forest.num_cycles();
+    let rank = block_ranks(g, dfs, ordering);
+    let members = n + m;
+    let mut key = vec![NONE; members];
+    for b in 0..n {
+        key[b] = rank[b];
+        if let Some(c) = forest.innermost_cycle(BlockId::new(b)) {
+            let k = &mut key[n + c.index()];
+            *k = (*k).min(rank[b]);
+        }
+    }
+    // Child cycles have larger ids than their parents: propagate minima up.
+    for c in (0..m).rev() {
+        if let Some(p) = forest.parent(CycleId::new(c)) {
+            key[n + p.index()] = key[n + p.index()].min(key[n + c]);
+        }
+    }
+    let mut hard = Vec::new();
+    for &u in dfs.preorder() {
+        if !in_r[u.index()] {
+            continue;
+        }
+        for &v in g.successors(u) {
+            if in_r[v.index()] {
+                if let Some(e) = member_pair(forest, n, u, v) {
+                    hard.push(e);
+                }
+            }
+        }
+    }
+    let soft_pairs: Vec<(u32, u32)> = soft
+        .iter()
+        .filter(|(x, y)| in_r[x.index()] && in_r[y.index()] && x != y)
+        .filter_map(|&(x, y)| member_pair(forest, n, x, y))
+        .collect();
+    let (hard_start, hard_adj, indeg) = adjacency(members, &hard);
+    let (soft_start, soft_adj, soft_indeg) = adjacency(members, &soft_pairs);
+    let mut builder = Builder {
+        n,
+        forest,
+        lifo: matches!(ordering, Ordering::Dfpd),
+        key,
+        hard_start,
+        hard_adj,
+        indeg,
+        soft_start,
+        soft_adj,
+        soft_indeg,
+        member_state: vec![WAITING; members],
+        frames: Vec::new(),
+        scratch: Vec::new(),
+        layout: Layout {
+            seq: Vec::new(),
+            block_pos: vec![NONE; n],
+            cycle_end: vec![NONE; m],
+            flow_ctx: Vec::new(),
+        },
+    };
+    let entry = g.entry();
+    if in_r[entry.index()] {
+        builder.run(member_of(forest, n, entry, None));
+    }
+    let layout = builder.layout;
+    debug_assert_eq!(
+        layout.seq.iter().filter(|p| matches!(p, Position::Block(_))).count(),
+        in_r.iter().filter(|&&r| r).count(),
+        "layout must place every relevant block"
+    );
+    layout
+}
+
+/// The members of the innermost level containing both blocks for an
+/// ordering constraint "`u` before `v`"; `None` if it is a back edge into
+/// that level's header (no constraint).
+fn member_pair(forest: &CycleForest, n: usize, u: BlockId, v: BlockId) -> Option<(u32, u32)> {
+    let level = common_level(forest, u, v);
+    if level.is_some_and(|l| forest.header(l) == v) {
+        return None;
+    }
+    let mu = member_of(forest, n, u, level);
+    let mv = member_of(forest, n, v, level);
+    (mu != mv).then_some((mu, mv))
+}
+
+/// CSR adjacency by source (pairs in the given order) and in-degrees.
+fn adjacency(members: usize, pairs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; members + 1];
+    let mut indeg = vec![0u32; members];
+    for &(a, b) in pairs {
+        start[a as usize + 1] += 1;
+        indeg[b as usize] += 1;
+    }
+    for i in 0..members {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut adj = vec![0u32; pairs.len()];
+    for &(a, b) in pairs {
+        adj[fill[a as usize] as usize] = b;
+        fill[a as usize] += 1;
+    }
+    (start, adj, indeg)
+}
+
+struct Builder<'a> {
+    n: usize,
+    forest: &'a CycleForest,
+    lifo: bool,
+    key: Vec<u32>,
+    hard_start: Vec<u32>,
+    hard_adj: Vec<u32>,
+    indeg: Vec<u32>,
+    soft_start: Vec<u32>,
+    soft_adj: Vec<u32>,
+    soft_indeg: Vec<u32>,
+    member_state: Vec<u8>,
+    frames: Vec<Frame>,
+    scratch: Vec<u32>,
+    layout: Layout,
+}
+
+impl Builder<'_> {
+    /// Hierarchical topological sort from the entry's top-level member.
+    fn run(&mut self, entry_member: u32) {
+        self.frames.push(Frame { cycle: NONE, ready: Ready::new(self.lifo) });
+        self.make_ready(entry_member);
+        while let Some(frame) = self.frames.last_mut() {
+            match frame.ready.pop() {
+                Some(mm) if self.member_state[mm as usize] == PLACED => {}
+                Some(mm) if (mm as usize) < self.n => {
+                    self.member_state[mm as usize] = PLACED;
+                    place_block(&mut self.layout, self.forest, BlockId::new(mm as usize));
+                    self.release(mm);
+                }
+                Some(mm) => {
+                    self.member_state[mm as usize] = PLACED;
+                    let c = CycleId::new(mm as usize - self.n);
+                    self.frames.push(Frame { cycle: c.index() as u32, ready: Ready::new(self.lifo) });
+                    let h = self.forest.header(c);
+                    self.member_state[h.index()] = PLACED;
+                    place_block(&mut self.layout, self.forest, h);
+                    self.release(h.as_u32());
+                }
+                None => {
+                    let done = self.frames.pop().expect("frame");
+                    if done.cycle != NONE {
+                        let c = CycleId::new(done.cycle as usize);
+                        self.layout.cycle_end[c.index()] = self.layout.seq.len() as u32;
+                        self.layout.seq.push(Position::CycleEnd(c));
+                        self.layout.flow_ctx.push(c.index() as u32);
+                        self.release((self.n + c.index()) as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    fn make_ready(&mut self, mm: u32) {
+        let blocked = self.soft_indeg[mm as usize] > 0;
+        self.member_state[mm as usize] = if blocked { READY_BLOCKED } else { READY_FREE };
+        let key = self.key[mm as usize];
+        self.frames.last_mut().expect("frame").ready.push(blocked, key, mm);
+    }
+
+    /// `mm` was placed: update hard and soft in-degrees of its successors.
+    fn release(&mut self, mm: u32) {
+        let (lo, hi) = (self.soft_start[mm as usize] as usize, self.soft_start[mm as usize + 1] as usize);
+        for k in lo..hi {
+            let t = self.soft_adj[k] as usize;
+            self.soft_indeg[t] -= 1;
+            if self.soft_indeg[t] == 0 && self.member_state[t] == READY_BLOCKED {
+                self.member_state[t] = READY_FREE;
+                let key = self.key[t];
+                self.frames.last_mut().expect("frame").ready.push(false, key, t as u32);
+            }
+        }
+        self.scratch.clear();
+        let (lo, hi) = (self.hard_start[mm as usize] as usize, self.hard_start[mm as usize + 1] as usize);
+        for k in lo..hi {
+            let t = self.hard_adj[k];
+            self.indeg[t as usize] -= 1;
+            if self.indeg[t as usize] == 0 {
+                self.scratch.push(t);
+            }
+        }
+        if self.lifo {
+            self.scratch.reverse();
+        }
+        for k in 0..self.scratch.len() {
+            let t = self.scratch[k];
+            self.make_ready(t);
+        }
+    }
+}
+
+fn place_block(layout: &mut Layout, forest: &CycleForest, b: BlockId) {
+    layout.block_pos[b.index()] = layout.seq.len() as u32;
+    layout.seq.push(Position::Block(b));
+    let ctx = match forest.innermost_cycle(b) {
+        Some(c) if forest.header(c) == b => forest.parent(c),
+        other => other,
+    };
+    layout.flow_ctx.push(ctx.map_or(NONE, |c| c.index() as u32));
+}
+
+/// Per-block tie-break ranks of the ordering (smaller = earlier).
+fn block_ranks<G: Graph + ?Sized>(g: &G, dfs: &Traversal, ordering: Ordering) -> Vec<u32> {
+    let n = g.num_blocks();
+    match ordering {
+        Ordering::Df | Ordering::Dfpd => {
+            (0..n).map(|b| dfs.pre_number(BlockId::new(b)).unwrap_or(NONE)).collect()
+        }
+        Ordering::Rpot => (0..n).map(|b| dfs.rpo_number(BlockId::new(b)).unwrap_or(NONE)).collect(),
+        Ordering::Bf => {
+            let mut rank = vec![NONE; n];
+            let mut queue = std::collections::VecDeque::new();
+            let mut next = 0;
+            rank[g.entry().index()] = 0;
+            queue.push_back(g.entry());
+            while let Some(b) = queue.pop_front() {
+                for &s in g.successors(b) {
+                    if rank[s.index()] == NONE {
+                        next += 1;
+                        rank[s.index()] = next;
+                        queue.push_back(s);
+                    }
+                }
+            }
+            rank
+        }
+    }
+}
+
+/// The member of level `level` (a cycle, or `None` for the top level)
+/// that contains block `b`: `b` itself if its innermost cycle is `level`,
+/// else the child cycle of `level` containing it. Member ids: blocks are
+/// `0..n`, cycle `c` is `n + c`.
+fn member_of(forest: &CycleForest, n: usize, b: BlockId, level: Option<CycleId>) -> u32 {
+    let mut c = forest.innermost_cycle(b);
+    if c == level {
+        return b.as_u32();
+    }
+    while let Some(x) = c {
+        let parent = forest.parent(x);
+        if parent == level {
+            return (n + x.index()) as u32;
+        }
+        c = parent;
+    }
+    unreachable!("block {b} is not inside the level");
+}
+
+/// The innermost cycle containing both `a` and `b` (`None`: top level).
+fn common_level(forest: &CycleForest, a: BlockId, b: BlockId) -> Option<CycleId> {
+    let cb = forest.innermost_cycle(b)?;
+    let mut c = forest.innermost_cycle(a);
+    while let Some(x) = c {
+        if forest.contains_cycle(x, cb) {
+            return Some(x);
+        }
+        c = forest.parent(x);
+    }
+    None
+}

@@ -1,0 +1,571 @@
+//! Step 2 of the planner: the sweep over the layout (see the module
+//! documentation of `plan` for the algorithm, its invariants and the
+//! correctness argument).
+//!
+//! Vocabulary used in this file:
+//!
+//! * **node**: an original block (`0..n`) or a Flow block (`n + flow`);
+//! * **slot**: one successor slot of a node (a block's terminator slots,
+//!   or a Flow's `true` (0) / `false` (1) side) and its *current* target;
+//! * **arrival** of a slot: the layout position at which its target is
+//!   entered — the target's position, or the end marker of the cycle for
+//!   a back edge into the header of a cycle containing the source;
+//! * **open / closed**: at position `p`, a slot is closed iff its arrival
+//!   is `< p` (its target has been placed); closed slots are never
+//!   redirected again;
+//! * **waiting / armed** divergent node: placed, both slots open / its
+//!   earlier slot has arrived and the later one (its *target*) has not;
+//! * **region** of an armed node checked at `p`: every node reachable from
+//!   it through closed slots, found with a union-find that collapses each
+//!   already-checked region into the node it reconverged at.
+
+use super::order::{Layout, Position, NONE};
+use super::{Dest, FlowId, FlowKind, FlowNode};
+use crate::analysis::cfg::{BlockId, CycleForest, CycleId, Graph};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// "Never arrives": slots into blocks outside `R`.
+const NEVER: u32 = u32::MAX;
+
+/// The raw result of a sweep.
+pub(super) struct SweepResult {
+    /// Final target of every original slot, indexed by `slot_base[b] + i`.
+    pub targets: Vec<Dest>,
+    /// The Flow blocks, by id.
+    pub flows: Vec<FlowNode>,
+    /// Blocks of `R` and Flow blocks in sweep order.
+    pub order: Vec<Dest>,
+    /// Number of region checks performed (statistics).
+    pub checks: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DState {
+    /// Not a (relevant) divergent node, or not placed yet.
+    Inert,
+    /// Placed, both slots open.
+    Waiting,
+    /// Earlier slot arrived; `target` is the slot still open.
+    Armed { target: u8 },
+    /// Reconverges (checked, absorbed, or trivially).
+    Done,
+}
+
+struct FlowState {
+    pos: u32,
+    ctx: u32,
+    /// Pending destinations, min-heap of `(arrival << 32) | node`; a node
+    /// `>= n` stands for "whatever the pending Flow at that position routes".
+    heap: BinaryHeap<Reverse<u64>>,
+    node: Option<FlowNode>,
+}
+
+#[derive(Default)]
+struct Group {
+    parent: u32,
+    edges: Vec<(u32, u8)>,
+    nodes: Vec<u32>,
+}
+
+pub(super) struct Sweep<'a, G: ?Sized> {
+    g: &'a G,
+    n: usize,
+    in_r: &'a [bool],
+    divergent: &'a [bool],
+    layout: &'a Layout,
+    forest: &'a CycleForest,
+    slot_base: &'a [u32],
+    /// Per block: the cycle it heads, `NONE` otherwise.
+    header_of: Vec<u32>,
+    /// Per block: innermost cycle, `NONE` outside cycles.
+    block_ctx: Vec<u32>,
+    targets: Vec<Dest>,
+    flows: Vec<FlowState>,
+    flow_at: Vec<u32>,
+    state: Vec<DState>,
+    events: BinaryHeap<Reverse<u64>>,
+    uf: Vec<u32>,
+    stamp: Vec<u32>,
+    group_of: Vec<u32>,
+    groups: Vec<Group>,
+    num_groups: usize,
+    armed_here: Vec<u32>,
+    stack: Vec<u32>,
+    unions: Vec<(u32, usize)>,
+    order: Vec<Dest>,
+    checks: usize,
+}
+
+impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
+    pub(super) fn new(
+        g: &'a G,
+        in_r: &'a [bool],
+        divergent: &'a [bool],
+        layout: &'a Layout,
+        forest: &'a CycleForest,
+        slot_base: &'a [u32],
+    ) -> Self {
+        let n = g.num_blocks();
+        let mut header_of = vec![NONE; n];
+        for c in forest.cycles() {
+            header_of[forest.header(c).index()] = c.index() as u32;
+        }
+        let block_ctx =
+            (0..n).map(|b| forest.innermost_cycle(BlockId::new(b)).map_or(NONE, |c| c.index() as u32)).collect();
+        let targets = (0..n).flat_map(|b| g.successors(BlockId::new(b)).iter().map(|&s| Dest::Block(s))).collect();
+        Sweep {
+            g,
+            n,
+            in_r,
+            divergent,
+            layout,
+            forest,
+            slot_base,
+            header_of,
+            block_ctx,
+            targets,
+            flows: Vec::new(),
+            flow_at: vec![NONE; layout.seq.len()],
+            state: vec![DState::Inert; n],
+            events: BinaryHeap::new(),
+            uf: (0..n as u32).collect(),
+            stamp: vec![0; n],
+            group_of: vec![0; n],
+            groups: Vec::new(),
+            num_groups: 0,
+            armed_here: Vec::new(),
+            stack: Vec::new(),
+            unions: Vec::new(),
+            order: Vec::new(),
+            checks: 0,
+        }
+    }
+
+    /// Runs the sweep over every position and returns the result.
+    pub(super) fn run(mut self) -> SweepResult {
+        for p in 0..self.layout.seq.len() as u32 {
+            self.process_events(p);
+            if !self.armed_here.is_empty() {
+                self.run_checks(p);
+            }
+            self.visit(p);
+            self.apply_unions();
+        }
+        debug_assert!(self.state.iter().all(|s| matches!(s, DState::Inert | DState::Done)));
+        let flows = self.flows.into_iter().map(|f| f.node.expect("every Flow is placed")).collect();
+        SweepResult { targets: self.targets, flows, order: self.order, checks: self.checks }
+    }
+
+    // ----- nodes and slots ---------------------------------------------
+
+    fn dest_node(&self, d: Dest) -> u32 {
+        match d {
+            Dest::Block(b) => b.as_u32(),
+            Dest::Flow(f) => (self.n + f.index()) as u32,
+        }
+    }
+
+    fn num_slots(&self, x: u32) -> usize {
+        if (x as usize) < self.n {
+            self.g.successors(BlockId::new(x as usize)).len()
+        } else {
+            2
+        }
+    }
+
+    fn slot(&self, x: u32, i: usize) -> Dest {
+        if (x as usize) < self.n {
+            self.targets[self.slot_base[x as usize] as usize + i]
+        } else {
+            let node = self.flows[x as usize - self.n].node.as_ref().expect("placed Flow");
+            if i == 0 {
+                node.on_true
+            } else {
+                node.on_false
+            }
+        }
+    }
+
+    fn set_slot(&mut self, x: u32, i: usize, d: Dest) {
+        if (x as usize) < self.n {
+            self.targets[self.slot_base[x as usize] as usize + i] = d;
+        } else {
+            let node = self.flows[x as usize - self.n].node.as_mut().expect("placed Flow");
+            if i == 0 {
+                node.on_true = d;
+            } else {
+                node.on_false = d;
+            }
+        }
+    }
+
+    fn ctx(&self, x: u32) -> u32 {
+        if (x as usize) < self.n {
+            self.block_ctx[x as usize]
+        } else {
+            self.flows[x as usize - self.n].ctx
+        }
+    }
+
+    /// Arrival position of a slot of `x` whose target is `d`.
+    fn arrival(&self, x: u32, d: Dest) -> u32 {
+        match d {
+            Dest::Flow(f) => self.flows[f.index()].pos,
+            // A self loop is entered right after its block: it is the
+            // tightest cycle around the block, whatever cycle it heads.
+            Dest::Block(w) if w.as_u32() == x => self.layout.block_pos[w.index()],
+            Dest::Block(w) => self.arrival_from_ctx(self.ctx(x), w),
+        }
+    }
+
+    fn arrival_from_ctx(&self, ctx: u32, w: BlockId) -> u32 {
+        if !self.in_r[w.index()] {
+            return NEVER;
+        }
+        let c = self.header_of[w.index()];
+        if c != NONE && ctx != NONE && self.forest.contains_cycle(CycleId::new(c as usize), CycleId::new(ctx as usize))
+        {
+            self.layout.cycle_end[c as usize]
+        } else {
+            self.layout.block_pos[w.index()]
+        }
+    }
+
+    fn find(&mut self, mut x: u32) -> u32 {
+        while self.uf[x as usize] != x {
+            let up = self.uf[self.uf[x as usize] as usize];
+            self.uf[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+
+    fn push_event(&mut self, pos: u32, x: u32) {
+        self.events.push(Reverse(((pos as u64) << 32) | x as u64));
+    }
+
+    fn create_flow(&mut self, pos: u32) -> u32 {
+        let f = self.flows.len() as u32;
+        self.flows.push(FlowState { pos, ctx: self.layout.flow_ctx[pos as usize], heap: BinaryHeap::new(), node: None });
+        self.flow_at[pos as usize] = f;
+        let id = self.n as u32 + f;
+        self.uf.push(id);
+        self.state.push(DState::Inert);
+        self.stamp.push(0);
+        self.group_of.push(0);
+        f
+    }
+
+    // ----- events ------------------------------------------------------
+
+    /// Arms waiting nodes whose earlier slot arrives at `p` and collects
+    /// armed nodes whose target arrives at `p` into `armed_here`.
+    fn process_events(&mut self, p: u32) {
+        self.armed_here.clear();
+        while let Some(&Reverse(e)) = self.events.peek() {
+            if (e >> 32) as u32 != p {
+                debug_assert!(((e >> 32) as u32) > p, "event in the past");
+                break;
+            }
+            self.events.pop();
+            let x = e as u32;
+            match self.state[x as usize] {
+                DState::Waiting => {
+                    let a0 = self.arrival(x, self.slot(x, 0));
+                    let a1 = self.arrival(x, self.slot(x, 1));
+                    debug_assert!(a0.min(a1) >= p);
+                    if a0.min(a1) != p {
+                        continue;
+                    }
+                    if a0 == a1 {
+                        // Both sides enter the same node here: one successor.
+                        debug_assert_eq!(self.slot(x, 0), self.slot(x, 1));
+                        self.state[x as usize] = DState::Done;
+                        continue;
+                    }
+                    let late = if a0 == p { 1 } else { 0 };
+                    self.state[x as usize] = DState::Armed { target: late };
+                    self.push_event(a0.max(a1), x);
+                }
+                DState::Armed { target } => {
+                    if self.arrival(x, self.slot(x, target as usize)) == p {
+                        self.armed_here.push(x);
+                    }
+                }
+                DState::Inert | DState::Done => {}
+            }
+        }
+    }
+
+    // ----- region checks -----------------------------------------------
+
+    fn new_group(&mut self) -> u32 {
+        let id = self.num_groups;
+        if self.groups.len() == id {
+            self.groups.push(Group::default());
+        }
+        let g = &mut self.groups[id];
+        g.parent = id as u32;
+        g.edges.clear();
+        g.nodes.clear();
+        self.num_groups += 1;
+        id as u32
+    }
+
+    fn find_group(&mut self, mut g: u32) -> u32 {
+        while self.groups[g as usize].parent != g {
+            let up = self.groups[self.groups[g as usize].parent as usize].parent;
+            self.groups[g as usize].parent = up;
+            g = up;
+        }
+        g
+    }
+
+    fn merge_groups(&mut self, a: u32, b: u32) -> u32 {
+        let (ra, rb) = (self.find_group(a), self.find_group(b));
+        if ra == rb {
+            return ra;
+        }
+        let (big, small) =
+            if self.groups[ra as usize].nodes.len() >= self.groups[rb as usize].nodes.len() { (ra, rb) } else { (rb, ra) };
+        let mut edges = std::mem::take(&mut self.groups[small as usize].edges);
+        let mut nodes = std::mem::take(&mut self.groups[small as usize].nodes);
+        self.groups[big as usize].edges.append(&mut edges);
+        self.groups[big as usize].nodes.append(&mut nodes);
+        self.groups[small as usize].edges = edges;
+        self.groups[small as usize].nodes = nodes;
+        self.groups[small as usize].parent = big;
+        big
+    }
+
+    /// Collects the region of `x0` (nodes reachable through closed slots,
+    /// by union-find representatives) and its open slots into group `gid`,
+    /// merging with groups of other checks at `p` whose regions it meets.
+    fn traverse(&mut self, x0: u32, gid: u32, p: u32) {
+        let mark = p + 1;
+        self.stamp[x0 as usize] = mark;
+        self.group_of[x0 as usize] = gid;
+        self.stack.clear();
+        self.stack.push(x0);
+        while let Some(y) = self.stack.pop() {
+            let root = self.find_group(gid);
+            self.groups[root as usize].nodes.push(y);
+            for i in 0..self.num_slots(y) {
+                let t = self.slot(y, i);
+                let a = self.arrival(y, t);
+                if a == NEVER {
+                    continue;
+                }
+                if a < p {
+                    let z = self.find(self.dest_node(t));
+                    if self.stamp[z as usize] == mark {
+                        let other = self.group_of[z as usize];
+                        self.merge_groups(gid, other);
+                    } else {
+                        self.stamp[z as usize] = mark;
+                        self.group_of[z as usize] = gid;
+                        self.stack.push(z);
+                    }
+                } else {
+                    let root = self.find_group(gid);
+                    self.groups[root as usize].edges.push((y, i as u8));
+                }
+            }
+        }
+    }
+
+    /// Checks every armed node whose target arrives at `p` (see module
+    /// docs of `plan`): regions whose open slots do not all enter the same
+    /// node at `p` are rerouted into the Flow block at `p`.
+    fn run_checks(&mut self, p: u32) {
+        self.num_groups = 0;
+        let armed = std::mem::take(&mut self.armed_here);
+        for &b in &armed {
+            self.checks += 1;
+            debug_assert_eq!(self.find(b), b, "an armed node is never summarized before its check");
+            if self.stamp[b as usize] == p + 1 {
+                continue; // already inside another check's region
+            }
+            let gid = self.new_group();
+            self.traverse(b, gid, p);
+        }
+        let key = self.layout.key_block(self.forest, p);
+        for gid in 0..self.num_groups as u32 {
+            if self.groups[gid as usize].parent != gid {
+                continue;
+            }
+            let fp = self.flow_at[p as usize];
+            let (mut all_direct, mut all_flow) = (true, true);
+            for k in 0..self.groups[gid as usize].edges.len() {
+                let (y, i) = self.groups[gid as usize].edges[k];
+                let t = self.slot(y, i as usize);
+                all_direct &= t == Dest::Block(key) && self.arrival(y, t) == p;
+                all_flow &= fp != NONE && t == Dest::Flow(FlowId(fp));
+            }
+            let target = if all_direct {
+                key.as_u32()
+            } else if all_flow {
+                self.n as u32 + fp
+            } else {
+                let f = if fp == NONE { self.create_flow(p) } else { fp };
+                for k in 0..self.groups[gid as usize].edges.len() {
+                    let (y, i) = self.groups[gid as usize].edges[k];
+                    self.absorb(y, i as usize, f);
+                }
+                self.n as u32 + f
+            };
+            self.unions.push((target, gid as usize));
+        }
+        for &b in &armed {
+            self.state[b as usize] = DState::Done;
+        }
+        self.armed_here = armed;
+    }
+
+    /// Redirects slot `i` of `y` into Flow `f` (placed at the current
+    /// position), recording its destination(s) in the Flow's heap.
+    fn absorb(&mut self, y: u32, i: usize, f: u32) {
+        let t = self.slot(y, i);
+        if t == Dest::Flow(FlowId(f)) {
+            return;
+        }
+        let entry = match t {
+            Dest::Block(w) => {
+                let a = self.arrival(y, t);
+                debug_assert_eq!(a, self.arrival_from_ctx(self.flows[f as usize].ctx, w));
+                ((a as u64) << 32) | w.as_u32() as u64
+            }
+            Dest::Flow(h) => ((self.flows[h.index()].pos as u64) << 32) | (self.n + h.index()) as u64,
+        };
+        self.flows[f as usize].heap.push(Reverse(entry));
+        self.set_slot(y, i, Dest::Flow(FlowId(f)));
+        if matches!(self.state[y as usize], DState::Waiting | DState::Armed { .. }) {
+            // Its region lies inside the absorbed one: it reconverges here.
+            self.state[y as usize] = DState::Done;
+        }
+    }
+
+    fn apply_unions(&mut self) {
+        let unions = std::mem::take(&mut self.unions);
+        for &(target, gid) in &unions {
+            let r = self.find(target);
+            for k in 0..self.groups[gid].nodes.len() {
+                let y = self.groups[gid].nodes[k];
+                if y != r {
+                    debug_assert_eq!(self.uf[y as usize], y);
+                    self.uf[y as usize] = r;
+                }
+            }
+        }
+        self.unions = unions;
+        self.unions.clear();
+    }
+
+    // ----- placing nodes -----------------------------------------------
+
+    fn visit(&mut self, p: u32) {
+        let f = self.flow_at[p as usize];
+        if f != NONE {
+            self.place_flow(f, p);
+        }
+        if let Position::Block(v) = self.layout.seq[p as usize] {
+            self.order.push(Dest::Block(v));
+            if self.is_relevant_divergent(v) {
+                let x = v.as_u32();
+                self.state[x as usize] = DState::Waiting;
+                let a0 = self.arrival(x, self.slot(x, 0));
+                let a1 = self.arrival(x, self.slot(x, 1));
+                if a0.min(a1) == p {
+                    // A self loop has already arrived: armed right away.
+                    let late = if a0 == p { 1 } else { 0 };
+                    self.state[x as usize] = DState::Armed { target: late };
+                    self.push_event(a0.max(a1), x);
+                } else {
+                    self.push_event(a0.min(a1), x);
+                }
+            }
+        }
+    }
+
+    /// A divergent block whose two slots lead to two different blocks of
+    /// `R` (otherwise one successor trivially post-dominates it in `R`).
+    fn is_relevant_divergent(&self, v: BlockId) -> bool {
+        if !self.divergent[v.index()] {
+            return false;
+        }
+        let s = self.g.successors(v);
+        s.len() == 2 && s[0] != s[1] && self.in_r[s[0].index()] && self.in_r[s[1].index()]
+    }
+
+    /// Places Flow `f` at position `p`: its key side enters the position's
+    /// block (or loops back to the ending cycle's header), the other side
+    /// carries every other pending destination further down the layout.
+    fn place_flow(&mut self, f: u32, p: u32) {
+        let mut heap = std::mem::take(&mut self.flows[f as usize].heap);
+        let key = self.layout.key_block(self.forest, p);
+        let self_code = self.n as u64 + f as u64;
+        let mut saw_key = false;
+        while let Some(&Reverse(e)) = heap.peek() {
+            if (e >> 32) as u32 != p {
+                break;
+            }
+            heap.pop();
+            let code = e & 0xffff_ffff;
+            if code == key.as_u32() as u64 {
+                saw_key = true;
+            } else {
+                debug_assert_eq!(code, self_code, "only the key block arrives at a Flow's position");
+            }
+        }
+        assert!(saw_key, "a Flow always routes the block at its position");
+        let rest = self.forward(heap, p);
+        let latch = matches!(self.layout.seq[p as usize], Position::CycleEnd(_));
+        let node = if latch {
+            FlowNode { on_true: rest, on_false: Dest::Block(key), kind: FlowKind::LoopLatch { header: key } }
+        } else {
+            FlowNode { on_true: Dest::Block(key), on_false: rest, kind: FlowKind::Plain }
+        };
+        self.flows[f as usize].node = Some(node);
+        self.order.push(Dest::Flow(FlowId(f)));
+        let x = self.n as u32 + f;
+        let target = if latch { 0 } else { 1 };
+        self.state[x as usize] = DState::Armed { target };
+        let a = self.arrival(x, rest);
+        debug_assert!(a > p);
+        self.push_event(a, x);
+    }
+
+    /// The target for the non-key destinations of a Flow at `p`: the single
+    /// remaining destination, or the Flow at the earliest remaining arrival
+    /// (created on demand) which inherits all of them.
+    fn forward(&mut self, mut heap: BinaryHeap<Reverse<u64>>, p: u32) -> Dest {
+        let Reverse(first) = heap.pop().expect("a Flow has at least two destinations");
+        while heap.peek() == Some(&Reverse(first)) {
+            heap.pop();
+        }
+        let code = (first & 0xffff_ffff) as usize;
+        if heap.is_empty() {
+            return if code < self.n { Dest::Block(BlockId::new(code)) } else { Dest::Flow(FlowId((code - self.n) as u32)) };
+        }
+        let at = (first >> 32) as u32;
+        debug_assert!(at > p);
+        let target = if code >= self.n {
+            (code - self.n) as u32
+        } else if self.flow_at[at as usize] != NONE {
+            self.flow_at[at as usize]
+        } else {
+            self.create_flow(at)
+        };
+        if code != self.n + target as usize {
+            heap.push(Reverse(first));
+        }
+        let mut merged = std::mem::take(&mut self.flows[target as usize].heap);
+        if merged.len() < heap.len() {
+            std::mem::swap(&mut merged, &mut heap);
+        }
+        merged.append(&mut heap);
+        self.flows[target as usize].heap = merged;
+        Dest::Flow(FlowId(target))
+    }
+}

@@ -1,0 +1,194 @@
+//! Definition 1 (seed 004) as an executable check, with the planner's
+//! semantics of post-dominance (see the `plan` module docs, "What
+//! reconverging means here"):
+//!
+//! * only blocks reachable from the entry that can reach the exit (the
+//!   unique return block) matter: the set `R`;
+//! * post-dominance is computed on the subgraph induced by `R`, whose only
+//!   sink is the exit — paths that end in a dead end or never terminate
+//!   impose nothing;
+//! * a divergent block of `R` must have exactly two successor slots; if
+//!   both lead to the same block, or one leads outside `R`, it is
+//!   reconverging; otherwise one of its two successors must post-dominate
+//!   it.
+//!
+//! Without an exit nothing terminates, so every graph is reconverging.
+
+use crate::analysis::cfg::{BlockId, CfgGraph, Graph, PostDominatorTree};
+use std::fmt;
+
+/// Why a graph is not reconverging.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    /// A divergent block whose terminator does not have exactly two slots.
+    NotTwoWay {
+        /// The block.
+        block: BlockId,
+        /// Its number of successor slots.
+        slots: usize,
+    },
+    /// A divergent block neither of whose successors post-dominates it.
+    NoPostDominatingSuccessor {
+        /// The block.
+        block: BlockId,
+        /// Its two successors.
+        successors: [BlockId; 2],
+        /// Its immediate post-dominator in `R` (`None`: the exit's virtual
+        /// parent, i.e. the successors only meet at the end).
+        ipdom: Option<BlockId>,
+    },
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::NotTwoWay { block, slots } => {
+                write!(f, "divergent {block} has {slots} successor slots (expected 2)")
+            }
+            Violation::NoPostDominatingSuccessor { block, successors, ipdom } => {
+                write!(f, "divergent {block}: neither {} nor {} post-dominates it", successors[0], successors[1])?;
+                match ipdom {
+                    Some(p) => write!(f, " (ipdom {p})"),
+                    None => write!(f, " (ipdom: virtual exit)"),
+                }
+            }
+        }
+    }
+}
+
+/// `R`: blocks reachable from the entry that can reach `exit`.
+pub(super) fn relevant_blocks<G: Graph + ?Sized>(g: &G, exit: Option<BlockId>) -> Vec<bool> {
+    let n = g.num_blocks();
+    let mut in_r = vec![false; n];
+    let Some(exit) = exit else { return in_r };
+    let mut back = vec![false; n];
+    let mut stack = vec![exit];
+    back[exit.index()] = true;
+    while let Some(b) = stack.pop() {
+        for &p in g.predecessors(b) {
+            if !back[p.index()] {
+                back[p.index()] = true;
+                stack.push(p);
+            }
+        }
+    }
+    let entry = g.entry();
+    if !back[entry.index()] {
+        return in_r;
+    }
+    in_r[entry.index()] = true;
+    stack.push(entry);
+    while let Some(b) = stack.pop() {
+        for &s in g.successors(b) {
+            if back[s.index()] && !in_r[s.index()] {
+                in_r[s.index()] = true;
+                stack.push(s);
+            }
+        }
+    }
+    in_r
+}
+
+/// `R` with its post-dominator tree (computed on the subgraph induced by
+/// `R`, whose only sink is the exit).
+pub(super) struct RView {
+    pub in_r: Vec<bool>,
+    id: Vec<u32>,
+    global: Vec<BlockId>,
+    pdt: PostDominatorTree,
+}
+
+impl RView {
+    pub(super) fn build<G: Graph + ?Sized>(g: &G, exit: Option<BlockId>) -> Self {
+        let n = g.num_blocks();
+        let in_r = relevant_blocks(g, exit);
+        let mut id = vec![u32::MAX; n];
+        let mut global = Vec::new();
+        for b in 0..n {
+            if in_r[b] {
+                id[b] = global.len() as u32;
+                global.push(BlockId::new(b));
+            }
+        }
+        let mut pdt = PostDominatorTree::new();
+        if !global.is_empty() {
+            let mut edges = Vec::new();
+            for &b in &global {
+                for &s in g.successors(b) {
+                    if in_r[s.index()] {
+                        edges.push((id[b.index()], id[s.index()]));
+                    }
+                }
+            }
+            let entry = BlockId::new(id[g.entry().index()] as usize);
+            let sub = CfgGraph::from_edges(global.len(), entry, &edges);
+            pdt = PostDominatorTree::build(&sub);
+        }
+        RView { in_r, id, global, pdt }
+    }
+
+    fn local(&self, b: BlockId) -> BlockId {
+        BlockId::new(self.id[b.index()] as usize)
+    }
+
+    /// `a` post-dominates `b` in `R` (both must be in `R`).
+    pub(super) fn post_dominates(&self, a: BlockId, b: BlockId) -> bool {
+        self.pdt.post_dominates(self.local(a), self.local(b))
+    }
+
+    /// Immediate post-dominator in `R` of a block of `R` (`None` for the exit).
+    pub(super) fn ipdom(&self, b: BlockId) -> Option<BlockId> {
+        self.pdt.ipdom(self.local(b)).map(|p| self.global[p.index()])
+    }
+
+    /// Nearest common post-dominator in `R` of two blocks of `R` (`None`:
+    /// only the exit's virtual parent).
+    pub(super) fn nearest_common_post_dominator(&self, a: BlockId, b: BlockId) -> Option<BlockId> {
+        self.pdt.nearest_common_post_dominator(self.local(a), self.local(b)).map(|p| self.global[p.index()])
+    }
+
+    /// Divergent blocks of `R` with two different successors in `R`.
+    pub(super) fn is_relevant_divergent<G: Graph + ?Sized>(&self, g: &G, b: BlockId) -> bool {
+        let s = g.successors(b);
+        self.in_r[b.index()] && s.len() == 2 && s[0] != s[1] && self.in_r[s[0].index()] && self.in_r[s[1].index()]
+    }
+
+    /// Definition 1 violations of the divergent blocks of `R`.
+    pub(super) fn violations<G: Graph + ?Sized>(&self, g: &G, is_divergent: &dyn Fn(BlockId) -> bool) -> Vec<Violation> {
+        let mut out = Vec::new();
+        for &b in &self.global {
+            if !is_divergent(b) || !self.is_relevant_divergent(g, b) {
+                continue;
+            }
+            let s = g.successors(b);
+            if !self.post_dominates(s[0], b) && !self.post_dominates(s[1], b) {
+                out.push(Violation::NoPostDominatingSuccessor { block: b, successors: [s[0], s[1]], ipdom: self.ipdom(b) });
+            }
+        }
+        out
+    }
+}
+
+/// Checks Definition 1 (see module docs) and returns every violation, in
+/// block order. `is_divergent(b)` tells whether `b` ends in a divergent
+/// branch; `exit` is the unique return block (it must have no successors).
+pub fn reconvergence_violations<G: Graph + ?Sized>(
+    g: &G,
+    is_divergent: &dyn Fn(BlockId) -> bool,
+    exit: Option<BlockId>,
+) -> Vec<Violation> {
+    let mut out = Vec::new();
+    for b in (0..g.num_blocks()).map(BlockId::new) {
+        let slots = g.successors(b).len();
+        if is_divergent(b) && slots != 2 {
+            out.push(Violation::NotTwoWay { block: b, slots });
+        }
+    }
+    out.extend(RView::build(g, exit).violations(g, is_divergent));
+    out
+}
+
+/// True if the graph satisfies Definition 1 (see module docs).
+pub fn is_reconverging<G: Graph + ?Sized>(g: &G, is_divergent: &dyn Fn(BlockId) -> bool, exit: Option<BlockId>) -> bool {
+    reconvergence_violations(g, is_divergent, exit).is_empty()
+}

@@ -1,0 +1,174 @@
+//! Applying [`ssa_repair`](super::ssa_repair) solutions to MLIR: new block
+//! arguments, extra successor operands, and the value each read sees.
+//!
+//! The CFG must already have its final shape (every terminator in place);
+//! the solutions are computed on a fresh [`RegionGraph`] snapshot of it.
+//! New arguments are appended after a block's existing ones, and every edge
+//! into such a block gets the matching operands appended, in the same
+//! order. Constants and `ub.poison` are materialised where they are needed:
+//! before the predecessor's terminator for edge values, at the start of the
+//! block for reads.
+
+use super::{
+    ir_edit,
+    ssa_repair::{self, Available, Variable},
+};
+use crate::analysis::{
+    cfg::{BlockId, DominatorTree, Graph},
+    region_graph::RegionGraph,
+};
+use melior::{
+    ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, Type, Value, ValueLike},
+    Context,
+};
+use std::collections::HashMap;
+
+/// What a variable is assigned: an `i1` constant or an existing value.
+#[derive(Copy, Clone, Debug)]
+pub enum Def<'c, 'a> {
+    /// `arith.constant true/false`.
+    Bool(bool),
+    /// A value already in the IR.
+    Value(Value<'c, 'a>),
+}
+
+/// A variable to turn into SSA form: its type, its definitions (indices
+/// into the definition table given to [`apply`]) and its reads.
+pub struct IrVariable<'c> {
+    /// The type of the variable.
+    pub r#type: Type<'c>,
+    /// Definitions and reads, over definition indices.
+    pub variable: Variable<usize>,
+}
+
+/// Solves and materialises every variable; returns, per variable, the value
+/// seen by each reading block.
+pub fn apply<'c, 'a>(
+    context: &'c Context,
+    graph: &RegionGraph<'c, 'a>,
+    defs: &[Def<'c, 'a>],
+    variables: &[IrVariable<'c>],
+    location: Location<'c>,
+) -> Vec<Vec<(BlockId, Value<'c, 'a>)>> {
+    let dominators = DominatorTree::build(graph.graph());
+    let def_block = |index: usize| match defs[index] {
+        Def::Bool(_) => None,
+        Def::Value(value) => defining_block(graph, value),
+    };
+    let solutions: Vec<_> =
+        variables.iter().map(|v| ssa_repair::solve(graph.graph(), &dominators, &v.variable, &def_block)).collect();
+    let mut materializer = Materializer { context, location, constants: HashMap::new() };
+
+    // New arguments, in variable order per block.
+    let mut arguments: HashMap<(usize, BlockId), Value<'c, 'a>> = HashMap::new();
+    let mut appended: HashMap<BlockId, Vec<usize>> = HashMap::new();
+    for (k, solution) in solutions.iter().enumerate() {
+        for &block in &solution.arguments {
+            let value = graph.block(block).add_argument(variables[k].r#type, location);
+            arguments.insert((k, block), value);
+            appended.entry(block).or_default().push(k);
+        }
+    }
+    // Extra operands on every edge into a block that got arguments.
+    let mut incoming: HashMap<(BlockId, usize, usize), Available<usize>> = HashMap::new();
+    for (k, solution) in solutions.iter().enumerate() {
+        for &(pred, slot, _, value) in &solution.incoming {
+            incoming.insert((pred, slot, k), value);
+        }
+    }
+    let resolve = |m: &mut Materializer<'c>, block: BlockRef<'c, 'a>, k: usize, value: Available<usize>, at_start: bool| match value {
+        Available::Value(index) => m.def(block, defs[index], at_start),
+        Available::Argument(owner) => arguments[&(k, owner)],
+        Available::Poison => m.poison(block, variables[k].r#type, at_start),
+    };
+    for (&target, vars) in &appended {
+        let mut preds = graph.graph().predecessors(target).to_vec();
+        preds.sort();
+        preds.dedup();
+        for pred in preds {
+            let terminator = graph.block(pred).terminator().expect("final CFG");
+            for slot in 0..terminator.successor_count() {
+                if graph.graph().successors(pred)[slot] != target {
+                    continue;
+                }
+                let mut operands = ir_edit::successor_operands(terminator, slot).expect("branch operands");
+                for &k in vars {
+                    let value = incoming.get(&(pred, slot, k)).copied().unwrap_or(Available::Poison);
+                    operands.push(resolve(&mut materializer, graph.block(pred), k, value, false));
+                }
+                ir_edit::set_successor_operands(terminator, slot, &operands);
+            }
+        }
+    }
+    solutions
+        .iter()
+        .enumerate()
+        .map(|(k, solution)| {
+            solution
+                .reads
+                .iter()
+                .map(|&(block, value)| (block, resolve(&mut materializer, graph.block(block), k, value, true)))
+                .collect()
+        })
+        .collect()
+}
+
+/// Creates constants and poison values, one per block, kind and type.
+struct Materializer<'c> {
+    context: &'c Context,
+    location: Location<'c>,
+    constants: HashMap<(usize, String, bool), mlir_sys::MlirValue>,
+}
+
+impl<'c> Materializer<'c> {
+    fn def<'a>(&mut self, block: BlockRef<'c, 'a>, def: Def<'c, 'a>, at_start: bool) -> Value<'c, 'a> {
+        match def {
+            Def::Value(value) => value,
+            Def::Bool(b) => {
+                let key = (block.to_raw().ptr as usize, format!("bool{b}"), at_start);
+                self.cached(key, block, at_start, |s| ir_edit::bool_constant(s.context, b, s.location))
+            }
+        }
+    }
+
+    fn poison<'a>(&mut self, block: BlockRef<'c, 'a>, r#type: Type<'c>, at_start: bool) -> Value<'c, 'a> {
+        let key = (block.to_raw().ptr as usize, format!("poison{type}", type = r#type), at_start);
+        self.cached(key, block, at_start, |s| ir_edit::poison(s.context, r#type, s.location))
+    }
+
+    fn cached<'a>(
+        &mut self,
+        key: (usize, String, bool),
+        block: BlockRef<'c, 'a>,
+        at_start: bool,
+        build: impl FnOnce(&Self) -> melior::ir::Operation<'c>,
+    ) -> Value<'c, 'a> {
+        if let Some(&raw) = self.constants.get(&key) {
+            // SAFETY: the value was created in this block by this materializer.
+            return unsafe { Value::from_raw(raw) };
+        }
+        let op = build(self);
+        let op = if at_start { ir_edit::insert_at_start(block, op) } else { ir_edit::insert_before_terminator(block, op) };
+        let value: Value = op.result(0).unwrap().into();
+        self.constants.insert(key, value.to_raw());
+        value
+    }
+}
+
+/// The block of `graph`'s region that defines `value`, if any.
+fn defining_block(graph: &RegionGraph<'_, '_>, value: Value<'_, '_>) -> Option<BlockId> {
+    // SAFETY: plain queries on a live value.
+    let block = unsafe {
+        let raw = value.to_raw();
+        if mlir_sys::mlirValueIsABlockArgument(raw) {
+            mlir_sys::mlirBlockArgumentGetOwner(raw)
+        } else {
+            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(raw))
+        }
+    };
+    if block.ptr.is_null() {
+        return None;
+    }
+    // SAFETY: a live block handle.
+    graph.id(unsafe { BlockRef::from_raw(block) })
+}
