@@ -11,6 +11,12 @@
 
 #include "spmd-c/Spmd.h"
 
+#include "Spmd/SpmdDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/Pass/Pass.h"

@@ -33,7 +33,7 @@ use std::collections::HashMap;
 pub enum RegionGraphError<'c> {
     /// The region has no blocks.
     EmptyRegion,
-    /// Block `block` does not end with a terminator.
+    /// Block `block` is empty (it has no terminator).
     MissingTerminator {
         /// Position of the block in its region.
         block: usize,
@@ -89,7 +89,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
         }
         self.builder.set_num_blocks(self.blocks.len());
         for (index, block) in self.blocks.iter().enumerate() {
-            let Some(terminator) = block.terminator() else {
+            let Some(terminator) = last_operation(*block) else {
                 let location = block
                     .first_operation()
                     .map(|op| op.location())
@@ -131,18 +131,34 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
         format!("^bb{}", id.index())
     }
 
+    /// The last operation of block `id`: its terminator (possibly an
+    /// unregistered operation).
+    pub fn terminator(&self, id: BlockId) -> melior::ir::OperationRef<'c, 'a> {
+        last_operation(self.block(id)).expect("snapshotted blocks are not empty")
+    }
+
     /// The location of block `id`'s terminator (the natural place for a
     /// diagnostic about the block's control flow).
     pub fn terminator_location(&self, id: BlockId) -> Location<'c> {
-        self.block(id)
-            .terminator()
-            .expect("snapshotted blocks have terminators")
-            .location()
+        self.terminator(id).location()
     }
 }
 
 fn region_owner_location<'c>(block: &BlockRef<'c, '_>) -> Option<Location<'c>> {
     block.parent_operation().map(|op| op.location())
+}
+
+/// The last operation of `block`. Unlike `BlockLike::terminator`, this
+/// also returns operations not known to be terminators (unregistered ones),
+/// whose successors still are CFG edges.
+fn last_operation<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<melior::ir::OperationRef<'c, 'a>> {
+    let mut last = None;
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        last = Some(op);
+        next = op.next_in_block();
+    }
+    last
 }
 
 fn address(block: &BlockRef<'_, '_>) -> usize {

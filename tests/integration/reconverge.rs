@@ -78,6 +78,9 @@ fn reconverge_preserves_semantics_and_reconverges_on_random_kernels() {
             let kernel = RandomKernel::build(seed * 13 + 5, &shape_of(3 + seed as usize % 25));
             let ordering = Ordering::ALL[seed as usize % 4];
             let what = format!("{class} seed {seed} ordering {}", ordering.name());
+            if std::env::var_os("SPMD_TRACE_KERNELS").is_some() {
+                eprintln!("{what}");
+            }
             let original = parse(&context, &kernel.text);
             let mut transformed = parse(&context, &kernel.text);
             let pipeline = format!("builtin.module(spmd-reconverge{{ordering={}}})", ordering.name());

@@ -142,6 +142,10 @@ def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
     spmd-opt --spmd-reconverge=ordering=dfpd kernel.mlir
     ```
   }];
+  let dependentDialects = ["::mlir::spmd::SpmdDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::ub::UBDialect"];
   let options = !listconcat(uniformityOptions, [
     Option<"ordering", "ordering", "std::string", /*default=*/"\"dfpd\"",
            "Block ordering of the sweep: df, dfpd, bf or rpot (all correct; "

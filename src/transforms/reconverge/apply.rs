@@ -139,18 +139,53 @@ pub fn apply_plan<'c, 'a>(
             ir_edit::erase_operation(placeholder.owner_operation());
         }
     }
-    for &(d, i, var) in &argument_vars {
-        let old = graph.block(d).argument(i).unwrap().into();
-        ir_edit::replace_all_uses(old, reads[var][0].1);
-    }
+    replace_old_arguments(context, graph, &argument_vars, &reads, location);
     for &d in rerouted_targets.iter() {
         let count = argument_vars.iter().filter(|(b, _, _)| *b == d).count();
         for i in (0..count).rev() {
-            ir_edit::erase_argument(graph.block(d), i);
+            // Never erase a used argument: that would leave dangling uses.
+            // (If one stayed used, the verifier reports it instead.)
+            if ir_edit::uses(graph.block(d).argument(i).unwrap().into()).is_empty() {
+                ir_edit::erase_argument(graph.block(d), i);
+            }
         }
     }
     let repaired_values = value_repair::repair_dominance(context, region, location)?;
     Ok(ApplyStats { flows: plan.num_flows(), redirected_slots: redirected, repaired_values })
+}
+
+/// Replaces each old argument of a block that lost a direct edge by the
+/// value its variable reads. A read may itself be an old argument (of the
+/// same or another such block, e.g. a loop-carried value), so replacements
+/// are resolved through each other first; a cycle of old arguments only
+/// happens on paths that never define the value, and becomes poison.
+fn replace_old_arguments<'c, 'a>(
+    context: &'c Context,
+    graph: &RegionGraph<'c, 'a>,
+    argument_vars: &[(BlockId, usize, usize)],
+    reads: &[Vec<(BlockId, Value<'c, 'a>)>],
+    location: Location<'c>,
+) {
+    let address = |v: Value<'_, '_>| v.to_raw().ptr as usize;
+    let replacement: HashMap<usize, Value<'c, 'a>> = argument_vars
+        .iter()
+        .map(|&(d, i, var)| (address(graph.block(d).argument(i).unwrap().into()), reads[var][0].1))
+        .collect();
+    for &(d, i, _) in argument_vars {
+        let old: Value = graph.block(d).argument(i).unwrap().into();
+        let mut value = replacement[&address(old)];
+        let mut steps = 0;
+        while let Some(&next) = replacement.get(&address(value)) {
+            value = next;
+            steps += 1;
+            if steps > replacement.len() {
+                let poison = ir_edit::poison(context, old.r#type(), location);
+                value = ir_edit::insert_at_start(graph.block(d), poison).result(0).unwrap().into();
+                break;
+            }
+        }
+        ir_edit::replace_all_uses(old, value);
+    }
 }
 
 /// Every original successor slot whose original target is `d`.

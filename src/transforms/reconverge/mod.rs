@@ -169,7 +169,7 @@ pub fn reconverge_function<'c, 'a>(
 /// Rejects terminators the transform cannot reroute.
 fn check_terminators<'c>(graph: &crate::analysis::region_graph::RegionGraph<'c, '_>) -> Result<(), ReconvergeError<'c>> {
     for b in 0..graph.num_blocks() {
-        let terminator = graph.block(BlockId::new(b)).terminator().expect("snapshotted");
+        let terminator = graph.terminator(BlockId::new(b));
         // SAFETY: plain interface query on a live operation.
         if terminator.successor_count() > 0 && !unsafe { ffi::spmdIsBranch(terminator.to_raw()) } {
             return Err(ReconvergeError::UnsupportedTerminator {
@@ -196,7 +196,7 @@ fn prepare_region<'c, 'a>(
         if !divergent[b] || graph.graph().successors(BlockId::new(b)).len() <= 2 {
             continue;
         }
-        let terminator = block.terminator().expect("snapshotted");
+        let terminator = graph.terminator(BlockId::new(b));
         if !prepare::lower_switch(context, region, block) {
             return Err(ReconvergeError::UnsupportedTerminator {
                 location: terminator.location(),
@@ -209,7 +209,7 @@ fn prepare_region<'c, 'a>(
     }
     let returns = (0..graph.num_blocks())
         .filter(|&b| {
-            graph.block(BlockId::new(b)).terminator().is_some_and(|t| prepare::RETURN_OPS.contains(&op_name(t).as_str()))
+            prepare::RETURN_OPS.contains(&op_name(graph.terminator(BlockId::new(b))).as_str())
         })
         .count();
     if returns > 1 {

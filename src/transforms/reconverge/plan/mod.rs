@@ -428,6 +428,11 @@ pub struct PlanStats {
     pub uniform_slots_rerouted: usize,
     /// Region checks performed by the sweep.
     pub checks: usize,
+    /// Divergent nodes accepted without a check because their earlier
+    /// successor already post-dominates them (see module docs).
+    pub natives: usize,
+    /// Sweeps run: 1, or 2 if the first result with natives did not verify.
+    pub rounds: usize,
 }
 
 impl PlanStats {
@@ -593,7 +598,7 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
     }
     let view = verify::RView::build(g, exit);
     let in_r = &view.in_r;
-    let mut stats = count_branches(g, divergent, in_r);
+    let stats = count_branches(g, divergent, in_r);
     let targets: Vec<Dest> = original.iter().map(|&b| Dest::Block(b)).collect();
     if stats.divergent_branches == 0
         || (options.keep_reconverging_input && view.violations(g, &|b| divergent[b.index()]).is_empty())
@@ -627,12 +632,73 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
     let mut forest = CycleForest::new();
     forest.compute(g, &dfs);
     let layout = order::build_layout(g, in_r, &dfs, &forest, options.ordering, &soft);
-    let result = sweep::Sweep::new(g, in_r, divergent, &layout, &forest, &slot_base).run();
+    // Natively reconverging nodes (their earlier successor post-dominates
+    // them in the input) are accepted without a check. That is not
+    // guaranteed to survive the other reroutes, so such plans are verified;
+    // natives found broken are demoted and the sweep re-runs. The last
+    // round allows no natives: the plain sweep, correct by construction.
+    let mut native_blocks = vec![true; n];
+    let mut native_flows = vec![true; layout.seq.len()];
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let last = rounds == MAX_ROUNDS;
+        if last {
+            native_blocks.iter_mut().for_each(|x| *x = false);
+            native_flows.iter_mut().for_each(|x| *x = false);
+        }
+        let result =
+            sweep::Sweep::new(g, in_r, divergent, &layout, &forest, &slot_base, &view, &native_blocks, &native_flows)
+                .run();
+        let flow_pos = result.flow_pos.clone();
+        let mut plan = assemble(options.ordering, &slot_base, &original, result, stats, divergent, n);
+        plan.stats.rounds = rounds;
+        if !options.verify && plan.stats.natives == 0 {
+            return Ok(plan);
+        }
+        let (h, _) = plan.apply_to_graph(g);
+        let flags = plan.divergence_after(divergent);
+        let violations = reconvergence_violations(&h, &|b| flags[b.index()], exit);
+        let Some(first) = violations.first() else { return Ok(plan) };
+        if last || plan.stats.natives == 0 {
+            return Err(PlanError::Internal(format!(
+                "output not reconverging ({} violations, first: {first}); ordering {}, round {rounds}",
+                violations.len(),
+                options.ordering.name()
+            )));
+        }
+        // Only natives can be broken (every checked node is correct by
+        // construction): demote them, by block or by Flow position.
+        for v in &violations {
+            if let Violation::NoPostDominatingSuccessor { block, .. } = v {
+                if block.index() < n {
+                    native_blocks[block.index()] = false;
+                } else {
+                    native_flows[flow_pos[block.index() - n] as usize] = false;
+                }
+            }
+        }
+    }
+}
+
+/// Sweeps at most this many times (the last one without natives).
+const MAX_ROUNDS: usize = 4;
+
+fn assemble(
+    ordering: Ordering,
+    slot_base: &[u32],
+    original: &[BlockId],
+    result: sweep::SweepResult,
+    mut stats: PlanStats,
+    divergent: &[bool],
+    n: usize,
+) -> ReconvergePlan {
     stats.checks = result.checks;
+    stats.natives = result.natives;
     let mut plan = ReconvergePlan {
-        ordering: options.ordering,
-        slot_base,
-        original,
+        ordering,
+        slot_base: slot_base.to_vec(),
+        original: original.to_vec(),
         targets: result.targets,
         flows: result.flows,
         dest_start: Vec::new(),
@@ -643,19 +709,7 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
         stats,
     };
     plan.finish(divergent, n);
-    if options.verify {
-        let (h, _) = plan.apply_to_graph(g);
-        let flags = plan.divergence_after(divergent);
-        let violations = reconvergence_violations(&h, &|b| flags[b.index()], exit);
-        if let Some(v) = violations.first() {
-            return Err(PlanError::Internal(format!(
-                "output not reconverging ({} violations, first: {v}); ordering {}",
-                violations.len(),
-                options.ordering.name()
-            )));
-        }
-    }
-    Ok(plan)
+    plan
 }
 
 /// Divergent and uniform branch counts of `R`.

@@ -20,6 +20,7 @@
 //!   already-checked region into the node it reconverged at.
 
 use super::order::{Layout, Position, NONE};
+use super::verify::RView;
 use super::{Dest, FlowId, FlowKind, FlowNode};
 use crate::analysis::cfg::{BlockId, CycleForest, CycleId, Graph};
 use std::cmp::Reverse;
@@ -38,6 +39,12 @@ pub(super) struct SweepResult {
     pub order: Vec<Dest>,
     /// Number of region checks performed (statistics).
     pub checks: usize,
+    /// Number of divergent nodes accepted as natively reconverging
+    /// (their earlier successor post-dominates them); such plans must be
+    /// verified.
+    pub natives: usize,
+    /// Layout position of every Flow.
+    pub flow_pos: Vec<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +83,18 @@ pub(super) struct Sweep<'a, G: ?Sized> {
     layout: &'a Layout,
     forest: &'a CycleForest,
     slot_base: &'a [u32],
+    view: &'a RView,
+    /// Which original blocks may be accepted as natively reconverging.
+    native_blocks: &'a [bool],
+    /// Per position: whether a Flow placed there may be accepted as
+    /// natively reconverging.
+    native_flows: &'a [bool],
+    /// Per node: its join hint (a block post-dominating everything the
+    /// node leads to, in the input), `NONE` if unknown.
+    join: Vec<u32>,
+    /// Per armed node: the position of its check.
+    check_at: Vec<u32>,
+    natives: usize,
     /// Per block: the cycle it heads, `NONE` otherwise.
     header_of: Vec<u32>,
     /// Per block: innermost cycle, `NONE` outside cycles.
@@ -91,6 +110,7 @@ pub(super) struct Sweep<'a, G: ?Sized> {
     groups: Vec<Group>,
     num_groups: usize,
     armed_here: Vec<u32>,
+    deferred: Vec<u32>,
     stack: Vec<u32>,
     unions: Vec<(u32, usize)>,
     order: Vec<Dest>,
@@ -105,8 +125,21 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         layout: &'a Layout,
         forest: &'a CycleForest,
         slot_base: &'a [u32],
+        view: &'a RView,
+        native_blocks: &'a [bool],
+        native_flows: &'a [bool],
     ) -> Self {
         let n = g.num_blocks();
+        let join = (0..n)
+            .map(|b| {
+                let b = BlockId::new(b);
+                if view.in_r[b.index()] {
+                    view.ipdom(b).map_or(NONE, |p| p.as_u32())
+                } else {
+                    NONE
+                }
+            })
+            .collect();
         let mut header_of = vec![NONE; n];
         for c in forest.cycles() {
             header_of[forest.header(c).index()] = c.index() as u32;
@@ -122,6 +155,12 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             layout,
             forest,
             slot_base,
+            view,
+            native_blocks,
+            native_flows,
+            join,
+            check_at: vec![NONE; n],
+            natives: 0,
             header_of,
             block_ctx,
             targets,
@@ -135,6 +174,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             groups: Vec::new(),
             num_groups: 0,
             armed_here: Vec::new(),
+            deferred: Vec::new(),
             stack: Vec::new(),
             unions: Vec::new(),
             order: Vec::new(),
@@ -153,8 +193,16 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             self.apply_unions();
         }
         debug_assert!(self.state.iter().all(|s| matches!(s, DState::Inert | DState::Done)));
+        let flow_pos = self.flows.iter().map(|f| f.pos).collect();
         let flows = self.flows.into_iter().map(|f| f.node.expect("every Flow is placed")).collect();
-        SweepResult { targets: self.targets, flows, order: self.order, checks: self.checks }
+        SweepResult {
+            targets: self.targets,
+            flows,
+            order: self.order,
+            checks: self.checks,
+            natives: self.natives,
+            flow_pos,
+        }
     }
 
     // ----- nodes and slots ---------------------------------------------
@@ -254,7 +302,41 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         self.state.push(DState::Inert);
         self.stamp.push(0);
         self.group_of.push(0);
+        self.join.push(NONE);
+        self.check_at.push(NONE);
         f
+    }
+
+    /// `x`'s earlier slot `early` has arrived at `p`: arm it with the other
+    /// slot as target. It is checked when the target arrives, or earlier
+    /// at its join hint if that comes first. If the hint is the earlier
+    /// successor itself, `x` already reconverges there (in the input) and
+    /// is accepted without a check when natives are allowed.
+    fn arm(&mut self, x: u32, early: usize, p: u32) {
+        let late = 1 - early;
+        let at = self.arrival(x, self.slot(x, late));
+        let j = self.join[x as usize];
+        let mut check = at;
+        if j != NONE {
+            let jb = BlockId::new(j as usize);
+            let allowed = if (x as usize) < self.n {
+                self.native_blocks[x as usize]
+            } else {
+                self.native_flows[self.flows[x as usize - self.n].pos as usize]
+            };
+            if allowed && self.slot(x, early) == Dest::Block(jb) {
+                self.state[x as usize] = DState::Done;
+                self.natives += 1;
+                return;
+            }
+            let aj = self.arrival_from_ctx(self.ctx(x), jb);
+            if aj > p && aj < at {
+                check = aj;
+            }
+        }
+        self.state[x as usize] = DState::Armed { target: late as u8 };
+        self.check_at[x as usize] = check;
+        self.push_event(check, x);
     }
 
     // ----- events ------------------------------------------------------
@@ -284,12 +366,12 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
                         self.state[x as usize] = DState::Done;
                         continue;
                     }
-                    let late = if a0 == p { 1 } else { 0 };
-                    self.state[x as usize] = DState::Armed { target: late };
-                    self.push_event(a0.max(a1), x);
+                    let early = if a0 == p { 0 } else { 1 };
+                    self.arm(x, early, p);
                 }
                 DState::Armed { target } => {
-                    if self.arrival(x, self.slot(x, target as usize)) == p {
+                    debug_assert!(self.arrival(x, self.slot(x, target as usize)) >= p);
+                    if self.check_at[x as usize] == p {
                         self.armed_here.push(x);
                     }
                 }
@@ -391,17 +473,27 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             self.traverse(b, gid, p);
         }
         let key = self.layout.key_block(self.forest, p);
+        let mut deferred = std::mem::take(&mut self.deferred);
+        deferred.clear();
         for gid in 0..self.num_groups as u32 {
             if self.groups[gid as usize].parent != gid {
                 continue;
             }
             let fp = self.flow_at[p as usize];
-            let (mut all_direct, mut all_flow) = (true, true);
+            let (mut all_direct, mut all_flow, mut any_here) = (true, true, false);
             for k in 0..self.groups[gid as usize].edges.len() {
                 let (y, i) = self.groups[gid as usize].edges[k];
                 let t = self.slot(y, i as usize);
-                all_direct &= t == Dest::Block(key) && self.arrival(y, t) == p;
+                let here = self.arrival(y, t) == p;
+                any_here |= here;
+                all_direct &= t == Dest::Block(key) && here;
                 all_flow &= fp != NONE && t == Dest::Flow(FlowId(fp));
+            }
+            if !any_here {
+                // Only early checks (at a join hint) whose region does not
+                // enter the join here: check them at their targets instead.
+                deferred.push(gid);
+                continue;
             }
             let target = if all_direct {
                 key.as_u32()
@@ -418,8 +510,18 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             self.unions.push((target, gid as usize));
         }
         for &b in &armed {
-            self.state[b as usize] = DState::Done;
+            let g = self.find_group(self.group_of[b as usize]);
+            if deferred.contains(&g) {
+                let DState::Armed { target } = self.state[b as usize] else { unreachable!() };
+                let at = self.arrival(b, self.slot(b, target as usize));
+                debug_assert!(at > p, "a check at its target always has an edge arriving here");
+                self.check_at[b as usize] = at;
+                self.push_event(at, b);
+            } else {
+                self.state[b as usize] = DState::Done;
+            }
         }
+        self.deferred = deferred;
         self.armed_here = armed;
     }
 
@@ -478,9 +580,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
                 let a1 = self.arrival(x, self.slot(x, 1));
                 if a0.min(a1) == p {
                     // A self loop has already arrived: armed right away.
-                    let late = if a0 == p { 1 } else { 0 };
-                    self.state[x as usize] = DState::Armed { target: late };
-                    self.push_event(a0.max(a1), x);
+                    self.arm(x, if a0 == p { 0 } else { 1 }, p);
                 } else {
                     self.push_event(a0.min(a1), x);
                 }
@@ -519,6 +619,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             }
         }
         assert!(saw_key, "a Flow always routes the block at its position");
+        self.join[self.n + f as usize] = self.join_of(key, &heap);
         let rest = self.forward(heap, p);
         let latch = matches!(self.layout.seq[p as usize], Position::CycleEnd(_));
         let node = if latch {
@@ -529,11 +630,24 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         self.flows[f as usize].node = Some(node);
         self.order.push(Dest::Flow(FlowId(f)));
         let x = self.n as u32 + f;
-        let target = if latch { 0 } else { 1 };
-        self.state[x as usize] = DState::Armed { target };
-        let a = self.arrival(x, rest);
-        debug_assert!(a > p);
-        self.push_event(a, x);
+        debug_assert!(self.arrival(x, rest) > p);
+        self.arm(x, if latch { 1 } else { 0 }, p);
+    }
+
+    /// Join hint of a Flow: the nearest common post-dominator (in the
+    /// input) of its destinations; `NONE` if one of them is only known as
+    /// "whatever a pending Flow routes".
+    fn join_of(&self, key: BlockId, heap: &BinaryHeap<Reverse<u64>>) -> u32 {
+        let mut j = Some(key);
+        for &Reverse(e) in heap.iter() {
+            let code = (e & 0xffff_ffff) as usize;
+            if code >= self.n {
+                return NONE;
+            }
+            let Some(cur) = j else { return NONE };
+            j = self.view.nearest_common_post_dominator(cur, BlockId::new(code));
+        }
+        j.map_or(NONE, |b| b.as_u32())
     }
 
     /// The target for the non-key destinations of a Flow at `p`: the single

@@ -1,0 +1,21 @@
+//! Prints a random kernel of the test corpus as MLIR text (for debugging a
+//! failing seed): `cargo run --example dump_kernel -- <class> <seed>`,
+//! where class is reducible, irreducible, multi_exit_switch or uniform and
+//! the seed is the corpus seed number printed by the failing test.
+
+use spmd::exec::{KernelShape, RandomKernel};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let class = args.next().unwrap_or_else(|| "reducible".into());
+    let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let shape_of = match class.as_str() {
+        "irreducible" => KernelShape::irreducible,
+        "multi_exit_switch" => KernelShape::multi_exit_switch,
+        "uniform" => KernelShape::uniform,
+        _ => KernelShape::reducible,
+    };
+    // Same derivation as tests/integration/reconverge.rs.
+    let kernel = RandomKernel::build(seed * 13 + 5, &shape_of(3 + seed as usize % 25));
+    println!("{}", kernel.text);
+}
