@@ -15,6 +15,7 @@
 
 
 pub mod analysis;
+pub mod bench;
 pub mod diagnostics;
 pub mod dialect;
 pub mod exec;

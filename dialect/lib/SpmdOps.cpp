@@ -21,8 +21,15 @@ using namespace mlir::spmd;
 // Local CFG helpers
 //===----------------------------------------------------------------------===//
 
-/// True if `to` can be reached from `from` by following at least one edge.
-static bool reachesByAtLeastOneEdge(Block *from, Block *to) {
+/// How many blocks a verifier may visit when it checks that a block lies on
+/// a cycle. Op verifiers run once per op, so an unbounded search would make
+/// verification quadratic on large functions; beyond the budget the check
+/// is left to the function-level passes (--spmd-verify-reconverging).
+static constexpr unsigned kCycleSearchBudget = 512;
+
+/// False only if `to` is certainly not reachable from `from` by following at
+/// least one edge (the search is bounded by kCycleSearchBudget).
+static bool mayReachByAtLeastOneEdge(Block *from, Block *to) {
   llvm::SmallPtrSet<Block *, 16> seen;
   SmallVector<Block *> stack(from->getSuccessors().begin(),
                              from->getSuccessors().end());
@@ -32,6 +39,8 @@ static bool reachesByAtLeastOneEdge(Block *from, Block *to) {
       return true;
     if (!seen.insert(block).second)
       continue;
+    if (seen.size() > kCycleSearchBudget)
+      return true;
     for (Block *succ : block->getSuccessors())
       stack.push_back(succ);
   }
@@ -74,7 +83,7 @@ LogicalResult ConvergenceLoopOp::verify() {
   Block *block = getOperation()->getBlock();
   if (block->isEntryBlock())
     return emitOpError("must be in a cycle header, not in the entry block");
-  if (!reachesByAtLeastOneEdge(block, block))
+  if (!mayReachByAtLeastOneEdge(block, block))
     return emitOpError("must be in a cycle header, but its block is not on "
                        "any cycle");
   for (Operation &op : *block) {
@@ -99,7 +108,7 @@ LogicalResult FlowBranchOp::verify() {
   if (!getLoop())
     return success();
   Block *block = getOperation()->getBlock();
-  if (!reachesByAtLeastOneEdge(getFalseDest(), block))
+  if (!mayReachByAtLeastOneEdge(getFalseDest(), block))
     return emitOpError("is a loop Flow block, so its false successor must be "
                        "the back edge (true = leave the loop, false = "
                        "continue), but ^false cannot reach this block");

@@ -79,3 +79,18 @@ func.func @single_exit_divergent_loop(%t: i32 {spmd.divergent}) {
 ^exit:
   return
 }
+
+// -----
+
+// A divergent branch into a dead end (llvm.unreachable) needs no
+// reconvergence: threads that go there never come back.
+// CHECK-LABEL: func.func @divergent_trap
+// CHECK-NOT: spmd.flow_br
+// CHECK: llvm.unreachable
+func.func @divergent_trap(%t: i1 {spmd.divergent}) {
+  cf.cond_br %t, ^trap, ^rest
+^trap:
+  llvm.unreachable
+^rest:
+  return
+}

@@ -101,3 +101,14 @@ func.func @loop_with_divergent_exit(%t: i32 {spmd.divergent}) {
 ^exit:
   return
 }
+
+// -----
+
+// Dead ends impose nothing: the branch into llvm.unreachable is fine.
+func.func @divergent_trap(%t: i1 {spmd.divergent}) {
+  cf.cond_br %t, ^trap, ^rest
+^trap:
+  llvm.unreachable
+^rest:
+  return
+}

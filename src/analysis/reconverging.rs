@@ -13,11 +13,15 @@
 //!                          B    D
 //! ```
 //!
-//! Post-dominance is taken on the blocks that can reach an exit (a block
-//! without successors): a path that never terminates imposes nothing, since
-//! its threads never rejoin anyway. Consequently a divergent branch that
-//! cannot reach any exit is always fine, and a successor that cannot reach
-//! an exit is ignored when looking for the post-dominating one.
+//! Post-dominance is taken on the blocks that can reach an *exit*, a block
+//! the caller designates (normally the blocks that return): a path that
+//! never returns — an infinite loop, or a dead end such as a trap or
+//! `llvm.unreachable` — imposes nothing, since its threads never rejoin
+//! anyway. Consequently a divergent branch that cannot reach any exit is
+//! always fine, and a successor that cannot reach an exit is ignored when
+//! looking for the post-dominating one. [`check`] counts every block
+//! without successors as an exit; [`check_with_exits`] lets the caller
+//! choose (the passes count returns only).
 
 use super::cfg::{BlockId, CfgGraph, Graph, PostDominatorTree};
 
@@ -31,9 +35,20 @@ pub enum Violation {
     NoPostDominatingSuccessor { block: BlockId, reconvergence: Option<BlockId> },
 }
 
-/// Checks every block for which `divergent` holds, in block order.
+/// Checks every block for which `divergent` holds, in block order; every
+/// block without successors is an exit.
 pub fn check<G: Graph + ?Sized>(graph: &G, divergent: &dyn Fn(BlockId) -> bool) -> Vec<Violation> {
-    let live = ExitReachingSubgraph::new(graph);
+    check_with_exits(graph, divergent, &|b| graph.is_exit(b))
+}
+
+/// Like [`check`], with the exits chosen by `is_exit` (blocks without
+/// successors that are not exits are dead ends).
+pub fn check_with_exits<G: Graph + ?Sized>(
+    graph: &G,
+    divergent: &dyn Fn(BlockId) -> bool,
+    is_exit: &dyn Fn(BlockId) -> bool,
+) -> Vec<Violation> {
+    let live = ExitReachingSubgraph::new(graph, is_exit);
     let mut violations = Vec::new();
     for index in 0..graph.num_blocks() {
         let block = BlockId::new(index);
@@ -67,8 +82,8 @@ struct ExitReachingSubgraph {
 }
 
 impl ExitReachingSubgraph {
-    fn new<G: Graph + ?Sized>(graph: &G) -> Self {
-        let reaches = reaches_exit(graph);
+    fn new<G: Graph + ?Sized>(graph: &G, is_exit: &dyn Fn(BlockId) -> bool) -> Self {
+        let reaches = reaches_exit(graph, is_exit);
         let mut local_of = vec![None; graph.num_blocks()];
         let mut original = Vec::new();
         for index in 0..graph.num_blocks() {
@@ -79,6 +94,9 @@ impl ExitReachingSubgraph {
         }
         let mut edges = Vec::new();
         for &block in &original {
+            if graph.successors(block).is_empty() {
+                continue;
+            }
             for &s in graph.successors(block) {
                 if let (Some(from), Some(to)) = (local_of[block.index()], local_of[s.index()]) {
                     edges.push((from.as_u32(), to.as_u32()));
@@ -99,10 +117,11 @@ impl ExitReachingSubgraph {
     }
 }
 
-/// Which blocks can reach a block without successors.
-fn reaches_exit<G: Graph + ?Sized>(graph: &G) -> Vec<bool> {
+/// Which blocks can reach an exit.
+fn reaches_exit<G: Graph + ?Sized>(graph: &G, is_exit: &dyn Fn(BlockId) -> bool) -> Vec<bool> {
     let mut reaches = vec![false; graph.num_blocks()];
-    let mut stack: Vec<BlockId> = (0..graph.num_blocks()).map(BlockId::new).filter(|&b| graph.is_exit(b)).collect();
+    let mut stack: Vec<BlockId> =
+        (0..graph.num_blocks()).map(BlockId::new).filter(|&b| graph.is_exit(b) && is_exit(b)).collect();
     while let Some(block) = stack.pop() {
         if std::mem::replace(&mut reaches[block.index()], true) {
             continue;
@@ -140,5 +159,13 @@ mod tests {
         // 0 -> 1 (spins forever), 0 -> 2 (exit): 2 post-dominates 0 among terminating paths.
         let spin = CfgGraph::from_edges(3, b(0), &[(0, 1), (1, 1), (0, 2)]);
         assert!(check(&spin, &|x| x == b(0)).is_empty());
+    }
+
+    #[test]
+    fn dead_ends_impose_nothing_when_they_are_not_exits() {
+        // 0 -> 1 (trap), 0 -> 2 -> 3 (return).
+        let trap = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (2, 3)]);
+        assert!(!check(&trap, &|x| x == b(0)).is_empty());
+        assert!(check_with_exits(&trap, &|x| x == b(0), &|x| x == b(3)).is_empty());
     }
 }

@@ -5,10 +5,11 @@ use super::{uniformity_options, PassOptions, Report};
 use crate::{
     analysis::{
         function_regions::cfg_regions,
-        reconverging::{check, Violation},
+        reconverging::{check_with_exits, Violation},
         region_uniformity::RegionUniformity,
     },
     diagnostics,
+    transforms::prepare,
 };
 use melior::ir::{operation::OperationLike, OperationRef};
 
@@ -26,7 +27,9 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
             }
         };
         let graph = uniformity.graph();
-        let violations = check(graph.graph(), &|b| uniformity.info().is_divergent_branch(b));
+        let violations = check_with_exits(graph.graph(), &|b| uniformity.info().is_divergent_branch(b), &|b| {
+            prepare::is_function_exit(graph.terminator(b))
+        });
         if let Some(first) = violations.first() {
             failed = true;
             let (block, message) = match first {

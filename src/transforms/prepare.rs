@@ -26,6 +26,17 @@ use melior::{
 /// Names of the terminators that return from a function.
 pub const RETURN_OPS: &[&str] = &["func.return", "gpu.return", "llvm.return"];
 
+/// Terminators without successors that do not return: paths into them end
+/// the thread (undefined behaviour or a trap), so they need no
+/// reconvergence.
+pub const DEAD_END_OPS: &[&str] = &["llvm.unreachable"];
+
+/// True if `terminator` ends the function normally: it has no successors
+/// and is not a known dead end.
+pub fn is_function_exit(terminator: OperationRef<'_, '_>) -> bool {
+    terminator.successor_count() == 0 && !DEAD_END_OPS.contains(&op_name(terminator).as_str())
+}
+
 /// The name of an operation as a `String`.
 pub fn op_name(op: OperationRef<'_, '_>) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()

@@ -61,6 +61,10 @@ pub struct Variable<V> {
     pub edge_defs: Vec<(BlockId, usize, V)>,
     /// Blocks that read the variable at their start.
     pub reads: Vec<BlockId>,
+    /// `(block, slot)` edges on which the variable is known to be
+    /// undefined: they pass poison, and liveness does not look past them.
+    /// Declaring them keeps live ranges (hence the cost) local.
+    pub undefined_edges: Vec<(BlockId, usize)>,
 }
 
 /// Where the variable lives after the repair.
@@ -85,7 +89,9 @@ pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
     def_block: &dyn Fn(V) -> Option<BlockId>,
 ) -> Solution<V> {
     let block_def: HashMap<BlockId, V> = variable.block_defs.iter().copied().collect();
-    let edge_def: HashMap<(BlockId, usize), V> = variable.edge_defs.iter().map(|&(b, s, v)| ((b, s), v)).collect();
+    let mut edge_def: HashMap<(BlockId, usize), Available<V>> =
+        variable.undefined_edges.iter().map(|&(b, s)| ((b, s), Available::Poison)).collect();
+    edge_def.extend(variable.edge_defs.iter().map(|&(b, s, v)| ((b, s), Available::Value(v))));
     let live_in = live_in_blocks(graph, variable, &block_def, &edge_def);
 
     let end_value = |block: BlockId| -> Available<V> {
@@ -107,7 +113,7 @@ pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
                 if succ != target || index_of.contains_key(&(pred, slot)) {
                     continue;
                 }
-                let value = edge_def.get(&(pred, slot)).map_or_else(|| end_value(pred), |&v| Available::Value(v));
+                let value = edge_def.get(&(pred, slot)).copied().unwrap_or_else(|| end_value(pred));
                 index_of.insert((pred, slot), incoming.len());
                 incoming.push((pred, slot, target, value));
             }
@@ -137,7 +143,7 @@ fn live_in_blocks<G: Graph + ?Sized, V>(
     graph: &G,
     variable: &Variable<V>,
     block_def: &HashMap<BlockId, V>,
-    edge_def: &HashMap<(BlockId, usize), V>,
+    edge_def: &HashMap<(BlockId, usize), Available<V>>,
 ) -> HashMap<BlockId, ()> {
     let mut live: HashMap<BlockId, ()> = HashMap::new();
     let mut stack: Vec<BlockId> = variable.reads.clone();
@@ -163,53 +169,33 @@ fn live_in_blocks<G: Graph + ?Sized, V>(
     live
 }
 
-/// Replaces arguments whose incoming values are only themselves, poison and
-/// one other value by that value, to a fixed point.
+/// Replaces arguments whose incoming values are only themselves and one
+/// other value (plus poison, when that value is available in the block) by
+/// that value, to a fixed point. A worklist revisits only the arguments that
+/// receive a replaced one, so this is linear in the number of incoming
+/// values (times the short replacement chains).
 fn fold_trivial_arguments<V: Copy + Eq + std::hash::Hash>(
     solution: &mut Solution<V>,
     available_in: &dyn Fn(Available<V>, BlockId) -> bool,
 ) {
-    let mut replaced: HashMap<BlockId, Available<V>> = HashMap::new();
-    loop {
-        let mut changed = false;
-        for &block in &solution.arguments {
-            if replaced.contains_key(&block) {
-                continue;
-            }
-            let mut unique: Option<Available<V>> = None;
-            let mut trivial = true;
-            let mut saw_poison = false;
-            for &(_, _, target, value) in &solution.incoming {
-                if target != block {
-                    continue;
-                }
-                let value = resolve(&replaced, value);
-                if value == Available::Argument(block) {
-                    continue;
-                }
-                if value == Available::Poison {
-                    saw_poison = true;
-                    continue;
-                }
-                match unique {
-                    None => unique = Some(value),
-                    Some(u) if u == value => {}
-                    Some(_) => {
-                        trivial = false;
-                        break;
-                    }
-                }
-            }
-            if trivial && saw_poison && unique.is_some_and(|u| !available_in(u, block)) {
-                trivial = false;
-            }
-            if trivial {
-                replaced.insert(block, unique.unwrap_or(Available::Poison));
-                changed = true;
-            }
+    let mut by_target: HashMap<BlockId, Vec<usize>> = HashMap::new();
+    let mut users: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
+    for (index, &(_, _, target, value)) in solution.incoming.iter().enumerate() {
+        by_target.entry(target).or_default().push(index);
+        if let Available::Argument(source) = value {
+            users.entry(source).or_default().push(target);
         }
-        if !changed {
-            break;
+    }
+    let mut replaced: HashMap<BlockId, Available<V>> = HashMap::new();
+    let mut worklist: Vec<BlockId> = solution.arguments.clone();
+    while let Some(block) = worklist.pop() {
+        if replaced.contains_key(&block) {
+            continue;
+        }
+        let Some(unique) = trivial_value(solution, &by_target, &replaced, block, available_in) else { continue };
+        replaced.insert(block, unique);
+        if let Some(list) = users.get(&block) {
+            worklist.extend(list.iter().copied().filter(|u| !replaced.contains_key(u)));
         }
     }
     solution.arguments.retain(|b| !replaced.contains_key(b));
@@ -220,6 +206,37 @@ fn fold_trivial_arguments<V: Copy + Eq + std::hash::Hash>(
     for read in &mut solution.reads {
         read.1 = resolve(&replaced, read.1);
     }
+}
+
+/// The single value argument `block` can be replaced by, if it is trivial.
+fn trivial_value<V: Copy + Eq>(
+    solution: &Solution<V>,
+    by_target: &HashMap<BlockId, Vec<usize>>,
+    replaced: &HashMap<BlockId, Available<V>>,
+    block: BlockId,
+    available_in: &dyn Fn(Available<V>, BlockId) -> bool,
+) -> Option<Available<V>> {
+    let mut unique: Option<Available<V>> = None;
+    let mut saw_poison = false;
+    for &index in by_target.get(&block).map(Vec::as_slice).unwrap_or_default() {
+        let value = resolve(replaced, solution.incoming[index].3);
+        if value == Available::Argument(block) {
+            continue;
+        }
+        if value == Available::Poison {
+            saw_poison = true;
+            continue;
+        }
+        match unique {
+            None => unique = Some(value),
+            Some(u) if u == value => {}
+            Some(_) => return None,
+        }
+    }
+    if saw_poison && unique.is_some_and(|u| !available_in(u, block)) {
+        return None;
+    }
+    Some(unique.unwrap_or(Available::Poison))
 }
 
 fn resolve<V: Copy>(replaced: &HashMap<BlockId, Available<V>>, mut value: Available<V>) -> Available<V> {
@@ -252,7 +269,7 @@ mod tests {
     fn diamond_with_one_side_defining_gets_an_argument_with_poison() {
         // 0 -> 1 -> 3, 0 -> 2 -> 3; v defined in 1, read in 3.
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-        let var = Variable { block_defs: vec![(b(1), 'v')], edge_defs: vec![], reads: vec![b(3)] };
+        let var = Variable { block_defs: vec![(b(1), 'v')], edge_defs: vec![], reads: vec![b(3)], undefined_edges: vec![] };
         // v does not dominate 3: {v, poison} must stay an argument.
         let s = solve_with(&g, &var, &[('v', 1)]);
         assert_eq!(s.arguments, vec![b(3)]);
@@ -266,7 +283,7 @@ mod tests {
     #[test]
     fn two_definitions_merge_in_an_argument() {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-        let var = Variable { block_defs: vec![(b(1), 'x'), (b(2), 'y')], edge_defs: vec![], reads: vec![b(3)] };
+        let var = Variable { block_defs: vec![(b(1), 'x'), (b(2), 'y')], edge_defs: vec![], reads: vec![b(3)], undefined_edges: vec![] };
         let s = solve_with(&g, &var, &[('x', 1), ('y', 2), ('v', 1)]);
         assert_eq!(s.arguments, vec![b(3)]);
         assert_eq!(s.reads, vec![(b(3), Available::Argument(b(3)))]);
@@ -279,7 +296,7 @@ mod tests {
     fn edge_definitions_travel_through_a_flow_block() {
         // 0 -slot0-> 2(flow), 1 -> 2(flow) -> 3; edges into the flow carry x / y.
         let g = CfgGraph::from_edges(4, b(0), &[(0, 2), (0, 1), (1, 2), (2, 3)]);
-        let var = Variable { block_defs: vec![], edge_defs: vec![(b(0), 0, 'x'), (b(1), 0, 'y')], reads: vec![b(3)] };
+        let var = Variable { block_defs: vec![], edge_defs: vec![(b(0), 0, 'x'), (b(1), 0, 'y')], reads: vec![b(3)], undefined_edges: vec![] };
         let s = solve_with(&g, &var, &[('x', 1), ('y', 2), ('v', 1)]);
         assert_eq!(s.arguments, vec![b(2)]);
         assert_eq!(s.reads, vec![(b(3), Available::Argument(b(2)))]);
@@ -289,7 +306,7 @@ mod tests {
     fn loop_carried_reads_fold_to_the_definition() {
         // 0 -> 1 (def) -> 2 -> 1, 2 -> 3 (read)
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 1), (2, 3)]);
-        let var = Variable { block_defs: vec![(b(1), 'v')], edge_defs: vec![], reads: vec![b(3), b(2)] };
+        let var = Variable { block_defs: vec![(b(1), 'v')], edge_defs: vec![], reads: vec![b(3), b(2)], undefined_edges: vec![] };
         let s = solve_with(&g, &var, &[('x', 1), ('y', 2), ('v', 1)]);
         assert!(s.arguments.is_empty());
         assert!(s.reads.iter().all(|&(_, v)| v == Available::Value('v')));
@@ -298,7 +315,7 @@ mod tests {
     #[test]
     fn read_with_no_reaching_definition_is_poison() {
         let g = CfgGraph::from_edges(2, b(0), &[(0, 1)]);
-        let var: Variable<char> = Variable { block_defs: vec![], edge_defs: vec![], reads: vec![b(1)] };
+        let var: Variable<char> = Variable { block_defs: vec![], edge_defs: vec![], reads: vec![b(1)], undefined_edges: vec![] };
         assert_eq!(solve_with(&g, &var, &[]).reads, vec![(b(1), Available::Poison)]);
     }
 }

@@ -12,7 +12,7 @@
 //! 4. Values whose definition no longer dominates a use are repaired
 //!    ([`value_repair`]).
 
-use super::plan::{Dest, FlowKind, ReconvergePlan};
+use super::plan::{Dest, FlowId, FlowKind, ReconvergePlan};
 use crate::{
     analysis::{
         cfg::{BlockId, Graph},
@@ -105,14 +105,29 @@ pub fn apply_plan<'c, 'a>(
         predicate_var.insert(flow, variables.len());
         variables.push(IrVariable {
             r#type: i1,
-            variable: Variable { block_defs: vec![], edge_defs: vec![], reads: vec![id_of(flow_blocks[flow.index()].0)] },
+            variable: Variable {
+                block_defs: vec![],
+                edge_defs: vec![],
+                reads: vec![id_of(flow_blocks[flow.index()].0)],
+                undefined_edges: vec![],
+            },
         });
     }
+    // Each edge entering a chain assigns the predicates on its route and
+    // declares the other predicates of the chain undefined, so that no
+    // live range reaches past the chain's entries.
+    let mut reachable_flows: HashMap<FlowId, Vec<FlowId>> = HashMap::new();
     for (block, slot, dest) in plan.redirected_slots() {
+        let Dest::Flow(entry) = dest else { continue };
         let destination = plan.original_target(block, slot);
-        for (flow, value) in plan.route(dest, destination) {
-            let var = predicate_var[&flow];
-            variables[var].variable.edge_defs.push((id_of(graph.block(block)), slot, usize::from(value)));
+        let source = id_of(graph.block(block));
+        let route = plan.route(dest, destination);
+        for (flow, value) in &route {
+            variables[predicate_var[flow]].variable.edge_defs.push((source, slot, usize::from(*value)));
+        }
+        let chain = reachable_flows.entry(entry).or_insert_with(|| flows_reachable_from(plan, entry));
+        for flow in chain.iter().filter(|f| !route.iter().any(|(r, _)| r == *f)) {
+            variables[predicate_var[flow]].variable.undefined_edges.push((source, slot));
         }
     }
     // Arguments of blocks that lost a direct edge.
@@ -120,10 +135,15 @@ pub fn apply_plan<'c, 'a>(
     for &d in &rerouted_targets {
         let target = graph.block(d);
         for i in 0..target.argument_count() {
-            let mut variable = Variable { block_defs: vec![], edge_defs: vec![], reads: vec![id_of(target)] };
+            let mut variable =
+                Variable { block_defs: vec![], edge_defs: vec![], reads: vec![id_of(target)], undefined_edges: vec![] };
             for (b, s) in slots_targeting(graph, plan, d) {
                 defs.push(Def::Value(old_operands[&(b, s)][i]));
                 variable.edge_defs.push((id_of(graph.block(b)), s, defs.len() - 1));
+            }
+            // Edges into chains that may lead to `d` but are bound elsewhere.
+            for (b, s) in chain_entries_toward(plan, d) {
+                variable.undefined_edges.push((id_of(graph.block(b)), s));
             }
             argument_vars.push((d, i, variables.len()));
             variables.push(IrVariable { r#type: target.argument(i).unwrap().r#type(), variable });
@@ -186,6 +206,35 @@ fn replace_old_arguments<'c, 'a>(
         }
         ir_edit::replace_all_uses(old, value);
     }
+}
+
+/// Every Flow reachable from `entry` through Flow blocks only.
+fn flows_reachable_from(plan: &ReconvergePlan, entry: FlowId) -> Vec<FlowId> {
+    let mut seen = vec![entry];
+    let mut stack = vec![entry];
+    while let Some(flow) = stack.pop() {
+        let node = plan.flow(flow);
+        for dest in [node.on_true, node.on_false] {
+            if let Dest::Flow(next) = dest {
+                if !seen.contains(&next) {
+                    seen.push(next);
+                    stack.push(next);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// Redirected slots whose entry Flow may route to `d` but whose own
+/// destination is another block.
+fn chain_entries_toward(plan: &ReconvergePlan, d: BlockId) -> Vec<(BlockId, usize)> {
+    plan.redirected_slots()
+        .filter(|&(b, s, dest)| {
+            matches!(dest, Dest::Flow(entry) if plan.original_target(b, s) != d && plan.destinations(entry).contains(&d))
+        })
+        .map(|(b, s, _)| (b, s))
+        .collect()
 }
 
 /// Every original successor slot whose original target is `d`.

@@ -21,7 +21,11 @@
 //! 4. **Apply** the plan to the IR ([`apply`]): Flow blocks ending in
 //!    `spmd.flow_br` on i1 predicates, SSA repaired through block
 //!    arguments and `ub.poison`.
-//! 5. **Convergence tokens**: when the function changed, an
+//! 5. **Uniform marks**: branches that were uniform get a trusted
+//!    `spmd.uniformity<uniform>`, because SSA repair may route their
+//!    condition through Flow-block arguments where the analysis alone could
+//!    no longer prove what the transform preserved.
+//! 6. **Convergence tokens**: when the function changed, an
 //!    `spmd.convergence.entry` in the entry block and an
 //!    `spmd.convergence.loop` in every cycle header (its parent is the
 //!    token of the nearest enclosing cycle whose header dominates it, or
@@ -38,7 +42,7 @@ use crate::{
         cfg::{BlockId, CfgAnalysis, Graph},
         reconverging,
         region_graph::RegionGraphError,
-        region_uniformity::{RegionUniformity, UniformityOptions},
+        region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
     },
     ffi,
     transforms::prepare::{self, op_name},
@@ -52,6 +56,7 @@ use melior::{
     Context,
 };
 use plan::{plan_reconvergence, Ordering, PlanError};
+use std::collections::HashSet;
 
 /// Options of the transform.
 #[derive(Clone, Copy, Debug, Default)]
@@ -139,7 +144,8 @@ pub fn reconverge_function<'c, 'a>(
         let divergent: Vec<bool> = (0..graph.num_blocks())
             .map(|b| uniformity.info().is_divergent_branch(BlockId::new(b)) && graph.graph().successors(BlockId::new(b)).len() >= 2)
             .collect();
-        if reconverging::check(graph.graph(), &|b| divergent[b.index()]).is_empty() {
+        let is_exit = |b: BlockId| prepare::is_function_exit(graph.terminator(b));
+        if reconverging::check_with_exits(graph.graph(), &|b| divergent[b.index()], &is_exit).is_empty() {
             if stats.changed {
                 insert_convergence_tokens(context, region, location)?;
             }
@@ -157,13 +163,59 @@ pub fn reconverge_function<'c, 'a>(
         if !plan.changed() {
             return Err(ReconvergeError::NotConverged { location });
         }
+        let divergent_blocks: HashSet<usize> = (0..graph.num_blocks())
+            .filter(|&b| divergent[b])
+            .map(|b| graph.block(BlockId::new(b)).to_raw().ptr as usize)
+            .collect();
+        let uniform_branches: Vec<OperationRef<'c, 'a>> = (0..graph.num_blocks())
+            .map(BlockId::new)
+            .filter(|&b| !divergent[b.index()] && graph.graph().successors(b).len() >= 2)
+            .map(|b| graph.terminator(b))
+            .collect();
         let applied = apply::apply_plan(context, region, graph, &plan, location).map_err(ReconvergeError::Region)?;
+        mark_uniform(context, &uniform_branches);
         stats.changed = true;
         stats.flows += applied.flows;
         stats.redirected_slots += applied.redirected_slots;
         stats.repaired_values += applied.repaired_values;
+        // Cheap final check: the branches keep the uniformity they had (the
+        // transform preserves every thread's values) and Flow branches count
+        // as divergent. Only if this fails does a full round run again.
+        if transferred_check_passes(region, &divergent_blocks)? {
+            insert_convergence_tokens(context, region, location)?;
+            return Ok(stats);
+        }
     }
     Err(ReconvergeError::NotConverged { location })
+}
+
+/// Marks the branches that were uniform before the transform with a trusted
+/// `spmd.uniformity<uniform>`: the transform keeps every thread's values,
+/// so they stay uniform, but after SSA repair their condition may reach
+/// them through Flow-block arguments where the analysis alone could no
+/// longer prove it. Existing marks are kept.
+fn mark_uniform<'c>(context: &'c Context, branches: &[OperationRef<'c, '_>]) {
+    let uniform = melior::ir::Attribute::parse(context, "#spmd.uniformity<uniform>").expect("spmd dialect loaded");
+    for branch in branches {
+        if !branch.has_attribute(UNIFORMITY_ATTR) {
+            // SAFETY: the operation is live; setting an attribute does not move it.
+            let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(branch.to_raw()) };
+            melior::ir::operation::OperationMutLike::set_discardable_attribute(&mut op, UNIFORMITY_ATTR, uniform);
+        }
+    }
+}
+
+/// Definition 1 on the transformed region, with the divergence of the
+/// original branches carried over (by block identity) and every Flow
+/// branch divergent.
+fn transferred_check_passes<'c>(region: RegionRef<'c, '_>, divergent_blocks: &HashSet<usize>) -> Result<bool, ReconvergeError<'c>> {
+    let graph = crate::analysis::region_graph::RegionGraph::snapshot(region).map_err(ReconvergeError::Region)?;
+    let divergent = |b: BlockId| {
+        let terminator = graph.terminator(b);
+        divergent_blocks.contains(&(graph.block(b).to_raw().ptr as usize)) || op_name(terminator) == "spmd.flow_br"
+    };
+    let is_exit = |b: BlockId| prepare::is_function_exit(graph.terminator(b));
+    Ok(reconverging::check_with_exits(graph.graph(), &divergent, &is_exit).is_empty())
 }
 
 /// Rejects terminators the transform cannot reroute.

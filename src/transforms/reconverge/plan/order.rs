@@ -6,9 +6,9 @@
 //! marker*, right after its last block:
 //!
 //! ```text
-//!   entry  h1  a  h2  b  c  END(h2)  d  END(h1)  x  exit
-//!              \_____ cycle h2 ____/
-//!          \___________ cycle h1 ________________/
+//!  entry  h1  a  h2  b  c  END(h2)  d  END(h1)  x  exit
+//!                \__ cycle h2 ___/
+//!         \____________ cycle h1 ____________/
 //! ```
 //!
 //! Properties (they are what the sweep relies on):
@@ -23,8 +23,12 @@
 //!   forest nests the non-header entries below the header);
 //! * the exit is last (it is the unique sink of `R`).
 //!
-//! The [`Ordering`] only breaks ties between ready members of a level
-//! (a member is ready once all its forward predecessors are placed): `Df`,
+//! Among the members that are ready (all forward predecessors placed),
+//! those still waiting for a *soft* predecessor are postponed when possible:
+//! the planner asks to place the successors of each divergent branch before
+//! its immediate post-dominator, which only matters inside cycles (in an
+//! acyclic level a post-dominator is already after what it post-dominates).
+//! The [`Ordering`] then breaks the remaining ties: `Df`,
 //! `Bf` and `Rpot` pick the ready member with the smallest DFS preorder,
 //! BFS or RPO number (a cycle counts with the smallest number of its
 //! blocks); `Dfpd` is a depth-first topological sort (the most recently

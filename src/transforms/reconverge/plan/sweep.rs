@@ -1,23 +1,32 @@
-//! Step 2 of the planner: the sweep over the layout (see the module
-//! documentation of `plan` for the algorithm, its invariants and the
-//! correctness argument).
+//! Step 2 of the planner: the sweep over the layout (see the `plan`
+//! module docs for the algorithm, its invariants and the correctness
+//! argument).
 //!
 //! Vocabulary used in this file:
 //!
 //! * **node**: an original block (`0..n`) or a Flow block (`n + flow`);
-//! * **slot**: one successor slot of a node (a block's terminator slots,
-//!   or a Flow's `true` (0) / `false` (1) side) and its *current* target;
+//! * **slot**: one successor slot of a node (a block's terminator slots, or
+//!   a Flow's `true` (0) / `false` (1) side) and its *current* target;
 //! * **arrival** of a slot: the layout position at which its target is
-//!   entered — the target's position, or the end marker of the cycle for
-//!   a back edge into the header of a cycle containing the source;
-//! * **open / closed**: at position `p`, a slot is closed iff its arrival
-//!   is `< p` (its target has been placed); closed slots are never
-//!   redirected again;
-//! * **waiting / armed** divergent node: placed, both slots open / its
-//!   earlier slot has arrived and the later one (its *target*) has not;
-//! * **region** of an armed node checked at `p`: every node reachable from
-//!   it through closed slots, found with a union-find that collapses each
-//!   already-checked region into the node it reconverged at.
+//!   entered — the target's position, the end marker of the cycle for a
+//!   back edge into the header of a cycle containing the source, the
+//!   source's own position for a self loop, `NEVER` for targets outside `R`;
+//! * **open / closed**: at position `p`, a slot is closed iff its arrival is
+//!   `< p`; closed slots are never redirected again;
+//! * **waiting / armed / done**: a placed divergent node with both slots
+//!   open / whose earlier slot has arrived (the other is its *target*) /
+//!   that is checked, absorbed or trivially reconverging;
+//! * **join hint**: the immediate post-dominator in `R` of an original
+//!   branch, or the nearest common post-dominator of a Flow's destinations;
+//!   an armed node is checked when its target or its join hint arrives,
+//!   whichever comes first, and is a *native* (accepted unchecked, then
+//!   re-checked at the end) if the join hint is its earlier successor;
+//! * **region** of a node checked at `p`: every node reachable from it
+//!   through closed slots, found with a union-find that collapses each
+//!   checked region into the node it reconverged at; regions of checks at
+//!   the same position that meet are merged into one *group*;
+//! * a Flow's **heap**: its pending destinations keyed by arrival; an entry
+//!   `n + f` stands for "whatever the pending Flow `f` routes".
 
 use super::order::{Layout, Position, NONE};
 use super::verify::RView;
@@ -45,6 +54,9 @@ pub(super) struct SweepResult {
     pub natives: usize,
     /// Layout position of every Flow.
     pub flow_pos: Vec<u32>,
+    /// Natives found broken by the final check (node ids), or `None` if
+    /// that check ran out of budget (then the caller must verify).
+    pub broken_natives: Option<Vec<u32>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +107,8 @@ pub(super) struct Sweep<'a, G: ?Sized> {
     /// Per armed node: the position of its check.
     check_at: Vec<u32>,
     natives: usize,
+    /// Accepted natives: `(node, key slot)`.
+    native_list: Vec<(u32, u8)>,
     /// Per block: the cycle it heads, `NONE` otherwise.
     header_of: Vec<u32>,
     /// Per block: innermost cycle, `NONE` outside cycles.
@@ -117,18 +131,22 @@ pub(super) struct Sweep<'a, G: ?Sized> {
     checks: usize,
 }
 
+/// What a sweep reads (all of it fixed across rounds).
+pub(super) struct Inputs<'a, G: ?Sized> {
+    pub g: &'a G,
+    pub divergent: &'a [bool],
+    pub view: &'a RView,
+    pub layout: &'a Layout,
+    pub forest: &'a CycleForest,
+    pub slot_base: &'a [u32],
+}
+
 impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
-    pub(super) fn new(
-        g: &'a G,
-        in_r: &'a [bool],
-        divergent: &'a [bool],
-        layout: &'a Layout,
-        forest: &'a CycleForest,
-        slot_base: &'a [u32],
-        view: &'a RView,
-        native_blocks: &'a [bool],
-        native_flows: &'a [bool],
-    ) -> Self {
+    /// A sweep that may accept the natives allowed by `native_blocks`
+    /// (per block) and `native_flows` (per layout position).
+    pub(super) fn new(cx: &Inputs<'a, G>, native_blocks: &'a [bool], native_flows: &'a [bool]) -> Self {
+        let Inputs { g, divergent, view, layout, forest, slot_base } = *cx;
+        let in_r: &'a [bool] = &view.in_r;
         let n = g.num_blocks();
         let join = (0..n)
             .map(|b| {
@@ -161,6 +179,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             join,
             check_at: vec![NONE; n],
             natives: 0,
+            native_list: Vec::new(),
             header_of,
             block_ctx,
             targets,
@@ -193,6 +212,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             self.apply_unions();
         }
         debug_assert!(self.state.iter().all(|s| matches!(s, DState::Inert | DState::Done)));
+        let broken_natives = self.broken_natives();
         let flow_pos = self.flows.iter().map(|f| f.pos).collect();
         let flows = self.flows.into_iter().map(|f| f.node.expect("every Flow is placed")).collect();
         SweepResult {
@@ -202,7 +222,60 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             checks: self.checks,
             natives: self.natives,
             flow_pos,
+            broken_natives,
         }
+    }
+
+    /// Re-checks every accepted native on the final graph: its key
+    /// successor must still post-dominate it, i.e. no path from its other
+    /// successor reaches the exit without passing the key successor.
+    /// Work is bounded by a few times the graph size; `None` when exceeded.
+    fn broken_natives(&mut self) -> Option<Vec<u32>> {
+        let mut broken = Vec::new();
+        if self.native_list.is_empty() {
+            return Some(broken);
+        }
+        let exit = match self.layout.seq.last() {
+            Some(Position::Block(e)) => e.as_u32(),
+            _ => return Some(broken),
+        };
+        let mut budget = 4 * (self.uf.len() + self.targets.len()) + 1024;
+        let mut seen = vec![0u32; self.uf.len()];
+        let list = std::mem::take(&mut self.native_list);
+        for (k, &(x, key)) in list.iter().enumerate() {
+            let mark = k as u32 + 1;
+            let key_target = self.dest_node(self.slot(x, key as usize));
+            let other = self.dest_node(self.slot(x, 1 - key as usize));
+            if key_target == other {
+                continue;
+            }
+            self.stack.clear();
+            self.stack.push(other);
+            seen[other as usize] = mark;
+            let mut reached = false;
+            while let Some(y) = self.stack.pop() {
+                if y == exit {
+                    reached = true;
+                    break;
+                }
+                for i in 0..self.num_slots(y) {
+                    budget = budget.checked_sub(1)?;
+                    let t = self.slot(y, i);
+                    if self.arrival(y, t) == NEVER {
+                        continue;
+                    }
+                    let z = self.dest_node(t);
+                    if z != key_target && seen[z as usize] != mark {
+                        seen[z as usize] = mark;
+                        self.stack.push(z);
+                    }
+                }
+            }
+            if reached {
+                broken.push(x);
+            }
+        }
+        Some(broken)
     }
 
     // ----- nodes and slots ---------------------------------------------
@@ -327,6 +400,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             if allowed && self.slot(x, early) == Dest::Block(jb) {
                 self.state[x as usize] = DState::Done;
                 self.natives += 1;
+                self.native_list.push((x, early as u8));
                 return;
             }
             let aj = self.arrival_from_ctx(self.ctx(x), jb);

@@ -147,6 +147,32 @@ impl RView {
         self.pdt.nearest_common_post_dominator(self.local(a), self.local(b)).map(|p| self.global[p.index()])
     }
 
+    /// Blocks of `R` strictly inside some divergent region: reachable from
+    /// a divergent block `B` (two different successors in `R`) without
+    /// passing `ipdom(B)`.
+    pub(super) fn in_divergent_regions<G: Graph + ?Sized>(&self, g: &G, divergent: &dyn Fn(BlockId) -> bool) -> Vec<bool> {
+        let n = g.num_blocks();
+        let mut inside = vec![false; n];
+        let mut seen = vec![u32::MAX; n];
+        let mut stack = Vec::new();
+        for (k, &b) in self.global.iter().enumerate() {
+            if !divergent(b) || !self.is_relevant_divergent(g, b) {
+                continue;
+            }
+            let stop = self.ipdom(b);
+            stack.extend(g.successors(b).iter().copied());
+            while let Some(y) = stack.pop() {
+                if !self.in_r[y.index()] || seen[y.index()] == k as u32 || Some(y) == stop {
+                    continue;
+                }
+                seen[y.index()] = k as u32;
+                inside[y.index()] = true;
+                stack.extend(g.successors(y).iter().copied());
+            }
+        }
+        inside
+    }
+
     /// Divergent blocks of `R` with two different successors in `R`.
     pub(super) fn is_relevant_divergent<G: Graph + ?Sized>(&self, g: &G, b: BlockId) -> bool {
         let s = g.successors(b);

@@ -1,0 +1,52 @@
+//! A random code-shaped CFG ([`realistic_cfg`]) printed as an MLIR
+//! function, for measuring transforms on 1k..1M-block inputs.
+//!
+//! ```text
+//! func.func @big(%t: i32 {spmd.divergent}, %n: i32) {
+//!   ^bbI: %cI = arith.cmpi slt, %t|%n, K : i32      (divergent|uniform)
+//!         cf.cond_br %cI, ^bbA, ^bbB | cf.br ^bbA | cf.switch | return
+//! ```
+//!
+//! Each branch is divergent (conditions on `%t`) with probability
+//! `divergent_per_mille`/1000, uniform (on `%n`) otherwise.
+
+use crate::analysis::cfg::{
+    random::{realistic_cfg, SplitMix64},
+    BlockId, CfgGraph, Graph,
+};
+use std::fmt::Write;
+
+/// The MLIR text of a random `blocks`-block function, and its graph.
+pub fn random_function(seed: u64, blocks: usize, divergent_per_mille: u64) -> (String, CfgGraph) {
+    let mut rng = SplitMix64::new(seed);
+    let graph = realistic_cfg(&mut rng, blocks.max(2));
+    let mut text = String::from("func.func @big(%t: i32 {spmd.divergent}, %n: i32) {\n");
+    for index in 0..graph.num_blocks() {
+        let block = BlockId::new(index);
+        if index > 0 {
+            let _ = writeln!(text, "^bb{index}:");
+        }
+        let source = if rng.chance(divergent_per_mille) { "%t" } else { "%n" };
+        let successors = graph.successors(block);
+        match successors {
+            [] => text.push_str("  return\n"),
+            [only] => {
+                let _ = writeln!(text, "  cf.br ^bb{}", only.index());
+            }
+            [a, b] => {
+                let _ = writeln!(text, "  %k{index} = arith.constant {} : i32", rng.below(100));
+                let _ = writeln!(text, "  %c{index} = arith.cmpi slt, {source}, %k{index} : i32");
+                let _ = writeln!(text, "  cf.cond_br %c{index}, ^bb{}, ^bb{}", a.index(), b.index());
+            }
+            [default, cases @ ..] => {
+                let _ = write!(text, "  cf.switch {source} : i32, [\n    default: ^bb{}", default.index());
+                for (value, case) in cases.iter().enumerate() {
+                    let _ = write!(text, ",\n    {value}: ^bb{}", case.index());
+                }
+                text.push_str("\n  ]\n");
+            }
+        }
+    }
+    text.push_str("}\n");
+    (text, graph)
+}
