@@ -1,6 +1,6 @@
 //! Quality of `--spmd-reconverge` per ordering on a mixed uniform/divergent
 //! corpus of random code-shaped CFGs (20..200 blocks, 50% divergent
-//! branches), compared with LLVM's `structurizecfg` (after `lowerswitch`,
+//! branches), compared with LLVM's `structurizecfg` (after `lower-switch`,
 //! `fix-irreducible` and `unify-loop-exits`, as AMDGPU schedules it) on the
 //! same CFGs lowered to LLVM IR.
 //!
@@ -162,7 +162,7 @@ fn llvm_structurizecfg_blocks_added(text: &str) -> Option<isize> {
     let before = count_llvm_blocks(&ll);
     let structured = run(
         &format!("{bin}/opt"),
-        &["-S", "-passes=lowerswitch,fix-irreducible,unify-loop-exits,structurizecfg"],
+        &["-S", "-passes=lower-switch,fix-irreducible,unify-loop-exits,structurizecfg"],
         Some(&ll),
     )?;
     Some(count_llvm_blocks(&structured) as isize - before as isize)

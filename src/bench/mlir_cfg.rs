@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! func.func @big(%t: i32 {spmd.divergent}, %n: i32) {
+//!   cf.br ^bb0
 //!   ^bbI: %cI = arith.cmpi slt, %t|%n, K : i32      (divergent|uniform)
 //!         cf.cond_br %cI, ^bbA, ^bbB | cf.br ^bbA | cf.switch | return
 //! ```
@@ -20,12 +21,12 @@ use std::fmt::Write;
 pub fn random_function(seed: u64, blocks: usize, divergent_per_mille: u64) -> (String, CfgGraph) {
     let mut rng = SplitMix64::new(seed);
     let graph = realistic_cfg(&mut rng, blocks.max(2));
-    let mut text = String::from("func.func @big(%t: i32 {spmd.divergent}, %n: i32) {\n");
+    // A separate entry block, since the graph's block 0 may be a loop header
+    // (MLIR's entry block cannot have predecessors).
+    let mut text = String::from("func.func @big(%t: i32 {spmd.divergent}, %n: i32) {\n  cf.br ^bb0\n");
     for index in 0..graph.num_blocks() {
         let block = BlockId::new(index);
-        if index > 0 {
-            let _ = writeln!(text, "^bb{index}:");
-        }
+        let _ = writeln!(text, "^bb{index}:");
         let source = if rng.chance(divergent_per_mille) { "%t" } else { "%n" };
         let successors = graph.successors(block);
         match successors {
