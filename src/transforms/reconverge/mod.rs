@@ -9,8 +9,12 @@
 //! The transform runs in rounds until the function is reconverging (input
 //! that already is comes out untouched):
 //!
-//! 1. **Analyse**: snapshot the region ([`RegionGraph`]) and run the
-//!    uniformity analysis; check Definition 1 ([`reconverging::check`]).
+//! 1. **Analyse** once: run the uniformity analysis and remember, by block,
+//!    which branches diverge. Edits preserve every thread's values, so the
+//!    flags carry over (new blocks from switch lowering and Flow blocks are
+//!    divergent); each round snapshots the region ([`RegionGraph`]) and
+//!    checks Definition 1 ([`reconverging::check_with_exits`], returns as
+//!    exits, dead ends impose nothing).
 //! 2. **Prepare** (once, if needed): divergent `cf.switch`es become chains
 //!    of two-way branches; several returns are routed to one exit block,
 //!    so that a reconvergence point exists for branches leading to
@@ -41,7 +45,7 @@ use crate::{
     analysis::{
         cfg::{BlockId, CfgAnalysis, Graph},
         reconverging,
-        region_graph::RegionGraphError,
+        region_graph::{RegionGraph, RegionGraphError},
         region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
     },
     ffi,
@@ -127,6 +131,45 @@ impl<'c> ReconvergeError<'c> {
 
 const MAX_ROUNDS: usize = 8;
 
+/// Divergence of the branches, by block identity, carried across edits of
+/// the region: the transform preserves every thread's values, so a branch
+/// keeps the uniformity the analysis found before the edit.
+struct CarriedDivergence {
+    divergent: HashSet<usize>,
+    known: HashSet<usize>,
+}
+
+impl CarriedDivergence {
+    /// Runs the uniformity analysis on the region as it is now.
+    fn analyse<'c>(function: OperationRef<'c, '_>, region: RegionRef<'c, '_>, options: &ReconvergeOptions) -> Result<Self, ReconvergeError<'c>> {
+        let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(ReconvergeError::Region)?;
+        let graph = uniformity.graph();
+        let mut carried = Self { divergent: HashSet::new(), known: HashSet::new() };
+        for b in (0..graph.num_blocks()).map(BlockId::new) {
+            let address = graph.block(b).to_raw().ptr as usize;
+            carried.known.insert(address);
+            if uniformity.info().is_divergent_branch(b) && graph.graph().successors(b).len() >= 2 {
+                carried.divergent.insert(address);
+            }
+        }
+        Ok(carried)
+    }
+
+    /// The flags of `graph`'s blocks. Blocks created since the analysis are
+    /// divergent when they branch: the preparation only creates branches
+    /// of lowered divergent switches, and the plan only Flow branches.
+    fn flags(&self, graph: &RegionGraph<'_, '_>) -> Vec<bool> {
+        (0..graph.num_blocks())
+            .map(BlockId::new)
+            .map(|b| {
+                let address = graph.block(b).to_raw().ptr as usize;
+                let branches = graph.graph().successors(b).len() >= 2;
+                branches && (self.divergent.contains(&address) || !self.known.contains(&address))
+            })
+            .collect()
+    }
+}
+
 /// Makes the body `region` of the function-like `function` reconverging.
 pub fn reconverge_function<'c, 'a>(
     context: &'c Context,
@@ -136,14 +179,15 @@ pub fn reconverge_function<'c, 'a>(
 ) -> Result<ReconvergeStats, ReconvergeError<'c>> {
     let location = function.location();
     let mut stats = ReconvergeStats::default();
+    let mut carried: Option<CarriedDivergence> = None;
     for _ in 0..MAX_ROUNDS {
-        let uniformity =
-            RegionUniformity::compute(function, region, options.uniformity).map_err(ReconvergeError::Region)?;
-        let graph = uniformity.graph();
-        check_terminators(graph)?;
-        let divergent: Vec<bool> = (0..graph.num_blocks())
-            .map(|b| uniformity.info().is_divergent_branch(BlockId::new(b)) && graph.graph().successors(BlockId::new(b)).len() >= 2)
-            .collect();
+        let divergence = match carried.take() {
+            Some(divergence) => divergence,
+            None => CarriedDivergence::analyse(function, region, options)?,
+        };
+        let graph = RegionGraph::snapshot(region).map_err(ReconvergeError::Region)?;
+        check_terminators(&graph)?;
+        let divergent = divergence.flags(&graph);
         let is_exit = |b: BlockId| prepare::is_function_exit(graph.terminator(b));
         if reconverging::check_with_exits(graph.graph(), &|b| divergent[b.index()], &is_exit).is_empty() {
             if stats.changed {
@@ -151,10 +195,9 @@ pub fn reconverge_function<'c, 'a>(
             }
             return Ok(stats);
         }
-        // Preparation can make more branches divergent (a switch on a value
-        // merged at the new exit), so it runs until it has nothing to do.
-        if prepare_region(context, region, graph, &divergent, &mut stats)? {
+        if prepare_region(context, region, &graph, &divergent, &mut stats)? {
             stats.changed = true;
+            carried = Some(divergence);
             continue;
         }
         let exit = prepare::single_return_block(region).and_then(|b| graph.id(b));
@@ -163,28 +206,20 @@ pub fn reconverge_function<'c, 'a>(
         if !plan.changed() {
             return Err(ReconvergeError::NotConverged { location });
         }
-        let divergent_blocks: HashSet<usize> = (0..graph.num_blocks())
-            .filter(|&b| divergent[b])
-            .map(|b| graph.block(BlockId::new(b)).to_raw().ptr as usize)
-            .collect();
         let uniform_branches: Vec<OperationRef<'c, 'a>> = (0..graph.num_blocks())
             .map(BlockId::new)
             .filter(|&b| !divergent[b.index()] && graph.graph().successors(b).len() >= 2)
             .map(|b| graph.terminator(b))
             .collect();
-        let applied = apply::apply_plan(context, region, graph, &plan, location).map_err(ReconvergeError::Region)?;
+        let applied = apply::apply_plan(context, region, &graph, &plan, location).map_err(ReconvergeError::Region)?;
         mark_uniform(context, &uniform_branches);
         stats.changed = true;
         stats.flows += applied.flows;
         stats.redirected_slots += applied.redirected_slots;
         stats.repaired_values += applied.repaired_values;
-        // Cheap final check: the branches keep the uniformity they had (the
-        // transform preserves every thread's values) and Flow branches count
-        // as divergent. Only if this fails does a full round run again.
-        if transferred_check_passes(region, &divergent_blocks)? {
-            insert_convergence_tokens(context, region, location)?;
-            return Ok(stats);
-        }
+        // The next round checks the result with the carried divergence (the
+        // Flow branches count as divergent) and plans again if needed.
+        carried = Some(divergence);
     }
     Err(ReconvergeError::NotConverged { location })
 }
@@ -203,19 +238,6 @@ fn mark_uniform<'c>(context: &'c Context, branches: &[OperationRef<'c, '_>]) {
             melior::ir::operation::OperationMutLike::set_discardable_attribute(&mut op, UNIFORMITY_ATTR, uniform);
         }
     }
-}
-
-/// Definition 1 on the transformed region, with the divergence of the
-/// original branches carried over (by block identity) and every Flow
-/// branch divergent.
-fn transferred_check_passes<'c>(region: RegionRef<'c, '_>, divergent_blocks: &HashSet<usize>) -> Result<bool, ReconvergeError<'c>> {
-    let graph = crate::analysis::region_graph::RegionGraph::snapshot(region).map_err(ReconvergeError::Region)?;
-    let divergent = |b: BlockId| {
-        let terminator = graph.terminator(b);
-        divergent_blocks.contains(&(graph.block(b).to_raw().ptr as usize)) || op_name(terminator) == "spmd.flow_br"
-    };
-    let is_exit = |b: BlockId| prepare::is_function_exit(graph.terminator(b));
-    Ok(reconverging::check_with_exits(graph.graph(), &divergent, &is_exit).is_empty())
 }
 
 /// Rejects terminators the transform cannot reroute.
