@@ -1,13 +1,9 @@
 //! `--spmd-annotate-uniformity`: attach `spmd.uniformity` to every branch.
 
-use super::{uniformity_options, PassOptions, Report};
-use crate::{
-    analysis::{
-        cfg::BlockId,
-        function_regions::cfg_regions,
-        region_uniformity::{RegionUniformity, UNIFORMITY_ATTR},
-    },
-    diagnostics,
+use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
+use crate::analysis::{
+    cfg::BlockId,
+    region_uniformity::{RegionUniformity, UNIFORMITY_ATTR},
 };
 use melior::ir::{
     block::BlockLike,
@@ -25,16 +21,9 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
         let text = if divergent { "#spmd.uniformity<divergent>" } else { "#spmd.uniformity<uniform>" };
         Attribute::parse(context, text).expect("the spmd dialect is loaded")
     };
-    let mut failed = false;
-    for function in cfg_regions(root).into_iter().filter(|r| r.function_like) {
-        let uniformity = match RegionUniformity::compute(function.owner, function.region, options) {
-            Ok(uniformity) => uniformity,
-            Err(error) => {
-                diagnostics::emit_error(function.owner.location(), &format!("cannot analyse {}: {error}", function.label));
-                failed = true;
-                continue;
-            }
-        };
+    for_each_region(root, Scope::FunctionBodies, |function| {
+        let uniformity = RegionUniformity::compute(function.owner, function.region, options)
+            .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
         let graph = uniformity.graph();
         for index in 0..graph.num_blocks() {
             let id = BlockId::new(index);
@@ -44,6 +33,6 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
             }
             terminator.set_discardable_attribute(UNIFORMITY_ATTR, mark(uniformity.info().is_divergent_branch(id)));
         }
-    }
-    if failed { Err(()) } else { Ok(()) }
+        Ok(())
+    })
 }

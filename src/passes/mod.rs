@@ -23,8 +23,11 @@ mod uniformity_options;
 pub mod verify_reconverging;
 pub mod view_cfg;
 
-use crate::{diagnostics, ffi};
-use melior::ir::{operation::OperationLike, OperationRef};
+use crate::{
+    analysis::function_regions::{cfg_regions, CfgRegion},
+    diagnostics, ffi,
+};
+use melior::ir::{operation::OperationLike, Location, OperationRef};
 use mlir_sys::{MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
 pub use options::PassOptions;
 use std::{ffi::c_void, panic::AssertUnwindSafe, sync::Once};
@@ -68,6 +71,48 @@ pub fn register_all_passes() {
         ffi::spmdSetPassRunner(Some(run_pass_by_name));
         ffi::spmdRegisterPassShells();
     });
+}
+
+/// Which regions a pass visits below the operation it runs on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// Every CFG region (function bodies and multi-block regions).
+    CfgRegions,
+    /// Function bodies only.
+    FunctionBodies,
+}
+
+/// A region the pass could not process: the diagnostic to emit.
+pub(crate) struct RegionFailure<'c> {
+    pub location: Location<'c>,
+    pub message: String,
+}
+
+impl<'c> RegionFailure<'c> {
+    /// "cannot {verb} {label}: {error}" on the region's owner.
+    pub fn cannot(region: &CfgRegion<'c, '_>, verb: &str, error: impl std::fmt::Display) -> Self {
+        Self { location: region.owner.location(), message: format!("cannot {verb} {}: {error}", region.label) }
+    }
+}
+
+/// Runs `body` on each region in `scope` at or below `root`. Failures are
+/// reported as diagnostics; the pass fails after every region ran.
+pub(crate) fn for_each_region<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+    scope: Scope,
+    mut body: impl FnMut(&CfgRegion<'c, 'a>) -> Result<(), RegionFailure<'c>>,
+) -> Result<(), ()> {
+    let mut failed = false;
+    for region in cfg_regions(root) {
+        if scope == Scope::FunctionBodies && !region.function_like {
+            continue;
+        }
+        if let Err(failure) = body(&region) {
+            diagnostics::emit_error(failure.location, &failure.message);
+            failed = true;
+        }
+    }
+    if failed { Err(()) } else { Ok(()) }
 }
 
 /// C entry point for C and C++ embedders (declared in `spmd-c/Spmd.h`).

@@ -1,35 +1,24 @@
 //! `--spmd-print-uniformity`: every value and branch, uniform or divergent.
 
-use super::{uniformity_options, PassOptions, Report};
-use crate::{
-    analysis::{
-        cfg::{BlockId, Graph},
-        function_regions::cfg_regions,
-        region_uniformity::RegionUniformity,
-        value_names::AsmNames,
-    },
-    diagnostics,
+use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
+use crate::analysis::{
+    cfg::{BlockId, Graph},
+    region_uniformity::RegionUniformity,
+    value_names::AsmNames,
 };
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Report) -> Result<(), ()> {
     let options = uniformity_options::parse(root, options)?;
-    let mut failed = false;
-    for function in cfg_regions(root).into_iter().filter(|r| r.function_like) {
-        match RegionUniformity::compute(function.owner, function.region, options) {
-            Ok(uniformity) => {
-                let names = AsmNames::new(function.owner);
-                report.write(&format!("// uniformity {}\n", function.label));
-                report.write(&render(&uniformity, &names));
-            }
-            Err(error) => {
-                diagnostics::emit_error(function.owner.location(), &format!("cannot analyse {}: {error}", function.label));
-                failed = true;
-            }
-        }
-    }
-    if failed { Err(()) } else { Ok(()) }
+    for_each_region(root, Scope::FunctionBodies, |function| {
+        let uniformity = RegionUniformity::compute(function.owner, function.region, options)
+            .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
+        let names = AsmNames::new(function.owner);
+        report.write(&format!("// uniformity {}\n", function.label));
+        report.write(&render(&uniformity, &names));
+        Ok(())
+    })
 }
 
 fn classification(divergent: bool) -> &'static str {

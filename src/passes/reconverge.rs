@@ -1,8 +1,7 @@
 //! `--spmd-reconverge`: see [`crate::transforms::reconverge`].
 
-use super::{uniformity_options, PassOptions, Report};
+use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
 use crate::{
-    analysis::function_regions::cfg_regions,
     diagnostics,
     transforms::reconverge::{plan::Ordering, reconverge_function, ReconvergeOptions},
 };
@@ -23,12 +22,12 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     let context_ref = root.context();
     // SAFETY: the context outlives the pass run.
     let context = unsafe { context_ref.to_ref() };
-    let mut failed = false;
-    for function in cfg_regions(root).into_iter().filter(|r| r.function_like) {
-        if let Err(error) = reconverge_function(context, function.owner, function.region, &options) {
-            diagnostics::emit_error(error.location(function.owner.location()), &format!("cannot reconverge {}: {error}", function.label));
-            failed = true;
-        }
-    }
-    if failed { Err(()) } else { Ok(()) }
+    for_each_region(root, Scope::FunctionBodies, |function| {
+        reconverge_function(context, function.owner, function.region, &options).map(|_| ()).map_err(|error| {
+            RegionFailure {
+                location: error.location(function.owner.location()),
+                message: format!("cannot reconverge {}: {error}", function.label),
+            }
+        })
+    })
 }
