@@ -11,10 +11,9 @@
 //! `cargo run --release --example reconverge_quality [functions]`
 
 use melior::{
-    dialect::DialectRegistry,
     ir::{block::BlockLike, operation::OperationLike, Module, RegionLike},
     pass::PassManager,
-    utility::{parse_pass_pipeline, register_all_dialects},
+    utility::parse_pass_pipeline,
     Context,
 };
 use spmd::{
@@ -79,13 +78,7 @@ fn main() {
 }
 
 fn context() -> Context {
-    let registry = DialectRegistry::new();
-    register_all_dialects(&registry);
-    spmd::dialect::insert_into(&registry);
-    let context = Context::new();
-    context.append_dialect_registry(&registry);
-    context.load_all_available_dialects();
-    context
+    spmd::dialect::context_with_all_dialects()
 }
 
 /// Runs the pass with `ordering` on `text` and counts what changed.

@@ -38,6 +38,18 @@ pub fn load_into(context: &Context) {
     handle.load_dialect(context);
 }
 
+/// A context with every upstream dialect and the spmd dialect loaded, as
+/// `spmd-opt` has: the quickest way to parse and transform spmd IR.
+pub fn context_with_all_dialects() -> Context {
+    let registry = DialectRegistry::new();
+    melior::utility::register_all_dialects(&registry);
+    insert_into(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    context
+}
+
 /// Typed builders and wrappers of the `spmd` operations, generated from ODS.
 #[allow(missing_docs, clippy::all)]
 pub mod ops {

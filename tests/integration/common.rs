@@ -1,21 +1,13 @@
 //! Shared fixtures: a context with every upstream dialect plus spmd.
 
 use melior::{
-    dialect::DialectRegistry,
     ir::{operation::OperationLike, Module},
-    utility::register_all_dialects,
     Context,
 };
 
 /// A context with every upstream dialect and the spmd dialect loaded.
 pub fn context() -> Context {
-    let registry = DialectRegistry::new();
-    register_all_dialects(&registry);
-    spmd::dialect::insert_into(&registry);
-    let context = Context::new();
-    context.append_dialect_registry(&registry);
-    context.load_all_available_dialects();
-    context
+    spmd::dialect::context_with_all_dialects()
 }
 
 /// Parses and verifies `source`, panicking with the text on failure.

@@ -8,6 +8,8 @@
 #include "mlir/CAPI/Registration.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <optional>
+
 using namespace mlir;
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Spmd, spmd, spmd::SpmdDialect)
@@ -20,16 +22,26 @@ bool spmdIsBranch(MlirOperation op) {
   return isa<BranchOpInterface>(unwrap(op));
 }
 
-bool spmdGetSuccessorOperandRange(MlirOperation op, intptr_t index,
-                                  intptr_t *begin, intptr_t *count) {
+/// The successor operands of slot `index` of a BranchOpInterface op, if it
+/// forwards them all (no produced operands).
+static std::optional<SuccessorOperands> forwardedOperandsOf(MlirOperation op,
+                                                            intptr_t index) {
   auto branch = dyn_cast<BranchOpInterface>(unwrap(op));
   if (!branch || index < 0 ||
       static_cast<unsigned>(index) >= branch->getNumSuccessors())
-    return false;
+    return std::nullopt;
   SuccessorOperands operands = branch.getSuccessorOperands(index);
   if (operands.getProducedOperandCount() != 0)
+    return std::nullopt;
+  return operands;
+}
+
+bool spmdGetSuccessorOperandRange(MlirOperation op, intptr_t index,
+                                  intptr_t *begin, intptr_t *count) {
+  std::optional<SuccessorOperands> operands = forwardedOperandsOf(op, index);
+  if (!operands)
     return false;
-  OperandRange forwarded = operands.getForwardedOperands();
+  OperandRange forwarded = operands->getForwardedOperands();
   *count = static_cast<intptr_t>(forwarded.size());
   *begin = forwarded.empty() ? 0 : forwarded.getBeginOperandIndex();
   return true;
@@ -37,16 +49,12 @@ bool spmdGetSuccessorOperandRange(MlirOperation op, intptr_t index,
 
 bool spmdSetSuccessorOperands(MlirOperation op, intptr_t index, intptr_t count,
                               const MlirValue *values) {
-  auto branch = dyn_cast<BranchOpInterface>(unwrap(op));
-  if (!branch || index < 0 ||
-      static_cast<unsigned>(index) >= branch->getNumSuccessors())
-    return false;
-  SuccessorOperands operands = branch.getSuccessorOperands(index);
-  if (operands.getProducedOperandCount() != 0)
+  std::optional<SuccessorOperands> operands = forwardedOperandsOf(op, index);
+  if (!operands)
     return false;
   SmallVector<Value> newValues;
   for (intptr_t i = 0; i < count; ++i)
     newValues.push_back(unwrap(values[i]));
-  operands.getMutableForwardedOperands().assign(newValues);
+  operands->getMutableForwardedOperands().assign(newValues);
   return true;
 }
