@@ -18,7 +18,15 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
         );
         return Err(());
     };
-    let options = ReconvergeOptions { ordering, uniformity };
+    let selector_text = options.get_or("selector-chain-length", "4");
+    let Ok(selector_chain_length) = selector_text.parse::<usize>() else {
+        diagnostics::emit_error(
+            root.location(),
+            &format!("invalid value '{selector_text}' for option 'selector-chain-length': expected a non-negative integer"),
+        );
+        return Err(());
+    };
+    let options = ReconvergeOptions { ordering, uniformity, selector_chain_length };
     let context_ref = root.context();
     // SAFETY: the context outlives the pass run.
     let context = unsafe { context_ref.to_ref() };

@@ -93,6 +93,19 @@ pub fn bool_constant<'c>(context: &'c Context, value: bool, location: Location<'
         .expect("valid arith.constant")
 }
 
+/// `arith.constant value : i32`.
+pub fn i32_constant<'c>(context: &'c Context, value: i64, location: Location<'c>) -> melior::ir::Operation<'c> {
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    OperationBuilder::new("arith.constant", location)
+        .add_attributes(&[(
+            melior::ir::Identifier::new(context, "value"),
+            IntegerAttribute::new(i32_type, value).into(),
+        )])
+        .add_results(&[i32_type])
+        .build()
+        .expect("valid arith.constant")
+}
+
 /// `ub.poison : type`.
 pub fn poison<'c>(context: &'c Context, r#type: Type<'c>, location: Location<'c>) -> melior::ir::Operation<'c> {
     let value: Attribute = Attribute::parse(context, "#ub.poison").expect("ub dialect loaded");

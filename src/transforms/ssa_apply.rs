@@ -30,6 +30,8 @@ pub enum Def<'c, 'a> {
     Bool(bool),
     /// A value already in the IR.
     Value(Value<'c, 'a>),
+    /// `arith.constant N : i32` (a Flow-chain selector).
+    I32(i64),
 }
 
 /// A variable to turn into SSA form: its type, its definitions (indices
@@ -52,7 +54,7 @@ pub fn apply<'c, 'a>(
 ) -> Vec<Vec<(BlockId, Value<'c, 'a>)>> {
     let dominators = DominatorTree::build(graph.graph());
     let def_block = |index: usize| match defs[index] {
-        Def::Bool(_) => None,
+        Def::Bool(_) | Def::I32(_) => None,
         Def::Value(value) => defining_block(graph, value),
     };
     let solutions: Vec<_> =
@@ -127,6 +129,10 @@ impl<'c> Materializer<'c> {
             Def::Bool(b) => {
                 let key = (block.to_raw().ptr as usize, format!("bool{b}"), at_start);
                 self.cached(key, block, at_start, |s| ir_edit::bool_constant(s.context, b, s.location))
+            }
+            Def::I32(n) => {
+                let key = (block.to_raw().ptr as usize, format!("i32:{n}"), at_start);
+                self.cached(key, block, at_start, |s| ir_edit::i32_constant(s.context, n, s.location))
             }
         }
     }

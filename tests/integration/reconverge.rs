@@ -83,7 +83,12 @@ fn reconverge_preserves_semantics_and_reconverges_on_random_kernels() {
             }
             let original = parse(&context, &kernel.text);
             let mut transformed = parse(&context, &kernel.text);
-            let pipeline = format!("builtin.module(spmd-reconverge{{ordering={}}})", ordering.name());
+            // Every other group of four seeds threads each Flow chain through an i32 selector.
+            let selector = if (seed / 4) % 2 == 1 { 0 } else { 4 };
+            let pipeline = format!(
+                "builtin.module(spmd-reconverge{{ordering={} selector-chain-length={selector}}})",
+                ordering.name()
+            );
             run_pipeline(&context, &mut transformed, &pipeline);
             assert!(transformed.as_operation().verify(), "{what}: invalid output");
             assert_reconverging(&transformed, &what);

@@ -150,6 +150,11 @@ def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
     Option<"ordering", "ordering", "std::string", /*default=*/"\"dfpd\"",
            "Block ordering of the sweep: df, dfpd, bf or rpot (all correct; "
            "they differ in how many Flow blocks are inserted)">,
+    Option<"selectorChainLength", "selector-chain-length", "unsigned",
+           /*default=*/"4",
+           "Flow chains with more blocks than this carry one i32 selector "
+           "(each Flow block compares it to get its i1 predicate) instead of "
+           "one i1 predicate per Flow block, keeping long chains linear">,
   ]);
 }
 

@@ -5,14 +5,17 @@
 //! 2. Every redirected successor slot is pointed at its Flow block.
 //! 3. SSA, through [`ssa_apply`]: each Flow predicate is a variable
 //!    assigned (`true`/`false`) on the edges that enter its chain, following
-//!    each edge's route; each block argument of a block that lost a direct
+//!    each edge's route (chains longer than `selector_chain_length` instead
+//!    carry one `i32` selector, the destination's index, and each Flow
+//!    block computes its `i1` predicate from it with `arith.cmpi`, which
+//!    keeps the cost linear in the chain's length); each block argument of a block that lost a direct
 //!    edge becomes a variable assigned on every edge that originally
 //!    reached it. Block arguments carry both through the Flow blocks, with
 //!    `ub.poison` where a path never assigns them.
 //! 4. Values whose definition no longer dominates a use are repaired
 //!    ([`value_repair`]).
 
-use super::plan::{Dest, FlowId, FlowKind, ReconvergePlan};
+use super::plan::{Dest, FlowKind, ReconvergePlan};
 use crate::{
     analysis::{
         cfg::{BlockId, Graph},
@@ -35,7 +38,10 @@ use melior::{
     },
     Context,
 };
-use std::collections::HashMap;
+use std::{
+    collections::{HashMap, HashSet},
+    rc::Rc,
+};
 
 /// What applying a plan did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,6 +60,7 @@ pub fn apply_plan<'c, 'a>(
     region: RegionRef<'c, 'a>,
     graph: &RegionGraph<'c, 'a>,
     plan: &ReconvergePlan,
+    selector_chain_length: usize,
     location: Location<'c>,
 ) -> Result<ApplyStats, RegionGraphError<'c>> {
     let flow_blocks = create_flow_blocks(context, region, graph, plan, location);
@@ -99,9 +106,42 @@ pub fn apply_plan<'c, 'a>(
     let mut defs: Vec<Def<'c, 'a>> = vec![Def::Bool(false), Def::Bool(true)];
     let mut variables: Vec<IrVariable<'c>> = Vec::new();
 
-    // Flow predicates.
+    // Flow predicates and forwarded arguments live only in the Flow blocks
+    // (and where they are read): edges from other blocks that do not assign
+    // them pass poison, which keeps every live range local.
+    let flow_region: Rc<HashSet<BlockId>> =
+        Rc::new(flow_blocks.iter().map(|&(block, _)| id_of(block)).collect());
+    // Short chains thread one i1 predicate per Flow block; long chains
+    // thread one i32 selector (the destination's index in the chain) from
+    // which each Flow block computes its i1 predicate, so that the cost
+    // stays linear in the chain's length.
+    let chains = FlowChains::new(plan, selector_chain_length);
+    let i32_type: Type = IntegerType::new(context, 32).into();
+    let mut selector_var: HashMap<usize, usize> = HashMap::new();
+    for (flow, _) in plan.flows() {
+        let chain = chains.chain_of(flow);
+        if chains.uses_selector(chain) {
+            let var = *selector_var.entry(chain).or_insert_with(|| {
+                variables.push(IrVariable {
+                    r#type: i32_type,
+                    variable: Variable {
+                        block_defs: vec![],
+                        edge_defs: vec![],
+                        reads: vec![],
+                        undefined_edges: vec![],
+                        live_region: Some(flow_region.clone()),
+                    },
+                });
+                variables.len() - 1
+            });
+            variables[var].variable.reads.push(id_of(flow_blocks[flow.index()].0));
+        }
+    }
     let mut predicate_var = HashMap::new();
     for (flow, _) in plan.flows() {
+        if chains.uses_selector(chains.chain_of(flow)) {
+            continue;
+        }
         predicate_var.insert(flow, variables.len());
         variables.push(IrVariable {
             r#type: i1,
@@ -110,24 +150,26 @@ pub fn apply_plan<'c, 'a>(
                 edge_defs: vec![],
                 reads: vec![id_of(flow_blocks[flow.index()].0)],
                 undefined_edges: vec![],
+                live_region: Some(flow_region.clone()),
             },
         });
     }
-    // Each edge entering a chain assigns the predicates on its route and
-    // declares the other predicates of the chain undefined, so that no
-    // live range reaches past the chain's entries.
-    let mut reachable_flows: HashMap<FlowId, Vec<FlowId>> = HashMap::new();
+    // Each edge entering a chain assigns the predicates on its route.
     for (block, slot, dest) in plan.redirected_slots() {
-        let Dest::Flow(entry) = dest else { continue };
-        let destination = plan.original_target(block, slot);
-        let source = id_of(graph.block(block));
-        let route = plan.route(dest, destination);
-        for (flow, value) in &route {
-            variables[predicate_var[flow]].variable.edge_defs.push((source, slot, usize::from(*value)));
+        if !matches!(dest, Dest::Flow(_)) {
+            continue;
         }
-        let chain = reachable_flows.entry(entry).or_insert_with(|| flows_reachable_from(plan, entry));
-        for flow in chain.iter().filter(|f| !route.iter().any(|(r, _)| r == *f)) {
-            variables[predicate_var[flow]].variable.undefined_edges.push((source, slot));
+        let source = id_of(graph.block(block));
+        let destination = plan.original_target(block, slot);
+        let Dest::Flow(entry) = dest else { unreachable!() };
+        let chain = chains.chain_of(entry);
+        if let Some(&var) = selector_var.get(&chain) {
+            defs.push(Def::I32(chains.index_of(chain, destination)));
+            variables[var].variable.edge_defs.push((source, slot, defs.len() - 1));
+            continue;
+        }
+        for (flow, value) in plan.route(dest, destination) {
+            variables[predicate_var[&flow]].variable.edge_defs.push((source, slot, usize::from(value)));
         }
     }
     // Arguments of blocks that lost a direct edge.
@@ -135,15 +177,16 @@ pub fn apply_plan<'c, 'a>(
     for &d in &rerouted_targets {
         let target = graph.block(d);
         for i in 0..target.argument_count() {
-            let mut variable =
-                Variable { block_defs: vec![], edge_defs: vec![], reads: vec![id_of(target)], undefined_edges: vec![] };
+            let mut variable = Variable {
+                block_defs: vec![],
+                edge_defs: vec![],
+                reads: vec![id_of(target)],
+                undefined_edges: vec![],
+                live_region: Some(flow_region.clone()),
+            };
             for (b, s) in slots_targeting(graph, plan, d) {
                 defs.push(Def::Value(old_operands[&(b, s)][i]));
                 variable.edge_defs.push((id_of(graph.block(b)), s, defs.len() - 1));
-            }
-            // Edges into chains that may lead to `d` but are bound elsewhere.
-            for (b, s) in chain_entries_toward(plan, d) {
-                variable.undefined_edges.push((id_of(graph.block(b)), s));
             }
             argument_vars.push((d, i, variables.len()));
             variables.push(IrVariable { r#type: target.argument(i).unwrap().r#type(), variable });
@@ -151,9 +194,20 @@ pub fn apply_plan<'c, 'a>(
     }
 
     let reads = ssa_apply::apply(context, &new_graph, &defs, &variables, location);
-    for (flow, _) in plan.flows() {
+    let selector_reads: HashMap<(usize, BlockId), Value<'c, 'a>> = selector_var
+        .values()
+        .flat_map(|&var| reads[var].iter().map(move |&(b, value)| ((var, b), value)))
+        .collect();
+    for (flow, node) in plan.flows() {
         let (block, placeholder) = flow_blocks[flow.index()];
-        let predicate = reads[predicate_var[&flow]][0].1;
+        let chain = chains.chain_of(flow);
+        let predicate = match selector_var.get(&chain) {
+            Some(&var) => {
+                let selector = selector_reads[&(var, id_of(block))];
+                chains.predicate_from_selector(context, block, selector, node, chain, location)
+            }
+            None => reads[predicate_var[&flow]][0].1,
+        };
         ir_edit::set_operand(block.terminator().unwrap(), 0, predicate);
         if ir_edit::uses(placeholder.into()).is_empty() {
             ir_edit::erase_operation(placeholder.owner_operation());
@@ -208,33 +262,81 @@ fn replace_old_arguments<'c, 'a>(
     }
 }
 
-/// Every Flow reachable from `entry` through Flow blocks only.
-fn flows_reachable_from(plan: &ReconvergePlan, entry: FlowId) -> Vec<FlowId> {
-    let mut seen = vec![entry];
-    let mut stack = vec![entry];
-    while let Some(flow) = stack.pop() {
-        let node = plan.flow(flow);
-        for dest in [node.on_true, node.on_false] {
-            if let Dest::Flow(next) = dest {
-                if !seen.contains(&next) {
-                    seen.push(next);
-                    stack.push(next);
+/// The Flow chains of a plan: Flow blocks connected by Flow-to-Flow edges,
+/// and for chains long enough to use a selector, the index of each
+/// destination.
+struct FlowChains {
+    chain: Vec<usize>,
+    size: Vec<usize>,
+    index: std::cell::RefCell<HashMap<(usize, BlockId), i64>>,
+    next_index: std::cell::RefCell<HashMap<usize, i64>>,
+    selector_chain_length: usize,
+}
+
+impl FlowChains {
+    fn new(plan: &ReconvergePlan, selector_chain_length: usize) -> Self {
+        let n = plan.num_flows();
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        for (flow, node) in plan.flows() {
+            for dest in [node.on_true, node.on_false] {
+                if let Dest::Flow(next) = dest {
+                    let (a, b) = (find(&mut parent, flow.index()), find(&mut parent, next.index()));
+                    parent[a] = b;
                 }
             }
         }
+        let chain: Vec<usize> = (0..n).map(|f| find(&mut parent, f)).collect();
+        let mut size = vec![0; n];
+        for &c in &chain {
+            size[c] += 1;
+        }
+        Self { chain, size, index: Default::default(), next_index: Default::default(), selector_chain_length }
     }
-    seen
-}
 
-/// Redirected slots whose entry Flow may route to `d` but whose own
-/// destination is another block.
-fn chain_entries_toward(plan: &ReconvergePlan, d: BlockId) -> Vec<(BlockId, usize)> {
-    plan.redirected_slots()
-        .filter(|&(b, s, dest)| {
-            matches!(dest, Dest::Flow(entry) if plan.original_target(b, s) != d && plan.destinations(entry).contains(&d))
+    fn chain_of(&self, flow: super::plan::FlowId) -> usize {
+        self.chain[flow.index()]
+    }
+
+    fn uses_selector(&self, chain: usize) -> bool {
+        self.size[chain] > self.selector_chain_length
+    }
+
+    /// The selector value of `destination` in `chain` (assigned on first use).
+    fn index_of(&self, chain: usize, destination: BlockId) -> i64 {
+        *self.index.borrow_mut().entry((chain, destination)).or_insert_with(|| {
+            let mut next = self.next_index.borrow_mut();
+            let counter = next.entry(chain).or_insert(0);
+            *counter += 1;
+            *counter - 1
         })
-        .map(|(b, s, _)| (b, s))
-        .collect()
+    }
+
+    /// `selector == index(key)` for a dispatch Flow, `selector != index(header)`
+    /// for a loop latch (true leaves the loop), computed in `block`.
+    fn predicate_from_selector<'c, 'a>(
+        &self,
+        context: &'c Context,
+        block: BlockRef<'c, 'a>,
+        selector: Value<'c, 'a>,
+        node: &super::plan::FlowNode,
+        chain: usize,
+        location: Location<'c>,
+    ) -> Value<'c, 'a> {
+        let (key, predicate) = match node.kind {
+            FlowKind::Plain => (node.key(), melior::dialect::arith::CmpiPredicate::Eq),
+            FlowKind::LoopLatch { header } => (header, melior::dialect::arith::CmpiPredicate::Ne),
+        };
+        let constant = ir_edit::insert_before_terminator(block, ir_edit::i32_constant(context, self.index_of(chain, key), location));
+        let compare = melior::dialect::arith::cmpi(context, predicate, selector, constant.result(0).unwrap().into(), location);
+        ir_edit::insert_before_terminator(block, compare).result(0).unwrap().into()
+    }
 }
 
 /// Every original successor slot whose original target is `d`.

@@ -63,12 +63,28 @@ use plan::{plan_reconvergence, Ordering, PlanError};
 use std::collections::HashSet;
 
 /// Options of the transform.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct ReconvergeOptions {
     /// Block ordering of the planner.
     pub ordering: Ordering,
     /// Options of the uniformity analysis it runs.
     pub uniformity: UniformityOptions,
+    /// Flow chains with more blocks than this carry one `i32` selector
+    /// instead of one `i1` predicate per Flow block.
+    pub selector_chain_length: usize,
+}
+
+/// Default of [`ReconvergeOptions::selector_chain_length`].
+pub const DEFAULT_SELECTOR_CHAIN_LENGTH: usize = 4;
+
+impl Default for ReconvergeOptions {
+    fn default() -> Self {
+        Self {
+            ordering: Ordering::default(),
+            uniformity: UniformityOptions::default(),
+            selector_chain_length: DEFAULT_SELECTOR_CHAIN_LENGTH,
+        }
+    }
 }
 
 /// What the transform did to one function.
@@ -211,7 +227,7 @@ pub fn reconverge_function<'c, 'a>(
             .filter(|&b| !divergent[b.index()] && graph.graph().successors(b).len() >= 2)
             .map(|b| graph.terminator(b))
             .collect();
-        let applied = apply::apply_plan(context, region, &graph, &plan, location).map_err(ReconvergeError::Region)?;
+        let applied = apply::apply_plan(context, region, &graph, &plan, options.selector_chain_length, location).map_err(ReconvergeError::Region)?;
         mark_uniform(context, &uniform_branches);
         stats.changed = true;
         stats.flows += applied.flows;
