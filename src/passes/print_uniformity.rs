@@ -2,7 +2,7 @@
 
 use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
 use crate::analysis::{
-    cfg::{BlockId, Graph},
+    cfg::BlockId,
     region_uniformity::RegionUniformity,
     value_names::AsmNames,
 };
@@ -70,7 +70,6 @@ fn render_branch(uniformity: &RegionUniformity<'_, '_>, names: &AsmNames, block:
         let joins: Vec<String> = uniformity.info().join_blocks(block).iter().map(|&j| graph.name(j)).collect();
         line.push_str(&format!(" (joins: {})", if joins.is_empty() { "none".to_string() } else { joins.join(", ") }));
     }
-    let _ = graph.graph().successors(block);
     line.push('\n');
     line
 }

@@ -10,7 +10,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, Block, BlockRef, Location, OperationRef, Type, Value, ValueLike,
+        Attribute, BlockRef, Location, OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -116,10 +116,6 @@ pub fn poison<'c>(context: &'c Context, r#type: Type<'c>, location: Location<'c>
         .expect("valid ub.poison")
 }
 
-/// A new, empty block without arguments.
-pub fn new_block<'c>() -> Block<'c> {
-    Block::new(&[])
-}
 
 /// Removes `op` from its block and destroys it (its results must be unused).
 pub fn erase_operation(op: OperationRef<'_, '_>) {

@@ -61,10 +61,6 @@ pub struct Variable<V> {
     pub edge_defs: Vec<(BlockId, usize, V)>,
     /// Blocks that read the variable at their start.
     pub reads: Vec<BlockId>,
-    /// `(block, slot)` edges on which the variable is known to be
-    /// undefined: they pass poison, and liveness does not look past them.
-    /// Declaring them keeps live ranges (hence the cost) local.
-    pub undefined_edges: Vec<(BlockId, usize)>,
     /// If set, the variable only lives in these blocks (and its reads):
     /// edges from other blocks without a definition pass poison. Flow
     /// predicates use it: they only exist inside the Flow blocks.
@@ -93,9 +89,8 @@ pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
     def_block: &dyn Fn(V) -> Option<BlockId>,
 ) -> Solution<V> {
     let block_def: HashMap<BlockId, V> = variable.block_defs.iter().copied().collect();
-    let mut edge_def: HashMap<(BlockId, usize), Available<V>> =
-        variable.undefined_edges.iter().map(|&(b, s)| ((b, s), Available::Poison)).collect();
-    edge_def.extend(variable.edge_defs.iter().map(|&(b, s, v)| ((b, s), Available::Value(v))));
+    let edge_def: HashMap<(BlockId, usize), Available<V>> =
+        variable.edge_defs.iter().map(|&(b, s, v)| ((b, s), Available::Value(v))).collect();
     let live_in = live_in_blocks(graph, variable, &block_def, &edge_def);
 
     let end_value = |block: BlockId| -> Available<V> {
@@ -276,7 +271,7 @@ mod tests {
     fn diamond_with_one_side_defining_gets_an_argument_with_poison() {
         // 0 -> 1 -> 3, 0 -> 2 -> 3; v defined in 1, read in 3.
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-        let var = Variable { block_defs: vec![(b(1), 'v')], edge_defs: vec![], reads: vec![b(3)], undefined_edges: vec![], live_region: None };
+        let var = Variable { block_defs: vec![(b(1), 'v')], edge_defs: vec![], reads: vec![b(3)], live_region: None };
         // v does not dominate 3: {v, poison} must stay an argument.
         let s = solve_with(&g, &var, &[('v', 1)]);
         assert_eq!(s.arguments, vec![b(3)]);
@@ -290,7 +285,7 @@ mod tests {
     #[test]
     fn two_definitions_merge_in_an_argument() {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-        let var = Variable { block_defs: vec![(b(1), 'x'), (b(2), 'y')], edge_defs: vec![], reads: vec![b(3)], undefined_edges: vec![], live_region: None };
+        let var = Variable { block_defs: vec![(b(1), 'x'), (b(2), 'y')], edge_defs: vec![], reads: vec![b(3)], live_region: None };
         let s = solve_with(&g, &var, &[('x', 1), ('y', 2), ('v', 1)]);
         assert_eq!(s.arguments, vec![b(3)]);
         assert_eq!(s.reads, vec![(b(3), Available::Argument(b(3)))]);
@@ -303,7 +298,7 @@ mod tests {
     fn edge_definitions_travel_through_a_flow_block() {
         // 0 -slot0-> 2(flow), 1 -> 2(flow) -> 3; edges into the flow carry x / y.
         let g = CfgGraph::from_edges(4, b(0), &[(0, 2), (0, 1), (1, 2), (2, 3)]);
-        let var = Variable { block_defs: vec![], edge_defs: vec![(b(0), 0, 'x'), (b(1), 0, 'y')], reads: vec![b(3)], undefined_edges: vec![], live_region: None };
+        let var = Variable { block_defs: vec![], edge_defs: vec![(b(0), 0, 'x'), (b(1), 0, 'y')], reads: vec![b(3)], live_region: None };
         let s = solve_with(&g, &var, &[('x', 1), ('y', 2), ('v', 1)]);
         assert_eq!(s.arguments, vec![b(2)]);
         assert_eq!(s.reads, vec![(b(3), Available::Argument(b(2)))]);
@@ -313,7 +308,7 @@ mod tests {
     fn loop_carried_reads_fold_to_the_definition() {
         // 0 -> 1 (def) -> 2 -> 1, 2 -> 3 (read)
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 1), (2, 3)]);
-        let var = Variable { block_defs: vec![(b(1), 'v')], edge_defs: vec![], reads: vec![b(3), b(2)], undefined_edges: vec![], live_region: None };
+        let var = Variable { block_defs: vec![(b(1), 'v')], edge_defs: vec![], reads: vec![b(3), b(2)], live_region: None };
         let s = solve_with(&g, &var, &[('x', 1), ('y', 2), ('v', 1)]);
         assert!(s.arguments.is_empty());
         assert!(s.reads.iter().all(|&(_, v)| v == Available::Value('v')));
@@ -322,7 +317,7 @@ mod tests {
     #[test]
     fn read_with_no_reaching_definition_is_poison() {
         let g = CfgGraph::from_edges(2, b(0), &[(0, 1)]);
-        let var: Variable<char> = Variable { block_defs: vec![], edge_defs: vec![], reads: vec![b(1)], undefined_edges: vec![], live_region: None };
+        let var: Variable<char> = Variable { block_defs: vec![], edge_defs: vec![], reads: vec![b(1)], live_region: None };
         assert_eq!(solve_with(&g, &var, &[]).reads, vec![(b(1), Available::Poison)]);
     }
 }

@@ -47,7 +47,7 @@ pub fn repair_dominance<'c, 'a>(
             let reads: Vec<BlockId> = uses.iter().map(|u| u.2).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
             variables.push(IrVariable {
                 r#type: value.r#type(),
-                variable: Variable { block_defs: vec![(block_id, defs.len())], edge_defs: vec![], reads, undefined_edges: vec![], live_region: None },
+                variable: Variable { block_defs: vec![(block_id, defs.len())], edge_defs: vec![], reads, live_region: None },
             });
             defs.push(Def::Value(value));
             repaired.push((block_id, value));

@@ -128,7 +128,6 @@ pub fn apply_plan<'c, 'a>(
                         block_defs: vec![],
                         edge_defs: vec![],
                         reads: vec![],
-                        undefined_edges: vec![],
                         live_region: Some(flow_region.clone()),
                     },
                 });
@@ -149,7 +148,6 @@ pub fn apply_plan<'c, 'a>(
                 block_defs: vec![],
                 edge_defs: vec![],
                 reads: vec![id_of(flow_blocks[flow.index()].0)],
-                undefined_edges: vec![],
                 live_region: Some(flow_region.clone()),
             },
         });
@@ -181,7 +179,6 @@ pub fn apply_plan<'c, 'a>(
                 block_defs: vec![],
                 edge_defs: vec![],
                 reads: vec![id_of(target)],
-                undefined_edges: vec![],
                 live_region: Some(flow_region.clone()),
             };
             for (b, s) in slots_targeting(graph, plan, d) {
