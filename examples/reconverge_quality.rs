@@ -8,7 +8,7 @@
 //! more successors), uniform branches preserved (successors untouched),
 //! operations added, and for LLVM the blocks added.
 //!
-//! `cargo run --release --example reconverge_quality [functions]`
+//! `cargo run --release --example reconverge_quality [functions] [divergent per mille]`
 
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, Module, RegionLike},
@@ -32,18 +32,23 @@ struct Totals {
     branches_added: isize,
     uniform: usize,
     uniform_preserved: usize,
+    /// Uniform branches outside every divergent region (not strictly between
+    /// a divergent branch and its immediate post-dominator).
+    uniform_outside: usize,
+    uniform_outside_preserved: usize,
     ops_added: isize,
 }
 
 fn main() {
     let functions: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(200);
+    let divergent_per_mille: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(500);
     let context = context();
     spmd::passes::register_all_passes();
     let mut totals = [Totals::default(); 4];
     let (mut llvm_blocks_added, mut llvm_ok, mut original_blocks) = (0isize, 0usize, 0usize);
     for seed in 0..functions {
         let blocks = 20 + (seed as usize * 37) % 180;
-        let (text, graph) = spmd::bench::mlir_cfg::random_function(seed, blocks, 500);
+        let (text, graph) = spmd::bench::mlir_cfg::random_function(seed, blocks, divergent_per_mille);
         original_blocks += spmd::analysis::cfg::Graph::num_blocks(&graph);
         for (slot, ordering) in Ordering::ALL.iter().enumerate() {
             let t = measure(&context, &text, *ordering);
@@ -52,6 +57,8 @@ fn main() {
             total.branches_added += t.branches_added;
             total.uniform += t.uniform;
             total.uniform_preserved += t.uniform_preserved;
+            total.uniform_outside += t.uniform_outside;
+            total.uniform_outside_preserved += t.uniform_outside_preserved;
             total.ops_added += t.ops_added;
         }
         if let Some(added) = llvm_structurizecfg_blocks_added(&text) {
@@ -59,18 +66,27 @@ fn main() {
             llvm_ok += 1;
         }
     }
-    println!("corpus: {functions} functions, {original_blocks} blocks, 50% divergent branches\n");
-    println!("{:<22} {:>8} {:>15} {:>18} {:>11}", "transform", "flows", "branches added", "uniform preserved", "ops added");
+    println!(
+        "corpus: {functions} functions, {original_blocks} blocks, {:.0}% divergent branches\n",
+        divergent_per_mille as f64 / 10.0
+    );
+    println!(
+        "{:<22} {:>8} {:>15} {:>24} {:>26} {:>11}",
+        "transform", "flows", "branches added", "uniform preserved", "outside divergent regions", "ops added"
+    );
     for (slot, ordering) in Ordering::ALL.iter().enumerate() {
         let t = totals[slot];
         println!(
-            "{:<22} {:>8} {:>15} {:>10}/{:<5} ({:>5.1}%) {:>9}",
+            "{:<22} {:>8} {:>15} {:>10}/{:<5} ({:>5.1}%) {:>10}/{:<5} ({:>5.1}%) {:>9}",
             format!("reconverge {}", ordering.name()),
             t.flows,
             t.branches_added,
             t.uniform_preserved,
             t.uniform,
             100.0 * t.uniform_preserved as f64 / t.uniform.max(1) as f64,
+            t.uniform_outside_preserved,
+            t.uniform_outside,
+            100.0 * t.uniform_outside_preserved as f64 / t.uniform_outside.max(1) as f64,
             t.ops_added
         );
     }
@@ -87,12 +103,13 @@ fn measure(context: &Context, text: &str, ordering: Ordering) -> Totals {
     let function = cfg_regions(module.as_operation()).into_iter().find(|r| r.function_like).unwrap();
     let uniformity = RegionUniformity::compute(function.owner, function.region, UniformityOptions::default()).unwrap();
     let graph = uniformity.graph();
+    let inside = inside_divergent_regions(graph.graph(), uniformity.cfg(), &|b| uniformity.info().is_divergent_branch(b));
     let mut uniform_branches = Vec::new();
     for b in 0..graph.num_blocks() {
         let terminator = graph.terminator(BlockId::new(b));
         if terminator.successor_count() >= 2 && !uniformity.info().is_divergent_branch(BlockId::new(b)) {
             let successors: Vec<usize> = terminator.successors().map(|s| s.to_raw().ptr as usize).collect();
-            uniform_branches.push((terminator.to_raw().ptr as usize, successors));
+            uniform_branches.push((terminator.to_raw().ptr as usize, successors, inside[b]));
         }
     }
     let (branches_before, ops_before) = count(&module);
@@ -105,15 +122,17 @@ fn measure(context: &Context, text: &str, ordering: Ordering) -> Totals {
     manager.run(&mut module).expect("reconverge succeeds");
     let (branches_after, ops_after) = count(&module);
     let mut preserved = 0;
+    let mut outside_preserved = 0;
     let mut flows = 0;
     module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
         if name == "spmd.flow_br" {
             flows += 1;
         }
-        if let Some((_, successors)) = uniform_branches.iter().find(|(raw, _)| *raw == op.to_raw().ptr as usize) {
+        if let Some((_, successors, inside)) = uniform_branches.iter().find(|(raw, _, _)| *raw == op.to_raw().ptr as usize) {
             let now: Vec<usize> = op.successors().map(|s| s.to_raw().ptr as usize).collect();
             preserved += usize::from(&now == successors);
+            outside_preserved += usize::from(&now == successors && !inside);
         }
         melior::ir::operation::WalkResult::Advance
     });
@@ -122,8 +141,37 @@ fn measure(context: &Context, text: &str, ordering: Ordering) -> Totals {
         branches_added: branches_after as isize - branches_before as isize,
         uniform: uniform_branches.len(),
         uniform_preserved: preserved,
+        uniform_outside: uniform_branches.iter().filter(|(_, _, inside)| !inside).count(),
+        uniform_outside_preserved: outside_preserved,
         ops_added: ops_after as isize - ops_before as isize,
     }
+}
+
+/// Per block: is it strictly inside the region of some divergent branch
+/// (reachable from it without passing its immediate post-dominator)?
+fn inside_divergent_regions(
+    graph: &spmd::analysis::cfg::CfgGraph,
+    cfg: &spmd::analysis::cfg::CfgAnalysis,
+    divergent: &dyn Fn(BlockId) -> bool,
+) -> Vec<bool> {
+    use spmd::analysis::cfg::Graph;
+    let mut inside = vec![false; graph.num_blocks()];
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        if !divergent(b) || graph.successors(b).len() < 2 {
+            continue;
+        }
+        let stop = cfg.post_dominators().ipdom(b);
+        let mut seen = vec![false; graph.num_blocks()];
+        let mut stack: Vec<BlockId> = graph.successors(b).to_vec();
+        while let Some(x) = stack.pop() {
+            if Some(x) == stop || x == b || std::mem::replace(&mut seen[x.index()], true) {
+                continue;
+            }
+            inside[x.index()] = true;
+            stack.extend(graph.successors(x).iter().copied());
+        }
+    }
+    inside
 }
 
 /// (terminators with two or more successors, operations) in the module.
