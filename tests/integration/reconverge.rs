@@ -11,7 +11,9 @@
 //! * running the pass again changes nothing (idempotence).
 //!
 //! `SPMD_RECONVERGE_SEEDS=<n>` raises the number of seeds per class (the
-//! full corpus; CI runs the default).
+//! full corpus; CI runs the default). `SPMD_TRACE_KERNELS=1` prints each
+//! kernel's class and seed before it runs; `cargo run --example
+//! dump_kernel -- <class> <seed>` then prints a failing kernel.
 
 use crate::common::{context, parse};
 use melior::{
