@@ -16,7 +16,7 @@ import lit.formats
 
 config.name = "spmd"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".c"]
 config.excludes = ["Inputs", "lit.cfg.py"]
 
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
