@@ -18,7 +18,7 @@ use crate::analysis::{
     region_graph::RegionGraph,
 };
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, Type, Value, ValueLike},
+    ir::{block::BlockLike, operation::OperationLike, r#type::TypeLike, BlockRef, Location, Type, Value, ValueLike},
     Context,
 };
 use std::collections::HashMap;
@@ -115,11 +115,21 @@ pub fn apply<'c, 'a>(
         .collect()
 }
 
-/// Creates constants and poison values, one per block, kind and type.
+/// What the materializer creates: a constant or a poison of a (uniqued,
+/// hence compared by address) type.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Materialized {
+    Bool(bool),
+    I32(i64),
+    Poison(usize),
+}
+
+/// Creates constants and poison values, one per block, kind, type and
+/// placement (block start or before the terminator).
 struct Materializer<'c> {
     context: &'c Context,
     location: Location<'c>,
-    constants: HashMap<(usize, String, bool), mlir_sys::MlirValue>,
+    constants: HashMap<(usize, Materialized, bool), mlir_sys::MlirValue>,
 }
 
 impl<'c> Materializer<'c> {
@@ -127,24 +137,24 @@ impl<'c> Materializer<'c> {
         match def {
             Def::Value(value) => value,
             Def::Bool(b) => {
-                let key = (block.to_raw().ptr as usize, format!("bool{b}"), at_start);
+                let key = (block.to_raw().ptr as usize, Materialized::Bool(b), at_start);
                 self.cached(key, block, at_start, |s| ir_edit::bool_constant(s.context, b, s.location))
             }
             Def::I32(n) => {
-                let key = (block.to_raw().ptr as usize, format!("i32:{n}"), at_start);
+                let key = (block.to_raw().ptr as usize, Materialized::I32(n), at_start);
                 self.cached(key, block, at_start, |s| ir_edit::i32_constant(s.context, n, s.location))
             }
         }
     }
 
     fn poison<'a>(&mut self, block: BlockRef<'c, 'a>, r#type: Type<'c>, at_start: bool) -> Value<'c, 'a> {
-        let key = (block.to_raw().ptr as usize, format!("poison{type}", type = r#type), at_start);
+        let key = (block.to_raw().ptr as usize, Materialized::Poison(r#type.to_raw().ptr as usize), at_start);
         self.cached(key, block, at_start, |s| ir_edit::poison(s.context, r#type, s.location))
     }
 
     fn cached<'a>(
         &mut self,
-        key: (usize, String, bool),
+        key: (usize, Materialized, bool),
         block: BlockRef<'c, 'a>,
         at_start: bool,
         build: impl FnOnce(&Self) -> melior::ir::Operation<'c>,

@@ -34,7 +34,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationMutLike},
         r#type::IntegerType,
-        Block, BlockRef, Identifier, Location, RegionLike, RegionRef, Type, Value, ValueLike,
+        Block, BlockRef, Identifier, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -72,14 +72,9 @@ pub fn apply_plan<'c, 'a>(
         terminate_flow(context, flow_blocks[flow.index()], block_of(node.on_true), block_of(node.on_false), node.kind, location);
     }
 
-    // Remember every forwarded operand before any slot changes.
-    let old_operands: HashMap<(BlockId, usize), Vec<Value<'c, 'a>>> = (0..graph.num_blocks())
-        .flat_map(|b| (0..plan.num_slots(BlockId::new(b))).map(move |s| (BlockId::new(b), s)))
-        .map(|(b, s)| {
-            let terminator = graph.block(b).terminator().expect("snapshotted");
-            ((b, s), ir_edit::successor_operands(terminator, s).unwrap_or_default())
-        })
-        .collect();
+    // Blocks with arguments that lose a direct edge: their arguments become
+    // variables, assigned on every edge that originally reached them, so
+    // those edges' forwarded operands are remembered before any slot changes.
     let rerouted_targets: Vec<BlockId> = {
         let mut targets: Vec<BlockId> = plan.redirected_slots().map(|(b, s, _)| plan.original_target(b, s)).collect();
         targets.sort();
@@ -87,6 +82,16 @@ pub fn apply_plan<'c, 'a>(
         targets.retain(|&d| graph.block(d).argument_count() > 0);
         targets
     };
+    let incoming_slots: HashMap<BlockId, Vec<(BlockId, usize)>> =
+        rerouted_targets.iter().map(|&d| (d, slots_targeting(graph, plan, d))).collect();
+    let old_operands: HashMap<(BlockId, usize), Vec<Value<'c, 'a>>> = incoming_slots
+        .values()
+        .flatten()
+        .map(|&(b, s)| {
+            let terminator = graph.block(b).terminator().expect("snapshotted");
+            ((b, s), ir_edit::successor_operands(terminator, s).unwrap_or_default())
+        })
+        .collect();
     let mut redirected = 0;
     for (block, slot, dest) in plan.redirected_slots() {
         let mut terminator = graph.block(block).terminator_mut().expect("snapshotted");
@@ -94,10 +99,8 @@ pub fn apply_plan<'c, 'a>(
         ir_edit::set_successor_operands(graph.block(block).terminator().unwrap(), slot, &[]);
         redirected += 1;
     }
-    for &d in &rerouted_targets {
-        for (b, s) in slots_targeting(graph, plan, d) {
-            ir_edit::set_successor_operands(graph.block(b).terminator().unwrap(), s, &[]);
-        }
+    for &(b, s) in incoming_slots.values().flatten() {
+        ir_edit::set_successor_operands(graph.block(b).terminator().unwrap(), s, &[]);
     }
 
     let new_graph = RegionGraph::snapshot(region)?;
@@ -181,7 +184,7 @@ pub fn apply_plan<'c, 'a>(
                 reads: vec![id_of(target)],
                 live_region: Some(flow_region.clone()),
             };
-            for (b, s) in slots_targeting(graph, plan, d) {
+            for &(b, s) in &incoming_slots[&d] {
                 defs.push(Def::Value(old_operands[&(b, s)][i]));
                 variable.edge_defs.push((id_of(graph.block(b)), s, defs.len() - 1));
             }
@@ -206,8 +209,8 @@ pub fn apply_plan<'c, 'a>(
             None => reads[predicate_var[&flow]][0].1,
         };
         ir_edit::set_operand(block.terminator().unwrap(), 0, predicate);
-        if ir_edit::uses(placeholder.into()).is_empty() {
-            ir_edit::erase_operation(placeholder.owner_operation());
+        if ir_edit::uses(placeholder.result(0).unwrap().into()).is_empty() {
+            ir_edit::erase_operation(placeholder);
         }
     }
     replace_old_arguments(context, graph, &argument_vars, &reads, location);
@@ -352,43 +355,28 @@ fn slots_targeting(graph: &RegionGraph<'_, '_>, plan: &ReconvergePlan, d: BlockI
     slots
 }
 
-/// Creates one empty block per Flow, placed before its key block, with a
-/// placeholder `false` predicate; returns (block, placeholder value).
+/// Creates one empty block per Flow, placed before its key block, holding a
+/// placeholder `false` predicate (the constant is replaced once SSA
+/// construction knows the real one).
 fn create_flow_blocks<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     graph: &RegionGraph<'c, 'a>,
     plan: &ReconvergePlan,
     location: Location<'c>,
-) -> Vec<(BlockRef<'c, 'a>, PlaceholderValue<'c, 'a>)> {
+) -> Vec<(BlockRef<'c, 'a>, OperationRef<'c, 'a>)> {
     plan.flows()
         .map(|(_, node)| {
             let block = region.insert_block_before(graph.block(node.key()), Block::new(&[]));
-            let constant = block.append_operation(ir_edit::bool_constant(context, false, location));
-            (block, PlaceholderValue(constant.result(0).unwrap().into()))
+            let placeholder = block.append_operation(ir_edit::bool_constant(context, false, location));
+            (block, placeholder)
         })
         .collect()
 }
 
-/// The placeholder predicate of a Flow block before SSA construction.
-#[derive(Copy, Clone)]
-struct PlaceholderValue<'c, 'a>(Value<'c, 'a>);
-
-impl<'c, 'a> PlaceholderValue<'c, 'a> {
-    fn owner_operation(self) -> melior::ir::OperationRef<'c, 'a> {
-        melior::ir::operation::OperationResult::try_from(self.0).expect("an op result").owner()
-    }
-}
-
-impl<'c, 'a> From<PlaceholderValue<'c, 'a>> for Value<'c, 'a> {
-    fn from(value: PlaceholderValue<'c, 'a>) -> Self {
-        value.0
-    }
-}
-
 fn terminate_flow<'c, 'a>(
     context: &'c Context,
-    (block, placeholder): (BlockRef<'c, 'a>, PlaceholderValue<'c, 'a>),
+    (block, placeholder): (BlockRef<'c, 'a>, OperationRef<'c, 'a>),
     on_true: BlockRef<'c, 'a>,
     on_false: BlockRef<'c, 'a>,
     kind: FlowKind,
@@ -400,7 +388,7 @@ fn terminate_flow<'c, 'a>(
         attributes.push((Identifier::new(context, "loop"), Attribute::unit(context)));
     }
     let flow_branch = OperationBuilder::new("spmd.flow_br", location)
-        .add_operands(&[placeholder.into()])
+        .add_operands(&[placeholder.result(0).unwrap().into()])
         .add_successors(&[&on_true, &on_false])
         .add_attributes(&attributes)
         .build()
