@@ -47,15 +47,6 @@ static bool mayReachByAtLeastOneEdge(Block *from, Block *to) {
   return false;
 }
 
-/// Calls `fn` on every operation of type `OpTy` directly inside the blocks of
-/// `region` (nested regions are separate scopes and are not visited).
-template <typename OpTy, typename Fn>
-static void forEachInRegion(Region *region, Fn fn) {
-  for (Block &block : *region)
-    for (auto op : block.getOps<OpTy>())
-      fn(op);
-}
-
 //===----------------------------------------------------------------------===//
 // Convergence control
 //===----------------------------------------------------------------------===//
@@ -131,38 +122,29 @@ Block *FlowBranchOp::getSuccessorForOperands(ArrayRef<Attribute> operands) {
 // Reconvergence markers
 //===----------------------------------------------------------------------===//
 
+// Pairing heads with tails (one of each per id) is a property of the whole
+// function; checking it here would scan the region once per marker, which is
+// quadratic. `--spmd-verify-structured` checks it in one linear pass.
 LogicalResult ReconvergenceHeadOp::verify() {
   Block *block = getOperation()->getBlock();
   if (block->empty() || !block->back().hasTrait<OpTrait::IsTerminator>() ||
       block->back().getNumSuccessors() < 2)
     return emitOpError("must be in a block that ends with a branch with at "
                        "least two successors");
-  unsigned heads = 0;
-  forEachInRegion<ReconvergenceHeadOp>(block->getParent(), [&](auto head) {
-    heads += head.getId() == getId();
-  });
-  if (heads > 1)
-    return emitOpError("region id ") << getId() << " has " << heads
-                                     << " heads; ids must be unique";
   return success();
 }
 
+/// Ops that may precede a reconvergence tail at the start of its block.
+static bool isBlockStartMarker(Operation *op) {
+  return isa<ReconvergenceTailOp, ConvergenceEntryOp, ConvergenceAnchorOp,
+             ConvergenceLoopOp>(op);
+}
+
 LogicalResult ReconvergenceTailOp::verify() {
-  Block *block = getOperation()->getBlock();
-  if (&block->front() != getOperation())
-    return emitOpError("must be the first operation of its block");
-  unsigned heads = 0, tails = 0;
-  Region *region = block->getParent();
-  forEachInRegion<ReconvergenceHeadOp>(
-      region, [&](auto head) { heads += head.getId() == getId(); });
-  forEachInRegion<ReconvergenceTailOp>(
-      region, [&](auto tail) { tails += tail.getId() == getId(); });
-  if (heads == 0)
-    return emitOpError("has no matching spmd.reconvergence.head with id ")
-           << getId();
-  if (tails > 1)
-    return emitOpError("region id ") << getId() << " has " << tails
-                                     << " tails; ids must be unique";
+  for (Operation *op = getOperation()->getPrevNode(); op; op = op->getPrevNode())
+    if (!isBlockStartMarker(op))
+      return emitOpError("must start its block: only other reconvergence "
+                         "tails and convergence tokens may precede it");
   return success();
 }
 

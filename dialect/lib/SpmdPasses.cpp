@@ -67,6 +67,11 @@ namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDANNOTATEUNIFORMITY
 #define GEN_PASS_DEF_SPMDVERIFYRECONVERGING
 #define GEN_PASS_DEF_SPMDRECONVERGE
+#define GEN_PASS_DEF_SPMDSTRUCTURIZE
+#define GEN_PASS_DEF_SPMDFIXIRREDUCIBLE
+#define GEN_PASS_DEF_SPMDUNIFYLOOPEXITS
+#define GEN_PASS_DEF_SPMDVERIFYSTRUCTURED
+#define GEN_PASS_DEF_SPMDLOWERTOCF
 #include "Spmd/SpmdPasses.h.inc"
 
 namespace {
@@ -102,6 +107,31 @@ struct VerifyReconvergingPass
 
 struct ReconvergePass
     : ReportingShell<impl::SpmdReconvergeBase<ReconvergePass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct StructurizePass
+    : ReportingShell<impl::SpmdStructurizeBase<StructurizePass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct FixIrreduciblePass
+    : ReportingShell<impl::SpmdFixIrreducibleBase<FixIrreduciblePass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct UnifyLoopExitsPass
+    : ReportingShell<impl::SpmdUnifyLoopExitsBase<UnifyLoopExitsPass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct VerifyStructuredPass
+    : ReportingShell<impl::SpmdVerifyStructuredBase<VerifyStructuredPass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct LowerToCfPass
+    : ReportingShell<impl::SpmdLowerToCfBase<LowerToCfPass>> {
   using ReportingShell::ReportingShell;
 };
 

@@ -3,9 +3,9 @@
 //
 // RUN: %mlir_opt --load-dialect-plugin=%spmd_plugin %s -split-input-file -verify-diagnostics
 
-func.func @tail_without_head() {
-  // expected-error @+1 {{'spmd.reconvergence.tail' op has no matching spmd.reconvergence.head with id 1}}
-  spmd.reconvergence.tail 1
+func.func @head_before_return() {
+  // expected-error @+1 {{'spmd.reconvergence.head' op must be in a block that ends with a branch with at least two successors}}
+  spmd.reconvergence.head 1
   return
 }
 

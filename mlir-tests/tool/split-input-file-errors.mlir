@@ -15,8 +15,8 @@ func.func @good_before() {
 // -----
 
 func.func @bad() {
-  // ERR: split-input-file-errors.mlir:[[@LINE+1]]:3: error: 'spmd.reconvergence.tail' op has no matching spmd.reconvergence.head with id 0
-  spmd.reconvergence.tail 0
+  // ERR: split-input-file-errors.mlir:[[@LINE+1]]:3: error: 'spmd.reconvergence.head' op must be in a block that ends with a branch with at least two successors
+  spmd.reconvergence.head 0
   return
 }
 

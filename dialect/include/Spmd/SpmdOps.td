@@ -142,8 +142,9 @@ def Spmd_ReconvergenceHeadOp : Spmd_Op<"reconvergence.head", []> {
     `spmd.reconvergence.tail` with the same `id` marks the block where the
     threads that diverged here rejoin. Predication and the convergence
     lowering consume the pair (seed 000, pitfall 4). The verifier checks
-    that the block's terminator has at least two successors and that `id`
-    is used by one head only in the enclosing region.
+    that the block's terminator has at least two successors. That each `id`
+    has exactly one head and one tail is a property of the whole function,
+    checked in linear time by `--spmd-verify-structured`.
 
     Example:
 
@@ -163,9 +164,9 @@ def Spmd_ReconvergenceTailOp : Spmd_Op<"reconvergence.tail", []> {
   let description = [{
     Marks its block as the *tail* of divergent region `id`: the block where
     all threads that diverged at the matching `spmd.reconvergence.head`
-    execute together again. The verifier checks that the marker is the first
-    operation of its block, that a head with the same `id` exists in the
-    same region, and that no other tail uses the same `id`.
+    execute together again. The verifier checks that the marker starts its
+    block: only other tails and convergence tokens may precede it. The
+    pairing of heads and tails is checked by `--spmd-verify-structured`.
 
     Example:
 

@@ -158,4 +158,159 @@ def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
   ]);
 }
 
+def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
+  let summary = "Structurize the CFG the way StructurizeCFG does (Flow blocks, i1 predicates)";
+  let description = [{
+    Rewrites each function into the structured form that PTX-style targets
+    need (seed 000's contract): single-entry loops, every conditional branch
+    reconverging at one of its successors (its post-dominator), Flow blocks
+    that form linear chains and branch on one `i1` path predicate each, and
+    loop Flow blocks with "true = leave the loop, false = back edge".
+
+    Before planning, unreachable blocks are removed, an entry block with
+    predecessors gets a fresh entry, `cf.switch`es become chains of two-way
+    branches, several returns are routed to one exit block, and every
+    infinite loop gets a never-taken exit edge (`cf.cond_br` on a constant
+    `true`) to that exit from the block the post-dominator tree picks as its
+    representative, so that branches inside it reconverge too. Irreducible
+    cycles are rejected (`irreducible=reject`, the IR is left unchanged and
+    the pass fails with an error naming the cycle's entry blocks) or made
+    reducible first (`irreducible=fix`, as `--spmd-fix-irreducible`).
+
+    Every conditional branch is structurized, except with
+    `skip-uniform-regions`: then a uniform branch whose region (the blocks
+    between it and its immediate post-dominator) holds only uniform
+    branches is kept, and so, with `relaxed-uniform-regions`, is a uniform
+    branch whose region's divergent branches are all confined to their own
+    single-entry single-exit sub-regions. Inner divergent branches are
+    always structurized (seed 000, pitfall 5). Kept branches get
+    `spmd.uniformity = #spmd.uniformity<uniform>`; each structurized region
+    gets an `spmd.reconvergence.head` at its branch and an
+    `spmd.reconvergence.tail` at its reconvergence block.
+
+    Example:
+
+    ```
+    spmd-opt --spmd-structurize=irreducible=fix kernel.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::spmd::SpmdDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::ub::UBDialect"];
+  let options = !listconcat(uniformityOptions, [
+    Option<"skipUniformRegions", "skip-uniform-regions", "bool",
+           /*default=*/"false",
+           "Leave regions whose branches are all uniform unstructured">,
+    Option<"relaxedUniformRegions", "relaxed-uniform-regions", "bool",
+           /*default=*/"true",
+           "With skip-uniform-regions, also keep a uniform branch whose "
+           "region's divergent branches are confined to their own "
+           "single-entry single-exit sub-regions">,
+    Option<"irreducible", "irreducible", "std::string", /*default=*/"\"reject\"",
+           "What to do with irreducible cycles: 'reject' (error, IR "
+           "unchanged) or 'fix' (route their entries through a hub first)">,
+    Option<"ordering", "ordering", "std::string", /*default=*/"\"rpot\"",
+           "Block ordering of the Flow sweep: df, dfpd, bf or rpot">,
+  ]);
+}
+
+def SpmdFixIrreducible : Pass<"spmd-fix-irreducible"> {
+  let summary = "Make every irreducible cycle reducible with a dispatch hub";
+  let description = [{
+    For every irreducible cycle (a cycle with several entry blocks), every
+    edge into one of its entries, from outside or from inside the cycle, is
+    routed through a new hub: a chain of guard blocks (`cf.cond_br` on
+    `i1` predicates, or on comparisons of one `i32` selector for long
+    chains) that dispatches each thread to the entry it was heading for.
+    The hub becomes the cycle's single header. Nested irreducible cycles
+    are fixed from the outside in until none is left. No block is
+    duplicated: the cost is linear in the number of redirected edges.
+    Entry block arguments and values that no longer dominate their uses
+    are repaired through block arguments (`ub.poison` on paths that never
+    define them).
+
+    Example:
+
+    ```
+    spmd-opt --spmd-fix-irreducible kernel.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::ub::UBDialect"];
+}
+
+def SpmdUnifyLoopExits : Pass<"spmd-unify-loop-exits"> {
+  let summary = "Give every loop a single exit block through a guard hub";
+  let description = [{
+    For every cycle whose exiting edges lead to more than one block, all
+    exiting edges are routed into one new hub outside the cycle, a chain of
+    guard blocks that dispatches each thread to the exit block it was
+    heading for. Afterwards every cycle has exactly one exit block. Inner
+    cycles are processed before the cycles around them. Values defined
+    inside the loop and used after it are repaired through block arguments.
+
+    Example:
+
+    ```
+    spmd-opt --spmd-unify-loop-exits kernel.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::ub::UBDialect"];
+}
+
+def SpmdVerifyStructured : SpmdUniformityPass<"spmd-verify-structured"> {
+  let summary = "Check the structured-CFG contract and name the first violation";
+  let description = [{
+    Checks, for every function, the contract `--spmd-structurize`
+    establishes, and reports the first violation of each function as an
+    error on the offending operation:
+
+    1. every cycle has a single entry (no irreducible control flow);
+    2. every conditional branch that is not marked
+       `#spmd.uniformity<uniform>` has exactly two successors and one of
+       them post-dominates it (with `use-uniformity`, only the branches the
+       uniformity analysis calls divergent are checked);
+    3. Flow blocks (ending in `spmd.flow_br`) hold nothing but their
+       terminator, and each has at most one Flow-block successor, so Flow
+       blocks form linear chains;
+    4. a loop Flow block (`spmd.flow_br loop`) takes its back edge on
+       `false` (its false successor is the header of a cycle containing it)
+       and leaves the cycle on `true`;
+    5. reconvergence markers pair up: each `spmd.reconvergence.head` id has
+       exactly one `spmd.reconvergence.tail`, the tail's block
+       post-dominates the head's, and ids are unique.
+
+    The IR is never changed.
+  }];
+  let options = !listconcat(uniformityOptions, [
+    Option<"useUniformity", "use-uniformity", "bool", /*default=*/"false",
+           "Check only the branches the uniformity analysis calls divergent "
+           "(for output of skip-uniform-regions or of --spmd-reconverge)">,
+  ]);
+}
+
+def SpmdLowerToCf : Pass<"spmd-lower-to-cf"> {
+  let summary = "Lower thread-level spmd control ops to plain cf";
+  let description = [{
+    Makes the output of `--spmd-structurize` or `--spmd-reconverge` runnable
+    by any upstream lowering (for example on a CPU, one thread at a time):
+    `spmd.flow_br` becomes `cf.cond_br` with the same successors and
+    operands, and convergence tokens and reconvergence markers are erased.
+    Wave-level ops (exec masks, ballots) have no thread-level meaning; they
+    are reported as errors.
+
+    Example:
+
+    ```
+    spmd-opt --spmd-structurize --spmd-lower-to-cf kernel.mlir | \
+      mlir-opt --convert-to-llvm
+    ```
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+}
+
 #endif // SPMD_PASSES_TD
