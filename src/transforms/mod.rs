@@ -2,6 +2,7 @@
 //! ([`crate::analysis::cfg`]) and then applies them to MLIR; the modules
 //! below the transforms are their shared IR machinery.
 
+pub mod hubs;
 pub mod ir_edit;
 pub mod prepare;
 pub mod reconverge;

@@ -54,6 +54,17 @@ pub struct ApplyStats {
     pub repaired_values: usize,
 }
 
+/// The terminator of the new blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlowStyle {
+    /// `spmd.flow_br` (with `loop` for latches): Flow blocks of the
+    /// reconverging and structurizing transforms.
+    SpmdFlow,
+    /// Plain `cf.cond_br`: guard blocks of dispatch hubs
+    /// (`--spmd-fix-irreducible`, `--spmd-unify-loop-exits`).
+    CfGuard,
+}
+
 /// Applies `plan`, made for `graph` (a snapshot of `region`).
 pub fn apply_plan<'c, 'a>(
     context: &'c Context,
@@ -61,6 +72,7 @@ pub fn apply_plan<'c, 'a>(
     graph: &RegionGraph<'c, 'a>,
     plan: &ReconvergePlan,
     selector_chain_length: usize,
+    style: FlowStyle,
     location: Location<'c>,
 ) -> Result<ApplyStats, RegionGraphError<'c>> {
     let flow_blocks = create_flow_blocks(context, region, graph, plan, location);
@@ -69,7 +81,7 @@ pub fn apply_plan<'c, 'a>(
         Dest::Flow(f) => flow_blocks[f.index()].0,
     };
     for (flow, node) in plan.flows() {
-        terminate_flow(context, flow_blocks[flow.index()], block_of(node.on_true), block_of(node.on_false), node.kind, location);
+        terminate_flow(context, flow_blocks[flow.index()], block_of(node.on_true), block_of(node.on_false), node.kind, style, location);
     }
 
     // Blocks with arguments that lose a direct edge: their arguments become
@@ -380,18 +392,23 @@ fn terminate_flow<'c, 'a>(
     on_true: BlockRef<'c, 'a>,
     on_false: BlockRef<'c, 'a>,
     kind: FlowKind,
+    style: FlowStyle,
     location: Location<'c>,
 ) {
     let segments = Attribute::parse(context, "array<i32: 1, 0, 0>").expect("valid segment sizes");
     let mut attributes = vec![(Identifier::new(context, "operandSegmentSizes"), segments)];
-    if let FlowKind::LoopLatch { .. } = kind {
+    if let (FlowKind::LoopLatch { .. }, FlowStyle::SpmdFlow) = (kind, style) {
         attributes.push((Identifier::new(context, "loop"), Attribute::unit(context)));
     }
-    let flow_branch = OperationBuilder::new("spmd.flow_br", location)
+    let name = match style {
+        FlowStyle::SpmdFlow => "spmd.flow_br",
+        FlowStyle::CfGuard => "cf.cond_br",
+    };
+    let flow_branch = OperationBuilder::new(name, location)
         .add_operands(&[placeholder.result(0).unwrap().into()])
         .add_successors(&[&on_true, &on_false])
         .add_attributes(&attributes)
         .build()
-        .expect("valid spmd.flow_br");
+        .expect("valid Flow branch");
     block.append_operation(flow_branch);
 }

@@ -227,7 +227,7 @@ pub fn reconverge_function<'c, 'a>(
             .filter(|&b| !divergent[b.index()] && graph.graph().successors(b).len() >= 2)
             .map(|b| graph.terminator(b))
             .collect();
-        let applied = apply::apply_plan(context, region, &graph, &plan, options.selector_chain_length, location).map_err(ReconvergeError::Region)?;
+        let applied = apply::apply_plan(context, region, &graph, &plan, options.selector_chain_length, apply::FlowStyle::SpmdFlow, location).map_err(ReconvergeError::Region)?;
         mark_uniform(context, &uniform_branches);
         stats.changed = true;
         stats.flows += applied.flows;

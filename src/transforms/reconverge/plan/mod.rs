@@ -776,7 +776,76 @@ fn count_branches<G: Graph + ?Sized>(g: &G, divergent: &[bool], in_r: &[bool]) -
     stats
 }
 
+/// A dispatch hub for [`ReconvergePlan::from_hubs`]: the successor slots
+/// to route through it and the blocks it dispatches to, in chain order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HubSpec {
+    /// Successor slots `(block, slot)` entering the hub; each slot's original
+    /// target must be one of `targets`.
+    pub slots: Vec<(BlockId, usize)>,
+    /// The distinct destinations; at least two.
+    pub targets: Vec<BlockId>,
+}
+
 impl ReconvergePlan {
+    /// A plan made of dispatch hubs instead of a sweep (used by
+    /// `--spmd-fix-irreducible` and `--spmd-unify-loop-exits`). Hub `h` with
+    /// targets `t1..tk` is the chain of `k - 1` Plain Flows `F1..F(k-1)`:
+    /// `Fi` enters `ti` on `true` and goes on to `F(i+1)` on `false`, the
+    /// last one to `tk`. Every listed slot enters `F1`; a thread heading for
+    /// `ti` takes `false` at `F1..F(i-1)` and `true` at `Fi`.
+    ///
+    /// Panics if a hub has fewer than two targets, a slot does not exist, a
+    /// slot's original target is not among its hub's targets, or a slot is
+    /// listed twice: those are bugs of the caller.
+    pub fn from_hubs<G: Graph + ?Sized>(g: &G, hubs: &[HubSpec]) -> ReconvergePlan {
+        let n = g.num_blocks();
+        let mut slot_base = Vec::with_capacity(n + 1);
+        slot_base.push(0u32);
+        let mut original = Vec::new();
+        for b in (0..n).map(BlockId::new) {
+            original.extend_from_slice(g.successors(b));
+            slot_base.push(original.len() as u32);
+        }
+        let mut targets: Vec<Dest> = original.iter().map(|&b| Dest::Block(b)).collect();
+        let mut flows = Vec::new();
+        let mut order: Vec<Dest> = (0..n).map(|b| Dest::Block(BlockId::new(b))).collect();
+        for hub in hubs {
+            assert!(hub.targets.len() >= 2, "a hub needs at least two targets");
+            let first = FlowId::new(flows.len());
+            let last = hub.targets.len() - 2;
+            for (i, &t) in hub.targets[..=last].iter().enumerate() {
+                let on_false =
+                    if i == last { Dest::Block(hub.targets[last + 1]) } else { Dest::Flow(FlowId::new(flows.len() + 1)) };
+                order.push(Dest::Flow(FlowId::new(flows.len())));
+                flows.push(FlowNode { on_true: Dest::Block(t), on_false, kind: FlowKind::Plain });
+            }
+            for &(b, slot) in &hub.slots {
+                let k = slot_base[b.index()] as usize + slot;
+                assert!(k < slot_base[b.index() + 1] as usize, "{b} has no slot {slot}");
+                assert!(hub.targets.contains(&original[k]), "slot target not among the hub's targets");
+                assert_eq!(targets[k], Dest::Block(original[k]), "slot routed twice");
+                targets[k] = Dest::Flow(first);
+            }
+        }
+        let divergent = vec![false; n];
+        let mut plan = ReconvergePlan {
+            ordering: Ordering::default(),
+            slot_base,
+            original,
+            targets,
+            flows,
+            dest_start: Vec::new(),
+            dests: Vec::new(),
+            pred_start: Vec::new(),
+            preds: Vec::new(),
+            order,
+            stats: PlanStats::default(),
+        };
+        plan.finish(&divergent, n);
+        plan
+    }
+
     /// Fills destinations, predecessors and the rerouting statistics.
     /// Destinations are propagated along the Flows in sweep order (every
     /// Flow edge goes forward in it): a Flow carries what its incoming

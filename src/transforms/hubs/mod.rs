@@ -1,0 +1,179 @@
+//! Dispatch hubs: the shared machinery of `--spmd-fix-irreducible` and
+//! `--spmd-unify-loop-exits`.
+//!
+//! A *hub* takes a set of successor slots that lead to several target
+//! blocks and routes them all into one new block, from which a chain of
+//! guard blocks sends every thread on to the target its slot originally
+//! had:
+//!
+//! ```text
+//!   p -> t1   q -> t2   r -> t3          p, q, r -> G1
+//!                                 ==>    G1: cond_br %is_t1, t1, G2
+//!                                        G2: cond_br %is_t2, t2, t3
+//! ```
+//!
+//! The graph-level planners ([`fix_irreducible`], [`unify_loop_exits`])
+//! pick the hubs as [`HubSpec`]s; [`ReconvergePlan::from_hubs`] turns them
+//! into the same plan format the reconverging transform uses, and the
+//! shared applier ([`apply_plan`] with [`FlowStyle::CfGuard`]) materializes
+//! it: guard predicates are `i1` block arguments set on the edges that
+//! enter the hub (a chain longer than [`SELECTOR_CHAIN_LENGTH`] carries one
+//! `i32` selector instead, compared in each guard), the targets' block
+//! arguments travel through the guards, and values that no longer dominate
+//! their uses are repaired through block arguments, with `ub.poison` on
+//! paths that never define them. No block is ever duplicated.
+//!
+//! [`run_rounds`] repeats plan-and-apply on fresh snapshots until the
+//! planner has nothing left to do: each round handles the cycles that can
+//! be handled independently (disjoint ones), so the number of rounds is
+//! bounded by the cycle nesting depth.
+
+pub mod fix_irreducible;
+pub mod unify_loop_exits;
+
+use crate::{
+    analysis::{
+        cfg::{BlockId, CfgGraph, Graph},
+        region_graph::{RegionGraph, RegionGraphError},
+    },
+    ffi,
+    transforms::{
+        prepare::op_name,
+        reconverge::{
+            apply::{apply_plan, FlowStyle},
+            plan::{HubSpec, ReconvergePlan},
+        },
+    },
+};
+use melior::{
+    ir::{operation::OperationLike, Location, RegionRef},
+    Context,
+};
+
+/// Guard chains with more blocks than this dispatch on one `i32` selector.
+pub const SELECTOR_CHAIN_LENGTH: usize = 4;
+
+/// What the rounds did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HubStats {
+    /// Hubs created (one per fixed cycle).
+    pub hubs: usize,
+    /// Guard blocks created.
+    pub guards: usize,
+    /// Successor slots routed into hubs.
+    pub redirected_slots: usize,
+    /// Values whose dominance was repaired.
+    pub repaired_values: usize,
+    /// Rounds that changed the IR.
+    pub rounds: usize,
+}
+
+/// Why the hubs could not be built.
+#[derive(Debug)]
+pub enum HubError<'c> {
+    /// The region cannot be snapshotted.
+    Region(RegionGraphError<'c>),
+    /// A terminator with successors that does not implement
+    /// BranchOpInterface: its successor operands cannot be rerouted.
+    UnsupportedTerminator {
+        /// Where it is.
+        location: Location<'c>,
+        /// Its name.
+        name: String,
+    },
+    /// Internal error: the planner still wants hubs after the bound.
+    NotConverged,
+}
+
+impl std::fmt::Display for HubError<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Region(error) => write!(f, "{error}"),
+            Self::UnsupportedTerminator { name, .. } => write!(
+                f,
+                "unsupported terminator '{name}': it has successors but does not implement BranchOpInterface, so its successor operands cannot be rerouted"
+            ),
+            Self::NotConverged => write!(f, "internal error: the hubs did not converge; please report this"),
+        }
+    }
+}
+
+impl<'c> HubError<'c> {
+    /// Where to report the error.
+    pub fn location(&self, fallback: Location<'c>) -> Location<'c> {
+        match self {
+            Self::Region(RegionGraphError::MissingTerminator { location, .. }) => *location,
+            Self::UnsupportedTerminator { location, .. } => *location,
+            _ => fallback,
+        }
+    }
+}
+
+/// Rejects terminators whose successor operands cannot be rewritten.
+pub fn check_branch_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), HubError<'c>> {
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        let terminator = graph.terminator(b);
+        // SAFETY: plain interface query on a live operation.
+        if terminator.successor_count() > 0 && !unsafe { ffi::spmdIsBranch(terminator.to_raw()) } {
+            return Err(HubError::UnsupportedTerminator { location: terminator.location(), name: op_name(terminator) });
+        }
+    }
+    Ok(())
+}
+
+/// Plans hubs with `planner` on a fresh snapshot of `region` and applies
+/// them, round after round, until the planner returns none.
+pub fn run_rounds<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    location: Location<'c>,
+    planner: impl Fn(&CfgGraph) -> Vec<HubSpec>,
+) -> Result<HubStats, HubError<'c>> {
+    let mut stats = HubStats::default();
+    let mut bound = None;
+    loop {
+        let graph = RegionGraph::snapshot(region).map_err(HubError::Region)?;
+        // Each round fixes at least one cycle and creates no new ones
+        // that need fixing, so the number of blocks bounds the rounds.
+        let limit = *bound.get_or_insert(graph.num_blocks() + 1);
+        let hubs = planner(graph.graph());
+        if hubs.is_empty() {
+            return Ok(stats);
+        }
+        if stats.rounds >= limit {
+            return Err(HubError::NotConverged);
+        }
+        check_branch_terminators(&graph)?;
+        let plan = ReconvergePlan::from_hubs(graph.graph(), &hubs);
+        let applied = apply_plan(context, region, &graph, &plan, SELECTOR_CHAIN_LENGTH, FlowStyle::CfGuard, location)
+            .map_err(HubError::Region)?;
+        stats.rounds += 1;
+        stats.hubs += hubs.len();
+        stats.guards += applied.flows;
+        stats.redirected_slots += applied.redirected_slots;
+        stats.repaired_values += applied.repaired_values;
+    }
+}
+
+/// Every successor slot `(block, slot)` of a reachable block that targets
+/// `target`, in block order.
+pub(crate) fn slots_into<G: Graph + ?Sized>(
+    g: &G,
+    target: BlockId,
+    reachable: &dyn Fn(BlockId) -> bool,
+    out: &mut Vec<(BlockId, usize)>,
+) {
+    let mut preds: Vec<BlockId> = g.predecessors(target).iter().copied().filter(|&p| reachable(p)).collect();
+    preds.sort_unstable();
+    preds.dedup();
+    for p in preds {
+        for (slot, &t) in g.successors(p).iter().enumerate() {
+            if t == target {
+                out.push((p, slot));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
