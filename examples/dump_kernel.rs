@@ -15,7 +15,12 @@ fn main() {
         "uniform" => KernelShape::uniform,
         _ => KernelShape::reducible,
     };
-    // Same derivation as tests/integration/reconverge.rs.
-    let kernel = RandomKernel::build(seed * 13 + 5, &shape_of(3 + seed as usize % 25));
+    // Same derivation as tests/integration/reconverge.rs, or with a third
+    // argument `structurize`, as tests/integration/structurize.rs.
+    let kernel = if args.next().as_deref() == Some("structurize") {
+        RandomKernel::build(seed * 17 + 3, &shape_of(3 + seed as usize % 25))
+    } else {
+        RandomKernel::build(seed * 13 + 5, &shape_of(3 + seed as usize % 25))
+    };
     println!("{}", kernel.text);
 }

@@ -33,5 +33,7 @@ unsafe extern "C" {
         count: isize,
         values: *const MlirValue,
     ) -> bool;
+    pub fn spmdEraseUnreachableBlocks(region: mlir_sys::MlirRegion) -> bool;
+    pub fn spmdIsGraphRegion(op: MlirOperation, index: isize) -> bool;
     pub fn spmdOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 }

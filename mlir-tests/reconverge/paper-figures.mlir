@@ -11,11 +11,11 @@
 // to B or to D, forwarding D's argument.
 // CHECK-LABEL: func.func @figure_2a
 // CHECK: spmd.convergence.entry
-// CHECK: %[[T:.*]] = arith.constant true
+// CHECK-DAG: %[[T:.*]] = arith.constant true
+// CHECK-DAG: %[[F:.*]] = arith.constant false
 // CHECK: cf.cond_br %arg0, ^[[B:bb[0-9]+]], ^[[FLOW:bb[0-9]+]](%[[T]], %{{.*}} : i1, i32)
 // CHECK: ^[[B]]:
 // CHECK: %[[Y:.*]] = arith.addi
-// CHECK: %[[F:.*]] = arith.constant false
 // CHECK: cf.br ^[[FLOW]](%[[F]], %[[Y]] : i1, i32)
 // CHECK: ^[[FLOW]](%[[P:.*]]: i1, %[[V:.*]]: i32):
 // CHECK-NEXT: spmd.flow_br %[[P]], ^[[C:bb[0-9]+]], ^[[D:bb[0-9]+]](%[[V]] : i32)

@@ -8,8 +8,10 @@
 // (the destination's index) and each Flow block derives its i1 predicate
 // with arith.cmpi.
 // CHECK-LABEL: func.func @two_returns_and_a_join
-// CHECK: cf.cond_br %arg0, ^{{bb[0-9]+}}, ^[[FLOW:bb[0-9]+]](%c0_i32, %{{.*}} : i32, i32)
-// CHECK: cf.br ^[[FLOW]](%c1_i32_0, %{{.*}} : i32, i32)
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: cf.cond_br %arg0, ^{{bb[0-9]+}}, ^[[FLOW:bb[0-9]+]](%[[ZERO]], %{{.*}} : i32, i32)
+// CHECK: cf.br ^[[FLOW]](%[[ONE]], %{{.*}} : i32, i32)
 // CHECK: ^[[FLOW]](%[[SEL:[0-9]+]]: i32, %{{.*}}: i32):
 // CHECK-NEXT: %[[K:.*]] = arith.constant {{[0-9]+}} : i32
 // CHECK-NEXT: %[[P:.*]] = arith.cmpi eq, %[[SEL]], %[[K]] : i32

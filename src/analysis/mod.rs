@@ -8,5 +8,6 @@ pub mod reconverging;
 pub mod region_graph;
 pub mod region_uniformity;
 pub mod report;
+pub mod structured;
 pub mod uniformity;
 pub mod value_names;

@@ -290,6 +290,12 @@ fn forwarded_range(op: OperationRef<'_, '_>, slot: usize) -> Option<(usize, usiz
     known.then_some((begin as usize, count as usize))
 }
 
+/// True if the branch carries the trusted mark `#spmd.uniformity<uniform>`
+/// (or is an `spmd.exec.br_zero`, uniform by definition).
+pub fn is_marked_uniform(op: OperationRef<'_, '_>) -> bool {
+    matches!(branch_mark(op), Some(BranchMark::Uniform))
+}
+
 /// The trusted mark of a branch: `spmd.uniformity`, or uniform by
 /// definition for `spmd.exec.br_zero`.
 fn branch_mark(op: OperationRef<'_, '_>) -> Option<BranchMark> {

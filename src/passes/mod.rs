@@ -20,8 +20,10 @@ pub mod options;
 pub mod print_cfg_analysis;
 pub mod print_uniformity;
 pub mod reconverge;
+pub mod structurize;
 mod uniformity_options;
 pub mod verify_reconverging;
+pub mod verify_structured;
 pub mod view_cfg;
 
 use crate::{
@@ -63,6 +65,8 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-reconverge", reconverge::run),
     ("spmd-fix-irreducible", fix_irreducible::run_fix_irreducible),
     ("spmd-unify-loop-exits", fix_irreducible::run_unify_loop_exits),
+    ("spmd-structurize", structurize::run),
+    ("spmd-verify-structured", verify_structured::run),
 ];
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global

@@ -7,5 +7,6 @@ pub mod ir_edit;
 pub mod prepare;
 pub mod reconverge;
 pub mod ssa_apply;
+pub mod structurize;
 pub mod ssa_repair;
 pub mod value_repair;

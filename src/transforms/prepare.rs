@@ -12,6 +12,7 @@
 //! ```
 
 use super::ir_edit;
+use melior::ir::operation::OperationMutLike;
 use melior::{
     dialect::{arith, cf},
     ir::{
@@ -171,4 +172,43 @@ pub fn single_return_block<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<BlockRef
         next = block.next_in_region();
     }
     found
+}
+
+/// Gives an infinite loop a never-taken exit, the way the post-dominator
+/// tree pretends it has one: slot `slot` of `block` (an edge of the loop)
+/// is routed through a new block that branches on a constant `true` to the
+/// old target (same operands) and on `false` to `exit`, passing
+/// `ub.poison` for the exit's arguments. Returns false (and changes
+/// nothing) if the slot's operands cannot be read.
+pub fn add_never_taken_exit<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    block: BlockRef<'c, 'a>,
+    slot: usize,
+    exit: BlockRef<'c, 'a>,
+) -> bool {
+    let Some(terminator) = block.terminator() else { return false };
+    let Ok(target) = terminator.successor(slot) else { return false };
+    let Some(operands) = ir_edit::successor_operands(terminator, slot) else { return false };
+    let location = terminator.location();
+    let types: Vec<(Type, Location)> = operands.iter().map(|v| (v.r#type(), location)).collect();
+    let detour = region.insert_block_after(block, Block::new(&types));
+    let forwarded: Vec<Value> = (0..detour.argument_count()).map(|i| detour.argument(i).unwrap().into()).collect();
+    let always = detour.append_operation(ir_edit::bool_constant(context, true, location));
+    let poison: Vec<Value> = (0..exit.argument_count())
+        .map(|i| detour.append_operation(ir_edit::poison(context, exit.argument(i).unwrap().r#type(), location)).result(0).unwrap().into())
+        .collect();
+    detour.append_operation(cf::cond_br(
+        context,
+        always.result(0).unwrap().into(),
+        &target,
+        &exit,
+        &forwarded,
+        &poison,
+        location,
+    ));
+    let mut terminator_mut = block.terminator_mut().expect("checked above");
+    terminator_mut.set_successor(slot, &detour);
+    ir_edit::set_successor_operands(terminator, slot, &operands);
+    true
 }

@@ -5,9 +5,8 @@
 //! the solutions are computed on a fresh [`RegionGraph`] snapshot of it.
 //! New arguments are appended after a block's existing ones, and every edge
 //! into such a block gets the matching operands appended, in the same
-//! order. Constants and `ub.poison` are materialised where they are needed:
-//! before the predecessor's terminator for edge values, at the start of the
-//! block for reads.
+//! order. Constants and `ub.poison` are materialised once per function, at
+//! the start of the entry block (which dominates every use).
 
 use super::{
     ir_edit,
@@ -59,7 +58,8 @@ pub fn apply<'c, 'a>(
     };
     let solutions: Vec<_> =
         variables.iter().map(|v| ssa_repair::solve(graph.graph(), &dominators, &v.variable, &def_block)).collect();
-    let mut materializer = Materializer { context, location, constants: HashMap::new() };
+    let entry = graph.block(graph.graph().entry());
+    let mut materializer = Materializer { context, location, entry, constants: HashMap::new() };
 
     // New arguments, in variable order per block.
     let mut arguments: HashMap<(usize, BlockId), Value<'c, 'a>> = HashMap::new();
@@ -78,10 +78,10 @@ pub fn apply<'c, 'a>(
             incoming.insert((pred, slot, k), value);
         }
     }
-    let resolve = |m: &mut Materializer<'c>, block: BlockRef<'c, 'a>, k: usize, value: Available<usize>, at_start: bool| match value {
-        Available::Value(index) => m.def(block, defs[index], at_start),
+    let resolve = |m: &mut Materializer<'c, 'a>, k: usize, value: Available<usize>| match value {
+        Available::Value(index) => m.def(defs[index]),
         Available::Argument(owner) => arguments[&(k, owner)],
-        Available::Poison => m.poison(block, variables[k].r#type, at_start),
+        Available::Poison => m.poison(variables[k].r#type),
     };
     for (&target, vars) in &appended {
         let mut preds = graph.graph().predecessors(target).to_vec();
@@ -96,7 +96,7 @@ pub fn apply<'c, 'a>(
                 let mut operands = ir_edit::successor_operands(terminator, slot).expect("branch operands");
                 for &k in vars {
                     let value = incoming.get(&(pred, slot, k)).copied().unwrap_or(Available::Poison);
-                    operands.push(resolve(&mut materializer, graph.block(pred), k, value, false));
+                    operands.push(resolve(&mut materializer, k, value));
                 }
                 ir_edit::set_successor_operands(terminator, slot, &operands);
             }
@@ -109,7 +109,7 @@ pub fn apply<'c, 'a>(
             solution
                 .reads
                 .iter()
-                .map(|&(block, value)| (block, resolve(&mut materializer, graph.block(block), k, value, true)))
+                .map(|&(block, value)| (block, resolve(&mut materializer, k, value)))
                 .collect()
         })
         .collect()
@@ -124,47 +124,36 @@ enum Materialized {
     Poison(usize),
 }
 
-/// Creates constants and poison values, one per block, kind, type and
-/// placement (block start or before the terminator).
-struct Materializer<'c> {
+/// Creates constants and poison values once per function, at the start of
+/// the entry block, which dominates every use. Keeping them out of the
+/// blocks that need them keeps Flow blocks free of anything but their
+/// branch (the structured contract) and the output small.
+struct Materializer<'c, 'a> {
     context: &'c Context,
     location: Location<'c>,
-    constants: HashMap<(usize, Materialized, bool), mlir_sys::MlirValue>,
+    entry: BlockRef<'c, 'a>,
+    constants: HashMap<Materialized, mlir_sys::MlirValue>,
 }
 
-impl<'c> Materializer<'c> {
-    fn def<'a>(&mut self, block: BlockRef<'c, 'a>, def: Def<'c, 'a>, at_start: bool) -> Value<'c, 'a> {
+impl<'c, 'a> Materializer<'c, 'a> {
+    fn def(&mut self, def: Def<'c, 'a>) -> Value<'c, 'a> {
         match def {
             Def::Value(value) => value,
-            Def::Bool(b) => {
-                let key = (block.to_raw().ptr as usize, Materialized::Bool(b), at_start);
-                self.cached(key, block, at_start, |s| ir_edit::bool_constant(s.context, b, s.location))
-            }
-            Def::I32(n) => {
-                let key = (block.to_raw().ptr as usize, Materialized::I32(n), at_start);
-                self.cached(key, block, at_start, |s| ir_edit::i32_constant(s.context, n, s.location))
-            }
+            Def::Bool(b) => self.cached(Materialized::Bool(b), |s| ir_edit::bool_constant(s.context, b, s.location)),
+            Def::I32(n) => self.cached(Materialized::I32(n), |s| ir_edit::i32_constant(s.context, n, s.location)),
         }
     }
 
-    fn poison<'a>(&mut self, block: BlockRef<'c, 'a>, r#type: Type<'c>, at_start: bool) -> Value<'c, 'a> {
-        let key = (block.to_raw().ptr as usize, Materialized::Poison(r#type.to_raw().ptr as usize), at_start);
-        self.cached(key, block, at_start, |s| ir_edit::poison(s.context, r#type, s.location))
+    fn poison(&mut self, r#type: Type<'c>) -> Value<'c, 'a> {
+        self.cached(Materialized::Poison(r#type.to_raw().ptr as usize), |s| ir_edit::poison(s.context, r#type, s.location))
     }
 
-    fn cached<'a>(
-        &mut self,
-        key: (usize, Materialized, bool),
-        block: BlockRef<'c, 'a>,
-        at_start: bool,
-        build: impl FnOnce(&Self) -> melior::ir::Operation<'c>,
-    ) -> Value<'c, 'a> {
+    fn cached(&mut self, key: Materialized, build: impl FnOnce(&Self) -> melior::ir::Operation<'c>) -> Value<'c, 'a> {
         if let Some(&raw) = self.constants.get(&key) {
-            // SAFETY: the value was created in this block by this materializer.
+            // SAFETY: the value was created in the entry block by this materializer.
             return unsafe { Value::from_raw(raw) };
         }
-        let op = build(self);
-        let op = if at_start { ir_edit::insert_at_start(block, op) } else { ir_edit::insert_before_terminator(block, op) };
+        let op = ir_edit::insert_at_start(self.entry, build(self));
         let value: Value = op.result(0).unwrap().into();
         self.constants.insert(key, value.to_raw());
         value

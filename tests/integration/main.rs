@@ -10,4 +10,5 @@ mod cfg;
 mod dialect;
 mod exec;
 mod reconverge;
+mod structurize;
 mod uniformity;

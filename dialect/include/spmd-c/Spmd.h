@@ -78,6 +78,15 @@ MLIR_CAPI_EXPORTED bool spmdSetSuccessorOperands(MlirOperation op,
                                                 intptr_t count,
                                                 const MlirValue *values);
 
+/* Erases the blocks of `region` that are unreachable from its entry block,
+ * together with every use of the values they define (which can only be
+ * inside other unreachable blocks). Returns true if a block was erased. */
+MLIR_CAPI_EXPORTED bool spmdEraseUnreachableBlocks(MlirRegion region);
+
+/* True if region `index` of `op` is a graph region (its op implements
+ * RegionKindInterface and reports no SSA dominance for it). */
+MLIR_CAPI_EXPORTED bool spmdIsGraphRegion(MlirOperation op, intptr_t index);
+
 /*===----------------------------------------------------------------------===*
  * spmd-opt
  *===----------------------------------------------------------------------===*/

@@ -6,7 +6,10 @@
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #include <optional>
 
@@ -57,4 +60,18 @@ bool spmdSetSuccessorOperands(MlirOperation op, intptr_t index, intptr_t count,
     newValues.push_back(unwrap(values[i]));
   operands->getMutableForwardedOperands().assign(newValues);
   return true;
+}
+
+bool spmdEraseUnreachableBlocks(MlirRegion region) {
+  Region *r = unwrap(region);
+  IRRewriter rewriter(r->getContext());
+  return succeeded(eraseUnreachableBlocks(rewriter, MutableArrayRef<Region>(*r)));
+}
+
+bool spmdIsGraphRegion(MlirOperation op, intptr_t index) {
+  Operation *owner = unwrap(op);
+  auto kind = dyn_cast<RegionKindInterface>(owner);
+  return kind && index >= 0 &&
+         static_cast<unsigned>(index) < owner->getNumRegions() &&
+         !kind.hasSSADominance(static_cast<unsigned>(index));
 }

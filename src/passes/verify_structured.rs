@@ -1,0 +1,152 @@
+//! `--spmd-verify-structured`: checks the structured contract
+//! ([`crate::analysis::structured`]) and names the first violation of each
+//! function.
+
+use super::{for_each_region, structurize::bool_option, uniformity_options, PassOptions, RegionFailure, Report, Scope};
+use crate::{
+    analysis::{
+        cfg::BlockId,
+        reconverging::Violation,
+        region_graph::RegionGraph,
+        region_uniformity::{is_marked_uniform, RegionUniformity},
+        structured::{check_markers, check_structured, MarkerViolation, StructuredInput, StructuredViolation},
+    },
+    transforms::{
+        prepare::{self, op_name},
+        structurize::flow_shape,
+    },
+};
+use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef};
+
+/// Runs the pass on `root`.
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+    let uniformity_options = uniformity_options::parse(root, options)?;
+    let use_uniformity = bool_option(root, options, "use-uniformity", false)?;
+    for_each_region(root, Scope::FunctionBodies, |function| {
+        let uniformity = RegionUniformity::compute(function.owner, function.region, uniformity_options)
+            .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
+        let graph = uniformity.graph();
+        let must = |b: BlockId| {
+            if use_uniformity {
+                uniformity.info().is_divergent_branch(b)
+            } else {
+                !is_marked_uniform(graph.terminator(b))
+            }
+        };
+        let violations = check_structured(
+            graph.graph(),
+            &StructuredInput {
+                must_reconverge: &must,
+                is_exit: &|b| prepare::is_function_exit(graph.terminator(b)),
+                flow: &|b| flow_shape(graph.block(b)),
+            },
+        );
+        if let Some(first) = violations.first() {
+            let (location, message) = describe(graph, first);
+            return Err(RegionFailure { location, message });
+        }
+        let (heads, tails) = markers(graph);
+        if let Some(first) = check_markers(graph.graph(), &heads, &tails).first() {
+            let (location, message) = describe_marker(graph, first);
+            return Err(RegionFailure { location, message });
+        }
+        Ok(())
+    })
+}
+
+/// The reconvergence markers `(id, block)` of the region, in block order.
+fn markers(graph: &RegionGraph<'_, '_>) -> (Vec<(u64, BlockId)>, Vec<(u64, BlockId)>) {
+    let (mut heads, mut tails) = (Vec::new(), Vec::new());
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        let mut next = graph.block(b).first_operation();
+        while let Some(op) = next {
+            let name = op_name(op);
+            let list = match name.as_str() {
+                "spmd.reconvergence.head" => Some(&mut heads),
+                "spmd.reconvergence.tail" => Some(&mut tails),
+                _ => None,
+            };
+            if let Some(list) = list {
+                let id = op
+                    .attribute("id")
+                    .ok()
+                    .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+                    .map_or(0, |a| a.value() as u64);
+                list.push((id, b));
+            }
+            next = op.next_in_block();
+        }
+    }
+    (heads, tails)
+}
+
+fn describe<'c>(graph: &RegionGraph<'c, '_>, violation: &StructuredViolation) -> (Location<'c>, String) {
+    let block = violation.block();
+    let name = graph.name(block);
+    let at = graph.terminator_location(block);
+    let message = match violation {
+        StructuredViolation::Irreducible { entries, .. } => format!(
+            "irreducible cycle: it is entered at {}; a structured CFG needs single-entry loops (run --spmd-fix-irreducible)",
+            entries.iter().map(|&e| graph.name(e)).collect::<Vec<_>>().join(", ")
+        ),
+        StructuredViolation::NotReconverging(Violation::NotTwoWay { successors, .. }) => {
+            format!("branch in {name} has {successors} successors; a structured CFG needs two-way branches (run --spmd-structurize)")
+        }
+        StructuredViolation::NotReconverging(Violation::NoPostDominatingSuccessor { reconvergence, .. }) => format!(
+            "branch in {name} does not reconverge at a successor: neither successor post-dominates it (its paths meet {}); run --spmd-structurize",
+            reconvergence.map_or("only at the function's end".to_string(), |r| format!("at {}", graph.name(r)))
+        ),
+        StructuredViolation::FlowNotEmpty { .. } => {
+            format!("Flow block {name} holds operations other than its branch; Flow blocks must only select the path")
+        }
+        StructuredViolation::FlowChainForks { .. } => {
+            format!("Flow block {name} branches to two Flow blocks; Flow blocks must form linear chains")
+        }
+        StructuredViolation::LoopFlowWithoutBackEdge { .. } => format!(
+            "loop Flow block {name} does not take a back edge on false: its false successor must be the header of a loop containing it"
+        ),
+        StructuredViolation::LoopFlowExitStaysInLoop { .. } => {
+            format!("loop Flow block {name} does not leave its loop on true")
+        }
+    };
+    (at, message)
+}
+
+fn describe_marker<'c>(graph: &RegionGraph<'c, '_>, violation: &MarkerViolation) -> (Location<'c>, String) {
+    let (block, message) = match *violation {
+        MarkerViolation::DuplicateHead { id, block } => (block, format!("reconvergence region id {id} has two heads; ids must be unique")),
+        MarkerViolation::DuplicateTail { id, block } => (block, format!("reconvergence region id {id} has two tails; ids must be unique")),
+        MarkerViolation::TailWithoutHead { id, block } => {
+            (block, format!("spmd.reconvergence.tail {id} has no matching spmd.reconvergence.head"))
+        }
+        MarkerViolation::HeadWithoutTail { id, block } => {
+            (block, format!("spmd.reconvergence.head {id} has no matching spmd.reconvergence.tail"))
+        }
+        MarkerViolation::TailDoesNotPostDominate { id, head, tail } => (
+            tail,
+            format!(
+                "spmd.reconvergence.tail {id} in {} does not post-dominate its head in {}",
+                graph.name(tail),
+                graph.name(head)
+            ),
+        ),
+    };
+    (marker_location(graph.block(block), violation), message)
+}
+
+/// The location of the marker op the violation is about (its block's
+/// first marker with a matching name), or of the block's terminator.
+fn marker_location<'c>(block: BlockRef<'c, '_>, violation: &MarkerViolation) -> Location<'c> {
+    let wanted = match violation {
+        MarkerViolation::DuplicateHead { .. } | MarkerViolation::HeadWithoutTail { .. } => "spmd.reconvergence.head",
+        _ => "spmd.reconvergence.tail",
+    };
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        if op_name(op) == wanted {
+            return op.location();
+        }
+        next = op.next_in_block();
+    }
+    block.terminator().expect("snapshotted blocks have terminators").location()
+}

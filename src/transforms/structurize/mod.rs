@@ -1,0 +1,491 @@
+//! `--spmd-structurize`: StructurizeCFG for MLIR regions.
+//!
+//! The output satisfies the structured contract of seed 000 (checked by
+//! [`structured`](crate::analysis::structured)): single-entry loops, every
+//! structurized branch reconverging at one of its successors, linear Flow
+//! chains of `spmd.flow_br` on `i1` path predicates, and loop Flow blocks
+//! with "true = leave the loop, false = back edge".
+//!
+//! # Design: StructurizeCFG as an all-divergent reconvergence sweep
+//!
+//! LLVM's StructurizeCFG orders a region's nodes (RPO with loops kept
+//! contiguous), then walks them inserting a Flow block wherever control
+//! would otherwise bypass the next node, and rebuilds the phis with an
+//! SSA updater. Per region that is quadratic in the worst case (the
+//! "wantsToGoTo" predicate sets), and the region tree adds more. The sweep
+//! of the reconverging transform ([`plan`](super::reconverge::plan)) does
+//! the same job in one near-linear pass over a loop-contiguous layout:
+//! when every branch is treated as divergent, "one successor
+//! post-dominates every branch" forces exactly the serialization
+//! StructurizeCFG produces (each skipped path joins a Flow chain before the
+//! next block), with Flow dispatch chains and loop-latch Flows in
+//! StructurizeCFG's conventions. So structurization here is:
+//!
+//! 1. **Check the input**: terminators with successors must implement
+//!    BranchOpInterface; graph regions are rejected. Irreducible cycles are
+//!    rejected with an `UnsupportedIrreducibleCFG` error naming their entry
+//!    blocks and the IR untouched (`irreducible=reject`, the default, as
+//!    in NVIDIA's pipeline), or routed through dispatch hubs first
+//!    (`irreducible=fix`, [`hubs::fix_irreducible`]).
+//! 2. **Prepare**: unreachable blocks are erased; `cf.switch`es become
+//!    chains of two-way branches; several returns go to one exit block;
+//!    each infinite loop gets a never-taken exit (`cf.cond_br` on a
+//!    constant `true`) from the block the post-dominator tree uses as its
+//!    representative, so branches inside it are structurized too. (An
+//!    entry block with predecessors cannot occur: MLIR's verifier forbids
+//!    it.)
+//! 3. **Choose what to structurize**: every two-way branch with two
+//!    different successors, except — with `skip-uniform-regions` — the
+//!    uniform branches [`uniform_regions`] keeps and the branches marked
+//!    `#spmd.uniformity<uniform>` (which also makes a second run find
+//!    exactly what the first one kept).
+//! 4. **Plan and apply** with the reconvergence sweep (`ordering`, default
+//!    RPO-like `rpot`), `i1` predicates only (no selectors: each Flow
+//!    block branches on its own path predicate), SSA repaired through
+//!    block arguments and `ub.poison`.
+//! 5. **Mark**: kept uniform branches get `#spmd.uniformity<uniform>`;
+//!    every structurized branch gets `spmd.reconvergence.head <id>` and its
+//!    post-dominating successor `spmd.reconvergence.tail <id>` (seed 000,
+//!    pitfall 4), for predication to consume.
+//!
+//! The result is checked against the contract; a failure would be a bug
+//! and is reported as an internal-error diagnostic, never returned as
+//! silently wrong IR. A function that needs nothing is left byte-for-byte
+//! unchanged, so the pass is idempotent.
+
+pub mod uniform_regions;
+
+use super::{
+    hubs::{self, fix_irreducible::irreducible_hubs, HubError, HubStats},
+    prepare::{self, op_name},
+    reconverge::{
+        apply::{apply_plan, FlowStyle},
+        plan::{plan_reconvergence, Ordering, PlanError},
+    },
+};
+use crate::{
+    analysis::{
+        cfg::{BlockId, CfgAnalysis, Graph, PostDominatorTree},
+        reconverging,
+        region_graph::{RegionGraph, RegionGraphError},
+        region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
+        structured::{check_structured, FlowShape, StructuredInput},
+    },
+    ffi,
+};
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        Attribute, BlockRef, Identifier, Location, OperationRef, RegionLike, RegionRef,
+    },
+    Context,
+};
+use std::collections::HashSet;
+
+/// What to do with irreducible cycles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IrreduciblePolicy {
+    /// Fail with `UnsupportedIrreducibleCFG`, IR unchanged.
+    #[default]
+    Reject,
+    /// Route their entries through hubs first.
+    Fix,
+}
+
+impl IrreduciblePolicy {
+    /// Parses `reject` or `fix`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "reject" => Some(Self::Reject),
+            "fix" => Some(Self::Fix),
+            _ => None,
+        }
+    }
+}
+
+/// Options of the transform (see the pass documentation).
+#[derive(Clone, Copy, Debug)]
+pub struct StructurizeOptions {
+    /// Keep uniform branches whose regions are uniform.
+    pub skip_uniform_regions: bool,
+    /// With `skip_uniform_regions`, tolerate nested SESE divergent regions.
+    pub relaxed_uniform_regions: bool,
+    /// Irreducible input.
+    pub irreducible: IrreduciblePolicy,
+    /// Layout of the Flow sweep.
+    pub ordering: Ordering,
+    /// Options of the uniformity analysis (used by `skip_uniform_regions`).
+    pub uniformity: UniformityOptions,
+}
+
+impl Default for StructurizeOptions {
+    fn default() -> Self {
+        Self {
+            skip_uniform_regions: false,
+            relaxed_uniform_regions: true,
+            irreducible: IrreduciblePolicy::Reject,
+            ordering: Ordering::Rpot,
+            uniformity: UniformityOptions::default(),
+        }
+    }
+}
+
+/// What the transform did to one function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StructurizeStats {
+    /// True if the IR changed.
+    pub changed: bool,
+    /// Flow blocks inserted.
+    pub flows: usize,
+    /// Branches structurized (marked with a reconvergence head).
+    pub regions: usize,
+    /// Uniform branches kept by `skip-uniform-regions`.
+    pub kept_uniform: usize,
+    /// Hubs inserted for irreducible cycles.
+    pub irreducible: HubStats,
+    /// Never-taken exits added to infinite loops.
+    pub infinite_loops: usize,
+    /// Switches lowered to two-way chains.
+    pub switches_lowered: usize,
+}
+
+/// Why a function could not be structurized.
+#[derive(Debug)]
+pub enum StructurizeError<'c> {
+    /// The region cannot be snapshotted.
+    Region(RegionGraphError<'c>),
+    /// A graph region has no control flow to structurize.
+    GraphRegion,
+    /// A terminator the transform cannot reroute.
+    UnsupportedTerminator { location: Location<'c>, name: String, reason: &'static str },
+    /// Irreducible control flow with `irreducible=reject`.
+    Irreducible { location: Location<'c>, entries: Vec<String> },
+    /// The planner rejected the graph (a bug).
+    Plan { location: Location<'c>, error: PlanError },
+    /// The output does not satisfy the contract (a bug).
+    NotStructured { location: Location<'c>, detail: String },
+}
+
+impl std::fmt::Display for StructurizeError<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Region(error) => write!(f, "{error}"),
+            Self::GraphRegion => write!(f, "it is a graph region, which has no control flow to structurize"),
+            Self::UnsupportedTerminator { name, reason, .. } => write!(f, "unsupported terminator '{name}': {reason}"),
+            Self::Irreducible { entries, .. } => write!(
+                f,
+                "UnsupportedIrreducibleCFG: irreducible control flow is not supported; run --spmd-fix-irreducible first or use irreducible=fix (cycle entered at {})",
+                entries.join(", ")
+            ),
+            Self::Plan { error, .. } => write!(f, "internal error while planning: {error}; please report this"),
+            Self::NotStructured { detail, .. } => {
+                write!(f, "internal error: the output is not structured ({detail}); please report this")
+            }
+        }
+    }
+}
+
+impl<'c> StructurizeError<'c> {
+    /// Where to report the error.
+    pub fn location(&self, fallback: Location<'c>) -> Location<'c> {
+        match self {
+            Self::Region(RegionGraphError::MissingTerminator { location, .. }) => *location,
+            Self::UnsupportedTerminator { location, .. }
+            | Self::Irreducible { location, .. }
+            | Self::Plan { location, .. }
+            | Self::NotStructured { location, .. } => *location,
+            _ => fallback,
+        }
+    }
+}
+
+impl<'c> StructurizeError<'c> {
+    fn from_hub(error: HubError<'c>, location: Location<'c>) -> Self {
+        match error {
+            HubError::Region(e) => Self::Region(e),
+            HubError::UnsupportedTerminator { location, name } => Self::UnsupportedTerminator {
+                location,
+                name,
+                reason: "it has successors but does not implement BranchOpInterface, so its successor operands cannot be rerouted",
+            },
+            HubError::NotConverged => Self::NotStructured { location, detail: "irreducible hubs did not converge".into() },
+        }
+    }
+}
+
+/// Rounds of plan-and-check; one is the norm (a second only if a check
+/// after applying found something, which would be a planner bug that the
+/// next round repairs or reports).
+const MAX_ROUNDS: usize = 3;
+
+/// Structurizes the body `region` of the function-like `function`.
+pub fn structurize_function<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    region: RegionRef<'c, 'a>,
+    options: &StructurizeOptions,
+) -> Result<StructurizeStats, StructurizeError<'c>> {
+    let location = function.location();
+    // SAFETY: plain interface query on a live operation; bodies are region 0.
+    if unsafe { ffi::spmdIsGraphRegion(function.to_raw(), 0) } {
+        return Err(StructurizeError::GraphRegion);
+    }
+    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
+    check_terminators(&graph)?;
+    let analysis = CfgAnalysis::build(graph.graph());
+    let irreducible = !analysis.is_reducible();
+    if irreducible && options.irreducible == IrreduciblePolicy::Reject {
+        let forest = analysis.cycles();
+        let cycle = forest.cycles().find(|&c| !forest.is_reducible(c)).expect("an irreducible cycle");
+        let entries = forest.entries(cycle).iter().map(|&b| graph.name(b)).collect();
+        return Err(StructurizeError::Irreducible { location, entries });
+    }
+    let mut stats = prepare_region(context, region, irreducible, location)?;
+
+    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
+    let n = graph.num_blocks();
+    let branch: Vec<bool> = (0..n).map(|b| has_two_targets(graph.graph(), BlockId::new(b))).collect();
+    let kept = if options.skip_uniform_regions {
+        let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(StructurizeError::Region)?;
+        let divergent: Vec<bool> =
+            (0..n).map(|b| branch[b] && uniformity.info().is_divergent_branch(BlockId::new(b))).collect();
+        let uniform: Vec<bool> = (0..n).map(|b| branch[b] && !divergent[b]).collect();
+        let mut kept =
+            uniform_regions::kept_uniform_branches(graph.graph(), &uniform, &divergent, options.relaxed_uniform_regions);
+        // An explicit uniform mark (from the user or an earlier run) says the
+        // branch was deliberately left unstructured: keep it. Divergent
+        // branches inside its region are structurized all the same.
+        for (b, keep) in kept.iter_mut().enumerate() {
+            *keep |= branch[b] && is_marked_uniform(graph.terminator(BlockId::new(b)));
+        }
+        kept
+    } else {
+        vec![false; n]
+    };
+    let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
+    let kept_blocks: HashSet<usize> = (0..n).filter(|&b| kept[b]).map(|b| address(graph.block(BlockId::new(b)))).collect();
+    let structurized: HashSet<usize> =
+        (0..n).filter(|&b| branch[b] && !kept[b]).map(|b| address(graph.block(BlockId::new(b)))).collect();
+    stats.kept_uniform = kept_blocks.len();
+
+    for round in 0.. {
+        let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
+        let must: Vec<bool> = (0..graph.num_blocks())
+            .map(BlockId::new)
+            .map(|b| has_two_targets(graph.graph(), b) && !kept_blocks.contains(&address(graph.block(b))))
+            .collect();
+        let violations = check_structured(
+            graph.graph(),
+            &StructuredInput {
+                must_reconverge: &|b| must[b.index()],
+                is_exit: &|b| prepare::is_function_exit(graph.terminator(b)),
+                flow: &|b| flow_shape(graph.block(b)),
+            },
+        );
+        let Some(first) = violations.first() else { break };
+        if round + 1 == MAX_ROUNDS {
+            return Err(StructurizeError::NotStructured { location, detail: format!("{first:?} in {}", graph.name(first.block())) });
+        }
+        let exit = prepare::single_return_block(region).and_then(|b| graph.id(b));
+        let plan = plan_reconvergence(graph.graph(), &must, exit, options.ordering)
+            .map_err(|error| StructurizeError::Plan { location, error })?;
+        if !plan.changed() {
+            return Err(StructurizeError::NotStructured { location, detail: format!("{first:?}; the planner found nothing to do") });
+        }
+        let applied = apply_plan(context, region, &graph, &plan, usize::MAX, FlowStyle::SpmdFlow, location)
+            .map_err(StructurizeError::Region)?;
+        stats.flows += applied.flows;
+        stats.changed = true;
+    }
+    // Kept branches that do not reconverge are marked even when nothing
+    // else changed, so that the output states which branches were
+    // deliberately left unstructured (and a second run finds the same).
+    stats.changed |= mark_kept_uniform(context, region, &kept_blocks)?;
+    if stats.changed {
+        stats.regions = add_reconvergence_markers(context, region, &structurized, location)?;
+    }
+    Ok(stats)
+}
+
+/// True if `b` branches to at least two different blocks.
+fn has_two_targets<G: Graph + ?Sized>(g: &G, b: BlockId) -> bool {
+    let s = g.successors(b);
+    s.len() >= 2 && s.iter().any(|&t| t != s[0])
+}
+
+/// Rejects terminators whose successor operands cannot be rewritten.
+fn check_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), StructurizeError<'c>> {
+    hubs::check_branch_terminators(graph).map_err(|e| StructurizeError::from_hub(e, graph.terminator_location(BlockId::new(0))))
+}
+
+/// Step 2 of the module docs.
+fn prepare_region<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    irreducible: bool,
+    location: Location<'c>,
+) -> Result<StructurizeStats, StructurizeError<'c>> {
+    let mut stats = StructurizeStats::default();
+    // SAFETY: the region is live and owned by the function being processed.
+    stats.changed |= unsafe { ffi::spmdEraseUnreachableBlocks(region.to_raw()) };
+    if irreducible {
+        stats.irreducible =
+            hubs::run_rounds(context, region, location, irreducible_hubs).map_err(|e| StructurizeError::from_hub(e, location))?;
+        stats.changed |= stats.irreducible.rounds > 0;
+    }
+    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        if graph.graph().successors(b).len() <= 2 {
+            continue;
+        }
+        let terminator = graph.terminator(b);
+        if !prepare::lower_switch(context, region, graph.block(b)) {
+            return Err(StructurizeError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: "a multi-way branch must be a cf.switch to be lowered into two-way branches",
+            });
+        }
+        stats.switches_lowered += 1;
+        stats.changed = true;
+    }
+    let returns = (0..graph.num_blocks())
+        .filter(|&b| prepare::RETURN_OPS.contains(&op_name(graph.terminator(BlockId::new(b))).as_str()))
+        .count();
+    if returns > 1 {
+        prepare::unify_returns(region);
+        stats.changed = true;
+    }
+    stats.infinite_loops = add_infinite_loop_exits(context, region)?;
+    stats.changed |= stats.infinite_loops > 0;
+    Ok(stats)
+}
+
+/// Gives every infinite loop a never-taken exit from the block the
+/// post-dominator tree connects to its virtual exit (one per terminal
+/// SCC of the blocks that cannot return), on its first slot that stays in
+/// the loop. Without a return block there is nothing to exit to and
+/// nothing is done.
+fn add_infinite_loop_exits<'c>(context: &'c Context, region: RegionRef<'c, '_>) -> Result<usize, StructurizeError<'c>> {
+    let Some(exit) = prepare::single_return_block(region) else { return Ok(0) };
+    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
+    let pdom = PostDominatorTree::build(graph.graph());
+    let mut added = 0;
+    for &root in pdom.extra_roots() {
+        let successors = graph.graph().successors(root);
+        // A terminal SCC member reaches only its SCC: any slot stays inside.
+        if successors.is_empty() {
+            continue;
+        }
+        if prepare::add_never_taken_exit(context, region, graph.block(root), 0, exit) {
+            added += 1;
+        }
+    }
+    Ok(added)
+}
+
+/// The Flow facts of a block for the contract check: `Some` if it ends in
+/// `spmd.flow_br`.
+pub fn flow_shape(block: BlockRef<'_, '_>) -> Option<FlowShape> {
+    let terminator = block.terminator()?;
+    if op_name(terminator) != "spmd.flow_br" {
+        return None;
+    }
+    let mut has_other_ops = false;
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        if op != terminator && op_name(op) != "spmd.reconvergence.tail" {
+            has_other_ops = true;
+            break;
+        }
+        next = op.next_in_block();
+    }
+    Some(FlowShape { is_loop: terminator.has_attribute("loop"), has_other_ops })
+}
+
+/// Marks the kept branches that do not reconverge with a trusted
+/// `#spmd.uniformity<uniform>`; true if a mark was added.
+fn mark_kept_uniform<'c>(context: &'c Context, region: RegionRef<'c, '_>, kept: &HashSet<usize>) -> Result<bool, StructurizeError<'c>> {
+    if kept.is_empty() {
+        return Ok(false);
+    }
+    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
+    let is_kept = |b: BlockId| kept.contains(&(graph.block(b).to_raw().ptr as usize));
+    let violations = reconverging::check_with_exits(graph.graph(), &is_kept, &|b| prepare::is_function_exit(graph.terminator(b)));
+    let uniform = Attribute::parse(context, "#spmd.uniformity<uniform>").expect("spmd dialect loaded");
+    let mut added = false;
+    for violation in violations {
+        let (reconverging::Violation::NotTwoWay { block, .. } | reconverging::Violation::NoPostDominatingSuccessor { block, .. }) =
+            violation;
+        let terminator = graph.terminator(block);
+        if is_marked_uniform(terminator) {
+            continue;
+        }
+        added = true;
+        // SAFETY: the operation is live; setting an attribute does not move it.
+        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(terminator.to_raw()) };
+        melior::ir::operation::OperationMutLike::set_discardable_attribute(&mut op, UNIFORMITY_ATTR, uniform);
+    }
+    Ok(added)
+}
+
+/// Puts `spmd.reconvergence.head <id>` before the terminator of every
+/// structurized branch and `spmd.reconvergence.tail <id>` at the start of
+/// its successor that post-dominates it. Branches without such a successor
+/// (their paths end in different dead ends) and blocks that already carry
+/// a head are skipped. Ids continue after the largest one in the region.
+fn add_reconvergence_markers<'c>(
+    context: &'c Context,
+    region: RegionRef<'c, '_>,
+    structurized: &HashSet<usize>,
+    location: Location<'c>,
+) -> Result<usize, StructurizeError<'c>> {
+    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
+    let pdom = PostDominatorTree::build(graph.graph());
+    let (mut next_id, has_head) = existing_heads(&graph);
+    let mut added = 0;
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        let block = graph.block(b);
+        let wanted = structurized.contains(&(block.to_raw().ptr as usize)) && flow_shape(block).is_none();
+        if !wanted || has_head[b.index()] || !has_two_targets(graph.graph(), b) {
+            continue;
+        }
+        let Some(&join) = graph.graph().successors(b).iter().find(|&&s| pdom.post_dominates(s, b)) else { continue };
+        let id = melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(context, 64).into(), next_id as i64);
+        let marker = |name: &str| {
+            OperationBuilder::new(name, location)
+                .add_attributes(&[(Identifier::new(context, "id"), id.into())])
+                .build()
+                .expect("valid marker")
+        };
+        let terminator = block.terminator().expect("snapshotted");
+        block.insert_operation_before(terminator, marker("spmd.reconvergence.head"));
+        graph.block(join).insert_operation(0, marker("spmd.reconvergence.tail"));
+        next_id += 1;
+        added += 1;
+    }
+    Ok(added)
+}
+
+/// The next free marker id and which blocks already hold a head.
+fn existing_heads(graph: &RegionGraph<'_, '_>) -> (u64, Vec<bool>) {
+    let mut next_id = 0u64;
+    let mut has_head = vec![false; graph.num_blocks()];
+    for b in 0..graph.num_blocks() {
+        let mut next = graph.block(BlockId::new(b)).first_operation();
+        while let Some(op) = next {
+            let name = op_name(op);
+            if name == "spmd.reconvergence.head" || name == "spmd.reconvergence.tail" {
+                has_head[b] |= name == "spmd.reconvergence.head";
+                if let Ok(id) = op.attribute("id") {
+                    if let Ok(id) = melior::ir::attribute::IntegerAttribute::try_from(id) {
+                        next_id = next_id.max(id.value() as u64 + 1);
+                    }
+                }
+            }
+            next = op.next_in_block();
+        }
+    }
+    (next_id, has_head)
+}
