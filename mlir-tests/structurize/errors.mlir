@@ -1,0 +1,47 @@
+// RUN: spmd-opt %s -split-input-file --spmd-structurize -verify-diagnostics -allow-unregistered-dialect
+// Rejected input leaves the IR unchanged:
+// RUN: not spmd-opt %s -split-input-file -allow-unregistered-dialect --spmd-structurize 2>&1 | FileCheck %s --implicit-check-not="Stack dump"
+// CHECK: UnsupportedIrreducibleCFG
+
+// Irreducible control flow is rejected by default, naming the cycle's
+// entry blocks.
+// expected-error @+1 {{cannot structurize @goto_into_loop: UnsupportedIrreducibleCFG: irreducible control flow is not supported; run --spmd-fix-irreducible first or use irreducible=fix (cycle entered at ^bb1, ^bb2)}}
+func.func @goto_into_loop(%c: i1, %d: i1) {
+  cf.cond_br %c, ^a, ^b
+^a:
+  cf.cond_br %d, ^b, ^exit
+^b:
+  cf.cond_br %d, ^a, ^exit
+^exit:
+  return
+}
+
+// -----
+
+// A terminator with successors that does not implement BranchOpInterface.
+func.func @opaque_terminator(%c: i1) {
+  // expected-error @+1 {{cannot structurize @opaque_terminator: unsupported terminator 'test.opaque_br': it has successors but does not implement BranchOpInterface}}
+  "test.opaque_br"(%c)[^a, ^b] : (i1) -> ()
+^a:
+  return
+^b:
+  return
+}
+
+// -----
+
+// A multi-way branch other than cf.switch cannot be lowered to two-way
+// branches.
+llvm.func @llvm_switch(%x: i32) {
+  // expected-error @+1 {{cannot structurize @llvm_switch: unsupported terminator 'llvm.switch': a multi-way branch must be a cf.switch to be lowered into two-way branches}}
+  llvm.switch %x : i32, ^a [
+    1: ^b,
+    2: ^c
+  ]
+^a:
+  llvm.return
+^b:
+  llvm.return
+^c:
+  llvm.return
+}
