@@ -10,8 +10,10 @@
 //!    successors and one of them post-dominates it — Definition 1 of
 //!    [`reconverging`], with the same treatment of paths that never return;
 //! 3. **linear Flow chains**: a Flow block holds nothing but its
-//!    terminator (and reconvergence tails) and has at most one Flow-block
-//!    successor, so Flow blocks form chains, never trees;
+//!    terminator, reconvergence tails and, in selector chains, the
+//!    `arith.constant`/`arith.cmpi` that derive its predicate; it has at
+//!    most one Flow-block successor, so Flow blocks form chains, never
+//!    trees;
 //! 4. **loop Flow convention**: a loop Flow block takes the back edge on
 //!    `false` (its false successor is the header of a cycle that contains
 //!    it) and leaves that cycle on `true`;
@@ -34,8 +36,8 @@ use super::{
 pub struct FlowShape {
     /// It is a loop Flow (`spmd.flow_br loop`).
     pub is_loop: bool,
-    /// It holds operations other than its terminator and reconvergence
-    /// tails.
+    /// It holds operations other than its terminator, reconvergence tails
+    /// and a selector comparison.
     pub has_other_ops: bool,
 }
 

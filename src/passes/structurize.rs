@@ -43,7 +43,16 @@ fn parse_options(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<St
         );
         return Err(());
     };
+    let selector_text = options.get_or("selector-chain-length", "4");
+    let Ok(selector_chain_length) = selector_text.parse::<usize>() else {
+        diagnostics::emit_error(
+            root.location(),
+            &format!("invalid value '{selector_text}' for option 'selector-chain-length': expected a non-negative integer"),
+        );
+        return Err(());
+    };
     Ok(StructurizeOptions {
+        selector_chain_length,
         skip_uniform_regions: bool_option(root, options, "skip-uniform-regions", false)?,
         relaxed_uniform_regions: bool_option(root, options, "relaxed-uniform-regions", true)?,
         irreducible,

@@ -212,6 +212,12 @@ def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
            "unchanged) or 'fix' (route their entries through a hub first)">,
     Option<"ordering", "ordering", "std::string", /*default=*/"\"rpot\"",
            "Block ordering of the Flow sweep: df, dfpd, bf or rpot">,
+    Option<"selectorChainLength", "selector-chain-length", "unsigned",
+           /*default=*/"4",
+           "Flow chains with more blocks than this carry one i32 selector; "
+           "each of their Flow blocks derives its i1 predicate with one "
+           "arith.cmpi (linear cost instead of quadratic). Set it very "
+           "large for i1 block-argument predicates only">,
   ]);
 }
 
@@ -275,8 +281,9 @@ def SpmdVerifyStructured : SpmdUniformityPass<"spmd-verify-structured"> {
        them post-dominates it (with `use-uniformity`, only the branches the
        uniformity analysis calls divergent are checked);
     3. Flow blocks (ending in `spmd.flow_br`) hold nothing but their
-       terminator, and each has at most one Flow-block successor, so Flow
-       blocks form linear chains;
+       terminator, reconvergence tails and, in selector chains, the
+       `arith.constant`/`arith.cmpi` deriving their predicate; each has at
+       most one Flow-block successor, so Flow blocks form linear chains;
     4. a loop Flow block (`spmd.flow_br loop`) takes its back edge on
        `false` (its false successor is the header of a cycle containing it)
        and leaves the cycle on `true`;
