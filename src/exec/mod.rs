@@ -74,6 +74,7 @@ mod arith;
 pub mod error;
 pub mod grid;
 pub mod interpreter;
+pub mod jit;
 pub mod memory;
 mod program;
 pub mod random_kernel;
@@ -86,6 +87,7 @@ pub use grid::{
     RunInputs, RunRecord,
 };
 pub use interpreter::{Executor, GridDims, ThreadId};
+pub use jit::{compare_batch, JitError, JitInputs, JitMismatch, JitStats, KernelPair};
 pub use memory::{
     AtomicKind, BufferId, EffectKind, ElementType, MemRefId, Memory, MemoryError, SideEffect,
 };

@@ -9,5 +9,6 @@ mod common;
 mod cfg;
 mod dialect;
 mod exec;
+mod jit;
 mod reconverge;
 mod uniformity;
