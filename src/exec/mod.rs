@@ -69,6 +69,12 @@
 //! returns the first [`Mismatch`] (returned values, per-thread side-effect
 //! sequences, final memory), see [`grid`]. [`random_kernel`] generates
 //! terminating random kernels with divergent control flow to feed it.
+//!
+//! ## A second oracle
+//!
+//! [`jit`] checks the same property without this interpreter: it lowers
+//! thread-level kernels to LLVM with upstream MLIR and runs them with MLIR's
+//! `ExecutionEngine` ([`jit::compare_batch`]).
 
 mod arith;
 pub mod error;
