@@ -43,10 +43,10 @@
 //! * guard elements before and after each buffer must be intact (an
 //!   out-of-bounds store is reported rather than silently corrupting).
 //!
-//! Buffers start with a non-zero pattern, so storing the initial value and
-//! not storing at all are the same, but storing `0` and not storing are
-//! told apart. The first difference is returned as a [`JitMismatch`] with
-//! the pair's label, `n`, `tid` and both values.
+//! Buffers start with distinct non-zero values rather than zeros, so a
+//! missing or extra store of `0` is visible (only a store of an element's
+//! exact initial value is not). The first difference is returned as a
+//! [`JitMismatch`] with the pair's label, `n`, `tid` and both values.
 //!
 //! ## Hangs
 //!
