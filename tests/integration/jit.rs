@@ -39,10 +39,13 @@ const PIPELINES: &[&str] = &[
     "builtin.module(spmd-reconverge{ordering=dfpd})",
     "builtin.module(spmd-reconverge{ordering=bf})",
     "builtin.module(spmd-reconverge{ordering=rpot})",
+    // Every Flow chain through one i32 selector instead of i1 predicates.
+    "builtin.module(spmd-reconverge{ordering=dfpd selector-chain-length=0})",
+    "builtin.module(spmd-reconverge{ordering=bf selector-chain-length=0})",
 ];
 
 /// Seeds per kernel class unless `SPMD_JIT_SEEDS` says otherwise.
-const DEFAULT_SEEDS: u64 = 12;
+const DEFAULT_SEEDS: u64 = 10;
 
 /// Pairs compiled into one execution engine.
 const BATCH: usize = 128;
