@@ -40,8 +40,10 @@
 //! function on a second identical buffer, and then
 //! * each thread's `i32` result must match;
 //! * every element of the buffers must match;
-//! * guard elements before and after each buffer must be intact (an
-//!   out-of-bounds store is reported rather than silently corrupting).
+//! * guard elements before and after each buffer must be intact after
+//!   every call (an out-of-bounds store is reported with its thread rather
+//!   than silently corrupting memory; a store far outside the guards can
+//!   still corrupt the test process).
 //!
 //! Buffers start with distinct non-zero values rather than zeros, so a
 //! missing or extra store of `0` is visible (only a store of an element's
@@ -318,11 +320,8 @@ fn merge_pairs<'c>(context: &'c Context, pairs: &[KernelPair]) -> Result<Module<
     let merged = Module::new(Location::unknown(context));
     for (index, pair) in pairs.iter().enumerate() {
         for (side, text) in [(Side::Original, &pair.original), (Side::Transformed, &pair.transformed)] {
-            let function = kernel_copy(context, text).map_err(|message| JitError::Input {
-                label: pair.label.clone(),
-                message,
-            })?;
-            let mut function = function;
+            let mut function = kernel_copy(context, text)
+                .map_err(|message| JitError::Input { label: pair.label.clone(), message })?;
             let name = function_name(index, side);
             function.set_attribute("sym_name", StringAttribute::new(context, &name).into());
             merged.body().append_operation(function);
@@ -536,14 +535,14 @@ fn compare_job(job: &Job, n: i32, num_threads: u32) -> Result<(), (u32, Differen
         // module was built) and the buffers hold `len` elements.
         let original = unsafe { call_kernel(job.original, &mut original_out, n, tid) };
         let transformed = unsafe { call_kernel(job.transformed, &mut transformed_out, n, tid) };
+        for (transformed_side, buffer) in [(false, &original_out), (true, &transformed_out)] {
+            if let Some(offset) = buffer.damaged_guard() {
+                return Err((tid, Difference::OutOfBounds { transformed_side, offset }));
+            }
+        }
         results.push((original, transformed));
     }
     let owner = |index: usize| (index / job.slots.max(1) as usize) as u32;
-    for (side, buffer) in [(false, &original_out), (true, &transformed_out)] {
-        if let Some(offset) = buffer.damaged_guard() {
-            return Err((0, Difference::OutOfBounds { transformed_side: side, offset }));
-        }
-    }
     for (tid, &(original, transformed)) in results.iter().enumerate() {
         if original != transformed {
             return Err((tid as u32, Difference::Result { original, transformed }));

@@ -232,6 +232,7 @@ fn a_store_past_the_buffer_is_caught_by_the_guards() {
     let Err(JitError::Mismatch(mismatch)) = compare_batch(&context, &[pair("oob", &wrong)], &quick_inputs()) else {
         panic!("the out-of-bounds store was not noticed");
     };
+    assert_eq!(mismatch.tid, 7);
     assert_eq!(mismatch.difference, Difference::OutOfBounds { transformed_side: true, offset: 32 });
 }
 
