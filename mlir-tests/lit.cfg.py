@@ -56,7 +56,7 @@ if not os.path.isfile(spmd_plugin):
 # --- LLVM/MLIR tools ------------------------------------------------------
 
 llvm_tools_dir = os.environ.get("LLVM_TOOLS_DIR", "/usr/lib/llvm-22/bin")
-for tool in ["FileCheck", "not", "mlir-opt", "mlir-tblgen"]:
+for tool in ["FileCheck", "not", "mlir-opt", "mlir-translate", "mlir-tblgen"]:
     if not os.path.isfile(os.path.join(llvm_tools_dir, tool)):
         lit_config.fatal(
             "%s not found in %s; install LLVM/MLIR 22 or set LLVM_TOOLS_DIR"

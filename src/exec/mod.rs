@@ -69,11 +69,18 @@
 //! returns the first [`Mismatch`] (returned values, per-thread side-effect
 //! sequences, final memory), see [`grid`]. [`random_kernel`] generates
 //! terminating random kernels with divergent control flow to feed it.
+//!
+//! ## A second oracle
+//!
+//! [`jit`] checks the same property without this interpreter: it lowers
+//! thread-level kernels to LLVM with upstream MLIR and runs them with MLIR's
+//! `ExecutionEngine` ([`jit::compare_batch`]).
 
 mod arith;
 pub mod error;
 pub mod grid;
 pub mod interpreter;
+pub mod jit;
 pub mod memory;
 mod program;
 pub mod random_kernel;
@@ -86,6 +93,7 @@ pub use grid::{
     RunInputs, RunRecord,
 };
 pub use interpreter::{Executor, GridDims, ThreadId};
+pub use jit::{compare_batch, JitError, JitInputs, JitMismatch, JitStats, KernelPair};
 pub use memory::{
     AtomicKind, BufferId, EffectKind, ElementType, MemRefId, Memory, MemoryError, SideEffect,
 };

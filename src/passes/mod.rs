@@ -16,6 +16,7 @@
 
 pub mod annotate_uniformity;
 pub mod fix_irreducible;
+pub mod lower_to_cf;
 pub mod options;
 pub mod print_cfg_analysis;
 pub mod print_uniformity;
@@ -67,6 +68,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-unify-loop-exits", fix_irreducible::run_unify_loop_exits),
     ("spmd-structurize", structurize::run),
     ("spmd-verify-structured", verify_structured::run),
+    ("spmd-lower-to-cf", lower_to_cf::run),
 ];
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global

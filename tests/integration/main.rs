@@ -9,6 +9,7 @@ mod common;
 mod cfg;
 mod dialect;
 mod exec;
+mod jit;
 mod reconverge;
 mod structurize;
 mod uniformity;

@@ -307,8 +307,11 @@ def SpmdLowerToCf : Pass<"spmd-lower-to-cf"> {
     by any upstream lowering (for example on a CPU, one thread at a time):
     `spmd.flow_br` becomes `cf.cond_br` with the same successors and
     operands, and convergence tokens and reconvergence markers are erased.
-    Wave-level ops (exec masks, ballots) have no thread-level meaning; they
-    are reported as errors.
+    Discardable `spmd.*` attributes (such as `spmd.uniformity`) are stripped
+    too, so tools without the spmd dialect can read the output; argument
+    attributes such as `{spmd.divergent}` stay. Wave-level ops (exec masks,
+    ballots) have no thread-level meaning; each is reported as an error and
+    the IR is left unchanged.
 
     Example:
 

@@ -1,0 +1,189 @@
+//! `--spmd-lower-to-cf`: thread-level spmd control ops become plain `cf`.
+//!
+//! The output of `--spmd-reconverge` (or `--spmd-structurize`) is ordinary
+//! thread-level code decorated with spmd ops that only matter to a wave-level
+//! backend. Running one thread at a time (on a CPU, or in the JIT oracle of
+//! [`crate::exec::jit`]) they mean:
+//!
+//! | op | thread-level meaning | lowering |
+//! |---|---|---|
+//! | `spmd.flow_br [loop] %c, ^t(..), ^f(..)` | a conditional branch | `cf.cond_br %c, ^t(..), ^f(..)` |
+//! | `spmd.convergence.entry/anchor/loop` | a token nobody reads | erased, users (child tokens) first |
+//! | `spmd.reconvergence.head/tail` | a marker | erased |
+//! | any other `spmd.*` op (`exec.read/write`, `ballot`, `mask.*`, `exec.br_zero`) | needs the whole wave | error diagnostic, the pass fails |
+//!
+//! The pass checks everything before it edits anything: on failure (a
+//! wave-level op, or a convergence token used by something other than a
+//! child token) the IR is left untouched and every offending op gets a
+//! diagnostic.
+//!
+//! Discardable `spmd.*` attributes on operations (`spmd.uniformity`,
+//! `spmd.uniform`) are stripped: they describe the branches of a wave-level
+//! schedule that no longer exists, and their values may be spmd dialect
+//! attributes, which a tool without the spmd dialect (plain `mlir-opt`)
+//! cannot parse. After the pass the output contains no spmd construct except
+//! argument attributes such as `{spmd.divergent}`, which are unit attributes
+//! any MLIR tool reads and which lowerings to LLVM carry along harmlessly.
+
+use super::{PassOptions, Report};
+use crate::{
+    diagnostics,
+    transforms::{ir_edit, prepare::op_name},
+};
+use melior::{
+    dialect::cf,
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        OperationRef, Value,
+    },
+    Context,
+};
+
+/// What the pass does with one spmd operation.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Lowering {
+    /// `spmd.flow_br`: becomes `cf.cond_br`.
+    FlowBranch,
+    /// `spmd.convergence.*`: erased.
+    Token,
+    /// `spmd.reconvergence.head/tail`: erased.
+    Marker,
+    /// Any other spmd op: no thread-level meaning.
+    WaveLevel,
+}
+
+impl Lowering {
+    /// How `name` is lowered, or `None` for ops outside the spmd dialect.
+    fn of(name: &str) -> Option<Self> {
+        match name {
+            "spmd.flow_br" => Some(Self::FlowBranch),
+            "spmd.convergence.entry" | "spmd.convergence.anchor" | "spmd.convergence.loop" => Some(Self::Token),
+            "spmd.reconvergence.head" | "spmd.reconvergence.tail" => Some(Self::Marker),
+            other if other.starts_with("spmd.") => Some(Self::WaveLevel),
+            _ => None,
+        }
+    }
+}
+
+/// Runs the pass on `root`.
+pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<(), ()> {
+    let context_ref = root.context();
+    // SAFETY: the context outlives the pass run.
+    let context = unsafe { context_ref.to_ref() };
+    let ops = spmd_ops(root);
+    check_lowerable(&ops)?;
+    for (lowering, op) in &ops {
+        match lowering {
+            Lowering::FlowBranch => replace_flow_branch(context, *op),
+            Lowering::Marker => ir_edit::erase_operation(*op),
+            Lowering::Token | Lowering::WaveLevel => {}
+        }
+    }
+    erase_token_ops(ops.iter().filter(|(lowering, _)| *lowering == Lowering::Token).map(|(_, op)| *op).collect());
+    strip_spmd_attributes(root);
+    Ok(())
+}
+
+/// Every spmd operation at or below `root`, in pre-order, with its lowering.
+fn spmd_ops<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<(Lowering, OperationRef<'c, 'a>)> {
+    let mut found = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if let Some(lowering) = Lowering::of(&op_name(op)) {
+            // SAFETY: the operation lives in `root`, which outlives the pass.
+            found.push((lowering, unsafe { OperationRef::from_raw(op.to_raw()) }));
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// Reports every op the pass cannot lower; fails if there is one.
+fn check_lowerable(ops: &[(Lowering, OperationRef<'_, '_>)]) -> Result<(), ()> {
+    let mut lowerable = true;
+    for (lowering, op) in ops {
+        match lowering {
+            Lowering::WaveLevel => {
+                let message = format!("wave-level op '{}' has no thread-level lowering", op_name(*op));
+                diagnostics::emit_error(op.location(), &message);
+                lowerable = false;
+            }
+            Lowering::Token => lowerable &= check_token_users(*op),
+            Lowering::FlowBranch | Lowering::Marker => {}
+        }
+    }
+    if lowerable { Ok(()) } else { Err(()) }
+}
+
+/// A token may only feed child tokens (`spmd.convergence.loop`), which are
+/// erased with it. Reports any other user; true if there is none.
+fn check_token_users(token_op: OperationRef<'_, '_>) -> bool {
+    let mut only_tokens = true;
+    for result in token_op.results() {
+        for (user, _) in ir_edit::uses(result.into()) {
+            if Lowering::of(&op_name(user)) != Some(Lowering::Token) {
+                let message = format!(
+                    "cannot lower convergence token of '{}': it is used by '{}'",
+                    op_name(token_op),
+                    op_name(user)
+                );
+                diagnostics::emit_error(user.location(), &message);
+                only_tokens = false;
+            }
+        }
+    }
+    only_tokens
+}
+
+/// Replaces `spmd.flow_br` by a `cf.cond_br` with the same condition,
+/// successors and successor operands (the `loop` flag has no thread-level
+/// meaning).
+fn replace_flow_branch<'c>(context: &'c Context, flow: OperationRef<'c, '_>) {
+    let condition = flow.operand(0).expect("spmd.flow_br has a predicate");
+    let on_true = forwarded(flow, 0);
+    let on_false = forwarded(flow, 1);
+    let (true_dest, false_dest) = (
+        flow.successor(0).expect("spmd.flow_br has two successors"),
+        flow.successor(1).expect("spmd.flow_br has two successors"),
+    );
+    let branch = cf::cond_br(context, condition, &true_dest, &false_dest, &on_true, &on_false, flow.location());
+    let block = flow.block().expect("a terminator is in a block");
+    block.insert_operation_before(flow, branch);
+    ir_edit::erase_operation(flow);
+}
+
+/// The operands `branch` forwards to successor `slot`.
+fn forwarded<'c, 'a>(branch: OperationRef<'c, 'a>, slot: usize) -> Vec<Value<'c, 'a>> {
+    ir_edit::successor_operands(branch, slot).expect("spmd.flow_br implements BranchOpInterface")
+}
+
+/// Erases the token ops, each after the child tokens that use it.
+fn erase_token_ops(mut pending: Vec<OperationRef<'_, '_>>) {
+    while !pending.is_empty() {
+        let (unused, used): (Vec<_>, Vec<_>) = pending.into_iter().partition(|op| !has_uses(*op));
+        assert!(!unused.is_empty(), "convergence tokens form a forest, so some token is unused");
+        unused.into_iter().for_each(ir_edit::erase_operation);
+        pending = used;
+    }
+}
+
+fn has_uses(op: OperationRef<'_, '_>) -> bool {
+    op.results().any(|result| !ir_edit::uses(result.into()).is_empty())
+}
+
+/// Removes every discardable `spmd.*` attribute at or below `root`.
+fn strip_spmd_attributes(root: OperationRef<'_, '_>) {
+    root.walk(WalkOrder::PreOrder, |op| {
+        let names: Vec<String> = (0..op.discardable_attribute_count())
+            .filter_map(|index| op.discardable_attribute_at(index).ok())
+            .map(|(name, _)| name.as_string_ref().as_str().unwrap_or_default().to_string())
+            .filter(|name| name.starts_with("spmd."))
+            .collect();
+        // SAFETY: the walk visits live operations; only their attributes change.
+        let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+        for name in names {
+            let _ = op.remove_discardable_attribute(&name);
+        }
+        WalkResult::Advance
+    });
+}
