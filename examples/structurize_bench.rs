@@ -7,7 +7,7 @@
 //! ```sh
 //! cargo build --release --bins --examples
 //! target/release/examples/structurize_bench                  # 1k 2k 4k 10k 100k
-//! target/release/examples/structurize_bench 1k 4k --timeout 300 --anchors-up-to 4k
+//! target/release/examples/structurize_bench 1k 100k --timeout 300 --anchors-up-to 100k
 //! ```
 //!
 //! # Inputs
@@ -45,16 +45,19 @@
 //! | `llvm structurizecfg` | `opt -S -passes=lower-switch,fix-irreducible,unify-loop-exits,structurizecfg` on the LLVM IR (the passes AMDGPU runs first establish structurizecfg's preconditions; all four are timed) |
 //! | `mlir-opt lift-cf-to-scf` | `mlir-opt --lift-cf-to-scf` |
 //!
-//! The last two are anchors that grow much faster than linearly; they run
-//! only up to `--anchors-up-to` blocks (default 4k) and show `skipped` above.
+//! The last two are anchors that grow much faster than linearly (on these
+//! inputs `structurizecfg` took 0.5 s at 4k, 7.6 s at 10k blocks and did not
+//! finish in 120 s at 100k, nor did `lift-cf-to-scf`); they run only up to
+//! `--anchors-up-to` blocks (default 10k) and show `skipped` above.
 //!
 //! # Columns
 //!
 //! * wall: seconds from spawn to exit of the child, best of up to
 //!   `--repeat` runs (default 3; a run longer than 2 s is not repeated).
 //!   Every run has a time limit (`--timeout SECS` or `$SPMD_BENCH_TIMEOUT`,
-//!   default 120) enforced with `timeout -s KILL`; a run over it shows
-//!   `timeout`, a failing run `error` (first stderr line after the table).
+//!   default 120) enforced with `timeout`; a run over it shows
+//!   `timeout` (with the peak memory reached until then), a failing run
+//!   `error` (numbered; the first stderr line is printed after the table).
 //! * peak MB: peak resident memory of the child (`/usr/bin/time -f %M`), the
 //!   largest over the runs.
 //! * blocks added: blocks in all regions of the output minus the input
@@ -116,7 +119,8 @@ struct Tool {
 enum Outcome {
     Done { secs: f64, peak_mb: f64, blocks_added: Option<isize>, flows: Option<usize> },
     Error(String),
-    Timeout,
+    /// Killed at the time limit; peak RSS until then.
+    Timeout { limit: Duration, peak_mb: f64 },
     Skipped,
 }
 
@@ -241,9 +245,11 @@ fn measure(
             .arg("%M")
             .arg("-o")
             .arg(&rss)
+            // SIGTERM at the limit (then SIGKILL 5 s later): `timeout` reaps
+            // the child, so its peak RSS reaches /usr/bin/time.
             .arg("timeout")
-            .arg("-s")
-            .arg("KILL")
+            .arg("-k")
+            .arg("5")
             .arg(format!("{}", config.timeout.as_secs_f64()))
             .arg(&tool.program)
             .args(&tool.args)
@@ -259,18 +265,20 @@ fn measure(
             Ok(status) => status,
             Err(e) => return Outcome::Error(format!("{}: cannot run /usr/bin/time: {e}", tool.label)),
         };
+        // GNU time writes %M last, also for a killed child.
+        let kb = fs::read_to_string(&rss).ok().and_then(|s| s.lines().last()?.trim().parse().ok());
+        peak_kb = peak_kb.max(kb.unwrap_or(0));
         if !status.success() {
             let _ = fs::remove_file(&output);
             if elapsed >= config.timeout {
-                return Outcome::Timeout;
+                return Outcome::Timeout { limit: config.timeout, peak_mb: peak_kb as f64 / 1024.0 };
             }
             let message = fs::read_to_string(&stderr).unwrap_or_default();
             let first = message.lines().find(|l| !l.trim().is_empty()).unwrap_or("(no message)");
-            return Outcome::Error(format!("{} at {blocks} blocks: {status}: {first}", tool.label));
+            let first = first.replace(&*input.to_string_lossy(), "<input>");
+            return Outcome::Error(format!("{}: {status}: {first}", tool.label));
         }
         best = best.min(elapsed.as_secs_f64());
-        let kb = fs::read_to_string(&rss).ok().and_then(|s| s.lines().last()?.trim().parse().ok());
-        peak_kb = peak_kb.max(kb.unwrap_or(0));
         if elapsed > Duration::from_secs(2) {
             break;
         }
@@ -322,10 +330,15 @@ fn row(blocks: usize, label: &str, outcome: &Outcome, floor: Option<f64>, errors
             )
         }
         Outcome::Error(message) => {
-            errors.push(message.clone());
-            format!("error [{}] | - | - | - | -", errors.len())
+            let index = errors.iter().position(|e| e == message).unwrap_or_else(|| {
+                errors.push(message.clone());
+                errors.len() - 1
+            });
+            format!("error [{}] | - | - | - | -", index + 1)
         }
-        Outcome::Timeout => "timeout | - | - | - | -".into(),
+        Outcome::Timeout { limit, peak_mb } => {
+            format!("timeout (> {} s) | - | ≥ {peak_mb:.0} | - | -", limit.as_secs())
+        }
         Outcome::Skipped => "skipped | - | - | - | -".into(),
     };
     format!("| {blocks} | {label} | {cells} |")
@@ -346,7 +359,7 @@ fn parse_args() -> Config {
     let mut config = Config {
         sizes: Vec::new(),
         timeout: Duration::from_secs(env_timeout.unwrap_or(120) as u64),
-        anchors_up_to: 4000,
+        anchors_up_to: 10_000,
         divergent_per_mille: 350,
         repeats: 3,
         spmd_opt: std::env::var_os("SPMD_OPT").map_or_else(|| "target/release/spmd-opt".into(), PathBuf::from),
@@ -372,6 +385,7 @@ fn parse_args() -> Config {
             _ => panic!("unknown flag --{name}\n{usage}"),
         }
     }
+    assert!(!config.timeout.is_zero(), "the time limit must be at least 1 s\n{usage}");
     if config.sizes.is_empty() {
         config.sizes = vec![1_000, 2_000, 4_000, 10_000, 100_000];
     }
