@@ -117,10 +117,18 @@ struct Tool {
 }
 
 enum Outcome {
-    Done { secs: f64, peak_mb: f64, blocks_added: Option<isize>, flows: Option<usize> },
+    Done {
+        secs: f64,
+        peak_mb: f64,
+        blocks_added: Option<isize>,
+        flows: Option<usize>,
+    },
     Error(String),
     /// Killed at the time limit; peak RSS until then.
-    Timeout { limit: Duration, peak_mb: f64 },
+    Timeout {
+        limit: Duration,
+        peak_mb: f64,
+    },
     Skipped,
 }
 

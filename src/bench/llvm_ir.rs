@@ -42,11 +42,7 @@ pub fn llvm_bin() -> PathBuf {
 pub fn llvm_ir_form(mlir_text: &str) -> Result<String, String> {
     let input = super::mlir_cfg::thread_id_form(mlir_text).ok_or("not a random_function text")?;
     let bin = llvm_bin();
-    let llvm_dialect = run(
-        &bin.join("mlir-opt"),
-        &["--convert-to-llvm", "--reconcile-unrealized-casts"],
-        &input,
-    )?;
+    let llvm_dialect = run(&bin.join("mlir-opt"), &["--convert-to-llvm", "--reconcile-unrealized-casts"], &input)?;
     let ll = run(&bin.join("mlir-translate"), &["--mlir-to-llvmir"], &llvm_dialect)?;
     let kernel = ll.replacen("define void @big(", "define amdgpu_kernel void @big(", 1);
     if kernel == ll {
@@ -70,10 +66,7 @@ pub fn count_flow_blocks(ll: &str) -> usize {
 
 /// Terminators with two or more successors (`br i1`, `switch`).
 pub fn count_branches(ll: &str) -> usize {
-    ll.lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with("br i1 ") || l.starts_with("switch "))
-        .count()
+    ll.lines().map(str::trim_start).filter(|l| l.starts_with("br i1 ") || l.starts_with("switch ")).count()
 }
 
 /// Block labels (`name:` at column 0, without the colon).
