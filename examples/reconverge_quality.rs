@@ -1,12 +1,24 @@
-//! Quality of `--spmd-reconverge` per ordering on a mixed uniform/divergent
-//! corpus of random code-shaped CFGs (20..200 blocks, 50% divergent
-//! branches), compared with LLVM's `structurizecfg` (after `lower-switch`,
-//! `fix-irreducible` and `unify-loop-exits`, as AMDGPU schedules it) on the
-//! same CFGs lowered to LLVM IR.
+//! Quality of `--spmd-reconverge` per ordering and of `--spmd-structurize`
+//! on a mixed uniform/divergent corpus of random code-shaped CFGs
+//! (20..200 blocks, 50% divergent branches), compared with LLVM's
+//! `structurizecfg` (after `lower-switch`, `fix-irreducible` and
+//! `unify-loop-exits`, as AMDGPU schedules it) on the same CFGs lowered to
+//! LLVM IR ([`spmd::bench::llvm_ir`]).
 //!
-//! Columns: Flow blocks inserted, branches added (terminators with two or
-//! more successors), uniform branches preserved (successors untouched),
-//! operations added, and for LLVM the blocks added.
+//! Rows: `reconverge` per ordering; `structurize` (`irreducible=fix`, every
+//! branch structurized) and `structurize skip-uniform` (also
+//! `skip-uniform-regions=true`); `llvm structurizecfg` with plain `opt` (no
+//! target: every branch is structurized) and `llvm structurizecfg
+//! skip-uniform` (`-mtriple=amdgcn-amd-amdhsa`, `structurizecfg<skip-uniform-
+//! regions>`: the divergent condition is `llvm.amdgcn.workitem.id.x`, the
+//! function an `amdgpu_kernel` with uniform arguments). A transform that
+//! fails on some function shows `error` with the first message; its totals
+//! are left out.
+//!
+//! Columns: Flow blocks inserted (`spmd.flow_br`; for LLVM, blocks named
+//! `Flow*`), blocks added, branches added (terminators with two or more
+//! successors), uniform branches preserved (successors untouched; spmd
+//! only), operations added (spmd only).
 //!
 //! `cargo run --release --example reconverge_quality [functions] [divergent per mille]`
 
@@ -22,13 +34,15 @@ use spmd::{
         function_regions::cfg_regions,
         region_uniformity::{RegionUniformity, UniformityOptions},
     },
+    bench::llvm_ir,
     transforms::reconverge::plan::Ordering,
 };
-use std::process::Command;
+use std::{cell::RefCell, process::Command, rc::Rc};
 
 #[derive(Default, Clone, Copy)]
 struct Totals {
     flows: usize,
+    blocks_added: isize,
     branches_added: isize,
     uniform: usize,
     uniform_preserved: usize,
@@ -39,31 +53,91 @@ struct Totals {
     ops_added: isize,
 }
 
+impl std::ops::AddAssign for Totals {
+    fn add_assign(&mut self, t: Totals) {
+        self.flows += t.flows;
+        self.blocks_added += t.blocks_added;
+        self.branches_added += t.branches_added;
+        self.uniform += t.uniform;
+        self.uniform_preserved += t.uniform_preserved;
+        self.uniform_outside += t.uniform_outside;
+        self.uniform_outside_preserved += t.uniform_outside_preserved;
+        self.ops_added += t.ops_added;
+    }
+}
+
+/// One row: a transform, its totals over the functions it handled, and the
+/// first error of the functions it failed on.
+struct Row {
+    name: String,
+    /// `false` for LLVM rows, which have no uniformity or op counts.
+    spmd: bool,
+    totals: Totals,
+    ok: usize,
+    first_error: Option<String>,
+}
+
+impl Row {
+    fn new(name: impl Into<String>, spmd: bool) -> Self {
+        Row { name: name.into(), spmd, totals: Totals::default(), ok: 0, first_error: None }
+    }
+
+    fn add(&mut self, result: Result<Totals, String>) {
+        match result {
+            Ok(t) => {
+                self.totals += t;
+                self.ok += 1;
+            }
+            Err(e) => {
+                self.first_error.get_or_insert(e);
+            }
+        }
+    }
+}
+
 fn main() {
     let functions: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(200);
     let divergent_per_mille: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(500);
     let context = context();
+    // Failing passes report through diagnostics; keep the first per run
+    // instead of printing one per function.
+    let diagnostic = Rc::new(RefCell::new(None::<String>));
+    let sink = diagnostic.clone();
+    context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().get_or_insert_with(|| d.to_string());
+        true
+    });
     spmd::passes::register_all_passes();
-    let mut totals = [Totals::default(); 4];
-    let (mut llvm_blocks_added, mut llvm_ok, mut original_blocks) = (0isize, 0usize, 0usize);
+    let mut spmd_rows: Vec<(Row, String)> = Ordering::ALL
+        .iter()
+        .map(|o| (Row::new(format!("reconverge {}", o.name()), true), format!("spmd-reconverge{{ordering={}}}", o.name())))
+        .collect();
+    spmd_rows.push((Row::new("structurize", true), "spmd-structurize{irreducible=fix}".into()));
+    spmd_rows.push((
+        Row::new("structurize skip-uniform", true),
+        "spmd-structurize{irreducible=fix skip-uniform-regions=true}".into(),
+    ));
+    let mut llvm_rows = [
+        (Row::new("llvm structurizecfg", false), None, llvm_ir::STRUCTURIZECFG_PIPELINE),
+        (
+            Row::new("llvm structurizecfg skip-uniform", false),
+            Some(llvm_ir::AMDGPU_TRIPLE),
+            llvm_ir::STRUCTURIZECFG_SKIP_UNIFORM_PIPELINE,
+        ),
+    ];
+    let mut original_blocks = 0;
     for seed in 0..functions {
         let blocks = 20 + (seed as usize * 37) % 180;
         let (text, graph) = spmd::bench::mlir_cfg::random_function(seed, blocks, divergent_per_mille);
         original_blocks += spmd::analysis::cfg::Graph::num_blocks(&graph);
-        for (slot, ordering) in Ordering::ALL.iter().enumerate() {
-            let t = measure(&context, &text, *ordering);
-            let total = &mut totals[slot];
-            total.flows += t.flows;
-            total.branches_added += t.branches_added;
-            total.uniform += t.uniform;
-            total.uniform_preserved += t.uniform_preserved;
-            total.uniform_outside += t.uniform_outside;
-            total.uniform_outside_preserved += t.uniform_outside_preserved;
-            total.ops_added += t.ops_added;
+        for (row, pipeline) in &mut spmd_rows {
+            diagnostic.borrow_mut().take();
+            let result = measure(&context, &text, pipeline);
+            row.add(result.map_err(|e| diagnostic.borrow_mut().take().unwrap_or(e)));
         }
-        if let Some(added) = llvm_structurizecfg_blocks_added(&text) {
-            llvm_blocks_added += added;
-            llvm_ok += 1;
+        let ll = llvm_ir::llvm_ir_form(&text);
+        for (row, triple, pipeline) in &mut llvm_rows {
+            row.add(ll.clone().and_then(|ll| llvm_structurizecfg(&ll, *triple, pipeline)));
         }
     }
     println!(
@@ -71,34 +145,43 @@ fn main() {
         divergent_per_mille as f64 / 10.0
     );
     println!(
-        "{:<22} {:>8} {:>15} {:>24} {:>26} {:>11}",
-        "transform", "flows", "branches added", "uniform preserved", "outside divergent regions", "ops added"
+        "{:<34} {:>8} {:>13} {:>15} {:>24} {:>26} {:>11}",
+        "transform", "flows", "blocks added", "branches added", "uniform preserved", "outside divergent regions", "ops added"
     );
-    for (slot, ordering) in Ordering::ALL.iter().enumerate() {
-        let t = totals[slot];
-        println!(
-            "{:<22} {:>8} {:>15} {:>10}/{:<5} ({:>5.1}%) {:>10}/{:<5} ({:>5.1}%) {:>9}",
-            format!("reconverge {}", ordering.name()),
-            t.flows,
-            t.branches_added,
-            t.uniform_preserved,
-            t.uniform,
-            100.0 * t.uniform_preserved as f64 / t.uniform.max(1) as f64,
-            t.uniform_outside_preserved,
-            t.uniform_outside,
-            100.0 * t.uniform_outside_preserved as f64 / t.uniform_outside.max(1) as f64,
-            t.ops_added
-        );
+    let rows = spmd_rows.iter().map(|(row, _)| row).chain(llvm_rows.iter().map(|(row, _, _)| row));
+    for row in rows {
+        let t = row.totals;
+        if row.ok < functions as usize {
+            let error = row.first_error.as_deref().unwrap_or_default();
+            let error: String = error.lines().next().unwrap_or_default().chars().take(100).collect();
+            println!("{:<34} error on {} of {functions} functions: {error}", row.name, functions as usize - row.ok);
+            continue;
+        }
+        let uniform = if row.spmd {
+            format!(
+                "{:>10}/{:<5} ({:>5.1}%) {:>10}/{:<5} ({:>5.1}%) {:>9}",
+                t.uniform_preserved,
+                t.uniform,
+                100.0 * t.uniform_preserved as f64 / t.uniform.max(1) as f64,
+                t.uniform_outside_preserved,
+                t.uniform_outside,
+                100.0 * t.uniform_outside_preserved as f64 / t.uniform_outside.max(1) as f64,
+                t.ops_added
+            )
+        } else {
+            format!("{:>24} {:>26} {:>11}", "-", "-", "-")
+        };
+        println!("{:<34} {:>8} {:>13} {:>15} {uniform}", row.name, t.flows, t.blocks_added, t.branches_added);
     }
-    println!("{:<22} {:>8}   (blocks added, {} of {} functions lowered)", "llvm structurizecfg", llvm_blocks_added, llvm_ok, functions);
 }
 
 fn context() -> Context {
     spmd::dialect::context_with_all_dialects()
 }
 
-/// Runs the pass with `ordering` on `text` and counts what changed.
-fn measure(context: &Context, text: &str, ordering: Ordering) -> Totals {
+/// Runs `pipeline` (nested in `builtin.module`) on `text` and counts what
+/// changed; `Err` if the pass fails.
+fn measure(context: &Context, text: &str, pipeline: &str) -> Result<Totals, String> {
     let mut module = Module::parse(context, text).expect("valid input");
     let function = cfg_regions(module.as_operation()).into_iter().find(|r| r.function_like).unwrap();
     let uniformity = RegionUniformity::compute(function.owner, function.region, UniformityOptions::default()).unwrap();
@@ -112,15 +195,12 @@ fn measure(context: &Context, text: &str, ordering: Ordering) -> Totals {
             uniform_branches.push((terminator.to_raw().ptr as usize, successors, inside[b]));
         }
     }
-    let (branches_before, ops_before) = count(&module);
+    let (blocks_before, branches_before, ops_before) = count(&module);
     let manager = PassManager::new(context);
-    parse_pass_pipeline(
-        manager.as_operation_pass_manager(),
-        &format!("builtin.module(spmd-reconverge{{ordering={}}})", ordering.name()),
-    )
-    .unwrap();
-    manager.run(&mut module).expect("reconverge succeeds");
-    let (branches_after, ops_after) = count(&module);
+    parse_pass_pipeline(manager.as_operation_pass_manager(), &format!("builtin.module({pipeline})"))
+        .map_err(|e| format!("{pipeline}: {e}"))?;
+    manager.run(&mut module).map_err(|e| format!("{pipeline} failed: {e}"))?;
+    let (blocks_after, branches_after, ops_after) = count(&module);
     let mut preserved = 0;
     let mut outside_preserved = 0;
     let mut flows = 0;
@@ -136,15 +216,16 @@ fn measure(context: &Context, text: &str, ordering: Ordering) -> Totals {
         }
         melior::ir::operation::WalkResult::Advance
     });
-    Totals {
+    Ok(Totals {
         flows,
+        blocks_added: blocks_after as isize - blocks_before as isize,
         branches_added: branches_after as isize - branches_before as isize,
         uniform: uniform_branches.len(),
         uniform_preserved: preserved,
         uniform_outside: uniform_branches.iter().filter(|(_, _, inside)| !inside).count(),
         uniform_outside_preserved: outside_preserved,
         ops_added: ops_after as isize - ops_before as isize,
-    }
+    })
 }
 
 /// Per block: is it strictly inside the region of some divergent branch
@@ -174,12 +255,14 @@ fn inside_divergent_regions(
     inside
 }
 
-/// (terminators with two or more successors, operations) in the module.
-fn count(module: &Module) -> (usize, usize) {
-    let (mut branches, mut ops) = (0, 0);
+/// (blocks, terminators with two or more successors, operations) of the
+/// function in the module.
+fn count(module: &Module) -> (usize, usize, usize) {
+    let (mut blocks, mut branches, mut ops) = (0, 0, 0);
     let function = cfg_regions(module.as_operation()).into_iter().find(|r| r.function_like).unwrap();
     let mut block = function.region.first_block();
     while let Some(b) = block {
+        blocks += 1;
         let mut op = b.first_operation();
         while let Some(o) = op {
             ops += 1;
@@ -188,49 +271,30 @@ fn count(module: &Module) -> (usize, usize) {
         }
         block = b.next_in_region();
     }
-    (branches, ops)
+    (blocks, branches, ops)
 }
 
-/// Blocks added by LLVM's structurizecfg pipeline on the LLVM IR form of
-/// `text`, or `None` if a tool is missing or fails.
-fn llvm_structurizecfg_blocks_added(text: &str) -> Option<isize> {
-    let bin = "/usr/lib/llvm-22/bin";
-    let dir = std::env::temp_dir();
-    let input = dir.join("spmd-quality.mlir");
-    std::fs::write(&input, text.replace(" {spmd.divergent}", "")).ok()?;
-    let llvm_dialect = run(&format!("{bin}/mlir-opt"), &["--convert-to-llvm", "--reconcile-unrealized-casts", input.to_str()?], None)?;
-    let ll = run(&format!("{bin}/mlir-translate"), &["--mlir-to-llvmir"], Some(&llvm_dialect))?;
-    let before = count_llvm_blocks(&ll);
-    let structured = run(
-        &format!("{bin}/opt"),
-        &["-S", "-passes=lower-switch,fix-irreducible,unify-loop-exits,structurizecfg"],
-        Some(&ll),
-    )?;
-    Some(count_llvm_blocks(&structured) as isize - before as isize)
-}
-
-fn count_llvm_blocks(ll: &str) -> usize {
-    // The entry block plus one per label line (`name:` at column 0).
-    1 + ll
-        .lines()
-        .filter(|l| !l.starts_with([' ', ';', '!']))
-        .filter(|l| l.split_whitespace().next().is_some_and(|token| token.ends_with(':')))
-        .count()
-}
-
-fn run(tool: &str, args: &[&str], stdin: Option<&str>) -> Option<String> {
-    use std::io::Write;
-    let mut child = Command::new(tool)
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .ok()?;
-    if let Some(input) = stdin {
-        child.stdin.take()?.write_all(input.as_bytes()).ok()?;
+/// Flow blocks, blocks and branches LLVM's structurizer `pipeline` adds to
+/// the LLVM IR `ll` (with `-mtriple=triple` if given).
+fn llvm_structurizecfg(ll: &str, triple: Option<&str>, pipeline: &str) -> Result<Totals, String> {
+    let input = std::env::temp_dir().join(format!("spmd-quality-{}.ll", std::process::id()));
+    std::fs::write(&input, ll).map_err(|e| e.to_string())?;
+    let mut command = Command::new(llvm_ir::llvm_bin().join("opt"));
+    command.arg("-S").arg(format!("-passes={pipeline}")).arg(&input);
+    if let Some(triple) = triple {
+        command.arg(format!("-mtriple={triple}"));
     }
-    drop(child.stdin.take());
-    let output = child.wait_with_output().ok()?;
-    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+    let output = command.output().map_err(|e| format!("opt: {e}"))?;
+    let _ = std::fs::remove_file(&input);
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        return Err(format!("opt failed: {}", stderr.lines().next().unwrap_or_default()));
+    }
+    let structured = String::from_utf8_lossy(&output.stdout);
+    Ok(Totals {
+        flows: llvm_ir::count_flow_blocks(&structured),
+        blocks_added: llvm_ir::count_blocks(&structured) as isize - llvm_ir::count_blocks(ll) as isize,
+        branches_added: llvm_ir::count_branches(&structured) as isize - llvm_ir::count_branches(ll) as isize,
+        ..Totals::default()
+    })
 }

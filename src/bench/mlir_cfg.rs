@@ -10,6 +10,8 @@
 //!
 //! Each branch is divergent (conditions on `%t`) with probability
 //! `divergent_per_mille`/1000, uniform (on `%n`) otherwise.
+//! [`thread_id_form`] gives the same function with `%t` read from the AMDGPU
+//! thread id instead, for lowering to LLVM IR ([`super::llvm_ir`]).
 
 use crate::analysis::cfg::{
     random::{realistic_cfg, SplitMix64},
@@ -17,13 +19,16 @@ use crate::analysis::cfg::{
 };
 use std::fmt::Write;
 
+/// The first line of every function [`random_function`] prints.
+const SIGNATURE: &str = "func.func @big(%t: i32 {spmd.divergent}, %n: i32) {\n";
+
 /// The MLIR text of a random `blocks`-block function, and its graph.
 pub fn random_function(seed: u64, blocks: usize, divergent_per_mille: u64) -> (String, CfgGraph) {
     let mut rng = SplitMix64::new(seed);
     let graph = realistic_cfg(&mut rng, blocks.max(2));
     // A separate entry block, since the graph's block 0 may be a loop header
     // (MLIR's entry block cannot have predecessors).
-    let mut text = String::from("func.func @big(%t: i32 {spmd.divergent}, %n: i32) {\n  cf.br ^bb0\n");
+    let mut text = format!("{SIGNATURE}  cf.br ^bb0\n");
     for index in 0..graph.num_blocks() {
         let block = BlockId::new(index);
         let _ = writeln!(text, "^bb{index}:");
@@ -50,4 +55,16 @@ pub fn random_function(seed: u64, blocks: usize, divergent_per_mille: u64) -> (S
     }
     text.push_str("}\n");
     (text, graph)
+}
+
+/// `text` from [`random_function`] with the divergent value `%t` computed by
+/// `rocdl.workitem.id.x` (the AMDGPU thread id) in the entry block instead of
+/// being a `spmd.divergent` argument; `%n` stays an argument. The CFG and
+/// every other operation are unchanged. Lowered to LLVM IR this becomes a
+/// call of `llvm.amdgcn.workitem.id.x`, which LLVM's uniformity analysis
+/// knows to be divergent. `None` if `text` does not start with the signature
+/// [`random_function`] prints.
+pub fn thread_id_form(text: &str) -> Option<String> {
+    let body = text.strip_prefix(SIGNATURE)?;
+    Some(format!("func.func @big(%n: i32) {{\n  %t = rocdl.workitem.id.x : i32\n{body}"))
 }

@@ -1,0 +1,401 @@
+//! Speed, memory and size of CFG structurization on random unstructured
+//! CFGs of 1k..100k blocks: `spmd-opt --spmd-structurize` and
+//! `--spmd-reconverge` against LLVM's `structurizecfg`, MLIR's
+//! `--lift-cf-to-scf` and the floor of any MLIR text tool, `mlir-opt` parse
+//! plus print, all on identical shapes.
+//!
+//! ```sh
+//! cargo build --release --bins --examples
+//! target/release/examples/structurize_bench                  # 1k 2k 4k 10k 100k
+//! target/release/examples/structurize_bench 1k 100k --timeout 300 --anchors-up-to 100k
+//! ```
+//!
+//! # Inputs
+//!
+//! Per size, one random code-shaped CFG
+//! ([`spmd::bench::mlir_cfg::random_function`], seed 42) with 35% divergent
+//! branches (`--divergent PER_MILLE`) is written once as MLIR
+//! (`$TMPDIR/spmd-structurize-bench/cfg-N.mlir`) and, if an LLVM row runs,
+//! lowered once to LLVM IR (`cfg-N.ll`, see [`spmd::bench::llvm_ir`]). The
+//! generator (`realistic_cfg`) has no knob for loop density: it plans a loop
+//! at about 2.5% of the blocks (nested up to 8 deep, with `continue` edges,
+//! about 2% infinite loops), adds if/else skips, early returns, a few
+//! switches and unstructured forward gotos that make some cycles
+//! irreducible. The first table prints what each input actually has: edges,
+//! back edges (DFS retreating edges) and their share, irreducible cycles,
+//! conditional branches and how many are divergent.
+//!
+//! Divergence: in MLIR a branch is divergent when it tests `%t`, an argument
+//! marked `spmd.divergent`; `%n` is uniform. In the LLVM IR form `%t` is
+//! `llvm.amdgcn.workitem.id.x` and the function an `amdgpu_kernel`, so the
+//! same branches are divergent for a divergence-aware `opt`. This benchmark
+//! runs plain `opt` (no GPU target), where `structurizecfg` structurizes
+//! every branch, uniform or not — the same contract as `--spmd-structurize`
+//! without `skip-uniform-regions`.
+//!
+//! # Rows
+//!
+//! | row | command (input file, `-o` output file) |
+//! |---|---|
+//! | `mlir-opt parse+print` | `mlir-opt` — the floor; `× floor` divides by it |
+//! | `spmd-opt parse+print` | `spmd-opt` |
+//! | `spmd reconverge` | `spmd-opt --spmd-reconverge` (default ordering) |
+//! | `spmd structurize` | `spmd-opt --spmd-structurize=irreducible=fix` |
+//! | `spmd structurize skip-uniform` | `... "--spmd-structurize=irreducible=fix skip-uniform-regions=true"` |
+//! | `llvm structurizecfg` | `opt -S -passes=lower-switch,fix-irreducible,unify-loop-exits,structurizecfg` on the LLVM IR (the passes AMDGPU runs first establish structurizecfg's preconditions; all four are timed) |
+//! | `mlir-opt lift-cf-to-scf` | `mlir-opt --lift-cf-to-scf` |
+//!
+//! The last two are anchors that grow much faster than linearly (on these
+//! inputs `structurizecfg` took 0.5 s at 4k, 7.6 s at 10k blocks and did not
+//! finish in 120 s at 100k, nor did `lift-cf-to-scf`); they run only up to
+//! `--anchors-up-to` blocks (default 10k) and show `skipped` above.
+//!
+//! # Columns
+//!
+//! * wall: seconds from spawn to exit of the child, best of up to
+//!   `--repeat` runs (default 3; a run longer than 2 s is not repeated).
+//!   Every run has a time limit (`--timeout SECS` or `$SPMD_BENCH_TIMEOUT`,
+//!   default 120) enforced with `timeout`; a run over it shows
+//!   `timeout` (with the peak memory reached until then), a failing run
+//!   `error` (numbered; the first stderr line is printed after the table).
+//! * peak MB: peak resident memory of the child (`/usr/bin/time -f %M`), the
+//!   largest over the runs.
+//! * blocks added: blocks in all regions of the output minus the input
+//!   (MLIR outputs parsed with melior, so structured regions of
+//!   `lift-cf-to-scf` count too and it can be negative); for LLVM, labelled
+//!   blocks of the output minus the LLVM IR input.
+//! * Flow blocks: `spmd.flow_br` terminators in spmd output; blocks named
+//!   `Flow`, `Flow1`, ... in `structurizecfg` output.
+//!
+//! Tools: `target/release/spmd-opt` or `$SPMD_OPT`; LLVM 22 tools from
+//! `/usr/lib/llvm-22/bin` or `$LLVM_BIN`. No timing is asserted anywhere;
+//! compare ratios measured in the same run.
+
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+        Module, RegionLike,
+    },
+    Context,
+};
+use spmd::{
+    analysis::cfg::CfgAnalysis,
+    bench::{llvm_ir, mlir_cfg},
+};
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::{Command, Stdio},
+    time::{Duration, Instant},
+};
+
+struct Config {
+    sizes: Vec<usize>,
+    timeout: Duration,
+    anchors_up_to: usize,
+    divergent_per_mille: u64,
+    repeats: usize,
+    spmd_opt: PathBuf,
+    llvm_bin: PathBuf,
+    dir: PathBuf,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Input {
+    Mlir,
+    Llvm,
+}
+
+struct Tool {
+    label: &'static str,
+    program: PathBuf,
+    args: Vec<String>,
+    input: Input,
+    /// Runs only up to `--anchors-up-to` blocks.
+    anchor: bool,
+}
+
+enum Outcome {
+    Done {
+        secs: f64,
+        peak_mb: f64,
+        blocks_added: Option<isize>,
+        flows: Option<usize>,
+    },
+    Error(String),
+    /// Killed at the time limit; peak RSS until then.
+    Timeout {
+        limit: Duration,
+        peak_mb: f64,
+    },
+    Skipped,
+}
+
+fn main() {
+    let config = parse_args();
+    fs::create_dir_all(&config.dir).expect("create the benchmark directory");
+    let tools = tools(&config);
+    let context = spmd::dialect::context_with_all_dialects();
+    context.attach_diagnostic_handler(|_| true); // unparsable output counts as "?"
+
+    let mut inputs = Vec::new();
+    println!("Inputs (seed 42, {:.0}% divergent branches):\n", config.divergent_per_mille as f64 / 10.0);
+    println!("| blocks | edges | back edges | irreducible cycles | cond. branches | divergent |");
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for &blocks in &config.sizes {
+        let (text, graph) = mlir_cfg::random_function(42, blocks, config.divergent_per_mille);
+        let analysis = CfgAnalysis::build(&graph);
+        let back_edges = analysis.traversal().back_edges().len();
+        let cycles = analysis.cycles();
+        let irreducible = cycles.cycles().filter(|&c| !cycles.is_reducible(c)).count();
+        let branches = text.lines().filter(|l| l.starts_with("  cf.cond_br") || l.starts_with("  cf.switch")).count();
+        let divergent = text.lines().filter(|l| l.contains("slt, %t,") || l.starts_with("  cf.switch %t ")).count();
+        println!(
+            "| {blocks} | {} | {back_edges} ({:.1}%) | {irreducible} | {branches} | {divergent} |",
+            graph.num_edges(),
+            100.0 * back_edges as f64 / graph.num_edges().max(1) as f64
+        );
+        let path = config.dir.join(format!("cfg-{blocks}.mlir"));
+        fs::write(&path, &text).expect("write the MLIR input");
+        let input_blocks = mlir_blocks(&context, &text);
+        inputs.push((blocks, text, path, input_blocks));
+    }
+
+    println!("\n| blocks | tool | wall s | × floor | peak MB | blocks added | Flow blocks |");
+    println!("|---:|---|---:|---:|---:|---:|---:|");
+    let mut errors: Vec<String> = Vec::new();
+    for (blocks, text, mlir_path, mlir_input_blocks) in &inputs {
+        let mut llvm_input: Option<Result<(PathBuf, usize), String>> = None;
+        let mut floor = None;
+        for tool in &tools {
+            let outcome = if tool.anchor && *blocks > config.anchors_up_to {
+                Outcome::Skipped
+            } else {
+                eprintln!("[{blocks} blocks] {} ...", tool.label);
+                let input = match tool.input {
+                    Input::Mlir => Ok((mlir_path.clone(), *mlir_input_blocks)),
+                    Input::Llvm => llvm_input
+                        .get_or_insert_with(|| {
+                            let ll = llvm_ir::llvm_ir_form(text)?;
+                            let path = config.dir.join(format!("cfg-{blocks}.ll"));
+                            fs::write(&path, &ll).map_err(|e| e.to_string())?;
+                            Ok((path, llvm_ir::count_blocks(&ll)))
+                        })
+                        .clone()
+                        .map(|(path, count)| (path, Some(count))),
+                };
+                match input {
+                    Ok((path, input_blocks)) => measure(&config, &context, tool, *blocks, &path, input_blocks),
+                    Err(message) => Outcome::Error(format!("LLVM IR form: {message}")),
+                }
+            };
+            if tool.label == "mlir-opt parse+print" {
+                if let Outcome::Done { secs, .. } = outcome {
+                    floor = Some(secs);
+                }
+            }
+            println!("{}", row(*blocks, tool.label, &outcome, floor, &mut errors));
+        }
+    }
+    for (index, error) in errors.iter().enumerate() {
+        println!("\n[{}] {error}", index + 1);
+    }
+}
+
+fn tools(config: &Config) -> Vec<Tool> {
+    let mlir_opt = config.llvm_bin.join("mlir-opt");
+    let spmd_opt = config.spmd_opt.clone();
+    let tool = |label, program: &PathBuf, args: &[&str], input, anchor| Tool {
+        label,
+        program: program.clone(),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        input,
+        anchor,
+    };
+    let structurizecfg = format!("-passes={}", llvm_ir::STRUCTURIZECFG_PIPELINE);
+    vec![
+        tool("mlir-opt parse+print", &mlir_opt, &[], Input::Mlir, false),
+        tool("spmd-opt parse+print", &spmd_opt, &[], Input::Mlir, false),
+        tool("spmd reconverge", &spmd_opt, &["--spmd-reconverge"], Input::Mlir, false),
+        tool("spmd structurize", &spmd_opt, &["--spmd-structurize=irreducible=fix"], Input::Mlir, false),
+        tool(
+            "spmd structurize skip-uniform",
+            &spmd_opt,
+            &["--spmd-structurize=irreducible=fix skip-uniform-regions=true"],
+            Input::Mlir,
+            false,
+        ),
+        tool("llvm structurizecfg", &config.llvm_bin.join("opt"), &["-S", &structurizecfg], Input::Llvm, true),
+        tool("mlir-opt lift-cf-to-scf", &mlir_opt, &["--lift-cf-to-scf"], Input::Mlir, true),
+    ]
+}
+
+/// Runs `tool` on `input` up to `config.repeats` times and counts what its
+/// last output added.
+fn measure(
+    config: &Config,
+    context: &Context,
+    tool: &Tool,
+    blocks: usize,
+    input: &Path,
+    input_blocks: Option<usize>,
+) -> Outcome {
+    let extension = if tool.input == Input::Llvm { "ll" } else { "mlir" };
+    let output = config.dir.join(format!("out-{blocks}.{extension}"));
+    let rss = config.dir.join("rss.txt");
+    let stderr = config.dir.join("stderr.txt");
+    let (mut best, mut peak_kb) = (f64::MAX, 0u64);
+    for _ in 0..config.repeats.max(1) {
+        let start = Instant::now();
+        let status = Command::new("/usr/bin/time")
+            .arg("-f")
+            .arg("%M")
+            .arg("-o")
+            .arg(&rss)
+            // SIGTERM at the limit (then SIGKILL 5 s later): `timeout` reaps
+            // the child, so its peak RSS reaches /usr/bin/time.
+            .arg("timeout")
+            .arg("-k")
+            .arg("5")
+            .arg(format!("{}", config.timeout.as_secs_f64()))
+            .arg(&tool.program)
+            .args(&tool.args)
+            .arg(input)
+            .arg("-o")
+            .arg(&output)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(fs::File::create(&stderr).expect("create the stderr file"))
+            .status();
+        let elapsed = start.elapsed();
+        let status = match status {
+            Ok(status) => status,
+            Err(e) => return Outcome::Error(format!("{}: cannot run /usr/bin/time: {e}", tool.label)),
+        };
+        // GNU time writes %M last, also for a killed child.
+        let kb = fs::read_to_string(&rss).ok().and_then(|s| s.lines().last()?.trim().parse().ok());
+        peak_kb = peak_kb.max(kb.unwrap_or(0));
+        if !status.success() {
+            let _ = fs::remove_file(&output);
+            if elapsed >= config.timeout {
+                return Outcome::Timeout { limit: config.timeout, peak_mb: peak_kb as f64 / 1024.0 };
+            }
+            let message = fs::read_to_string(&stderr).unwrap_or_default();
+            let first = message.lines().find(|l| !l.trim().is_empty()).unwrap_or("(no message)");
+            let first = first.replace(&*input.to_string_lossy(), "<input>");
+            return Outcome::Error(format!("{}: {status}: {first}", tool.label));
+        }
+        best = best.min(elapsed.as_secs_f64());
+        if elapsed > Duration::from_secs(2) {
+            break;
+        }
+    }
+    let text = fs::read_to_string(&output).unwrap_or_default();
+    let _ = fs::remove_file(&output);
+    let (after, flows) = match tool.input {
+        Input::Mlir => (mlir_blocks(context, &text), text.matches("spmd.flow_br").count()),
+        Input::Llvm => (Some(llvm_ir::count_blocks(&text)), llvm_ir::count_flow_blocks(&text)),
+    };
+    Outcome::Done {
+        secs: best,
+        peak_mb: peak_kb as f64 / 1024.0,
+        blocks_added: after.zip(input_blocks).map(|(a, b)| a as isize - b as isize),
+        flows: Some(flows),
+    }
+}
+
+/// Blocks in every region of every operation below the module, or `None` if
+/// `text` does not parse.
+fn mlir_blocks(context: &Context, text: &str) -> Option<usize> {
+    let module = Module::parse(context, text)?;
+    let top = module.as_operation().to_raw().ptr;
+    let mut count = 0;
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr != top {
+            for region in op.regions() {
+                let mut block = region.first_block();
+                while let Some(b) = block {
+                    count += 1;
+                    block = b.next_in_region();
+                }
+            }
+        }
+        WalkResult::Advance
+    });
+    Some(count)
+}
+
+fn row(blocks: usize, label: &str, outcome: &Outcome, floor: Option<f64>, errors: &mut Vec<String>) -> String {
+    let cells = match outcome {
+        Outcome::Done { secs, peak_mb, blocks_added, flows } => {
+            let ratio = floor.map_or("-".into(), |f| format!("{:.2}×", secs / f));
+            let show = |n: Option<String>| n.unwrap_or_else(|| "?".into());
+            format!(
+                "{secs:.3} | {ratio} | {peak_mb:.0} | {} | {}",
+                show(blocks_added.map(|n| n.to_string())),
+                show(flows.map(|n| n.to_string()))
+            )
+        }
+        Outcome::Error(message) => {
+            let index = errors.iter().position(|e| e == message).unwrap_or_else(|| {
+                errors.push(message.clone());
+                errors.len() - 1
+            });
+            format!("error [{}] | - | - | - | -", index + 1)
+        }
+        Outcome::Timeout { limit, peak_mb } => {
+            format!("timeout (> {} s) | - | ≥ {peak_mb:.0} | - | -", limit.as_secs())
+        }
+        Outcome::Skipped => "skipped | - | - | - | -".into(),
+    };
+    format!("| {blocks} | {label} | {cells} |")
+}
+
+fn parse_args() -> Config {
+    let usage = "usage: structurize_bench [SIZES...] [--timeout SECS] [--anchors-up-to BLOCKS] \
+                 [--divergent PER_MILLE] [--repeat N]   (sizes like 4000, 4_000 or 4k)";
+    let number = |s: &str| -> usize {
+        let s = s.replace('_', "").to_ascii_lowercase();
+        let parsed = match s.strip_suffix('k') {
+            Some(thousands) => thousands.parse::<usize>().map(|n| n * 1000),
+            None => s.parse(),
+        };
+        parsed.unwrap_or_else(|_| panic!("not a number: {s}\n{usage}"))
+    };
+    let env_timeout = std::env::var("SPMD_BENCH_TIMEOUT").ok().map(|s| number(&s));
+    let mut config = Config {
+        sizes: Vec::new(),
+        timeout: Duration::from_secs(env_timeout.unwrap_or(120) as u64),
+        anchors_up_to: 10_000,
+        divergent_per_mille: 350,
+        repeats: 3,
+        spmd_opt: std::env::var_os("SPMD_OPT").map_or_else(|| "target/release/spmd-opt".into(), PathBuf::from),
+        llvm_bin: llvm_ir::llvm_bin(),
+        dir: std::env::temp_dir().join("spmd-structurize-bench"),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let Some(flag) = arg.strip_prefix("--") else {
+            config.sizes.push(number(&arg));
+            continue;
+        };
+        let (name, value) = match flag.split_once('=') {
+            Some((name, value)) => (name.to_string(), value.to_string()),
+            None => (flag.to_string(), args.next().unwrap_or_else(|| panic!("--{flag} needs a value\n{usage}"))),
+        };
+        let value = number(&value);
+        match name.as_str() {
+            "timeout" => config.timeout = Duration::from_secs(value as u64),
+            "anchors-up-to" => config.anchors_up_to = value,
+            "divergent" => config.divergent_per_mille = value as u64,
+            "repeat" => config.repeats = value,
+            _ => panic!("unknown flag --{name}\n{usage}"),
+        }
+    }
+    assert!(!config.timeout.is_zero(), "the time limit must be at least 1 s\n{usage}");
+    if config.sizes.is_empty() {
+        config.sizes = vec![1_000, 2_000, 4_000, 10_000, 100_000];
+    }
+    config
+}
