@@ -15,6 +15,7 @@
 //! diagnostic, so a bug never aborts the host compiler.
 
 pub mod annotate_uniformity;
+pub mod branch_fold;
 pub mod options;
 pub mod print_cfg_analysis;
 pub mod print_uniformity;
@@ -60,6 +61,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-annotate-uniformity", annotate_uniformity::run),
     ("spmd-verify-reconverging", verify_reconverging::run),
     ("spmd-reconverge", reconverge::run),
+    ("spmd-branch-fold", branch_fold::run),
 ];
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global

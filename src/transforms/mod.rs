@@ -4,6 +4,7 @@
 
 pub mod ir_edit;
 pub mod prepare;
+pub mod branch_fold;
 pub mod reconverge;
 pub mod ssa_apply;
 pub mod ssa_repair;
