@@ -28,6 +28,9 @@ pub fn optimize_once<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, Re
     if delete_unreachable(folder, &view) {
         return Ok(true);
     }
+    if hoist_constants(folder, &view) {
+        return Ok(true);
+    }
     for index in 0..view.num_blocks() {
         if fold_branch(folder, &view, BlockId::new(index)) {
             return Ok(true);
@@ -94,6 +97,64 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, '
         ir_edit::erase_operation(placeholder);
     }
     folder.stats.unreachable_removed += dead.len();
+    folder.edits += 1;
+    true
+}
+
+/// Erases unused `arith.constant`s and moves every other one outside the
+/// entry block to the start of the entry block, reusing an equal constant
+/// already there. Constants are
+/// pure and position-independent and the entry dominates every block, so
+/// this is always valid; it leaves blocks that only materialized a
+/// predicate or a phi input for a Flow block empty, which the other rules
+/// then remove.
+fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
+    let entry = view.block(BlockId::new(0));
+    let mut pool: Vec<OperationRef<'c, 'a>> =
+        ir_edit::operations(entry).into_iter().filter(|op| prepare::op_name(*op) == "arith.constant").collect();
+    let mut moved = 0;
+    for op in &pool {
+        if ir_edit::uses(op.result(0).unwrap().into()).is_empty() {
+            moved += 1;
+        }
+    }
+    pool.retain(|op| {
+        let dead = ir_edit::uses(op.result(0).unwrap().into()).is_empty();
+        if dead {
+            ir_edit::erase_operation(*op);
+        }
+        !dead
+    });
+    for index in 1..view.num_blocks() {
+        for op in ir_edit::operations(view.block(BlockId::new(index))) {
+            if prepare::op_name(op) != "arith.constant" || op.region_count() != 0 {
+                continue;
+            }
+            if ir_edit::uses(op.result(0).unwrap().into()).is_empty() {
+                ir_edit::erase_operation(op);
+                moved += 1;
+                continue;
+            }
+            match pool.iter().find(|known| super::same_shape(**known, op)) {
+                Some(known) => {
+                    ir_edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
+                    ir_edit::erase_operation(op);
+                }
+                None => {
+                    match entry.first_operation() {
+                        Some(first) => ir_edit::move_before(op, first),
+                        None => ir_edit::move_to_end(op, entry),
+                    }
+                    pool.push(op);
+                }
+            }
+            moved += 1;
+        }
+    }
+    if moved == 0 {
+        return false;
+    }
+    folder.stats.constants_hoisted += moved;
     folder.edits += 1;
     true
 }
@@ -286,6 +347,7 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'
     let mut planned = view.planned.clone();
     let mut label = view.planned.labels[block.index()];
     label.flow_impure = label.flow && (has_ops_before(branch) || label.flow_impure);
+    label.loop_token |= view.planned.labels[predecessor.index()].loop_token;
     let successors = planned.successors[block.index()].clone();
     planned.set_terminator(predecessor, successors, label);
     planned.remove(block);

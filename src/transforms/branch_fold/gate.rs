@@ -20,7 +20,8 @@
 //! [`crate::analysis::reconverging::check_with_exits`]), [`Reducible`]
 //! (irreducible cycles of the [`CycleForest`]) and [`FlowChains`] (Flow
 //! blocks hold only their terminator and have at most one Flow successor,
-//! rule 3 of the structured contract). The structured-CFG checker of
+//! rule 3 of the structured contract) and [`LoopTokens`] (a block holding
+//! `spmd.convergence.loop` stays a cycle header). The structured-CFG checker of
 //! `--spmd-verify-structured` is meant to become one more check here.
 //!
 //! Removed blocks stay in the planned graph as isolated nodes without
@@ -43,6 +44,8 @@ pub struct BlockLabel {
     pub flow: bool,
     /// The block is a Flow block that holds operations besides its terminator.
     pub flow_impure: bool,
+    /// The block holds `spmd.convergence.loop`, which must stay in a cycle header.
+    pub loop_token: bool,
 }
 
 /// A CFG with labels, as edits will leave it.
@@ -68,9 +71,12 @@ impl PlannedCfg {
         self.successors[block.index()][slot] = target;
     }
 
-    /// Replaces the terminator of `block` by one with `successors`.
-    pub fn set_terminator(&mut self, block: BlockId, successors: Vec<BlockId>, label: BlockLabel) {
+    /// Replaces the terminator of `block` by one with `successors` and the
+    /// labels of `label` (the block's other operations stay, so a loop
+    /// token it holds is kept).
+    pub fn set_terminator(&mut self, block: BlockId, successors: Vec<BlockId>, mut label: BlockLabel) {
         self.successors[block.index()] = successors;
+        label.loop_token |= self.labels[block.index()].loop_token;
         self.labels[block.index()] = label;
     }
 
@@ -157,6 +163,23 @@ impl PropertyCheck for FlowChains {
     }
 }
 
+/// Blocks holding a loop convergence token stay cycle headers (the op's
+/// verifier requires it).
+pub struct LoopTokens;
+
+impl PropertyCheck for LoopTokens {
+    fn name(&self) -> &'static str {
+        "loop-tokens"
+    }
+    fn violations(&self, graph: &CfgGraph, cfg: &PlannedCfg) -> usize {
+        if !cfg.labels.iter().any(|l| l.loop_token) {
+            return 0;
+        }
+        let forest = CycleForest::build(graph);
+        (0..cfg.labels.len()).filter(|&b| cfg.labels[b].loop_token && !forest.is_header(BlockId::new(b))).count()
+    }
+}
+
 /// A set of checks and the violation counts of the current graph.
 pub struct Gate {
     checks: Vec<Box<dyn PropertyCheck>>,
@@ -164,9 +187,9 @@ pub struct Gate {
 }
 
 impl Gate {
-    /// The default checks: reconverging, reducible, Flow chains.
+    /// The default checks: reconverging, reducible, Flow chains, loop tokens.
     pub fn default_checks() -> Vec<Box<dyn PropertyCheck>> {
-        vec![Box::new(Reconverging), Box::new(Reducible), Box::new(FlowChains)]
+        vec![Box::new(Reconverging), Box::new(Reducible), Box::new(FlowChains), Box::new(LoopTokens)]
     }
 
     /// Measures `current` with `checks`.
@@ -247,5 +270,15 @@ mod tests {
         cfg.labels[1].flow = true;
         cfg.labels[2].flow = true;
         assert_eq!(gate.allows(&cfg), Err("flow-chains"));
+    }
+
+    #[test]
+    fn a_loop_token_keeps_its_cycle() {
+        // 0 -> 1 -> 2 -> 1, 2 -> 3; block 1 holds the loop token.
+        let mut cfg = labelled(4, &[(0, 1), (1, 2), (2, 1), (2, 3)], &[], &[3]);
+        cfg.labels[1].loop_token = true;
+        let gate = Gate::new(Gate::default_checks(), &cfg);
+        cfg.set_terminator(b(2), vec![b(3)], BlockLabel::default());
+        assert_eq!(gate.allows(&cfg), Err("loop-tokens"));
     }
 }

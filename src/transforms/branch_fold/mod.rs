@@ -22,7 +22,9 @@
 //!    unconditional-branch tails are merged: seed 002 tries them first
 //!    because such merges never touch a branch condition; conditional
 //!    tails are not attempted at all (open item).
-//! 2. **OptimizeBranches** ([`branches`]). Delete unreachable blocks; fold
+//! 2. **OptimizeBranches** ([`branches`]). Delete unreachable blocks; move
+//!    `arith.constant`s to the entry block (merging equal ones), which
+//!    empties blocks that only materialized Flow predicates; fold
 //!    a two-way branch whose successors and operands are equal, or whose
 //!    predicate is known (a constant, or a block argument every
 //!    predecessor sets to the same constant), into `cf.br`; redirect an
@@ -45,7 +47,8 @@
 //! * Every CFG edit is planned on the IR-independent graph first
 //!   ([`gate::PlannedCfg`]) and refused if it adds a violation of any
 //!   [`gate::PropertyCheck`]: Definition 1 (reconverging), reducibility,
-//!   pure and linear Flow chains. Uniformity is computed on the current IR
+//!   pure and linear Flow chains, loop convergence tokens in cycle
+//!   headers. Uniformity is computed on the current IR
 //!   before each edit; planned new blocks end in `cf.br` or a return and
 //!   are never divergent.
 //! * A branch in a block holding `spmd.reconvergence.head` is never folded
@@ -123,6 +126,8 @@ pub struct BranchFoldStats {
     pub ops_after: usize,
     /// Unreachable blocks deleted.
     pub unreachable_removed: usize,
+    /// Constants moved to (or merged into an equal one in) the entry block.
+    pub constants_hoisted: usize,
     /// Two-way branches folded into `cf.br`.
     pub branches_folded: usize,
     /// Edges redirected past a jump-only block.
@@ -157,7 +162,7 @@ impl BranchFoldStats {
     pub fn render(&self, label: &str) -> String {
         format!(
             "spmd-branch-fold {label}\n  blocks removed: {} ({} -> {})\n  ops removed: {} ({} -> {})\n  \
-             unreachable blocks deleted: {}\n  branches folded: {}\n  jumps redirected: {}\n  \
+             unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  branches folded: {}\n  jumps redirected: {}\n  \
              blocks merged into predecessor: {}\n  tails merged: {} ({} ops)\n  ops hoisted: {}\n  \
              refused (convergent): {}\n  refused (special register): {}\n  refused (property): {}\n",
             self.blocks_removed(),
@@ -167,6 +172,7 @@ impl BranchFoldStats {
             self.ops_before,
             self.ops_after,
             self.unreachable_removed,
+            self.constants_hoisted,
             self.branches_folded,
             self.jumps_redirected,
             self.blocks_merged,
@@ -275,6 +281,9 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
                     exit: prepare::is_function_exit(terminator),
                     flow,
                     flow_impure: flow && has_ops_before(terminator),
+                    loop_token: ir_edit::operations(graph.block(id))
+                        .iter()
+                        .any(|op| prepare::op_name(*op) == "spmd.convergence.loop"),
                 }
             })
             .collect();
