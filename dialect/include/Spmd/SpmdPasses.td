@@ -321,7 +321,10 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
     structured-CFG GPU target (seed 002). It repeats three steps until
     nothing changes:
 
-    1. *OptimizeBranches*: delete unreachable blocks; fold conditional
+    1. *OptimizeBranches*: delete unreachable blocks; move
+       `arith.constant`s to the entry block (merging equal ones, erasing
+       unused ones), which empties blocks that only forwarded a Flow
+       predicate; fold conditional
        branches (`cf.cond_br`, `spmd.flow_br`) whose two successors and
        operands are equal, or whose predicate is a known constant (an
        `arith.constant`, or a block argument every predecessor sets to the
@@ -349,8 +352,8 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
     never merged or hoisted and never become live into a merged tail;
     every CFG edit is first applied to the IR-independent graph and
     refused if it would add a Definition 1 (reconverging) violation, an
-    irreducible cycle, a Flow block with other operations or a branching
-    Flow chain. Hoisting never moves an operation into a Flow block.
+    irreducible cycle, a Flow block with other operations, a branching
+    Flow chain, or leave `spmd.convergence.loop` outside a cycle header. Hoisting never moves an operation into a Flow block.
 
     With `stats`, the pass prints per function the blocks and operations
     removed, how often each rule fired and how often a gate refused.
