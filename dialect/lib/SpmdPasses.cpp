@@ -72,6 +72,7 @@ namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDUNIFYLOOPEXITS
 #define GEN_PASS_DEF_SPMDVERIFYSTRUCTURED
 #define GEN_PASS_DEF_SPMDLOWERTOCF
+#define GEN_PASS_DEF_SPMDBRANCHFOLD
 #include "Spmd/SpmdPasses.h.inc"
 
 namespace {
@@ -132,6 +133,11 @@ struct VerifyStructuredPass
 
 struct LowerToCfPass
     : ReportingShell<impl::SpmdLowerToCfBase<LowerToCfPass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct BranchFoldPass
+    : ReportingShell<impl::SpmdBranchFoldBase<BranchFoldPass>> {
   using ReportingShell::ReportingShell;
 };
 

@@ -15,6 +15,7 @@
 //! diagnostic, so a bug never aborts the host compiler.
 
 pub mod annotate_uniformity;
+pub mod branch_fold;
 pub mod fix_irreducible;
 pub mod lower_to_cf;
 pub mod options;
@@ -69,6 +70,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-structurize", structurize::run),
     ("spmd-verify-structured", verify_structured::run),
     ("spmd-lower-to-cf", lower_to_cf::run),
+    ("spmd-branch-fold", branch_fold::run),
 ];
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global

@@ -126,3 +126,86 @@ pub fn erase_operation(op: OperationRef<'_, '_>) {
         mlir_sys::mlirOperationDestroy(op.to_raw());
     }
 }
+
+/// Makes successor `slot` of terminator `op` point to `block` (its
+/// successor operands are kept; see [`set_successor_operands`]).
+pub fn set_successor(op: OperationRef<'_, '_>, slot: usize, block: BlockRef<'_, '_>) {
+    // SAFETY: live terminator and block of the same region.
+    unsafe { mlir_sys::mlirOperationSetSuccessor(op.to_raw(), slot as isize, block.to_raw()) };
+}
+
+/// Moves `op` (currently in some block) to the end of `block`.
+pub fn move_to_end(op: OperationRef<'_, '_>, block: BlockRef<'_, '_>) {
+    // SAFETY: the operation is detached from its block, then handed to
+    // `block`, which takes ownership; no other reference owns it.
+    unsafe {
+        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+        mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
+    }
+}
+
+/// Moves `op` right before `before` (which must be in a block).
+pub fn move_before(op: OperationRef<'_, '_>, before: OperationRef<'_, '_>) {
+    // SAFETY: both operations are live and `before` is in a block.
+    unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), before.to_raw()) };
+}
+
+/// Removes `block` from its region and destroys it. Its operations must
+/// have been erased or have no uses outside the block, and no terminator
+/// may still name it as a successor.
+pub fn erase_block(block: BlockRef<'_, '_>) {
+    // SAFETY: the block is detached first, after which the caller holds the
+    // only reference, which is destroyed here.
+    unsafe {
+        mlir_sys::mlirBlockDetach(block.to_raw());
+        mlir_sys::mlirBlockDestroy(block.to_raw());
+    }
+}
+
+/// The operations of `block`, in order (terminator last).
+pub fn operations<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut result = Vec::new();
+    let mut next = block.first_operation();
+    while let Some(op) = next {
+        result.push(op);
+        next = op.next_in_block();
+    }
+    result
+}
+
+/// The operation defining `value`, or `None` for a block argument.
+pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    // SAFETY: queries on a live value.
+    unsafe {
+        if mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
+            Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())))
+        } else {
+            None
+        }
+    }
+}
+
+/// The raw address of the block that defines `value` (the block owning
+/// the argument, or the block of the defining operation).
+pub fn defining_block_address(value: Value<'_, '_>) -> usize {
+    // SAFETY: queries on a live value and its owner.
+    unsafe {
+        if mlir_sys::mlirValueIsABlockArgument(value.to_raw()) {
+            mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()).ptr as usize
+        } else {
+            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(value.to_raw())).ptr as usize
+        }
+    }
+}
+
+/// The position of `value` among its owner's results or arguments.
+pub fn value_position(value: Value<'_, '_>) -> usize {
+    // SAFETY: queries on a live value.
+    unsafe {
+        if mlir_sys::mlirValueIsABlockArgument(value.to_raw()) {
+            mlir_sys::mlirBlockArgumentGetArgNumber(value.to_raw()) as usize
+        } else {
+            mlir_sys::mlirOpResultGetResultNumber(value.to_raw()) as usize
+        }
+    }
+}

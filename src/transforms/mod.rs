@@ -5,6 +5,7 @@
 pub mod hubs;
 pub mod ir_edit;
 pub mod prepare;
+pub mod branch_fold;
 pub mod reconverge;
 pub mod ssa_apply;
 pub mod structurize;

@@ -5,6 +5,7 @@
 //! All integration tests live in this one binary (each test binary links a
 //! full static MLIR, about 250 MB).
 
+mod branch_fold;
 mod common;
 mod cfg;
 mod dialect;

@@ -323,4 +323,74 @@ def SpmdLowerToCf : Pass<"spmd-lower-to-cf"> {
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
 }
 
+def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
+  let summary = "BranchFolding/TailMerge cleanup that keeps reconvergence intact";
+  let description = [{
+    A CFG cleanup for the output of `--spmd-structurize` and
+    `--spmd-reconverge`, modelled on the post-RA BranchFolding pass of a
+    structured-CFG GPU target (seed 002). It repeats three steps until
+    nothing changes:
+
+    1. *OptimizeBranches*: delete unreachable blocks; move
+       `arith.constant`s to the entry block (merging equal ones, erasing
+       unused ones), which empties blocks that only forwarded a Flow
+       predicate; fold conditional
+       branches (`cf.cond_br`, `spmd.flow_br`) whose two successors and
+       operands are equal, or whose predicate is a known constant (an
+       `arith.constant`, or a block argument every predecessor sets to the
+       same constant); redirect edges into blocks that hold nothing but an
+       unconditional `cf.br` (redundant Flow blocks become such blocks once
+       folded); merge a block into its only predecessor.
+    2. *TailMerge*: blocks ending in a return, or in `cf.br` to the same
+       block, are bucketed by a hash of their last operation and compared
+       pairwise; a common tail of at least `tail-merge-size` operations
+       moves into a new shared block, values that differ between the two
+       tails become arguments of that block. At most
+       `tail-merge-threshold` candidates are considered per target.
+       Return tails and unconditional-branch tails are the only ones
+       merged (seed 002 tries them first because they never change a
+       branch condition).
+    3. *HoistCommonCode*: identical leading operations of the two
+       successors of a two-way branch (each with that branch as its only
+       predecessor) move in front of the branch.
+
+    Safety gates (the counterpart of seed 002's reserved-register check):
+    convergent operations (barriers, shuffles, subgroup reductions, votes,
+    calls, and every `spmd` convergence, reconvergence, exec-mask and
+    ballot op) are never merged or hoisted; reads of thread-identity
+    registers (`gpu.thread_id`, `nvvm.read.ptx.sreg.tid.*`, ...) are
+    never merged or hoisted and never become live into a merged tail;
+    every CFG edit is first applied to the IR-independent graph and
+    refused if it would add a Definition 1 (reconverging) violation, an
+    irreducible cycle, a Flow block with other operations, a branching
+    Flow chain, or leave `spmd.convergence.loop` outside a cycle header. Hoisting never moves an operation into a Flow block.
+
+    With `stats`, the pass prints per function the blocks and operations
+    removed, how often each rule fired and how often a gate refused.
+
+    Example:
+
+    ```
+    spmd-opt --spmd-reconverge --spmd-branch-fold=stats kernel.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+  let options = !listconcat(uniformityOptions, [
+    Option<"disable", "disable", "bool", /*default=*/"false",
+           "Leave the IR unchanged">,
+    Option<"enableTailMerge", "enable-tail-merge", "bool", /*default=*/"true",
+           "Run the TailMerge step">,
+    Option<"tailMergeSize", "tail-merge-size", "unsigned", /*default=*/"3",
+           "Minimum number of operations (terminator excluded) in a merged tail">,
+    Option<"tailMergeThreshold", "tail-merge-threshold", "unsigned",
+           /*default=*/"150",
+           "Maximum number of candidate blocks considered per merge target">,
+    Option<"hoistCommonCode", "hoist-common-code", "bool", /*default=*/"true",
+           "Run the HoistCommonCode step">,
+    Option<"stats", "stats", "bool", /*default=*/"false",
+           "Print per-function statistics (blocks and ops removed, rules "
+           "applied, merges refused) to stderr">,
+  ]);
+}
+
 #endif // SPMD_PASSES_TD

@@ -1,0 +1,154 @@
+// RUN: spmd-opt %s -split-input-file --spmd-branch-fold=stats 2>%t.stats | FileCheck %s
+// RUN: FileCheck %s --check-prefix=STATS < %t.stats
+// RUN: spmd-opt %s -split-input-file --spmd-branch-fold --spmd-verify-reconverging -o /dev/null
+
+// OptimizeBranches rules, one function each.
+
+// A conditional branch with equal targets and operands becomes cf.br,
+// and the jump-only block behind it disappears.
+// CHECK-LABEL: func.func @equal_targets
+// CHECK-NEXT:    return %arg1 : i32
+func.func @equal_targets(%c: i1 {spmd.divergent}, %x: i32) -> i32 {
+  cf.cond_br %c, ^a(%x : i32), ^a(%x : i32)
+^a(%p: i32):
+  cf.br ^r(%p : i32)
+^r(%z: i32):
+  return %z : i32
+}
+// STATS-LABEL: spmd-branch-fold @equal_targets
+// STATS:         blocks removed: 2 (3 -> 1)
+// STATS:         branches folded: 1
+
+// -----
+
+// A Flow block whose predicate is a known constant is redundant.
+// CHECK-LABEL: func.func @constant_flow_predicate
+// CHECK-NEXT:    return %arg0
+func.func @constant_flow_predicate(%x: i32, %y: i32) -> i32 {
+  %false = arith.constant false
+  spmd.flow_br %false, ^a, ^b
+^a:
+  return %y : i32
+^b:
+  return %x : i32
+}
+
+// -----
+
+// The predicate is a block argument every predecessor sets to true.
+// CHECK-LABEL: func.func @known_block_argument_predicate
+// CHECK-NEXT:    return %arg0
+func.func @known_block_argument_predicate(%x: i32, %y: i32) -> i32 {
+  %true = arith.constant true
+  cf.br ^flow(%true : i1)
+^flow(%p: i1):
+  spmd.flow_br %p, ^a, ^b
+^a:
+  return %x : i32
+^b:
+  return %y : i32
+}
+
+// -----
+
+// An edge into a block that only jumps goes straight to its target, with
+// the forwarded values substituted; the emptied block is deleted.
+// CHECK-LABEL: func.func @redirect_jump
+// CHECK:         cf.cond_br %arg0, ^bb1(%arg1, %arg2 : i32, i32), ^bb1(%arg2, %arg1 : i32, i32)
+// CHECK:       ^bb1(%[[A:.*]]: i32, %[[B:.*]]: i32):
+// CHECK-NEXT:    arith.subi %[[A]], %[[B]]
+func.func @redirect_jump(%c: i1, %x: i32, %y: i32) -> i32 {
+  cf.cond_br %c, ^j(%x : i32), ^k(%y : i32)
+^j(%u: i32):
+  cf.br ^r(%u, %y : i32, i32)
+^k(%v: i32):
+  cf.br ^r(%v, %x : i32, i32)
+^r(%a: i32, %b: i32):
+  %d = arith.subi %a, %b : i32
+  return %d : i32
+}
+
+// -----
+
+// A predecessor that passes a constant predicate to a Flow block jumps
+// directly to the side it selects (the Flow block keeps its other
+// predecessor).
+// CHECK-LABEL: func.func @thread_flow_predicate
+// CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK:         cf.cond_br %arg0, ^bb1, ^bb2
+// CHECK-NEXT:  ^bb1:
+// CHECK-NEXT:    return %[[ONE]]
+// CHECK-NEXT:  ^bb2:
+// CHECK-NEXT:    return %[[TWO]]
+func.func @thread_flow_predicate(%c: i1, %x: i32) -> i32 {
+  %true = arith.constant true
+  %false = arith.constant false
+  cf.cond_br %c, ^f1, ^f2
+^f1:
+  cf.br ^flow(%true : i1)
+^f2:
+  cf.br ^flow(%false : i1)
+^flow(%p: i1):
+  spmd.flow_br %p, ^a, ^b
+^a:
+  %one = arith.constant 1 : i32
+  return %one : i32
+^b:
+  %two = arith.constant 2 : i32
+  return %two : i32
+}
+
+// -----
+
+// A block whose only predecessor ends in cf.br is merged into it.
+// CHECK-LABEL: func.func @merge_into_predecessor
+// CHECK-NEXT:    arith.addi %arg0, %arg0
+// CHECK-NEXT:    arith.muli
+// CHECK-NEXT:    return
+func.func @merge_into_predecessor(%x: i32) -> i32 {
+  %a = arith.addi %x, %x : i32
+  cf.br ^b(%a : i32)
+^b(%p: i32):
+  %m = arith.muli %p, %p : i32
+  return %m : i32
+}
+// STATS-LABEL: spmd-branch-fold @merge_into_predecessor
+// STATS:         blocks merged into predecessor: 1
+
+// -----
+
+// Unreachable blocks are deleted, even when they use each other's values.
+// CHECK-LABEL: func.func @unreachable
+// CHECK-NOT:     ^bb
+// CHECK:         return %arg0
+func.func @unreachable(%x: i32) -> i32 {
+  return %x : i32
+^dead1(%a: i32):
+  %b = arith.addi %a, %a : i32
+  cf.br ^dead2(%b : i32)
+^dead2(%c: i32):
+  %d = arith.muli %c, %b : i32
+  cf.br ^dead1(%d : i32)
+}
+// STATS-LABEL: spmd-branch-fold @unreachable
+// STATS:         unreachable blocks deleted: 2
+
+// -----
+
+// Constants move to the entry block (equal ones merge), which empties
+// blocks that only passed a constant on.
+// CHECK-LABEL: func.func @constants
+// CHECK-NEXT:    %[[C:.*]] = arith.constant 5 : i32
+// CHECK-NEXT:    cf.cond_br %arg0, ^bb1(%[[C]] : i32), ^bb1(%arg1 : i32)
+func.func @constants(%c: i1, %x: i32) -> i32 {
+  cf.cond_br %c, ^a, ^b
+^a:
+  %five = arith.constant 5 : i32
+  cf.br ^r(%five : i32)
+^b:
+  %five2 = arith.constant 5 : i32
+  cf.br ^r(%x : i32)
+^r(%v: i32):
+  return %v : i32
+}

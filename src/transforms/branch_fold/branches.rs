@@ -1,0 +1,367 @@
+//! OptimizeBranches: unreachable blocks, branch folding, jump threading
+//! through jump-only blocks, merging a block into its only predecessor.
+//!
+//! ```text
+//!  cond_br %c, ^a(x), ^a(x)   ==>  br ^a(x)                  (equal targets)
+//!  flow_br %true, ^t, ^f      ==>  br ^t                     (known predicate)
+//!  P: br ^B(v)   B(%b): br ^T(%b, w)   ==>  P: br ^T(v, w)   (jump-only block)
+//!  P: br ^F(true)  F(%p): flow_br %p, ^t, ^f  ==>  P: br ^t  (Flow block taken one way)
+//!  P: ...; br ^B(v)   B(%b): ops; term   ==>  P: ...; ops[%b := v]; term
+//!                                              (B's only predecessor is P)
+//! ```
+//!
+//! Each rule builds the planned graph of its edit and asks the gate first.
+
+use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, ir_edit, prepare, Folder, View};
+use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
+use melior::{
+    dialect::cf,
+    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, Value, ValueLike},
+};
+use std::collections::HashMap;
+
+const TWO_WAY: &[&str] = &["cf.cond_br", "spmd.flow_br"];
+
+/// Applies the first applicable rule; false if none applies.
+pub fn optimize_once<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
+    let view = folder.view()?;
+    if delete_unreachable(folder, &view) {
+        return Ok(true);
+    }
+    if hoist_constants(folder, &view) {
+        return Ok(true);
+    }
+    for index in 0..view.num_blocks() {
+        if fold_branch(folder, &view, BlockId::new(index)) {
+            return Ok(true);
+        }
+    }
+    for index in 0..view.num_blocks() {
+        let block = BlockId::new(index);
+        for slot in 0..view.terminator(block).successor_count() {
+            if redirect(folder, &view, block, slot) {
+                return Ok(true);
+            }
+        }
+    }
+    for index in 1..view.num_blocks() {
+        if merge_into_predecessor(folder, &view, BlockId::new(index)) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Deletes every block not reachable from the entry. Values they define
+/// are only used in unreachable blocks (dominance); those uses are first
+/// pointed at `ub.poison` placeholders in the entry block, which are
+/// erased again at the end.
+fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
+    let traversal = view.uniformity.cfg().traversal();
+    let dead: Vec<BlockRef<'c, 'a>> = (0..view.num_blocks())
+        .map(BlockId::new)
+        .filter(|&b| !traversal.is_reachable(b))
+        .map(|b| view.block(b))
+        .collect();
+    if dead.is_empty() {
+        return false;
+    }
+    let entry = view.block(BlockId::new(0));
+    let mut placeholders: HashMap<usize, OperationRef<'c, 'a>> = HashMap::new();
+    let mut values: Vec<Value<'c, 'a>> = Vec::new();
+    for &block in &dead {
+        values.extend((0..block.argument_count()).map(|i| Value::from(block.argument(i).unwrap())));
+        for op in ir_edit::operations(block) {
+            values.extend(op.results().map(Value::from));
+        }
+    }
+    for value in values {
+        if ir_edit::uses(value).is_empty() {
+            continue;
+        }
+        let key = melior::ir::r#type::TypeLike::to_raw(&value.r#type()).ptr as usize;
+        let placeholder = *placeholders.entry(key).or_insert_with(|| {
+            ir_edit::insert_at_start(entry, ir_edit::poison(folder.context, value.r#type(), value.location()))
+        });
+        ir_edit::replace_all_uses(value, placeholder.result(0).unwrap().into());
+    }
+    for &block in &dead {
+        for op in ir_edit::operations(block).into_iter().rev() {
+            ir_edit::erase_operation(op);
+        }
+    }
+    for &block in &dead {
+        ir_edit::erase_block(block);
+    }
+    for (_, placeholder) in placeholders {
+        ir_edit::erase_operation(placeholder);
+    }
+    folder.stats.unreachable_removed += dead.len();
+    folder.edits += 1;
+    true
+}
+
+/// Erases unused `arith.constant`s and moves every other one outside the
+/// entry block to the start of the entry block, reusing an equal constant
+/// already there. Constants are
+/// pure and position-independent and the entry dominates every block, so
+/// this is always valid; it leaves blocks that only materialized a
+/// predicate or a phi input for a Flow block empty, which the other rules
+/// then remove.
+fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
+    let entry = view.block(BlockId::new(0));
+    let mut pool: Vec<OperationRef<'c, 'a>> =
+        ir_edit::operations(entry).into_iter().filter(|op| prepare::op_name(*op) == "arith.constant").collect();
+    let mut moved = 0;
+    for op in &pool {
+        if ir_edit::uses(op.result(0).unwrap().into()).is_empty() {
+            moved += 1;
+        }
+    }
+    pool.retain(|op| {
+        let dead = ir_edit::uses(op.result(0).unwrap().into()).is_empty();
+        if dead {
+            ir_edit::erase_operation(*op);
+        }
+        !dead
+    });
+    for index in 1..view.num_blocks() {
+        for op in ir_edit::operations(view.block(BlockId::new(index))) {
+            if prepare::op_name(op) != "arith.constant" || op.region_count() != 0 {
+                continue;
+            }
+            if ir_edit::uses(op.result(0).unwrap().into()).is_empty() {
+                ir_edit::erase_operation(op);
+                moved += 1;
+                continue;
+            }
+            match pool.iter().find(|known| super::same_shape(**known, op)) {
+                Some(known) => {
+                    ir_edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
+                    ir_edit::erase_operation(op);
+                }
+                None => {
+                    match entry.first_operation() {
+                        Some(first) => ir_edit::move_before(op, first),
+                        None => ir_edit::move_to_end(op, entry),
+                    }
+                    pool.push(op);
+                }
+            }
+            moved += 1;
+        }
+    }
+    if moved == 0 {
+        return false;
+    }
+    folder.stats.constants_hoisted += moved;
+    folder.edits += 1;
+    true
+}
+
+/// Folds the two-way branch of `block` into `cf.br` when both sides are
+/// the same or the predicate is known.
+fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block: BlockId) -> bool {
+    let terminator = view.terminator(block);
+    if !TWO_WAY.contains(&prepare::op_name(terminator).as_str()) || terminator.successor_count() != 2 {
+        return false;
+    }
+    let ir_block = view.block(block);
+    if ir_edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == "spmd.reconvergence.head") {
+        return false;
+    }
+    let (Some(operands0), Some(operands1)) =
+        (ir_edit::successor_operands(terminator, 0), ir_edit::successor_operands(terminator, 1))
+    else {
+        return false;
+    };
+    let (s0, s1) = (terminator.successor(0).unwrap(), terminator.successor(1).unwrap());
+    let taken = if s0 == s1 && operands0 == operands1 {
+        0
+    } else {
+        match known_predicate(view, block, terminator.operand(0).unwrap()) {
+            Some(true) => 0,
+            Some(false) => 1,
+            None => return false,
+        }
+    };
+    let (target, operands) = if taken == 0 { (s0, operands0) } else { (s1, operands1) };
+    let target_id = view.id(target).expect("successor in region");
+    let mut planned = view.planned.clone();
+    planned.set_terminator(block, vec![target_id], BlockLabel::default());
+    if !folder.admit(view, &planned, (block_key(ir_block), 0)) {
+        return false;
+    }
+    let condition = terminator.operand(0).unwrap();
+    ir_block.insert_operation_before(terminator, cf::br(&target, &operands, terminator.location()));
+    ir_edit::erase_operation(terminator);
+    erase_if_dead(condition);
+    folder.stats.branches_folded += 1;
+    true
+}
+
+/// Erases the pure operation defining `value` if nothing uses it any more.
+fn erase_if_dead(value: Value<'_, '_>) {
+    let Some(op) = ir_edit::defining_op(value) else { return };
+    let name = prepare::op_name(op);
+    if super::safety::is_hoistable(&name)
+        && !name.starts_with("memref.")
+        && !name.starts_with("llvm.")
+        && op.results().all(|r| ir_edit::uses(r.into()).is_empty())
+    {
+        ir_edit::erase_operation(op);
+    }
+}
+
+/// The value of the predicate `condition` of `block`'s branch if it is a
+/// constant, or a block argument that every incoming edge sets to the same
+/// constant.
+fn known_predicate<'c, 'a>(view: &View<'c, 'a>, block: BlockId, condition: Value<'c, 'a>) -> Option<bool> {
+    if let Some(value) = constant_bool(condition) {
+        return Some(value);
+    }
+    let ir_block = view.block(block);
+    if !condition.is_block_argument() || ir_edit::defining_block_address(condition) != block_key(ir_block) {
+        return None;
+    }
+    let position = ir_edit::value_position(condition);
+    let mut known = None;
+    let mut predecessors = view.predecessors(block).to_vec();
+    predecessors.sort();
+    predecessors.dedup();
+    for predecessor in predecessors {
+        let terminator = view.terminator(predecessor);
+        for slot in 0..terminator.successor_count() {
+            if terminator.successor(slot).unwrap() != ir_block {
+                continue;
+            }
+            let value = constant_bool(*ir_edit::successor_operands(terminator, slot)?.get(position)?)?;
+            if known.is_some_and(|k| k != value) {
+                return None;
+            }
+            known = Some(value);
+        }
+    }
+    known
+}
+
+/// If `block` holds only a terminator, the slot it takes for an edge that
+/// forwards `incoming`: 0 for `cf.br`, the known side of a two-way branch
+/// on one of its arguments.
+fn jump_slot(block: BlockRef<'_, '_>, terminator: OperationRef<'_, '_>, incoming: &[Value<'_, '_>]) -> Option<usize> {
+    if has_ops_before(terminator) {
+        return None;
+    }
+    let name = prepare::op_name(terminator);
+    if name == "cf.br" {
+        return Some(0);
+    }
+    if !TWO_WAY.contains(&name.as_str()) {
+        return None;
+    }
+    let condition = terminator.operand(0).ok()?;
+    if !condition.is_block_argument() || ir_edit::defining_block_address(condition) != block_key(block) {
+        return None;
+    }
+    constant_bool(*incoming.get(ir_edit::value_position(condition))?).map(|v| if v { 0 } else { 1 })
+}
+
+/// Redirects slot `slot` of `block`'s terminator past a jump-only target.
+fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block: BlockId, slot: usize) -> bool {
+    let terminator = view.terminator(block);
+    let Ok(middle) = terminator.successor(slot) else { return false };
+    let Some(middle_id) = view.id(middle) else { return false };
+    if middle_id == block || middle_id == BlockId::new(0) {
+        return false;
+    }
+    let Some(incoming) = ir_edit::successor_operands(terminator, slot) else { return false };
+    let middle_terminator = view.terminator(middle_id);
+    let Some(taken) = jump_slot(middle, middle_terminator, &incoming) else { return false };
+    let Ok(target) = middle_terminator.successor(taken) else { return false };
+    let Some(target_id) = view.id(target) else { return false };
+    if target_id == middle_id || leads_back(view, target_id, middle_id) {
+        return false;
+    }
+    // The middle block's arguments must only feed its terminator.
+    for i in 0..middle.argument_count() {
+        let argument: Value = middle.argument(i).unwrap().into();
+        if ir_edit::uses(argument).iter().any(|(user, _)| *user != middle_terminator) {
+            return false;
+        }
+    }
+    let Some(forwarded) = ir_edit::successor_operands(middle_terminator, taken) else { return false };
+    let middle_address = block_key(middle);
+    let operands: Vec<Value> = forwarded
+        .iter()
+        .map(|&v| {
+            if v.is_block_argument() && ir_edit::defining_block_address(v) == middle_address {
+                incoming[ir_edit::value_position(v)]
+            } else {
+                v
+            }
+        })
+        .collect();
+    let mut planned = view.planned.clone();
+    planned.redirect(block, slot, target_id);
+    if !folder.admit(view, &planned, (block_key(view.block(block)), middle_address ^ (slot + 1))) {
+        return false;
+    }
+    if !ir_edit::set_successor_operands(terminator, slot, &operands) {
+        return false;
+    }
+    ir_edit::set_successor(terminator, slot, target);
+    folder.stats.jumps_redirected += 1;
+    true
+}
+
+/// True if following plain `cf.br`-only blocks from `from` reaches `to`
+/// (redirecting into such a chain would spin forever).
+fn leads_back(view: &View<'_, '_>, from: BlockId, to: BlockId) -> bool {
+    let mut current = from;
+    for _ in 0..view.num_blocks() {
+        if current == to {
+            return true;
+        }
+        let terminator = view.terminator(current);
+        if has_ops_before(terminator) || prepare::op_name(terminator) != "cf.br" {
+            return false;
+        }
+        let Some(next) = terminator.successor(0).ok().and_then(|s| view.id(s)) else { return false };
+        current = next;
+    }
+    true
+}
+
+/// Merges `block` into its only predecessor when that ends in `cf.br`.
+fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block: BlockId) -> bool {
+    let &[predecessor] = view.predecessors(block) else { return false };
+    if predecessor == block {
+        return false;
+    }
+    let branch = view.terminator(predecessor);
+    if prepare::op_name(branch) != "cf.br" {
+        return false;
+    }
+    let (ir_block, ir_predecessor) = (view.block(block), view.block(predecessor));
+    let Some(operands) = ir_edit::successor_operands(branch, 0) else { return false };
+    let mut planned = view.planned.clone();
+    let mut label = view.planned.labels[block.index()];
+    label.flow_impure = label.flow && (has_ops_before(branch) || label.flow_impure);
+    label.loop_token |= view.planned.labels[predecessor.index()].loop_token;
+    let successors = planned.successors[block.index()].clone();
+    planned.set_terminator(predecessor, successors, label);
+    planned.remove(block);
+    if !folder.admit(view, &planned, (block_key(ir_predecessor), block_key(ir_block))) {
+        return false;
+    }
+    for (i, value) in operands.into_iter().enumerate() {
+        ir_edit::replace_all_uses(ir_block.argument(i).unwrap().into(), value);
+    }
+    ir_edit::erase_operation(branch);
+    for op in ir_edit::operations(ir_block) {
+        ir_edit::move_to_end(op, ir_predecessor);
+    }
+    ir_edit::erase_block(ir_block);
+    folder.stats.blocks_merged += 1;
+    true
+}

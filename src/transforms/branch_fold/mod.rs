@@ -1,0 +1,396 @@
+//! `--spmd-branch-fold`: BranchFolding / TailMerge / HoistCommonCode as a
+//! cleanup after `--spmd-structurize` or `--spmd-reconverge` that never
+//! breaks the properties those passes established.
+//!
+//! # The story
+//!
+//! Seed 002 describes a structured-CFG GPU target whose branch folder keeps
+//! tail merging enabled (upstream LLVM turns it off for such targets) and
+//! guards each merge with a safety check instead. This module is the MLIR
+//! counterpart. [`fold_function`] repeats three steps until none of them
+//! changes anything (each step applies one edit at a time and re-reads the
+//! region, so every decision is taken on fresh analyses):
+//!
+//! 1. **TailMerge** ([`tail_merge`]). Blocks that end in a return (phase A)
+//!    or in a `cf.br` to the same block (phase B) are candidates; at most
+//!    `tail-merge-threshold` per target. Candidates are bucketed by a hash
+//!    of their last operation and compared pairwise within a bucket,
+//!    walking backwards from the terminators. A common tail of at least
+//!    `tail-merge-size` operations moves into a new block that both
+//!    candidates branch to; operand values that differ between the two
+//!    tails become arguments of the new block. Only return and
+//!    unconditional-branch tails are merged: seed 002 tries them first
+//!    because such merges never touch a branch condition; conditional
+//!    tails are not attempted at all (open item).
+//! 2. **OptimizeBranches** ([`branches`]). Delete unreachable blocks; move
+//!    `arith.constant`s to the entry block (merging equal ones), which
+//!    empties blocks that only materialized Flow predicates; fold
+//!    a two-way branch whose successors and operands are equal, or whose
+//!    predicate is known (a constant, or a block argument every
+//!    predecessor sets to the same constant), into `cf.br`; redirect an
+//!    edge into a block that holds only a terminator to the block that
+//!    terminator would take for the edge's operands (a plain `cf.br`, or
+//!    a Flow block whose predicate the edge passes as a constant); merge a
+//!    block into its only predecessor when that predecessor ends in
+//!    `cf.br`. A Flow block is therefore only removed when it is
+//!    redundant: equal successors, a known predicate, or a predecessor
+//!    that tells which way it goes.
+//! 3. **HoistCommonCode** ([`hoist`]). For a `cf.cond_br` whose two
+//!    successors have no other predecessor, the identical leading
+//!    operations of both successors move in front of the branch.
+//!
+//! # Safety gates
+//!
+//! * Convergent operations are never merged or hoisted, and reads of
+//!   special registers (thread identity, ...) are never merged, hoisted
+//!   or made live into a merged tail ([`safety`]).
+//! * Every CFG edit is planned on the IR-independent graph first
+//!   ([`gate::PlannedCfg`]) and refused if it adds a violation of any
+//!   [`gate::PropertyCheck`]: Definition 1 (reconverging), reducibility,
+//!   pure and linear Flow chains, loop convergence tokens in cycle
+//!   headers. Uniformity is computed on the current IR
+//!   before each edit; planned new blocks end in `cf.br` or a return and
+//!   are never divergent.
+//! * A branch in a block holding `spmd.reconvergence.head` is never folded
+//!   (the marker needs a conditional branch).
+//!
+//! # Invariants and edge cases
+//!
+//! * Every edit strictly decreases the number of operations, blocks or
+//!   edges, so the loop terminates; a budget proportional to the size of
+//!   the region bounds it anyway.
+//! * SSA stays valid without repair: redirected edges only forward values
+//!   that dominate the predecessor (a value used by a jump-only block
+//!   dominates each of its predecessors); merged tails only keep values
+//!   defined inside the tail (whose results have no other use) or values
+//!   live at the end of both candidates; hoisted operations only use values
+//!   defined outside both successors, which dominate the branch.
+//! * Cycles of jump-only blocks (an empty infinite loop) are left alone.
+//! * Unreachable blocks are deleted first, so every other rule works on
+//!   reachable blocks only.
+
+pub mod branches;
+pub mod gate;
+pub mod hoist;
+pub mod safety;
+pub mod tail_merge;
+
+use self::gate::{BlockLabel, Gate, PlannedCfg};
+use super::{ir_edit, prepare};
+use crate::analysis::{
+    cfg::{BlockId, Graph},
+    region_graph::{RegionGraph, RegionGraphError},
+    region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions},
+};
+use melior::{
+    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, RegionRef},
+    Context,
+};
+use std::collections::HashSet;
+
+/// Options of [`fold_function`] (the pass options of `--spmd-branch-fold`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BranchFoldOptions {
+    /// Run TailMerge.
+    pub enable_tail_merge: bool,
+    /// Minimum number of non-terminator operations of a merged tail.
+    pub tail_merge_size: usize,
+    /// Maximum number of candidates considered per merge target.
+    pub tail_merge_threshold: usize,
+    /// Run HoistCommonCode.
+    pub hoist_common_code: bool,
+    /// Uniformity analysis options (for the reconverging gate).
+    pub uniformity: UniformityOptions,
+}
+
+impl Default for BranchFoldOptions {
+    fn default() -> Self {
+        Self {
+            enable_tail_merge: true,
+            tail_merge_size: 3,
+            tail_merge_threshold: 150,
+            hoist_common_code: true,
+            uniformity: UniformityOptions::default(),
+        }
+    }
+}
+
+/// What [`fold_function`] did to one region.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BranchFoldStats {
+    /// Blocks before and after.
+    pub blocks_before: usize,
+    pub blocks_after: usize,
+    /// Operations (of the region's blocks, not nested) before and after.
+    pub ops_before: usize,
+    pub ops_after: usize,
+    /// Unreachable blocks deleted.
+    pub unreachable_removed: usize,
+    /// Constants moved to (or merged into an equal one in) the entry block.
+    pub constants_hoisted: usize,
+    /// Two-way branches folded into `cf.br`.
+    pub branches_folded: usize,
+    /// Edges redirected past a jump-only block.
+    pub jumps_redirected: usize,
+    /// Blocks merged into their only predecessor.
+    pub blocks_merged: usize,
+    /// Tail merges, and operations removed by them.
+    pub tails_merged: usize,
+    pub tail_ops_merged: usize,
+    /// Operations hoisted (one copy removed each).
+    pub ops_hoisted: usize,
+    /// Candidate pairs whose merge or hoist stopped at a convergent op.
+    pub refused_convergent: usize,
+    /// Candidate pairs refused because of a special-register read.
+    pub refused_special_register: usize,
+    /// CFG edits refused by the property gate.
+    pub refused_property: usize,
+}
+
+impl BranchFoldStats {
+    /// Blocks removed (net).
+    pub fn blocks_removed(&self) -> isize {
+        self.blocks_before as isize - self.blocks_after as isize
+    }
+
+    /// Operations removed (net).
+    pub fn ops_removed(&self) -> isize {
+        self.ops_before as isize - self.ops_after as isize
+    }
+
+    /// The `stats` report of one function.
+    pub fn render(&self, label: &str) -> String {
+        format!(
+            "spmd-branch-fold {label}\n  blocks removed: {} ({} -> {})\n  ops removed: {} ({} -> {})\n  \
+             unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  branches folded: {}\n  jumps redirected: {}\n  \
+             blocks merged into predecessor: {}\n  tails merged: {} ({} ops)\n  ops hoisted: {}\n  \
+             refused (convergent): {}\n  refused (special register): {}\n  refused (property): {}\n",
+            self.blocks_removed(),
+            self.blocks_before,
+            self.blocks_after,
+            self.ops_removed(),
+            self.ops_before,
+            self.ops_after,
+            self.unreachable_removed,
+            self.constants_hoisted,
+            self.branches_folded,
+            self.jumps_redirected,
+            self.blocks_merged,
+            self.tails_merged,
+            self.tail_ops_merged,
+            self.ops_hoisted,
+            self.refused_convergent,
+            self.refused_special_register,
+            self.refused_property,
+        )
+    }
+}
+
+/// Why a candidate was refused (for deduplicated refusal counts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Refusal {
+    Convergent,
+    SpecialRegister,
+    Property,
+}
+
+/// Runs the fixed-point loop on `region`, the body of `function`.
+pub fn fold_function<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    region: RegionRef<'c, 'a>,
+    options: &BranchFoldOptions,
+) -> Result<BranchFoldStats, RegionGraphError<'c>> {
+    let mut folder = Folder { context, function, region, options, stats: BranchFoldStats::default(), refusals: HashSet::new(), edits: 0, budget: 0 };
+    let (blocks, ops) = count(region);
+    folder.stats.blocks_before = blocks;
+    folder.stats.ops_before = ops;
+    folder.budget = 4 * (blocks + ops) + 64;
+    loop {
+        let mut changed = false;
+        if options.enable_tail_merge {
+            while folder.has_budget() && tail_merge::merge_once(&mut folder)? {
+                changed = true;
+            }
+        }
+        while folder.has_budget() && branches::optimize_once(&mut folder)? {
+            changed = true;
+        }
+        if options.hoist_common_code {
+            while folder.has_budget() && hoist::hoist_once(&mut folder)? {
+                changed = true;
+            }
+        }
+        if !changed || !folder.has_budget() {
+            break;
+        }
+    }
+    let (blocks, ops) = count(region);
+    folder.stats.blocks_after = blocks;
+    folder.stats.ops_after = ops;
+    for (_, _, reason) in &folder.refusals {
+        match reason {
+            Refusal::Convergent => folder.stats.refused_convergent += 1,
+            Refusal::SpecialRegister => folder.stats.refused_special_register += 1,
+            Refusal::Property => folder.stats.refused_property += 1,
+        }
+    }
+    Ok(folder.stats)
+}
+
+/// Number of blocks and of operations directly in them.
+pub fn count(region: RegionRef<'_, '_>) -> (usize, usize) {
+    let (mut blocks, mut ops) = (0, 0);
+    let mut next = region.first_block();
+    while let Some(block) = next {
+        blocks += 1;
+        ops += ir_edit::operations(block).len();
+        next = block.next_in_region();
+    }
+    (blocks, ops)
+}
+
+/// The state of one [`fold_function`] run, shared by the steps.
+pub struct Folder<'c, 'a, 'o> {
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    region: RegionRef<'c, 'a>,
+    options: &'o BranchFoldOptions,
+    stats: BranchFoldStats,
+    refusals: HashSet<(usize, usize, Refusal)>,
+    edits: usize,
+    budget: usize,
+}
+
+impl<'c, 'a> Folder<'c, 'a, '_> {
+    fn has_budget(&self) -> bool {
+        self.edits < self.budget
+    }
+
+    /// Fresh analyses of the current IR.
+    fn view(&self) -> Result<View<'c, 'a>, RegionGraphError<'c>> {
+        let uniformity = RegionUniformity::compute(self.function, self.region, self.options.uniformity)?;
+        let graph = uniformity.graph();
+        let labels = (0..graph.num_blocks())
+            .map(|index| {
+                let id = BlockId::new(index);
+                let terminator = graph.terminator(id);
+                let flow = prepare::op_name(terminator) == "spmd.flow_br";
+                BlockLabel {
+                    divergent: uniformity.info().is_divergent_branch(id),
+                    exit: prepare::is_function_exit(terminator),
+                    flow,
+                    flow_impure: flow && has_ops_before(terminator),
+                    loop_token: ir_edit::operations(graph.block(id))
+                        .iter()
+                        .any(|op| prepare::op_name(*op) == "spmd.convergence.loop"),
+                    unmarked_branch: {
+                        let s = graph.graph().successors(id);
+                        s.iter().any(|&t| t != s[0]) && !is_marked_uniform(terminator)
+                    },
+                }
+            })
+            .collect();
+        let planned = PlannedCfg::new(graph.graph(), labels);
+        let gate = Gate::new(Gate::checks_for(&planned), &planned);
+        Ok(View { uniformity, planned, gate })
+    }
+
+    /// Checks `planned` against the gate; records a refusal keyed by `key`.
+    fn admit(&mut self, view: &View<'c, 'a>, planned: &PlannedCfg, key: (usize, usize)) -> bool {
+        match view.gate.allows(planned) {
+            Ok(()) => {
+                self.edits += 1;
+                true
+            }
+            Err(_) => {
+                self.refuse(key, Refusal::Property);
+                false
+            }
+        }
+    }
+
+    fn refuse(&mut self, key: (usize, usize), reason: Refusal) {
+        self.refusals.insert((key.0, key.1, reason));
+    }
+}
+
+/// The current IR's graph, labels and gate.
+pub struct View<'c, 'a> {
+    uniformity: RegionUniformity<'c, 'a>,
+    planned: PlannedCfg,
+    gate: Gate,
+}
+
+impl<'c, 'a> View<'c, 'a> {
+    fn graph(&self) -> &RegionGraph<'c, 'a> {
+        self.uniformity.graph()
+    }
+
+    fn block(&self, id: BlockId) -> BlockRef<'c, 'a> {
+        self.graph().block(id)
+    }
+
+    fn terminator(&self, id: BlockId) -> OperationRef<'c, 'a> {
+        self.graph().terminator(id)
+    }
+
+    fn id(&self, block: BlockRef<'c, 'a>) -> Option<BlockId> {
+        self.graph().id(block)
+    }
+
+    fn num_blocks(&self) -> usize {
+        self.graph().num_blocks()
+    }
+
+    fn predecessors(&self, id: BlockId) -> &[BlockId] {
+        self.graph().graph().predecessors(id)
+    }
+}
+
+/// Address of a block, for identity comparisons and refusal keys.
+fn block_key(block: BlockRef<'_, '_>) -> usize {
+    block.to_raw().ptr as usize
+}
+
+/// True if `o1` and `o2` are the same operation up to operands: name,
+/// attributes, result types, operand count; neither has regions or
+/// successors.
+fn same_shape(o1: OperationRef<'_, '_>, o2: OperationRef<'_, '_>) -> bool {
+    if o1.name() != o2.name()
+        || o1.operand_count() != o2.operand_count()
+        || o1.result_count() != o2.result_count()
+        || o1.region_count() != 0
+        || o2.region_count() != 0
+        || o1.successor_count() != 0
+        || o2.successor_count() != 0
+        || o1.attribute_count() != o2.attribute_count()
+    {
+        return false;
+    }
+    let types_equal = o1.results().zip(o2.results()).all(|(a, b)| {
+        use melior::ir::ValueLike;
+        a.r#type() == b.r#type()
+    });
+    types_equal && o1.attributes().zip(o2.attributes()).all(|(a, b)| a.0 == b.0 && a.1 == b.1)
+}
+
+/// True if `op` is not the first operation of its block.
+fn has_ops_before(op: OperationRef<'_, '_>) -> bool {
+    op.block().and_then(|b| b.first_operation()).is_some_and(|first| first != op)
+}
+
+/// The value of an `i1` constant, if `value` is one.
+fn constant_bool(value: melior::ir::Value<'_, '_>) -> Option<bool> {
+    let op = ir_edit::defining_op(value)?;
+    let name = prepare::op_name(op);
+    if name != "arith.constant" && name != "llvm.mlir.constant" {
+        return None;
+    }
+    let text = op.attribute("value").ok()?.to_string();
+    match text.as_str() {
+        "true" | "1 : i1" => Some(true),
+        "false" | "0 : i1" => Some(false),
+        _ => None,
+    }
+}

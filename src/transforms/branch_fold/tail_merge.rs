@@ -1,0 +1,313 @@
+//! TailMerge: identical block tails move into one shared block.
+//!
+//! ```text
+//!  ^b1: x1; a = f(p); b = g(a, q1); store b; br ^t(b)         ^b1: x1; br ^tail(q1)
+//!  ^b2: x2; a = f(p); b = g(a, q2); store b; br ^t(b)   ==>   ^b2: x2; br ^tail(q2)
+//!                                                             ^tail(%q): a = f(p); b = g(a, %q);
+//!                                                                        store b; br ^t(b)
+//! ```
+//!
+//! Candidates are grouped by their terminator: returns of the same kind
+//! (phase A), `cf.br` to the same block (phase B). Within a group, at most
+//! `tail-merge-threshold` blocks are considered and bucketed by a hash of
+//! their last non-terminator operation (name, operand and result counts:
+//! coarse, so equal tails always share a bucket). Pairs in a bucket are
+//! compared by [`common_tail`]:
+//!
+//! 1. the terminators must have the same name, attributes, successors and
+//!    operand count;
+//! 2. walking backwards, operations must have the same shape
+//!    ([`super::same_shape`]); the walk stops at the first difference, at
+//!    a convergent operation and at a special-register read (both gates of
+//!    [`super::safety`]);
+//! 3. the operands of corresponding operations must correspond: both
+//!    results of the same earlier tail operation, or both defined outside
+//!    the tail — equal (kept) or different values of one type (threaded
+//!    through a new argument of the shared block). A mismatch, or a tail
+//!    result used outside its block, shortens the tail to the operations
+//!    after the offending one;
+//! 4. an outside value defined by a special-register read refuses the
+//!    whole merge: it would become live into the shared block (seed 002's
+//!    reserved-register check).
+//!
+//! The first pair with a tail of at least `tail-merge-size` operations
+//! whose planned graph passes the gate is merged; the driver then
+//! re-reads the region. A third block with the same tail merges with the
+//! shared block in a later round (its whole body is the tail).
+
+use super::{block_key, has_ops_before, ir_edit, prepare, safety, same_shape, BlockLabel, Folder, Refusal, View};
+use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
+use melior::{
+    dialect::cf,
+    ir::{block::BlockLike, operation::OperationLike, Block, BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike},
+};
+use std::{
+    collections::{hash_map::DefaultHasher, HashMap},
+    hash::{Hash, Hasher},
+};
+
+/// Merges the first admissible pair of tails; false if there is none.
+pub fn merge_once<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
+    let view = folder.view()?;
+    for group in candidate_groups(&view, folder.options.tail_merge_threshold) {
+        let mut buckets: Vec<(u64, Vec<BlockId>)> = Vec::new();
+        for block in group {
+            let hash = tail_hash(view.block(block));
+            match buckets.iter_mut().find(|(h, _)| *h == hash) {
+                Some((_, members)) => members.push(block),
+                None => buckets.push((hash, vec![block])),
+            }
+        }
+        for (_, members) in buckets {
+            for i in 0..members.len() {
+                for j in i + 1..members.len() {
+                    if try_merge(folder, &view, members[i], members[j]) {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// Candidate groups: returns first (phase A), then `cf.br` targets (phase B).
+fn candidate_groups(view: &View<'_, '_>, threshold: usize) -> Vec<Vec<BlockId>> {
+    let mut returns: Vec<(String, Vec<BlockId>)> = Vec::new();
+    let mut jumps: Vec<(BlockId, Vec<BlockId>)> = Vec::new();
+    for index in 0..view.num_blocks() {
+        let block = BlockId::new(index);
+        let terminator = view.terminator(block);
+        if !has_ops_before(terminator) {
+            continue;
+        }
+        let name = prepare::op_name(terminator);
+        if prepare::RETURN_OPS.contains(&name.as_str()) && terminator.successor_count() == 0 {
+            match returns.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, members)) if members.len() < threshold => members.push(block),
+                Some(_) => {}
+                None => returns.push((name, vec![block])),
+            }
+        } else if name == "cf.br" {
+            let Some(target) = terminator.successor(0).ok().and_then(|t| view.id(t)) else { continue };
+            if target == block {
+                continue;
+            }
+            match jumps.iter_mut().find(|(t, _)| *t == target) {
+                Some((_, members)) if members.len() < threshold => members.push(block),
+                Some(_) => {}
+                None => jumps.push((target, vec![block])),
+            }
+        }
+    }
+    returns.into_iter().map(|(_, m)| m).chain(jumps.into_iter().map(|(_, m)| m)).filter(|m| m.len() > 1).collect()
+}
+
+/// Hash of the last non-terminator operation of `block`.
+fn tail_hash(block: BlockRef<'_, '_>) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    let operations = ir_edit::operations(block);
+    let last = operations[operations.len().checked_sub(2).expect("candidates have a body")];
+    prepare::op_name(last).hash(&mut hasher);
+    last.operand_count().hash(&mut hasher);
+    last.result_count().hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A common tail of two blocks, ready to apply.
+struct Tail<'c, 'a> {
+    /// The tail operations of each block, terminator last.
+    ops: [Vec<OperationRef<'c, 'a>>; 2],
+    /// Outside values that differ: (value in block 1, value in block 2).
+    threaded: Vec<(Value<'c, 'a>, Value<'c, 'a>)>,
+    /// (tail position, operand index, threaded pair) to rewire in the shared block.
+    rewired: Vec<(usize, usize, usize)>,
+}
+
+impl Tail<'_, '_> {
+    fn len(&self) -> usize {
+        self.ops[0].len() - 1
+    }
+}
+
+/// Why the backward walk stopped.
+#[derive(PartialEq, Eq)]
+enum Stop {
+    Difference,
+    Convergent,
+    SpecialRegister,
+}
+
+fn try_merge<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, b1: BlockId, b2: BlockId) -> bool {
+    let (block1, block2) = (view.block(b1), view.block(b2));
+    let key = (block_key(block1), block_key(block2));
+    let min_size = folder.options.tail_merge_size.max(1);
+    let tail = match common_tail(block1, block2, min_size) {
+        Ok((tail, stop)) => {
+            match stop {
+                Stop::Convergent => folder.refuse(key, Refusal::Convergent),
+                Stop::SpecialRegister => folder.refuse(key, Refusal::SpecialRegister),
+                Stop::Difference => {}
+            }
+            tail
+        }
+        Err(()) => {
+            folder.refuse(key, Refusal::SpecialRegister);
+            return false;
+        }
+    };
+    if tail.len() < min_size {
+        return false;
+    }
+    let terminator = view.terminator(b1);
+    let exit = prepare::is_function_exit(terminator);
+    let successors: Vec<BlockId> = terminator.successors().filter_map(|s| view.id(s)).collect();
+    let mut planned = view.planned.clone();
+    let shared = planned.add_block(successors, BlockLabel { exit, ..Default::default() });
+    planned.set_terminator(b1, vec![shared], BlockLabel::default());
+    planned.set_terminator(b2, vec![shared], BlockLabel::default());
+    if !folder.admit(view, &planned, key) {
+        return false;
+    }
+    apply(view, block2, block1, &tail);
+    folder.stats.tails_merged += 1;
+    folder.stats.tail_ops_merged += tail.len();
+    true
+}
+
+/// The longest admissible common tail of `block1` and `block2`, with the
+/// reason the backward walk stopped; `Err` if a tail of at least
+/// `min_size` operations exists but a special-register value would become
+/// live into the shared block.
+fn common_tail<'c, 'a>(
+    block1: BlockRef<'c, 'a>,
+    block2: BlockRef<'c, 'a>,
+    min_size: usize,
+) -> Result<(Tail<'c, 'a>, Stop), ()> {
+    let all1 = ir_edit::operations(block1);
+    let all2 = ir_edit::operations(block2);
+    let (t1, t2) = (*all1.last().unwrap(), *all2.last().unwrap());
+    let empty = |stop| Ok((Tail { ops: [vec![t1], vec![t2]], threaded: Vec::new(), rewired: Vec::new() }, stop));
+    let same_terminator = t1.name() == t2.name()
+        && t1.operand_count() == t2.operand_count()
+        && t1.successor_count() == t2.successor_count()
+        && t1.successors().zip(t2.successors()).all(|(a, b)| a == b)
+        && t1.attribute_count() == t2.attribute_count()
+        && t1.attributes().zip(t2.attributes()).all(|(a, b)| a.0 == b.0 && a.1 == b.1);
+    if !same_terminator {
+        return empty(Stop::Difference);
+    }
+    let (body1, body2) = (&all1[..all1.len() - 1], &all2[..all2.len() - 1]);
+    let mut length = 0;
+    let mut stop = Stop::Difference;
+    while length < body1.len().min(body2.len()) {
+        let (o1, o2) = (body1[body1.len() - 1 - length], body2[body2.len() - 1 - length]);
+        if !same_shape(o1, o2) {
+            break;
+        }
+        let name = prepare::op_name(o1);
+        if safety::is_convergent(&name) {
+            stop = Stop::Convergent;
+            break;
+        }
+        if safety::reads_special_register(&name) {
+            stop = Stop::SpecialRegister;
+            break;
+        }
+        length += 1;
+    }
+    // Shorten until every operand pair corresponds and no result escapes.
+    'validate: loop {
+        let ops1: Vec<_> = body1[body1.len() - length..].iter().copied().chain([t1]).collect();
+        let ops2: Vec<_> = body2[body2.len() - length..].iter().copied().chain([t2]).collect();
+        let index = |ops: &[OperationRef<'c, 'a>]| -> HashMap<usize, (usize, usize)> {
+            let mut map = HashMap::new();
+            for (k, op) in ops.iter().enumerate() {
+                for r in 0..op.result_count() {
+                    map.insert(Value::from(op.result(r).unwrap()).to_raw().ptr as usize, (k, r));
+                }
+            }
+            map
+        };
+        let (internal1, internal2) = (index(&ops1), index(&ops2));
+        let mut threaded: Vec<(Value<'c, 'a>, Value<'c, 'a>)> = Vec::new();
+        let mut rewired = Vec::new();
+        for k in 0..ops1.len() {
+            let (o1, o2) = (ops1[k], ops2[k]);
+            let escapes = |op: OperationRef<'c, 'a>, block: BlockRef<'c, 'a>| {
+                op.results().any(|r| ir_edit::uses(r.into()).iter().any(|(user, _)| user.block() != Some(block)))
+            };
+            let mut cut = escapes(o1, block1) || escapes(o2, block2);
+            for i in 0..o1.operand_count() {
+                if cut {
+                    break;
+                }
+                let (a, b) = (o1.operand(i).unwrap(), o2.operand(i).unwrap());
+                let (ia, ib) = (internal1.get(&(a.to_raw().ptr as usize)), internal2.get(&(b.to_raw().ptr as usize)));
+                match (ia, ib) {
+                    (Some(x), Some(y)) if x == y => continue,
+                    (None, None) => {}
+                    _ => {
+                        cut = true;
+                        continue;
+                    }
+                }
+                let special = |v: Value| {
+                    ir_edit::defining_op(v).is_some_and(|op| safety::reads_special_register(&prepare::op_name(op)))
+                };
+                if special(a) || special(b) {
+                    // Seed 002 rejects the whole merge, if there is one to reject.
+                    return if length >= min_size { Err(()) } else { empty(stop) };
+                }
+                if a == b {
+                    continue;
+                }
+                if a.r#type() != b.r#type() {
+                    cut = true;
+                    continue;
+                }
+                let pair = match threaded.iter().position(|&(x, y)| x == a && y == b) {
+                    Some(pair) => pair,
+                    None => {
+                        threaded.push((a, b));
+                        threaded.len() - 1
+                    }
+                };
+                rewired.push((k, i, pair));
+            }
+            if cut {
+                if k == ops1.len() - 1 {
+                    return empty(stop);
+                }
+                length -= k + 1;
+                continue 'validate;
+            }
+        }
+        return Ok((Tail { ops: [ops1, ops2], threaded, rewired }, stop));
+    }
+}
+
+/// Moves `tail`'s operations of `block1` into a new block after `after`
+/// and replaces both tails by branches to it.
+fn apply<'c, 'a>(view: &View<'c, 'a>, after: BlockRef<'c, 'a>, block1: BlockRef<'c, 'a>, tail: &Tail<'c, 'a>) {
+    let region = block1.parent_region().expect("block in a region");
+    let _ = view;
+    let location: Location = tail.ops[0].last().unwrap().location();
+    let types: Vec<(Type, Location)> = tail.threaded.iter().map(|(a, _)| (a.r#type(), location)).collect();
+    let shared = region.insert_block_after(after, Block::new(&types));
+    for &op in &tail.ops[0] {
+        ir_edit::move_to_end(op, shared);
+    }
+    for &(k, operand, pair) in &tail.rewired {
+        ir_edit::set_operand(tail.ops[0][k], operand, shared.argument(pair).unwrap().into());
+    }
+    let firsts: Vec<Value> = tail.threaded.iter().map(|p| p.0).collect();
+    let seconds: Vec<Value> = tail.threaded.iter().map(|p| p.1).collect();
+    block1.append_operation(cf::br(&shared, &firsts, location));
+    let block2 = tail.ops[1].last().unwrap().block().expect("terminator in a block");
+    let location2 = tail.ops[1].last().unwrap().location();
+    for &op in tail.ops[1].iter().rev() {
+        ir_edit::erase_operation(op);
+    }
+    block2.append_operation(cf::br(&shared, &seconds, location2));
+}
