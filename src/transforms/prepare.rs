@@ -48,21 +48,32 @@ pub fn op_name(op: OperationRef<'_, '_>) -> String {
 /// Returns false (and changes nothing) if the terminator is not a
 /// `cf.switch` whose cases can be read.
 pub fn lower_switch<'c>(context: &'c Context, region: RegionRef<'c, '_>, block: BlockRef<'c, '_>) -> bool {
-    let Some(switch) = block.terminator() else { return false };
+    lower_switch_into_blocks(context, region, block).is_some()
+}
+
+/// Like [`lower_switch`]; returns the blocks it created (the rest of the
+/// chain after `block`), `None` if nothing changed.
+pub fn lower_switch_into_blocks<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    block: BlockRef<'c, 'a>,
+) -> Option<Vec<BlockRef<'c, 'a>>> {
+    let switch = block.terminator()?;
     if op_name(switch) != "cf.switch" {
-        return false;
+        return None;
     }
-    let Some(cases) = case_values(switch) else { return false };
+    let cases = case_values(switch)?;
     let location = switch.location();
     let flag = switch.operand(0).unwrap();
     let slots: Option<Vec<(BlockRef, Vec<Value>)>> = (0..switch.successor_count())
         .map(|slot| Some((switch.successor(slot).ok()?, ir_edit::successor_operands(switch, slot)?)))
         .collect();
-    let Some(slots) = slots else { return false };
+    let slots = slots?;
     let (default, case_slots) = slots.split_first().expect("a switch has a default");
     if case_slots.len() != cases.len() {
-        return false;
+        return None;
     }
+    let mut created = Vec::new();
     let mut current = block;
     let mut after = block;
     for (index, (value, (target, operands))) in cases.iter().zip(case_slots).enumerate() {
@@ -81,6 +92,7 @@ pub fn lower_switch<'c>(context: &'c Context, region: RegionRef<'c, '_>, block: 
             (default.0, default.1.clone())
         } else {
             let next = region.insert_block_after(after, Block::new(&[]));
+            created.push(next);
             after = next;
             (next, Vec::new())
         };
@@ -102,7 +114,7 @@ pub fn lower_switch<'c>(context: &'c Context, region: RegionRef<'c, '_>, block: 
         block.append_operation(cf::br(&default.0, &default.1, location));
     }
     ir_edit::erase_operation(switch);
-    true
+    Some(created)
 }
 
 /// The case values of a `cf.switch`, read from its `case_values` attribute.
@@ -178,18 +190,18 @@ pub fn single_return_block<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<BlockRef
 /// tree pretends it has one: slot `slot` of `block` (an edge of the loop)
 /// is routed through a new block that branches on a constant `true` to the
 /// old target (same operands) and on `false` to `exit`, passing
-/// `ub.poison` for the exit's arguments. Returns false (and changes
-/// nothing) if the slot's operands cannot be read.
+/// `ub.poison` for the exit's arguments. Returns the new block, `None` (and
+/// changes nothing) if the slot's operands cannot be read.
 pub fn add_never_taken_exit<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     block: BlockRef<'c, 'a>,
     slot: usize,
     exit: BlockRef<'c, 'a>,
-) -> bool {
-    let Some(terminator) = block.terminator() else { return false };
-    let Ok(target) = terminator.successor(slot) else { return false };
-    let Some(operands) = ir_edit::successor_operands(terminator, slot) else { return false };
+) -> Option<BlockRef<'c, 'a>> {
+    let terminator = block.terminator()?;
+    let target = terminator.successor(slot).ok()?;
+    let operands = ir_edit::successor_operands(terminator, slot)?;
     let location = terminator.location();
     let types: Vec<(Type, Location)> = operands.iter().map(|v| (v.r#type(), location)).collect();
     let detour = region.insert_block_after(block, Block::new(&types));
@@ -210,5 +222,5 @@ pub fn add_never_taken_exit<'c, 'a>(
     let mut terminator_mut = block.terminator_mut().expect("checked above");
     terminator_mut.set_successor(slot, &detour);
     ir_edit::set_successor_operands(terminator, slot, &operands);
-    true
+    Some(detour)
 }

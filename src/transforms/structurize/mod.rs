@@ -256,15 +256,24 @@ pub fn structurize_function<'c, 'a>(
         let entries = forest.entries(cycle).iter().map(|&b| graph.name(b)).collect();
         return Err(StructurizeError::Irreducible { location, entries });
     }
-    let mut stats = prepare_region(context, region, irreducible, location)?;
+    // Uniformity is analysed on the input as it is: after return
+    // unification every divergent early exit's sync region would run to the
+    // end of the function (quadratic in total), and the analysis handles
+    // several exits anyway. Blocks created by the preparation inherit or
+    // get their flags there.
+    let mut divergence = if options.skip_uniform_regions {
+        Some(BranchDivergence::analyse(function, region, options.uniformity)?)
+    } else {
+        None
+    };
+    let mut stats = prepare_region(context, region, irreducible, location, divergence.as_mut())?;
 
     let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
     let n = graph.num_blocks();
     let branch: Vec<bool> = (0..n).map(|b| has_two_targets(graph.graph(), BlockId::new(b))).collect();
-    let kept = if options.skip_uniform_regions {
-        let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(StructurizeError::Region)?;
+    let kept = if let Some(divergence) = &divergence {
         let divergent: Vec<bool> =
-            (0..n).map(|b| branch[b] && uniformity.info().is_divergent_branch(BlockId::new(b))).collect();
+            (0..n).map(|b| branch[b] && divergence.is_divergent(graph.block(BlockId::new(b)))).collect();
         let uniform: Vec<bool> = (0..n).map(|b| branch[b] && !divergent[b]).collect();
         let mut kept =
             uniform_regions::kept_uniform_branches(graph.graph(), &uniform, &divergent, options.relaxed_uniform_regions);
@@ -340,6 +349,7 @@ fn prepare_region<'c, 'a>(
     region: RegionRef<'c, 'a>,
     irreducible: bool,
     location: Location<'c>,
+    mut divergence: Option<&mut BranchDivergence>,
 ) -> Result<StructurizeStats, StructurizeError<'c>> {
     let mut stats = StructurizeStats::default();
     // SAFETY: the region is live and owned by the function being processed.
@@ -355,12 +365,20 @@ fn prepare_region<'c, 'a>(
             continue;
         }
         let terminator = graph.terminator(b);
-        if !prepare::lower_switch(context, region, graph.block(b)) {
+        let Some(created) = prepare::lower_switch_into_blocks(context, region, graph.block(b)) else {
             return Err(StructurizeError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
                 reason: "a multi-way branch must be a cf.switch to be lowered into two-way branches",
             });
+        };
+        if let Some(divergence) = divergence.as_deref_mut() {
+            // The chain compares the switch's operand: its branches are as
+            // divergent as the switch was.
+            let flag = divergence.is_divergent(graph.block(b));
+            for block in created {
+                divergence.set(block, flag);
+            }
         }
         stats.switches_lowered += 1;
         stats.changed = true;
@@ -372,9 +390,40 @@ fn prepare_region<'c, 'a>(
         prepare::unify_returns(region);
         stats.changed = true;
     }
-    stats.infinite_loops = add_infinite_loop_exits(context, region)?;
+    stats.infinite_loops = add_infinite_loop_exits(context, region, divergence)?;
     stats.changed |= stats.infinite_loops > 0;
     Ok(stats)
+}
+
+/// Which branches diverge, by block identity, as analysed on the input
+/// and kept up to date by the preparation. Blocks it does not know (the
+/// guard blocks of irreducible hubs) count as divergent.
+struct BranchDivergence {
+    divergent: std::collections::HashMap<usize, bool>,
+}
+
+impl BranchDivergence {
+    fn analyse<'c>(
+        function: OperationRef<'c, '_>,
+        region: RegionRef<'c, '_>,
+        options: UniformityOptions,
+    ) -> Result<Self, StructurizeError<'c>> {
+        let uniformity = RegionUniformity::compute(function, region, options).map_err(StructurizeError::Region)?;
+        let graph = uniformity.graph();
+        let divergent = (0..graph.num_blocks())
+            .map(BlockId::new)
+            .map(|b| (graph.block(b).to_raw().ptr as usize, uniformity.info().is_divergent_branch(b)))
+            .collect();
+        Ok(Self { divergent })
+    }
+
+    fn is_divergent(&self, block: BlockRef<'_, '_>) -> bool {
+        self.divergent.get(&(block.to_raw().ptr as usize)).copied().unwrap_or(true)
+    }
+
+    fn set(&mut self, block: BlockRef<'_, '_>, divergent: bool) {
+        self.divergent.insert(block.to_raw().ptr as usize, divergent);
+    }
 }
 
 /// Gives every infinite loop a never-taken exit from the block the
@@ -382,7 +431,11 @@ fn prepare_region<'c, 'a>(
 /// SCC of the blocks that cannot return), on its first slot that stays in
 /// the loop. Without a return block there is nothing to exit to and
 /// nothing is done.
-fn add_infinite_loop_exits<'c>(context: &'c Context, region: RegionRef<'c, '_>) -> Result<usize, StructurizeError<'c>> {
+fn add_infinite_loop_exits<'c>(
+    context: &'c Context,
+    region: RegionRef<'c, '_>,
+    mut divergence: Option<&mut BranchDivergence>,
+) -> Result<usize, StructurizeError<'c>> {
     let Some(exit) = prepare::single_return_block(region) else { return Ok(0) };
     let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
     let pdom = PostDominatorTree::build(graph.graph());
@@ -393,7 +446,11 @@ fn add_infinite_loop_exits<'c>(context: &'c Context, region: RegionRef<'c, '_>) 
         if successors.is_empty() {
             continue;
         }
-        if prepare::add_never_taken_exit(context, region, graph.block(root), 0, exit) {
+        if let Some(detour) = prepare::add_never_taken_exit(context, region, graph.block(root), 0, exit) {
+            // A branch on a constant is uniform.
+            if let Some(divergence) = divergence.as_deref_mut() {
+                divergence.set(detour, false);
+            }
             added += 1;
         }
     }
