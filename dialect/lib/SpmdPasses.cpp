@@ -203,7 +203,8 @@ struct MissingPass : PassWrapper<MissingPass, OperationPass<ModuleOp>> {
   explicit MissingPass(std::string name) : name(std::move(name)) {}
   StringRef getArgument() const override { return "spmd-missing-pass"; }
   void runOnOperation() override {
-    getOperation()->emitError()
+    // On the location only: the module itself is no help in the message.
+    emitError(getOperation()->getLoc())
         << "the spmd-gpu-to-nvvm pipeline needs pass '" << name
         << "', which this build does not register (use predicate=false for "
            "wave-level input)";

@@ -11,8 +11,9 @@
 //! After the wave-level functions are lowered, the remaining spmd
 //! constructs (tokens and markers, including those of thread-level
 //! `gpu.func`s) are erased and discardable `spmd.*` attributes are
-//! stripped, exactly as `--spmd-lower-to-cf` does, so that upstream tools
-//! without the spmd dialect can read the result.
+//! stripped, as `--spmd-lower-to-cf` does; unlike there, `spmd.*`
+//! argument attributes of `gpu.func`s go too, so that nothing of the
+//! dialect is left for the upstream tools.
 
 use super::{
     lower_to_cf::{check_token_users, erase_token_ops, strip_spmd_attributes},
@@ -22,7 +23,7 @@ use crate::{
     diagnostics,
     transforms::{
         ir_edit,
-        lower_to_nvvm::{check, lower_function, SpmdOp},
+        lower_to_nvvm::{check, lower_function, strip_spmd_argument_attributes, SpmdOp},
         prepare::op_name,
     },
 };
@@ -54,6 +55,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     markers.into_iter().for_each(ir_edit::erase_operation);
     erase_token_ops(tokens);
     strip_spmd_attributes(root);
+    gpu_functions(root).into_iter().for_each(strip_spmd_argument_attributes);
     Ok(())
 }
 
@@ -84,4 +86,17 @@ fn tokens_and_markers<'c, 'a>(root: OperationRef<'c, 'a>) -> (Vec<OperationRef<'
         WalkResult::Advance
     });
     (tokens, markers)
+}
+
+/// Every `gpu.func` below `root`.
+fn gpu_functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut functions = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "gpu.func" {
+            // SAFETY: the operation lives in `root`, which outlives the pass.
+            functions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    functions
 }

@@ -48,7 +48,9 @@
 //!   a division by zero in an inactive lane is undefined behaviour in LLVM.
 //!   Allocations (`memref.alloca`) and warp-collective ops (`gpu.barrier`,
 //!   shuffles, votes) are not guarded. A function that never writes exec
-//!   runs with exec = live in every thread and gets no guards.
+//!   runs with exec = live in every thread and gets no guards; neither do
+//!   the ops of the entry block before its first `spmd.exec.write`, and
+//!   ballots there vote with the bare predicate.
 //! * **Convergence tokens are erased.** They tell a thread-level compiler
 //!   which threads must execute a convergent op together; here the warp is
 //!   converged wherever wave-level code runs, and each `.sync` op names its
@@ -223,16 +225,20 @@ fn kernel_live_mask<'c, 'a>(emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
     emit.select(full, emit.constant(32, -1), partial)
 }
 
-/// The exec value flowing through one block, and my exec bit for it once
-/// some op needed it.
+/// The exec value flowing through one block, whether it is still the
+/// live mask (the entry block before its first `spmd.exec.write`: every
+/// running thread is active, so nothing needs a guard), and my exec bit
+/// for it once some op needed it.
 struct ExecState<'c, 'a> {
     exec: Value<'c, 'a>,
+    is_live: bool,
     active: Option<Value<'c, 'a>>,
 }
 
 impl<'c, 'a> ExecState<'c, 'a> {
     fn set(&mut self, exec: Value<'c, 'a>) {
         self.exec = exec;
+        self.is_live = false;
         self.active = None;
     }
 
@@ -242,14 +248,15 @@ impl<'c, 'a> ExecState<'c, 'a> {
 }
 
 fn lower_block<'c, 'a>(context: &'c Context, lanes: &Lanes<'c, 'a>, block: BlockRef<'c, 'a>, exec_in: Value<'c, 'a>) {
-    let mut state = ExecState { exec: exec_in, active: None };
+    let is_live = exec_in == lanes.live;
+    let mut state = ExecState { exec: exec_in, is_live, active: None };
     for op in ir_edit::operations(block) {
         let emit = Emitter { context, anchor: op, location: op.location() };
         match SpmdOp::of(&op_name(op)) {
             Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, lanes, &mut state, kind),
             Some(_) => {}
             None if op.next_in_block().is_none() => forward_exec(op, state.exec),
-            None if lanes.guards && guard::needs_guard(op) => {
+            None if lanes.guards && !state.is_live && guard::needs_guard(op) => {
                 let active = state.active(&emit, lanes);
                 guard::wrap(context, op, active);
             }
@@ -269,8 +276,7 @@ fn lower_wave_op<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, state: &
             None
         }
         SpmdOp::Ballot => {
-            let active = state.active(emit, lanes);
-            let voted = emit.and(operand(0), active);
+            let voted = if state.is_live { operand(0) } else { emit.and(operand(0), state.active(emit, lanes)) };
             Some(emit.widen(lanes.width, emit.ballot(lanes.live32, voted)))
         }
         SpmdOp::MaskAnd => Some(emit.and(operand(0), operand(1))),
@@ -323,5 +329,56 @@ fn retype_mask_arguments<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) {
                 argument.set_type(mask_type);
             }
         }
+    }
+}
+
+/// Removes `spmd.*` entries from the argument and result attributes of a
+/// function (`{spmd.uniform}`, `{spmd.divergent}`): after the lowering no
+/// analysis reads them, and the output should not mention the dialect.
+pub fn strip_spmd_argument_attributes(function: OperationRef<'_, '_>) {
+    for name in ["arg_attrs", "res_attrs"] {
+        let Ok(array) = function.attribute(name) else { continue };
+        // SAFETY: C API queries and constructors on live attributes of the
+        // function's context; the new array replaces the old one.
+        unsafe {
+            use mlir_sys::*;
+            let raw = melior::ir::attribute::AttributeLike::to_raw(&array);
+            if !mlirAttributeIsAArray(raw) {
+                continue;
+            }
+            let context = mlirAttributeGetContext(raw);
+            let dictionaries: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(raw))
+                .map(|index| without_spmd_entries(context, mlirArrayAttrGetElement(raw, index)))
+                .collect();
+            let stripped = mlirArrayAttrGet(context, dictionaries.len() as isize, dictionaries.as_ptr());
+            let name = MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
+            mlirOperationSetAttributeByName(function.to_raw(), name, stripped);
+        }
+    }
+}
+
+/// A copy of `dictionary` without the entries whose name starts with
+/// `spmd.`.
+///
+/// # Safety
+/// `dictionary` must be a live attribute of `context`.
+unsafe fn without_spmd_entries(
+    context: mlir_sys::MlirContext,
+    dictionary: mlir_sys::MlirAttribute,
+) -> mlir_sys::MlirAttribute {
+    use mlir_sys::*;
+    unsafe {
+        if !mlirAttributeIsADictionary(dictionary) {
+            return dictionary;
+        }
+        let kept: Vec<MlirNamedAttribute> = (0..mlirDictionaryAttrGetNumElements(dictionary))
+            .map(|index| mlirDictionaryAttrGetElement(dictionary, index))
+            .filter(|entry| {
+                let name = mlirIdentifierStr(entry.name);
+                let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
+                !bytes.starts_with(b"spmd.")
+            })
+            .collect();
+        mlirDictionaryAttrGet(context, kept.len() as isize, kept.as_ptr())
     }
 }
