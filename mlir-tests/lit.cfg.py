@@ -89,3 +89,22 @@ config.substitutions.append(("%llvm_include", llvm_include))
 
 lit_config.note("using spmd-opt from %s" % spmd_bin_dir)
 lit_config.note("using LLVM tools from %s" % llvm_tools_dir)
+
+# --- optional passes --------------------------------------------------------
+
+# Tests of the full thread-level -> PTX pipeline need --spmd-predicate; they
+# say `REQUIRES: spmd-predicate`, and the test of the diagnostic a build
+# without it gives says `UNSUPPORTED: spmd-predicate`.
+import subprocess
+
+try:
+    _help = subprocess.run(
+        [os.path.join(spmd_bin_dir, "spmd-opt"), "--help"],
+        capture_output=True, text=True, timeout=60,
+    ).stdout
+except (OSError, subprocess.SubprocessError):
+    _help = ""
+if "--spmd-predicate" in _help:
+    config.available_features.add("spmd-predicate")
+if os.path.isfile(os.path.join(llvm_tools_dir, "llc")):
+    config.available_features.add("llc")

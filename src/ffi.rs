@@ -35,5 +35,6 @@ unsafe extern "C" {
     ) -> bool;
     pub fn spmdEraseUnreachableBlocks(region: mlir_sys::MlirRegion) -> bool;
     pub fn spmdIsGraphRegion(op: MlirOperation, index: isize) -> bool;
+    pub fn spmdNeedsLaneGuard(op: MlirOperation) -> bool;
     pub fn spmdOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 }

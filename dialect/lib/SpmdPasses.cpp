@@ -15,11 +15,16 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -73,6 +78,7 @@ namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDVERIFYSTRUCTURED
 #define GEN_PASS_DEF_SPMDLOWERTOCF
 #define GEN_PASS_DEF_SPMDBRANCHFOLD
+#define GEN_PASS_DEF_SPMDLOWERTONVVM
 #include "Spmd/SpmdPasses.h.inc"
 
 namespace {
@@ -141,6 +147,11 @@ struct BranchFoldPass
   using ReportingShell::ReportingShell;
 };
 
+struct LowerToNvvmPass
+    : ReportingShell<impl::SpmdLowerToNvvmBase<LowerToNvvmPass>> {
+  using ReportingShell::ReportingShell;
+};
+
 /// Writes to stderr or to the file named by the `output` option.
 struct ViewCfgPass : impl::SpmdViewCfgBase<ViewCfgPass> {
   using SpmdViewCfgBase::SpmdViewCfgBase;
@@ -167,11 +178,78 @@ struct ViewCfgPass : impl::SpmdViewCfgBase<ViewCfgPass> {
 #include "Spmd/SpmdPasses.h.inc"
 } // namespace mlir::spmd
 
+namespace {
+/// Options of the `spmd-gpu-to-nvvm` pipeline.
+struct GpuToNvvmOptions : PassPipelineOptions<GpuToNvvmOptions> {
+  Option<bool> predicate{
+      *this, "predicate",
+      llvm::cl::desc("The input is thread-level: run spmd-reconverge and "
+                     "spmd-predicate first (false: the input is already "
+                     "wave-level)"),
+      llvm::cl::init(true)};
+  Option<unsigned> waveSize{*this, "wave-size",
+                            llvm::cl::desc("Lanes per wave (32 or 64)"),
+                            llvm::cl::init(32)};
+  Option<std::string> ordering{
+      *this, "ordering",
+      llvm::cl::desc("The spmd-reconverge ordering (with predicate=true)"),
+      llvm::cl::init("dfpd")};
+};
+
+/// Stands in for a pass the pipeline needs but this build lacks, so that
+/// the pipeline fails with a diagnostic instead of silently skipping it.
+struct MissingPass : PassWrapper<MissingPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MissingPass)
+  explicit MissingPass(std::string name) : name(std::move(name)) {}
+  StringRef getArgument() const override { return "spmd-missing-pass"; }
+  void runOnOperation() override {
+    // On the location only: the module itself is no help in the message.
+    emitError(getOperation()->getLoc())
+        << "the spmd-gpu-to-nvvm pipeline needs pass '" << name
+        << "', which this build does not register (use predicate=false for "
+           "wave-level input)";
+    signalPassFailure();
+  }
+  std::string name;
+};
+
+/// The textual form of the pipeline (without the thread-level prefix).
+std::string gpuToNvvmTail(const GpuToNvvmOptions &options) {
+  return "spmd-lower-to-nvvm{wave-size=" + std::to_string(options.waveSize) +
+         "},convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm),"
+         "reconcile-unrealized-casts";
+}
+
+/// Builds `spmd-gpu-to-nvvm`: thread-level gpu.func kernels (or wave-level
+/// ones with predicate=false) to the LLVM/NVVM dialects.
+void buildGpuToNvvm(OpPassManager &pm, const GpuToNvvmOptions &options) {
+  std::string text;
+  if (options.predicate) {
+    if (!PassInfo::lookup("spmd-predicate")) {
+      pm.addPass(std::make_unique<MissingPass>("spmd-predicate"));
+      return;
+    }
+    text = "spmd-reconverge{ordering=" + options.ordering +
+           "},spmd-predicate,";
+  }
+  text += gpuToNvvmTail(options);
+  if (failed(parsePassPipeline(text, pm, llvm::errs())))
+    pm.addPass(std::make_unique<MissingPass>(text));
+}
+} // namespace
+
 void spmdSetPassRunner(SpmdPassRunner runner) { passRunner.store(runner); }
 
 void spmdRegisterPassShells(void) {
   static bool registered = [] {
     mlir::spmd::registerSpmdPasses();
+    PassPipelineRegistration<GpuToNvvmOptions>(
+        "spmd-gpu-to-nvvm",
+        "Lower thread-level (or, with predicate=false, wave-level) gpu.func "
+        "kernels to the LLVM and NVVM dialects: spmd-reconverge, "
+        "spmd-predicate, spmd-lower-to-nvvm, convert-scf-to-cf, "
+        "convert-gpu-to-nvvm, reconcile-unrealized-casts",
+        buildGpuToNvvm);
     return true;
   }();
   (void)registered;

@@ -117,7 +117,7 @@ fn check_lowerable(ops: &[(Lowering, OperationRef<'_, '_>)]) -> Result<(), ()> {
 
 /// A token may only feed child tokens (`spmd.convergence.loop`), which are
 /// erased with it. Reports any other user; true if there is none.
-fn check_token_users(token_op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn check_token_users(token_op: OperationRef<'_, '_>) -> bool {
     let mut only_tokens = true;
     for result in token_op.results() {
         for (user, _) in ir_edit::uses(result.into()) {
@@ -158,7 +158,7 @@ fn forwarded<'c, 'a>(branch: OperationRef<'c, 'a>, slot: usize) -> Vec<Value<'c,
 }
 
 /// Erases the token ops, each after the child tokens that use it.
-fn erase_token_ops(mut pending: Vec<OperationRef<'_, '_>>) {
+pub(crate) fn erase_token_ops(mut pending: Vec<OperationRef<'_, '_>>) {
     while !pending.is_empty() {
         let (unused, used): (Vec<_>, Vec<_>) = pending.into_iter().partition(|op| !has_uses(*op));
         assert!(!unused.is_empty(), "convergence tokens form a forest, so some token is unused");
@@ -172,7 +172,7 @@ fn has_uses(op: OperationRef<'_, '_>) -> bool {
 }
 
 /// Removes every discardable `spmd.*` attribute at or below `root`.
-fn strip_spmd_attributes(root: OperationRef<'_, '_>) {
+pub(crate) fn strip_spmd_attributes(root: OperationRef<'_, '_>) {
     root.walk(WalkOrder::PreOrder, |op| {
         let names: Vec<String> = (0..op.discardable_attribute_count())
             .filter_map(|index| op.discardable_attribute_at(index).ok())

@@ -18,6 +18,7 @@ pub mod annotate_uniformity;
 pub mod branch_fold;
 pub mod fix_irreducible;
 pub mod lower_to_cf;
+pub mod lower_to_nvvm;
 pub mod options;
 pub mod print_cfg_analysis;
 pub mod print_uniformity;
@@ -70,6 +71,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-structurize", structurize::run),
     ("spmd-verify-structured", verify_structured::run),
     ("spmd-lower-to-cf", lower_to_cf::run),
+    ("spmd-lower-to-nvvm", lower_to_nvvm::run),
     ("spmd-branch-fold", branch_fold::run),
 ];
 

@@ -323,6 +323,73 @@ def SpmdLowerToCf : Pass<"spmd-lower-to-cf"> {
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
 }
 
+def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lower wave-level spmd IR in gpu.func kernels to NVVM (one warp per wave)";
+  let description = [{
+    Lowers the wave-level form produced by `--spmd-predicate` (or written by
+    hand) inside every `gpu.func` to code in which each thread of an NVIDIA
+    warp runs the wave-level program itself. All control flow of wave-level
+    code is wave-uniform, so the warp never diverges on it; the execution
+    mask is a warp-uniform integer that every thread keeps a copy of.
+
+    * `!spmd.mask` becomes `i32` (`i64` with `wave-size=64`; a warp has 32
+      lanes, so the upper half is then always zero).
+    * The exec mask is threaded through the CFG as SSA: one extra block
+      argument per block. It starts as the *live mask*: in a kernel, the
+      lanes of this warp whose linear thread id is below the block size
+      (computed from `nvvm.read.ptx.sreg.tid.*`/`ntid.*`); in a non-kernel
+      `gpu.func`, `llvm.nvvm.activemask`. `spmd.exec.read`/`write` read and
+      replace it.
+    * `spmd.ballot %p` becomes `nvvm.vote.sync ballot %live, (%p & my exec
+      bit)`; the member mask is the live mask, because every live thread
+      executes the vote (control flow is uniform).
+    * `spmd.mask.and/or/andn/empty` become `arith.andi/ori/xori/constant`;
+      `spmd.exec.br_zero` becomes `cf.cond_br` on `exec == 0`.
+    * My exec bit is `exec & (1 << nvvm.read.ptx.sreg.laneid)`, computed
+      once per block that needs it.
+    * Operations whose execution in an inactive lane could be observed
+      (memory reads, writes and frees, unknown effects such as calls, and
+      operations that are not speculatable, such as divisions) are wrapped
+      in `scf.if` on my exec bit; their results are `ub.poison` in inactive
+      lanes. Pure, speculatable operations run in every lane. Warp-collective
+      operations (`gpu.barrier`, `gpu.shuffle`, `gpu.subgroup_*`,
+      `nvvm.barrier*`, `nvvm.shfl.*`, `nvvm.vote.*`, ...) are not guarded:
+      the whole warp executes them. A function that never writes the exec
+      mask needs no guards at all.
+    * Convergence tokens and reconvergence markers are erased: the warp is
+      converged wherever wave-level code runs, and every `.sync` operation
+      names the live mask explicitly, so no token is needed to say which
+      threads take part.
+    * Discardable `spmd.*` attributes and `spmd.*` argument attributes are
+      removed, so the output is readable without the spmd dialect.
+
+    A `gpu.func` without wave-level operations is thread-level code and only
+    loses its tokens, markers and spmd attributes. Errors (the IR is left
+    unchanged): a wave-level op outside a `gpu.func` or in a nested region,
+    a `spmd.flow_br` (run `--spmd-predicate` or `--spmd-lower-to-cf`), a
+    conditional branch of a wave-level function not marked
+    `#spmd.uniformity<uniform>`, a mask-typed function argument or a mask
+    used by an operation that is not a spmd op or a branch, a convergence
+    token used by a non-token op, and a `wave-size` other than 32 or 64.
+
+    Example:
+
+    ```
+    spmd-opt --spmd-lower-to-nvvm --convert-scf-to-cf --convert-gpu-to-nvvm \
+      --reconcile-unrealized-casts kernel.mlir
+    ```
+  }];
+  let options = [
+    Option<"waveSize", "wave-size", "unsigned", /*default=*/"32",
+           "Lanes per wave: 32 (i32 masks) or 64 (i64 masks)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
   let summary = "BranchFolding/TailMerge cleanup that keeps reconvergence intact";
   let description = [{

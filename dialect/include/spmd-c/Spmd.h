@@ -87,6 +87,14 @@ MLIR_CAPI_EXPORTED bool spmdEraseUnreachableBlocks(MlirRegion region);
  * RegionKindInterface and reports no SSA dominance for it). */
 MLIR_CAPI_EXPORTED bool spmdIsGraphRegion(MlirOperation op, intptr_t index);
 
+/* True if executing `op` in a lane that should be inactive could be
+ * observed, so wave-level lowerings must guard it with the lane's exec bit:
+ * it (or an op nested in it) reads, writes or frees memory, its effects are
+ * unknown (no MemoryEffectOpInterface, e.g. calls), or it is not
+ * speculatable (e.g. an integer division by a value that may be zero).
+ * Operations whose only effect is allocating (memref.alloca) are not. */
+MLIR_CAPI_EXPORTED bool spmdNeedsLaneGuard(MlirOperation op);
+
 /*===----------------------------------------------------------------------===*
  * spmd-opt
  *===----------------------------------------------------------------------===*/

@@ -9,6 +9,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #include <optional>
@@ -74,4 +75,17 @@ bool spmdIsGraphRegion(MlirOperation op, intptr_t index) {
   return kind && index >= 0 &&
          static_cast<unsigned>(index) < owner->getNumRegions() &&
          !kind.hasSSADominance(static_cast<unsigned>(index));
+}
+
+bool spmdNeedsLaneGuard(MlirOperation op) {
+  Operation *operation = unwrap(op);
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(operation);
+  if (!effects)
+    return true;
+  bool allocatesOnly = !effects->empty();
+  for (const MemoryEffects::EffectInstance &effect : *effects)
+    if (!isa<MemoryEffects::Allocate>(effect.getEffect()))
+      return true;
+  return !allocatesOnly && !isSpeculatable(operation);
 }

@@ -1,0 +1,163 @@
+// RUN: spmd-opt %s -split-input-file --spmd-lower-to-nvvm | FileCheck %s
+
+// Which ops run only in active lanes. After an exec.write, an op is
+// wrapped in scf.if on my exec bit when MLIR's interfaces say running it
+// in an inactive lane could be observed: memory reads and writes, calls
+// (unknown effects), divisions (not speculatable). Pure arithmetic,
+// allocas and warp-collective ops run in every thread.
+
+// CHECK-LABEL: gpu.func @guards
+// CHECK:       %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid
+// CHECK:       %[[BIT:.*]] = arith.shli %{{.*}}, %[[LANE]]
+// CHECK:       cf.br ^[[WORK:bb[0-9]+]]
+// CHECK:       ^[[WORK]](%[[EXEC:.*]]: i32):
+// CHECK-NEXT:  memref.alloca
+// CHECK-NEXT:  %[[MINE:.*]] = arith.andi %[[EXEC]], %[[BIT]] : i32
+// CHECK-NEXT:  arith.constant 0 : i32
+// CHECK-NEXT:  %[[ACTIVE:.*]] = arith.cmpi ne, %[[MINE]]
+// CHECK-NEXT:  %[[V:.*]] = scf.if %[[ACTIVE]] -> (i32) {
+// CHECK-NEXT:    memref.load
+// CHECK-NEXT:    scf.yield
+// CHECK-NEXT:  } else {
+// CHECK-NEXT:    %[[P:.*]] = ub.poison : i32
+// CHECK-NEXT:    scf.yield %[[P]] : i32
+// CHECK-NEXT:  }
+// CHECK-NEXT:  %[[SUM:.*]] = arith.addi %[[V]], %[[V]] : i32
+// CHECK-NEXT:  %[[Q:.*]] = scf.if %[[ACTIVE]] -> (i32) {
+// CHECK-NEXT:    arith.divsi %[[SUM]], %arg1 : i32
+// CHECK:       gpu.barrier
+// CHECK-NEXT:  gpu.shuffle
+// CHECK-NEXT:  scf.if %[[ACTIVE]] {
+// CHECK-NEXT:    func.call @sink(%[[Q]])
+// CHECK-NEXT:  }
+// CHECK-NEXT:  scf.if %[[ACTIVE]] {
+// CHECK-NEXT:    memref.store %[[Q]]
+// CHECK-NEXT:  }
+// CHECK-NEXT:  gpu.return
+gpu.module @m {
+  func.func private @sink(i32)
+  gpu.func @guards(%buf: memref<4xi32>, %d: i32) kernel {
+    %i = arith.constant 0 : index
+    %w = arith.constant 1 : i32
+    %n = arith.constant 32 : i32
+    %none = spmd.mask.empty : !spmd.mask
+    spmd.exec.write %none : !spmd.mask
+    cf.br ^work
+  ^work:
+    %slot = memref.alloca() : memref<1xi32>
+    %v = memref.load %buf[%i] : memref<4xi32>
+    %sum = arith.addi %v, %v : i32
+    %q = arith.divsi %sum, %d : i32
+    gpu.barrier
+    %s, %ok = gpu.shuffle xor %q, %w, %n : i32
+    func.call @sink(%q) : (i32) -> ()
+    memref.store %q, %buf[%i] : memref<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A function that never writes exec runs with exec = live in every thread:
+// no guards at all, and a ballot votes with the bare predicate, here in a
+// non-kernel gpu.func, whose live mask is llvm.nvvm.activemask.
+// CHECK-LABEL: gpu.func @never_narrows
+// CHECK:       %[[LIVE:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
+// CHECK-NOT:   nvvm.read.ptx.sreg.tid
+// CHECK-NOT:   scf.if
+// CHECK:       ^bb1(%[[EXEC:.*]]: i32):
+// CHECK-NEXT:  memref.store
+// CHECK-NEXT:  %[[BIT:.*]] = arith.andi %[[EXEC]]
+// CHECK-NEXT:  arith.constant 0 : i32
+// CHECK-NEXT:  %[[ME:.*]] = arith.cmpi ne, %[[BIT]]
+// CHECK-NEXT:  %[[P:.*]] = arith.andi %arg1, %[[ME]] : i1
+// CHECK-NEXT:  nvvm.vote.sync ballot %[[LIVE]], %[[P]] -> i32
+gpu.module @m {
+  gpu.func @never_narrows(%buf: memref<4xi32>, %c: i1) {
+    %i = arith.constant 0 : index
+    %v = arith.constant 7 : i32
+    cf.br ^next
+  ^next:
+    memref.store %v, %buf[%i] : memref<4xi32>
+    %b = spmd.ballot %c : !spmd.mask
+    gpu.return
+  }
+}
+
+// -----
+
+// wave-size=64: masks are i64, the ballot's i32 is zero-extended, the lane
+// bit is 1 << zext(laneid); the member mask of the vote stays the i32 live
+// mask.
+// RUN: spmd-opt %s -split-input-file --spmd-lower-to-nvvm=wave-size=64 | FileCheck %s --check-prefix=W64
+// W64-LABEL: gpu.func @wide
+// W64:       %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
+// W64:       %[[LIVE32:.*]] = arith.select %{{.*}} : i32
+// W64-NEXT:  %[[LIVE:.*]] = arith.extui %[[LIVE32]] : i32 to i64
+// W64:       %[[LANE64:.*]] = arith.extui %[[LANE]] : i32 to i64
+// W64-NEXT:  %[[BIT:.*]] = arith.shli %{{.*}}, %[[LANE64]] : i64
+// W64:       %[[VOTE:.*]] = nvvm.vote.sync ballot %[[LIVE32]], %arg0 -> i32
+// W64-NEXT:  %[[WIDE:.*]] = arith.extui %[[VOTE]] : i32 to i64
+// W64:       arith.andi %[[LIVE]], %{{.*}} : i64
+// W64:       cf.cond_br %{{.*}}, ^bb1(%{{.*}} : i64), ^bb1(%{{.*}} : i64)
+// W64:       ^bb1(%{{.*}}: i64):
+gpu.module @m {
+  gpu.func @wide(%c: i1) kernel {
+    %b = spmd.ballot %c : !spmd.mask
+    %e = spmd.exec.read : !spmd.mask
+    %r = spmd.mask.andn %e, %b : !spmd.mask
+    spmd.exec.write %r : !spmd.mask
+    spmd.exec.br_zero ^done, ^done
+  ^done:
+    gpu.return
+  }
+}
+
+// -----
+
+// A gpu.func without wave-level ops is thread-level code: only its tokens,
+// markers and spmd attributes go; its divergent branch stays.
+// CHECK-LABEL: gpu.func @thread_level(%arg0: i1, %arg1: memref<4xi32>) kernel
+// CHECK-NOT:   spmd
+// CHECK-NOT:   nvvm
+// CHECK:       cf.cond_br %arg0, ^bb1, ^bb2
+// CHECK-NOT:   spmd
+// CHECK:       gpu.return
+gpu.module @m {
+  gpu.func @thread_level(%c: i1 {spmd.divergent}, %buf: memref<4xi32>) kernel {
+    %tok = spmd.convergence.entry : !spmd.token
+    spmd.reconvergence.head 0
+    cf.cond_br %c, ^then, ^join {spmd.uniformity = #spmd.uniformity<divergent>}
+  ^then:
+    %i = arith.constant 0 : index
+    %v = arith.constant 1 : i32
+    memref.store %v, %buf[%i] : memref<4xi32>
+    cf.br ^join
+  ^join:
+    spmd.reconvergence.tail 0
+    gpu.return
+  }
+}
+
+// -----
+
+// Uniform branches of wave-level code get the exec operand; tokens in
+// wave-level code are erased.
+// CHECK-LABEL: gpu.func @uniform_switch
+// CHECK-NOT:   spmd
+// CHECK:       cf.switch %arg0 : i32, [
+// CHECK-NEXT:    default: ^bb1(%[[E:.*]] : i32),
+// CHECK-NEXT:    1: ^bb2(%[[E]] : i32)
+// CHECK-NEXT:  ]
+gpu.module @m {
+  gpu.func @uniform_switch(%k: i32 {spmd.uniform}) kernel {
+    %tok = spmd.convergence.entry : !spmd.token
+    %e = spmd.exec.read : !spmd.mask
+    spmd.exec.write %e : !spmd.mask
+    cf.switch %k : i32, [default: ^a, 1: ^b] {spmd.uniformity = #spmd.uniformity<uniform>}
+  ^a:
+    gpu.return
+  ^b:
+    gpu.return
+  }
+}

@@ -1,0 +1,102 @@
+//! `--spmd-lower-to-nvvm`: wave-level spmd IR in `gpu.func`s becomes code
+//! in which every thread of an NVIDIA warp runs the wave-level program; see
+//! [`crate::transforms::lower_to_nvvm`] for the mapping and its reasons.
+//!
+//! The pass checks the whole module before it edits anything: the
+//! `wave-size` option, misplaced wave-level ops, Flow branches,
+//! non-uniform branches, masks escaping into other ops, and convergence
+//! tokens used by something other than child tokens. On failure every
+//! problem has a diagnostic and the IR is unchanged.
+//!
+//! After the wave-level functions are lowered, the remaining spmd
+//! constructs (tokens and markers, including those of thread-level
+//! `gpu.func`s) are erased and discardable `spmd.*` attributes are
+//! stripped, as `--spmd-lower-to-cf` does; unlike there, `spmd.*`
+//! argument attributes of `gpu.func`s go too, so that nothing of the
+//! dialect is left for the upstream tools.
+
+use super::{
+    lower_to_cf::{check_token_users, erase_token_ops, strip_spmd_attributes},
+    PassOptions, Report,
+};
+use crate::{
+    diagnostics,
+    transforms::{
+        ir_edit,
+        lower_to_nvvm::{check, lower_function, strip_spmd_argument_attributes, SpmdOp},
+        prepare::op_name,
+    },
+};
+use melior::ir::{
+    operation::{OperationLike, WalkOrder, WalkResult},
+    OperationRef,
+};
+
+/// Runs the pass on `root`.
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+    let context_ref = root.context();
+    // SAFETY: the context outlives the pass run.
+    let context = unsafe { context_ref.to_ref() };
+    let width = wave_size(root, options)?;
+    let mut checker = check::Checker::default();
+    let functions = check::wave_functions(root, &mut checker);
+    for function in &functions {
+        check::check_function(function, &mut checker);
+    }
+    let (tokens, markers) = tokens_and_markers(root);
+    let tokens_ok = tokens.iter().fold(true, |ok, token| check_token_users(*token) && ok);
+    checker.finish()?;
+    if !tokens_ok {
+        return Err(());
+    }
+    for function in &functions {
+        lower_function(context, function, width);
+    }
+    markers.into_iter().for_each(ir_edit::erase_operation);
+    erase_token_ops(tokens);
+    strip_spmd_attributes(root);
+    gpu_functions(root).into_iter().for_each(strip_spmd_argument_attributes);
+    Ok(())
+}
+
+/// The `wave-size` option: 32 or 64.
+fn wave_size(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<u32, ()> {
+    match options.get_or("wave-size", "32") {
+        "32" => Ok(32),
+        "64" => Ok(64),
+        other => {
+            let message = format!("wave-size={other} is not supported: NVVM masks are i32 (32) or i64 (64)");
+            diagnostics::emit_error(root.location(), &message);
+            Err(())
+        }
+    }
+}
+
+/// Every convergence token op and reconvergence marker below `root`.
+fn tokens_and_markers<'c, 'a>(root: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>>, Vec<OperationRef<'c, 'a>>) {
+    let (mut tokens, mut markers) = (Vec::new(), Vec::new());
+    root.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: the operation lives in `root`, which outlives the pass.
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        match SpmdOp::of(&op_name(op)) {
+            Some(SpmdOp::Token) => tokens.push(op),
+            Some(SpmdOp::Marker) => markers.push(op),
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    (tokens, markers)
+}
+
+/// Every `gpu.func` below `root`.
+fn gpu_functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut functions = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        if op_name(op) == "gpu.func" {
+            // SAFETY: the operation lives in `root`, which outlives the pass.
+            functions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
+        }
+        WalkResult::Advance
+    });
+    functions
+}

@@ -1,0 +1,131 @@
+//! What `--spmd-lower-to-nvvm` accepts, checked before any edit so that a
+//! rejected module is left exactly as it was. Every problem gets its own
+//! diagnostic at the offending operation.
+
+use super::{SpmdOp, WaveFunction};
+use crate::{diagnostics, ffi, transforms::ir_edit, transforms::prepare::op_name};
+use melior::ir::{
+    block::BlockLike,
+    operation::{OperationLike, WalkOrder, WalkResult},
+    BlockRef, OperationRef, RegionLike, ValueLike,
+};
+
+/// The printed form of the uniformity mark every conditional branch of a
+/// wave-level function must carry.
+const UNIFORM_MARK: &str = "#spmd.uniformity<uniform>";
+
+/// Collects problems; `Ok` only if there is none.
+#[derive(Default)]
+pub struct Checker {
+    failed: bool,
+}
+
+impl Checker {
+    fn error(&mut self, op: OperationRef<'_, '_>, message: &str) {
+        diagnostics::emit_error(op.location(), message);
+        self.failed = true;
+    }
+
+    pub fn finish(self) -> Result<(), ()> {
+        if self.failed { Err(()) } else { Ok(()) }
+    }
+}
+
+/// Finds the wave-level functions below `root` (gpu.func ops whose body
+/// holds a wave-level spmd op) and reports misplaced spmd ops.
+pub fn wave_functions<'c, 'a>(root: OperationRef<'c, 'a>, checker: &mut Checker) -> Vec<WaveFunction<'c, 'a>> {
+    let mut functions: Vec<WaveFunction<'c, 'a>> = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: the operation lives in `root`, which outlives the pass.
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        match SpmdOp::of(&op_name(op)) {
+            Some(SpmdOp::FlowBranch) => checker.error(
+                op,
+                "'spmd.flow_br' is thread-level control flow: run --spmd-predicate (or --spmd-lower-to-cf) first",
+            ),
+            Some(kind) if kind.is_wave_level() => match body_function(op) {
+                Some(function) => {
+                    if !functions.iter().any(|known| known.op == function) {
+                        functions.push(WaveFunction::new(function));
+                    }
+                }
+                None => checker.error(
+                    op,
+                    &format!("wave-level op '{}' must be directly in the body of a gpu.func", op_name(op)),
+                ),
+            },
+            _ => {}
+        }
+        WalkResult::Advance
+    });
+    functions
+}
+
+/// The `gpu.func` whose body block holds `op` directly.
+fn body_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    let parent = op.block()?.parent_operation()?;
+    (op_name(parent) == "gpu.func").then_some(parent)
+}
+
+/// Checks one wave-level function: masks only flow between spmd ops and
+/// branches, conditional branches are uniform, successor operands can be
+/// extended with the exec mask.
+pub fn check_function(function: &WaveFunction<'_, '_>, checker: &mut Checker) {
+    let Some(entry) = function.body().first_block() else { return };
+    for index in 0..entry.argument_count() {
+        if is_mask(entry.argument(index).unwrap().r#type()) {
+            checker.error(function.op, "a wave-level function cannot take a '!spmd.mask' argument");
+        }
+    }
+    for block in function.blocks() {
+        check_block(block, checker);
+    }
+    function.op.walk(WalkOrder::PreOrder, |op| {
+        // SAFETY: a live operation of the function.
+        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+        check_mask_operands(op, checker);
+        WalkResult::Advance
+    });
+}
+
+fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
+    for op in ir_edit::operations(block) {
+        let is_spmd = SpmdOp::of(&op_name(op)).is_some();
+        if !is_spmd && op.results().any(|result| is_mask(result.r#type())) {
+            checker.error(op, &format!("'{}' produces a '!spmd.mask' the NVVM lowering cannot follow", op_name(op)));
+        }
+    }
+    let Some(terminator) = block.terminator() else { return };
+    let name = op_name(terminator);
+    if terminator.successor_count() >= 2 && name != "spmd.exec.br_zero" && !is_marked_uniform(terminator) {
+        checker.error(
+            terminator,
+            &format!("'{name}' in a wave-level function must be a uniform branch (marked {UNIFORM_MARK})"),
+        );
+    }
+    for slot in 0..terminator.successor_count() {
+        if name != "spmd.exec.br_zero" && ir_edit::successor_operands(terminator, slot).is_none() {
+            checker.error(terminator, &format!("cannot forward the exec mask through '{name}'"));
+            break;
+        }
+    }
+}
+
+/// A mask may only be used by spmd ops and as a branch operand.
+fn check_mask_operands(op: OperationRef<'_, '_>, checker: &mut Checker) {
+    let name = op_name(op);
+    // SAFETY: query on a live operation.
+    let allowed = SpmdOp::of(&name).is_some() || unsafe { ffi::spmdIsBranch(op.to_raw()) };
+    if !allowed && op.operands().any(|operand| is_mask(operand.r#type())) {
+        checker.error(op, &format!("'{name}' uses a '!spmd.mask', which only spmd ops and branches may use"));
+    }
+}
+
+fn is_marked_uniform(op: OperationRef<'_, '_>) -> bool {
+    op.attribute("spmd.uniformity").is_ok_and(|mark| mark.to_string() == UNIFORM_MARK)
+}
+
+/// True for `!spmd.mask`.
+pub fn is_mask(r#type: melior::ir::Type<'_>) -> bool {
+    r#type.to_string() == "!spmd.mask"
+}

@@ -1,0 +1,134 @@
+//! Building the small instruction sequences of the NVVM lowering: an
+//! [`Emitter`] inserts operations right before an anchor operation and
+//! returns their single result.
+
+use melior::{
+    dialect::arith,
+    ir::{
+        attribute::IntegerAttribute,
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
+        Attribute, Identifier, Location, Operation, OperationRef, Type, Value,
+    },
+    Context,
+};
+
+/// Inserts operations before `anchor`, at `location`.
+pub struct Emitter<'c, 'a> {
+    pub context: &'c Context,
+    pub anchor: OperationRef<'c, 'a>,
+    pub location: Location<'c>,
+}
+
+impl<'c, 'a> Emitter<'c, 'a> {
+    /// Inserts `op` before the anchor and returns its first result.
+    pub fn insert(&self, op: Operation<'c>) -> Value<'c, 'a> {
+        let block = self.anchor.block().expect("the anchor is in a block");
+        let inserted = block.insert_operation_before(self.anchor, op);
+        inserted.result(0).expect("an emitted op has a result").into()
+    }
+
+    pub fn int_type(&self, width: u32) -> Type<'c> {
+        IntegerType::new(self.context, width).into()
+    }
+
+    /// `arith.constant value : iN`.
+    pub fn constant(&self, width: u32, value: i64) -> Value<'c, 'a> {
+        let attribute = IntegerAttribute::new(self.int_type(width), value).into();
+        self.insert(arith::constant(self.context, attribute, self.location))
+    }
+
+    /// A result-less NVVM special-register read such as
+    /// `nvvm.read.ptx.sreg.laneid : i32`.
+    pub fn special_register(&self, name: &str) -> Value<'c, 'a> {
+        let op = OperationBuilder::new(&format!("nvvm.read.ptx.sreg.{name}"), self.location)
+            .add_results(&[self.int_type(32)])
+            .build()
+            .expect("valid special-register read");
+        self.insert(op)
+    }
+
+    /// `llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32`.
+    pub fn active_mask(&self) -> Value<'c, 'a> {
+        let segments = Attribute::parse(self.context, "array<i32: 0, 0>").expect("valid segment sizes");
+        let bundles = Attribute::parse(self.context, "array<i32>").expect("valid bundle sizes");
+        let name = Attribute::parse(self.context, "\"llvm.nvvm.activemask\"").expect("valid string");
+        let op = OperationBuilder::new("llvm.call_intrinsic", self.location)
+            .add_attributes(&[
+                (Identifier::new(self.context, "intrin"), name),
+                (Identifier::new(self.context, "op_bundle_sizes"), bundles),
+                (Identifier::new(self.context, "operandSegmentSizes"), segments),
+            ])
+            .add_results(&[self.int_type(32)])
+            .build()
+            .expect("valid llvm.call_intrinsic");
+        self.insert(op)
+    }
+
+    /// `nvvm.vote.sync ballot %members, %pred -> i32`.
+    pub fn ballot(&self, members: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
+        let kind = Attribute::parse(self.context, "#nvvm<vote_sync_kind ballot>").expect("nvvm dialect loaded");
+        let op = OperationBuilder::new("nvvm.vote.sync", self.location)
+            .add_operands(&[members, pred])
+            .add_attributes(&[(Identifier::new(self.context, "kind"), kind)])
+            .add_results(&[self.int_type(32)])
+            .build()
+            .expect("valid nvvm.vote.sync");
+        self.insert(op)
+    }
+
+    pub fn and(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+        self.insert(arith::andi(lhs, rhs, self.location))
+    }
+
+    pub fn or(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+        self.insert(arith::ori(lhs, rhs, self.location))
+    }
+
+    /// `lhs & ~rhs` for masks of `width` bits.
+    pub fn and_not(&self, width: u32, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+        let ones = self.constant(width, -1);
+        let inverted = self.insert(arith::xori(rhs, ones, self.location));
+        self.and(lhs, inverted)
+    }
+
+    pub fn add(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+        self.insert(arith::addi(lhs, rhs, self.location))
+    }
+
+    pub fn sub(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+        self.insert(arith::subi(lhs, rhs, self.location))
+    }
+
+    pub fn mul(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+        self.insert(arith::muli(lhs, rhs, self.location))
+    }
+
+    pub fn shl(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+        self.insert(arith::shli(lhs, rhs, self.location))
+    }
+
+    pub fn cmp(&self, predicate: arith::CmpiPredicate, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+        self.insert(arith::cmpi(self.context, predicate, lhs, rhs, self.location))
+    }
+
+    pub fn select(&self, condition: Value<'c, '_>, on_true: Value<'c, '_>, on_false: Value<'c, '_>) -> Value<'c, 'a> {
+        self.insert(arith::select(condition, on_true, on_false, self.location))
+    }
+
+    /// Zero-extends an `i32` to `width` bits (identity for 32).
+    pub fn widen(&self, width: u32, value: Value<'c, 'a>) -> Value<'c, 'a> {
+        if width == 32 {
+            return value;
+        }
+        self.insert(arith::extui(value, self.int_type(width), self.location))
+    }
+
+    /// True in the lanes whose bit is set in `mask`: `(mask & lane_bit) != 0`.
+    pub fn lane_active(&self, width: u32, mask: Value<'c, '_>, lane_bit: Value<'c, '_>) -> Value<'c, 'a> {
+        let mine = self.and(mask, lane_bit);
+        let zero = self.constant(width, 0);
+        self.cmp(arith::CmpiPredicate::Ne, mine, zero)
+    }
+}

@@ -1,0 +1,98 @@
+//! Lane guards: an operation that must not run in inactive lanes moves into
+//! `scf.if %active { op; yield } else { yield poison }`.
+//!
+//! ```text
+//!   %v = memref.load %a[%i]          %v = scf.if %active -> (i32) {
+//!                             ==>      %l = memref.load %a[%i]
+//!                                      scf.yield %l : i32
+//!                                    } else {
+//!                                      %p = ub.poison : i32
+//!                                      scf.yield %p : i32
+//!                                    }
+//! ```
+//!
+//! Which operations need a guard is MLIR's own judgement
+//! ([`crate::ffi::spmdNeedsLaneGuard`]: memory effects other than
+//! allocation, unknown effects, or not speculatable), except for the
+//! warp-collective operations of [`is_collective`], which the whole warp
+//! must execute.
+
+use crate::{ffi, transforms::ir_edit, transforms::prepare::op_name};
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike},
+        Block, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+    },
+    Context,
+};
+
+/// Name prefixes of operations that the whole warp executes together
+/// (barriers, shuffles, votes, subgroup collectives). Guarding them would
+/// make only some threads of the warp reach them.
+const COLLECTIVE_PREFIXES: &[&str] = &[
+    "gpu.barrier",
+    "gpu.shuffle",
+    "gpu.subgroup_",
+    "nvvm.barrier",
+    "nvvm.bar.",
+    "nvvm.shfl.",
+    "nvvm.vote.",
+    "nvvm.match.",
+    "nvvm.redux.",
+    "nvvm.fence.",
+];
+
+/// True for warp-collective operations.
+pub fn is_collective(name: &str) -> bool {
+    COLLECTIVE_PREFIXES.iter().any(|prefix| name.starts_with(prefix))
+}
+
+/// True if `op` must only run in active lanes.
+pub fn needs_guard(op: OperationRef<'_, '_>) -> bool {
+    let name = op_name(op);
+    if name.starts_with("spmd.") || is_collective(&name) || op.next_in_block().is_none() {
+        return false;
+    }
+    // SAFETY: query on a live operation.
+    unsafe { ffi::spmdNeedsLaneGuard(op.to_raw()) }
+}
+
+/// Wraps `op` in an `scf.if` on `active`; the uses of its results become
+/// uses of the `scf.if` results.
+pub fn wrap<'c>(context: &'c Context, op: OperationRef<'c, '_>, active: Value<'c, '_>) {
+    let location = op.location();
+    let types: Vec<Type<'c>> = op.results().map(|result| result.r#type()).collect();
+    let then_region = Region::new();
+    then_region.append_block(Block::new(&[]));
+    let else_region = Region::new();
+    if !types.is_empty() {
+        else_region.append_block(Block::new(&[]));
+    }
+    let built = OperationBuilder::new("scf.if", location)
+        .add_operands(&[active])
+        .add_results(&types)
+        .add_regions([then_region, else_region])
+        .build()
+        .expect("valid scf.if");
+    let block = op.block().expect("a guarded op is in a block");
+    let guard = block.insert_operation_before(op, built);
+    for (index, result) in op.results().enumerate() {
+        ir_edit::replace_all_uses(result.into(), guard.result(index).unwrap().into());
+    }
+    let then_block = guard.region(0).unwrap().first_block().unwrap();
+    ir_edit::move_to_end(op, then_block);
+    let results: Vec<Value> = op.results().map(Into::into).collect();
+    then_block.append_operation(yield_op(location, &results));
+    if let Some(else_block) = guard.region(1).unwrap().first_block() {
+        let poison: Vec<Value> = types
+            .iter()
+            .map(|r#type| else_block.append_operation(ir_edit::poison(context, *r#type, location)).result(0).unwrap().into())
+            .collect();
+        else_block.append_operation(yield_op(location, &poison));
+    }
+}
+
+fn yield_op<'c>(location: melior::ir::Location<'c>, values: &[Value<'c, '_>]) -> melior::ir::Operation<'c> {
+    OperationBuilder::new("scf.yield", location).add_operands(values).build().expect("valid scf.yield")
+}

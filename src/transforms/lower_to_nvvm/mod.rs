@@ -1,0 +1,384 @@
+//! Wave-level spmd IR on NVIDIA: one warp runs one wave, every thread runs
+//! the wave-level program itself.
+//!
+//! Wave-level code (the output of `--spmd-predicate`, or Listing 1 of seed
+//! 004 written by hand) describes what a whole wave does: per-lane values,
+//! a wave-uniform exec mask, and control flow that every lane takes
+//! together. A GCN wave executes such code with scalar instructions for the
+//! masks and exec-masked vector instructions for the lanes. An NVIDIA warp
+//! has no exec register, but it does not need one: if each of its threads
+//! runs the wave-level program, the threads never disagree on a branch
+//! (all branches are uniform), so the warp stays converged, and each thread
+//! can keep its own copy of the mask, identical across the warp.
+//!
+//! | wave-level construct | NVVM lowering |
+//! |---|---|
+//! | `!spmd.mask` | `i32` (`i64` with `wave-size=64`, upper half always 0) |
+//! | exec mask | an SSA value threaded through the CFG: one new block argument per block, one new operand per branch successor |
+//! | initial exec (the live lanes) | kernels: lanes whose linear thread id is below the block size (from `tid.*`/`ntid.*`); other `gpu.func`s: `llvm.nvvm.activemask` |
+//! | `spmd.exec.read` / `spmd.exec.write %m` | the current exec value / `%m` becomes the current exec value |
+//! | `spmd.ballot %p` | `nvvm.vote.sync ballot %live, (%p & my exec bit)` |
+//! | `spmd.mask.and/or/andn/empty` | `arith.andi/ori`, `andi(xori(.., -1))`, `arith.constant 0` |
+//! | `spmd.exec.br_zero ^z, ^nz` | `cf.cond_br (exec == 0), ^z, ^nz` |
+//! | my exec bit | `exec & (1 << nvvm.read.ptx.sreg.laneid) != 0`, once per block and exec value |
+//! | an op that must not run in inactive lanes | `scf.if %my_bit { op } else { poison }` ([`guard`]) |
+//! | convergence tokens, reconvergence markers | erased |
+//!
+//! Design choices and edge cases:
+//!
+//! * **Exec as SSA, not as a stack slot.** Threading exec through block
+//!   arguments is exact (exec is a state variable of the wave and the CFG
+//!   is the wave's CFG) and leaves nothing for `mem2reg` to clean up, so
+//!   `llc` alone turns it into a register. Blocks that never read exec get
+//!   an unused argument, which LLVM removes.
+//! * **The member mask of `.sync` ops is the live mask**, not exec: every
+//!   live thread executes every wave-level instruction, including lanes
+//!   whose exec bit is clear, and PTX requires the executing thread to be
+//!   in the member mask. Using `0xffffffff` instead would be undefined in
+//!   the last, partial warp of a block. The live mask of a kernel is
+//!   computed from the thread and block ids rather than read with
+//!   `activemask`, which reports the threads that happen to execute
+//!   together, not the ones that exist; in a non-kernel `gpu.func`, which
+//!   callers reach through a lane guard, `activemask` at entry is the
+//!   caller's exec.
+//! * **Which ops are guarded** is asked of MLIR's interfaces
+//!   (`spmdNeedsLaneGuard`): reads too, not only writes, because an
+//!   inactive lane's address is often out of bounds (that is why the lane
+//!   is inactive), and non-speculatable ops such as `arith.divsi`, because
+//!   a division by zero in an inactive lane is undefined behaviour in LLVM.
+//!   Allocations (`memref.alloca`) and warp-collective ops (`gpu.barrier`,
+//!   shuffles, votes) are not guarded. A function that never writes exec
+//!   runs with exec = live in every thread and gets no guards; neither do
+//!   the ops of the entry block before its first `spmd.exec.write`, and
+//!   ballots there vote with the bare predicate.
+//! * **Convergence tokens are erased.** They tell a thread-level compiler
+//!   which threads must execute a convergent op together; here the warp is
+//!   converged wherever wave-level code runs, and each `.sync` op names its
+//!   participants explicitly, so nothing is left for a token to say.
+//!   (`llvm.experimental.convergence.*` would be the NVVM counterpart, but
+//!   the NVPTX backend gains nothing from it for straight-line uniform
+//!   code.)
+//! * **What is rejected** is listed in [`check`]; the module is checked
+//!   before anything is edited.
+//! * Only the body region of each `gpu.func` is lowered: wave-level ops in
+//!   nested regions are rejected, ops with nested regions are guarded as a
+//!   whole.
+
+pub mod check;
+mod emit;
+pub mod guard;
+
+use emit::Emitter;
+use melior::{
+    dialect::{arith::CmpiPredicate, cf},
+    ir::{
+        block::BlockLike,
+        operation::OperationLike,
+        r#type::IntegerType,
+        BlockRef, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
+    },
+    Context,
+};
+
+use crate::transforms::{ir_edit, prepare::op_name};
+
+/// The spmd operations the lowering knows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SpmdOp {
+    ExecRead,
+    ExecWrite,
+    Ballot,
+    MaskAnd,
+    MaskOr,
+    MaskAndNot,
+    MaskEmpty,
+    BranchZero,
+    FlowBranch,
+    Token,
+    Marker,
+}
+
+impl SpmdOp {
+    /// The kind of `name`, or `None` for ops outside the spmd dialect.
+    pub fn of(name: &str) -> Option<Self> {
+        Some(match name {
+            "spmd.exec.read" => Self::ExecRead,
+            "spmd.exec.write" => Self::ExecWrite,
+            "spmd.ballot" => Self::Ballot,
+            "spmd.mask.and" => Self::MaskAnd,
+            "spmd.mask.or" => Self::MaskOr,
+            "spmd.mask.andn" => Self::MaskAndNot,
+            "spmd.mask.empty" => Self::MaskEmpty,
+            "spmd.exec.br_zero" => Self::BranchZero,
+            "spmd.flow_br" => Self::FlowBranch,
+            "spmd.convergence.entry" | "spmd.convergence.anchor" | "spmd.convergence.loop" => Self::Token,
+            "spmd.reconvergence.head" | "spmd.reconvergence.tail" => Self::Marker,
+            _ => return None,
+        })
+    }
+
+    /// Ops that only make sense for a whole wave.
+    pub fn is_wave_level(self) -> bool {
+        !matches!(self, Self::FlowBranch | Self::Token | Self::Marker)
+    }
+}
+
+/// A `gpu.func` holding wave-level code.
+pub struct WaveFunction<'c, 'a> {
+    pub op: OperationRef<'c, 'a>,
+}
+
+impl<'c, 'a> WaveFunction<'c, 'a> {
+    pub fn new(op: OperationRef<'c, 'a>) -> Self {
+        Self { op }
+    }
+
+    pub fn body(&self) -> RegionRef<'c, 'a> {
+        self.op.region(0).expect("a gpu.func has a body")
+    }
+
+    /// The blocks of the body, in order.
+    pub fn blocks(&self) -> Vec<BlockRef<'c, 'a>> {
+        let mut blocks = Vec::new();
+        let mut next = self.body().first_block();
+        while let Some(block) = next {
+            blocks.push(block);
+            next = block.next_in_region();
+        }
+        blocks
+    }
+
+    fn is_kernel(&self) -> bool {
+        self.op.has_attribute("gpu.kernel")
+    }
+
+    /// True if some `spmd.exec.write` can narrow exec below the live mask.
+    fn writes_exec(&self) -> bool {
+        self.blocks()
+            .into_iter()
+            .flat_map(ir_edit::operations)
+            .any(|op| SpmdOp::of(&op_name(op)) == Some(SpmdOp::ExecWrite))
+    }
+}
+
+/// The per-thread values every lowering step needs.
+struct Lanes<'c, 'a> {
+    width: u32,
+    mask_type: Type<'c>,
+    /// The live lanes as an `i32`: the member mask of `.sync` ops.
+    live32: Value<'c, 'a>,
+    /// The live lanes as a mask: the initial exec.
+    live: Value<'c, 'a>,
+    /// `1 << laneid` as a mask.
+    lane_bit: Value<'c, 'a>,
+    guards: bool,
+}
+
+/// Lowers one wave-level function (already checked) with masks of
+/// `width` bits.
+pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>, width: u32) {
+    let blocks = function.blocks();
+    let entry = blocks[0];
+    let lanes = entry_values(context, function, width);
+    let location = function.op.location();
+    for block in &blocks[1..] {
+        block.add_argument(lanes.mask_type, location);
+    }
+    for block in &blocks {
+        let exec_in = if *block == entry { lanes.live } else { block.argument(block.argument_count() - 1).unwrap().into() };
+        lower_block(context, &lanes, *block, exec_in);
+    }
+    retype_mask_arguments(&blocks[1..], lanes.mask_type);
+}
+
+/// Emits laneid, the live mask and the lane bit at the top of the entry
+/// block.
+fn entry_values<'c, 'a>(context: &'c Context, function: &WaveFunction<'c, 'a>, width: u32) -> Lanes<'c, 'a> {
+    let entry = function.body().first_block().expect("checked: the body has a block");
+    let emit = Emitter {
+        context,
+        anchor: entry.first_operation().expect("a block ends with a terminator"),
+        location: function.op.location(),
+    };
+    let lane = emit.special_register("laneid");
+    let live32 = if function.is_kernel() { kernel_live_mask(&emit) } else { emit.active_mask() };
+    let live = emit.widen(width, live32);
+    let one = emit.constant(width, 1);
+    let lane_bit = emit.shl(one, emit.widen(width, lane));
+    let mask_type = IntegerType::new(context, width).into();
+    Lanes { width, mask_type, live32, live, lane_bit, guards: function.writes_exec() }
+}
+
+/// The lanes of this warp that exist in a kernel launch: warps are cut
+/// from the linear thread id of the block, so the last warp of a block
+/// whose size is not a multiple of 32 is partial.
+fn kernel_live_mask<'c, 'a>(emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
+    let [tx, ty, tz, nx, ny, nz] = ["tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z"].map(|name| emit.special_register(name));
+    let linear = emit.add(tx, emit.mul(nx, emit.add(ty, emit.mul(ny, tz))));
+    let size = emit.mul(nx, emit.mul(ny, nz));
+    let warp_base = emit.and(linear, emit.constant(32, -32));
+    let remaining = emit.sub(size, warp_base);
+    let full = emit.cmp(CmpiPredicate::Uge, remaining, emit.constant(32, 32));
+    // `1 << remaining` is poison when the warp is full, but then the
+    // select does not pick it.
+    let partial = emit.sub(emit.shl(emit.constant(32, 1), remaining), emit.constant(32, 1));
+    emit.select(full, emit.constant(32, -1), partial)
+}
+
+/// The exec value flowing through one block, whether it is still the
+/// live mask (the entry block before its first `spmd.exec.write`: every
+/// running thread is active, so nothing needs a guard), and my exec bit
+/// for it once some op needed it.
+struct ExecState<'c, 'a> {
+    exec: Value<'c, 'a>,
+    is_live: bool,
+    active: Option<Value<'c, 'a>>,
+}
+
+impl<'c, 'a> ExecState<'c, 'a> {
+    fn set(&mut self, exec: Value<'c, 'a>) {
+        self.exec = exec;
+        self.is_live = false;
+        self.active = None;
+    }
+
+    fn active(&mut self, emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>) -> Value<'c, 'a> {
+        *self.active.get_or_insert_with(|| emit.lane_active(lanes.width, self.exec, lanes.lane_bit))
+    }
+}
+
+fn lower_block<'c, 'a>(context: &'c Context, lanes: &Lanes<'c, 'a>, block: BlockRef<'c, 'a>, exec_in: Value<'c, 'a>) {
+    let is_live = exec_in == lanes.live;
+    let mut state = ExecState { exec: exec_in, is_live, active: None };
+    for op in ir_edit::operations(block) {
+        let emit = Emitter { context, anchor: op, location: op.location() };
+        match SpmdOp::of(&op_name(op)) {
+            Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, lanes, &mut state, kind),
+            Some(_) => {}
+            None if op.next_in_block().is_none() => forward_exec(op, state.exec),
+            None if lanes.guards && !state.is_live && guard::needs_guard(op) => {
+                let active = state.active(&emit, lanes);
+                guard::wrap(context, op, active);
+            }
+            None => {}
+        }
+    }
+}
+
+/// Replaces one wave-level op (the emitter's anchor) by its NVVM form.
+fn lower_wave_op<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, state: &mut ExecState<'c, 'a>, kind: SpmdOp) {
+    let op = emit.anchor;
+    let operand = |index: usize| op.operand(index).expect("checked by the op verifier");
+    let replacement = match kind {
+        SpmdOp::ExecRead => Some(state.exec),
+        SpmdOp::ExecWrite => {
+            state.set(operand(0));
+            None
+        }
+        SpmdOp::Ballot => {
+            let voted = if state.is_live { operand(0) } else { emit.and(operand(0), state.active(emit, lanes)) };
+            Some(emit.widen(lanes.width, emit.ballot(lanes.live32, voted)))
+        }
+        SpmdOp::MaskAnd => Some(emit.and(operand(0), operand(1))),
+        SpmdOp::MaskOr => Some(emit.or(operand(0), operand(1))),
+        SpmdOp::MaskAndNot => Some(emit.and_not(lanes.width, operand(0), operand(1))),
+        SpmdOp::MaskEmpty => Some(emit.constant(lanes.width, 0)),
+        SpmdOp::BranchZero => {
+            lower_branch_zero(emit, lanes, state.exec);
+            None
+        }
+        SpmdOp::FlowBranch | SpmdOp::Token | SpmdOp::Marker => unreachable!("not wave-level"),
+    };
+    if let Some(value) = replacement {
+        ir_edit::replace_all_uses(op.result(0).unwrap().into(), value);
+    }
+    ir_edit::erase_operation(op);
+}
+
+/// `spmd.exec.br_zero ^z(a), ^nz(b)` becomes
+/// `cf.cond_br (exec == 0), ^z(a, exec), ^nz(b, exec)`.
+fn lower_branch_zero<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, exec: Value<'c, 'a>) {
+    let op = emit.anchor;
+    let zero = emit.constant(lanes.width, 0);
+    let empty = emit.cmp(CmpiPredicate::Eq, exec, zero);
+    let operands = |slot: usize| {
+        let mut values = ir_edit::successor_operands(op, slot).expect("spmd.exec.br_zero forwards its operands");
+        values.push(exec);
+        values
+    };
+    let (on_zero, on_nonzero) = (op.successor(0).unwrap(), op.successor(1).unwrap());
+    let branch = cf::cond_br(emit.context, empty, &on_zero, &on_nonzero, &operands(0), &operands(1), emit.location);
+    emit.anchor.block().unwrap().insert_operation_before(op, branch);
+}
+
+/// Appends the block's final exec value to every successor's operands.
+fn forward_exec(terminator: OperationRef<'_, '_>, exec: Value<'_, '_>) {
+    for slot in 0..terminator.successor_count() {
+        let mut values = ir_edit::successor_operands(terminator, slot).expect("checked: forwarded operands");
+        values.push(exec);
+        ir_edit::set_successor_operands(terminator, slot, &values);
+    }
+}
+
+/// Mask-typed block arguments (rejoin and loop masks) become integers.
+fn retype_mask_arguments<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) {
+    for block in blocks {
+        for index in 0..block.argument_count() {
+            let argument = block.argument(index).unwrap();
+            if check::is_mask(argument.r#type()) {
+                argument.set_type(mask_type);
+            }
+        }
+    }
+}
+
+/// Removes `spmd.*` entries from the argument and result attributes of a
+/// function (`{spmd.uniform}`, `{spmd.divergent}`): after the lowering no
+/// analysis reads them, and the output should not mention the dialect.
+pub fn strip_spmd_argument_attributes(function: OperationRef<'_, '_>) {
+    for name in ["arg_attrs", "res_attrs"] {
+        let Ok(array) = function.attribute(name) else { continue };
+        // SAFETY: C API queries and constructors on live attributes of the
+        // function's context; the new array replaces the old one.
+        unsafe {
+            use mlir_sys::*;
+            let raw = melior::ir::attribute::AttributeLike::to_raw(&array);
+            if !mlirAttributeIsAArray(raw) {
+                continue;
+            }
+            let context = mlirAttributeGetContext(raw);
+            let dictionaries: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(raw))
+                .map(|index| without_spmd_entries(context, mlirArrayAttrGetElement(raw, index)))
+                .collect();
+            let stripped = mlirArrayAttrGet(context, dictionaries.len() as isize, dictionaries.as_ptr());
+            let name = MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
+            mlirOperationSetAttributeByName(function.to_raw(), name, stripped);
+        }
+    }
+}
+
+/// A copy of `dictionary` without the entries whose name starts with
+/// `spmd.`.
+///
+/// # Safety
+/// `dictionary` must be a live attribute of `context`.
+unsafe fn without_spmd_entries(
+    context: mlir_sys::MlirContext,
+    dictionary: mlir_sys::MlirAttribute,
+) -> mlir_sys::MlirAttribute {
+    use mlir_sys::*;
+    unsafe {
+        if !mlirAttributeIsADictionary(dictionary) {
+            return dictionary;
+        }
+        let kept: Vec<MlirNamedAttribute> = (0..mlirDictionaryAttrGetNumElements(dictionary))
+            .map(|index| mlirDictionaryAttrGetElement(dictionary, index))
+            .filter(|entry| {
+                let name = mlirIdentifierStr(entry.name);
+                let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
+                !bytes.starts_with(b"spmd.")
+            })
+            .collect();
+        mlirDictionaryAttrGet(context, kept.len() as isize, kept.as_ptr())
+    }
+}
