@@ -22,4 +22,5 @@ pub mod exec;
 pub mod ffi;
 pub mod opt;
 pub mod passes;
+pub mod support;
 pub mod transforms;

@@ -22,11 +22,11 @@
 //! Lifecycle (as for the analyses): [`RegionGraph::snapshot`] once, then
 //! [`RegionGraph::recompute`] after each edit, reusing every buffer.
 
+use crate::support::FastMap;
 use super::cfg::{BlockId, CfgBuilder, CfgGraph};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, BlockRef, Location, RegionLike, RegionRef,
 };
-use std::collections::HashMap;
 
 /// Why a region cannot be snapshotted.
 #[derive(Debug, Clone)]
@@ -57,7 +57,7 @@ impl std::fmt::Display for RegionGraphError<'_> {
 pub struct RegionGraph<'c, 'a> {
     blocks: Vec<BlockRef<'c, 'a>>,
     /// Block handle address -> id.
-    ids: HashMap<usize, BlockId>,
+    ids: FastMap<usize, BlockId>,
     builder: CfgBuilder,
 }
 
@@ -66,7 +66,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
     pub fn snapshot(region: RegionRef<'c, 'a>) -> Result<Self, RegionGraphError<'c>> {
         let mut graph = Self {
             blocks: Vec::new(),
-            ids: HashMap::new(),
+            ids: FastMap::default(),
             builder: CfgBuilder::new(),
         };
         graph.recompute(region)?;

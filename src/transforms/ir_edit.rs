@@ -209,3 +209,8 @@ pub fn value_position(value: Value<'_, '_>) -> usize {
         }
     }
 }
+
+/// True if `op` is named `name` (no allocation, unlike formatting the name).
+pub fn is_op(op: OperationRef<'_, '_>, name: &str) -> bool {
+    op.name().as_string_ref().as_str() == Ok(name)
+}

@@ -8,6 +8,7 @@
 //! order. Constants and `ub.poison` are materialised once per function, at
 //! the start of the entry block (which dominates every use).
 
+use crate::support::FastMap;
 use super::{
     ir_edit,
     ssa_repair::{self, Available, Variable},
@@ -20,7 +21,6 @@ use melior::{
     ir::{block::BlockLike, operation::OperationLike, r#type::TypeLike, BlockRef, Location, Type, Value, ValueLike},
     Context,
 };
-use std::collections::HashMap;
 
 /// What a variable is assigned: an `i1` constant or an existing value.
 #[derive(Copy, Clone, Debug)]
@@ -51,6 +51,7 @@ pub fn apply<'c, 'a>(
     variables: &[IrVariable<'c>],
     location: Location<'c>,
 ) -> Vec<Vec<(BlockId, Value<'c, 'a>)>> {
+    let mut timer = crate::support::PhaseTimer::new("ssa");
     let dominators = DominatorTree::build(graph.graph());
     let def_block = |index: usize| match defs[index] {
         Def::Bool(_) | Def::I32(_) => None,
@@ -58,12 +59,13 @@ pub fn apply<'c, 'a>(
     };
     let solutions: Vec<_> =
         variables.iter().map(|v| ssa_repair::solve(graph.graph(), &dominators, &v.variable, &def_block)).collect();
+    timer.lap(&format!("solve {} variables", variables.len()));
     let entry = graph.block(graph.graph().entry());
-    let mut materializer = Materializer { context, location, entry, constants: HashMap::new() };
+    let mut materializer = Materializer { context, location, entry, constants: FastMap::default() };
 
     // New arguments, in variable order per block.
-    let mut arguments: HashMap<(usize, BlockId), Value<'c, 'a>> = HashMap::new();
-    let mut appended: HashMap<BlockId, Vec<usize>> = HashMap::new();
+    let mut arguments: FastMap<(usize, BlockId), Value<'c, 'a>> = FastMap::default();
+    let mut appended: FastMap<BlockId, Vec<usize>> = FastMap::default();
     for (k, solution) in solutions.iter().enumerate() {
         for &block in &solution.arguments {
             let value = graph.block(block).add_argument(variables[k].r#type, location);
@@ -71,8 +73,9 @@ pub fn apply<'c, 'a>(
             appended.entry(block).or_default().push(k);
         }
     }
+    timer.lap("arguments");
     // Extra operands on every edge into a block that got arguments.
-    let mut incoming: HashMap<(BlockId, usize, usize), Available<usize>> = HashMap::new();
+    let mut incoming: FastMap<(BlockId, usize, usize), Available<usize>> = FastMap::default();
     for (k, solution) in solutions.iter().enumerate() {
         for &(pred, slot, _, value) in &solution.incoming {
             incoming.insert((pred, slot, k), value);
@@ -132,7 +135,7 @@ struct Materializer<'c, 'a> {
     context: &'c Context,
     location: Location<'c>,
     entry: BlockRef<'c, 'a>,
-    constants: HashMap<Materialized, mlir_sys::MlirValue>,
+    constants: FastMap<Materialized, mlir_sys::MlirValue>,
 }
 
 impl<'c, 'a> Materializer<'c, 'a> {

@@ -37,8 +37,8 @@
 //! Cost: proportional to the variable's live range (backward walk from the
 //! reads, stopping at definitions) plus the folding worklist.
 
+use crate::support::{FastMap, FastSet};
 use crate::analysis::cfg::{BlockId, DominatorTree, Graph};
-use std::collections::HashMap;
 
 /// What a read or an incoming edge receives.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -64,7 +64,7 @@ pub struct Variable<V> {
     /// If set, the variable only lives in these blocks (and its reads):
     /// edges from other blocks without a definition pass poison. Flow
     /// predicates use it: they only exist inside the Flow blocks.
-    pub live_region: Option<std::rc::Rc<std::collections::HashSet<BlockId>>>,
+    pub live_region: Option<std::rc::Rc<FastSet<BlockId>>>,
 }
 
 /// Where the variable lives after the repair.
@@ -88,8 +88,8 @@ pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
     variable: &Variable<V>,
     def_block: &dyn Fn(V) -> Option<BlockId>,
 ) -> Solution<V> {
-    let block_def: HashMap<BlockId, V> = variable.block_defs.iter().copied().collect();
-    let edge_def: HashMap<(BlockId, usize), Available<V>> =
+    let block_def: FastMap<BlockId, V> = variable.block_defs.iter().copied().collect();
+    let edge_def: FastMap<(BlockId, usize), Available<V>> =
         variable.edge_defs.iter().map(|&(b, s, v)| ((b, s), Available::Value(v))).collect();
     let live_in = live_in_blocks(graph, variable, &block_def, &edge_def);
 
@@ -105,7 +105,7 @@ pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
     let mut arguments: Vec<BlockId> = live_in.keys().copied().filter(|&b| b != graph.entry()).collect();
     arguments.sort();
     let mut incoming = Vec::new();
-    let mut index_of = HashMap::new();
+    let mut index_of = FastMap::default();
     for &target in &arguments {
         for &pred in graph.predecessors(target) {
             for (slot, &succ) in graph.successors(pred).iter().enumerate() {
@@ -141,10 +141,10 @@ pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
 fn live_in_blocks<G: Graph + ?Sized, V>(
     graph: &G,
     variable: &Variable<V>,
-    block_def: &HashMap<BlockId, V>,
-    edge_def: &HashMap<(BlockId, usize), Available<V>>,
-) -> HashMap<BlockId, ()> {
-    let mut live: HashMap<BlockId, ()> = HashMap::new();
+    block_def: &FastMap<BlockId, V>,
+    edge_def: &FastMap<(BlockId, usize), Available<V>>,
+) -> FastMap<BlockId, ()> {
+    let mut live: FastMap<BlockId, ()> = FastMap::default();
     let mut stack: Vec<BlockId> = variable.reads.clone();
     while let Some(block) = stack.pop() {
         if live.insert(block, ()).is_some() {
@@ -180,15 +180,15 @@ fn fold_trivial_arguments<V: Copy + Eq + std::hash::Hash>(
     solution: &mut Solution<V>,
     available_in: &dyn Fn(Available<V>, BlockId) -> bool,
 ) {
-    let mut by_target: HashMap<BlockId, Vec<usize>> = HashMap::new();
-    let mut users: HashMap<BlockId, Vec<BlockId>> = HashMap::new();
+    let mut by_target: FastMap<BlockId, Vec<usize>> = FastMap::default();
+    let mut users: FastMap<BlockId, Vec<BlockId>> = FastMap::default();
     for (index, &(_, _, target, value)) in solution.incoming.iter().enumerate() {
         by_target.entry(target).or_default().push(index);
         if let Available::Argument(source) = value {
             users.entry(source).or_default().push(target);
         }
     }
-    let mut replaced: HashMap<BlockId, Available<V>> = HashMap::new();
+    let mut replaced: FastMap<BlockId, Available<V>> = FastMap::default();
     let mut worklist: Vec<BlockId> = solution.arguments.clone();
     while let Some(block) = worklist.pop() {
         if replaced.contains_key(&block) {
@@ -213,8 +213,8 @@ fn fold_trivial_arguments<V: Copy + Eq + std::hash::Hash>(
 /// The single value argument `block` can be replaced by, if it is trivial.
 fn trivial_value<V: Copy + Eq>(
     solution: &Solution<V>,
-    by_target: &HashMap<BlockId, Vec<usize>>,
-    replaced: &HashMap<BlockId, Available<V>>,
+    by_target: &FastMap<BlockId, Vec<usize>>,
+    replaced: &FastMap<BlockId, Available<V>>,
     block: BlockId,
     available_in: &dyn Fn(Available<V>, BlockId) -> bool,
 ) -> Option<Available<V>> {
@@ -241,7 +241,7 @@ fn trivial_value<V: Copy + Eq>(
     Some(unique.unwrap_or(Available::Poison))
 }
 
-fn resolve<V: Copy>(replaced: &HashMap<BlockId, Available<V>>, mut value: Available<V>) -> Available<V> {
+fn resolve<V: Copy>(replaced: &FastMap<BlockId, Available<V>>, mut value: Available<V>) -> Available<V> {
     while let Available::Argument(block) = value {
         match replaced.get(&block) {
             Some(&next) => value = next,

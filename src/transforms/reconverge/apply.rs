@@ -15,6 +15,7 @@
 //! 4. Values whose definition no longer dominates a use are repaired
 //!    ([`value_repair`]).
 
+use crate::support::{FastMap, FastSet};
 use super::plan::{Dest, FlowKind, ReconvergePlan};
 use crate::{
     analysis::{
@@ -39,7 +40,6 @@ use melior::{
     Context,
 };
 use std::{
-    collections::{HashMap, HashSet},
     rc::Rc,
 };
 
@@ -75,6 +75,7 @@ pub fn apply_plan<'c, 'a>(
     style: FlowStyle,
     location: Location<'c>,
 ) -> Result<ApplyStats, RegionGraphError<'c>> {
+    let mut timer = crate::support::PhaseTimer::new("apply");
     let flow_blocks = create_flow_blocks(context, region, graph, plan, location);
     let block_of = |dest: Dest| match dest {
         Dest::Block(b) => graph.block(b),
@@ -94,9 +95,9 @@ pub fn apply_plan<'c, 'a>(
         targets.retain(|&d| graph.block(d).argument_count() > 0);
         targets
     };
-    let incoming_slots: HashMap<BlockId, Vec<(BlockId, usize)>> =
+    let incoming_slots: FastMap<BlockId, Vec<(BlockId, usize)>> =
         rerouted_targets.iter().map(|&d| (d, slots_targeting(graph, plan, d))).collect();
-    let old_operands: HashMap<(BlockId, usize), Vec<Value<'c, 'a>>> = incoming_slots
+    let old_operands: FastMap<(BlockId, usize), Vec<Value<'c, 'a>>> = incoming_slots
         .values()
         .flatten()
         .map(|&(b, s)| {
@@ -115,7 +116,9 @@ pub fn apply_plan<'c, 'a>(
         ir_edit::set_successor_operands(graph.block(b).terminator().unwrap(), s, &[]);
     }
 
+    timer.lap("flow blocks, redirects");
     let new_graph = RegionGraph::snapshot(region)?;
+    timer.lap("snapshot");
     let id_of = |block: BlockRef<'c, 'a>| new_graph.id(block).expect("block of the region");
     let i1: Type = IntegerType::new(context, 1).into();
     let mut defs: Vec<Def<'c, 'a>> = vec![Def::Bool(false), Def::Bool(true)];
@@ -124,7 +127,7 @@ pub fn apply_plan<'c, 'a>(
     // Flow predicates and forwarded arguments live only in the Flow blocks
     // (and where they are read): edges from other blocks that do not assign
     // them pass poison, which keeps every live range local.
-    let flow_region: Rc<HashSet<BlockId>> =
+    let flow_region: Rc<FastSet<BlockId>> =
         Rc::new(flow_blocks.iter().map(|&(block, _)| id_of(block)).collect());
     // Short chains thread one i1 predicate per Flow block; long chains
     // thread one i32 selector (the destination's index in the chain) from
@@ -132,7 +135,7 @@ pub fn apply_plan<'c, 'a>(
     // stays linear in the chain's length.
     let chains = FlowChains::new(plan, selector_chain_length);
     let i32_type: Type = IntegerType::new(context, 32).into();
-    let mut selector_var: HashMap<usize, usize> = HashMap::new();
+    let mut selector_var: FastMap<usize, usize> = FastMap::default();
     for (flow, _) in plan.flows() {
         let chain = chains.chain_of(flow);
         if chains.uses_selector(chain) {
@@ -151,7 +154,7 @@ pub fn apply_plan<'c, 'a>(
             variables[var].variable.reads.push(id_of(flow_blocks[flow.index()].0));
         }
     }
-    let mut predicate_var = HashMap::new();
+    let mut predicate_var = FastMap::default();
     for (flow, _) in plan.flows() {
         if chains.uses_selector(chains.chain_of(flow)) {
             continue;
@@ -205,8 +208,10 @@ pub fn apply_plan<'c, 'a>(
         }
     }
 
+    timer.lap("variables");
     let reads = ssa_apply::apply(context, &new_graph, &defs, &variables, location);
-    let selector_reads: HashMap<(usize, BlockId), Value<'c, 'a>> = selector_var
+    timer.lap("ssa");
+    let selector_reads: FastMap<(usize, BlockId), Value<'c, 'a>> = selector_var
         .values()
         .flat_map(|&var| reads[var].iter().map(move |&(b, value)| ((var, b), value)))
         .collect();
@@ -236,7 +241,9 @@ pub fn apply_plan<'c, 'a>(
             }
         }
     }
+    timer.lap("predicates, old arguments");
     let repaired_values = value_repair::repair_dominance(context, region, location)?;
+    timer.lap("dominance repair");
     Ok(ApplyStats { flows: plan.num_flows(), redirected_slots: redirected, repaired_values })
 }
 
@@ -253,7 +260,7 @@ fn replace_old_arguments<'c, 'a>(
     location: Location<'c>,
 ) {
     let address = |v: Value<'_, '_>| v.to_raw().ptr as usize;
-    let replacement: HashMap<usize, Value<'c, 'a>> = argument_vars
+    let replacement: FastMap<usize, Value<'c, 'a>> = argument_vars
         .iter()
         .map(|&(d, i, var)| (address(graph.block(d).argument(i).unwrap().into()), reads[var][0].1))
         .collect();
@@ -280,8 +287,8 @@ fn replace_old_arguments<'c, 'a>(
 struct FlowChains {
     chain: Vec<usize>,
     size: Vec<usize>,
-    index: std::cell::RefCell<HashMap<(usize, BlockId), i64>>,
-    next_index: std::cell::RefCell<HashMap<usize, i64>>,
+    index: std::cell::RefCell<FastMap<(usize, BlockId), i64>>,
+    next_index: std::cell::RefCell<FastMap<usize, i64>>,
     selector_chain_length: usize,
 }
 

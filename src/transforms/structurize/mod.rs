@@ -65,8 +65,10 @@
 
 pub mod uniform_regions;
 
+use crate::support::{FastMap, FastSet};
 use super::{
     hubs::{self, fix_irreducible::irreducible_hubs, HubError, HubStats},
+    ir_edit,
     prepare::{self, op_name},
     reconverge::{
         apply::{apply_plan, FlowStyle},
@@ -91,7 +93,6 @@ use melior::{
     },
     Context,
 };
-use std::collections::HashSet;
 
 /// What to do with irreducible cycles.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -242,6 +243,7 @@ pub fn structurize_function<'c, 'a>(
     options: &StructurizeOptions,
 ) -> Result<StructurizeStats, StructurizeError<'c>> {
     let location = function.location();
+    let mut timer = crate::support::PhaseTimer::new("structurize");
     // SAFETY: plain interface query on a live operation; bodies are region 0.
     if unsafe { ffi::spmdIsGraphRegion(function.to_raw(), 0) } {
         return Err(StructurizeError::GraphRegion);
@@ -266,7 +268,9 @@ pub fn structurize_function<'c, 'a>(
     } else {
         None
     };
+    timer.lap("check input, uniformity");
     let mut stats = prepare_region(context, region, irreducible, location, divergence.as_mut())?;
+    timer.lap("prepare");
 
     let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
     let n = graph.num_blocks();
@@ -288,10 +292,11 @@ pub fn structurize_function<'c, 'a>(
         vec![false; n]
     };
     let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
-    let kept_blocks: HashSet<usize> = (0..n).filter(|&b| kept[b]).map(|b| address(graph.block(BlockId::new(b)))).collect();
-    let structurized: HashSet<usize> =
+    let kept_blocks: FastSet<usize> = (0..n).filter(|&b| kept[b]).map(|b| address(graph.block(BlockId::new(b)))).collect();
+    let structurized: FastSet<usize> =
         (0..n).filter(|&b| branch[b] && !kept[b]).map(|b| address(graph.block(BlockId::new(b)))).collect();
     stats.kept_uniform = kept_blocks.len();
+    timer.lap("kept branches");
 
     for round in 0.. {
         let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
@@ -307,6 +312,7 @@ pub fn structurize_function<'c, 'a>(
                 flow: &|b| flow_shape(graph.block(b)),
             },
         );
+        timer.lap("snapshot, contract check");
         let Some(first) = violations.first() else { break };
         if round + 1 == MAX_ROUNDS {
             return Err(StructurizeError::NotStructured { location, detail: format!("{first:?} in {}", graph.name(first.block())) });
@@ -314,6 +320,7 @@ pub fn structurize_function<'c, 'a>(
         let exit = prepare::single_return_block(region).and_then(|b| graph.id(b));
         let plan = plan_reconvergence(graph.graph(), &must, exit, options.ordering)
             .map_err(|error| StructurizeError::Plan { location, error })?;
+        timer.lap("plan");
         if !plan.changed() {
             return Err(StructurizeError::NotStructured { location, detail: format!("{first:?}; the planner found nothing to do") });
         }
@@ -321,6 +328,7 @@ pub fn structurize_function<'c, 'a>(
             .map_err(StructurizeError::Region)?;
         stats.flows += applied.flows;
         stats.changed = true;
+        timer.lap("apply");
     }
     // Kept branches that do not reconverge are marked even when nothing
     // else changed, so that the output states which branches were
@@ -329,6 +337,7 @@ pub fn structurize_function<'c, 'a>(
     if stats.changed {
         stats.regions = add_reconvergence_markers(context, region, &structurized, location)?;
     }
+    timer.lap("marks and markers");
     Ok(stats)
 }
 
@@ -399,7 +408,7 @@ fn prepare_region<'c, 'a>(
 /// and kept up to date by the preparation. Blocks it does not know (the
 /// guard blocks of irreducible hubs) count as divergent.
 struct BranchDivergence {
-    divergent: std::collections::HashMap<usize, bool>,
+    divergent: FastMap<usize, bool>,
 }
 
 impl BranchDivergence {
@@ -463,14 +472,14 @@ fn add_infinite_loop_exits<'c>(
 /// predicate (`arith.constant` and `arith.cmpi`).
 pub fn flow_shape(block: BlockRef<'_, '_>) -> Option<FlowShape> {
     let terminator = block.terminator()?;
-    if op_name(terminator) != "spmd.flow_br" {
+    if !ir_edit::is_op(terminator, "spmd.flow_br") {
         return None;
     }
     let mut has_other_ops = false;
     let mut next = block.first_operation();
     while let Some(op) = next {
         let allowed = op == terminator
-            || matches!(op_name(op).as_str(), "spmd.reconvergence.tail" | "arith.constant" | "arith.cmpi");
+            || ["spmd.reconvergence.tail", "arith.constant", "arith.cmpi"].iter().any(|name| ir_edit::is_op(op, name));
         has_other_ops |= !allowed;
         next = op.next_in_block();
     }
@@ -479,7 +488,7 @@ pub fn flow_shape(block: BlockRef<'_, '_>) -> Option<FlowShape> {
 
 /// Marks the kept branches that do not reconverge with a trusted
 /// `#spmd.uniformity<uniform>`; true if a mark was added.
-fn mark_kept_uniform<'c>(context: &'c Context, region: RegionRef<'c, '_>, kept: &HashSet<usize>) -> Result<bool, StructurizeError<'c>> {
+fn mark_kept_uniform<'c>(context: &'c Context, region: RegionRef<'c, '_>, kept: &FastSet<usize>) -> Result<bool, StructurizeError<'c>> {
     if kept.is_empty() {
         return Ok(false);
     }
@@ -511,7 +520,7 @@ fn mark_kept_uniform<'c>(context: &'c Context, region: RegionRef<'c, '_>, kept: 
 fn add_reconvergence_markers<'c>(
     context: &'c Context,
     region: RegionRef<'c, '_>,
-    structurized: &HashSet<usize>,
+    structurized: &FastSet<usize>,
     location: Location<'c>,
 ) -> Result<usize, StructurizeError<'c>> {
     let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
@@ -548,9 +557,9 @@ fn existing_heads(graph: &RegionGraph<'_, '_>) -> (u64, Vec<bool>) {
     for b in 0..graph.num_blocks() {
         let mut next = graph.block(BlockId::new(b)).first_operation();
         while let Some(op) = next {
-            let name = op_name(op);
-            if name == "spmd.reconvergence.head" || name == "spmd.reconvergence.tail" {
-                has_head[b] |= name == "spmd.reconvergence.head";
+            let is_head = ir_edit::is_op(op, "spmd.reconvergence.head");
+            if is_head || ir_edit::is_op(op, "spmd.reconvergence.tail") {
+                has_head[b] |= is_head;
                 if let Ok(id) = op.attribute("id") {
                     if let Ok(id) = melior::ir::attribute::IntegerAttribute::try_from(id) {
                         next_id = next_id.max(id.value() as u64 + 1);

@@ -1,0 +1,102 @@
+//! Small shared utilities.
+
+use std::{
+    collections::{HashMap, HashSet},
+    hash::{BuildHasherDefault, Hasher},
+};
+
+/// A fast, non-cryptographic hasher for keys that are integers or pointers
+/// (block and value addresses, dense ids). The transforms hash millions of
+/// such keys on 100k-block functions, where the standard SipHash shows up
+/// in profiles; hash flooding is not a concern for compiler-internal maps.
+///
+/// Each word is folded in by xor, a multiplication by the 64-bit golden
+/// ratio constant (odd, so a bijection) and a rotation that moves the
+/// well-mixed high bits down to where `HashMap` takes its bucket index.
+#[derive(Clone, Copy, Default)]
+pub struct WordHasher(u64);
+
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(GOLDEN).rotate_left(26);
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A `HashMap` with [`WordHasher`].
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+/// A `HashSet` with [`WordHasher`].
+pub type FastSet<K> = HashSet<K, BuildHasherDefault<WordHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_like_keys_spread_over_buckets() {
+        // Addresses 64 bytes apart must not collide in the low bits.
+        let mut low = FastSet::default();
+        for i in 0..4096u64 {
+            let mut h = WordHasher::default();
+            h.write_u64(0x7f00_0000_0000 + i * 64);
+            low.insert(h.finish() & 0xfff);
+        }
+        assert!(low.len() > 2500, "only {} distinct low-12-bit hashes", low.len());
+    }
+
+    #[test]
+    fn maps_work() {
+        let mut m: FastMap<usize, u32> = FastMap::default();
+        for i in 0..1000 {
+            m.insert(i * 8, i as u32);
+        }
+        assert_eq!(m.get(&(999 * 8)), Some(&999));
+        assert_eq!(m.len(), 1000);
+    }
+}
+
+/// Phase timing for profiling the transforms: with the environment
+/// variable `SPMD_PHASE_TIMES` set, [`PhaseTimer::lap`] prints the time
+/// since the previous lap to stderr; otherwise it does nothing.
+pub struct PhaseTimer {
+    what: &'static str,
+    last: Option<std::time::Instant>,
+}
+
+impl PhaseTimer {
+    /// Starts timing the phases of `what`.
+    pub fn new(what: &'static str) -> Self {
+        let enabled = std::env::var_os("SPMD_PHASE_TIMES").is_some();
+        Self { what, last: enabled.then(std::time::Instant::now) }
+    }
+
+    /// Reports the phase that just ended.
+    pub fn lap(&mut self, phase: &str) {
+        if let Some(last) = self.last {
+            let now = std::time::Instant::now();
+            eprintln!("[{}] {phase}: {:.1} ms", self.what, (now - last).as_secs_f64() * 1e3);
+            self.last = Some(now);
+        }
+    }
+}
