@@ -71,6 +71,16 @@ LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
              << kUniformityAttrName << "' instead";
     return success();
   }
+  if (name == "spmd.park" || name == "spmd.rejoin") {
+    // Written by --spmd-predicate on its exec writes, read by the wave-level
+    // executor to check reconvergence.
+    auto id = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<ExecWriteOp>(op) || !id || id.getInt() < 0)
+      return op->emitOpError()
+             << "'" << name
+             << "' must be a non-negative integer on an spmd.exec.write";
+    return success();
+  }
   return op->emitOpError() << "unknown spmd attribute '" << name << "'";
 }
 

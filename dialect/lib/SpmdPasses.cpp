@@ -73,6 +73,7 @@ namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDVERIFYSTRUCTURED
 #define GEN_PASS_DEF_SPMDLOWERTOCF
 #define GEN_PASS_DEF_SPMDBRANCHFOLD
+#define GEN_PASS_DEF_SPMDPREDICATE
 #include "Spmd/SpmdPasses.h.inc"
 
 namespace {
@@ -138,6 +139,11 @@ struct LowerToCfPass
 
 struct BranchFoldPass
     : ReportingShell<impl::SpmdBranchFoldBase<BranchFoldPass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct PredicatePass
+    : ReportingShell<impl::SpmdPredicateBase<PredicatePass>> {
   using ReportingShell::ReportingShell;
 };
 

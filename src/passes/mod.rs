@@ -19,6 +19,7 @@ pub mod branch_fold;
 pub mod fix_irreducible;
 pub mod lower_to_cf;
 pub mod options;
+pub mod predicate;
 pub mod print_cfg_analysis;
 pub mod print_uniformity;
 pub mod reconverge;
@@ -71,6 +72,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-verify-structured", verify_structured::run),
     ("spmd-lower-to-cf", lower_to_cf::run),
     ("spmd-branch-fold", branch_fold::run),
+    ("spmd-predicate", predicate::run),
 ];
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global

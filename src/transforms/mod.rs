@@ -4,6 +4,7 @@
 
 pub mod hubs;
 pub mod ir_edit;
+pub mod predicate;
 pub mod prepare;
 pub mod branch_fold;
 pub mod reconverge;

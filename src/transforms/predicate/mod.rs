@@ -1,0 +1,764 @@
+//! `--spmd-predicate`: lower a reconverging thread-level CFG to wave-level
+//! code with explicit execution masks (seed 004, Listing 1).
+//!
+//! ## The idea
+//!
+//! In a reconverging CFG (Definition 1) every divergent branch `B` has two
+//! successors and one of them, the *primary* `P`, post-dominates `B`. Every
+//! lane that leaves `B` reaches `P` (or never returns), so the wave can
+//! *park* the lanes that want `P`, run the other successor `S` with the
+//! rest, and let the parked lanes *rejoin* when the wave reaches `P`:
+//!
+//! ```text
+//!   A: c_a = ballot(A->D)             A ──────────┐      m_D: the rejoin mask
+//!      m_D |= c_a; exec &= ~c_a       │           │      of D, one per rejoin
+//!      br_zero D, B                   B ───────┐  │      point, carried in
+//!   B: c_b = ballot(B->D)             │        │  │      !spmd.mask block
+//!      m_D |= c_b; exec &= ~c_b       C        │  │      arguments
+//!      br_zero D, C                   └──> D <─┴──┘
+//!   C: br D                           D: exec |= m_D
+//! ```
+//!
+//! This is Listing 1 with the seed's names. Per rejoin point `P` there is
+//! one SSA variable `m_P` (the lanes parked for `P`): empty at the entry,
+//! `m_P | c` after each branch parking for `P`, empty again after `P` adds
+//! it back. Its block arguments are placed by the generic SSA construction
+//! ([`ssa_repair`](super::ssa_repair)), so several rejoin masks may be live
+//! at once (nested regions) without any bookkeeping here.
+//!
+//! ## Why the wave always reaches the rejoin point in time
+//!
+//! All wave-level control flow is uniform: scalar (uniform) branches stay,
+//! every divergent branch becomes `spmd.exec.br_zero ^P, ^S` (or `cf.br ^S`
+//! when no guard is needed, see below). Let lanes wait for `P` (parked at
+//! `B`). Every block the wave visits before `P` lies in the *region* of `B`:
+//! reachable from `S` without passing `P`. A branch `B'` there parks for
+//! its own primary `P'`, and both `P` and `P'` post-dominate `B'`, so one
+//! post-dominates the other; if `P'` came strictly after `P`, the path
+//! `B' -> P'` would avoid `P`, a contradiction. Hence the wave jumps to a
+//! rejoin point no later than `P`, and a wave that returns has no parked
+//! lanes left: the exit is the rejoin of everything, early returns
+//! included (they have been routed to one exit by the producing pass).
+//!
+//! ## Loops
+//!
+//! A divergent loop exit is the same rule: the latch `L: cond_br c, X, H`
+//! with `X` post-dominating parks the leaving lanes in `m_X` and goes round
+//! with the rest; when none is left `br_zero` takes the exit. So `exec`
+//! *is* the loop mask, and `m_X` accumulates across iterations (it is
+//! carried through the header's block arguments). A rejoin point with a
+//! back edge into it (a header that is the primary of a `continue`) needs no
+//! split here: the back edge passes the pending `m_P`, and the reset after
+//! the rejoin makes the edges that park nothing pass the empty mask, so the
+//! `exec |= m_P` at the header is exact on every entry; the price is one
+//! `spmd.mask.or` per iteration instead of a separate head block.
+//!
+//! ## Per-lane values of parked lanes
+//!
+//! A wave-level value is defined in the lanes that were active when it was
+//! computed. Two things would lose the values of parked lanes:
+//!
+//! * the block arguments `P` receives on the edge `B -> P` (the wave enters
+//!   `P` on another edge);
+//! * values that a divergent loop computes again after some lanes left it
+//!   (*temporal divergence*): the blocks of [`plan::DivergentBranch::loop_blocks`].
+//!
+//! Both are *parked* like the lanes: at `B`,
+//! `pv = spmd.mask.select c, v, pv` (computed in every lane, so earlier
+//! parked lanes keep their value), and at `P`, after the rejoin,
+//! `v' = spmd.mask.select m_P, pv, v_arriving`. Uses of the block argument
+//! in `P`, and uses of a loop value after `P` (SSA repaired), see `v'`.
+//!
+//! ## Skipping empty blocks
+//!
+//! With `skip-empty-blocks=true` (default) every divergent branch ends in
+//! `spmd.exec.br_zero`, like `s_cbranch_execz`. With `false` the wave falls
+//! through to `S` with an empty exec, except where that is unsafe: when
+//! the region of `B` has a cycle (an empty wave would never leave it), a
+//! scalar branch (its condition has no active lane to come from) or a dead
+//! end.
+//!
+//! ## Invariants of the output
+//!
+//! * No `spmd.flow_br`, no divergent branch: terminators are
+//!   `spmd.exec.br_zero`, `cf.br`, returns, or scalar branches marked
+//!   `#spmd.uniformity<uniform>`.
+//! * Every `spmd.exec.write` made here carries `spmd.park = N` (a branch
+//!   parking lanes for rejoin point `N`) or `spmd.rejoin = N` (rejoin point
+//!   `N` adding them back): the wave executor checks at each rejoin that
+//!   every lane that diverged is active again.
+//! * `spmd.reconvergence.head/tail` markers are dropped (their heads no
+//!   longer end in divergent branches); convergence tokens stay.
+//!
+//! Edge cases: a divergent branch whose two slots target the same block
+//! becomes `cf.br` with `arith.select`ed operands; a divergent branch one of
+//! whose successors never returns parks for the one that does (a wave that
+//! enters a dead end takes parked lanes with it, as on hardware).
+
+pub mod plan;
+
+use super::{
+    ir_edit,
+    ssa_apply::{self, Def, IrVariable},
+    ssa_repair::Variable,
+};
+use crate::analysis::{
+    cfg::{BlockId, DominatorTree, Graph, PostDominatorTree},
+    reconverging::{check_with_exits, Violation},
+    region_graph::{RegionGraph, RegionGraphError},
+    region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
+};
+use crate::transforms::prepare::{self, op_name};
+use melior::{
+    ir::{
+        attribute::IntegerAttribute,
+        block::BlockLike,
+        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
+        r#type::IntegerType,
+        Attribute, BlockRef, Identifier, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
+    },
+    Context,
+};
+use plan::{plan_branch, DivergentBranch, PlanError};
+use std::collections::{BTreeMap, HashMap};
+
+/// Discardable attribute on the `spmd.exec.write` of a parking branch.
+pub const PARK_ATTR: &str = "spmd.park";
+/// Discardable attribute on the `spmd.exec.write` of a rejoin point.
+pub const REJOIN_ATTR: &str = "spmd.rejoin";
+
+/// Options of the pass.
+#[derive(Clone, Copy, Debug)]
+pub struct PredicateOptions {
+    pub skip_empty_blocks: bool,
+    pub uniformity: UniformityOptions,
+}
+
+impl Default for PredicateOptions {
+    fn default() -> Self {
+        Self { skip_empty_blocks: true, uniformity: UniformityOptions::default() }
+    }
+}
+
+/// What the lowering did to one function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PredicateStats {
+    pub divergent_branches: usize,
+    pub rejoin_points: usize,
+    pub guarded: usize,
+    pub parked_values: usize,
+}
+
+/// Why a function cannot be lowered.
+#[derive(Debug)]
+pub enum PredicateError<'c> {
+    Region(RegionGraphError<'c>),
+    /// A divergent branch breaks Definition 1 (or has no rejoin point).
+    NotReconverging { location: Location<'c>, message: String },
+    /// The input already is wave-level code.
+    AlreadyWaveLevel { location: Location<'c> },
+}
+
+impl std::fmt::Display for PredicateError<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Region(error) => write!(f, "{error}"),
+            Self::NotReconverging { message, .. } => write!(f, "{message}"),
+            Self::AlreadyWaveLevel { .. } => write!(f, "the function already manipulates exec masks (it is wave-level code)"),
+        }
+    }
+}
+
+impl<'c> PredicateError<'c> {
+    /// Where to report the error.
+    pub fn location(&self, fallback: Location<'c>) -> Location<'c> {
+        match self {
+            Self::Region(RegionGraphError::MissingTerminator { location, .. }) => *location,
+            Self::Region(RegionGraphError::EmptyRegion) => fallback,
+            Self::NotReconverging { location, .. } | Self::AlreadyWaveLevel { location } => *location,
+        }
+    }
+}
+
+/// The lowering of one divergent branch, as decided on the graph.
+enum Lowering {
+    Park(DivergentBranch),
+    /// Both slots go to the same block: a select of the operands.
+    SameTarget(BlockId),
+}
+
+/// Lowers the function body `region` of `function` in place.
+pub fn predicate_function<'c, 'a>(
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    region: RegionRef<'c, 'a>,
+    options: &PredicateOptions,
+) -> Result<PredicateStats, PredicateError<'c>> {
+    let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(PredicateError::Region)?;
+    let graph = uniformity.graph();
+    reject_wave_level(graph)?;
+    let divergent: Vec<bool> = (0..graph.num_blocks())
+        .map(BlockId::new)
+        .map(|b| {
+            graph.graph().successors(b).len() >= 2
+                && (uniformity.info().is_divergent_branch(b) || op_name(graph.terminator(b)) == "spmd.flow_br")
+        })
+        .collect();
+    check_reconverging(graph, &divergent)?;
+    let lowerings = plan_function(graph, &divergent, options.skip_empty_blocks)?;
+    let mut stats = PredicateStats::default();
+    Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
+    Ok(stats)
+}
+
+/// Refuses input that already contains exec-mask code.
+fn reject_wave_level<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), PredicateError<'c>> {
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        for op in ir_edit::operations(graph.block(b)) {
+            if op_name(op).starts_with("spmd.exec.") {
+                return Err(PredicateError::AlreadyWaveLevel { location: op.location() });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Definition 1 on the divergent branches; the first violation is an error
+/// that names the branch and the passes that fix it.
+fn check_reconverging<'c>(graph: &RegionGraph<'c, '_>, divergent: &[bool]) -> Result<(), PredicateError<'c>> {
+    let violations = check_with_exits(graph.graph(), &|b| divergent[b.index()], &|b| {
+        prepare::is_function_exit(graph.terminator(b))
+    });
+    let Some(first) = violations.first() else { return Ok(()) };
+    let (block, what) = match first {
+        Violation::NotTwoWay { block, successors } => (*block, format!("has {successors} successors, not two")),
+        Violation::NoPostDominatingSuccessor { block, .. } => (*block, "has no post-dominating successor".to_string()),
+    };
+    Err(not_reconverging(graph, block, &what))
+}
+
+fn not_reconverging<'c>(graph: &RegionGraph<'c, '_>, block: BlockId, what: &str) -> PredicateError<'c> {
+    PredicateError::NotReconverging {
+        location: graph.terminator_location(block),
+        message: format!(
+            "divergent branch in {} {what}: the CFG is not reconverging (Definition 1); run --spmd-reconverge or --spmd-structurize first",
+            graph.name(block)
+        ),
+    }
+}
+
+/// Plans every divergent branch on the graph.
+fn plan_function<'c>(graph: &RegionGraph<'c, '_>, divergent: &[bool], skip: bool) -> Result<Vec<Lowering>, PredicateError<'c>> {
+    let g = graph.graph();
+    let post_dominators = PostDominatorTree::build(g);
+    let uniform_branch = |b: BlockId| g.successors(b).len() >= 2 && !divergent[b.index()];
+    let mut lowerings = Vec::new();
+    for b in (0..graph.num_blocks()).map(BlockId::new).filter(|b| divergent[b.index()]) {
+        let successors = g.successors(b);
+        if successors[0] == successors[1] {
+            lowerings.push(Lowering::SameTarget(b));
+            continue;
+        }
+        match plan_branch(g, &post_dominators, b, skip, &uniform_branch) {
+            Ok(branch) => lowerings.push(Lowering::Park(branch)),
+            Err(PlanError::NoRejoinPoint(block)) => {
+                return Err(not_reconverging(graph, block, "has no successor that post-dominates it on every path"))
+            }
+        }
+    }
+    Ok(lowerings)
+}
+
+/// A value kept per lane for the lanes parked for one rejoin point.
+struct Parked<'c, 'a> {
+    rejoin: BlockId,
+    /// `Some(i)`: argument `i` of the rejoin point; `None`: a loop value.
+    argument: Option<usize>,
+    value: Value<'c, 'a>,
+    /// `(parking block, the value parked there, the select made there)`.
+    selects: Vec<(BlockId, OperationRef<'c, 'a>)>,
+}
+
+/// Applies the plan to the IR.
+struct Lowerer<'c, 'g, 'a> {
+    context: &'c Context,
+    graph: &'g RegionGraph<'c, 'a>,
+    location: Location<'c>,
+    mask: Type<'c>,
+    empty: Value<'c, 'a>,
+}
+
+impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
+    fn new(context: &'c Context, graph: &'g RegionGraph<'c, 'a>, location: Location<'c>) -> Self {
+        let mask = Type::parse(context, "!spmd.mask").expect("spmd dialect loaded");
+        let entry = graph.block(graph.graph().entry());
+        let empty = ir_edit::insert_at_start(entry, build(context, "spmd.mask.empty", &[], &[mask], location));
+        Self { context, graph, location, mask, empty: empty.result(0).unwrap().into() }
+    }
+
+    fn run(&self, lowerings: &[Lowering], divergent: &[bool], stats: &mut PredicateStats) {
+        let g = self.graph.graph();
+        let uniform: Vec<OperationRef<'c, 'a>> = (0..g.num_blocks())
+            .map(BlockId::new)
+            .filter(|&b| g.successors(b).len() >= 2 && !divergent[b.index()])
+            .map(|b| self.graph.terminator(b))
+            .collect();
+        let branches: Vec<&DivergentBranch> =
+            lowerings.iter().filter_map(|l| if let Lowering::Park(b) = l { Some(b) } else { None }).collect();
+        let rejoins: BTreeMap<BlockId, i64> = {
+            let mut points: Vec<BlockId> = branches.iter().map(|b| b.primary(g)).collect();
+            points.sort();
+            points.dedup();
+            points.into_iter().enumerate().map(|(i, p)| (p, i as i64)).collect()
+        };
+        let dominators = DominatorTree::build(g);
+        let mut parked = self.collect_parked(&branches, &dominators);
+        // Rejoin points: exec |= m_P, then the merges of parked values.
+        let mut rejoin_ors = HashMap::new();
+        let mut merges: HashMap<usize, OperationRef<'c, 'a>> = HashMap::new();
+        for (&p, &id) in &rejoins {
+            let (or, merge_ops) = self.emit_rejoin(p, id, &parked);
+            rejoin_ors.insert(p, or);
+            merges.extend(merge_ops);
+        }
+        // Divergent branches.
+        let mut parks = Vec::new();
+        for lowering in lowerings {
+            match lowering {
+                Lowering::SameTarget(b) => self.emit_same_target(*b),
+                Lowering::Park(branch) => {
+                    let p = branch.primary(g);
+                    parks.push((branch.block, p, self.emit_park(branch, rejoins[&p], &mut parked)));
+                    stats.guarded += usize::from(branch.guarded);
+                }
+            }
+        }
+        stats.divergent_branches = lowerings.len();
+        stats.rejoin_points = rejoins.len();
+        stats.parked_values = parked.len();
+        self.repair_ssa(&rejoins, &rejoin_ors, &parks, &parked, &merges);
+        self.mark_uniform(&uniform);
+        self.drop_markers_and_fold();
+    }
+
+    /// Block arguments of rejoin points and loop values that must be parked.
+    fn collect_parked(&self, branches: &[&DivergentBranch], dominators: &DominatorTree) -> Vec<Parked<'c, 'a>> {
+        let g = self.graph.graph();
+        let mut parked: Vec<Parked<'c, 'a>> = Vec::new();
+        let mut index: HashMap<(BlockId, usize), usize> = HashMap::new();
+        let mut add = |parked: &mut Vec<Parked<'c, 'a>>, rejoin, argument, value: Value<'c, 'a>| {
+            let key = (rejoin, value.to_raw().ptr as usize);
+            *index.entry(key).or_insert_with(|| {
+                parked.push(Parked { rejoin, argument, value, selects: Vec::new() });
+                parked.len() - 1
+            })
+        };
+        for branch in branches {
+            let p = branch.primary(g);
+            let block = self.graph.block(p);
+            for i in 0..block.argument_count() {
+                add(&mut parked, p, Some(i), block.argument(i).unwrap().into());
+            }
+            for &d in branch.loop_blocks.iter().filter(|&&d| dominators.dominates(d, branch.block)) {
+                for value in self.defined_values(d) {
+                    if self.used_outside(value, &branch.loop_blocks) {
+                        add(&mut parked, p, None, value);
+                    }
+                }
+            }
+        }
+        parked
+    }
+
+    /// Block arguments and op results of `block` that are per-lane data.
+    fn defined_values(&self, block: BlockId) -> Vec<Value<'c, 'a>> {
+        let block = self.graph.block(block);
+        let mut values: Vec<Value<'c, 'a>> = (0..block.argument_count()).map(|i| block.argument(i).unwrap().into()).collect();
+        for op in ir_edit::operations(block) {
+            values.extend((0..op.result_count()).map(|i| Value::from(op.result(i).unwrap())));
+        }
+        values.retain(|v| self.is_lane_data(v.r#type()));
+        values
+    }
+
+    fn is_lane_data(&self, r#type: Type<'c>) -> bool {
+        r#type != self.mask && !r#type.to_string().starts_with("!spmd.")
+    }
+
+    /// True if `value` has a use in a block outside `blocks`.
+    fn used_outside(&self, value: Value<'c, 'a>, blocks: &[BlockId]) -> bool {
+        ir_edit::uses(value).iter().any(|(user, _)| {
+            user.block().and_then(|b| self.graph.id(b)).is_some_and(|b| !blocks.contains(&b))
+        })
+    }
+
+    /// `exec |= m_P` at the start of `p` (after markers and tokens), then
+    /// one merge per parked value; the mask operand is a placeholder until
+    /// SSA repair.
+    fn emit_rejoin(
+        &self,
+        p: BlockId,
+        id: i64,
+        parked: &[Parked<'c, 'a>],
+    ) -> (OperationRef<'c, 'a>, Vec<(usize, OperationRef<'c, 'a>)>) {
+        let block = self.graph.block(p);
+        let at = first_non_marker(block);
+        let insert = |op| {
+            let op = match at {
+                Some(before) => block.insert_operation_before(before, op),
+                None => ir_edit::insert_before_terminator(block, op),
+            };
+            op
+        };
+        let read = insert(build(self.context, "spmd.exec.read", &[], &[self.mask], self.location));
+        let or = insert(build(self.context, "spmd.mask.or", &[value(read), self.empty], &[self.mask], self.location));
+        let mut write = build(self.context, "spmd.exec.write", &[value(or)], &[], self.location);
+        write.set_discardable_attribute(REJOIN_ATTR, self.i64_attr(id));
+        insert(write);
+        let mut merges = Vec::new();
+        for (k, item) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p) {
+            let r#type = item.value.r#type();
+            let op = build(self.context, "spmd.mask.select", &[self.empty, item.value, item.value], &[r#type], self.location);
+            let merge = insert(op);
+            if item.argument.is_some() {
+                // Every use of the argument but the merge sees the merge.
+                let merged = value(merge);
+                for (user, operand) in ir_edit::uses(item.value) {
+                    if user != merge {
+                        ir_edit::set_operand(user, operand, merged);
+                    }
+                }
+            }
+            merges.push((k, merge));
+        }
+        (or, merges)
+    }
+
+    /// The mask code of a parking branch; returns `(m_P | c)`.
+    fn emit_park(&self, branch: &DivergentBranch, id: i64, parked: &mut [Parked<'c, 'a>]) -> OperationRef<'c, 'a> {
+        let g = self.graph.graph();
+        let block = self.graph.block(branch.block);
+        let terminator = self.graph.terminator(branch.block);
+        let location = terminator.location();
+        let condition: Value<'c, 'a> = terminator.operand(0).unwrap();
+        let to_primary = if branch.primary_slot == 0 {
+            condition
+        } else {
+            let one = ir_edit::insert_before_terminator(block, ir_edit::bool_constant(self.context, true, location));
+            let i1: Type = IntegerType::new(self.context, 1).into();
+            value(ir_edit::insert_before_terminator(
+                block,
+                build(self.context, "arith.xori", &[condition, value(one)], &[i1], location),
+            ))
+        };
+        let ballot = value(ir_edit::insert_before_terminator(
+            block,
+            build(self.context, "spmd.ballot", &[to_primary], &[self.mask], location),
+        ));
+        let p = branch.primary(g);
+        let primary_operands = ir_edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
+        for item in parked.iter_mut().filter(|item| item.rejoin == p) {
+            let parked_value = match item.argument {
+                Some(i) => primary_operands[i],
+                None if branch.loop_blocks.iter().any(|&d| self.defines(d, item.value)) => item.value,
+                None => continue,
+            };
+            let op = build(self.context, "spmd.mask.select", &[ballot, parked_value, parked_value], &[parked_value.r#type()], location);
+            item.selects.push((branch.block, ir_edit::insert_before_terminator(block, op)));
+        }
+        let pending = ir_edit::insert_before_terminator(
+            block,
+            build(self.context, "spmd.mask.or", &[self.empty, ballot], &[self.mask], location),
+        );
+        let exec = ir_edit::insert_before_terminator(block, build(self.context, "spmd.exec.read", &[], &[self.mask], location));
+        let rest = ir_edit::insert_before_terminator(
+            block,
+            build(self.context, "spmd.mask.andn", &[value(exec), ballot], &[self.mask], location),
+        );
+        let mut write = build(self.context, "spmd.exec.write", &[value(rest)], &[], location);
+        write.set_discardable_attribute(PARK_ATTR, self.i64_attr(id));
+        ir_edit::insert_before_terminator(block, write);
+        self.replace_terminator(branch, terminator, primary_operands);
+        pending
+    }
+
+    fn defines(&self, block: BlockId, v: Value<'c, 'a>) -> bool {
+        self.defined_values(block).contains(&v)
+    }
+
+    /// `spmd.exec.br_zero ^P, ^S` (guarded) or `cf.br ^S`.
+    fn replace_terminator(&self, branch: &DivergentBranch, terminator: OperationRef<'c, 'a>, primary_operands: Vec<Value<'c, 'a>>) {
+        let g = self.graph.graph();
+        let secondary_slot = 1 - branch.primary_slot;
+        let secondary_operands = ir_edit::successor_operands(terminator, secondary_slot).unwrap_or_default();
+        let primary = self.graph.block(branch.primary(g));
+        let secondary = self.graph.block(g.successors(branch.block)[secondary_slot]);
+        let location = terminator.location();
+        let op = if branch.guarded {
+            let sizes = format!("array<i32: {}, {}>", primary_operands.len(), secondary_operands.len());
+            let mut operands = primary_operands;
+            operands.extend(secondary_operands);
+            OperationBuilder::new("spmd.exec.br_zero", location)
+                .add_operands(&operands)
+                .add_successors(&[&primary, &secondary])
+                .add_attributes(&[(
+                    Identifier::new(self.context, "operandSegmentSizes"),
+                    Attribute::parse(self.context, &sizes).expect("valid segment sizes"),
+                )])
+                .build()
+                .expect("valid spmd.exec.br_zero")
+        } else {
+            OperationBuilder::new("cf.br", location)
+                .add_operands(&secondary_operands)
+                .add_successors(&[&secondary])
+                .build()
+                .expect("valid cf.br")
+        };
+        let block = self.graph.block(branch.block);
+        block.insert_operation_before(terminator, op);
+        ir_edit::erase_operation(terminator);
+    }
+
+    /// A divergent branch whose slots target one block: `cf.br` with
+    /// `arith.select`ed operands.
+    fn emit_same_target(&self, b: BlockId) {
+        let block = self.graph.block(b);
+        let terminator = self.graph.terminator(b);
+        let location = terminator.location();
+        let condition: Value<'c, 'a> = terminator.operand(0).unwrap();
+        let first = ir_edit::successor_operands(terminator, 0).unwrap_or_default();
+        let second = ir_edit::successor_operands(terminator, 1).unwrap_or_default();
+        let operands: Vec<Value<'c, 'a>> = first
+            .iter()
+            .zip(&second)
+            .map(|(&x, &y)| {
+                if x == y {
+                    return x;
+                }
+                value(block.insert_operation_before(
+                    terminator,
+                    build(self.context, "arith.select", &[condition, x, y], &[x.r#type()], location),
+                ))
+            })
+            .collect();
+        let target = self.graph.block(self.graph.graph().successors(b)[0]);
+        let op = OperationBuilder::new("cf.br", location).add_operands(&operands).add_successors(&[&target]).build();
+        block.insert_operation_before(terminator, op.expect("valid cf.br"));
+        ir_edit::erase_operation(terminator);
+    }
+
+    /// Places the block arguments of the rejoin masks and parked values and
+    /// patches the placeholder operands.
+    fn repair_ssa(
+        &self,
+        rejoins: &BTreeMap<BlockId, i64>,
+        rejoin_ors: &HashMap<BlockId, OperationRef<'c, 'a>>,
+        parks: &[(BlockId, BlockId, OperationRef<'c, 'a>)],
+        parked: &[Parked<'c, 'a>],
+        merges: &HashMap<usize, OperationRef<'c, 'a>>,
+    ) {
+        let region = self.graph.block(self.graph.graph().entry()).parent_region().expect("block in a region");
+        let graph = RegionGraph::snapshot(region).expect("the lowered region is well formed");
+        let id = |b: BlockId| graph.id(self.graph.block(b)).expect("block kept");
+        let entry = graph.graph().entry();
+        let mut defs: Vec<Def<'c, 'a>> = vec![Def::Value(self.empty)];
+        let mut variables = Vec::new();
+        let def = |defs: &mut Vec<Def<'c, 'a>>, v: Value<'c, 'a>| {
+            defs.push(Def::Value(v));
+            defs.len() - 1
+        };
+        // One rejoin mask per rejoin point.
+        for &p in rejoins.keys() {
+            let mut variable = Variable::default();
+            variable.block_defs.push((entry, 0));
+            let mut reads = vec![id(p)];
+            let mut p_def = 0;
+            for &(b, _, pending) in parks.iter().filter(|(_, target, _)| *target == p) {
+                let k = def(&mut defs, value(pending));
+                if b == p {
+                    p_def = k;
+                    continue;
+                }
+                variable.block_defs.retain(|&(block, _)| block != id(b));
+                variable.block_defs.push((id(b), k));
+                if id(b) != entry {
+                    reads.push(id(b));
+                }
+            }
+            variable.block_defs.push((id(p), p_def));
+            variable.reads = reads;
+            variables.push(IrVariable { r#type: self.mask, variable });
+        }
+        // One variable per parked value: the selects made at parking branches.
+        for item in parked {
+            let mut variable = Variable::default();
+            variable.reads.push(id(item.rejoin));
+            for &(b, select) in &item.selects {
+                let k = def(&mut defs, value(select));
+                variable.block_defs.push((id(b), k));
+                variable.reads.push(id(b));
+            }
+            variables.push(IrVariable { r#type: item.value.r#type(), variable });
+        }
+        let reads = ssa_apply::apply(self.context, &graph, &defs, &variables, self.location);
+        let read_at = |k: usize, b: BlockId| reads[k].iter().find(|(block, _)| *block == b).map(|&(_, v)| v);
+        // Patch rejoin masks.
+        for (k, &p) in rejoins.keys().enumerate() {
+            let m = read_at(k, id(p)).expect("rejoin mask read");
+            ir_edit::set_operand(rejoin_ors[&p], 1, m);
+            for (j, item) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p) {
+                if !item.selects.is_empty() {
+                    ir_edit::set_operand(merges[&j], 0, m);
+                }
+            }
+            for &(b, _, pending) in parks.iter().filter(|(_, target, _)| *target == p) {
+                if b != p && id(b) != entry {
+                    ir_edit::set_operand(pending, 0, read_at(k, id(b)).expect("pending mask read"));
+                }
+            }
+        }
+        // Patch parked values.
+        let base = rejoins.len();
+        for (j, item) in parked.iter().enumerate() {
+            if item.selects.is_empty() {
+                continue;
+            }
+            for &(b, select) in &item.selects {
+                ir_edit::set_operand(select, 2, read_at(base + j, id(b)).expect("parked value read"));
+            }
+            ir_edit::set_operand(merges[&j], 1, read_at(base + j, id(item.rejoin)).expect("parked value read"));
+        }
+        self.repair_loop_values(parked, merges);
+    }
+
+    /// Uses of a parked loop value after its rejoin point see the merge
+    /// (SSA repaired with the loop's own definition).
+    fn repair_loop_values(&self, parked: &[Parked<'c, 'a>], merges: &HashMap<usize, OperationRef<'c, 'a>>) {
+        let mut by_value: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (j, item) in parked.iter().enumerate() {
+            if item.argument.is_none() && !item.selects.is_empty() {
+                by_value.entry(item.value.to_raw().ptr as usize).or_default().push(j);
+            }
+        }
+        if by_value.is_empty() {
+            return;
+        }
+        let region = self.graph.block(self.graph.graph().entry()).parent_region().expect("block in a region");
+        let graph = RegionGraph::snapshot(region).expect("the lowered region is well formed");
+        let mut defs = Vec::new();
+        let mut variables = Vec::new();
+        let mut users = Vec::new();
+        for items in by_value.values() {
+            let original = parked[items[0]].value;
+            let def_block = graph.id(value_block(original)).expect("defined in the region");
+            let mut variable = Variable::default();
+            defs.push(Def::Value(original));
+            variable.block_defs.push((def_block, defs.len() - 1));
+            let own: Vec<OperationRef<'c, 'a>> = items.iter().map(|j| merges[j]).collect();
+            let selects: Vec<OperationRef<'c, 'a>> = items.iter().flat_map(|&j| parked[j].selects.iter().map(|s| s.1)).collect();
+            for &j in items {
+                defs.push(Def::Value(value(merges[&j])));
+                variable.block_defs.push((graph.id(merges[&j].block().unwrap()).unwrap(), defs.len() - 1));
+            }
+            let mut uses = Vec::new();
+            for (user, operand) in ir_edit::uses(original) {
+                let block = graph.id(user.block().unwrap()).unwrap();
+                if block == def_block || own.contains(&user) || selects.contains(&user) {
+                    continue;
+                }
+                variable.reads.push(block);
+                uses.push((user, operand, block));
+            }
+            for &j in items {
+                let rejoin = graph.id(merges[&j].block().unwrap()).unwrap();
+                variable.reads.push(rejoin);
+                uses.push((merges[&j], 2, rejoin));
+            }
+            variables.push(IrVariable { r#type: original.r#type(), variable });
+            users.push(uses);
+        }
+        let reads = ssa_apply::apply(self.context, &graph, &defs, &variables, self.location);
+        for (k, uses) in users.into_iter().enumerate() {
+            for (user, operand, block) in uses {
+                let seen = reads[k].iter().find(|(b, _)| *b == block).map(|&(_, v)| v).expect("read");
+                // Uses in the rejoin block itself come after the merge.
+                let merged_here = by_value.values().nth(k).unwrap().iter().find(|&&j| merges[&j].block() == user.block());
+                match merged_here {
+                    Some(&j) if user != merges[&j] => ir_edit::set_operand(user, operand, value(merges[&j])),
+                    _ => ir_edit::set_operand(user, operand, seen),
+                }
+            }
+        }
+    }
+
+    fn mark_uniform(&self, branches: &[OperationRef<'c, 'a>]) {
+        let uniform = Attribute::parse(self.context, "#spmd.uniformity<uniform>").expect("spmd dialect loaded");
+        for branch in branches {
+            // SAFETY: the branch is live; only a discardable attribute changes.
+            let mut op = unsafe { OperationRefMut::from_raw(branch.to_raw()) };
+            op.set_discardable_attribute(UNIFORMITY_ATTR, uniform);
+        }
+    }
+
+    /// Drops reconvergence markers and folds `spmd.mask.or %empty, %x`.
+    fn drop_markers_and_fold(&self) {
+        let region = self.graph.block(self.graph.graph().entry()).parent_region().expect("block in a region");
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            for op in ir_edit::operations(b) {
+                let name = op_name(op);
+                if name == "spmd.reconvergence.head" || name == "spmd.reconvergence.tail" {
+                    ir_edit::erase_operation(op);
+                } else if name == "spmd.mask.or" {
+                    let (x, y): (Value, Value) = (op.operand(0).unwrap(), op.operand(1).unwrap());
+                    let other = if x == self.empty { Some(y) } else if y == self.empty { Some(x) } else { None };
+                    if let Some(other) = other {
+                        ir_edit::replace_all_uses(value(op), other);
+                        ir_edit::erase_operation(op);
+                    }
+                }
+            }
+            block = b.next_in_region();
+        }
+    }
+
+    fn i64_attr(&self, id: i64) -> Attribute<'c> {
+        IntegerAttribute::new(IntegerType::new(self.context, 64).into(), id).into()
+    }
+}
+
+/// The first operation of `block` that is not a reconvergence tail marker
+/// or a convergence token.
+fn first_non_marker<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+    ir_edit::operations(block).into_iter().find(|op| {
+        let name = op_name(*op);
+        name != "spmd.reconvergence.tail" && !name.starts_with("spmd.convergence.")
+    })
+}
+
+/// The block defining `value` (argument owner or parent of the op).
+fn value_block<'c, 'a>(value: Value<'c, 'a>) -> BlockRef<'c, 'a> {
+    match ir_edit::defining_op(value) {
+        Some(op) => op.block().expect("op in a block"),
+        None => {
+            // SAFETY: a value that is not an op result is a block argument.
+            let raw = unsafe { mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()) };
+            unsafe { BlockRef::from_raw(raw) }
+        }
+    }
+}
+
+/// The first result of `op`.
+fn value<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
+    op.result(0).expect("op has a result").into()
+}
+
+/// A generic operation without attributes.
+fn build<'c>(context: &'c Context, name: &str, operands: &[Value<'c, '_>], results: &[Type<'c>], location: Location<'c>) -> melior::ir::Operation<'c> {
+    let _ = context;
+    OperationBuilder::new(name, location)
+        .add_operands(operands)
+        .add_results(results)
+        .build()
+        .unwrap_or_else(|_| panic!("valid {name}"))
+}
