@@ -159,11 +159,26 @@ pub(crate) enum OpKind {
     Assert {
         message: String,
     },
+    /// A wave-level operation (only the wave executor runs it).
+    Wave(WaveOp),
     Unsupported,
     UnsupportedType(String),
 }
 
-/// A non-terminator operation.
+/// Wave-level operations of the `spmd` dialect. Masks are kept as `i64`
+/// values, the same in every lane.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum WaveOp {
+    ExecRead,
+    /// `spmd.exec.write`, with its `spmd.park`/`spmd.rejoin` id if any.
+    ExecWrite { park: Option<i64>, rejoin: Option<i64> },
+    Ballot,
+    And,
+    AndNot,
+    Or,
+    Empty,
+    Select,
+}
 pub(crate) struct Op {
     pub kind: OpKind,
     pub operands: Vec<Slot>,
@@ -188,6 +203,8 @@ pub(crate) enum TerminatorKind {
     Return,
     /// `llvm.unreachable`.
     Unreachable,
+    /// `spmd.exec.br_zero`: successor 0 if the wave's exec is empty.
+    ExecBranchZero,
     /// Anything else (or a branch whose successor operands are unknown).
     Unsupported,
 }
@@ -594,6 +611,17 @@ fn decode_op(op: OperationRef, result_type: &ValueType, cache: &mut IrCache) -> 
             OpKind::Token
         }
         "spmd.reconvergence.head" | "spmd.reconvergence.tail" => OpKind::Marker,
+        "spmd.exec.read" => OpKind::Wave(WaveOp::ExecRead),
+        "spmd.exec.write" => OpKind::Wave(WaveOp::ExecWrite {
+            park: int_attribute(op, "spmd.park"),
+            rejoin: int_attribute(op, "spmd.rejoin"),
+        }),
+        "spmd.ballot" => OpKind::Wave(WaveOp::Ballot),
+        "spmd.mask.and" => OpKind::Wave(WaveOp::And),
+        "spmd.mask.andn" => OpKind::Wave(WaveOp::AndNot),
+        "spmd.mask.or" => OpKind::Wave(WaveOp::Or),
+        "spmd.mask.empty" => OpKind::Wave(WaveOp::Empty),
+        "spmd.mask.select" => OpKind::Wave(WaveOp::Select),
         "func.call" => decode_call(op),
         "cf.assert" => OpKind::Assert {
             message: op
@@ -795,6 +823,7 @@ fn compile_terminator(compiler: &mut FunctionCompiler, op: OperationRef, site: u
             }),
         "func.return" | "gpu.return" | "llvm.return" => TerminatorKind::Return,
         "llvm.unreachable" => TerminatorKind::Unreachable,
+        "spmd.exec.br_zero" => TerminatorKind::ExecBranchZero,
         _ => TerminatorKind::Unsupported,
     };
     let successors = compile_successors(compiler, op);

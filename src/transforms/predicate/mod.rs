@@ -720,6 +720,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
             block = b.next_in_region();
         }
+        if ir_edit::uses(self.empty).is_empty() {
+            ir_edit::erase_operation(ir_edit::defining_op(self.empty).expect("mask.empty op"));
+        }
     }
 
     fn i64_attr(&self, id: i64) -> Attribute<'c> {
