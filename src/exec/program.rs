@@ -916,6 +916,9 @@ fn value_type(r#type: Type) -> ValueType {
         memref_type(r#type)
     } else if r#type.dialect().namespace() == Ok("spmd") && r#type.to_string() == "!spmd.token" {
         ValueType::Token
+    } else if r#type.dialect().namespace() == Ok("spmd") && r#type.to_string() == "!spmd.mask" {
+        // Lane masks are kept as i64 bit sets (wave executor only).
+        ValueType::Int(64)
     } else {
         ValueType::Unsupported(r#type.to_string())
     }

@@ -46,7 +46,8 @@ use std::fmt;
 pub struct WaveRun {
     /// Per lane, the returned values.
     pub results: Vec<Vec<Value>>,
-    /// Per lane, the blocks executed while the lane was active, in order.
+    /// Per lane, the blocks executed while the lane was active, in order (a
+    /// lane that rejoins at a block counts from its rejoin write on).
     pub blocks: Vec<Vec<usize>>,
     /// Rejoin points checked.
     pub rejoins_checked: usize,
@@ -233,6 +234,10 @@ fn wave_mask_op(kind: &WaveOp, op: &crate::exec::program::Op, at: Position, wave
                     return Err(WaveError::NotReconverged { id: *id, block, missing: diverged & !new });
                 }
                 wave.run.rejoins_checked += 1;
+                // The rejoining lanes enter the rejoin block now.
+                for lane in lanes_of(new & !wave.exec) {
+                    wave.run.blocks[lane].push(block);
+                }
             }
             wave.exec = new;
             return Ok(());

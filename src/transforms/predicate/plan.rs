@@ -45,8 +45,11 @@ pub fn plan_branch<G: Graph + ?Sized>(
     uniform_branch: &dyn Fn(BlockId) -> bool,
 ) -> Result<DivergentBranch, PlanError> {
     let successors = graph.successors(block);
+    // Strict post-dominance: a self-loop edge post-dominates its block only
+    // reflexively, and lanes parked for it would wait for a wave that may
+    // never come back (every terminating path leaves by the other edge).
     let primary_slot = (0..2)
-        .find(|&slot| post_dominators.post_dominates(successors[slot], block))
+        .find(|&slot| successors[slot] != block && post_dominators.post_dominates(successors[slot], block))
         .ok_or(PlanError::NoRejoinPoint(block))?;
     let primary = successors[primary_slot];
     let secondary = successors[1 - primary_slot];
@@ -163,6 +166,16 @@ mod tests {
         assert_eq!(latch.primary(&g), b(3));
         assert!(latch.guarded, "an empty wave must not spin in the loop");
         assert_eq!(latch.loop_blocks, vec![b(1), b(2)]);
+    }
+
+    #[test]
+    fn a_self_loop_parks_for_the_exit_not_for_itself() {
+        // 0 -> 1; 1 -> 1 (self loop), 1 -> 2 (exit).
+        let g = CfgGraph::from_edges(3, b(0), &[(0, 1), (1, 1), (1, 2)]);
+        let pdt = PostDominatorTree::build(&g);
+        let latch = plan_branch(&g, &pdt, b(1), true, &|_| false).unwrap();
+        assert_eq!(latch.primary(&g), b(2));
+        assert_eq!(latch.loop_blocks, vec![b(1)]);
     }
 
     #[test]
