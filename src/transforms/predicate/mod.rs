@@ -194,6 +194,7 @@ pub fn predicate_function<'c, 'a>(
     region: RegionRef<'c, 'a>,
     options: &PredicateOptions,
 ) -> Result<PredicateStats, PredicateError<'c>> {
+    lower_divergent_switches(context, function, region, options)?;
     let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(PredicateError::Region)?;
     let graph = uniformity.graph();
     reject_wave_level(graph)?;
@@ -209,6 +210,26 @@ pub fn predicate_function<'c, 'a>(
     let mut stats = PredicateStats::default();
     Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
     Ok(stats)
+}
+
+/// Divergent `cf.switch`es (a reconverging one has two slots) become
+/// two-way branches on `arith.cmpi`, so that every divergent branch has an
+/// `i1` condition.
+fn lower_divergent_switches<'c>(
+    context: &'c Context,
+    function: OperationRef<'c, '_>,
+    region: RegionRef<'c, '_>,
+    options: &PredicateOptions,
+) -> Result<(), PredicateError<'c>> {
+    let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(PredicateError::Region)?;
+    let graph = uniformity.graph();
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        let terminator = graph.terminator(b);
+        if op_name(terminator) == "cf.switch" && uniformity.info().is_divergent_branch(b) {
+            prepare::lower_switch(context, region, graph.block(b));
+        }
+    }
+    Ok(())
 }
 
 /// Refuses input that already contains exec-mask code.
