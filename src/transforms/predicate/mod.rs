@@ -95,15 +95,17 @@
 //! whose successors never returns parks for the one that does (a wave that
 //! enters a dead end takes parked lanes with it, as on hardware).
 
+pub mod live;
 pub mod plan;
 
 use super::{
     ir_edit,
+    value_repair::enclosing_block_in,
     ssa_apply::{self, Def, IrVariable},
     ssa_repair::Variable,
 };
 use crate::analysis::{
-    cfg::{BlockId, DominatorTree, Graph, PostDominatorTree},
+    cfg::{BlockId, Graph, PostDominatorTree},
     reconverging::{check_with_exits, Violation},
     region_graph::{RegionGraph, RegionGraphError},
     region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
@@ -332,15 +334,30 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             points.dedup();
             points.into_iter().enumerate().map(|(i, p)| (p, i as i64)).collect()
         };
-        let dominators = DominatorTree::build(g);
-        let mut parked = self.collect_parked(&branches, &dominators);
-        // Rejoin points: exec |= m_P, then the merges of parked values.
+        let mut parked = self.collect_parked(&branches);
+        // Rejoin points: exec |= m_P, then the merges of parked arguments;
+        // the values passed around see the merged arguments; then the
+        // merges of parked values.
         let mut rejoin_ors = HashMap::new();
+        let mut anchors = HashMap::new();
         let mut merges: HashMap<usize, OperationRef<'c, 'a>> = HashMap::new();
+        let mut merged_arguments: HashMap<usize, Value<'c, 'a>> = HashMap::new();
         for (&p, &id) in &rejoins {
-            let (or, merge_ops) = self.emit_rejoin(p, id, &parked);
+            let (or, anchor) = self.emit_rejoin(p, id);
             rejoin_ors.insert(p, or);
-            merges.extend(merge_ops);
+            anchors.insert(p, anchor);
+            for (k, merge) in self.emit_merges(p, anchor, &parked, |item| item.argument.is_some()) {
+                merged_arguments.insert(parked[k].value.to_raw().ptr as usize, value(merge));
+                merges.insert(k, merge);
+            }
+        }
+        for item in parked.iter_mut().filter(|item| item.argument.is_none()) {
+            if let Some(&merged) = merged_arguments.get(&(item.value.to_raw().ptr as usize)) {
+                item.value = merged;
+            }
+        }
+        for &p in rejoins.keys() {
+            merges.extend(self.emit_merges(p, anchors[&p], &parked, |item| item.argument.is_none()));
         }
         // Divergent branches.
         let mut parks = Vec::new();
@@ -362,33 +379,109 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         self.drop_markers_and_fold();
     }
 
-    /// Block arguments of rejoin points and loop values that must be parked.
-    fn collect_parked(&self, branches: &[&DivergentBranch], dominators: &DominatorTree) -> Vec<Parked<'c, 'a>> {
+    /// The per-lane values to keep for parked lanes: the observed block
+    /// arguments of every rejoin point, and every value live-in at a rejoin
+    /// point `P` and defined in the region of a branch parking for `P`
+    /// ([`live`]).
+    fn collect_parked(&self, branches: &[&DivergentBranch]) -> Vec<Parked<'c, 'a>> {
         let g = self.graph.graph();
+        let (table, values) = self.value_table();
+        let mut at = vec![false; g.num_blocks()];
+        for branch in branches {
+            at[branch.primary(g).index()] = true;
+        }
+        let live = table.live_in_at(g, &at);
+        let observed = table.observed();
+        let index: HashMap<usize, usize> = values.iter().enumerate().map(|(i, v)| (v.to_raw().ptr as usize, i)).collect();
         let mut parked: Vec<Parked<'c, 'a>> = Vec::new();
-        let mut index: HashMap<(BlockId, usize), usize> = HashMap::new();
-        let mut add = |parked: &mut Vec<Parked<'c, 'a>>, rejoin, argument, value: Value<'c, 'a>| {
-            let key = (rejoin, value.to_raw().ptr as usize);
-            *index.entry(key).or_insert_with(|| {
+        let mut seen: HashMap<(BlockId, usize), ()> = HashMap::new();
+        let mut add = |parked: &mut Vec<Parked<'c, 'a>>, rejoin: BlockId, argument, value: Value<'c, 'a>| {
+            if seen.insert((rejoin, value.to_raw().ptr as usize), ()).is_none() {
                 parked.push(Parked { rejoin, argument, value, selects: Vec::new() });
-                parked.len() - 1
-            })
+            }
         };
         for branch in branches {
             let p = branch.primary(g);
             let block = self.graph.block(p);
             for i in 0..block.argument_count() {
-                add(&mut parked, p, Some(i), block.argument(i).unwrap().into());
+                let argument: Value<'c, 'a> = block.argument(i).unwrap().into();
+                if index.get(&(argument.to_raw().ptr as usize)).is_some_and(|&k| observed[k]) {
+                    add(&mut parked, p, Some(i), argument);
+                }
             }
-            for &d in branch.loop_blocks.iter().filter(|&&d| dominators.dominates(d, branch.block)) {
-                for value in self.defined_values(d) {
-                    if self.used_outside(value, &branch.loop_blocks) {
-                        add(&mut parked, p, None, value);
-                    }
+            let secondary = g.successors(branch.block)[1 - branch.primary_slot];
+            let region = plan::reachable_avoiding(g, secondary, p, false);
+            for &v in &live[p.index()] {
+                if table.values[v].def.is_some_and(|d| region[d.index()]) {
+                    add(&mut parked, p, None, values[v]);
                 }
             }
         }
         parked
+    }
+
+    /// The lane-data values of the region with their uses, for [`live`].
+    fn value_table(&self) -> (live::Values, Vec<Value<'c, 'a>>) {
+        let g = self.graph.graph();
+        let mut values: Vec<Value<'c, 'a>> = Vec::new();
+        let mut defs = Vec::new();
+        for b in (0..g.num_blocks()).map(BlockId::new) {
+            for v in self.defined_values(b) {
+                values.push(v);
+                defs.push(b);
+            }
+        }
+        let index: HashMap<usize, usize> = values.iter().enumerate().map(|(i, v)| (v.to_raw().ptr as usize, i)).collect();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut group_of: HashMap<usize, usize> = HashMap::new();
+        let mut table = live::Values::default();
+        for (i, &v) in values.iter().enumerate() {
+            let mut uses = Vec::new();
+            for (user, operand) in ir_edit::uses(v) {
+                let Some(b) = enclosing_block_in(self.graph, user) else { continue };
+                let top_level = user.block().is_some_and(|ub| self.graph.id(ub) == Some(b));
+                if top_level && user == self.graph.terminator(b) {
+                    if let Some(target) = self.forwarded_to(b, user, operand).and_then(|t| index.get(&(t.to_raw().ptr as usize))) {
+                        uses.push(live::Use::Forward(b, *target));
+                        continue;
+                    }
+                } else if top_level && is_pure(user) {
+                    let results: Vec<usize> = (0..user.result_count())
+                        .filter_map(|r| index.get(&(Value::from(user.result(r).unwrap()).to_raw().ptr as usize)).copied())
+                        .collect();
+                    if results.len() == user.result_count() {
+                        let key = user.to_raw().ptr as usize;
+                        let group = *group_of.entry(key).or_insert_with(|| {
+                            groups.push(results);
+                            groups.len() - 1
+                        });
+                        uses.push(live::Use::Through(b, group));
+                        continue;
+                    }
+                }
+                uses.push(live::Use::Plain(b));
+            }
+            table.values.push(live::ValueInfo { def: Some(defs[i]), uses });
+        }
+        table.groups = groups;
+        (table, values)
+    }
+
+    /// The block argument that operand `operand` of terminator `user` of
+    /// `b` is forwarded to, if it is a successor operand.
+    fn forwarded_to(&self, b: BlockId, user: OperationRef<'c, 'a>, operand: usize) -> Option<Value<'c, 'a>> {
+        let successors = self.graph.graph().successors(b);
+        for (slot, &s) in successors.iter().enumerate() {
+            let (mut begin, mut count) = (0isize, 0isize);
+            // SAFETY: query on a live operation.
+            let known = unsafe { crate::ffi::spmdGetSuccessorOperandRange(user.to_raw(), slot as isize, &mut begin, &mut count) };
+            let operand = operand as isize;
+            if known && operand >= begin && operand < begin + count {
+                let argument = self.graph.block(s).argument((operand - begin) as usize).ok()?;
+                return Some(argument.into());
+            }
+        }
+        None
     }
 
     /// Block arguments and op results of `block` that are per-lane data.
@@ -406,43 +499,44 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         r#type != self.mask && !r#type.to_string().starts_with("!spmd.")
     }
 
-    /// True if `value` has a use in a block outside `blocks`.
-    fn used_outside(&self, value: Value<'c, 'a>, blocks: &[BlockId]) -> bool {
-        ir_edit::uses(value).iter().any(|(user, _)| {
-            user.block().and_then(|b| self.graph.id(b)).is_some_and(|b| !blocks.contains(&b))
-        })
-    }
-
-    /// `exec |= m_P` at the start of `p` (after markers and tokens), then
-    /// one merge per parked value; the mask operand is a placeholder until
-    /// SSA repair.
-    fn emit_rejoin(
-        &self,
-        p: BlockId,
-        id: i64,
-        parked: &[Parked<'c, 'a>],
-    ) -> (OperationRef<'c, 'a>, Vec<(usize, OperationRef<'c, 'a>)>) {
+    /// `exec |= m_P` at the start of `p` (after markers and tokens); the
+    /// mask operand is a placeholder until SSA repair. Returns the OR and
+    /// the operation the merges go before (`None`: the terminator).
+    fn emit_rejoin(&self, p: BlockId, id: i64) -> (OperationRef<'c, 'a>, Option<OperationRef<'c, 'a>>) {
         let block = self.graph.block(p);
         let at = first_non_marker(block);
-        let insert = |op| {
-            let op = match at {
-                Some(before) => block.insert_operation_before(before, op),
-                None => ir_edit::insert_before_terminator(block, op),
-            };
-            op
-        };
-        let read = insert(build(self.context, "spmd.exec.read", &[], &[self.mask], self.location));
-        let or = insert(build(self.context, "spmd.mask.or", &[value(read), self.empty], &[self.mask], self.location));
+        let read = self.insert_at(p, at, build(self.context, "spmd.exec.read", &[], &[self.mask], self.location));
+        let or = self.insert_at(p, at, build(self.context, "spmd.mask.or", &[value(read), self.empty], &[self.mask], self.location));
         let mut write = build(self.context, "spmd.exec.write", &[value(or)], &[], self.location);
         write.set_discardable_attribute(REJOIN_ATTR, self.i64_attr(id));
-        insert(write);
+        self.insert_at(p, at, write);
+        (or, at)
+    }
+
+    fn insert_at(&self, p: BlockId, at: Option<OperationRef<'c, 'a>>, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'a> {
+        let block = self.graph.block(p);
+        match at {
+            Some(before) => block.insert_operation_before(before, op),
+            None => ir_edit::insert_before_terminator(block, op),
+        }
+    }
+
+    /// One merge `spmd.mask.select m_P, parked, arriving` per parked item
+    /// of `p` selected by `which` (operands are placeholders until SSA
+    /// repair). Every use of a merged argument but its merge sees the merge.
+    fn emit_merges(
+        &self,
+        p: BlockId,
+        at: Option<OperationRef<'c, 'a>>,
+        parked: &[Parked<'c, 'a>],
+        which: impl Fn(&Parked<'c, 'a>) -> bool,
+    ) -> Vec<(usize, OperationRef<'c, 'a>)> {
         let mut merges = Vec::new();
-        for (k, item) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p) {
+        for (k, item) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p && which(item)) {
             let r#type = item.value.r#type();
             let op = build(self.context, "spmd.mask.select", &[self.empty, item.value, item.value], &[r#type], self.location);
-            let merge = insert(op);
+            let merge = self.insert_at(p, at, op);
             if item.argument.is_some() {
-                // Every use of the argument but the merge sees the merge.
                 let merged = value(merge);
                 for (user, operand) in ir_edit::uses(item.value) {
                     if user != merge {
@@ -452,7 +546,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
             merges.push((k, merge));
         }
-        (or, merges)
+        merges
     }
 
     /// The mask code of a parking branch; returns `(m_P | c)`.
@@ -479,10 +573,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let p = branch.primary(g);
         let primary_operands = ir_edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
         for item in parked.iter_mut().filter(|item| item.rejoin == p) {
+            // Every lane parked for `p` takes its merge from the parked
+            // copy, so every branch parking for `p` keeps its lanes' values.
             let parked_value = match item.argument {
                 Some(i) => primary_operands[i],
-                None if branch.loop_blocks.iter().any(|&d| self.defines(d, item.value)) => item.value,
-                None => continue,
+                None => item.value,
             };
             let op = build(self.context, "spmd.mask.select", &[ballot, parked_value, parked_value], &[parked_value.r#type()], location);
             item.selects.push((branch.block, ir_edit::insert_before_terminator(block, op)));
@@ -501,10 +596,6 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         ir_edit::insert_before_terminator(block, write);
         self.replace_terminator(branch, terminator, primary_operands);
         pending
-    }
-
-    fn defines(&self, block: BlockId, v: Value<'c, 'a>) -> bool {
-        self.defined_values(block).contains(&v)
     }
 
     /// `spmd.exec.br_zero ^P, ^S` (guarded) or `cf.br ^S`.
@@ -649,15 +740,20 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
             ir_edit::set_operand(merges[&j], 1, read_at(base + j, id(item.rejoin)).expect("parked value read"));
         }
-        self.repair_loop_values(parked, merges);
+        self.repair_values(parked, merges);
     }
 
-    /// Uses of a parked loop value after its rejoin point see the merge
-    /// (SSA repaired with the loop's own definition).
-    fn repair_loop_values(&self, parked: &[Parked<'c, 'a>], merges: &HashMap<usize, OperationRef<'c, 'a>>) {
-        let mut by_value: HashMap<usize, Vec<usize>> = HashMap::new();
+    /// A kept value now has several definitions (its own and one merge per
+    /// rejoin point keeping it): every use sees the one reaching it. Uses
+    /// in the defining block follow the definition; uses in a block holding
+    /// a merge follow the merge (merges come first), except the merge's own
+    /// `arriving` operand, which reads the value at the start of the block;
+    /// every other use reads the value at the start of its block (SSA
+    /// repaired on the wave-level CFG).
+    fn repair_values(&self, parked: &[Parked<'c, 'a>], merges: &HashMap<usize, OperationRef<'c, 'a>>) {
+        let mut by_value: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for (j, item) in parked.iter().enumerate() {
-            if item.argument.is_none() && !item.selects.is_empty() {
+            if item.argument.is_none() {
                 by_value.entry(item.value.to_raw().ptr as usize).or_default().push(j);
             }
         }
@@ -668,6 +764,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let graph = RegionGraph::snapshot(region).expect("the lowered region is well formed");
         let mut defs = Vec::new();
         let mut variables = Vec::new();
+        // Per variable: (user, operand, block to read at).
         let mut users = Vec::new();
         for items in by_value.values() {
             let original = parked[items[0]].value;
@@ -675,25 +772,28 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             let mut variable = Variable::default();
             defs.push(Def::Value(original));
             variable.block_defs.push((def_block, defs.len() - 1));
-            let own: Vec<OperationRef<'c, 'a>> = items.iter().map(|j| merges[j]).collect();
-            let selects: Vec<OperationRef<'c, 'a>> = items.iter().flat_map(|&j| parked[j].selects.iter().map(|s| s.1)).collect();
+            let mut merge_in: HashMap<BlockId, OperationRef<'c, 'a>> = HashMap::new();
             for &j in items {
-                defs.push(Def::Value(value(merges[&j])));
-                variable.block_defs.push((graph.id(merges[&j].block().unwrap()).unwrap(), defs.len() - 1));
+                let merge = merges[&j];
+                let block = graph.id(merge.block().unwrap()).unwrap();
+                defs.push(Def::Value(value(merge)));
+                variable.block_defs.push((block, defs.len() - 1));
+                merge_in.insert(block, merge);
             }
             let mut uses = Vec::new();
             for (user, operand) in ir_edit::uses(original) {
-                let block = graph.id(user.block().unwrap()).unwrap();
-                if block == def_block || own.contains(&user) || selects.contains(&user) {
-                    continue;
+                let block = enclosing_block_in(&graph, user).expect("use in the region");
+                match merge_in.get(&block) {
+                    Some(&merge) if merge == user => {}
+                    Some(&merge) => {
+                        ir_edit::set_operand(user, operand, value(merge));
+                        continue;
+                    }
+                    None if block == def_block => continue,
+                    None => {}
                 }
                 variable.reads.push(block);
                 uses.push((user, operand, block));
-            }
-            for &j in items {
-                let rejoin = graph.id(merges[&j].block().unwrap()).unwrap();
-                variable.reads.push(rejoin);
-                uses.push((merges[&j], 2, rejoin));
             }
             variables.push(IrVariable { r#type: original.r#type(), variable });
             users.push(uses);
@@ -702,12 +802,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         for (k, uses) in users.into_iter().enumerate() {
             for (user, operand, block) in uses {
                 let seen = reads[k].iter().find(|(b, _)| *b == block).map(|&(_, v)| v).expect("read");
-                // Uses in the rejoin block itself come after the merge.
-                let merged_here = by_value.values().nth(k).unwrap().iter().find(|&&j| merges[&j].block() == user.block());
-                match merged_here {
-                    Some(&j) if user != merges[&j] => ir_edit::set_operand(user, operand, value(merges[&j])),
-                    _ => ir_edit::set_operand(user, operand, seen),
-                }
+                ir_edit::set_operand(user, operand, seen);
             }
         }
     }
@@ -758,6 +853,12 @@ fn first_non_marker<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 
         let name = op_name(*op);
         name != "spmd.reconvergence.tail" && !name.starts_with("spmd.convergence.")
     })
+}
+
+/// Operations whose results are all the operands influence: a use by one
+/// is observed only through its results ([`live::Use::Through`]).
+fn is_pure(op: OperationRef<'_, '_>) -> bool {
+    op_name(op).starts_with("arith.") && op.region_count() == 0
 }
 
 /// The block defining `value` (argument owner or parent of the op).
