@@ -100,9 +100,6 @@ fn seeds_per_class() -> u64 {
     std::env::var("SPMD_PREDICATE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(6)
 }
 
-/// Kernels that still fail (see the assertion at the end of the test).
-const KNOWN_OPEN: [&str; 3] = ["irreducible seed 2 ", "irreducible seed 3 ", "multi_exit_switch seed 3 "];
-
 const ORDERINGS: [&str; 4] = ["df", "dfpd", "bf", "rpot"];
 
 #[test]
@@ -149,13 +146,8 @@ fn predicate_matches_thread_level_execution_on_random_kernels() {
             }
         }
     }
-    // Open bug (reported): three kernels with nested irreducible / switch
-    // cycles read a lane value the wave never defined, or a poison one.
-    // They are listed so that any other failure, or a fix, is noticed.
-    let unexpected: Vec<&String> =
-        failures.iter().filter(|f| !KNOWN_OPEN.iter().any(|k| f.starts_with(k))).collect();
-    assert!(unexpected.is_empty(), "{} of {checked} runs failed:\n{}", unexpected.len(), failures.join("\n"));
-    eprintln!("predicate: {checked} runs, {} known-open failures, {rejoins} rejoins checked", failures.len());
+    assert!(failures.is_empty(), "{} of {checked} runs failed:\n{}", failures.len(), failures.join("\n"));
+    eprintln!("predicate: {checked} runs, {rejoins} rejoins checked");
     assert!(checked >= 6 * 4 * 2 * 2 * 3 || seeds_per_class() < 6);
     assert!(rejoins > 0, "no rejoin point was ever checked");
 }

@@ -471,17 +471,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     /// `b` is forwarded to, if it is a successor operand.
     fn forwarded_to(&self, b: BlockId, user: OperationRef<'c, 'a>, operand: usize) -> Option<Value<'c, 'a>> {
         let successors = self.graph.graph().successors(b);
-        for (slot, &s) in successors.iter().enumerate() {
-            let (mut begin, mut count) = (0isize, 0isize);
-            // SAFETY: query on a live operation.
-            let known = unsafe { crate::ffi::spmdGetSuccessorOperandRange(user.to_raw(), slot as isize, &mut begin, &mut count) };
-            let operand = operand as isize;
-            if known && operand >= begin && operand < begin + count {
-                let argument = self.graph.block(s).argument((operand - begin) as usize).ok()?;
-                return Some(argument.into());
+        match OperandSite::of(user, operand) {
+            OperandSite::Successor { slot, position } => {
+                Some(self.graph.block(successors[slot]).argument(position).ok()?.into())
             }
+            OperandSite::Plain(_) => None,
         }
-        None
     }
 
     /// Block arguments and op results of `block` that are per-lane data.
@@ -751,12 +746,19 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     /// every other use reads the value at the start of its block (SSA
     /// repaired on the wave-level CFG).
     fn repair_values(&self, parked: &[Parked<'c, 'a>], merges: &HashMap<usize, OperationRef<'c, 'a>>) {
-        let mut by_value: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        // Grouped by value, in the order of `parked` (deterministic output).
+        let mut group_of: HashMap<usize, usize> = HashMap::new();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
         for (j, item) in parked.iter().enumerate() {
             if item.argument.is_none() {
-                by_value.entry(item.value.to_raw().ptr as usize).or_default().push(j);
+                let g = *group_of.entry(item.value.to_raw().ptr as usize).or_insert_with(|| {
+                    groups.push(Vec::new());
+                    groups.len() - 1
+                });
+                groups[g].push(j);
             }
         }
+        let by_value = groups;
         if by_value.is_empty() {
             return;
         }
@@ -766,7 +768,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let mut variables = Vec::new();
         // Per variable: (user, operand, block to read at).
         let mut users = Vec::new();
-        for items in by_value.values() {
+        for items in &by_value {
             let original = parked[items[0]].value;
             let def_block = graph.id(value_block(original)).expect("defined in the region");
             let mut variable = Variable::default();
@@ -793,16 +795,16 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                     None => {}
                 }
                 variable.reads.push(block);
-                uses.push((user, operand, block));
+                uses.push((user, OperandSite::of(user, operand), block));
             }
             variables.push(IrVariable { r#type: original.r#type(), variable });
             users.push(uses);
         }
         let reads = ssa_apply::apply(self.context, &graph, &defs, &variables, self.location);
         for (k, uses) in users.into_iter().enumerate() {
-            for (user, operand, block) in uses {
+            for (user, site, block) in uses {
                 let seen = reads[k].iter().find(|(b, _)| *b == block).map(|&(_, v)| v).expect("read");
-                ir_edit::set_operand(user, operand, seen);
+                ir_edit::set_operand(user, site.index(user), seen);
             }
         }
     }
@@ -853,6 +855,48 @@ fn first_non_marker<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 
         let name = op_name(*op);
         name != "spmd.reconvergence.tail" && !name.starts_with("spmd.convergence.")
     })
+}
+
+/// An operand of an operation, stable across [`ssa_apply::apply`]: that
+/// appends successor operands to branches, which shifts the indices of
+/// every later successor segment, so a successor operand is remembered by
+/// its slot and its position in the slot's segment.
+#[derive(Clone, Copy)]
+enum OperandSite {
+    Plain(usize),
+    Successor { slot: usize, position: usize },
+}
+
+impl OperandSite {
+    fn of(user: OperationRef<'_, '_>, operand: usize) -> Self {
+        for slot in 0..user.successor_count() {
+            let (begin, count) = successor_range(user, slot);
+            if (begin..begin + count).contains(&operand) {
+                return Self::Successor { slot, position: operand - begin };
+            }
+        }
+        Self::Plain(operand)
+    }
+
+    fn index(self, user: OperationRef<'_, '_>) -> usize {
+        match self {
+            Self::Plain(operand) => operand,
+            Self::Successor { slot, position } => successor_range(user, slot).0 + position,
+        }
+    }
+}
+
+/// `(first operand, count)` of the operands `user` forwards to `slot`
+/// (`(0, 0)` if unknown).
+fn successor_range(user: OperationRef<'_, '_>, slot: usize) -> (usize, usize) {
+    let (mut begin, mut count) = (0isize, 0isize);
+    // SAFETY: query on a live operation.
+    let known = unsafe { crate::ffi::spmdGetSuccessorOperandRange(user.to_raw(), slot as isize, &mut begin, &mut count) };
+    if known {
+        (begin as usize, count as usize)
+    } else {
+        (0, 0)
+    }
 }
 
 /// Operations whose results are all the operands influence: a use by one
