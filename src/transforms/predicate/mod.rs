@@ -105,7 +105,7 @@ use super::{
     ssa_repair::Variable,
 };
 use crate::analysis::{
-    cfg::{BlockId, Graph, PostDominatorTree},
+    cfg::{BlockId, DominatorTree, Graph, PostDominatorTree},
     reconverging::{check_with_exits, Violation},
     region_graph::{RegionGraph, RegionGraphError},
     region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
@@ -295,10 +295,15 @@ fn plan_function<'c>(graph: &RegionGraph<'c, '_>, divergent: &[bool], skip: bool
 /// A value kept per lane for the lanes parked for one rejoin point.
 struct Parked<'c, 'a> {
     rejoin: BlockId,
-    /// `Some(i)`: argument `i` of the rejoin point; `None`: a loop value.
+    /// `Some(i)`: argument `i` of the rejoin point; `None`: a value live at
+    /// the rejoin point.
     argument: Option<usize>,
     value: Value<'c, 'a>,
-    /// `(parking block, the value parked there, the select made there)`.
+    /// For an argument: every parking edge passes this value (or poison),
+    /// and it is still intact in the parked lanes at the rejoin point, so
+    /// the merge reads it directly (no copy at the parking branches).
+    direct: Option<Value<'c, 'a>>,
+    /// `(parking block, the select made there)`.
     selects: Vec<(BlockId, OperationRef<'c, 'a>)>,
 }
 
@@ -351,9 +356,14 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 merges.insert(k, merge);
             }
         }
-        for item in parked.iter_mut().filter(|item| item.argument.is_none()) {
-            if let Some(&merged) = merged_arguments.get(&(item.value.to_raw().ptr as usize)) {
-                item.value = merged;
+        for (k, item) in parked.iter_mut().enumerate() {
+            let merged = |v: Value<'c, 'a>| merged_arguments.get(&(v.to_raw().ptr as usize)).copied();
+            if item.argument.is_none() {
+                item.value = merged(item.value).unwrap_or(item.value);
+            } else if let Some(kept) = item.direct.and_then(merged) {
+                // A direct merge made before the merge of the argument it reads.
+                item.direct = Some(kept);
+                ir_edit::set_operand(merges[&k], 1, kept);
             }
         }
         for &p in rejoins.keys() {
@@ -393,27 +403,52 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let live = table.live_in_at(g, &at);
         let observed = table.observed();
         let index: HashMap<usize, usize> = values.iter().enumerate().map(|(i, v)| (v.to_raw().ptr as usize, i)).collect();
+        let dominators = DominatorTree::build(g);
+        let mut by_rejoin: BTreeMap<BlockId, Vec<&DivergentBranch>> = BTreeMap::new();
+        for &branch in branches {
+            by_rejoin.entry(branch.primary(g)).or_default().push(branch);
+        }
         let mut parked: Vec<Parked<'c, 'a>> = Vec::new();
-        let mut seen: HashMap<(BlockId, usize), ()> = HashMap::new();
-        let mut add = |parked: &mut Vec<Parked<'c, 'a>>, rejoin: BlockId, argument, value: Value<'c, 'a>| {
-            if seen.insert((rejoin, value.to_raw().ptr as usize), ()).is_none() {
-                parked.push(Parked { rejoin, argument, value, selects: Vec::new() });
-            }
-        };
-        for branch in branches {
-            let p = branch.primary(g);
+        for (&p, parking) in &by_rejoin {
+            // The region of each parking branch: what the wave may run
+            // while its lanes wait.
+            let regions: Vec<Vec<bool>> = parking
+                .iter()
+                .map(|branch| plan::reachable_avoiding(g, g.successors(branch.block)[1 - branch.primary_slot], p, false))
+                .collect();
+            let clobbered = |d: BlockId| regions.iter().any(|region| region[d.index()]);
             let block = self.graph.block(p);
             for i in 0..block.argument_count() {
                 let argument: Value<'c, 'a> = block.argument(i).unwrap().into();
-                if index.get(&(argument.to_raw().ptr as usize)).is_some_and(|&k| observed[k]) {
-                    add(&mut parked, p, Some(i), argument);
+                if !index.get(&(argument.to_raw().ptr as usize)).is_some_and(|&k| observed[k]) {
+                    continue;
                 }
+                let mut passed: Vec<Value<'c, 'a>> = parking
+                    .iter()
+                    .filter_map(|branch| {
+                        ir_edit::successor_operands(self.graph.terminator(branch.block), branch.primary_slot)
+                            .and_then(|operands| operands.get(i).copied())
+                    })
+                    .filter(|v| !ir_edit::defining_op(*v).is_some_and(|op| op_name(op) == "ub.poison"))
+                    .collect();
+                let mut distinct = std::collections::HashSet::new();
+                passed.retain(|v| distinct.insert(v.to_raw().ptr as usize));
+                if passed.is_empty() {
+                    // Every parking edge passes poison: any value will do.
+                    continue;
+                }
+                let direct = match passed[..] {
+                    [u] => {
+                        let d = self.graph.id(value_block(u));
+                        d.is_none_or(|d| dominators.strictly_dominates(d, p) && !clobbered(d)).then_some(u)
+                    }
+                    _ => None,
+                };
+                parked.push(Parked { rejoin: p, argument: Some(i), value: argument, direct, selects: Vec::new() });
             }
-            let secondary = g.successors(branch.block)[1 - branch.primary_slot];
-            let region = plan::reachable_avoiding(g, secondary, p, false);
             for &v in &live[p.index()] {
-                if table.values[v].def.is_some_and(|d| region[d.index()]) {
-                    add(&mut parked, p, None, values[v]);
+                if table.values[v].def.is_some_and(clobbered) {
+                    parked.push(Parked { rejoin: p, argument: None, value: values[v], direct: None, selects: Vec::new() });
                 }
             }
         }
@@ -529,7 +564,8 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let mut merges = Vec::new();
         for (k, item) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p && which(item)) {
             let r#type = item.value.r#type();
-            let op = build(self.context, "spmd.mask.select", &[self.empty, item.value, item.value], &[r#type], self.location);
+            let kept = item.direct.unwrap_or(item.value);
+            let op = build(self.context, "spmd.mask.select", &[self.empty, kept, item.value], &[r#type], self.location);
             let merge = self.insert_at(p, at, op);
             if item.argument.is_some() {
                 let merged = value(merge);
@@ -567,7 +603,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         ));
         let p = branch.primary(g);
         let primary_operands = ir_edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
-        for item in parked.iter_mut().filter(|item| item.rejoin == p) {
+        for item in parked.iter_mut().filter(|item| item.rejoin == p && item.direct.is_none()) {
             // Every lane parked for `p` takes its merge from the parked
             // copy, so every branch parking for `p` keeps its lanes' values.
             let parked_value = match item.argument {
@@ -696,8 +732,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             variable.reads = reads;
             variables.push(IrVariable { r#type: self.mask, variable });
         }
-        // One variable per parked value: the selects made at parking branches.
-        for item in parked {
+        // One variable per parked value copied at the parking branches.
+        let mut variable_of = vec![None; parked.len()];
+        for (j, item) in parked.iter().enumerate().filter(|(_, item)| !item.selects.is_empty()) {
+            variable_of[j] = Some(variables.len());
             let mut variable = Variable::default();
             variable.reads.push(id(item.rejoin));
             for &(b, select) in &item.selects {
@@ -713,10 +751,8 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         for (k, &p) in rejoins.keys().enumerate() {
             let m = read_at(k, id(p)).expect("rejoin mask read");
             ir_edit::set_operand(rejoin_ors[&p], 1, m);
-            for (j, item) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p) {
-                if !item.selects.is_empty() {
-                    ir_edit::set_operand(merges[&j], 0, m);
-                }
+            for (j, _) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p) {
+                ir_edit::set_operand(merges[&j], 0, m);
             }
             for &(b, _, pending) in parks.iter().filter(|(_, target, _)| *target == p) {
                 if b != p && id(b) != entry {
@@ -725,15 +761,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
         }
         // Patch parked values.
-        let base = rejoins.len();
         for (j, item) in parked.iter().enumerate() {
-            if item.selects.is_empty() {
-                continue;
-            }
+            let Some(k) = variable_of[j] else { continue };
             for &(b, select) in &item.selects {
-                ir_edit::set_operand(select, 2, read_at(base + j, id(b)).expect("parked value read"));
+                ir_edit::set_operand(select, 2, read_at(k, id(b)).expect("parked value read"));
             }
-            ir_edit::set_operand(merges[&j], 1, read_at(base + j, id(item.rejoin)).expect("parked value read"));
+            ir_edit::set_operand(merges[&j], 1, read_at(k, id(item.rejoin)).expect("parked value read"));
         }
         self.repair_values(parked, merges);
     }
