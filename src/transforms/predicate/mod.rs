@@ -197,6 +197,7 @@ pub fn predicate_function<'c, 'a>(
     options: &PredicateOptions,
 ) -> Result<PredicateStats, PredicateError<'c>> {
     lower_divergent_switches(context, function, region, options)?;
+    hoist_constants(region);
     let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(PredicateError::Region)?;
     let graph = uniformity.graph();
     reject_wave_level(graph)?;
@@ -232,6 +233,25 @@ fn lower_divergent_switches<'c>(
         }
     }
     Ok(())
+}
+
+/// Moves `arith.constant` and `ub.poison` to the start of the entry block.
+/// They have no operands and no effects, so this is always valid; and a
+/// value defined in the entry block is never recomputed while lanes are
+/// parked, so it never needs to be kept for them.
+fn hoist_constants(region: RegionRef<'_, '_>) {
+    let Some(entry) = region.first_block() else { return };
+    let Some(anchor) = entry.first_operation() else { return };
+    let mut block = entry.next_in_region();
+    while let Some(b) = block {
+        for op in ir_edit::operations(b) {
+            let name = op_name(op);
+            if (name == "arith.constant" || name == "ub.poison") && op.operand_count() == 0 && op.region_count() == 0 {
+                ir_edit::move_before(op, anchor);
+            }
+        }
+        block = b.next_in_region();
+    }
 }
 
 /// Refuses input that already contains exec-mask code.
@@ -429,7 +449,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                         ir_edit::successor_operands(self.graph.terminator(branch.block), branch.primary_slot)
                             .and_then(|operands| operands.get(i).copied())
                     })
-                    .filter(|v| !ir_edit::defining_op(*v).is_some_and(|op| op_name(op) == "ub.poison"))
+                    .filter(|&v| !is_poison(v))
                     .collect();
                 let mut distinct = std::collections::HashSet::new();
                 passed.retain(|v| distinct.insert(v.to_raw().ptr as usize));
@@ -607,6 +627,8 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             // Every lane parked for `p` takes its merge from the parked
             // copy, so every branch parking for `p` keeps its lanes' values.
             let parked_value = match item.argument {
+                // A lane passing poison may rejoin with any value.
+                Some(i) if is_poison(primary_operands[i]) => continue,
                 Some(i) => primary_operands[i],
                 None => item.value,
             };
@@ -936,6 +958,11 @@ fn successor_range(user: OperationRef<'_, '_>, slot: usize) -> (usize, usize) {
 /// is observed only through its results ([`live::Use::Through`]).
 fn is_pure(op: OperationRef<'_, '_>) -> bool {
     op_name(op).starts_with("arith.") && op.region_count() == 0
+}
+
+/// True if `value` is the result of `ub.poison`.
+fn is_poison(value: Value<'_, '_>) -> bool {
+    ir_edit::defining_op(value).is_some_and(|op| op_name(op) == "ub.poison")
 }
 
 /// The block defining `value` (argument owner or parent of the op).
