@@ -3,6 +3,8 @@
 // RUN: spmd-opt %s -split-input-file --spmd-predicate -verify-diagnostics
 // RUN: not spmd-opt %s -split-input-file --spmd-predicate=skip-empty-blocks=maybe 2>&1 | FileCheck %s --check-prefix=OPTION
 // OPTION: for the --skip-empty-blocks option: 'maybe' is invalid value for boolean argument
+// RUN: not spmd-opt %s -split-input-file --spmd-predicate=wave-size=48 2>&1 | FileCheck %s --check-prefix=WAVE
+// WAVE: invalid value '48' for option 'wave-size': expected a power of two from 1 to 64 (an exec mask holds at most 64 lanes)
 
 // Figure 2a: neither successor of the divergent branch post-dominates it.
 func.func @not_reconverging(%t: i32 {spmd.divergent}) {

@@ -2,8 +2,11 @@
 // function without divergent branches gets no mask code at all.
 //
 // RUN: spmd-opt %s --spmd-predicate | FileCheck %s
+// RUN: spmd-opt %s --spmd-predicate=wave-size=64 | FileCheck %s --check-prefix=WAVE64
+// WAVE64: func.func @uniform({{.*}} attributes {spmd.wave_size = 64 : i64}
 
 // CHECK-LABEL: func.func @uniform
+// CHECK-SAME: attributes {spmd.wave_size = 32 : i64}
 // CHECK-NOT: spmd.exec
 // CHECK-NOT: spmd.ballot
 // CHECK: cf.cond_br %{{.*}}, ^bb1, ^bb2 {spmd.uniformity = #spmd.uniformity<uniform>}

@@ -243,6 +243,8 @@ pub(crate) struct Function {
     pub num_slots: usize,
     /// Name and location of every operation, by pre-order number.
     pub sites: Vec<OpSite>,
+    /// The `spmd.wave_size` of wave-level code (`--spmd-predicate`).
+    pub wave_size: Option<u64>,
 }
 
 impl Function {
@@ -355,6 +357,10 @@ fn has_body(op: OperationRef) -> bool {
         .and_then(|region| region.first_block())
         .is_some()
 }
+
+/// Attribute `--spmd-predicate` puts on wave-level functions: the lanes per
+/// wave the code was lowered for.
+pub const WAVE_SIZE_ATTR: &str = "spmd.wave_size";
 
 fn symbol_name(op: OperationRef) -> Option<String> {
     let attribute = op.attribute("sym_name").ok()?;
@@ -493,6 +499,11 @@ fn compile_function(scope: &str, function: OperationRef, cache: &mut IrCache) ->
             (compiler.slot(argument), r#type)
         })
         .collect();
+    let wave_size = function
+        .attribute(WAVE_SIZE_ATTR)
+        .ok()
+        .and_then(|attribute| IntegerAttribute::try_from(attribute).ok())
+        .map(|size| size.value() as u64);
     Function {
         name,
         scope: scope.to_string(),
@@ -500,6 +511,7 @@ fn compile_function(scope: &str, function: OperationRef, cache: &mut IrCache) ->
         blocks,
         num_slots: compiler.slots.len(),
         sites: compiler.sites,
+        wave_size,
     }
 }
 

@@ -6,7 +6,8 @@
 //! then lowered by `spmd-predicate` with both values of
 //! `skip-empty-blocks`. The reconverged thread-level function runs on 64
 //! threads, the wave-level one on 2 waves of 32 lanes (lane `l` of wave `w`
-//! is thread `32 w + l`), for several `%n`, and:
+//! is thread `32 w + l`; and, lowered with `wave-size=64`, on one wave of
+//! 64 lanes), for several `%n`, and:
 //! * every lane returns what its thread returns;
 //! * every lane performs exactly its thread's side effects, in order, and
 //!   the final memories are equal;
@@ -60,14 +61,14 @@ fn run_threads(executor: &Executor, out_len: u64, n: i32) -> ThreadRuns {
     ThreadRuns { results, blocks, memory, out }
 }
 
-/// Wave-level run: 2 waves of 32 lanes.
-fn run_waves(executor: &Executor, out_len: u64, n: i32) -> Result<(Vec<WaveRun>, Memory), WaveError> {
+/// Wave-level run: waves of `wave` lanes.
+fn run_waves(executor: &Executor, out_len: u64, n: i32, wave: u32) -> Result<(Vec<WaveRun>, Memory), WaveError> {
     let mut memory = Memory::new();
     let out = memory.alloc_i32(&vec![0; out_len as usize]);
     let dims = GridDims::linear(THREADS);
     let mut waves = Vec::new();
-    for first in (0..THREADS).step_by(WAVE as usize) {
-        let args: Vec<Vec<Value>> = (first..first + WAVE).map(|t| RandomKernel::arguments(out, n, t)).collect();
+    for first in (0..THREADS).step_by(wave as usize) {
+        let args: Vec<Vec<Value>> = (first..first + wave).map(|t| RandomKernel::arguments(out, n, t)).collect();
         waves.push(executor.run_wave("kernel", &args, first, &dims, &mut memory, FUEL)?);
     }
     Ok((waves, memory))
@@ -76,8 +77,9 @@ fn run_waves(executor: &Executor, out_len: u64, n: i32) -> Result<(Vec<WaveRun>,
 /// Compares the wave run with the thread run; `Err` names the first lane
 /// that differs.
 fn compare(threads: &ThreadRuns, waves: &[WaveRun], memory: &Memory) -> Result<(), String> {
+    let size = THREADS as usize / waves.len();
     for t in 0..THREADS as usize {
-        let (wave, lane) = (&waves[t / WAVE as usize], t % WAVE as usize);
+        let (wave, lane) = (&waves[t / size], t % size);
         if wave.results[lane] != threads.results[t] {
             return Err(format!("thread {t}: returned {:?}, expected {:?}", wave.results[lane], threads.results[t]));
         }
@@ -121,14 +123,15 @@ fn predicate_matches_thread_level_execution_on_random_kernels() {
                 let thread_executor = Executor::new(&thread_level);
                 let runs: Vec<ThreadRuns> =
                     [0, 9, 40].iter().map(|&n| run_threads(&thread_executor, kernel.out_len(THREADS), n)).collect();
-                for skip in [true, false] {
+                for (skip, wave) in [(true, WAVE), (false, WAVE), (true, 2 * WAVE)] {
                     let mut wave_level = parse(&context, &thread_level.as_operation().to_string());
-                    run_pipeline(&context, &mut wave_level, &format!("builtin.module(spmd-predicate{{skip-empty-blocks={skip}}})"));
+                    let pass = format!("spmd-predicate{{skip-empty-blocks={skip} wave-size={wave}}}");
+                    run_pipeline(&context, &mut wave_level, &format!("builtin.module({pass})"));
                     assert!(wave_level.as_operation().verify(), "invalid wave-level IR");
                     let executor = Executor::new(&wave_level);
                     for (threads, n) in runs.iter().zip([0, 9, 40]) {
-                        let what = format!("{class} seed {seed} {producer} skip={skip} n={n}");
-                        let outcome = run_waves(&executor, kernel.out_len(THREADS), n)
+                        let what = format!("{class} seed {seed} {producer} skip={skip} wave={wave} n={n}");
+                        let outcome = run_waves(&executor, kernel.out_len(THREADS), n, wave)
                             .map_err(|e| e.to_string())
                             .and_then(|(waves, memory)| {
                                 rejoins += waves.iter().map(|w| w.rejoins_checked).sum::<usize>();
@@ -148,7 +151,7 @@ fn predicate_matches_thread_level_execution_on_random_kernels() {
     }
     assert!(failures.is_empty(), "{} of {checked} runs failed:\n{}", failures.len(), failures.join("\n"));
     eprintln!("predicate: {checked} runs, {rejoins} rejoins checked");
-    assert!(checked >= 6 * 4 * 2 * 2 * 3 || seeds_per_class() < 6);
+    assert!(checked >= 6 * 4 * 2 * 3 * 3 || seeds_per_class() < 6);
     assert!(rejoins > 0, "no rejoin point was ever checked");
 }
 
@@ -202,7 +205,7 @@ fn the_wave_checker_catches_broken_predication() {
     let threads = run_threads(&Executor::new(&original), u64::from(THREADS), 1);
     let check = |park: bool, rejoin: bool| -> Result<(), String> {
         let module = parse(&context, &wave_level(park, rejoin));
-        let (waves, memory) = run_waves(&Executor::new(&module), u64::from(THREADS), 1).map_err(|e| e.to_string())?;
+        let (waves, memory) = run_waves(&Executor::new(&module), u64::from(THREADS), 1, WAVE).map_err(|e| e.to_string())?;
         compare(&threads, &waves, &memory)
     };
     assert_eq!(check(true, true), Ok(()));
@@ -210,4 +213,29 @@ fn the_wave_checker_catches_broken_predication() {
     assert!(no_park.contains("thread 1: active in blocks"), "{no_park}");
     let no_rejoin = check(true, false).unwrap_err();
     assert!(no_rejoin.contains("rejoin point 0") && no_rejoin.contains("not active again"), "{no_rejoin}");
+}
+
+/// `wave-size` is recorded on the function and the executor refuses larger
+/// waves; unsupported sizes are rejected with a diagnostic.
+#[test]
+fn wave_size_is_recorded_and_checked() {
+    let context = context();
+    let text = r#"func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: i32 {spmd.divergent}) -> i32 {
+      return %tid : i32
+    }"#;
+    let mut module = parse(&context, text);
+    run_pipeline(&context, &mut module, "builtin.module(spmd-predicate{wave-size=16})");
+    assert!(module.as_operation().to_string().contains("spmd.wave_size = 16 : i64"));
+    let executor = Executor::new(&module);
+    let error = run_waves(&executor, u64::from(THREADS), 0, WAVE).err().expect("a wave of 32 for a 16-lane function");
+    assert!(matches!(error, WaveError::BadWaveSize { lanes: 32, wave_size: Some(16) }), "{error}");
+    assert!(run_waves(&executor, u64::from(THREADS), 0, 16).is_ok());
+    for bad in ["48", "0", "128"] {
+        let mut module = parse(&context, text);
+        spmd::passes::register_all_passes();
+        let manager = PassManager::new(&context);
+        let pipeline = format!("builtin.module(spmd-predicate{{wave-size={bad}}})");
+        parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline).expect("valid pipeline");
+        assert!(manager.run(&mut module).is_err(), "wave-size={bad} accepted");
+    }
 }

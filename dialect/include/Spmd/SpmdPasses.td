@@ -234,12 +234,14 @@ def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
     them to that rejoin point's mask, and goes on with the other successor;
     the rejoin point adds its mask back to `exec`. Divergent loops are the
     same rule applied to their exits. Uniform branches stay scalar branches
-    (marked `#spmd.uniformity<uniform>`); block arguments of rejoin points
-    and values a divergent loop redefines after some lanes left are kept per
-    lane with `spmd.mask.select`. Every `spmd.exec.write` the pass creates
+    (marked `#spmd.uniformity<uniform>`); the block arguments of rejoin
+    points, and the values live at a rejoin point that the wave may
+    recompute while lanes wait for it, are kept per lane with
+    `spmd.mask.select`. Every `spmd.exec.write` the pass creates
     carries `spmd.park = N` (a divergent branch parking lanes for rejoin
     point N) or `spmd.rejoin = N` (rejoin point N) so that the wave-level
-    executor can check reconvergence.
+    executor can check reconvergence; each lowered function carries
+    `spmd.wave_size`, the `wave-size` option.
 
     Example:
 
@@ -257,6 +259,10 @@ def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
            "is left for it (spmd.exec.br_zero, like s_cbranch_execz); with "
            "false the wave falls through with an empty exec wherever that "
            "is safe (no cycle and no uniform branch before the rejoin)">,
+    Option<"waveSize", "wave-size", "unsigned", /*default=*/"32",
+           "Lanes per wave (a power of two up to 64, the width of an exec "
+           "mask in the wave executor), recorded on each lowered function "
+           "as spmd.wave_size; other values are rejected with a diagnostic">,
   ]);
 }
 

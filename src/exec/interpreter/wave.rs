@@ -68,6 +68,9 @@ pub enum WaveError {
     ReturnedPartially { exec: u64, all: u64 },
     /// Too many blocks.
     OutOfFuel,
+    /// A wave of `lanes` lanes: none, more than the 64 an exec mask holds,
+    /// or more than the function's `spmd.wave_size`.
+    BadWaveSize { lanes: usize, wave_size: Option<u64> },
 }
 
 impl fmt::Display for WaveError {
@@ -83,6 +86,10 @@ impl fmt::Display for WaveError {
             Self::NotWaveLevel { block, op } => write!(f, "{op} in block {block} is not wave-level control flow"),
             Self::ReturnedPartially { exec, all } => write!(f, "the wave returned with exec {exec:#x} instead of {all:#x}"),
             Self::OutOfFuel => write!(f, "the wave ran out of fuel"),
+            Self::BadWaveSize { lanes, wave_size: Some(size) } => {
+                write!(f, "a wave of {lanes} lanes for a function lowered for waves of {size}")
+            }
+            Self::BadWaveSize { lanes, wave_size: None } => write!(f, "a wave of {lanes} lanes (1 to 64 are supported)"),
         }
     }
 }
@@ -126,13 +133,15 @@ impl Executor {
         memory: &mut Memory,
         fuel: u64,
     ) -> Result<WaveRun, WaveError> {
-        assert!(!args.is_empty() && args.len() <= 64, "a wave has 1 to 64 lanes");
         let index = self.function_index(func_name).ok_or_else(|| WaveError::Lane {
             lane: 0,
             error: ExecError::UnknownFunction { name: func_name.to_string() },
         })?;
         let function = &self.program.functions[index];
         let lanes = args.len();
+        if lanes == 0 || lanes > 64 || function.wave_size.is_some_and(|size| lanes as u64 > size) {
+            return Err(WaveError::BadWaveSize { lanes, wave_size: function.wave_size });
+        }
         let all = if lanes == 64 { u64::MAX } else { (1u64 << lanes) - 1 };
         let mut wave = Wave {
             frames: (0..lanes).map(|_| Frame::new(function)).collect(),

@@ -133,13 +133,23 @@ pub const REJOIN_ATTR: &str = "spmd.rejoin";
 #[derive(Clone, Copy, Debug)]
 pub struct PredicateOptions {
     pub skip_empty_blocks: bool,
+    /// Lanes per wave, recorded on the function as
+    /// [`WAVE_SIZE_ATTR`](crate::exec::WAVE_SIZE_ATTR); see
+    /// [`valid_wave_size`].
+    pub wave_size: u32,
     pub uniformity: UniformityOptions,
 }
 
 impl Default for PredicateOptions {
     fn default() -> Self {
-        Self { skip_empty_blocks: true, uniformity: UniformityOptions::default() }
+        Self { skip_empty_blocks: true, wave_size: 32, uniformity: UniformityOptions::default() }
     }
+}
+
+/// Wave sizes the lowering supports: powers of two up to 64, the width of
+/// an exec mask in the wave executor (32 and 64 are the hardware ones).
+pub fn valid_wave_size(size: u32) -> bool {
+    size.is_power_of_two() && size <= 64
 }
 
 /// What the lowering did to one function.
@@ -212,6 +222,10 @@ pub fn predicate_function<'c, 'a>(
     let lowerings = plan_function(graph, &divergent, options.skip_empty_blocks)?;
     let mut stats = PredicateStats::default();
     Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
+    let size = IntegerAttribute::new(IntegerType::new(context, 64).into(), i64::from(options.wave_size));
+    // SAFETY: the function is live; only a discardable attribute changes.
+    let mut function_mut = unsafe { OperationRefMut::from_raw(function.to_raw()) };
+    function_mut.set_discardable_attribute(crate::exec::WAVE_SIZE_ATTR, size.into());
     Ok(stats)
 }
 
