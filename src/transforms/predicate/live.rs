@@ -165,13 +165,19 @@ mod tests {
     }
 
     #[test]
-    fn a_loop_value_used_after_the_loop_is_live_at_the_exit_and_the_header() {
+    fn a_loop_value_used_after_the_loop_is_live_at_the_exit_only() {
         let g = loop_graph();
         // v0 defined in L, stored in X; v1 defined in L, used only in L.
         let values = Values {
             values: vec![
-                ValueInfo { def: Some(b(2)), uses: vec![Use::Plain(b(3))] },
-                ValueInfo { def: Some(b(2)), uses: vec![Use::Plain(b(2))] },
+                ValueInfo {
+                    def: Some(b(2)),
+                    uses: vec![Use::Plain(b(3))],
+                },
+                ValueInfo {
+                    def: Some(b(2)),
+                    uses: vec![Use::Plain(b(2))],
+                },
             ],
             groups: vec![],
         };
@@ -189,12 +195,30 @@ mod tests {
         // (never used). v4 (def 0) is forwarded to v5, stored in X.
         let values = Values {
             values: vec![
-                ValueInfo { def: Some(b(0)), uses: vec![Use::Forward(b(0), 1)] },
-                ValueInfo { def: Some(b(1)), uses: vec![Use::Through(b(1), 0)] },
-                ValueInfo { def: Some(b(1)), uses: vec![Use::Forward(b(2), 3)] },
-                ValueInfo { def: Some(b(3)), uses: vec![] },
-                ValueInfo { def: Some(b(0)), uses: vec![Use::Forward(b(2), 5)] },
-                ValueInfo { def: Some(b(3)), uses: vec![Use::Plain(b(3))] },
+                ValueInfo {
+                    def: Some(b(0)),
+                    uses: vec![Use::Forward(b(0), 1)],
+                },
+                ValueInfo {
+                    def: Some(b(1)),
+                    uses: vec![Use::Through(b(1), 0)],
+                },
+                ValueInfo {
+                    def: Some(b(1)),
+                    uses: vec![Use::Forward(b(2), 3)],
+                },
+                ValueInfo {
+                    def: Some(b(3)),
+                    uses: vec![],
+                },
+                ValueInfo {
+                    def: Some(b(0)),
+                    uses: vec![Use::Forward(b(2), 5)],
+                },
+                ValueInfo {
+                    def: Some(b(3)),
+                    uses: vec![Use::Plain(b(3))],
+                },
             ],
             groups: vec![vec![2]],
         };
@@ -210,7 +234,10 @@ mod tests {
         // 0 -> 1; 1 -> 1; 1 -> 2. v0 defined in 1, used in 1 and 2.
         let g = CfgGraph::from_edges(3, b(0), &[(0, 1), (1, 1), (1, 2)]);
         let values = Values {
-            values: vec![ValueInfo { def: Some(b(1)), uses: vec![Use::Plain(b(1)), Use::Plain(b(2))] }],
+            values: vec![ValueInfo {
+                def: Some(b(1)),
+                uses: vec![Use::Plain(b(1)), Use::Plain(b(2))],
+            }],
             groups: vec![],
         };
         let live = values.live_in_at(&g, &[true; 3]);

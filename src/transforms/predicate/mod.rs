@@ -56,18 +56,49 @@
 //! ## Per-lane values of parked lanes
 //!
 //! A wave-level value is defined in the lanes that were active when it was
-//! computed. Two things would lose the values of parked lanes:
+//! computed; in the others it is clobbered (poison in the executor). A lane
+//! parked at `B` for `P` is off while the wave runs the *region* of `B`
+//! (the blocks reachable from the other successor without passing `P`), so
+//! it loses exactly the values the region defines: values a divergent loop
+//! recomputes after the lane left it (temporal divergence), and the block
+//! arguments of every block the wave enters, `P` included (the wave enters
+//! `P` on one edge, not on the lane's edge `B -> P`). It only matters if
+//! the lane can still *observe* the value after rejoining, so the pass keeps
 //!
-//! * the block arguments `P` receives on the edge `B -> P` (the wave enters
-//!   `P` on another edge);
-//! * values that a divergent loop computes again after some lanes left it
-//!   (*temporal divergence*): the blocks of [`plan::DivergentBranch::loop_blocks`].
+//! * every block argument of `P` that is observed ([`live`]: used by
+//!   something other than dead arguments and dead arithmetic), and
+//! * every value live-in at `P` (liveness on the thread-level graph,
+//!   [`live`]) whose definition lies in the region of some branch parking
+//!   for `P`. (Such a definition strictly dominates `P`, hence every
+//!   parking branch, and lies on a cycle through the branch.)
 //!
-//! Both are *parked* like the lanes: at `B`,
-//! `pv = spmd.mask.select c, v, pv` (computed in every lane, so earlier
-//! parked lanes keep their value), and at `P`, after the rejoin,
-//! `v' = spmd.mask.select m_P, pv, v_arriving`. Uses of the block argument
-//! in `P`, and uses of a loop value after `P` (SSA repaired), see `v'`.
+//! A kept value is *parked* like the lanes: at every branch parking for `P`,
+//! `pv = spmd.mask.select c, v, pv` (computed in every lane, so lanes parked
+//! earlier keep their copy), and at `P`, after the rejoin,
+//! `v' = spmd.mask.select m_P, pv, v_arriving`. The copy is made at *every*
+//! parking branch, not only at those whose region clobbers `v`, because the
+//! merge takes `pv` for every lane of `m_P`. Then `v` has several
+//! definitions (its own and the merges) and every use is repaired to the
+//! one reaching it on the wave-level CFG: uses in the defining block follow
+//! the definition, uses in a block holding a merge follow the merge (merges
+//! come first), everything else, the parking copies included, reads the
+//! value at the start of its block (SSA construction, which adds block
+//! arguments; successor operands are remembered by slot and position, since
+//! appending operands to one successor shifts the others).
+//!
+//! Cheaper cases for arguments of `P`:
+//!
+//! * a parking edge that passes `ub.poison` needs no copy (the lane may
+//!   rejoin with any value), and if every parking edge does, no merge;
+//! * if the parking edges pass one single value `u` (besides poison) whose
+//!   definition strictly dominates `P` outside every parking region, the
+//!   parked lanes still hold `u` at `P`: the merge is
+//!   `spmd.mask.select m_P, u, arg`, with no copies at all (for example a
+//!   value computed before the branch, outside any loop through it).
+//!
+//! `arith.constant` and `ub.poison` are first moved to the entry block:
+//! they have no operands and no effects, and the entry block is in no
+//! region, so they never need keeping.
 //!
 //! ## Skipping empty blocks
 //!
@@ -90,19 +121,26 @@
 //! * `spmd.reconvergence.head/tail` markers are dropped (their heads no
 //!   longer end in divergent branches); convergence tokens stay.
 //!
+//! * Every lowered function carries `spmd.wave_size` (option `wave-size`,
+//!   a power of two up to 64); the wave executor refuses larger waves.
+//!
 //! Edge cases: a divergent branch whose two slots target the same block
 //! becomes `cf.br` with `arith.select`ed operands; a divergent branch one of
 //! whose successors never returns parks for the one that does (a wave that
-//! enters a dead end takes parked lanes with it, as on hardware).
+//! enters a dead end takes parked lanes with it, as on hardware); a
+//! divergent self loop `B: cond_br c, B, X` parks for `X`, never for `B`
+//! itself (post-dominance is reflexive, so the Definition 1 check accepts
+//! the self edge too, but it always accepts `X` as well; see
+//! [`reconverging`](crate::analysis::reconverging)).
 
 pub mod live;
 pub mod plan;
 
 use super::{
     ir_edit,
-    value_repair::enclosing_block_in,
     ssa_apply::{self, Def, IrVariable},
     ssa_repair::Variable,
+    value_repair::enclosing_block_in,
 };
 use crate::analysis::{
     cfg::{BlockId, DominatorTree, Graph, PostDominatorTree},
@@ -142,7 +180,11 @@ pub struct PredicateOptions {
 
 impl Default for PredicateOptions {
     fn default() -> Self {
-        Self { skip_empty_blocks: true, wave_size: 32, uniformity: UniformityOptions::default() }
+        Self {
+            skip_empty_blocks: true,
+            wave_size: 32,
+            uniformity: UniformityOptions::default(),
+        }
     }
 }
 
@@ -166,9 +208,14 @@ pub struct PredicateStats {
 pub enum PredicateError<'c> {
     Region(RegionGraphError<'c>),
     /// A divergent branch breaks Definition 1 (or has no rejoin point).
-    NotReconverging { location: Location<'c>, message: String },
+    NotReconverging {
+        location: Location<'c>,
+        message: String,
+    },
     /// The input already is wave-level code.
-    AlreadyWaveLevel { location: Location<'c> },
+    AlreadyWaveLevel {
+        location: Location<'c>,
+    },
 }
 
 impl std::fmt::Display for PredicateError<'_> {
@@ -176,7 +223,9 @@ impl std::fmt::Display for PredicateError<'_> {
         match self {
             Self::Region(error) => write!(f, "{error}"),
             Self::NotReconverging { message, .. } => write!(f, "{message}"),
-            Self::AlreadyWaveLevel { .. } => write!(f, "the function already manipulates exec masks (it is wave-level code)"),
+            Self::AlreadyWaveLevel { .. } => {
+                write!(f, "the function already manipulates exec masks (it is wave-level code)")
+            }
         }
     }
 }
@@ -273,7 +322,9 @@ fn reject_wave_level<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), PredicateErr
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         for op in ir_edit::operations(graph.block(b)) {
             if op_name(op).starts_with("spmd.exec.") {
-                return Err(PredicateError::AlreadyWaveLevel { location: op.location() });
+                return Err(PredicateError::AlreadyWaveLevel {
+                    location: op.location(),
+                });
             }
         }
     }
@@ -305,12 +356,19 @@ fn not_reconverging<'c>(graph: &RegionGraph<'c, '_>, block: BlockId, what: &str)
 }
 
 /// Plans every divergent branch on the graph.
-fn plan_function<'c>(graph: &RegionGraph<'c, '_>, divergent: &[bool], skip: bool) -> Result<Vec<Lowering>, PredicateError<'c>> {
+fn plan_function<'c>(
+    graph: &RegionGraph<'c, '_>,
+    divergent: &[bool],
+    skip: bool,
+) -> Result<Vec<Lowering>, PredicateError<'c>> {
     let g = graph.graph();
     let post_dominators = PostDominatorTree::build(g);
     let uniform_branch = |b: BlockId| g.successors(b).len() >= 2 && !divergent[b.index()];
     let mut lowerings = Vec::new();
-    for b in (0..graph.num_blocks()).map(BlockId::new).filter(|b| divergent[b.index()]) {
+    for b in (0..graph.num_blocks())
+        .map(BlockId::new)
+        .filter(|b| divergent[b.index()])
+    {
         let successors = g.successors(b);
         if successors[0] == successors[1] {
             lowerings.push(Lowering::SameTarget(b));
@@ -319,7 +377,11 @@ fn plan_function<'c>(graph: &RegionGraph<'c, '_>, divergent: &[bool], skip: bool
         match plan_branch(g, &post_dominators, b, skip, &uniform_branch) {
             Ok(branch) => lowerings.push(Lowering::Park(branch)),
             Err(PlanError::NoRejoinPoint(block)) => {
-                return Err(not_reconverging(graph, block, "has no successor that post-dominates it on every path"))
+                return Err(not_reconverging(
+                    graph,
+                    block,
+                    "has no successor that post-dominates it on every path",
+                ))
             }
         }
     }
@@ -355,7 +417,13 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let mask = Type::parse(context, "!spmd.mask").expect("spmd dialect loaded");
         let entry = graph.block(graph.graph().entry());
         let empty = ir_edit::insert_at_start(entry, build(context, "spmd.mask.empty", &[], &[mask], location));
-        Self { context, graph, location, mask, empty: empty.result(0).unwrap().into() }
+        Self {
+            context,
+            graph,
+            location,
+            mask,
+            empty: empty.result(0).unwrap().into(),
+        }
     }
 
     fn run(&self, lowerings: &[Lowering], divergent: &[bool], stats: &mut PredicateStats) {
@@ -365,8 +433,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             .filter(|&b| g.successors(b).len() >= 2 && !divergent[b.index()])
             .map(|b| self.graph.terminator(b))
             .collect();
-        let branches: Vec<&DivergentBranch> =
-            lowerings.iter().filter_map(|l| if let Lowering::Park(b) = l { Some(b) } else { None }).collect();
+        let branches: Vec<&DivergentBranch> = lowerings
+            .iter()
+            .filter_map(|l| if let Lowering::Park(b) = l { Some(b) } else { None })
+            .collect();
         let rejoins: BTreeMap<BlockId, i64> = {
             let mut points: Vec<BlockId> = branches.iter().map(|b| b.primary(g)).collect();
             points.sort();
@@ -436,7 +506,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         }
         let live = table.live_in_at(g, &at);
         let observed = table.observed();
-        let index: HashMap<usize, usize> = values.iter().enumerate().map(|(i, v)| (v.to_raw().ptr as usize, i)).collect();
+        let index: HashMap<usize, usize> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.to_raw().ptr as usize, i))
+            .collect();
         let dominators = DominatorTree::build(g);
         let mut by_rejoin: BTreeMap<BlockId, Vec<&DivergentBranch>> = BTreeMap::new();
         for &branch in branches {
@@ -448,13 +522,18 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             // while its lanes wait.
             let regions: Vec<Vec<bool>> = parking
                 .iter()
-                .map(|branch| plan::reachable_avoiding(g, g.successors(branch.block)[1 - branch.primary_slot], p, false))
+                .map(|branch| {
+                    plan::reachable_avoiding(g, g.successors(branch.block)[1 - branch.primary_slot], p, false)
+                })
                 .collect();
             let clobbered = |d: BlockId| regions.iter().any(|region| region[d.index()]);
             let block = self.graph.block(p);
             for i in 0..block.argument_count() {
                 let argument: Value<'c, 'a> = block.argument(i).unwrap().into();
-                if !index.get(&(argument.to_raw().ptr as usize)).is_some_and(|&k| observed[k]) {
+                if !index
+                    .get(&(argument.to_raw().ptr as usize))
+                    .is_some_and(|&k| observed[k])
+                {
                     continue;
                 }
                 let mut passed: Vec<Value<'c, 'a>> = parking
@@ -474,15 +553,28 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 let direct = match passed[..] {
                     [u] => {
                         let d = self.graph.id(value_block(u));
-                        d.is_none_or(|d| dominators.strictly_dominates(d, p) && !clobbered(d)).then_some(u)
+                        d.is_none_or(|d| dominators.strictly_dominates(d, p) && !clobbered(d))
+                            .then_some(u)
                     }
                     _ => None,
                 };
-                parked.push(Parked { rejoin: p, argument: Some(i), value: argument, direct, selects: Vec::new() });
+                parked.push(Parked {
+                    rejoin: p,
+                    argument: Some(i),
+                    value: argument,
+                    direct,
+                    selects: Vec::new(),
+                });
             }
             for &v in &live[p.index()] {
                 if table.values[v].def.is_some_and(clobbered) {
-                    parked.push(Parked { rejoin: p, argument: None, value: values[v], direct: None, selects: Vec::new() });
+                    parked.push(Parked {
+                        rejoin: p,
+                        argument: None,
+                        value: values[v],
+                        direct: None,
+                        selects: Vec::new(),
+                    });
                 }
             }
         }
@@ -500,23 +592,36 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 defs.push(b);
             }
         }
-        let index: HashMap<usize, usize> = values.iter().enumerate().map(|(i, v)| (v.to_raw().ptr as usize, i)).collect();
+        let index: HashMap<usize, usize> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.to_raw().ptr as usize, i))
+            .collect();
         let mut groups: Vec<Vec<usize>> = Vec::new();
         let mut group_of: HashMap<usize, usize> = HashMap::new();
         let mut table = live::Values::default();
         for (i, &v) in values.iter().enumerate() {
             let mut uses = Vec::new();
             for (user, operand) in ir_edit::uses(v) {
-                let Some(b) = enclosing_block_in(self.graph, user) else { continue };
+                let Some(b) = enclosing_block_in(self.graph, user) else {
+                    continue;
+                };
                 let top_level = user.block().is_some_and(|ub| self.graph.id(ub) == Some(b));
                 if top_level && user == self.graph.terminator(b) {
-                    if let Some(target) = self.forwarded_to(b, user, operand).and_then(|t| index.get(&(t.to_raw().ptr as usize))) {
+                    if let Some(target) = self
+                        .forwarded_to(b, user, operand)
+                        .and_then(|t| index.get(&(t.to_raw().ptr as usize)))
+                    {
                         uses.push(live::Use::Forward(b, *target));
                         continue;
                     }
                 } else if top_level && is_pure(user) {
                     let results: Vec<usize> = (0..user.result_count())
-                        .filter_map(|r| index.get(&(Value::from(user.result(r).unwrap()).to_raw().ptr as usize)).copied())
+                        .filter_map(|r| {
+                            index
+                                .get(&(Value::from(user.result(r).unwrap()).to_raw().ptr as usize))
+                                .copied()
+                        })
                         .collect();
                     if results.len() == user.result_count() {
                         let key = user.to_raw().ptr as usize;
@@ -530,7 +635,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 }
                 uses.push(live::Use::Plain(b));
             }
-            table.values.push(live::ValueInfo { def: Some(defs[i]), uses });
+            table.values.push(live::ValueInfo {
+                def: Some(defs[i]),
+                uses,
+            });
         }
         table.groups = groups;
         (table, values)
@@ -551,7 +659,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     /// Block arguments and op results of `block` that are per-lane data.
     fn defined_values(&self, block: BlockId) -> Vec<Value<'c, 'a>> {
         let block = self.graph.block(block);
-        let mut values: Vec<Value<'c, 'a>> = (0..block.argument_count()).map(|i| block.argument(i).unwrap().into()).collect();
+        let mut values: Vec<Value<'c, 'a>> = (0..block.argument_count())
+            .map(|i| block.argument(i).unwrap().into())
+            .collect();
         for op in ir_edit::operations(block) {
             values.extend((0..op.result_count()).map(|i| Value::from(op.result(i).unwrap())));
         }
@@ -569,15 +679,34 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     fn emit_rejoin(&self, p: BlockId, id: i64) -> (OperationRef<'c, 'a>, Option<OperationRef<'c, 'a>>) {
         let block = self.graph.block(p);
         let at = first_non_marker(block);
-        let read = self.insert_at(p, at, build(self.context, "spmd.exec.read", &[], &[self.mask], self.location));
-        let or = self.insert_at(p, at, build(self.context, "spmd.mask.or", &[value(read), self.empty], &[self.mask], self.location));
+        let read = self.insert_at(
+            p,
+            at,
+            build(self.context, "spmd.exec.read", &[], &[self.mask], self.location),
+        );
+        let or = self.insert_at(
+            p,
+            at,
+            build(
+                self.context,
+                "spmd.mask.or",
+                &[value(read), self.empty],
+                &[self.mask],
+                self.location,
+            ),
+        );
         let mut write = build(self.context, "spmd.exec.write", &[value(or)], &[], self.location);
         write.set_discardable_attribute(REJOIN_ATTR, self.i64_attr(id));
         self.insert_at(p, at, write);
         (or, at)
     }
 
-    fn insert_at(&self, p: BlockId, at: Option<OperationRef<'c, 'a>>, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'a> {
+    fn insert_at(
+        &self,
+        p: BlockId,
+        at: Option<OperationRef<'c, 'a>>,
+        op: melior::ir::Operation<'c>,
+    ) -> OperationRef<'c, 'a> {
         let block = self.graph.block(p);
         match at {
             Some(before) => block.insert_operation_before(before, op),
@@ -596,10 +725,20 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         which: impl Fn(&Parked<'c, 'a>) -> bool,
     ) -> Vec<(usize, OperationRef<'c, 'a>)> {
         let mut merges = Vec::new();
-        for (k, item) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p && which(item)) {
+        for (k, item) in parked
+            .iter()
+            .enumerate()
+            .filter(|(_, item)| item.rejoin == p && which(item))
+        {
             let r#type = item.value.r#type();
             let kept = item.direct.unwrap_or(item.value);
-            let op = build(self.context, "spmd.mask.select", &[self.empty, kept, item.value], &[r#type], self.location);
+            let op = build(
+                self.context,
+                "spmd.mask.select",
+                &[self.empty, kept, item.value],
+                &[r#type],
+                self.location,
+            );
             let merge = self.insert_at(p, at, op);
             if item.argument.is_some() {
                 let merged = value(merge);
@@ -637,7 +776,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         ));
         let p = branch.primary(g);
         let primary_operands = ir_edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
-        for item in parked.iter_mut().filter(|item| item.rejoin == p && item.direct.is_none()) {
+        for item in parked
+            .iter_mut()
+            .filter(|item| item.rejoin == p && item.direct.is_none())
+        {
             // Every lane parked for `p` takes its merge from the parked
             // copy, so every branch parking for `p` keeps its lanes' values.
             let parked_value = match item.argument {
@@ -646,17 +788,39 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 Some(i) => primary_operands[i],
                 None => item.value,
             };
-            let op = build(self.context, "spmd.mask.select", &[ballot, parked_value, parked_value], &[parked_value.r#type()], location);
-            item.selects.push((branch.block, ir_edit::insert_before_terminator(block, op)));
+            let op = build(
+                self.context,
+                "spmd.mask.select",
+                &[ballot, parked_value, parked_value],
+                &[parked_value.r#type()],
+                location,
+            );
+            item.selects
+                .push((branch.block, ir_edit::insert_before_terminator(block, op)));
         }
         let pending = ir_edit::insert_before_terminator(
             block,
-            build(self.context, "spmd.mask.or", &[self.empty, ballot], &[self.mask], location),
+            build(
+                self.context,
+                "spmd.mask.or",
+                &[self.empty, ballot],
+                &[self.mask],
+                location,
+            ),
         );
-        let exec = ir_edit::insert_before_terminator(block, build(self.context, "spmd.exec.read", &[], &[self.mask], location));
+        let exec = ir_edit::insert_before_terminator(
+            block,
+            build(self.context, "spmd.exec.read", &[], &[self.mask], location),
+        );
         let rest = ir_edit::insert_before_terminator(
             block,
-            build(self.context, "spmd.mask.andn", &[value(exec), ballot], &[self.mask], location),
+            build(
+                self.context,
+                "spmd.mask.andn",
+                &[value(exec), ballot],
+                &[self.mask],
+                location,
+            ),
         );
         let mut write = build(self.context, "spmd.exec.write", &[value(rest)], &[], location);
         write.set_discardable_attribute(PARK_ATTR, self.i64_attr(id));
@@ -666,7 +830,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     }
 
     /// `spmd.exec.br_zero ^P, ^S` (guarded) or `cf.br ^S`.
-    fn replace_terminator(&self, branch: &DivergentBranch, terminator: OperationRef<'c, 'a>, primary_operands: Vec<Value<'c, 'a>>) {
+    fn replace_terminator(
+        &self,
+        branch: &DivergentBranch,
+        terminator: OperationRef<'c, 'a>,
+        primary_operands: Vec<Value<'c, 'a>>,
+    ) {
         let g = self.graph.graph();
         let secondary_slot = 1 - branch.primary_slot;
         let secondary_operands = ir_edit::successor_operands(terminator, secondary_slot).unwrap_or_default();
@@ -716,12 +885,21 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 }
                 value(block.insert_operation_before(
                     terminator,
-                    build(self.context, "arith.select", &[condition, x, y], &[x.r#type()], location),
+                    build(
+                        self.context,
+                        "arith.select",
+                        &[condition, x, y],
+                        &[x.r#type()],
+                        location,
+                    ),
                 ))
             })
             .collect();
         let target = self.graph.block(self.graph.graph().successors(b)[0]);
-        let op = OperationBuilder::new("cf.br", location).add_operands(&operands).add_successors(&[&target]).build();
+        let op = OperationBuilder::new("cf.br", location)
+            .add_operands(&operands)
+            .add_successors(&[&target])
+            .build();
         block.insert_operation_before(terminator, op.expect("valid cf.br"));
         ir_edit::erase_operation(terminator);
     }
@@ -736,7 +914,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         parked: &[Parked<'c, 'a>],
         merges: &HashMap<usize, OperationRef<'c, 'a>>,
     ) {
-        let region = self.graph.block(self.graph.graph().entry()).parent_region().expect("block in a region");
+        let region = self
+            .graph
+            .block(self.graph.graph().entry())
+            .parent_region()
+            .expect("block in a region");
         let graph = RegionGraph::snapshot(region).expect("the lowered region is well formed");
         let id = |b: BlockId| graph.id(self.graph.block(b)).expect("block kept");
         let entry = graph.graph().entry();
@@ -766,7 +948,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
             variable.block_defs.push((id(p), p_def));
             variable.reads = reads;
-            variables.push(IrVariable { r#type: self.mask, variable });
+            variables.push(IrVariable {
+                r#type: self.mask,
+                variable,
+            });
         }
         // One variable per parked value copied at the parking branches.
         let mut variable_of = vec![None; parked.len()];
@@ -779,7 +964,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 variable.block_defs.push((id(b), k));
                 variable.reads.push(id(b));
             }
-            variables.push(IrVariable { r#type: item.value.r#type(), variable });
+            variables.push(IrVariable {
+                r#type: item.value.r#type(),
+                variable,
+            });
         }
         let reads = ssa_apply::apply(self.context, &graph, &defs, &variables, self.location);
         let read_at = |k: usize, b: BlockId| reads[k].iter().find(|(block, _)| *block == b).map(|&(_, v)| v);
@@ -831,7 +1019,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         if by_value.is_empty() {
             return;
         }
-        let region = self.graph.block(self.graph.graph().entry()).parent_region().expect("block in a region");
+        let region = self
+            .graph
+            .block(self.graph.graph().entry())
+            .parent_region()
+            .expect("block in a region");
         let graph = RegionGraph::snapshot(region).expect("the lowered region is well formed");
         let mut defs = Vec::new();
         let mut variables = Vec::new();
@@ -866,13 +1058,20 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 variable.reads.push(block);
                 uses.push((user, OperandSite::of(user, operand), block));
             }
-            variables.push(IrVariable { r#type: original.r#type(), variable });
+            variables.push(IrVariable {
+                r#type: original.r#type(),
+                variable,
+            });
             users.push(uses);
         }
         let reads = ssa_apply::apply(self.context, &graph, &defs, &variables, self.location);
         for (k, uses) in users.into_iter().enumerate() {
             for (user, site, block) in uses {
-                let seen = reads[k].iter().find(|(b, _)| *b == block).map(|&(_, v)| v).expect("read");
+                let seen = reads[k]
+                    .iter()
+                    .find(|(b, _)| *b == block)
+                    .map(|&(_, v)| v)
+                    .expect("read");
                 ir_edit::set_operand(user, site.index(user), seen);
             }
         }
@@ -889,7 +1088,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
 
     /// Drops reconvergence markers and folds `spmd.mask.or %empty, %x`.
     fn drop_markers_and_fold(&self) {
-        let region = self.graph.block(self.graph.graph().entry()).parent_region().expect("block in a region");
+        let region = self
+            .graph
+            .block(self.graph.graph().entry())
+            .parent_region()
+            .expect("block in a region");
         let mut block = region.first_block();
         while let Some(b) = block {
             for op in ir_edit::operations(b) {
@@ -898,7 +1101,13 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                     ir_edit::erase_operation(op);
                 } else if name == "spmd.mask.or" {
                     let (x, y): (Value, Value) = (op.operand(0).unwrap(), op.operand(1).unwrap());
-                    let other = if x == self.empty { Some(y) } else if y == self.empty { Some(x) } else { None };
+                    let other = if x == self.empty {
+                        Some(y)
+                    } else if y == self.empty {
+                        Some(x)
+                    } else {
+                        None
+                    };
                     if let Some(other) = other {
                         ir_edit::replace_all_uses(value(op), other);
                         ir_edit::erase_operation(op);
@@ -941,7 +1150,10 @@ impl OperandSite {
         for slot in 0..user.successor_count() {
             let (begin, count) = successor_range(user, slot);
             if (begin..begin + count).contains(&operand) {
-                return Self::Successor { slot, position: operand - begin };
+                return Self::Successor {
+                    slot,
+                    position: operand - begin,
+                };
             }
         }
         Self::Plain(operand)
@@ -960,7 +1172,8 @@ impl OperandSite {
 fn successor_range(user: OperationRef<'_, '_>, slot: usize) -> (usize, usize) {
     let (mut begin, mut count) = (0isize, 0isize);
     // SAFETY: query on a live operation.
-    let known = unsafe { crate::ffi::spmdGetSuccessorOperandRange(user.to_raw(), slot as isize, &mut begin, &mut count) };
+    let known =
+        unsafe { crate::ffi::spmdGetSuccessorOperandRange(user.to_raw(), slot as isize, &mut begin, &mut count) };
     if known {
         (begin as usize, count as usize)
     } else {
@@ -997,7 +1210,13 @@ fn value<'c, 'a>(op: OperationRef<'c, 'a>) -> Value<'c, 'a> {
 }
 
 /// A generic operation without attributes.
-fn build<'c>(context: &'c Context, name: &str, operands: &[Value<'c, '_>], results: &[Type<'c>], location: Location<'c>) -> melior::ir::Operation<'c> {
+fn build<'c>(
+    context: &'c Context,
+    name: &str,
+    operands: &[Value<'c, '_>],
+    results: &[Type<'c>],
+    location: Location<'c>,
+) -> melior::ir::Operation<'c> {
     let _ = context;
     OperationBuilder::new(name, location)
         .add_operands(operands)

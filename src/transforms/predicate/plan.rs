@@ -2,7 +2,8 @@
 //! divergent branch is its rejoin point, whether the wave must jump over
 //! the other successor when no lane is left for it, and which blocks a
 //! divergent loop may re-execute while lanes wait (see the module docs of
-//! [`super`]).
+//! [`super`]; which values the wave must keep for waiting lanes is decided
+//! by liveness, in [`super::live`]).
 
 use crate::analysis::cfg::{BlockId, Graph, PostDominatorTree};
 
@@ -17,7 +18,8 @@ pub struct DivergentBranch {
     pub guarded: bool,
     /// Blocks the wave may execute again, with these lanes parked, before
     /// it reaches the rejoin point: the cycles through the branch that
-    /// avoid the rejoin point. Values defined there must be kept per lane.
+    /// avoid the rejoin point. A wave with an empty exec must not enter
+    /// them (it would spin), so a branch with loop blocks is guarded.
     pub loop_blocks: Vec<BlockId>,
 }
 
@@ -60,7 +62,12 @@ pub fn plan_branch<G: Graph + ?Sized>(
         .map(BlockId::new)
         .collect();
     let guarded = skip_empty_blocks || !safe_to_fall_through(graph, &region, &loop_blocks, uniform_branch);
-    Ok(DivergentBranch { block, primary_slot, guarded, loop_blocks })
+    Ok(DivergentBranch {
+        block,
+        primary_slot,
+        guarded,
+        loop_blocks,
+    })
 }
 
 /// A wave with an empty exec walks through `region` to the rejoin point
@@ -75,8 +82,13 @@ fn safe_to_fall_through<G: Graph + ?Sized>(
     if !loop_blocks.is_empty() {
         return false;
     }
-    let blocks: Vec<BlockId> = (0..graph.num_blocks()).filter(|&i| region[i]).map(BlockId::new).collect();
-    let dead_end_or_scalar = blocks.iter().any(|&b| graph.successors(b).is_empty() || uniform_branch(b));
+    let blocks: Vec<BlockId> = (0..graph.num_blocks())
+        .filter(|&i| region[i])
+        .map(BlockId::new)
+        .collect();
+    let dead_end_or_scalar = blocks
+        .iter()
+        .any(|&b| graph.successors(b).is_empty() || uniform_branch(b));
     !dead_end_or_scalar && !has_cycle(graph, region)
 }
 
@@ -92,7 +104,11 @@ pub fn reachable_avoiding<G: Graph + ?Sized>(graph: &G, from: BlockId, avoid: Bl
         if std::mem::replace(&mut seen[b.index()], true) {
             continue;
         }
-        let next = if backward { graph.predecessors(b) } else { graph.successors(b) };
+        let next = if backward {
+            graph.predecessors(b)
+        } else {
+            graph.successors(b)
+        };
         stack.extend(next.iter().copied().filter(|&n| n != avoid && !seen[n.index()]));
     }
     seen
@@ -149,7 +165,10 @@ mod tests {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 3), (0, 1), (1, 3), (1, 2), (2, 3)]);
         let pdt = PostDominatorTree::build(&g);
         let a = plan_branch(&g, &pdt, b(0), false, &|_| false).unwrap();
-        assert_eq!((a.primary(&g), a.guarded, a.loop_blocks.is_empty()), (b(3), false, true));
+        assert_eq!(
+            (a.primary(&g), a.guarded, a.loop_blocks.is_empty()),
+            (b(3), false, true)
+        );
         let a = plan_branch(&g, &pdt, b(0), true, &|_| false).unwrap();
         assert!(a.guarded);
         // A scalar branch in B forces the guard on A even without skipping.
@@ -182,6 +201,9 @@ mod tests {
     fn no_post_dominating_successor_is_an_error() {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
         let pdt = PostDominatorTree::build(&g);
-        assert_eq!(plan_branch(&g, &pdt, b(0), true, &|_| false), Err(PlanError::NoRejoinPoint(b(0))));
+        assert_eq!(
+            plan_branch(&g, &pdt, b(0), true, &|_| false),
+            Err(PlanError::NoRejoinPoint(b(0)))
+        );
     }
 }
