@@ -8,6 +8,7 @@
 //! cargo build --release --bins --examples
 //! target/release/examples/structurize_bench                  # 1k 2k 4k 10k 100k
 //! target/release/examples/structurize_bench 1k 100k --timeout 300 --anchors-up-to 100k
+//! target/release/examples/structurize_bench 1k 2k 4k --loops 250   # ~10% back edges
 //! ```
 //!
 //! # Inputs
@@ -95,6 +96,8 @@ struct Config {
     timeout: Duration,
     anchors_up_to: usize,
     divergent_per_mille: u64,
+    /// Extra loops ([`mlir_cfg::random_function_with_loops`]); 0 = none.
+    loop_per_mille: u64,
     repeats: usize,
     spmd_opt: PathBuf,
     llvm_bin: PathBuf,
@@ -144,7 +147,11 @@ fn main() {
     println!("| blocks | edges | back edges | irreducible cycles | cond. branches | divergent |");
     println!("|---:|---:|---:|---:|---:|---:|");
     for &blocks in &config.sizes {
-        let (text, graph) = mlir_cfg::random_function(42, blocks, config.divergent_per_mille);
+        let (text, graph) = if config.loop_per_mille == 0 {
+            mlir_cfg::random_function(42, blocks, config.divergent_per_mille)
+        } else {
+            mlir_cfg::random_function_with_loops(42, blocks, config.divergent_per_mille, config.loop_per_mille)
+        };
         let analysis = CfgAnalysis::build(&graph);
         let back_edges = analysis.traversal().back_edges().len();
         let cycles = analysis.cycles();
@@ -354,7 +361,7 @@ fn row(blocks: usize, label: &str, outcome: &Outcome, floor: Option<f64>, errors
 
 fn parse_args() -> Config {
     let usage = "usage: structurize_bench [SIZES...] [--timeout SECS] [--anchors-up-to BLOCKS] \
-                 [--divergent PER_MILLE] [--repeat N]   (sizes like 4000, 4_000 or 4k)";
+                 [--divergent PER_MILLE] [--loops PER_MILLE] [--repeat N]   (sizes like 4000, 4_000 or 4k)";
     let number = |s: &str| -> usize {
         let s = s.replace('_', "").to_ascii_lowercase();
         let parsed = match s.strip_suffix('k') {
@@ -369,6 +376,7 @@ fn parse_args() -> Config {
         timeout: Duration::from_secs(env_timeout.unwrap_or(120) as u64),
         anchors_up_to: 10_000,
         divergent_per_mille: 350,
+        loop_per_mille: 0,
         repeats: 3,
         spmd_opt: std::env::var_os("SPMD_OPT").map_or_else(|| "target/release/spmd-opt".into(), PathBuf::from),
         llvm_bin: llvm_ir::llvm_bin(),
@@ -389,6 +397,7 @@ fn parse_args() -> Config {
             "timeout" => config.timeout = Duration::from_secs(value as u64),
             "anchors-up-to" => config.anchors_up_to = value,
             "divergent" => config.divergent_per_mille = value as u64,
+            "loops" => config.loop_per_mille = value as u64,
             "repeat" => config.repeats = value,
             _ => panic!("unknown flag --{name}\n{usage}"),
         }

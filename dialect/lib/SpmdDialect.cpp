@@ -71,6 +71,26 @@ LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
              << kUniformityAttrName << "' instead";
     return success();
   }
+  if (name == "spmd.park" || name == "spmd.rejoin") {
+    // Written by --spmd-predicate on its exec writes, read by the wave-level
+    // executor to check reconvergence.
+    auto id = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<ExecWriteOp>(op) || !id || id.getInt() < 0)
+      return op->emitOpError()
+             << "'" << name
+             << "' must be a non-negative integer on an spmd.exec.write";
+    return success();
+  }
+  if (name == "spmd.wave_size") {
+    // Written by --spmd-predicate on the functions it lowers: lanes per wave.
+    auto size = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!isa<FunctionOpInterface>(op) || !size || size.getInt() < 1 ||
+        size.getInt() > 64 || !llvm::isPowerOf2_64(size.getInt()))
+      return op->emitOpError()
+             << "'" << name
+             << "' must be a power of two from 1 to 64 on a function";
+    return success();
+  }
   return op->emitOpError() << "unknown spmd attribute '" << name << "'";
 }
 

@@ -161,3 +161,16 @@ SuccessorOperands ExecBranchZeroOp::getSuccessorOperands(unsigned index) {
 
 #define GET_OP_CLASSES
 #include "Spmd/SpmdOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Lane-mask select
+//===----------------------------------------------------------------------===//
+
+LogicalResult MaskSelectOp::verify() {
+  Type type = getResult().getType();
+  if (isa<MaskType, TokenType>(type))
+    return emitOpError("selects per-lane values; got ")
+           << type << " (combine masks with spmd.mask.and/andn/or)";
+  return success();
+}
+

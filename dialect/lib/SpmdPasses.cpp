@@ -79,6 +79,7 @@ namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDLOWERTOCF
 #define GEN_PASS_DEF_SPMDBRANCHFOLD
 #define GEN_PASS_DEF_SPMDLOWERTONVVM
+#define GEN_PASS_DEF_SPMDPREDICATE
 #include "Spmd/SpmdPasses.h.inc"
 
 namespace {
@@ -149,6 +150,11 @@ struct BranchFoldPass
 
 struct LowerToNvvmPass
     : ReportingShell<impl::SpmdLowerToNvvmBase<LowerToNvvmPass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct PredicatePass
+    : ReportingShell<impl::SpmdPredicateBase<PredicatePass>> {
   using ReportingShell::ReportingShell;
 };
 

@@ -702,3 +702,31 @@ func.func private @result_mark() -> (i32 {spmd.divergent})
 
 // expected-error @+1 {{'func.func' op argument #0 cannot be both 'spmd.divergent' and 'spmd.uniform'}}
 func.func private @declaration_with_both_marks(i32 {spmd.divergent, spmd.uniform})
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spmd.mask.select
+//===----------------------------------------------------------------------===//
+
+func.func @mask_select_of_masks(%m: !spmd.mask, %a: !spmd.mask) -> !spmd.mask {
+  // expected-error @+1 {{'spmd.mask.select' op selects per-lane values; got '!spmd.mask' (combine masks with spmd.mask.and/andn/or)}}
+  %r = spmd.mask.select %m, %a, %a : !spmd.mask
+  return %r : !spmd.mask
+}
+
+// -----
+
+func.func @mask_select_mixed_types(%m: !spmd.mask, %a: i32, %b: i64) -> i32 {
+  // expected-error @+1 {{'spmd.mask.select' op failed to verify that all of {trueValue, falseValue, result} have same type}}
+  %r = "spmd.mask.select"(%m, %a, %b) : (!spmd.mask, i32, i64) -> i32
+  return %r : i32
+}
+
+// -----
+
+func.func @park_on_wrong_op(%m: !spmd.mask) -> !spmd.mask {
+  // expected-error @+1 {{'spmd.mask.and' op 'spmd.park' must be a non-negative integer on an spmd.exec.write}}
+  %r = spmd.mask.and %m, %m {spmd.park = 0 : i64} : !spmd.mask
+  return %r : !spmd.mask
+}

@@ -422,3 +422,17 @@ func.func @uniform_calls() -> i32 {
   %s = arith.addi %a, %b : i32
   return %s : i32
 }
+
+// -----
+
+// spmd.mask.select merges per-lane values by a lane mask.
+// CHECK-LABEL: func.func @mask_select
+// CHECK-SAME: (%[[M:.*]]: !spmd.mask, %[[A:.*]]: i32, %[[B:.*]]: i32, %[[P:.*]]: i1)
+func.func @mask_select(%m: !spmd.mask, %a: i32, %b: i32, %p: i1) -> (i32, i1) {
+  // CHECK: %{{.*}} = spmd.mask.select %[[M]], %[[A]], %[[B]] : i32
+  // GENERIC: "spmd.mask.select"(%{{.*}}, %{{.*}}, %{{.*}}) : (!spmd.mask, i32, i32) -> i32
+  %r = spmd.mask.select %m, %a, %b : i32
+  // CHECK-NEXT: %{{.*}} = spmd.mask.select %[[M]], %[[P]], %[[P]] : i1
+  %q = spmd.mask.select %m, %p, %p : i1
+  return %r, %q : i32, i1
+}

@@ -22,6 +22,16 @@
 //! looking for the post-dominating one. [`check`] counts every block
 //! without successors as an exit; [`check_with_exits`] lets the caller
 //! choose (the passes count returns only).
+//!
+//! Post-dominance is reflexive, so a self-loop edge `B -> B` counts as a
+//! successor that post-dominates `B`. That is harmless: if `B`'s two
+//! successors are `B` and `X`, every path that leaves `B` leaves through
+//! `X`, so `X` post-dominates `B` strictly whenever `B` can reach an exit
+//! at all (and a `B` that cannot is exempt anyway). A branch is therefore
+//! accepted because of its self loop only if it is also accepted because of
+//! `X`; consumers that need a rejoin point (`--spmd-predicate`) take the
+//! strictly post-dominating successor and never park lanes on the self
+//! loop, where they could be stranded.
 
 use super::cfg::{BlockId, CfgGraph, Graph, PostDominatorTree};
 
@@ -167,5 +177,60 @@ mod tests {
         let trap = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (2, 3)]);
         assert!(!check(&trap, &|x| x == b(0)).is_empty());
         assert!(check_with_exits(&trap, &|x| x == b(0), &|x| x == b(3)).is_empty());
+    }
+
+    #[test]
+    fn a_self_loop_is_accepted_only_together_with_its_exit() {
+        // 0 -> 1; 1 -> 1 (self loop), 1 -> 2 (return): 2 post-dominates 1.
+        let g = CfgGraph::from_edges(3, b(0), &[(0, 1), (1, 1), (1, 2)]);
+        let live = ExitReachingSubgraph::new(&g, &|x| x == b(2));
+        let (one, two) = (live.local(b(1)).unwrap(), live.local(b(2)).unwrap());
+        assert!(live.post_dominators.post_dominates(two, one) && live.post_dominators.post_dominates(one, one));
+        assert!(check(&g, &|x| x == b(1)).is_empty());
+        // The other successor leads to a divergent join that needs a Flow
+        // block: the self loop does not hide that violation of block 2.
+        let g = CfgGraph::from_edges(6, b(0), &[(0, 1), (1, 1), (1, 2), (2, 3), (2, 4), (3, 5), (4, 5)]);
+        assert_eq!(
+            check(&g, &|x| x == b(1) || x == b(2)),
+            vec![Violation::NoPostDominatingSuccessor { block: b(2), reconvergence: Some(b(5)) }]
+        );
+    }
+
+    /// On random CFGs: a two-way block with a self loop always has its
+    /// other successor strictly post-dominating it (when it reaches an
+    /// exit), so the reflexive acceptance never accepts anything more.
+    #[test]
+    fn the_other_successor_of_a_self_loop_always_post_dominates() {
+        use crate::analysis::cfg::random::{realistic_cfg, SplitMix64};
+        let mut rng = SplitMix64::new(7);
+        let mut self_loops = 0;
+        for _ in 0..300 {
+            let n = rng.range(2, 40);
+            let g = realistic_cfg(&mut rng, n);
+            // Add a self loop to every block with exactly one successor.
+            let mut edges = Vec::new();
+            for x in 0..g.num_blocks() {
+                for &s in g.successors(b(x)) {
+                    edges.push((x as u32, s.as_u32()));
+                }
+                if g.successors(b(x)).len() == 1 && g.successors(b(x))[0] != b(x) {
+                    edges.push((x as u32, x as u32));
+                }
+            }
+            let g = CfgGraph::from_edges(g.num_blocks(), g.entry(), &edges);
+            let live = ExitReachingSubgraph::new(&g, &|x| g.successors(x).is_empty());
+            for x in (0..g.num_blocks()).map(b) {
+                let successors = g.successors(x);
+                if successors.len() != 2 || !successors.contains(&x) || successors[0] == successors[1] {
+                    continue;
+                }
+                let Some(local) = live.local(x) else { continue };
+                let other = if successors[0] == x { successors[1] } else { successors[0] };
+                let other = live.local(other).expect("the only way out of a live block is live");
+                assert!(live.post_dominators.post_dominates(other, local));
+                self_loops += 1;
+            }
+        }
+        assert!(self_loops > 100, "only {self_loops} self loops checked");
     }
 }

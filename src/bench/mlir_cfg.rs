@@ -26,6 +26,34 @@ const SIGNATURE: &str = "func.func @big(%t: i32 {spmd.divergent}, %n: i32) {\n";
 pub fn random_function(seed: u64, blocks: usize, divergent_per_mille: u64) -> (String, CfgGraph) {
     let mut rng = SplitMix64::new(seed);
     let graph = realistic_cfg(&mut rng, blocks.max(2));
+    let text = function_text(&mut rng, &graph, divergent_per_mille);
+    (text, graph)
+}
+
+/// Like [`random_function`], with extra loops: each block ending in a
+/// plain jump becomes, with probability `loop_per_mille / 1000`, a
+/// conditional branch whose second successor is one of the 40 blocks
+/// before it — a back edge that closes a loop (irreducible when that block
+/// does not dominate it). `realistic_cfg` alone has about 2% back edges;
+/// `loop_per_mille = 250` brings that to about 10%.
+pub fn random_function_with_loops(seed: u64, blocks: usize, divergent_per_mille: u64, loop_per_mille: u64) -> (String, CfgGraph) {
+    let mut rng = SplitMix64::new(seed);
+    let base = realistic_cfg(&mut rng, blocks.max(2));
+    let mut edges = Vec::with_capacity(base.num_edges() + blocks / 4);
+    for b in (0..base.num_blocks()).map(BlockId::new) {
+        let successors = base.successors(b);
+        edges.extend(successors.iter().map(|s| (b.as_u32(), s.as_u32())));
+        if successors.len() == 1 && b.index() > 0 && rng.chance(loop_per_mille) {
+            let back = b.index().saturating_sub(1 + rng.below(40) as usize);
+            edges.push((b.as_u32(), back as u32));
+        }
+    }
+    let graph = CfgGraph::from_edges(base.num_blocks(), base.entry(), &edges);
+    let text = function_text(&mut rng, &graph, divergent_per_mille);
+    (text, graph)
+}
+
+fn function_text(rng: &mut SplitMix64, graph: &CfgGraph, divergent_per_mille: u64) -> String {
     // A separate entry block, since the graph's block 0 may be a loop header
     // (MLIR's entry block cannot have predecessors).
     let mut text = format!("{SIGNATURE}  cf.br ^bb0\n");
@@ -54,7 +82,7 @@ pub fn random_function(seed: u64, blocks: usize, divergent_per_mille: u64) -> (S
         }
     }
     text.push_str("}\n");
-    (text, graph)
+    text
 }
 
 /// `text` from [`random_function`] with the divergent value `%t` computed by

@@ -20,6 +20,8 @@ use super::trace::{BlockSite, BranchSite, CallSite, Tracer};
 use super::value::{Value, ValueType};
 use melior::ir::Module;
 
+pub mod wave;
+
 /// Launch dimensions: threads per block, blocks per grid, subgroup size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GridDims {
@@ -366,7 +368,9 @@ impl Executor {
             OpKind::Call { callee, target } => {
                 return self.execute_call(op, callee, *target, at, frame, thread)
             }
-            OpKind::Unsupported => return Err(ExecError::Unsupported { site: site.clone() }),
+            OpKind::Unsupported | OpKind::Wave(_) => {
+                return Err(ExecError::Unsupported { site: site.clone() })
+            }
             OpKind::UnsupportedType(text) => {
                 return Err(ExecError::UnsupportedType {
                     site: site.clone(),
@@ -462,7 +466,7 @@ impl Executor {
                     reason: "reached unreachable",
                 })
             }
-            TerminatorKind::Unsupported => {
+            TerminatorKind::Unsupported | TerminatorKind::ExecBranchZero => {
                 return Err(ExecError::Unsupported { site: site.clone() })
             }
         };

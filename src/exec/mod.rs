@@ -85,6 +85,8 @@ pub mod memory;
 mod program;
 pub mod random_kernel;
 pub mod trace;
+pub use interpreter::wave::{BlockLog, WaveError, WaveRun};
+pub use program::WAVE_SIZE_ATTR;
 pub mod value;
 
 pub use error::{ExecError, OpSite, PoisonUse};

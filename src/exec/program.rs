@@ -159,11 +159,26 @@ pub(crate) enum OpKind {
     Assert {
         message: String,
     },
+    /// A wave-level operation (only the wave executor runs it).
+    Wave(WaveOp),
     Unsupported,
     UnsupportedType(String),
 }
 
-/// A non-terminator operation.
+/// Wave-level operations of the `spmd` dialect. Masks are kept as `i64`
+/// values, the same in every lane.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum WaveOp {
+    ExecRead,
+    /// `spmd.exec.write`, with its `spmd.park`/`spmd.rejoin` id if any.
+    ExecWrite { park: Option<i64>, rejoin: Option<i64> },
+    Ballot,
+    And,
+    AndNot,
+    Or,
+    Empty,
+    Select,
+}
 pub(crate) struct Op {
     pub kind: OpKind,
     pub operands: Vec<Slot>,
@@ -188,6 +203,8 @@ pub(crate) enum TerminatorKind {
     Return,
     /// `llvm.unreachable`.
     Unreachable,
+    /// `spmd.exec.br_zero`: successor 0 if the wave's exec is empty.
+    ExecBranchZero,
     /// Anything else (or a branch whose successor operands are unknown).
     Unsupported,
 }
@@ -226,6 +243,8 @@ pub(crate) struct Function {
     pub num_slots: usize,
     /// Name and location of every operation, by pre-order number.
     pub sites: Vec<OpSite>,
+    /// The `spmd.wave_size` of wave-level code (`--spmd-predicate`).
+    pub wave_size: Option<u64>,
 }
 
 impl Function {
@@ -338,6 +357,10 @@ fn has_body(op: OperationRef) -> bool {
         .and_then(|region| region.first_block())
         .is_some()
 }
+
+/// Attribute `--spmd-predicate` puts on wave-level functions: the lanes per
+/// wave the code was lowered for.
+pub const WAVE_SIZE_ATTR: &str = "spmd.wave_size";
 
 fn symbol_name(op: OperationRef) -> Option<String> {
     let attribute = op.attribute("sym_name").ok()?;
@@ -476,6 +499,11 @@ fn compile_function(scope: &str, function: OperationRef, cache: &mut IrCache) ->
             (compiler.slot(argument), r#type)
         })
         .collect();
+    let wave_size = function
+        .attribute(WAVE_SIZE_ATTR)
+        .ok()
+        .and_then(|attribute| IntegerAttribute::try_from(attribute).ok())
+        .map(|size| size.value() as u64);
     Function {
         name,
         scope: scope.to_string(),
@@ -483,6 +511,7 @@ fn compile_function(scope: &str, function: OperationRef, cache: &mut IrCache) ->
         blocks,
         num_slots: compiler.slots.len(),
         sites: compiler.sites,
+        wave_size,
     }
 }
 
@@ -594,6 +623,17 @@ fn decode_op(op: OperationRef, result_type: &ValueType, cache: &mut IrCache) -> 
             OpKind::Token
         }
         "spmd.reconvergence.head" | "spmd.reconvergence.tail" => OpKind::Marker,
+        "spmd.exec.read" => OpKind::Wave(WaveOp::ExecRead),
+        "spmd.exec.write" => OpKind::Wave(WaveOp::ExecWrite {
+            park: int_attribute(op, "spmd.park"),
+            rejoin: int_attribute(op, "spmd.rejoin"),
+        }),
+        "spmd.ballot" => OpKind::Wave(WaveOp::Ballot),
+        "spmd.mask.and" => OpKind::Wave(WaveOp::And),
+        "spmd.mask.andn" => OpKind::Wave(WaveOp::AndNot),
+        "spmd.mask.or" => OpKind::Wave(WaveOp::Or),
+        "spmd.mask.empty" => OpKind::Wave(WaveOp::Empty),
+        "spmd.mask.select" => OpKind::Wave(WaveOp::Select),
         "func.call" => decode_call(op),
         "cf.assert" => OpKind::Assert {
             message: op
@@ -795,6 +835,7 @@ fn compile_terminator(compiler: &mut FunctionCompiler, op: OperationRef, site: u
             }),
         "func.return" | "gpu.return" | "llvm.return" => TerminatorKind::Return,
         "llvm.unreachable" => TerminatorKind::Unreachable,
+        "spmd.exec.br_zero" => TerminatorKind::ExecBranchZero,
         _ => TerminatorKind::Unsupported,
     };
     let successors = compile_successors(compiler, op);
@@ -887,6 +928,9 @@ fn value_type(r#type: Type) -> ValueType {
         memref_type(r#type)
     } else if r#type.dialect().namespace() == Ok("spmd") && r#type.to_string() == "!spmd.token" {
         ValueType::Token
+    } else if r#type.dialect().namespace() == Ok("spmd") && r#type.to_string() == "!spmd.mask" {
+        // Lane masks are kept as i64 bit sets (wave executor only).
+        ValueType::Int(64)
     } else {
         ValueType::Unsupported(r#type.to_string())
     }

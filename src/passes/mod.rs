@@ -20,6 +20,7 @@ pub mod fix_irreducible;
 pub mod lower_to_cf;
 pub mod lower_to_nvvm;
 pub mod options;
+pub mod predicate;
 pub mod print_cfg_analysis;
 pub mod print_uniformity;
 pub mod reconverge;
@@ -73,6 +74,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-lower-to-cf", lower_to_cf::run),
     ("spmd-lower-to-nvvm", lower_to_nvvm::run),
     ("spmd-branch-fold", branch_fold::run),
+    ("spmd-predicate", predicate::run),
 ];
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global

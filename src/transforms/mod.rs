@@ -5,6 +5,7 @@
 pub mod hubs;
 pub mod ir_edit;
 pub mod lower_to_nvvm;
+pub mod predicate;
 pub mod prepare;
 pub mod branch_fold;
 pub mod reconverge;

@@ -128,7 +128,9 @@ pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
             .collect(),
     };
     let available_in = |value: Available<V>, block: BlockId| match value {
-        Available::Value(v) => def_block(v).is_none_or(|d| dominators.dominates(d, block)),
+        // A value defined in `block` itself is not available at its start
+        // (it reaches the start only round a back edge).
+        Available::Value(v) => def_block(v).is_none_or(|d| d != block && dominators.dominates(d, block)),
         Available::Argument(owner) => dominators.dominates(owner, block),
         Available::Poison => true,
     };

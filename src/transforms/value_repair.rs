@@ -85,7 +85,7 @@ fn values_defined_in<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
 
 /// The block of `graph`'s region that contains `op`, possibly through
 /// nested regions.
-fn enclosing_block_in(graph: &RegionGraph<'_, '_>, op: OperationRef<'_, '_>) -> Option<BlockId> {
+pub(crate) fn enclosing_block_in(graph: &RegionGraph<'_, '_>, op: OperationRef<'_, '_>) -> Option<BlockId> {
     let mut current = op;
     loop {
         let block = current.block()?;

@@ -11,6 +11,7 @@ mod cfg;
 mod dialect;
 mod exec;
 mod jit;
+mod predicate;
 mod reconverge;
 mod structurize;
 mod uniformity;

@@ -42,6 +42,12 @@ def Spmd_Dialect : Dialect {
       between threads.
     * `spmd.uniform` (unit) on a function argument or a call: the argument,
       or the results of the call, are the same in every thread.
+    * `spmd.park = N` / `spmd.rejoin = N` (non-negative integers) on an
+      `spmd.exec.write` made by `--spmd-predicate`: a divergent branch
+      parking lanes for rejoin point N, and rejoin point N adding them back
+      (the wave-level executor checks that they do).
+    * `spmd.wave_size = N` (a power of two up to 64) on a function lowered
+      by `--spmd-predicate`: the lanes per wave it was lowered for.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

@@ -273,6 +273,35 @@ def Spmd_MaskEmptyOp : Spmd_Op<"mask.empty", [Pure]> {
   let assemblyFormat = "attr-dict `:` type($mask)";
 }
 
+def Spmd_MaskSelectOp : Spmd_Op<"mask.select", [Pure,
+    AllTypesMatch<["trueValue", "falseValue", "result"]>]> {
+  let summary = "per-lane choice between two values by a lane mask";
+  let description = [{
+    For every lane of the wave, returns the lane's `%trueValue` if the lane's
+    bit is set in `%mask` and its `%falseValue` otherwise. Unlike other
+    per-lane operations it is computed in *every* lane, whatever the
+    execution mask: it merges register contents, like GCN's `v_cndmask_b32`
+    in whole-wave mode. `--spmd-predicate` uses it to keep the values of
+    lanes that wait for a rejoin point (their block arguments, and values a
+    divergent loop redefines after they left it) while the other lanes go
+    on. The verifier rejects mask and token operands: masks are wave-uniform
+    and combine with `spmd.mask.and/andn/or`.
+
+    Example:
+
+    ```mlir
+    %kept = spmd.mask.select %parked, %x, %kept_before : i32
+    ```
+  }];
+  let arguments = (ins Spmd_MaskType:$mask, AnyType:$trueValue,
+                       AnyType:$falseValue);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $mask `,` $trueValue `,` $falseValue attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Spmd_ExecBranchZeroOp : Spmd_Op<"exec.br_zero", [
     AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<BranchOpInterface>,

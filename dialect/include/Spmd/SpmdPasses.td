@@ -221,6 +221,51 @@ def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
   ]);
 }
 
+def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
+  let summary = "Lower a reconverging CFG to wave-level code with exec masks";
+  let description = [{
+    Turns each function, whose divergent branches must be reconverging
+    (seed 004, Definition 1; run `--spmd-reconverge` or
+    `--spmd-structurize` first), into *wave-level* code: the function runs
+    once per wave, per-lane values live in lanes, and every operation only
+    takes effect in the lanes of the execution mask. Following seed 004's
+    lowering (Listing 1), each divergent branch removes the lanes that go to
+    its post-dominating successor (the *rejoin point*) from `exec`, adds
+    them to that rejoin point's mask, and goes on with the other successor;
+    the rejoin point adds its mask back to `exec`. Divergent loops are the
+    same rule applied to their exits. Uniform branches stay scalar branches
+    (marked `#spmd.uniformity<uniform>`); the block arguments of rejoin
+    points, and the values live at a rejoin point that the wave may
+    recompute while lanes wait for it, are kept per lane with
+    `spmd.mask.select`. Every `spmd.exec.write` the pass creates
+    carries `spmd.park = N` (a divergent branch parking lanes for rejoin
+    point N) or `spmd.rejoin = N` (rejoin point N) so that the wave-level
+    executor can check reconvergence; each lowered function carries
+    `spmd.wave_size`, the `wave-size` option.
+
+    Example:
+
+    ```
+    spmd-opt --spmd-reconverge --spmd-predicate=skip-empty-blocks=false k.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::spmd::SpmdDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::ub::UBDialect"];
+  let options = !listconcat(uniformityOptions, [
+    Option<"skipEmptyBlocks", "skip-empty-blocks", "bool", /*default=*/"true",
+           "Jump over the other successor of a divergent branch when no lane "
+           "is left for it (spmd.exec.br_zero, like s_cbranch_execz); with "
+           "false the wave falls through with an empty exec wherever that "
+           "is safe (no cycle and no uniform branch before the rejoin)">,
+    Option<"waveSize", "wave-size", "unsigned", /*default=*/"32",
+           "Lanes per wave (a power of two up to 64, the width of an exec "
+           "mask in the wave executor), recorded on each lowered function "
+           "as spmd.wave_size; other values are rejected with a diagnostic">,
+  ]);
+}
+
 def SpmdFixIrreducible : Pass<"spmd-fix-irreducible"> {
   let summary = "Make every irreducible cycle reducible with a dispatch hub";
   let description = [{

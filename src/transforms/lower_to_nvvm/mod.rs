@@ -19,6 +19,7 @@
 //! | `spmd.exec.read` / `spmd.exec.write %m` | the current exec value / `%m` becomes the current exec value |
 //! | `spmd.ballot %p` | `nvvm.vote.sync ballot %live, (%p & my exec bit)` |
 //! | `spmd.mask.and/or/andn/empty` | `arith.andi/ori`, `andi(xori(.., -1))`, `arith.constant 0` |
+//! | `spmd.mask.select %m, %a, %b` | `arith.select` on "my bit is in `%m`" (no guard: it runs in every lane) |
 //! | `spmd.exec.br_zero ^z, ^nz` | `cf.cond_br (exec == 0), ^z, ^nz` |
 //! | my exec bit | `exec & (1 << nvvm.read.ptx.sreg.laneid) != 0`, once per block and exec value |
 //! | an op that must not run in inactive lanes | `scf.if %my_bit { op } else { poison }` ([`guard`]) |
@@ -92,6 +93,8 @@ pub enum SpmdOp {
     MaskOr,
     MaskAndNot,
     MaskEmpty,
+    /// `spmd.mask.select %m, %a, %b`: per lane, `%a` if the lane is in `%m`.
+    MaskSelect,
     BranchZero,
     FlowBranch,
     Token,
@@ -109,6 +112,7 @@ impl SpmdOp {
             "spmd.mask.or" => Self::MaskOr,
             "spmd.mask.andn" => Self::MaskAndNot,
             "spmd.mask.empty" => Self::MaskEmpty,
+            "spmd.mask.select" => Self::MaskSelect,
             "spmd.exec.br_zero" => Self::BranchZero,
             "spmd.flow_br" => Self::FlowBranch,
             "spmd.convergence.entry" | "spmd.convergence.anchor" | "spmd.convergence.loop" => Self::Token,
@@ -283,6 +287,11 @@ fn lower_wave_op<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, state: &
         SpmdOp::MaskOr => Some(emit.or(operand(0), operand(1))),
         SpmdOp::MaskAndNot => Some(emit.and_not(lanes.width, operand(0), operand(1))),
         SpmdOp::MaskEmpty => Some(emit.constant(lanes.width, 0)),
+        // Runs in every lane whatever exec is: a plain select on my bit.
+        SpmdOp::MaskSelect => {
+            let mine = emit.lane_active(lanes.width, operand(0), lanes.lane_bit);
+            Some(emit.select(mine, operand(1), operand(2)))
+        }
         SpmdOp::BranchZero => {
             lower_branch_zero(emit, lanes, state.exec);
             None
