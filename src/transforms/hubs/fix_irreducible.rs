@@ -21,9 +21,10 @@
 //! target of every back edge; without it the old entries would still form
 //! a multi-entry cycle below the hub.
 //!
-//! Only the outermost irreducible cycles are fixed in a round (they are
-//! disjoint); cycles nested in them are looked at again on the next
-//! snapshot, where their entries may have changed. This is LLVM's
+//! A round fixes every irreducible cycle whose entries and entering slots
+//! no earlier (enclosing or sibling) hub of the round claims; the others
+//! are looked at again on the next snapshot, where their entries may have
+//! changed. This is LLVM's
 //! FixIrreducible idea (route through a "guard" hub instead of splitting
 //! nodes, which can blow up exponentially) on our cycle forest.
 //!
@@ -35,42 +36,44 @@
 use super::slots_into;
 use crate::{
     analysis::cfg::{CycleForest, Graph, Traversal},
+    support::FastSet,
     transforms::reconverge::plan::HubSpec,
 };
 
-/// The hubs of one round: one per outermost irreducible cycle, with its
-/// entries as targets (header first) and every reachable edge into them.
+/// The hubs of one round: one per irreducible cycle whose entries and
+/// entering slots are not claimed by a hub chosen before it in forest
+/// preorder (outer cycles first), with its entries as targets (header
+/// first) and every reachable edge into them. A nested irreducible cycle
+/// whose entries are disjoint from its ancestors' gets its hub in the same
+/// round (edges into it come from inside the outer cycle, which the outer
+/// hub does not touch); one that shares an entry or a slot waits for the
+/// next round, on the fixed graph.
 pub fn irreducible_hubs<G: Graph + ?Sized>(g: &G) -> Vec<HubSpec> {
     let dfs = Traversal::build(g);
     let mut forest = CycleForest::new();
     forest.compute(g, &dfs);
     let reachable = |b| dfs.is_reachable(b);
+    let mut claimed_targets = FastSet::default();
+    let mut claimed_slots = FastSet::default();
     let mut hubs = Vec::new();
     for cycle in forest.cycles() {
-        if forest.is_reducible(cycle) || inside_irreducible(&forest, cycle) {
+        if forest.is_reducible(cycle) {
             continue;
         }
         let targets: Vec<_> = forest.entries(cycle).iter().copied().filter(|&e| e != g.entry()).collect();
-        if targets.len() < 2 {
+        if targets.len() < 2 || targets.iter().any(|t| claimed_targets.contains(t)) {
             continue;
         }
         let mut slots = Vec::new();
         for &entry in &targets {
             slots_into(g, entry, &reachable, &mut slots);
         }
+        if slots.iter().any(|s| claimed_slots.contains(s)) {
+            continue;
+        }
+        claimed_targets.extend(targets.iter().copied());
+        claimed_slots.extend(slots.iter().copied());
         hubs.push(HubSpec { slots, targets });
     }
     hubs
-}
-
-/// True if an enclosing cycle of `cycle` is irreducible.
-fn inside_irreducible(forest: &CycleForest, cycle: crate::analysis::cfg::CycleId) -> bool {
-    let mut parent = forest.parent(cycle);
-    while let Some(p) = parent {
-        if !forest.is_reducible(p) {
-            return true;
-        }
-        parent = forest.parent(p);
-    }
-    false
 }
