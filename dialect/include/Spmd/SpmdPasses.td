@@ -328,9 +328,19 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
   let description = [{
     A CFG cleanup for the output of `--spmd-structurize` and
     `--spmd-reconverge`, modelled on the post-RA BranchFolding pass of a
-    structured-CFG GPU target (seed 002). It repeats three steps until
+    structured-CFG GPU target (seed 002). It repeats four steps until
     nothing changes:
 
+    0. *FoldOperations*: the upstream folders and canonicalization
+       patterns of the non-control-flow operations (everything except
+       terminators, operations with successors or regions, `cf` and `spmd`
+       operations, convergent operations and special-register reads) run
+       on those operations only, through MLIR's greedy driver with region
+       simplification disabled. Arithmetic folds to constants; a branch
+       whose condition becomes a constant is then folded by step 1, through
+       the gate. The driver never edits the CFG and never moves, erases or
+       duplicates a convergent operation (checked; a violation is reported
+       as an internal error).
     1. *OptimizeBranches*: delete unreachable blocks; move
        `arith.constant`s to the entry block (merging equal ones, erasing
        unused ones), which empties blocks that only forwarded a Flow
@@ -387,6 +397,9 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
            "Maximum number of candidate blocks considered per merge target">,
     Option<"hoistCommonCode", "hoist-common-code", "bool", /*default=*/"true",
            "Run the HoistCommonCode step">,
+    Option<"foldOperations", "fold-operations", "bool", /*default=*/"true",
+           "Run the FoldOperations step (upstream folders and "
+           "canonicalization patterns of non-control-flow operations)">,
     Option<"stats", "stats", "bool", /*default=*/"false",
            "Print per-function statistics (blocks and ops removed, rules "
            "applied, merges refused) to stderr">,

@@ -70,6 +70,7 @@
 //!   reachable blocks only.
 
 pub mod branches;
+pub mod fold_ops;
 pub mod gate;
 pub mod hoist;
 pub mod safety;
@@ -99,6 +100,9 @@ pub struct BranchFoldOptions {
     pub tail_merge_threshold: usize,
     /// Run HoistCommonCode.
     pub hoist_common_code: bool,
+    /// Run FoldOperations (upstream folders and canonicalization patterns
+    /// of the non-control-flow operations).
+    pub fold_operations: bool,
     /// Uniformity analysis options (for the reconverging gate).
     pub uniformity: UniformityOptions,
 }
@@ -110,6 +114,7 @@ impl Default for BranchFoldOptions {
             tail_merge_size: 3,
             tail_merge_threshold: 150,
             hoist_common_code: true,
+            fold_operations: true,
             uniformity: UniformityOptions::default(),
         }
     }
@@ -124,6 +129,8 @@ pub struct BranchFoldStats {
     /// Operations (of the region's blocks, not nested) before and after.
     pub ops_before: usize,
     pub ops_after: usize,
+    /// Operations removed by FoldOperations (net).
+    pub ops_folded: usize,
     /// Unreachable blocks deleted.
     pub unreachable_removed: usize,
     /// Constants moved to (or merged into an equal one in) the entry block.
@@ -162,7 +169,7 @@ impl BranchFoldStats {
     pub fn render(&self, label: &str) -> String {
         format!(
             "spmd-branch-fold {label}\n  blocks removed: {} ({} -> {})\n  ops removed: {} ({} -> {})\n  \
-             unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  branches folded: {}\n  jumps redirected: {}\n  \
+             ops folded: {}\n  unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  branches folded: {}\n  jumps redirected: {}\n  \
              blocks merged into predecessor: {}\n  tails merged: {} ({} ops)\n  ops hoisted: {}\n  \
              refused (convergent): {}\n  refused (special register): {}\n  refused (property): {}\n",
             self.blocks_removed(),
@@ -171,6 +178,7 @@ impl BranchFoldStats {
             self.ops_removed(),
             self.ops_before,
             self.ops_after,
+            self.ops_folded,
             self.unreachable_removed,
             self.constants_hoisted,
             self.branches_folded,
@@ -194,13 +202,37 @@ enum Refusal {
     Property,
 }
 
+/// Why [`fold_function`] failed.
+#[derive(Debug)]
+pub enum BranchFoldError<'c> {
+    /// The region is not a CFG the analyses accept.
+    Graph(RegionGraphError<'c>),
+    /// An internal check failed (the IR may have been changed).
+    Internal(&'static str),
+}
+
+impl<'c> From<RegionGraphError<'c>> for BranchFoldError<'c> {
+    fn from(error: RegionGraphError<'c>) -> Self {
+        Self::Graph(error)
+    }
+}
+
+impl std::fmt::Display for BranchFoldError<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Graph(error) => error.fmt(f),
+            Self::Internal(message) => write!(f, "internal error: {message}"),
+        }
+    }
+}
+
 /// Runs the fixed-point loop on `region`, the body of `function`.
 pub fn fold_function<'c, 'a>(
     context: &'c Context,
     function: OperationRef<'c, 'a>,
     region: RegionRef<'c, 'a>,
     options: &BranchFoldOptions,
-) -> Result<BranchFoldStats, RegionGraphError<'c>> {
+) -> Result<BranchFoldStats, BranchFoldError<'c>> {
     let mut folder = Folder { context, function, region, options, stats: BranchFoldStats::default(), refusals: HashSet::new(), edits: 0, budget: 0 };
     let (blocks, ops) = count(region);
     folder.stats.blocks_before = blocks;
@@ -208,6 +240,10 @@ pub fn fold_function<'c, 'a>(
     folder.budget = 4 * (blocks + ops) + 64;
     loop {
         let mut changed = false;
+        if options.fold_operations && folder.has_budget() {
+            // Its changes only matter through the rules below: no round of its own.
+            fold_ops::fold_operations(&mut folder).map_err(BranchFoldError::Internal)?;
+        }
         if options.enable_tail_merge {
             while folder.has_budget() && tail_merge::merge_once(&mut folder)? {
                 changed = true;
