@@ -12,7 +12,7 @@
 //!
 //! Each rule builds the planned graph of its edit and asks the gate first.
 
-use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, ir_edit, prepare, Folder, View};
+use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, ir_edit, prepare, Folder, Round, View};
 use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
 use melior::{
     dialect::cf,
@@ -22,34 +22,31 @@ use std::collections::HashMap;
 
 const TWO_WAY: &[&str] = &["cf.cond_br", "spmd.flow_br"];
 
-/// Applies the first applicable rule; false if none applies.
-pub fn optimize_once<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
-    let view = folder.view()?;
+/// One round: deletes unreachable blocks and hoists constants (both on the
+/// whole region), then applies every branch fold, redirect and merge that
+/// the snapshot allows and that does not look at a block an earlier edit
+/// of the round changed (see [`super::Round`]). False if nothing changed.
+pub fn optimize_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
+    let mut view = folder.view()?;
     if delete_unreachable(folder, &view) {
-        return Ok(true);
+        view = folder.view()?;
     }
-    if hoist_constants(folder, &view) {
-        return Ok(true);
+    let mut changed = hoist_constants(folder, &view);
+    let mut round = Round::new(view);
+    let n = round.view.num_blocks();
+    for index in 0..n {
+        changed |= fold_branch(folder, &mut round, BlockId::new(index));
     }
-    for index in 0..view.num_blocks() {
-        if fold_branch(folder, &view, BlockId::new(index)) {
-            return Ok(true);
-        }
-    }
-    for index in 0..view.num_blocks() {
+    for index in 0..n {
         let block = BlockId::new(index);
-        for slot in 0..view.terminator(block).successor_count() {
-            if redirect(folder, &view, block, slot) {
-                return Ok(true);
-            }
+        for slot in 0..round.view.terminator(block).successor_count() {
+            changed |= redirect(folder, &mut round, block, slot);
         }
     }
-    for index in 1..view.num_blocks() {
-        if merge_into_predecessor(folder, &view, BlockId::new(index)) {
-            return Ok(true);
-        }
+    for index in 1..n {
+        changed |= merge_into_predecessor(folder, &mut round, BlockId::new(index));
     }
-    Ok(false)
+    Ok(changed)
 }
 
 /// Deletes every block not reachable from the entry. Values they define
@@ -161,7 +158,8 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
 
 /// Folds the two-way branch of `block` into `cf.br` when both sides are
 /// the same or the predicate is known.
-fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block: BlockId) -> bool {
+fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
+    let view = &round.view;
     let terminator = view.terminator(block);
     if !TWO_WAY.contains(&prepare::op_name(terminator).as_str()) || terminator.successor_count() != 2 {
         return false;
@@ -176,9 +174,16 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, blo
         return false;
     };
     let (s0, s1) = (terminator.successor(0).unwrap(), terminator.successor(1).unwrap());
+    let (Some(id0), Some(id1)) = (view.id(s0), view.id(s1)) else { return false };
+    if !round.untouched(&[block]) {
+        return false;
+    }
     let taken = if s0 == s1 && operands0 == operands1 {
         0
     } else {
+        if !round.same_predecessors(block) || !round.untouched(view.predecessors(block)) {
+            return false;
+        }
         match known_predicate(view, block, terminator.operand(0).unwrap()) {
             Some(true) => 0,
             Some(false) => 1,
@@ -186,12 +191,14 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, blo
         }
     };
     let (target, operands) = if taken == 0 { (s0, operands0) } else { (s1, operands1) };
-    let target_id = view.id(target).expect("successor in region");
-    let mut planned = view.planned.clone();
+    let target_id = if taken == 0 { id0 } else { id1 };
+    let mut planned = round.planned.clone();
     planned.set_terminator(block, vec![target_id], BlockLabel::default());
-    if !folder.admit(view, &planned, (block_key(ir_block), 0)) {
+    if !folder.admit(round, planned, (block_key(ir_block), 0)) {
         return false;
     }
+    round.write(&[block]);
+    round.change_predecessors(&[id0, id1]);
     let condition = terminator.operand(0).unwrap();
     ir_block.insert_operation_before(terminator, cf::br(&target, &operands, terminator.location()));
     ir_edit::erase_operation(terminator);
@@ -267,11 +274,15 @@ fn jump_slot(block: BlockRef<'_, '_>, terminator: OperationRef<'_, '_>, incoming
 }
 
 /// Redirects slot `slot` of `block`'s terminator past a jump-only target.
-fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block: BlockId, slot: usize) -> bool {
+fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId, slot: usize) -> bool {
+    let view = &round.view;
     let terminator = view.terminator(block);
     let Ok(middle) = terminator.successor(slot) else { return false };
     let Some(middle_id) = view.id(middle) else { return false };
     if middle_id == block || middle_id == BlockId::new(0) {
+        return false;
+    }
+    if !round.untouched(&[block, middle_id]) {
         return false;
     }
     let Some(incoming) = ir_edit::successor_operands(terminator, slot) else { return false };
@@ -279,7 +290,7 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block:
     let Some(taken) = jump_slot(middle, middle_terminator, &incoming) else { return false };
     let Ok(target) = middle_terminator.successor(taken) else { return false };
     let Some(target_id) = view.id(target) else { return false };
-    if target_id == middle_id || leads_back(view, target_id, middle_id) {
+    if target_id == middle_id || !round.untouched(&[target_id]) || leads_back(round, target_id, middle_id) {
         return false;
     }
     // The middle block's arguments must only feed its terminator.
@@ -301,11 +312,14 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block:
             }
         })
         .collect();
-    let mut planned = view.planned.clone();
+    let mut planned = round.planned.clone();
     planned.redirect(block, slot, target_id);
-    if !folder.admit(view, &planned, (block_key(view.block(block)), middle_address ^ (slot + 1))) {
+    let key = (block_key(view.block(block)), middle_address ^ (slot + 1));
+    if !folder.admit(round, planned, key) {
         return false;
     }
+    round.write(&[block]);
+    round.change_predecessors(&[middle_id, target_id]);
     if !ir_edit::set_successor_operands(terminator, slot, &operands) {
         return false;
     }
@@ -316,10 +330,12 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block:
 
 /// True if following plain `cf.br`-only blocks from `from` reaches `to`
 /// (redirecting into such a chain would spin forever).
-fn leads_back(view: &View<'_, '_>, from: BlockId, to: BlockId) -> bool {
+fn leads_back(round: &Round<'_, '_>, from: BlockId, to: BlockId) -> bool {
+    let view = &round.view;
     let mut current = from;
     for _ in 0..view.num_blocks() {
-        if current == to {
+        if current == to || !round.untouched(&[current]) {
+            // A block this round changed may jump anywhere now: assume the worst.
             return true;
         }
         let terminator = view.terminator(current);
@@ -333,9 +349,10 @@ fn leads_back(view: &View<'_, '_>, from: BlockId, to: BlockId) -> bool {
 }
 
 /// Merges `block` into its only predecessor when that ends in `cf.br`.
-fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block: BlockId) -> bool {
+fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
+    let view = &round.view;
     let &[predecessor] = view.predecessors(block) else { return false };
-    if predecessor == block {
+    if predecessor == block || !round.same_predecessors(block) || !round.untouched(&[block, predecessor]) {
         return false;
     }
     let branch = view.terminator(predecessor);
@@ -344,16 +361,18 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'
     }
     let (ir_block, ir_predecessor) = (view.block(block), view.block(predecessor));
     let Some(operands) = ir_edit::successor_operands(branch, 0) else { return false };
-    let mut planned = view.planned.clone();
-    let mut label = view.planned.labels[block.index()];
+    let mut planned = round.planned.clone();
+    let mut label = round.planned.labels[block.index()];
     label.flow_impure = label.flow && (has_ops_before(branch) || label.flow_impure);
-    label.loop_token |= view.planned.labels[predecessor.index()].loop_token;
+    label.loop_token |= round.planned.labels[predecessor.index()].loop_token;
     let successors = planned.successors[block.index()].clone();
-    planned.set_terminator(predecessor, successors, label);
+    planned.set_terminator(predecessor, successors.clone(), label);
     planned.remove(block);
-    if !folder.admit(view, &planned, (block_key(ir_predecessor), block_key(ir_block))) {
+    if !folder.admit(round, planned, (block_key(ir_predecessor), block_key(ir_block))) {
         return false;
     }
+    round.write(&[block, predecessor]);
+    round.change_predecessors(&successors);
     for (i, value) in operands.into_iter().enumerate() {
         ir_edit::replace_all_uses(ir_block.argument(i).unwrap().into(), value);
     }

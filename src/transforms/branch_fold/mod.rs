@@ -245,15 +245,15 @@ pub fn fold_function<'c, 'a>(
             fold_ops::fold_operations(&mut folder).map_err(BranchFoldError::Internal)?;
         }
         if options.enable_tail_merge {
-            while folder.has_budget() && tail_merge::merge_once(&mut folder)? {
+            while folder.has_budget() && tail_merge::merge_round(&mut folder)? {
                 changed = true;
             }
         }
-        while folder.has_budget() && branches::optimize_once(&mut folder)? {
+        while folder.has_budget() && branches::optimize_round(&mut folder)? {
             changed = true;
         }
         if options.hoist_common_code {
-            while folder.has_budget() && hoist::hoist_once(&mut folder)? {
+            while folder.has_budget() && hoist::hoist_round(&mut folder)? {
                 changed = true;
             }
         }
@@ -332,10 +332,16 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
         Ok(View { uniformity, planned, gate })
     }
 
-    /// Checks `planned` against the gate; records a refusal keyed by `key`.
-    fn admit(&mut self, view: &View<'c, 'a>, planned: &PlannedCfg, key: (usize, usize)) -> bool {
-        match view.gate.allows(planned) {
-            Ok(()) => {
+    /// Checks `planned` (the round's cumulative plan plus one edit) against
+    /// the gate; on success it becomes the round's plan and its violation
+    /// counts the new baseline, so a later edit of the round may not undo
+    /// an improvement (exactly as if the region had been re-read). Records
+    /// a refusal keyed by `key` otherwise.
+    fn admit(&mut self, round: &mut Round<'c, 'a>, planned: PlannedCfg, key: (usize, usize)) -> bool {
+        match round.view.gate.allows(&planned) {
+            Ok(counts) => {
+                round.view.gate.accept(counts);
+                round.planned = planned;
                 self.edits += 1;
                 true
             }
@@ -348,6 +354,54 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
 
     fn refuse(&mut self, key: (usize, usize), reason: Refusal) {
         self.refusals.insert((key.0, key.1, reason));
+    }
+}
+
+/// One batch of edits planned on one snapshot of the region.
+///
+/// Rules look at the snapshot ([`View`]) for every decision, so a block the
+/// round already edited must not be looked at again: `written` marks blocks
+/// whose operations or terminator changed (or that were removed), and
+/// `preds_changed` blocks whose incoming edges changed. A candidate that
+/// reads such a block waits for the next round. Every accepted CFG edit is
+/// added to `planned`, the cumulative plan, and each further edit of the
+/// round is checked against the gate on top of it: the round is the same
+/// sequence of gated edits the one-edit-per-snapshot driver would make,
+/// without recomputing uniformity and the graph after each one.
+pub struct Round<'c, 'a> {
+    view: View<'c, 'a>,
+    planned: PlannedCfg,
+    written: Vec<bool>,
+    preds_changed: Vec<bool>,
+}
+
+impl<'c, 'a> Round<'c, 'a> {
+    fn new(view: View<'c, 'a>) -> Self {
+        let n = view.num_blocks();
+        let planned = view.planned.clone();
+        Self { view, planned, written: vec![false; n], preds_changed: vec![false; n] }
+    }
+
+    /// True if none of `blocks` was edited in this round.
+    fn untouched(&self, blocks: &[BlockId]) -> bool {
+        blocks.iter().all(|b| !self.written[b.index()])
+    }
+
+    /// True if the incoming edges of `block` are still those of the snapshot.
+    fn same_predecessors(&self, block: BlockId) -> bool {
+        !self.preds_changed[block.index()]
+    }
+
+    fn write(&mut self, blocks: &[BlockId]) {
+        for b in blocks {
+            self.written[b.index()] = true;
+        }
+    }
+
+    fn change_predecessors(&mut self, blocks: &[BlockId]) {
+        for b in blocks {
+            self.preds_changed[b.index()] = true;
+        }
     }
 }
 
