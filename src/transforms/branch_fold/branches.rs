@@ -4,6 +4,8 @@
 //! ```text
 //!  cond_br %c, ^a(x), ^a(x)   ==>  br ^a(x)                  (equal targets)
 //!  flow_br %true, ^t, ^f      ==>  br ^t                     (known predicate)
+//!  switch %c3 [..., 3: ^t]     ==>  br ^t                     (constant flag)
+//!  cond_br %c, ^a(x), ^a(y)    ==>  s = select %c, x, y; br ^a(s)
 //!  P: br ^B(v)   B(%b): br ^T(%b, w)   ==>  P: br ^T(v, w)   (jump-only block)
 //!  P: br ^F(true)  F(%p): flow_br %p, ^t, ^f  ==>  P: br ^t  (Flow block taken one way)
 //!  P: ...; br ^B(v)   B(%b): ops; term   ==>  P: ...; ops[%b := v]; term
@@ -32,6 +34,7 @@ pub fn optimize_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, R
         view = folder.view()?;
     }
     let mut changed = hoist_constants(folder, &view);
+    changed |= simplify_block_arguments(folder, &view);
     let mut round = Round::new(view);
     let n = round.view.num_blocks();
     for index in 0..n {
@@ -156,30 +159,116 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
     true
 }
 
+/// Replaces every block argument that all incoming edges set to the same
+/// value (or to the argument itself) by that value, then erases unused
+/// arguments of blocks whose predecessors all forward their operands,
+/// together with the operands that fed them. The value of such an argument
+/// is defined in a block that dominates every predecessor, hence the block
+/// itself, so the replacement keeps SSA valid; edges are unchanged, so the
+/// gate has nothing to check. Unused arguments go because a block whose
+/// arguments only feed its terminator is what [`redirect`] needs.
+fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
+    let mut changed = 0;
+    for index in 1..view.num_blocks() {
+        let id = BlockId::new(index);
+        let block = view.block(id);
+        if block.argument_count() == 0 {
+            continue;
+        }
+        let mut predecessors = view.predecessors(id).to_vec();
+        predecessors.sort();
+        predecessors.dedup();
+        let mut incoming: Vec<(OperationRef<'c, 'a>, usize, Vec<Value<'c, 'a>>)> = Vec::new();
+        let mut forwarded = true;
+        for &predecessor in &predecessors {
+            let terminator = view.terminator(predecessor);
+            for slot in 0..terminator.successor_count() {
+                if terminator.successor(slot).unwrap() != block {
+                    continue;
+                }
+                match ir_edit::successor_operands(terminator, slot) {
+                    Some(values) if values.len() == block.argument_count() => incoming.push((terminator, slot, values)),
+                    _ => forwarded = false,
+                }
+            }
+        }
+        if !forwarded || incoming.is_empty() {
+            continue;
+        }
+        let address = block_key(block);
+        for i in 0..block.argument_count() {
+            let argument: Value = block.argument(i).unwrap().into();
+            let mut unique = None;
+            let same = incoming.iter().all(|(_, _, values)| {
+                let v = values[i];
+                v == argument || *unique.get_or_insert(v) == v
+            });
+            let Some(value) = unique.filter(|_| same) else { continue };
+            if ir_edit::defining_block_address(value) == address || ir_edit::uses(argument).is_empty() {
+                continue;
+            }
+            ir_edit::replace_all_uses(argument, value);
+            changed += 1;
+        }
+        for i in (0..block.argument_count()).rev() {
+            let argument: Value = block.argument(i).unwrap().into();
+            if !ir_edit::uses(argument).is_empty() {
+                continue;
+            }
+            for (terminator, slot, values) in incoming.iter_mut() {
+                values.remove(i);
+                // Cannot fail: successor_operands accepted the same slot.
+                let updated = ir_edit::set_successor_operands(*terminator, *slot, values);
+                debug_assert!(updated);
+            }
+            ir_edit::erase_argument(block, i);
+            changed += 1;
+        }
+    }
+    if changed == 0 {
+        return false;
+    }
+    folder.stats.arguments_removed += changed;
+    folder.edits += 1;
+    true
+}
+
 /// Folds the two-way branch of `block` into `cf.br` when both sides are
 /// the same or the predicate is known.
 fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
     let view = &round.view;
     let terminator = view.terminator(block);
-    if !TWO_WAY.contains(&prepare::op_name(terminator).as_str()) || terminator.successor_count() != 2 {
+    let name = prepare::op_name(terminator);
+    let switch = name == "cf.switch";
+    if !(TWO_WAY.contains(&name.as_str()) && terminator.successor_count() == 2 || switch && terminator.successor_count() >= 1)
+    {
         return false;
     }
     let ir_block = view.block(block);
     if ir_edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == "spmd.reconvergence.head") {
         return false;
     }
-    let (Some(operands0), Some(operands1)) =
-        (ir_edit::successor_operands(terminator, 0), ir_edit::successor_operands(terminator, 1))
-    else {
-        return false;
-    };
-    let (s0, s1) = (terminator.successor(0).unwrap(), terminator.successor(1).unwrap());
-    let (Some(id0), Some(id1)) = (view.id(s0), view.id(s1)) else { return false };
+    let count = terminator.successor_count();
+    let mut slots = Vec::with_capacity(count);
+    for slot in 0..count {
+        let Some(operands) = ir_edit::successor_operands(terminator, slot) else { return false };
+        let target = terminator.successor(slot).unwrap();
+        let Some(id) = view.id(target) else { return false };
+        slots.push((target, id, operands));
+    }
     if !round.untouched(&[block]) {
         return false;
     }
-    let taken = if s0 == s1 && operands0 == operands1 {
+    let all_equal = slots.iter().all(|(t, _, o)| *t == slots[0].0 && *o == slots[0].2);
+    // Same target, different operands (cf.cond_br only): `cf.br` with selects.
+    let select = !all_equal && name == "cf.cond_br" && slots[0].0 == slots[1].0;
+    let taken = if all_equal || select {
         0
+    } else if switch {
+        match known_switch_slot(terminator) {
+            Some(slot) => slot,
+            None => return false,
+        }
     } else {
         if !round.same_predecessors(block) || !round.untouched(view.predecessors(block)) {
             return false;
@@ -190,21 +279,75 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
             None => return false,
         }
     };
-    let (target, operands) = if taken == 0 { (s0, operands0) } else { (s1, operands1) };
-    let target_id = if taken == 0 { id0 } else { id1 };
+    let (target, target_id, _) = slots[taken].clone();
     let mut planned = round.planned.clone();
     planned.set_terminator(block, vec![target_id], BlockLabel::default());
     if !folder.admit(round, planned, (block_key(ir_block), 0)) {
         return false;
     }
     round.write(&[block]);
-    round.change_predecessors(&[id0, id1]);
+    let ids: Vec<BlockId> = slots.iter().map(|s| s.1).collect();
+    round.change_predecessors(&ids);
     let condition = terminator.operand(0).unwrap();
-    ir_block.insert_operation_before(terminator, cf::br(&target, &operands, terminator.location()));
+    let location = terminator.location();
+    let operands: Vec<Value> = if select {
+        let (on_true, on_false) = (&slots[0].2, &slots[1].2);
+        on_true
+            .iter()
+            .zip(on_false)
+            .map(|(&a, &b)| {
+                if a == b {
+                    return a;
+                }
+                let op = melior::dialect::arith::select(condition, a, b, location);
+                ir_block.insert_operation_before(terminator, op).result(0).unwrap().into()
+            })
+            .collect()
+    } else {
+        slots[taken].2.clone()
+    };
+    ir_block.insert_operation_before(terminator, cf::br(&target, &operands, location));
     ir_edit::erase_operation(terminator);
     erase_if_dead(condition);
-    folder.stats.branches_folded += 1;
+    if select {
+        folder.stats.branches_selected += 1;
+    } else {
+        folder.stats.branches_folded += 1;
+    }
     true
+}
+
+/// The successor slot a `cf.switch` on a constant flag takes: the first
+/// case whose value equals the flag, else the default (slot 0).
+fn known_switch_slot(switch: OperationRef<'_, '_>) -> Option<usize> {
+    let flag = constant_int(switch.operand(0).ok()?)?;
+    let text = switch.attribute("case_values").ok()?.to_string();
+    let cases = switch.successor_count() - 1;
+    let body = text.strip_prefix("dense<")?;
+    let body = &body[..body.find('>')?];
+    let values: Vec<i128> = if let Some(list) = body.strip_prefix('[') {
+        list.trim_end_matches(']').split(',').map(|v| v.trim().parse().ok()).collect::<Option<_>>()?
+    } else {
+        vec![body.trim().parse().ok()?; cases]
+    };
+    if values.len() != cases {
+        return None;
+    }
+    Some(values.iter().position(|&v| v == flag).map_or(0, |k| k + 1))
+}
+
+/// The value of an integer `arith.constant` (text `N : iK`).
+fn constant_int(value: Value<'_, '_>) -> Option<i128> {
+    let op = ir_edit::defining_op(value)?;
+    if prepare::op_name(op) != "arith.constant" {
+        return None;
+    }
+    let text = op.attribute("value").ok()?.to_string();
+    let (number, ty) = text.split_once(" : ")?;
+    if !ty.starts_with('i') {
+        return None;
+    }
+    number.trim().parse().ok()
 }
 
 /// Erases the pure operation defining `value` if nothing uses it any more.

@@ -183,8 +183,9 @@ impl PropertyCheck for FlowChains {
     }
 }
 
-/// Blocks holding a loop convergence token stay cycle headers (the op's
-/// verifier requires it).
+/// Reachable blocks holding a loop convergence token stay cycle headers
+/// (the op's verifier requires it). A block that an edit makes unreachable
+/// does not count: OptimizeBranches deletes it, token and all, next.
 pub struct LoopTokens;
 
 impl PropertyCheck for LoopTokens {
@@ -196,8 +197,27 @@ impl PropertyCheck for LoopTokens {
             return 0;
         }
         let forest = CycleForest::build(graph);
-        (0..cfg.labels.len()).filter(|&b| cfg.labels[b].loop_token && !forest.is_header(BlockId::new(b))).count()
+        let reachable = reachable_from_entry(graph);
+        (0..cfg.labels.len())
+            .filter(|&b| cfg.labels[b].loop_token && reachable[b] && !forest.is_header(BlockId::new(b)))
+            .count()
     }
+}
+
+/// Which blocks of `graph` the entry reaches.
+fn reachable_from_entry(graph: &CfgGraph) -> Vec<bool> {
+    let mut seen = vec![false; graph.num_blocks()];
+    let mut stack = vec![graph.entry()];
+    seen[graph.entry().index()] = true;
+    while let Some(block) = stack.pop() {
+        for &next in graph.successors(block) {
+            if !seen[next.index()] {
+                seen[next.index()] = true;
+                stack.push(next);
+            }
+        }
+    }
+    seen
 }
 
 /// A set of checks and the violation counts of the current graph.

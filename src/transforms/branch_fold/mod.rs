@@ -137,6 +137,12 @@ pub struct BranchFoldStats {
     pub constants_hoisted: usize,
     /// Two-way branches folded into `cf.br`.
     pub branches_folded: usize,
+    /// Block arguments replaced by their only incoming value or erased
+    /// because unused.
+    pub arguments_removed: usize,
+    /// `cf.cond_br`s to one block with different operands turned into
+    /// `arith.select`s and `cf.br`.
+    pub branches_selected: usize,
     /// Edges redirected past a jump-only block.
     pub jumps_redirected: usize,
     /// Blocks merged into their only predecessor.
@@ -169,7 +175,7 @@ impl BranchFoldStats {
     pub fn render(&self, label: &str) -> String {
         format!(
             "spmd-branch-fold {label}\n  blocks removed: {} ({} -> {})\n  ops removed: {} ({} -> {})\n  \
-             ops folded: {}\n  unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  branches folded: {}\n  jumps redirected: {}\n  \
+             ops folded: {}\n  unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  block arguments simplified: {}\n  branches folded: {}\n  branches turned into selects: {}\n  jumps redirected: {}\n  \
              blocks merged into predecessor: {}\n  tails merged: {} ({} ops)\n  ops hoisted: {}\n  \
              refused (convergent): {}\n  refused (special register): {}\n  refused (property): {}\n",
             self.blocks_removed(),
@@ -181,7 +187,9 @@ impl BranchFoldStats {
             self.ops_folded,
             self.unreachable_removed,
             self.constants_hoisted,
+            self.arguments_removed,
             self.branches_folded,
+            self.branches_selected,
             self.jumps_redirected,
             self.blocks_merged,
             self.tails_merged,
