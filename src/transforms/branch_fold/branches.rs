@@ -34,7 +34,9 @@ pub fn optimize_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, R
         view = folder.view()?;
     }
     let mut changed = hoist_constants(folder, &view);
-    changed |= simplify_block_arguments(folder, &view);
+    if folder.options.fold_operations {
+        changed |= simplify_block_arguments(folder, &view);
+    }
     let mut round = Round::new(view);
     let n = round.view.num_blocks();
     for index in 0..n {
@@ -160,13 +162,13 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
 }
 
 /// Replaces every block argument that all incoming edges set to the same
-/// value (or to the argument itself) by that value, then erases unused
-/// arguments of blocks whose predecessors all forward their operands,
-/// together with the operands that fed them. The value of such an argument
-/// is defined in a block that dominates every predecessor, hence the block
-/// itself, so the replacement keeps SSA valid; edges are unchanged, so the
-/// gate has nothing to check. Unused arguments go because a block whose
-/// arguments only feed its terminator is what [`redirect`] needs.
+/// value (or to the argument itself) by that value, then erases dead
+/// arguments and dead pure operations ([`eliminate_dead_values`]). The
+/// value of such an argument is defined in a block that dominates every
+/// predecessor, hence the block itself, so the replacement keeps SSA valid;
+/// edges are unchanged, so the gate has nothing to check. Fewer arguments
+/// make more blocks jump-only (what [`redirect`] needs) and more
+/// same-target branches equal (what [`fold_branch`] needs).
 fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
     let mut changed = 0;
     for index in 1..view.num_blocks() {
@@ -210,27 +212,164 @@ fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View
             ir_edit::replace_all_uses(argument, value);
             changed += 1;
         }
-        for i in (0..block.argument_count()).rev() {
-            let argument: Value = block.argument(i).unwrap().into();
-            if !ir_edit::uses(argument).is_empty() {
-                continue;
-            }
-            for (terminator, slot, values) in incoming.iter_mut() {
-                values.remove(i);
-                // Cannot fail: successor_operands accepted the same slot.
-                let updated = ir_edit::set_successor_operands(*terminator, *slot, values);
-                debug_assert!(updated);
-            }
-            ir_edit::erase_argument(block, i);
-            changed += 1;
-        }
     }
+    changed += eliminate_dead_values(view);
     if changed == 0 {
         return false;
     }
     folder.stats.arguments_removed += changed;
     folder.edits += 1;
     true
+}
+
+/// True if an operation named `name` may be erased when its results are
+/// dead: pure arithmetic without regions.
+fn is_removable(op: OperationRef<'_, '_>) -> bool {
+    let name = prepare::op_name(op);
+    op.region_count() == 0
+        && op.successor_count() == 0
+        && (name.starts_with("arith.") || name.starts_with("math.") || name.starts_with("index.") || name == "ub.poison")
+}
+
+/// Dead-value elimination over block arguments (region-wide liveness, as
+/// MLIR's region DCE does): a block argument is dead when it only feeds
+/// dead arguments through forwarded branch operands and dead pure
+/// operations, e.g. a loop-carried value nothing reads. Dead arguments of
+/// blocks whose every incoming edge forwards its operands are erased with
+/// the operands feeding them, then the pure operations that become unused.
+/// Returns the number of arguments and operations erased.
+fn eliminate_dead_values<'c, 'a>(view: &View<'c, 'a>) -> usize {
+    let n = view.num_blocks();
+    // Per block: the incoming (terminator, slot) edges, if all forward.
+    let mut incoming: Vec<Option<Vec<(OperationRef<'c, 'a>, usize)>>> = vec![Some(Vec::new()); n];
+    incoming[0] = None;
+    for index in 0..n {
+        let terminator = view.terminator(BlockId::new(index));
+        for slot in 0..terminator.successor_count() {
+            let Some(target) = terminator.successor(slot).ok().and_then(|t| view.id(t)) else { continue };
+            let forwards = ir_edit::successor_operands(terminator, slot)
+                .is_some_and(|v| v.len() == view.block(target).argument_count());
+            match (&mut incoming[target.index()], forwards) {
+                (Some(edges), true) => edges.push((terminator, slot)),
+                (entry, _) => *entry = None,
+            }
+        }
+    }
+    let key = |v: Value| v.to_raw().ptr as usize;
+    let owners: HashMap<usize, BlockId> = (0..n).map(|b| (block_key(view.block(BlockId::new(b))), BlockId::new(b))).collect();
+    let mut live: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut live_ops: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut work: Vec<Value<'c, 'a>> = Vec::new();
+    let mark_op = |op: OperationRef<'c, 'a>, work: &mut Vec<Value<'c, 'a>>, live_ops: &mut std::collections::HashSet<usize>| {
+        if !live_ops.insert(op.to_raw().ptr as usize) {
+            return;
+        }
+        // Forwarded operands of a terminator live only through their argument.
+        let mut forwarded: Vec<usize> = Vec::new();
+        for slot in 0..op.successor_count() {
+            let Some(target) = op.successor(slot).ok().and_then(|t| view.id(t)) else { continue };
+            if incoming[target.index()].is_none() {
+                continue;
+            }
+            let mut begin = 0isize;
+            let mut count = 0isize;
+            // SAFETY: query on a live operation.
+            if unsafe { crate::ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count) } {
+                forwarded.extend(begin as usize..(begin + count) as usize);
+            }
+        }
+        for i in 0..op.operand_count() {
+            if !forwarded.contains(&i) {
+                work.push(op.operand(i).unwrap());
+            }
+        }
+    };
+    for index in 0..n {
+        let block = view.block(BlockId::new(index));
+        if incoming[index].is_none() {
+            for i in 0..block.argument_count() {
+                work.push(block.argument(i).unwrap().into());
+            }
+        }
+        for op in ir_edit::operations(block) {
+            if !is_removable(op) {
+                mark_op(op, &mut work, &mut live_ops);
+            }
+        }
+    }
+    while let Some(value) = work.pop() {
+        if !live.insert(key(value)) {
+            continue;
+        }
+        if let Some(op) = ir_edit::defining_op(value) {
+            mark_op(op, &mut work, &mut live_ops);
+            continue;
+        }
+        // A block argument of this region: its incoming operands are live.
+        let Some(&owner) = owners.get(&ir_edit::defining_block_address(value)) else { continue };
+        let position = ir_edit::value_position(value);
+        if let Some(edges) = &incoming[owner.index()] {
+            for &(terminator, slot) in edges {
+                if let Some(values) = ir_edit::successor_operands(terminator, slot) {
+                    work.push(values[position]);
+                }
+            }
+        }
+    }
+    let mut erased = 0;
+    // Drop dead arguments' operands, then dead operations, then the arguments.
+    let mut dead_arguments: Vec<(BlockRef<'c, 'a>, usize)> = Vec::new();
+    for index in 1..n {
+        let Some(edges) = &incoming[index] else { continue };
+        let block = view.block(BlockId::new(index));
+        let dead: Vec<usize> =
+            (0..block.argument_count()).filter(|&i| !live.contains(&key(block.argument(i).unwrap().into()))).collect();
+        if dead.is_empty() {
+            continue;
+        }
+        for &(terminator, slot) in edges {
+            let Some(mut values) = ir_edit::successor_operands(terminator, slot) else { continue };
+            for &i in dead.iter().rev() {
+                values.remove(i);
+            }
+            // Cannot fail: successor_operands accepted the same slot.
+            let updated = ir_edit::set_successor_operands(terminator, slot, &values);
+            debug_assert!(updated);
+        }
+        dead_arguments.extend(dead.into_iter().rev().map(|i| (block, i)));
+    }
+    let mut dead_ops: Vec<OperationRef<'c, 'a>> = Vec::new();
+    for index in 0..n {
+        for op in ir_edit::operations(view.block(BlockId::new(index))) {
+            if is_removable(op) && !live_ops.contains(&(op.to_raw().ptr as usize)) {
+                dead_ops.push(op);
+            }
+        }
+    }
+    // Dead operations only feed each other and the dropped operands: erase
+    // users before what they use.
+    let mut remaining = dead_ops;
+    while !remaining.is_empty() {
+        let before = remaining.len();
+        remaining.retain(|op| {
+            let unused = op.results().all(|r| ir_edit::uses(r.into()).is_empty());
+            if unused {
+                ir_edit::erase_operation(*op);
+                erased += 1;
+            }
+            !unused
+        });
+        if remaining.len() == before {
+            break;
+        }
+    }
+    for (block, i) in dead_arguments {
+        if ir_edit::uses(block.argument(i).unwrap().into()).is_empty() {
+            ir_edit::erase_argument(block, i);
+            erased += 1;
+        }
+    }
+    erased
 }
 
 /// Folds the two-way branch of `block` into `cf.br` when both sides are
