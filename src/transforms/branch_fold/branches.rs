@@ -103,8 +103,9 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, '
     true
 }
 
-/// Erases unused `arith.constant`s and moves every other one outside the
-/// entry block to the start of the entry block, reusing an equal constant
+/// Erases unused constants (`arith.constant`, `ub.poison`), merges equal
+/// ones in the entry block and moves every other one outside the entry
+/// block to the start of the entry block, reusing an equal constant
 /// already there. Constants are
 /// pure and position-independent and the entry dominates every block, so
 /// this is always valid; it leaves blocks that only materialized a
@@ -113,7 +114,7 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, '
 fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
     let entry = view.block(BlockId::new(0));
     let mut pool: Vec<OperationRef<'c, 'a>> =
-        ir_edit::operations(entry).into_iter().filter(|op| prepare::op_name(*op) == "arith.constant").collect();
+        ir_edit::operations(entry).into_iter().filter(|op| is_constant(*op)).collect();
     let mut moved = 0;
     for op in &pool {
         if ir_edit::uses(op.result(0).unwrap().into()).is_empty() {
@@ -127,9 +128,23 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
         }
         !dead
     });
+    // Equal constants in the entry block (the folding step materializes its
+    // own) merge into the first one.
+    let mut unique: Vec<OperationRef<'c, 'a>> = Vec::with_capacity(pool.len());
+    for op in pool {
+        match unique.iter().find(|known| super::same_shape(**known, op)) {
+            Some(known) => {
+                ir_edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
+                ir_edit::erase_operation(op);
+                moved += 1;
+            }
+            None => unique.push(op),
+        }
+    }
+    let mut pool = unique;
     for index in 1..view.num_blocks() {
         for op in ir_edit::operations(view.block(BlockId::new(index))) {
-            if prepare::op_name(op) != "arith.constant" || op.region_count() != 0 {
+            if !is_constant(op) {
                 continue;
             }
             if ir_edit::uses(op.result(0).unwrap().into()).is_empty() {
@@ -370,6 +385,12 @@ fn eliminate_dead_values<'c, 'a>(view: &View<'c, 'a>) -> usize {
         }
     }
     erased
+}
+
+/// `arith.constant` and `ub.poison`: pure, operand-free, position-independent.
+fn is_constant(op: OperationRef<'_, '_>) -> bool {
+    let name = prepare::op_name(op);
+    (name == "arith.constant" || name == "ub.poison") && op.region_count() == 0 && op.operand_count() == 0
 }
 
 /// Folds the two-way branch of `block` into `cf.br` when both sides are
