@@ -313,31 +313,7 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
 
     /// Fresh analyses of the current IR.
     fn view(&self) -> Result<View<'c, 'a>, RegionGraphError<'c>> {
-        let uniformity = RegionUniformity::compute(self.function, self.region, self.options.uniformity)?;
-        let graph = uniformity.graph();
-        let labels = (0..graph.num_blocks())
-            .map(|index| {
-                let id = BlockId::new(index);
-                let terminator = graph.terminator(id);
-                let flow = prepare::op_name(terminator) == "spmd.flow_br";
-                BlockLabel {
-                    divergent: uniformity.info().is_divergent_branch(id),
-                    exit: prepare::is_function_exit(terminator),
-                    flow,
-                    flow_impure: flow && has_ops_before(terminator),
-                    loop_token: ir_edit::operations(graph.block(id))
-                        .iter()
-                        .any(|op| prepare::op_name(*op) == "spmd.convergence.loop"),
-                    unmarked_branch: {
-                        let s = graph.graph().successors(id);
-                        s.iter().any(|&t| t != s[0]) && !is_marked_uniform(terminator)
-                    },
-                }
-            })
-            .collect();
-        let planned = PlannedCfg::new(graph.graph(), labels);
-        let gate = Gate::new(Gate::checks_for(&planned), &planned);
-        Ok(View { uniformity, planned, gate })
+        view_of(self.function, self.region, self.options.uniformity)
     }
 
     /// Checks `planned` (the round's cumulative plan plus one edit) against
@@ -363,6 +339,55 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
     fn refuse(&mut self, key: (usize, usize), reason: Refusal) {
         self.refusals.insert((key.0, key.1, reason));
     }
+}
+
+/// Fresh analyses of `region`, the body of `function`.
+fn view_of<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    region: RegionRef<'c, 'a>,
+    options: UniformityOptions,
+) -> Result<View<'c, 'a>, RegionGraphError<'c>> {
+    let uniformity = RegionUniformity::compute(function, region, options)?;
+    let graph = uniformity.graph();
+    let labels = (0..graph.num_blocks())
+        .map(|index| {
+            let id = BlockId::new(index);
+            let terminator = graph.terminator(id);
+            let flow = prepare::op_name(terminator) == "spmd.flow_br";
+            BlockLabel {
+                divergent: uniformity.info().is_divergent_branch(id),
+                exit: prepare::is_function_exit(terminator),
+                flow,
+                flow_impure: flow && has_ops_before(terminator),
+                loop_token: ir_edit::operations(graph.block(id))
+                    .iter()
+                    .any(|op| prepare::op_name(*op) == "spmd.convergence.loop"),
+                unmarked_branch: {
+                    let s = graph.graph().successors(id);
+                    s.iter().any(|&t| t != s[0]) && !is_marked_uniform(terminator)
+                },
+            }
+        })
+        .collect();
+    let planned = PlannedCfg::new(graph.graph(), labels);
+    let gate = Gate::new(Gate::checks_for(&planned), &planned);
+    Ok(View { uniformity, planned, gate })
+}
+
+/// The violation count of every property the gate knows (the default
+/// checks and [`gate::StructuredBranches`]) on `region`, the body of
+/// `function`, with a fresh uniformity analysis: what a cleanup must not
+/// increase. For measuring other cleanups against the same contract.
+pub fn property_violations<'c>(
+    function: OperationRef<'c, '_>,
+    region: RegionRef<'c, '_>,
+    options: UniformityOptions,
+) -> Result<Vec<(&'static str, usize)>, RegionGraphError<'c>> {
+    let view = view_of(function, region, options)?;
+    let graph = view.planned.graph();
+    let mut checks = Gate::default_checks();
+    checks.push(Box::new(gate::StructuredBranches));
+    Ok(checks.iter().map(|c| (c.name(), c.violations(&graph, &view.planned))).collect())
 }
 
 /// One batch of edits planned on one snapshot of the region.
