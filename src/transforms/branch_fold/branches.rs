@@ -420,8 +420,15 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
         return false;
     }
     let all_equal = slots.iter().all(|(t, _, o)| *t == slots[0].0 && *o == slots[0].2);
-    // Same target, different operands (cf.cond_br only): `cf.br` with selects.
-    let select = !all_equal && name == "cf.cond_br" && slots[0].0 == slots[1].0;
+    // Same target, different operands (cf.cond_br only): `cf.br` with
+    // selects. Only when this block is the target's only predecessor: the
+    // target then merges into it, which pays for the selects; otherwise the
+    // selects would only add operations.
+    let select = !all_equal
+        && name == "cf.cond_br"
+        && slots[0].0 == slots[1].0
+        && round.same_predecessors(slots[0].1)
+        && view.predecessors(slots[0].1).iter().all(|&p| p == block);
     let taken = if all_equal || select {
         0
     } else if switch {
