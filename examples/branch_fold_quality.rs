@@ -143,6 +143,13 @@ fn main() {
                         }
                     })
                     .collect();
+                if let Ok(dir) = std::env::var("SPMD_QUALITY_DUMP") {
+                    // Debugging aid: the base of every kernel where canonicalize removes more blocks.
+                    if rows[1].blocks > rows[0].blocks {
+                        let path = format!("{dir}/{name}-{}-{seed}.mlir", kernel_index(&rows));
+                        let _ = std::fs::write(path, &text);
+                    }
+                }
                 let all_safe = rows.iter().all(|r| r.broke_property == 0 && r.not_structured == 0);
                 for table in [Some(&mut valid), all_safe.then_some(&mut safe)].into_iter().flatten() {
                     table.kernels += 1;
@@ -167,6 +174,10 @@ fn main() {
         safe.print("  every cleanup valid and property-preserving", structured);
         println!();
     }
+}
+
+fn kernel_index(rows: &[Row]) -> String {
+    format!("{}vs{}", rows[0].blocks, rows[1].blocks)
 }
 
 /// Violations per property check, summed over the module's functions.

@@ -18,7 +18,7 @@ use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, ir_edit,
 use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
 use melior::{
     dialect::cf,
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, Value, ValueLike},
+    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike},
 };
 use std::collections::HashMap;
 
@@ -68,6 +68,13 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, '
     if dead.is_empty() {
         return false;
     }
+    // Divergent regions whose head is unreachable are gone: drop their tails.
+    let dead_heads: Vec<i64> = dead
+        .iter()
+        .flat_map(|&b| ir_edit::operations(b))
+        .filter(|op| prepare::op_name(*op) == "spmd.reconvergence.head")
+        .filter_map(marker_id)
+        .collect();
     let entry = view.block(BlockId::new(0));
     let mut placeholders: HashMap<usize, OperationRef<'c, 'a>> = HashMap::new();
     let mut values: Vec<Value<'c, 'a>> = Vec::new();
@@ -97,6 +104,10 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, '
     }
     for (_, placeholder) in placeholders {
         ir_edit::erase_operation(placeholder);
+    }
+    if !dead_heads.is_empty() {
+        erase_tails(folder, &dead_heads);
+        folder.stats.regions_dissolved += dead_heads.len();
     }
     folder.stats.unreachable_removed += dead.len();
     folder.edits += 1;
@@ -405,9 +416,11 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
         return false;
     }
     let ir_block = view.block(block);
-    if ir_edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == "spmd.reconvergence.head") {
-        return false;
-    }
+    let heads: Vec<OperationRef<'c, 'a>> = ir_edit::operations(ir_block)
+        .into_iter()
+        .filter(|op| prepare::op_name(*op) == "spmd.reconvergence.head")
+        .collect();
+    let Some(head_ids) = heads.iter().map(|op| marker_id(*op)).collect::<Option<Vec<i64>>>() else { return false };
     let count = terminator.successor_count();
     let mut slots = Vec::with_capacity(count);
     for slot in 0..count {
@@ -455,6 +468,14 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
     round.write(&[block]);
     let ids: Vec<BlockId> = slots.iter().map(|s| s.1).collect();
     round.change_predecessors(&ids);
+    // A divergent region whose branch folds is gone: its markers go too.
+    if !head_ids.is_empty() {
+        for op in heads {
+            ir_edit::erase_operation(op);
+        }
+        erase_tails(folder, &head_ids);
+        folder.stats.regions_dissolved += head_ids.len();
+    }
     let condition = terminator.operand(0).unwrap();
     let location = terminator.location();
     let operands: Vec<Value> = if select {
@@ -482,6 +503,26 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
         folder.stats.branches_folded += 1;
     }
     true
+}
+
+/// The `id` of a reconvergence marker.
+fn marker_id(op: OperationRef<'_, '_>) -> Option<i64> {
+    let text = op.attribute("id").ok()?.to_string();
+    text.split(" : ").next()?.trim().parse().ok()
+}
+
+/// Erases the `spmd.reconvergence.tail` markers of the region whose id is
+/// in `ids`.
+fn erase_tails(folder: &Folder<'_, '_, '_>, ids: &[i64]) {
+    let mut next = folder.region.first_block();
+    while let Some(block) = next {
+        for op in ir_edit::operations(block) {
+            if prepare::op_name(op) == "spmd.reconvergence.tail" && marker_id(op).is_some_and(|id| ids.contains(&id)) {
+                ir_edit::erase_operation(op);
+            }
+        }
+        next = block.next_in_region();
+    }
 }
 
 /// The successor slot a `cf.switch` on a constant flag takes: the first
@@ -670,6 +711,10 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
         return false;
     }
     let (ir_block, ir_predecessor) = (view.block(block), view.block(predecessor));
+    // A reconvergence tail must start its block.
+    if ir_edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == "spmd.reconvergence.tail") {
+        return false;
+    }
     let Some(operands) = ir_edit::successor_operands(branch, 0) else { return false };
     let mut planned = round.planned.clone();
     let mut label = round.planned.labels[block.index()];

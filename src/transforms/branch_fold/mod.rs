@@ -143,6 +143,9 @@ pub struct BranchFoldStats {
     /// `cf.cond_br`s to one block with different operands turned into
     /// `arith.select`s and `cf.br`.
     pub branches_selected: usize,
+    /// Divergent regions dissolved (their head's branch folded; head and
+    /// tail markers erased).
+    pub regions_dissolved: usize,
     /// Edges redirected past a jump-only block.
     pub jumps_redirected: usize,
     /// Blocks merged into their only predecessor.
@@ -175,7 +178,7 @@ impl BranchFoldStats {
     pub fn render(&self, label: &str) -> String {
         format!(
             "spmd-branch-fold {label}\n  blocks removed: {} ({} -> {})\n  ops removed: {} ({} -> {})\n  \
-             ops folded: {}\n  unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  block arguments simplified: {}\n  branches folded: {}\n  branches turned into selects: {}\n  jumps redirected: {}\n  \
+             ops folded: {}\n  unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  block arguments simplified: {}\n  branches folded: {}\n  branches turned into selects: {}\n  reconvergence regions dissolved: {}\n  jumps redirected: {}\n  \
              blocks merged into predecessor: {}\n  tails merged: {} ({} ops)\n  ops hoisted: {}\n  \
              refused (convergent): {}\n  refused (special register): {}\n  refused (property): {}\n",
             self.blocks_removed(),
@@ -190,6 +193,7 @@ impl BranchFoldStats {
             self.arguments_removed,
             self.branches_folded,
             self.branches_selected,
+            self.regions_dissolved,
             self.jumps_redirected,
             self.blocks_merged,
             self.tails_merged,
