@@ -100,7 +100,7 @@ fn main() {
             continue;
         }
         let structured = name == "structurize";
-        let (mut valid, mut safe) = (Table::new(), Table::new());
+        let (mut valid, mut safe, mut alone) = (Table::new(), Table::new(), Table::new());
         let mut failed = vec![0usize; CLEANUPS.len()];
         let (mut total, mut skipped) = (0usize, 0usize);
         for shape_of in [
@@ -119,6 +119,30 @@ fn main() {
                 let results: Vec<Option<Module>> = CLEANUPS.iter().map(|(_, c)| run(&context, &text, c)).collect();
                 for (count, result) in failed.iter_mut().zip(&results) {
                     *count += usize::from(result.is_none());
+                }
+                // branch-fold alone, over every kernel (whatever the other cleanups did).
+                alone.kernels += 1;
+                alone.blocks += blocks;
+                alone.ops += ops;
+                match &results[0] {
+                    Some(cleaned) => {
+                        let (b, o) = measure(cleaned);
+                        let after = violations(cleaned);
+                        let row = &mut alone.rows[0];
+                        row.blocks += blocks as isize - b as isize;
+                        row.ops += ops as isize - o as isize;
+                        row.changed += usize::from(b != blocks || o != ops);
+                        row.not_reconverging += usize::from(!is_reconverging(cleaned));
+                        row.broke_property += usize::from(after.iter().zip(&base_violations).any(|(a, b)| a > b));
+                        let broken = structured
+                            && run(&context, &cleaned.as_operation().to_string(), "spmd-verify-structured").is_none();
+                        row.not_structured += usize::from(broken);
+                        if let (true, Ok(dir)) = (broken, std::env::var("SPMD_QUALITY_DUMP")) {
+                            let base_ok = run(&context, &text, "spmd-verify-structured").is_some();
+                            let _ = std::fs::write(format!("{dir}/not-structured-{seed}-base-ok-{base_ok}.mlir"), &text);
+                        }
+                    }
+                    None => alone.rows[0].failed += 1,
                 }
                 if results.iter().any(Option::is_none) {
                     skipped += 1;
@@ -172,6 +196,8 @@ fn main() {
         println!("after {name}: {total} kernels, {skipped} skipped because a cleanup produced invalid IR (failed column)");
         valid.print("  every cleanup valid", structured);
         safe.print("  every cleanup valid and property-preserving", structured);
+        alone.rows.truncate(1);
+        alone.print("  branch-fold alone, every kernel", structured);
         println!();
     }
 }

@@ -33,7 +33,8 @@ pub fn optimize_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, R
     if delete_unreachable(folder, &view) {
         view = folder.view()?;
     }
-    let mut changed = hoist_constants(folder, &view);
+    let mut changed = fold_flow_predicates(folder, &view);
+    changed |= hoist_constants(folder, &view);
     if folder.options.fold_operations {
         changed |= simplify_block_arguments(folder, &view);
     }
@@ -114,6 +115,83 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, '
     true
 }
 
+/// Folds the `arith.cmpi` of constant integers in Flow blocks (which the
+/// folding step leaves alone, so that no upstream pattern turns a selector
+/// comparison into an operation a Flow block may not hold) into `i1`
+/// constants.
+fn fold_flow_predicates<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
+    let mut folded = 0;
+    for index in 0..view.num_blocks() {
+        let block = view.block(BlockId::new(index));
+        if !super::is_flow_block(block) {
+            continue;
+        }
+        for op in ir_edit::operations(block) {
+            if prepare::op_name(op) != "arith.cmpi" {
+                continue;
+            }
+            let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else { continue };
+            let (Some((x, width)), Some((y, _))) = (constant_int_width(a), constant_int_width(b)) else { continue };
+            let Some(predicate) = op.attribute("predicate").ok().and_then(|p| p.to_string().split(" : ").next()?.trim().parse::<u8>().ok())
+            else {
+                continue;
+            };
+            let Some(value) = evaluate_cmpi(predicate, x, y, width) else { continue };
+            let constant = block.insert_operation_before(op, ir_edit::bool_constant(folder.context, value, op.location()));
+            ir_edit::replace_all_uses(op.result(0).unwrap().into(), constant.result(0).unwrap().into());
+            ir_edit::erase_operation(op);
+            folded += 1;
+        }
+    }
+    if folded == 0 {
+        return false;
+    }
+    folder.stats.ops_folded += folded;
+    folder.edits += 1;
+    true
+}
+
+/// `arith.cmpi` with predicate number `predicate` (eq, ne, slt, sle, sgt,
+/// sge, ult, ule, ugt, uge) on two `width`-bit integers.
+fn evaluate_cmpi(predicate: u8, x: i128, y: i128, width: u32) -> Option<bool> {
+    if width == 0 || width > 64 {
+        return None;
+    }
+    let mask: i128 = (1i128 << width) - 1;
+    let (ux, uy) = (x & mask, y & mask);
+    let sign = |u: i128| if u >> (width - 1) & 1 == 1 { u - (1i128 << width) } else { u };
+    let (sx, sy) = (sign(ux), sign(uy));
+    Some(match predicate {
+        0 => ux == uy,
+        1 => ux != uy,
+        2 => sx < sy,
+        3 => sx <= sy,
+        4 => sx > sy,
+        5 => sx >= sy,
+        6 => ux < uy,
+        7 => ux <= uy,
+        8 => ux > uy,
+        9 => ux >= uy,
+        _ => return None,
+    })
+}
+
+/// The value and bit width of an integer `arith.constant` (`N : iK`, or
+/// `true`/`false`).
+fn constant_int_width(value: Value<'_, '_>) -> Option<(i128, u32)> {
+    if let Some(b) = constant_bool(value) {
+        return Some((i128::from(b), 1));
+    }
+    let op = ir_edit::defining_op(value)?;
+    if prepare::op_name(op) != "arith.constant" {
+        return None;
+    }
+    let text = op.attribute("value").ok()?.to_string();
+    let (number, ty) = text.split_once(" : ")?;
+    let width = ty.strip_prefix('i')?.parse().ok()?;
+    Some((number.trim().parse().ok()?, width))
+}
+
 /// Erases unused constants (`arith.constant`, `ub.poison`), merges equal
 /// ones in the entry block and moves every other one outside the entry
 /// block to the start of the entry block, reusing an equal constant
@@ -124,6 +202,10 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, '
 /// then remove.
 fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
     let entry = view.block(BlockId::new(0));
+    if super::is_flow_block(entry) {
+        // A Flow entry block must stay empty (the input had it; keep it).
+        return false;
+    }
     let mut pool: Vec<OperationRef<'c, 'a>> =
         ir_edit::operations(entry).into_iter().filter(|op| is_constant(*op)).collect();
     let mut moved = 0;
@@ -711,6 +793,12 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
         return false;
     }
     let (ir_block, ir_predecessor) = (view.block(block), view.block(predecessor));
+    // The entry block is where constants live (this pass and the folding
+    // step put them there): it must never become a Flow block, which may
+    // hold nothing but its branch.
+    if predecessor == BlockId::new(0) && round.planned.labels[block.index()].flow {
+        return false;
+    }
     // A reconvergence tail must start its block.
     if ir_edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == "spmd.reconvergence.tail") {
         return false;
@@ -718,7 +806,7 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
     let Some(operands) = ir_edit::successor_operands(branch, 0) else { return false };
     let mut planned = round.planned.clone();
     let mut label = round.planned.labels[block.index()];
-    label.flow_impure = label.flow && (has_ops_before(branch) || label.flow_impure);
+    label.flow_impure = label.flow && (super::has_non_flow_ops(ir_predecessor) || label.flow_impure);
     label.loop_token |= round.planned.labels[predecessor.index()].loop_token;
     let successors = planned.successors[block.index()].clone();
     planned.set_terminator(predecessor, successors.clone(), label);

@@ -36,7 +36,10 @@
 //!
 //! # Eligible operations
 //!
-//! Operations directly in the region's blocks that are not terminators, have
+//! Operations directly in the region's blocks, outside Flow blocks (an
+//! upstream pattern could turn a selector comparison into an operation a
+//! Flow block may not hold; OptimizeBranches folds constant comparisons
+//! there itself), that are not terminators, have
 //! no successors and no regions, are not `cf` or `spmd` operations, are not
 //! convergent ([`super::safety::is_convergent`]: barriers, shuffles, votes,
 //! subgroup operations, calls) and do not read a special register. Patterns
@@ -56,7 +59,8 @@ use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, Regio
 /// Which operations the greedy driver may see (see the module docs).
 pub fn is_eligible(op: OperationRef<'_, '_>) -> bool {
     let name = prepare::op_name(op);
-    op.successor_count() == 0
+    !op.block().is_some_and(super::is_flow_block)
+        && op.successor_count() == 0
         && op.region_count() == 0
         && op.next_in_block().is_some()
         && !name.starts_with("cf.")
@@ -69,6 +73,11 @@ pub fn is_eligible(op: OperationRef<'_, '_>) -> bool {
 /// number of operations went down; `Err` names an internal error (the
 /// driver touched a protected operation or a block).
 pub fn fold_operations(folder: &mut Folder<'_, '_, '_>) -> Result<bool, &'static str> {
+    // The driver materializes constants in the entry block; a Flow entry
+    // block must hold nothing but its branch, so the step stays off there.
+    if folder.region.first_block().is_some_and(super::is_flow_block) {
+        return Ok(false);
+    }
     let (mut eligible, mut protected) = (Vec::new(), Vec::new());
     let mut next = folder.region.first_block();
     while let Some(block) = next {

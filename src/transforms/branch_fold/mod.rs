@@ -362,7 +362,7 @@ fn view_of<'c, 'a>(
                 divergent: uniformity.info().is_divergent_branch(id),
                 exit: prepare::is_function_exit(terminator),
                 flow,
-                flow_impure: flow && has_ops_before(terminator),
+                flow_impure: flow && has_non_flow_ops(graph.block(id)),
                 loop_token: ir_edit::operations(graph.block(id))
                     .iter()
                     .any(|op| prepare::op_name(*op) == "spmd.convergence.loop"),
@@ -500,6 +500,22 @@ fn same_shape(o1: OperationRef<'_, '_>, o2: OperationRef<'_, '_>) -> bool {
         a.r#type() == b.r#type()
     });
     types_equal && o1.attributes().zip(o2.attributes()).all(|(a, b)| a.0 == b.0 && a.1 == b.1)
+}
+
+/// True if `block` ends in `spmd.flow_br`.
+fn is_flow_block(block: BlockRef<'_, '_>) -> bool {
+    block.terminator().is_some_and(|t| prepare::op_name(t) == "spmd.flow_br")
+}
+
+/// True if `block` holds an operation that the structured contract does
+/// not allow in a Flow block besides its branch: anything but reconvergence
+/// tails and the `arith.constant`/`arith.cmpi` of a selector chain (see
+/// [`crate::transforms::structurize::flow_shape`]).
+fn has_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
+    let operations = ir_edit::operations(block);
+    operations[..operations.len().saturating_sub(1)].iter().any(|op| {
+        !matches!(prepare::op_name(*op).as_str(), "spmd.reconvergence.tail" | "arith.constant" | "arith.cmpi")
+    })
 }
 
 /// True if `op` is not the first operation of its block.
