@@ -100,7 +100,8 @@ fn main() {
             continue;
         }
         let structured = name == "structurize";
-        let (mut valid, mut safe, mut alone) = (Table::new(), Table::new(), Table::new());
+        let (mut valid, mut safe, mut alone, mut unsafe_) = (Table::new(), Table::new(), Table::new(), Table::new());
+        let mut broken_checks = vec![[0usize; 5]; CLEANUPS.len()];
         let mut failed = vec![0usize; CLEANUPS.len()];
         let (mut total, mut skipped) = (0usize, 0usize);
         for shape_of in [
@@ -150,7 +151,8 @@ fn main() {
                 }
                 let rows: Vec<Row> = results
                     .iter()
-                    .map(|cleaned| {
+                    .enumerate()
+                    .map(|(which, cleaned)| {
                         let cleaned = cleaned.as_ref().unwrap();
                         let (b, o) = measure(cleaned);
                         let after = violations(cleaned);
@@ -159,7 +161,16 @@ fn main() {
                             ops: ops as isize - o as isize,
                             changed: usize::from(b != blocks || o != ops),
                             not_reconverging: usize::from(!is_reconverging(cleaned)),
-                            broke_property: usize::from(after.iter().zip(&base_violations).any(|(a, b)| a > b)),
+                            broke_property: {
+                                let mut broke = false;
+                                for (k, (a, b)) in after.iter().zip(&base_violations).enumerate() {
+                                    if a > b {
+                                        broke = true;
+                                        broken_checks[which][k] += 1;
+                                    }
+                                }
+                                usize::from(broke)
+                            },
                             not_structured: usize::from(
                                 structured && run(&context, &cleaned.as_operation().to_string(), "spmd-verify-structured").is_none(),
                             ),
@@ -175,7 +186,11 @@ fn main() {
                     }
                 }
                 let all_safe = rows.iter().all(|r| r.broke_property == 0 && r.not_structured == 0);
-                for table in [Some(&mut valid), all_safe.then_some(&mut safe)].into_iter().flatten() {
+                let some_unsafe = !all_safe;
+                for table in [Some(&mut valid), all_safe.then_some(&mut safe), some_unsafe.then_some(&mut unsafe_)]
+                    .into_iter()
+                    .flatten()
+                {
                     table.kernels += 1;
                     table.blocks += blocks;
                     table.ops += ops;
@@ -196,6 +211,11 @@ fn main() {
         println!("after {name}: {total} kernels, {skipped} skipped because a cleanup produced invalid IR (failed column)");
         valid.print("  every cleanup valid", structured);
         safe.print("  every cleanup valid and property-preserving", structured);
+        unsafe_.print("  every cleanup valid, some cleanup broke a property", structured);
+        println!("  kernels where a cleanup broke each property (reconverging, reducible, flow-chains, loop-tokens, structured):");
+        for ((label, _), counts) in CLEANUPS.iter().zip(&broken_checks) {
+            println!("    {label:<26} {counts:?}");
+        }
         alone.rows.truncate(1);
         alone.print("  branch-fold alone, every kernel", structured);
         println!();
