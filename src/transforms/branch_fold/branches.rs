@@ -14,7 +14,7 @@
 //!
 //! Each rule builds the planned graph of its edit and asks the gate first.
 
-use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, ir_edit, prepare, Folder, Round, View};
+use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, ir_edit, prepare, Apply, Folder, PlanEdit, Round, View};
 use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
 use melior::{
     dialect::cf,
@@ -38,20 +38,25 @@ pub fn optimize_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, R
     if folder.options.fold_operations {
         changed |= simplify_block_arguments(folder, &view);
     }
+    if changed {
+        // The value-level steps changed operations: re-read the labels.
+        view = folder.view()?;
+    }
     let mut round = Round::new(view);
     let n = round.view.num_blocks();
     for index in 0..n {
-        changed |= fold_branch(folder, &mut round, BlockId::new(index));
+        fold_branch(folder, &mut round, BlockId::new(index));
     }
     for index in 0..n {
         let block = BlockId::new(index);
         for slot in 0..round.view.terminator(block).successor_count() {
-            changed |= redirect(folder, &mut round, block, slot);
+            redirect(folder, &mut round, block, slot);
         }
     }
     for index in 1..n {
-        changed |= merge_into_predecessor(folder, &mut round, BlockId::new(index));
+        merge_into_predecessor(folder, &mut round, BlockId::new(index));
     }
+    changed |= folder.commit(&mut round);
     Ok(changed)
 }
 
@@ -542,48 +547,47 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
         }
     };
     let (target, target_id, _) = slots[taken].clone();
-    let mut planned = round.planned.clone();
-    planned.set_terminator(block, vec![target_id], BlockLabel::default());
-    if !folder.admit(round, planned, (block_key(ir_block), 0)) {
-        return false;
-    }
     round.write(&[block]);
     let ids: Vec<BlockId> = slots.iter().map(|s| s.1).collect();
     round.change_predecessors(&ids);
-    // A divergent region whose branch folds is gone: its markers go too.
-    if !head_ids.is_empty() {
-        for op in heads {
-            ir_edit::erase_operation(op);
+    let edits = vec![PlanEdit::SetTerminator(block, vec![target_id], BlockLabel::default())];
+    let apply: Apply<'c, 'a> = Box::new(move |folder| {
+        // A divergent region whose branch folds is gone: its markers go too.
+        if !head_ids.is_empty() {
+            for op in heads {
+                ir_edit::erase_operation(op);
+            }
+            erase_tails(folder, &head_ids);
+            folder.stats.regions_dissolved += head_ids.len();
         }
-        erase_tails(folder, &head_ids);
-        folder.stats.regions_dissolved += head_ids.len();
-    }
-    let condition = terminator.operand(0).unwrap();
-    let location = terminator.location();
-    let operands: Vec<Value> = if select {
-        let (on_true, on_false) = (&slots[0].2, &slots[1].2);
-        on_true
-            .iter()
-            .zip(on_false)
-            .map(|(&a, &b)| {
-                if a == b {
-                    return a;
-                }
-                let op = melior::dialect::arith::select(condition, a, b, location);
-                ir_block.insert_operation_before(terminator, op).result(0).unwrap().into()
-            })
-            .collect()
-    } else {
-        slots[taken].2.clone()
-    };
-    ir_block.insert_operation_before(terminator, cf::br(&target, &operands, location));
-    ir_edit::erase_operation(terminator);
-    erase_if_dead(condition);
-    if select {
-        folder.stats.branches_selected += 1;
-    } else {
-        folder.stats.branches_folded += 1;
-    }
+        let condition = terminator.operand(0).unwrap();
+        let location = terminator.location();
+        let operands: Vec<Value> = if select {
+            let (on_true, on_false) = (&slots[0].2, &slots[1].2);
+            on_true
+                .iter()
+                .zip(on_false)
+                .map(|(&a, &b)| {
+                    if a == b {
+                        return a;
+                    }
+                    let op = melior::dialect::arith::select(condition, a, b, location);
+                    ir_block.insert_operation_before(terminator, op).result(0).unwrap().into()
+                })
+                .collect()
+        } else {
+            slots[taken].2.clone()
+        };
+        ir_block.insert_operation_before(terminator, cf::br(&target, &operands, location));
+        ir_edit::erase_operation(terminator);
+        erase_if_dead(condition);
+        if select {
+            folder.stats.branches_selected += 1;
+        } else {
+            folder.stats.branches_folded += 1;
+        }
+    });
+    folder.propose(round, edits, (block_key(ir_block), 0), apply);
     true
 }
 
@@ -745,19 +749,17 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, 
             }
         })
         .collect();
-    let mut planned = round.planned.clone();
-    planned.redirect(block, slot, target_id);
     let key = (block_key(view.block(block)), middle_address ^ (slot + 1));
-    if !folder.admit(round, planned, key) {
-        return false;
-    }
     round.write(&[block]);
     round.change_predecessors(&[middle_id, target_id]);
-    if !ir_edit::set_successor_operands(terminator, slot, &operands) {
-        return false;
-    }
-    ir_edit::set_successor(terminator, slot, target);
-    folder.stats.jumps_redirected += 1;
+    let apply: Apply<'c, 'a> = Box::new(move |folder| {
+        // Cannot fail: successor_operands accepted the same slot.
+        let updated = ir_edit::set_successor_operands(terminator, slot, &operands);
+        debug_assert!(updated);
+        ir_edit::set_successor(terminator, slot, target);
+        folder.stats.jumps_redirected += 1;
+    });
+    folder.propose(round, vec![PlanEdit::Redirect(block, slot, target_id)], key, apply);
     true
 }
 
@@ -804,26 +806,24 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
         return false;
     }
     let Some(operands) = ir_edit::successor_operands(branch, 0) else { return false };
-    let mut planned = round.planned.clone();
     let mut label = round.planned.labels[block.index()];
     label.flow_impure = label.flow && (super::has_non_flow_ops(ir_predecessor) || label.flow_impure);
     label.loop_token |= round.planned.labels[predecessor.index()].loop_token;
-    let successors = planned.successors[block.index()].clone();
-    planned.set_terminator(predecessor, successors.clone(), label);
-    planned.remove(block);
-    if !folder.admit(round, planned, (block_key(ir_predecessor), block_key(ir_block))) {
-        return false;
-    }
+    let successors = round.planned.successors[block.index()].clone();
     round.write(&[block, predecessor]);
     round.change_predecessors(&successors);
-    for (i, value) in operands.into_iter().enumerate() {
-        ir_edit::replace_all_uses(ir_block.argument(i).unwrap().into(), value);
-    }
-    ir_edit::erase_operation(branch);
-    for op in ir_edit::operations(ir_block) {
-        ir_edit::move_to_end(op, ir_predecessor);
-    }
-    ir_edit::erase_block(ir_block);
-    folder.stats.blocks_merged += 1;
+    let edits = vec![PlanEdit::SetTerminator(predecessor, successors, label), PlanEdit::Remove(block)];
+    let apply: Apply<'c, 'a> = Box::new(move |folder| {
+        for (i, value) in operands.into_iter().enumerate() {
+            ir_edit::replace_all_uses(ir_block.argument(i).unwrap().into(), value);
+        }
+        ir_edit::erase_operation(branch);
+        for op in ir_edit::operations(ir_block) {
+            ir_edit::move_to_end(op, ir_predecessor);
+        }
+        ir_edit::erase_block(ir_block);
+        folder.stats.blocks_merged += 1;
+    });
+    folder.propose(round, edits, (block_key(ir_predecessor), block_key(ir_block)), apply);
     true
 }

@@ -35,7 +35,7 @@
 //! re-reads the region. A third block with the same tail merges with the
 //! shared block in a later round (its whole body is the tail).
 
-use super::{block_key, has_ops_before, ir_edit, prepare, safety, same_shape, BlockLabel, Folder, Refusal, Round, View};
+use super::{block_key, has_ops_before, ir_edit, prepare, safety, same_shape, Apply, BlockLabel, Folder, PlanEdit, Refusal, Round, View};
 use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
 use melior::{
     dialect::cf,
@@ -50,7 +50,6 @@ use std::{
 /// the round touched; false if there is none.
 pub fn merge_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
     let mut round = Round::new(folder.view()?);
-    let mut changed = false;
     for group in candidate_groups(&round.view, folder.options.tail_merge_threshold) {
         let mut buckets: Vec<(u64, Vec<BlockId>)> = Vec::new();
         for block in group {
@@ -63,14 +62,14 @@ pub fn merge_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, Regi
         for (_, members) in buckets {
             for i in 0..members.len() {
                 for j in i + 1..members.len() {
-                    if round.untouched(&[members[i], members[j]]) && try_merge(folder, &mut round, members[i], members[j]) {
-                        changed = true;
+                    if round.untouched(&[members[i], members[j]]) {
+                        try_merge(folder, &mut round, members[i], members[j]);
                     }
                 }
             }
         }
     }
-    Ok(changed)
+    Ok(folder.commit(&mut round))
 }
 
 /// Candidate groups: returns first (phase A), then `cf.br` targets (phase B).
@@ -165,18 +164,15 @@ fn try_merge<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>,
     let terminator = view.terminator(b1);
     let exit = prepare::is_function_exit(terminator);
     let successors: Vec<BlockId> = terminator.successors().filter_map(|s| view.id(s)).collect();
-    let mut planned = round.planned.clone();
-    let shared = planned.add_block(successors.clone(), BlockLabel { exit, ..Default::default() });
-    planned.set_terminator(b1, vec![shared], BlockLabel::default());
-    planned.set_terminator(b2, vec![shared], BlockLabel::default());
-    if !folder.admit(round, planned, key) {
-        return false;
-    }
     round.write(&[b1, b2]);
     round.change_predecessors(&successors);
-    apply(block2, block1, &tail);
-    folder.stats.tails_merged += 1;
-    folder.stats.tail_ops_merged += tail.len();
+    let edits = vec![PlanEdit::Shared(successors, BlockLabel { exit, ..Default::default() }, [b1, b2])];
+    let apply: Apply<'c, 'a> = Box::new(move |folder| {
+        apply(block2, block1, &tail);
+        folder.stats.tails_merged += 1;
+        folder.stats.tail_ops_merged += tail.len();
+    });
+    folder.propose(round, edits, key, apply);
     true
 }
 
