@@ -15,7 +15,10 @@
 //! Each rule builds the planned graph of its edit and asks the gate first.
 
 use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, ir_edit, prepare, Apply, Folder, PlanEdit, Round, View};
-use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
+use crate::analysis::{
+    cfg::{BlockId, Graph},
+    region_graph::{RegionGraph, RegionGraphError},
+};
 use melior::{
     dialect::cf,
     ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike},
@@ -29,20 +32,19 @@ const TWO_WAY: &[&str] = &["cf.cond_br", "spmd.flow_br"];
 /// the snapshot allows and that does not look at a block an earlier edit
 /// of the round changed (see [`super::Round`]). False if nothing changed.
 pub fn optimize_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
-    let mut view = folder.view()?;
-    if delete_unreachable(folder, &view) {
-        view = folder.view()?;
+    // The value-level steps need the graph only; uniformity is computed
+    // once, for the CFG rules, after them.
+    let mut graph = RegionGraph::snapshot(folder.region)?;
+    if delete_unreachable(folder, &graph) {
+        graph = RegionGraph::snapshot(folder.region)?;
     }
+    let view = &graph;
     let mut changed = fold_flow_predicates(folder, &view);
     changed |= hoist_constants(folder, &view);
     if folder.options.fold_operations {
         changed |= simplify_block_arguments(folder, &view);
     }
-    if changed {
-        // The value-level steps changed operations: re-read the labels.
-        view = folder.view()?;
-    }
-    let mut round = Round::new(view);
+    let mut round = Round::new(folder.view()?);
     let n = round.view.num_blocks();
     for index in 0..n {
         fold_branch(folder, &mut round, BlockId::new(index));
@@ -64,11 +66,11 @@ pub fn optimize_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, R
 /// are only used in unreachable blocks (dominance); those uses are first
 /// pointed at `ub.poison` placeholders in the entry block, which are
 /// erased again at the end.
-fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
-    let traversal = view.uniformity.cfg().traversal();
+fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
+    let reachable = super::gate::reachable_from_entry(view.graph());
     let dead: Vec<BlockRef<'c, 'a>> = (0..view.num_blocks())
         .map(BlockId::new)
-        .filter(|&b| !traversal.is_reachable(b))
+        .filter(|&b| !reachable[b.index()])
         .map(|b| view.block(b))
         .collect();
     if dead.is_empty() {
@@ -124,7 +126,7 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, '
 /// folding step leaves alone, so that no upstream pattern turns a selector
 /// comparison into an operation a Flow block may not hold) into `i1`
 /// constants.
-fn fold_flow_predicates<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
+fn fold_flow_predicates<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
     let mut folded = 0;
     for index in 0..view.num_blocks() {
         let block = view.block(BlockId::new(index));
@@ -205,7 +207,7 @@ fn constant_int_width(value: Value<'_, '_>) -> Option<(i128, u32)> {
 /// this is always valid; it leaves blocks that only materialized a
 /// predicate or a phi input for a Flow block empty, which the other rules
 /// then remove.
-fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
+fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
     let entry = view.block(BlockId::new(0));
     if super::is_flow_block(entry) {
         // A Flow entry block must stay empty (the input had it; keep it).
@@ -228,15 +230,17 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
     });
     // Equal constants in the entry block (the folding step materializes its
     // own) merge into the first one.
-    let mut unique: Vec<OperationRef<'c, 'a>> = Vec::with_capacity(pool.len());
+    let mut unique: HashMap<String, OperationRef<'c, 'a>> = HashMap::with_capacity(pool.len());
     for op in pool {
-        match unique.iter().find(|known| super::same_shape(**known, op)) {
+        match unique.get(&constant_key(op)) {
             Some(known) => {
                 ir_edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
                 ir_edit::erase_operation(op);
                 moved += 1;
             }
-            None => unique.push(op),
+            None => {
+                unique.insert(constant_key(op), op);
+            }
         }
     }
     let mut pool = unique;
@@ -250,7 +254,7 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
                 moved += 1;
                 continue;
             }
-            match pool.iter().find(|known| super::same_shape(**known, op)) {
+            match pool.get(&constant_key(op)) {
                 Some(known) => {
                     ir_edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
                     ir_edit::erase_operation(op);
@@ -260,7 +264,7 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
                         Some(first) => ir_edit::move_before(op, first),
                         None => ir_edit::move_to_end(op, entry),
                     }
-                    pool.push(op);
+                    pool.insert(constant_key(op), op);
                 }
             }
             moved += 1;
@@ -282,7 +286,7 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
 /// edges are unchanged, so the gate has nothing to check. Fewer arguments
 /// make more blocks jump-only (what [`redirect`] needs) and more
 /// same-target branches equal (what [`fold_branch`] needs).
-fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
+fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
     let mut changed = 0;
     for index in 1..view.num_blocks() {
         let id = BlockId::new(index);
@@ -290,7 +294,7 @@ fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View
         if block.argument_count() == 0 {
             continue;
         }
-        let mut predecessors = view.predecessors(id).to_vec();
+        let mut predecessors = view.graph().predecessors(id).to_vec();
         predecessors.sort();
         predecessors.dedup();
         let mut incoming: Vec<(OperationRef<'c, 'a>, usize, Vec<Value<'c, 'a>>)> = Vec::new();
@@ -351,7 +355,7 @@ fn is_removable(op: OperationRef<'_, '_>) -> bool {
 /// blocks whose every incoming edge forwards its operands are erased with
 /// the operands feeding them, then the pure operations that become unused.
 /// Returns the number of arguments and operations erased.
-fn eliminate_dead_values<'c, 'a>(view: &View<'c, 'a>) -> usize {
+fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
     let n = view.num_blocks();
     // Per block: the incoming (terminator, slot) edges, if all forward.
     let mut incoming: Vec<Option<Vec<(OperationRef<'c, 'a>, usize)>>> = vec![Some(Vec::new()); n];
@@ -483,6 +487,19 @@ fn eliminate_dead_values<'c, 'a>(view: &View<'c, 'a>) -> usize {
         }
     }
     erased
+}
+
+/// What makes two constants equal: name, result type, attributes.
+fn constant_key(op: OperationRef<'_, '_>) -> String {
+    use melior::ir::ValueLike;
+    let mut key = format!("{}|{}", prepare::op_name(op), op.result(0).map(|r| r.r#type().to_string()).unwrap_or_default());
+    for (name, value) in op.attributes() {
+        key.push('|');
+        key.push_str(name.as_string_ref().as_str().unwrap_or(""));
+        key.push('=');
+        key.push_str(&value.to_string());
+    }
+    key
 }
 
 /// `arith.constant` and `ub.poison`: pure, operand-free, position-independent.

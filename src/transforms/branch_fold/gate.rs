@@ -205,7 +205,7 @@ impl PropertyCheck for LoopTokens {
 }
 
 /// Which blocks of `graph` the entry reaches.
-fn reachable_from_entry(graph: &CfgGraph) -> Vec<bool> {
+pub(super) fn reachable_from_entry(graph: &CfgGraph) -> Vec<bool> {
     let mut seen = vec![false; graph.num_blocks()];
     let mut stack = vec![graph.entry()];
     seen[graph.entry().index()] = true;

@@ -161,6 +161,10 @@ pub struct BranchFoldStats {
     pub refused_special_register: usize,
     /// CFG edits refused by the property gate.
     pub refused_property: usize,
+    /// Snapshots taken (uniformity and graph computed) and gate checks run:
+    /// the cost drivers.
+    pub snapshots: usize,
+    pub gate_checks: usize,
 }
 
 impl BranchFoldStats {
@@ -180,7 +184,8 @@ impl BranchFoldStats {
             "spmd-branch-fold {label}\n  blocks removed: {} ({} -> {})\n  ops removed: {} ({} -> {})\n  \
              ops folded: {}\n  unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  block arguments simplified: {}\n  branches folded: {}\n  branches turned into selects: {}\n  reconvergence regions dissolved: {}\n  jumps redirected: {}\n  \
              blocks merged into predecessor: {}\n  tails merged: {} ({} ops)\n  ops hoisted: {}\n  \
-             refused (convergent): {}\n  refused (special register): {}\n  refused (property): {}\n",
+             refused (convergent): {}\n  refused (special register): {}\n  refused (property): {}\n  \
+             snapshots: {}\n  gate checks: {}\n",
             self.blocks_removed(),
             self.blocks_before,
             self.blocks_after,
@@ -202,6 +207,8 @@ impl BranchFoldStats {
             self.refused_convergent,
             self.refused_special_register,
             self.refused_property,
+            self.snapshots,
+            self.gate_checks,
         )
     }
 }
@@ -245,7 +252,7 @@ pub fn fold_function<'c, 'a>(
     region: RegionRef<'c, 'a>,
     options: &BranchFoldOptions,
 ) -> Result<BranchFoldStats, BranchFoldError<'c>> {
-    let mut folder = Folder { context, function, region, options, stats: BranchFoldStats::default(), refusals: HashSet::new(), edits: 0, budget: 0 };
+    let mut folder = Folder { context, function, region, options, stats: BranchFoldStats::default(), refusals: HashSet::new(), edits: 0, budget: 0, thorough: false };
     let (blocks, ops) = count(region);
     folder.stats.blocks_before = blocks;
     folder.stats.ops_before = ops;
@@ -269,8 +276,18 @@ pub fn fold_function<'c, 'a>(
                 changed = true;
             }
         }
-        if !changed || !folder.has_budget() {
+        if !folder.has_budget() {
             break;
+        }
+        if !changed {
+            if folder.thorough {
+                break;
+            }
+            // Edits refused before were only re-checked as one batch: give
+            // each its own check once more before stopping.
+            folder.thorough = true;
+        } else {
+            folder.thorough = false;
         }
     }
     let (blocks, ops) = count(region);
@@ -308,6 +325,9 @@ pub struct Folder<'c, 'a, 'o> {
     refusals: HashSet<(usize, usize, Refusal)>,
     edits: usize,
     budget: usize,
+    /// Bisect batches of edits refused in earlier rounds too (see
+    /// [`Folder::commit`]).
+    thorough: bool,
 }
 
 impl<'c, 'a> Folder<'c, 'a, '_> {
@@ -316,7 +336,8 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
     }
 
     /// Fresh analyses of the current IR.
-    fn view(&self) -> Result<View<'c, 'a>, RegionGraphError<'c>> {
+    fn view(&mut self) -> Result<View<'c, 'a>, RegionGraphError<'c>> {
+        self.stats.snapshots += 1;
         view_of(self.function, self.region, self.options.uniformity)
     }
 
@@ -338,35 +359,54 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
     /// edits, which are refused. Accepting a batch makes its violation
     /// counts the new baseline. So a round costs one gate check when
     /// nothing is refused and O(r log k) checks for r refusals among k
-    /// edits, instead of one check per edit; the output of the round never
+    /// edits, instead of one check per edit. Edits refused in an earlier
+    /// round (the same rule on the same blocks) come last and, unless the
+    /// driver is in its final `thorough` pass, are checked as one batch
+    /// and all refused again if it fails, so a refusal that persists costs
+    /// no bisection in every round; the output of the round never
     /// has more violations than its input, as with one check per edit (an
     /// accepted batch may contain an edit that would have been refused
     /// alone because another edit of the batch removed a violation of the
     /// same check: counts, not individual violations, are compared).
     fn commit(&mut self, round: &mut Round<'c, 'a>) -> bool {
-        let pending = std::mem::take(&mut round.pending);
+        let mut pending = std::mem::take(&mut round.pending);
         if pending.is_empty() {
             return false;
         }
+        // Fresh edits first, then those refused in an earlier round.
+        let refused_before = |p: &Pending| self.refusals.contains(&(p.key.0, p.key.1, Refusal::Property));
+        pending.sort_by_key(|p| refused_before(p));
+        let fresh = pending.iter().filter(|p| !refused_before(p)).count();
         let mut accepted = vec![false; pending.len()];
-        let mut stack = vec![(0, pending.len())];
-        while let Some((lo, hi)) = stack.pop() {
+        let mut stack = Vec::new();
+        if fresh < pending.len() {
+            stack.push((fresh, pending.len(), !self.thorough));
+        }
+        if fresh > 0 {
+            stack.push((0, fresh, false));
+        }
+        while let Some((lo, hi, whole)) = stack.pop() {
             let mut planned = round.planned.clone();
             for edit in pending[lo..hi].iter().flat_map(|p| &p.edits) {
                 edit.apply(&mut planned);
             }
+            self.stats.gate_checks += 1;
             match round.view.gate.allows(&planned) {
                 Ok(counts) => {
                     round.view.gate.accept(counts);
                     round.planned = planned;
                     accepted[lo..hi].iter_mut().for_each(|a| *a = true);
                 }
-                Err(_) if hi - lo == 1 => self.refuse(pending[lo].key, Refusal::Property),
+                Err(_) if hi - lo == 1 || whole => {
+                    for p in &pending[lo..hi] {
+                        self.refuse(p.key, Refusal::Property);
+                    }
+                }
                 Err(_) => {
                     let mid = (lo + hi) / 2;
                     // Left half first: push it last.
-                    stack.push((mid, hi));
-                    stack.push((lo, mid));
+                    stack.push((mid, hi, false));
+                    stack.push((lo, mid, false));
                 }
             }
         }
