@@ -341,16 +341,23 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
        the gate. The driver never edits the CFG and never moves, erases or
        duplicates a convergent operation (checked; a violation is reported
        as an internal error).
-    1. *OptimizeBranches*: delete unreachable blocks; move
-       `arith.constant`s to the entry block (merging equal ones, erasing
-       unused ones), which empties blocks that only forwarded a Flow
-       predicate; fold conditional
-       branches (`cf.cond_br`, `spmd.flow_br`) whose two successors and
-       operands are equal, or whose predicate is a known constant (an
-       `arith.constant`, or a block argument every predecessor sets to the
-       same constant); redirect edges into blocks that hold nothing but an
-       unconditional `cf.br` (redundant Flow blocks become such blocks once
-       folded); merge a block into its only predecessor.
+    1. *OptimizeBranches*: delete unreachable blocks; move constants
+       (`arith.constant`, `ub.poison`) to the entry block (merging equal
+       ones, erasing unused ones), which empties blocks that only forwarded
+       a Flow predicate; evaluate constant selector comparisons in Flow
+       blocks; replace block arguments that every edge sets to one value
+       and erase dead arguments (with the pure operations feeding only
+       them); fold conditional branches (`cf.cond_br`, `spmd.flow_br`,
+       `cf.switch`) whose successors and operands are equal, or whose
+       predicate is a known constant (an `arith.constant`, or a block
+       argument every predecessor sets to the same constant); turn a
+       `cf.cond_br` to one block with different operands into
+       `arith.select`s when that block then merges into the branch block;
+       redirect edges into blocks that hold nothing but an unconditional
+       `cf.br` (redundant Flow blocks become such blocks once folded);
+       merge a block into its only predecessor. A folded branch of a
+       `spmd.reconvergence.head` block dissolves its divergent region (the
+       head and its tails are erased).
     2. *TailMerge*: blocks ending in a return, or in `cf.br` to the same
        block, are bucketed by a hash of their last operation and compared
        pairwise; a common tail of at least `tail-merge-size` operations
@@ -374,9 +381,16 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
     refused if it would add a Definition 1 (reconverging) violation, an
     irreducible cycle, a Flow block with other operations, a branching
     Flow chain, or leave `spmd.convergence.loop` outside a cycle header. Hoisting never moves an operation into a Flow block.
+    Each round plans all rules on one snapshot (blocks an edit touches are
+    claimed, so later decisions of the round still read accurate facts),
+    checks the queued CFG edits with the gate as one batch, bisecting on
+    refusal, and applies the accepted ones.
 
     With `stats`, the pass prints per function the blocks and operations
-    removed, how often each rule fired and how often a gate refused.
+    removed, how often each rule fired, how often a gate refused, and the
+    snapshots and gate checks it took. `fold-operations=false` turns off
+    FoldOperations and the value-level cleanups (block arguments, dead
+    values) to leave only the CFG rules.
 
     Example:
 

@@ -7,10 +7,18 @@
 //! Seed 002 describes a structured-CFG GPU target whose branch folder keeps
 //! tail merging enabled (upstream LLVM turns it off for such targets) and
 //! guards each merge with a safety check instead. This module is the MLIR
-//! counterpart. [`fold_function`] repeats three steps until none of them
-//! changes anything (each step applies one edit at a time and re-reads the
-//! region, so every decision is taken on fresh analyses):
+//! counterpart. [`fold_function`] repeats four steps until none of them
+//! changes anything (each step works in rounds, see [`Round`]: all
+//! decisions of a round are taken on one snapshot of the region, every
+//! block an edit touches is claimed so that later decisions of the round
+//! still read accurate facts, and the round's CFG edits are checked by the
+//! gate as a batch before they are applied):
 //!
+//! 0. **FoldOperations** ([`fold_ops`]): the upstream folders and
+//!    canonicalization patterns of the non-control-flow operations, through
+//!    MLIR's greedy driver without region simplification. It never touches
+//!    the CFG, a convergent operation or a Flow block; constant conditions
+//!    it produces are folded by OptimizeBranches, through the gate.
 //! 1. **TailMerge** ([`tail_merge`]). Blocks that end in a return (phase A)
 //!    or in a `cf.br` to the same block (phase B) are candidates; at most
 //!    `tail-merge-threshold` per target. Candidates are bucketed by a hash
@@ -48,11 +56,14 @@
 //!   ([`gate::PlannedCfg`]) and refused if it adds a violation of any
 //!   [`gate::PropertyCheck`]: Definition 1 (reconverging), reducibility,
 //!   pure and linear Flow chains, loop convergence tokens in cycle
-//!   headers. Uniformity is computed on the current IR
-//!   before each edit; planned new blocks end in `cf.br` or a return and
-//!   are never divergent.
-//! * A branch in a block holding `spmd.reconvergence.head` is never folded
-//!   (the marker needs a conditional branch).
+//!   headers. Uniformity is computed once per round; planned new blocks
+//!   end in `cf.br` or a return and are never divergent. The checks run
+//!   on a round's whole batch of edits (bisected on refusal, see
+//!   [`Folder::commit`]).
+//! * A folded branch in a block holding `spmd.reconvergence.head`
+//!   dissolves the divergent region: the head and its tails are erased (the
+//!   threads no longer diverge there). A block holding a tail never merges
+//!   into its predecessor (the tail must start its block).
 //!
 //! # Invariants and edge cases
 //!
