@@ -34,6 +34,14 @@ unsafe extern "C" {
         values: *const MlirValue,
     ) -> bool;
     pub fn spmdEraseUnreachableBlocks(region: mlir_sys::MlirRegion) -> bool;
+    pub fn spmdFoldOperations(
+        ops: *const MlirOperation,
+        num_ops: isize,
+        protected_ops: *const MlirOperation,
+        num_protected: isize,
+        scope: mlir_sys::MlirRegion,
+        changed: *mut bool,
+    ) -> MlirLogicalResult;
     pub fn spmdIsGraphRegion(op: MlirOperation, index: isize) -> bool;
     pub fn spmdNeedsLaneGuard(op: MlirOperation) -> bool;
     pub fn spmdOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;

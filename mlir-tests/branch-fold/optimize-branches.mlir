@@ -53,9 +53,11 @@ func.func @known_block_argument_predicate(%x: i32, %y: i32) -> i32 {
 
 // An edge into a block that only jumps goes straight to its target, with
 // the forwarded values substituted; the emptied block is deleted.
+// The branch then has one target with different operands and becomes
+// `arith.select`s and a `cf.br`; the join merges into the entry.
 // CHECK-LABEL: func.func @redirect_jump
-// CHECK:         cf.cond_br %arg0, ^bb1(%arg1, %arg2 : i32, i32), ^bb1(%arg2, %arg1 : i32, i32)
-// CHECK:       ^bb1(%[[A:.*]]: i32, %[[B:.*]]: i32):
+// CHECK-NEXT:    %[[A:.*]] = arith.select %arg0, %arg1, %arg2
+// CHECK-NEXT:    %[[B:.*]] = arith.select %arg0, %arg2, %arg1
 // CHECK-NEXT:    arith.subi %[[A]], %[[B]]
 func.func @redirect_jump(%c: i1, %x: i32, %y: i32) -> i32 {
   cf.cond_br %c, ^j(%x : i32), ^k(%y : i32)
@@ -67,6 +69,10 @@ func.func @redirect_jump(%c: i1, %x: i32, %y: i32) -> i32 {
   %d = arith.subi %a, %b : i32
   return %d : i32
 }
+
+// STATS-LABEL: spmd-branch-fold @redirect_jump
+// STATS:         branches turned into selects: 1
+// STATS:         jumps redirected: 2
 
 // -----
 
@@ -140,7 +146,7 @@ func.func @unreachable(%x: i32) -> i32 {
 // blocks that only passed a constant on.
 // CHECK-LABEL: func.func @constants
 // CHECK-NEXT:    %[[C:.*]] = arith.constant 5 : i32
-// CHECK-NEXT:    cf.cond_br %arg0, ^bb1(%[[C]] : i32), ^bb1(%arg1 : i32)
+// CHECK-NEXT:    arith.select %arg0, %[[C]], %arg1
 func.func @constants(%c: i1, %x: i32) -> i32 {
   cf.cond_br %c, ^a, ^b
 ^a:
@@ -151,4 +157,66 @@ func.func @constants(%c: i1, %x: i32) -> i32 {
   cf.br ^r(%x : i32)
 ^r(%v: i32):
   return %v : i32
+}
+
+// -----
+
+// A constant branch of a reconvergence head dissolves the divergent
+// region: head and tail go, the branch folds, the blocks merge.
+// CHECK-LABEL: func.func @dissolve_region
+// CHECK-NOT:     spmd.reconvergence
+// CHECK:         return %arg1 : i32
+func.func @dissolve_region(%x: i32, %y: i32) -> i32 {
+  %false = arith.constant false
+  spmd.reconvergence.head 0
+  cf.cond_br %false, ^a, ^b
+^a:
+  cf.br ^j(%x : i32)
+^b:
+  cf.br ^j(%y : i32)
+^j(%r: i32):
+  spmd.reconvergence.tail 0
+  return %r : i32
+}
+// STATS-LABEL: spmd-branch-fold @dissolve_region
+// STATS:         reconvergence regions dissolved: 1
+
+// -----
+
+// A switch on a constant flag takes its case (or the default).
+// CHECK-LABEL: func.func @constant_switch
+// CHECK-NEXT:    return %arg1 : i32
+func.func @constant_switch(%x: i32, %y: i32, %z: i32) -> i32 {
+  %one = arith.constant 1 : i32
+  cf.switch %one : i32, [
+    default: ^d,
+    0: ^a,
+    1: ^b
+  ]
+^d:
+  return %x : i32
+^a:
+  return %z : i32
+^b:
+  return %y : i32
+}
+
+// -----
+
+// A loop-carried value nothing reads is erased with the operation that
+// updates it (dead block arguments, as MLIR's region DCE finds them).
+// CHECK-LABEL: func.func @dead_loop_value
+// CHECK:       ^bb1(%{{.*}}: i32):
+// CHECK-NOT:     arith.muli
+func.func @dead_loop_value(%n: i32, %x: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  cf.br ^loop(%c0, %x : i32, i32)
+^loop(%i: i32, %acc: i32):
+  %next = arith.addi %i, %c1 : i32
+  %acc2 = arith.muli %acc, %acc : i32
+  %done = arith.cmpi sge, %next, %n : i32
+  cf.cond_br %done, ^exit, ^loop(%next, %acc2 : i32, i32)
+^exit:
+  return
 }

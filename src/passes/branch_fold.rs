@@ -18,6 +18,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Repor
         tail_merge_size: number(root, options, "tail-merge-size", 3)?,
         tail_merge_threshold: number(root, options, "tail-merge-threshold", 150)?,
         hoist_common_code: flag(root, options, "hoist-common-code", true)?,
+        fold_operations: flag(root, options, "fold-operations", true)?,
         uniformity,
     };
     let stats = flag(root, options, "stats", false)?;

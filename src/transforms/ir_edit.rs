@@ -34,6 +34,36 @@ pub fn set_successor_operands(op: OperationRef<'_, '_>, slot: usize, values: &[V
     unsafe { ffi::spmdSetSuccessorOperands(op.to_raw(), slot as isize, raw.len() as isize, raw.as_ptr()) }
 }
 
+/// Runs the folders and canonicalization patterns of `ops` on `ops` (and
+/// on what the rewrites create) with MLIR's greedy driver, region
+/// simplification off; see `spmdFoldOperations` in `spmd-c/Spmd.h`.
+/// Returns whether the IR changed, or `Err` if the driver moved, replaced
+/// or erased one of `protected`, or touched a block.
+pub fn fold_operations(
+    ops: &[OperationRef<'_, '_>],
+    protected: &[OperationRef<'_, '_>],
+    scope: melior::ir::RegionRef<'_, '_>,
+) -> Result<bool, ()> {
+    let raw: Vec<_> = ops.iter().map(|op| op.to_raw()).collect();
+    let guarded: Vec<_> = protected.iter().map(|op| op.to_raw()).collect();
+    let mut changed = false;
+    // SAFETY: live operations of `scope`; the helper copies the arrays.
+    let result = unsafe {
+        ffi::spmdFoldOperations(
+            raw.as_ptr(),
+            raw.len() as isize,
+            guarded.as_ptr(),
+            guarded.len() as isize,
+            melior::ir::RegionLike::to_raw(&scope),
+            &mut changed,
+        )
+    };
+    if result.value == 0 {
+        return Err(());
+    }
+    Ok(changed)
+}
+
 /// Removes argument `index` of `block` (it must have no uses left).
 pub fn erase_argument(block: BlockRef<'_, '_>, index: usize) {
     // SAFETY: live block; MLIR asserts the argument is unused.

@@ -440,19 +440,36 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
   let description = [{
     A CFG cleanup for the output of `--spmd-structurize` and
     `--spmd-reconverge`, modelled on the post-RA BranchFolding pass of a
-    structured-CFG GPU target (seed 002). It repeats three steps until
+    structured-CFG GPU target (seed 002). It repeats four steps until
     nothing changes:
 
-    1. *OptimizeBranches*: delete unreachable blocks; move
-       `arith.constant`s to the entry block (merging equal ones, erasing
-       unused ones), which empties blocks that only forwarded a Flow
-       predicate; fold conditional
-       branches (`cf.cond_br`, `spmd.flow_br`) whose two successors and
-       operands are equal, or whose predicate is a known constant (an
-       `arith.constant`, or a block argument every predecessor sets to the
-       same constant); redirect edges into blocks that hold nothing but an
-       unconditional `cf.br` (redundant Flow blocks become such blocks once
-       folded); merge a block into its only predecessor.
+    0. *FoldOperations*: the upstream folders and canonicalization
+       patterns of the non-control-flow operations (everything except
+       terminators, operations with successors or regions, `cf` and `spmd`
+       operations, convergent operations and special-register reads) run
+       on those operations only, through MLIR's greedy driver with region
+       simplification disabled. Arithmetic folds to constants; a branch
+       whose condition becomes a constant is then folded by step 1, through
+       the gate. The driver never edits the CFG and never moves, erases or
+       duplicates a convergent operation (checked; a violation is reported
+       as an internal error).
+    1. *OptimizeBranches*: delete unreachable blocks; move constants
+       (`arith.constant`, `ub.poison`) to the entry block (merging equal
+       ones, erasing unused ones), which empties blocks that only forwarded
+       a Flow predicate; evaluate constant selector comparisons in Flow
+       blocks; replace block arguments that every edge sets to one value
+       and erase dead arguments (with the pure operations feeding only
+       them); fold conditional branches (`cf.cond_br`, `spmd.flow_br`,
+       `cf.switch`) whose successors and operands are equal, or whose
+       predicate is a known constant (an `arith.constant`, or a block
+       argument every predecessor sets to the same constant); turn a
+       `cf.cond_br` to one block with different operands into
+       `arith.select`s when that block then merges into the branch block;
+       redirect edges into blocks that hold nothing but an unconditional
+       `cf.br` (redundant Flow blocks become such blocks once folded);
+       merge a block into its only predecessor. A folded branch of a
+       `spmd.reconvergence.head` block dissolves its divergent region (the
+       head and its tails are erased).
     2. *TailMerge*: blocks ending in a return, or in `cf.br` to the same
        block, are bucketed by a hash of their last operation and compared
        pairwise; a common tail of at least `tail-merge-size` operations
@@ -476,9 +493,16 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
     refused if it would add a Definition 1 (reconverging) violation, an
     irreducible cycle, a Flow block with other operations, a branching
     Flow chain, or leave `spmd.convergence.loop` outside a cycle header. Hoisting never moves an operation into a Flow block.
+    Each round plans all rules on one snapshot (blocks an edit touches are
+    claimed, so later decisions of the round still read accurate facts),
+    checks the queued CFG edits with the gate as one batch, bisecting on
+    refusal, and applies the accepted ones.
 
     With `stats`, the pass prints per function the blocks and operations
-    removed, how often each rule fired and how often a gate refused.
+    removed, how often each rule fired, how often a gate refused, and the
+    snapshots and gate checks it took. `fold-operations=false` turns off
+    FoldOperations and the value-level cleanups (block arguments, dead
+    values) to leave only the CFG rules.
 
     Example:
 
@@ -499,6 +523,9 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
            "Maximum number of candidate blocks considered per merge target">,
     Option<"hoistCommonCode", "hoist-common-code", "bool", /*default=*/"true",
            "Run the HoistCommonCode step">,
+    Option<"foldOperations", "fold-operations", "bool", /*default=*/"true",
+           "Run the FoldOperations step (upstream folders and "
+           "canonicalization patterns of non-control-flow operations)">,
     Option<"stats", "stats", "bool", /*default=*/"false",
            "Print per-function statistics (blocks and ops removed, rules "
            "applied, merges refused) to stderr">,

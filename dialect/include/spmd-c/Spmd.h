@@ -83,6 +83,21 @@ MLIR_CAPI_EXPORTED bool spmdSetSuccessorOperands(MlirOperation op,
  * inside other unreachable blocks). Returns true if a block was erased. */
 MLIR_CAPI_EXPORTED bool spmdEraseUnreachableBlocks(MlirRegion region);
 
+/* Applies the folders and the canonicalization patterns of the operations
+ * in `ops` (operations of `scope`, typically a function body) to those
+ * operations and to the operations the rewrites create, with MLIR's greedy
+ * driver: no region simplification (no block is merged or erased), no
+ * operation outside `ops` enters the worklist. Operations with successors
+ * or regions, terminators and unregistered operations in `ops` are skipped.
+ * `*changed` tells whether the IR changed. Fails if the driver moved,
+ * replaced or erased one of `protectedOps`, created or erased a block, or
+ * created an operation with successors or regions (the IR is then changed
+ * anyway; callers treat this as an internal error). */
+MLIR_CAPI_EXPORTED MlirLogicalResult spmdFoldOperations(
+    const MlirOperation *ops, intptr_t numOps,
+    const MlirOperation *protectedOps, intptr_t numProtected,
+    MlirRegion scope, bool *changed);
+
 /* True if region `index` of `op` is a graph region (its op implements
  * RegionKindInterface and reports no SSA dominance for it). */
 MLIR_CAPI_EXPORTED bool spmdIsGraphRegion(MlirOperation op, intptr_t index);

@@ -10,7 +10,11 @@
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <optional>
 
@@ -67,6 +71,80 @@ bool spmdEraseUnreachableBlocks(MlirRegion region) {
   Region *r = unwrap(region);
   IRRewriter rewriter(r->getContext());
   return succeeded(eraseUnreachableBlocks(rewriter, MutableArrayRef<Region>(*r)));
+}
+
+namespace {
+/// Watches the greedy driver of spmdFoldOperations: records whether it
+/// touched a protected operation (moved, replaced or erased it; operand
+/// updates in place are fine) or any block, or created an operation that
+/// could change the CFG.
+struct FoldWatcher : public RewriterBase::Listener {
+  const llvm::DenseSet<Operation *> &protectedOps;
+  bool violated = false;
+
+  explicit FoldWatcher(const llvm::DenseSet<Operation *> &protectedOps)
+      : protectedOps(protectedOps) {}
+
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    if (protectedOps.contains(op) || op->getNumSuccessors() != 0 ||
+        op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
+      violated = true;
+  }
+  void notifyOperationReplaced(Operation *op, ValueRange) override {
+    violated |= protectedOps.contains(op);
+  }
+  void notifyOperationErased(Operation *op) override {
+    violated |= protectedOps.contains(op);
+  }
+  void notifyBlockInserted(Block *, Region *, Region::iterator) override {
+    violated = true;
+  }
+  void notifyBlockErased(Block *) override { violated = true; }
+};
+} // namespace
+
+MlirLogicalResult spmdFoldOperations(const MlirOperation *ops, intptr_t numOps,
+                                     const MlirOperation *protectedOps,
+                                     intptr_t numProtected, MlirRegion scope,
+                                     bool *changed) {
+  *changed = false;
+  Region *region = unwrap(scope);
+  // Only region-free, successor-free, registered non-terminators enter the
+  // worklist; the patterns are those of their operation names only.
+  SmallVector<Operation *> worklist;
+  llvm::SetVector<OperationName> names;
+  for (intptr_t i = 0; i < numOps; ++i) {
+    Operation *op = unwrap(ops[i]);
+    if (!op->isRegistered() || op->getNumSuccessors() != 0 ||
+        op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
+      continue;
+    worklist.push_back(op);
+    names.insert(op->getName());
+  }
+  if (worklist.empty())
+    return mlirLogicalResultSuccess();
+  MLIRContext *context = region->getContext();
+  RewritePatternSet patterns(context);
+  for (OperationName name : names)
+    if (std::optional<RegisteredOperationName> info = name.getRegisteredInfo())
+      info->getCanonicalizationPatterns(patterns, context);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+
+  llvm::DenseSet<Operation *> guarded;
+  for (intptr_t i = 0; i < numProtected; ++i)
+    guarded.insert(unwrap(protectedOps[i]));
+  FoldWatcher watcher(guarded);
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
+      .setScope(region)
+      .setListener(&watcher)
+      .enableFolding(true)
+      .enableConstantCSE(true);
+  (void)applyOpPatternsGreedily(worklist, frozen, config, changed);
+  return watcher.violated ? mlirLogicalResultFailure()
+                          : mlirLogicalResultSuccess();
 }
 
 bool spmdIsGraphRegion(MlirOperation op, intptr_t index) {

@@ -4,6 +4,8 @@
 //! ```text
 //!  cond_br %c, ^a(x), ^a(x)   ==>  br ^a(x)                  (equal targets)
 //!  flow_br %true, ^t, ^f      ==>  br ^t                     (known predicate)
+//!  switch %c3 [..., 3: ^t]     ==>  br ^t                     (constant flag)
+//!  cond_br %c, ^a(x), ^a(y)    ==>  s = select %c, x, y; br ^a(s)
 //!  P: br ^B(v)   B(%b): br ^T(%b, w)   ==>  P: br ^T(v, w)   (jump-only block)
 //!  P: br ^F(true)  F(%p): flow_br %p, ^t, ^f  ==>  P: br ^t  (Flow block taken one way)
 //!  P: ...; br ^B(v)   B(%b): ops; term   ==>  P: ...; ops[%b := v]; term
@@ -12,60 +14,75 @@
 //!
 //! Each rule builds the planned graph of its edit and asks the gate first.
 
-use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, ir_edit, prepare, Folder, View};
-use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
+use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, ir_edit, prepare, Apply, Folder, PlanEdit, Round, View};
+use crate::analysis::{
+    cfg::{BlockId, Graph},
+    region_graph::{RegionGraph, RegionGraphError},
+};
 use melior::{
     dialect::cf,
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, Value, ValueLike},
+    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike},
 };
 use std::collections::HashMap;
 
 const TWO_WAY: &[&str] = &["cf.cond_br", "spmd.flow_br"];
 
-/// Applies the first applicable rule; false if none applies.
-pub fn optimize_once<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
-    let view = folder.view()?;
-    if delete_unreachable(folder, &view) {
-        return Ok(true);
+/// One round: deletes unreachable blocks and hoists constants (both on the
+/// whole region), then applies every branch fold, redirect and merge that
+/// the snapshot allows and that does not look at a block an earlier edit
+/// of the round changed (see [`super::Round`]). False if nothing changed.
+pub fn optimize_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
+    // The value-level steps need the graph only; uniformity is computed
+    // once, for the CFG rules, after them.
+    let mut graph = RegionGraph::snapshot(folder.region)?;
+    if delete_unreachable(folder, &graph) {
+        graph = RegionGraph::snapshot(folder.region)?;
     }
-    if hoist_constants(folder, &view) {
-        return Ok(true);
+    let view = &graph;
+    let mut changed = fold_flow_predicates(folder, &view);
+    changed |= hoist_constants(folder, &view);
+    if folder.options.fold_operations {
+        changed |= simplify_block_arguments(folder, &view);
     }
-    for index in 0..view.num_blocks() {
-        if fold_branch(folder, &view, BlockId::new(index)) {
-            return Ok(true);
-        }
+    let mut round = Round::new(folder.view()?);
+    let n = round.view.num_blocks();
+    for index in 0..n {
+        fold_branch(folder, &mut round, BlockId::new(index));
     }
-    for index in 0..view.num_blocks() {
+    for index in 0..n {
         let block = BlockId::new(index);
-        for slot in 0..view.terminator(block).successor_count() {
-            if redirect(folder, &view, block, slot) {
-                return Ok(true);
-            }
+        for slot in 0..round.view.terminator(block).successor_count() {
+            redirect(folder, &mut round, block, slot);
         }
     }
-    for index in 1..view.num_blocks() {
-        if merge_into_predecessor(folder, &view, BlockId::new(index)) {
-            return Ok(true);
-        }
+    for index in 1..n {
+        merge_into_predecessor(folder, &mut round, BlockId::new(index));
     }
-    Ok(false)
+    changed |= folder.commit(&mut round);
+    Ok(changed)
 }
 
 /// Deletes every block not reachable from the entry. Values they define
 /// are only used in unreachable blocks (dominance); those uses are first
 /// pointed at `ub.poison` placeholders in the entry block, which are
 /// erased again at the end.
-fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
-    let traversal = view.uniformity.cfg().traversal();
+fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
+    let reachable = super::gate::reachable_from_entry(view.graph());
     let dead: Vec<BlockRef<'c, 'a>> = (0..view.num_blocks())
         .map(BlockId::new)
-        .filter(|&b| !traversal.is_reachable(b))
+        .filter(|&b| !reachable[b.index()])
         .map(|b| view.block(b))
         .collect();
     if dead.is_empty() {
         return false;
     }
+    // Divergent regions whose head is unreachable are gone: drop their tails.
+    let dead_heads: Vec<i64> = dead
+        .iter()
+        .flat_map(|&b| ir_edit::operations(b))
+        .filter(|op| prepare::op_name(*op) == "spmd.reconvergence.head")
+        .filter_map(marker_id)
+        .collect();
     let entry = view.block(BlockId::new(0));
     let mut placeholders: HashMap<usize, OperationRef<'c, 'a>> = HashMap::new();
     let mut values: Vec<Value<'c, 'a>> = Vec::new();
@@ -96,22 +113,108 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, '
     for (_, placeholder) in placeholders {
         ir_edit::erase_operation(placeholder);
     }
+    if !dead_heads.is_empty() {
+        erase_tails(folder, &dead_heads);
+        folder.stats.regions_dissolved += dead_heads.len();
+    }
     folder.stats.unreachable_removed += dead.len();
     folder.edits += 1;
     true
 }
 
-/// Erases unused `arith.constant`s and moves every other one outside the
-/// entry block to the start of the entry block, reusing an equal constant
+/// Folds the `arith.cmpi` of constant integers in Flow blocks (which the
+/// folding step leaves alone, so that no upstream pattern turns a selector
+/// comparison into an operation a Flow block may not hold) into `i1`
+/// constants.
+fn fold_flow_predicates<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
+    let mut folded = 0;
+    for index in 0..view.num_blocks() {
+        let block = view.block(BlockId::new(index));
+        if !super::is_flow_block(block) {
+            continue;
+        }
+        for op in ir_edit::operations(block) {
+            if prepare::op_name(op) != "arith.cmpi" {
+                continue;
+            }
+            let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else { continue };
+            let (Some((x, width)), Some((y, _))) = (constant_int_width(a), constant_int_width(b)) else { continue };
+            let Some(predicate) = op.attribute("predicate").ok().and_then(|p| p.to_string().split(" : ").next()?.trim().parse::<u8>().ok())
+            else {
+                continue;
+            };
+            let Some(value) = evaluate_cmpi(predicate, x, y, width) else { continue };
+            let constant = block.insert_operation_before(op, ir_edit::bool_constant(folder.context, value, op.location()));
+            ir_edit::replace_all_uses(op.result(0).unwrap().into(), constant.result(0).unwrap().into());
+            ir_edit::erase_operation(op);
+            folded += 1;
+        }
+    }
+    if folded == 0 {
+        return false;
+    }
+    folder.stats.ops_folded += folded;
+    folder.edits += 1;
+    true
+}
+
+/// `arith.cmpi` with predicate number `predicate` (eq, ne, slt, sle, sgt,
+/// sge, ult, ule, ugt, uge) on two `width`-bit integers.
+fn evaluate_cmpi(predicate: u8, x: i128, y: i128, width: u32) -> Option<bool> {
+    if width == 0 || width > 64 {
+        return None;
+    }
+    let mask: i128 = (1i128 << width) - 1;
+    let (ux, uy) = (x & mask, y & mask);
+    let sign = |u: i128| if u >> (width - 1) & 1 == 1 { u - (1i128 << width) } else { u };
+    let (sx, sy) = (sign(ux), sign(uy));
+    Some(match predicate {
+        0 => ux == uy,
+        1 => ux != uy,
+        2 => sx < sy,
+        3 => sx <= sy,
+        4 => sx > sy,
+        5 => sx >= sy,
+        6 => ux < uy,
+        7 => ux <= uy,
+        8 => ux > uy,
+        9 => ux >= uy,
+        _ => return None,
+    })
+}
+
+/// The value and bit width of an integer `arith.constant` (`N : iK`, or
+/// `true`/`false`).
+fn constant_int_width(value: Value<'_, '_>) -> Option<(i128, u32)> {
+    if let Some(b) = constant_bool(value) {
+        return Some((i128::from(b), 1));
+    }
+    let op = ir_edit::defining_op(value)?;
+    if prepare::op_name(op) != "arith.constant" {
+        return None;
+    }
+    let text = op.attribute("value").ok()?.to_string();
+    let (number, ty) = text.split_once(" : ")?;
+    let width = ty.strip_prefix('i')?.parse().ok()?;
+    Some((number.trim().parse().ok()?, width))
+}
+
+/// Erases unused constants (`arith.constant`, `ub.poison`), merges equal
+/// ones in the entry block and moves every other one outside the entry
+/// block to the start of the entry block, reusing an equal constant
 /// already there. Constants are
 /// pure and position-independent and the entry dominates every block, so
 /// this is always valid; it leaves blocks that only materialized a
 /// predicate or a phi input for a Flow block empty, which the other rules
 /// then remove.
-fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>) -> bool {
+fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
     let entry = view.block(BlockId::new(0));
+    if super::is_flow_block(entry) {
+        // A Flow entry block must stay empty (the input had it; keep it).
+        return false;
+    }
     let mut pool: Vec<OperationRef<'c, 'a>> =
-        ir_edit::operations(entry).into_iter().filter(|op| prepare::op_name(*op) == "arith.constant").collect();
+        ir_edit::operations(entry).into_iter().filter(|op| is_constant(*op)).collect();
     let mut moved = 0;
     for op in &pool {
         if ir_edit::uses(op.result(0).unwrap().into()).is_empty() {
@@ -125,9 +228,25 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
         }
         !dead
     });
+    // Equal constants in the entry block (the folding step materializes its
+    // own) merge into the first one.
+    let mut unique: HashMap<String, OperationRef<'c, 'a>> = HashMap::with_capacity(pool.len());
+    for op in pool {
+        match unique.get(&constant_key(op)) {
+            Some(known) => {
+                ir_edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
+                ir_edit::erase_operation(op);
+                moved += 1;
+            }
+            None => {
+                unique.insert(constant_key(op), op);
+            }
+        }
+    }
+    let mut pool = unique;
     for index in 1..view.num_blocks() {
         for op in ir_edit::operations(view.block(BlockId::new(index))) {
-            if prepare::op_name(op) != "arith.constant" || op.region_count() != 0 {
+            if !is_constant(op) {
                 continue;
             }
             if ir_edit::uses(op.result(0).unwrap().into()).is_empty() {
@@ -135,7 +254,7 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
                 moved += 1;
                 continue;
             }
-            match pool.iter().find(|known| super::same_shape(**known, op)) {
+            match pool.get(&constant_key(op)) {
                 Some(known) => {
                     ir_edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
                     ir_edit::erase_operation(op);
@@ -145,7 +264,7 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
                         Some(first) => ir_edit::move_before(op, first),
                         None => ir_edit::move_to_end(op, entry),
                     }
-                    pool.push(op);
+                    pool.insert(constant_key(op), op);
                 }
             }
             moved += 1;
@@ -159,45 +278,387 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>)
     true
 }
 
+/// Replaces every block argument that all incoming edges set to the same
+/// value (or to the argument itself) by that value, then erases dead
+/// arguments and dead pure operations ([`eliminate_dead_values`]). The
+/// value of such an argument is defined in a block that dominates every
+/// predecessor, hence the block itself, so the replacement keeps SSA valid;
+/// edges are unchanged, so the gate has nothing to check. Fewer arguments
+/// make more blocks jump-only (what [`redirect`] needs) and more
+/// same-target branches equal (what [`fold_branch`] needs).
+fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
+    let mut changed = 0;
+    for index in 1..view.num_blocks() {
+        let id = BlockId::new(index);
+        let block = view.block(id);
+        if block.argument_count() == 0 {
+            continue;
+        }
+        let mut predecessors = view.graph().predecessors(id).to_vec();
+        predecessors.sort();
+        predecessors.dedup();
+        let mut incoming: Vec<(OperationRef<'c, 'a>, usize, Vec<Value<'c, 'a>>)> = Vec::new();
+        let mut forwarded = true;
+        for &predecessor in &predecessors {
+            let terminator = view.terminator(predecessor);
+            for slot in 0..terminator.successor_count() {
+                if terminator.successor(slot).unwrap() != block {
+                    continue;
+                }
+                match ir_edit::successor_operands(terminator, slot) {
+                    Some(values) if values.len() == block.argument_count() => incoming.push((terminator, slot, values)),
+                    _ => forwarded = false,
+                }
+            }
+        }
+        if !forwarded || incoming.is_empty() {
+            continue;
+        }
+        let address = block_key(block);
+        for i in 0..block.argument_count() {
+            let argument: Value = block.argument(i).unwrap().into();
+            let mut unique = None;
+            let same = incoming.iter().all(|(_, _, values)| {
+                let v = values[i];
+                v == argument || *unique.get_or_insert(v) == v
+            });
+            let Some(value) = unique.filter(|_| same) else { continue };
+            if ir_edit::defining_block_address(value) == address || ir_edit::uses(argument).is_empty() {
+                continue;
+            }
+            ir_edit::replace_all_uses(argument, value);
+            changed += 1;
+        }
+    }
+    changed += eliminate_dead_values(view);
+    if changed == 0 {
+        return false;
+    }
+    folder.stats.arguments_removed += changed;
+    folder.edits += 1;
+    true
+}
+
+/// True if an operation named `name` may be erased when its results are
+/// dead: pure arithmetic without regions.
+fn is_removable(op: OperationRef<'_, '_>) -> bool {
+    let name = prepare::op_name(op);
+    op.region_count() == 0
+        && op.successor_count() == 0
+        && (name.starts_with("arith.") || name.starts_with("math.") || name.starts_with("index.") || name == "ub.poison")
+}
+
+/// Dead-value elimination over block arguments (region-wide liveness, as
+/// MLIR's region DCE does): a block argument is dead when it only feeds
+/// dead arguments through forwarded branch operands and dead pure
+/// operations, e.g. a loop-carried value nothing reads. Dead arguments of
+/// blocks whose every incoming edge forwards its operands are erased with
+/// the operands feeding them, then the pure operations that become unused.
+/// Returns the number of arguments and operations erased.
+fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
+    let n = view.num_blocks();
+    // Per block: the incoming (terminator, slot) edges, if all forward.
+    let mut incoming: Vec<Option<Vec<(OperationRef<'c, 'a>, usize)>>> = vec![Some(Vec::new()); n];
+    incoming[0] = None;
+    for index in 0..n {
+        let terminator = view.terminator(BlockId::new(index));
+        for slot in 0..terminator.successor_count() {
+            let Some(target) = terminator.successor(slot).ok().and_then(|t| view.id(t)) else { continue };
+            let forwards = ir_edit::successor_operands(terminator, slot)
+                .is_some_and(|v| v.len() == view.block(target).argument_count());
+            match (&mut incoming[target.index()], forwards) {
+                (Some(edges), true) => edges.push((terminator, slot)),
+                (entry, _) => *entry = None,
+            }
+        }
+    }
+    let key = |v: Value| v.to_raw().ptr as usize;
+    let owners: HashMap<usize, BlockId> = (0..n).map(|b| (block_key(view.block(BlockId::new(b))), BlockId::new(b))).collect();
+    let mut live: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut live_ops: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut work: Vec<Value<'c, 'a>> = Vec::new();
+    let mark_op = |op: OperationRef<'c, 'a>, work: &mut Vec<Value<'c, 'a>>, live_ops: &mut std::collections::HashSet<usize>| {
+        if !live_ops.insert(op.to_raw().ptr as usize) {
+            return;
+        }
+        // Forwarded operands of a terminator live only through their argument.
+        let mut forwarded: Vec<usize> = Vec::new();
+        for slot in 0..op.successor_count() {
+            let Some(target) = op.successor(slot).ok().and_then(|t| view.id(t)) else { continue };
+            if incoming[target.index()].is_none() {
+                continue;
+            }
+            let mut begin = 0isize;
+            let mut count = 0isize;
+            // SAFETY: query on a live operation.
+            if unsafe { crate::ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count) } {
+                forwarded.extend(begin as usize..(begin + count) as usize);
+            }
+        }
+        for i in 0..op.operand_count() {
+            if !forwarded.contains(&i) {
+                work.push(op.operand(i).unwrap());
+            }
+        }
+    };
+    for index in 0..n {
+        let block = view.block(BlockId::new(index));
+        if incoming[index].is_none() {
+            for i in 0..block.argument_count() {
+                work.push(block.argument(i).unwrap().into());
+            }
+        }
+        for op in ir_edit::operations(block) {
+            if !is_removable(op) {
+                mark_op(op, &mut work, &mut live_ops);
+            }
+        }
+    }
+    while let Some(value) = work.pop() {
+        if !live.insert(key(value)) {
+            continue;
+        }
+        if let Some(op) = ir_edit::defining_op(value) {
+            mark_op(op, &mut work, &mut live_ops);
+            continue;
+        }
+        // A block argument of this region: its incoming operands are live.
+        let Some(&owner) = owners.get(&ir_edit::defining_block_address(value)) else { continue };
+        let position = ir_edit::value_position(value);
+        if let Some(edges) = &incoming[owner.index()] {
+            for &(terminator, slot) in edges {
+                if let Some(values) = ir_edit::successor_operands(terminator, slot) {
+                    work.push(values[position]);
+                }
+            }
+        }
+    }
+    let mut erased = 0;
+    // Drop dead arguments' operands, then dead operations, then the arguments.
+    let mut dead_arguments: Vec<(BlockRef<'c, 'a>, usize)> = Vec::new();
+    for index in 1..n {
+        let Some(edges) = &incoming[index] else { continue };
+        let block = view.block(BlockId::new(index));
+        let dead: Vec<usize> =
+            (0..block.argument_count()).filter(|&i| !live.contains(&key(block.argument(i).unwrap().into()))).collect();
+        if dead.is_empty() {
+            continue;
+        }
+        for &(terminator, slot) in edges {
+            let Some(mut values) = ir_edit::successor_operands(terminator, slot) else { continue };
+            for &i in dead.iter().rev() {
+                values.remove(i);
+            }
+            // Cannot fail: successor_operands accepted the same slot.
+            let updated = ir_edit::set_successor_operands(terminator, slot, &values);
+            debug_assert!(updated);
+        }
+        dead_arguments.extend(dead.into_iter().rev().map(|i| (block, i)));
+    }
+    let mut dead_ops: Vec<OperationRef<'c, 'a>> = Vec::new();
+    for index in 0..n {
+        for op in ir_edit::operations(view.block(BlockId::new(index))) {
+            if is_removable(op) && !live_ops.contains(&(op.to_raw().ptr as usize)) {
+                dead_ops.push(op);
+            }
+        }
+    }
+    // Dead operations only feed each other and the dropped operands: erase
+    // users before what they use.
+    let mut remaining = dead_ops;
+    while !remaining.is_empty() {
+        let before = remaining.len();
+        remaining.retain(|op| {
+            let unused = op.results().all(|r| ir_edit::uses(r.into()).is_empty());
+            if unused {
+                ir_edit::erase_operation(*op);
+                erased += 1;
+            }
+            !unused
+        });
+        if remaining.len() == before {
+            break;
+        }
+    }
+    for (block, i) in dead_arguments {
+        if ir_edit::uses(block.argument(i).unwrap().into()).is_empty() {
+            ir_edit::erase_argument(block, i);
+            erased += 1;
+        }
+    }
+    erased
+}
+
+/// What makes two constants equal: name, result type, attributes.
+fn constant_key(op: OperationRef<'_, '_>) -> String {
+    use melior::ir::ValueLike;
+    let mut key = format!("{}|{}", prepare::op_name(op), op.result(0).map(|r| r.r#type().to_string()).unwrap_or_default());
+    for (name, value) in op.attributes() {
+        key.push('|');
+        key.push_str(name.as_string_ref().as_str().unwrap_or(""));
+        key.push('=');
+        key.push_str(&value.to_string());
+    }
+    key
+}
+
+/// `arith.constant` and `ub.poison`: pure, operand-free, position-independent.
+fn is_constant(op: OperationRef<'_, '_>) -> bool {
+    let name = prepare::op_name(op);
+    (name == "arith.constant" || name == "ub.poison") && op.region_count() == 0 && op.operand_count() == 0
+}
+
 /// Folds the two-way branch of `block` into `cf.br` when both sides are
 /// the same or the predicate is known.
-fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block: BlockId) -> bool {
+fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
+    let view = &round.view;
     let terminator = view.terminator(block);
-    if !TWO_WAY.contains(&prepare::op_name(terminator).as_str()) || terminator.successor_count() != 2 {
+    let name = prepare::op_name(terminator);
+    let switch = name == "cf.switch";
+    if !(TWO_WAY.contains(&name.as_str()) && terminator.successor_count() == 2 || switch && terminator.successor_count() >= 1)
+    {
         return false;
     }
     let ir_block = view.block(block);
-    if ir_edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == "spmd.reconvergence.head") {
+    let heads: Vec<OperationRef<'c, 'a>> = ir_edit::operations(ir_block)
+        .into_iter()
+        .filter(|op| prepare::op_name(*op) == "spmd.reconvergence.head")
+        .collect();
+    let Some(head_ids) = heads.iter().map(|op| marker_id(*op)).collect::<Option<Vec<i64>>>() else { return false };
+    let count = terminator.successor_count();
+    let mut slots = Vec::with_capacity(count);
+    for slot in 0..count {
+        let Some(operands) = ir_edit::successor_operands(terminator, slot) else { return false };
+        let target = terminator.successor(slot).unwrap();
+        let Some(id) = view.id(target) else { return false };
+        slots.push((target, id, operands));
+    }
+    if !round.untouched(&[block]) {
         return false;
     }
-    let (Some(operands0), Some(operands1)) =
-        (ir_edit::successor_operands(terminator, 0), ir_edit::successor_operands(terminator, 1))
-    else {
-        return false;
-    };
-    let (s0, s1) = (terminator.successor(0).unwrap(), terminator.successor(1).unwrap());
-    let taken = if s0 == s1 && operands0 == operands1 {
+    let all_equal = slots.iter().all(|(t, _, o)| *t == slots[0].0 && *o == slots[0].2);
+    // Same target, different operands (cf.cond_br only): `cf.br` with
+    // selects. Only when this block is the target's only predecessor: the
+    // target then merges into it, which pays for the selects; otherwise the
+    // selects would only add operations.
+    let select = !all_equal
+        && name == "cf.cond_br"
+        && slots[0].0 == slots[1].0
+        && round.same_predecessors(slots[0].1)
+        && view.predecessors(slots[0].1).iter().all(|&p| p == block);
+    let taken = if all_equal || select {
         0
+    } else if switch {
+        match known_switch_slot(terminator) {
+            Some(slot) => slot,
+            None => return false,
+        }
     } else {
+        if !round.same_predecessors(block) || !round.untouched(view.predecessors(block)) {
+            return false;
+        }
         match known_predicate(view, block, terminator.operand(0).unwrap()) {
             Some(true) => 0,
             Some(false) => 1,
             None => return false,
         }
     };
-    let (target, operands) = if taken == 0 { (s0, operands0) } else { (s1, operands1) };
-    let target_id = view.id(target).expect("successor in region");
-    let mut planned = view.planned.clone();
-    planned.set_terminator(block, vec![target_id], BlockLabel::default());
-    if !folder.admit(view, &planned, (block_key(ir_block), 0)) {
-        return false;
-    }
-    let condition = terminator.operand(0).unwrap();
-    ir_block.insert_operation_before(terminator, cf::br(&target, &operands, terminator.location()));
-    ir_edit::erase_operation(terminator);
-    erase_if_dead(condition);
-    folder.stats.branches_folded += 1;
+    let (target, target_id, _) = slots[taken].clone();
+    round.write(&[block]);
+    let ids: Vec<BlockId> = slots.iter().map(|s| s.1).collect();
+    round.change_predecessors(&ids);
+    let edits = vec![PlanEdit::SetTerminator(block, vec![target_id], BlockLabel::default())];
+    let apply: Apply<'c, 'a> = Box::new(move |folder| {
+        // A divergent region whose branch folds is gone: its markers go too.
+        if !head_ids.is_empty() {
+            for op in heads {
+                ir_edit::erase_operation(op);
+            }
+            erase_tails(folder, &head_ids);
+            folder.stats.regions_dissolved += head_ids.len();
+        }
+        let condition = terminator.operand(0).unwrap();
+        let location = terminator.location();
+        let operands: Vec<Value> = if select {
+            let (on_true, on_false) = (&slots[0].2, &slots[1].2);
+            on_true
+                .iter()
+                .zip(on_false)
+                .map(|(&a, &b)| {
+                    if a == b {
+                        return a;
+                    }
+                    let op = melior::dialect::arith::select(condition, a, b, location);
+                    ir_block.insert_operation_before(terminator, op).result(0).unwrap().into()
+                })
+                .collect()
+        } else {
+            slots[taken].2.clone()
+        };
+        ir_block.insert_operation_before(terminator, cf::br(&target, &operands, location));
+        ir_edit::erase_operation(terminator);
+        erase_if_dead(condition);
+        if select {
+            folder.stats.branches_selected += 1;
+        } else {
+            folder.stats.branches_folded += 1;
+        }
+    });
+    folder.propose(round, edits, (block_key(ir_block), 0), apply);
     true
+}
+
+/// The `id` of a reconvergence marker.
+fn marker_id(op: OperationRef<'_, '_>) -> Option<i64> {
+    let text = op.attribute("id").ok()?.to_string();
+    text.split(" : ").next()?.trim().parse().ok()
+}
+
+/// Erases the `spmd.reconvergence.tail` markers of the region whose id is
+/// in `ids`.
+fn erase_tails(folder: &Folder<'_, '_, '_>, ids: &[i64]) {
+    let mut next = folder.region.first_block();
+    while let Some(block) = next {
+        for op in ir_edit::operations(block) {
+            if prepare::op_name(op) == "spmd.reconvergence.tail" && marker_id(op).is_some_and(|id| ids.contains(&id)) {
+                ir_edit::erase_operation(op);
+            }
+        }
+        next = block.next_in_region();
+    }
+}
+
+/// The successor slot a `cf.switch` on a constant flag takes: the first
+/// case whose value equals the flag, else the default (slot 0).
+fn known_switch_slot(switch: OperationRef<'_, '_>) -> Option<usize> {
+    let flag = constant_int(switch.operand(0).ok()?)?;
+    let text = switch.attribute("case_values").ok()?.to_string();
+    let cases = switch.successor_count() - 1;
+    let body = text.strip_prefix("dense<")?;
+    let body = &body[..body.find('>')?];
+    let values: Vec<i128> = if let Some(list) = body.strip_prefix('[') {
+        list.trim_end_matches(']').split(',').map(|v| v.trim().parse().ok()).collect::<Option<_>>()?
+    } else {
+        vec![body.trim().parse().ok()?; cases]
+    };
+    if values.len() != cases {
+        return None;
+    }
+    Some(values.iter().position(|&v| v == flag).map_or(0, |k| k + 1))
+}
+
+/// The value of an integer `arith.constant` (text `N : iK`).
+fn constant_int(value: Value<'_, '_>) -> Option<i128> {
+    let op = ir_edit::defining_op(value)?;
+    if prepare::op_name(op) != "arith.constant" {
+        return None;
+    }
+    let text = op.attribute("value").ok()?.to_string();
+    let (number, ty) = text.split_once(" : ")?;
+    if !ty.starts_with('i') {
+        return None;
+    }
+    number.trim().parse().ok()
 }
 
 /// Erases the pure operation defining `value` if nothing uses it any more.
@@ -267,11 +728,15 @@ fn jump_slot(block: BlockRef<'_, '_>, terminator: OperationRef<'_, '_>, incoming
 }
 
 /// Redirects slot `slot` of `block`'s terminator past a jump-only target.
-fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block: BlockId, slot: usize) -> bool {
+fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId, slot: usize) -> bool {
+    let view = &round.view;
     let terminator = view.terminator(block);
     let Ok(middle) = terminator.successor(slot) else { return false };
     let Some(middle_id) = view.id(middle) else { return false };
     if middle_id == block || middle_id == BlockId::new(0) {
+        return false;
+    }
+    if !round.untouched(&[block, middle_id]) {
         return false;
     }
     let Some(incoming) = ir_edit::successor_operands(terminator, slot) else { return false };
@@ -279,7 +744,7 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block:
     let Some(taken) = jump_slot(middle, middle_terminator, &incoming) else { return false };
     let Ok(target) = middle_terminator.successor(taken) else { return false };
     let Some(target_id) = view.id(target) else { return false };
-    if target_id == middle_id || leads_back(view, target_id, middle_id) {
+    if target_id == middle_id || !round.untouched(&[target_id]) || leads_back(round, target_id, middle_id) {
         return false;
     }
     // The middle block's arguments must only feed its terminator.
@@ -301,25 +766,28 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block:
             }
         })
         .collect();
-    let mut planned = view.planned.clone();
-    planned.redirect(block, slot, target_id);
-    if !folder.admit(view, &planned, (block_key(view.block(block)), middle_address ^ (slot + 1))) {
-        return false;
-    }
-    if !ir_edit::set_successor_operands(terminator, slot, &operands) {
-        return false;
-    }
-    ir_edit::set_successor(terminator, slot, target);
-    folder.stats.jumps_redirected += 1;
+    let key = (block_key(view.block(block)), middle_address ^ (slot + 1));
+    round.write(&[block]);
+    round.change_predecessors(&[middle_id, target_id]);
+    let apply: Apply<'c, 'a> = Box::new(move |folder| {
+        // Cannot fail: successor_operands accepted the same slot.
+        let updated = ir_edit::set_successor_operands(terminator, slot, &operands);
+        debug_assert!(updated);
+        ir_edit::set_successor(terminator, slot, target);
+        folder.stats.jumps_redirected += 1;
+    });
+    folder.propose(round, vec![PlanEdit::Redirect(block, slot, target_id)], key, apply);
     true
 }
 
 /// True if following plain `cf.br`-only blocks from `from` reaches `to`
 /// (redirecting into such a chain would spin forever).
-fn leads_back(view: &View<'_, '_>, from: BlockId, to: BlockId) -> bool {
+fn leads_back(round: &Round<'_, '_>, from: BlockId, to: BlockId) -> bool {
+    let view = &round.view;
     let mut current = from;
     for _ in 0..view.num_blocks() {
-        if current == to {
+        if current == to || !round.untouched(&[current]) {
+            // A block this round changed may jump anywhere now: assume the worst.
             return true;
         }
         let terminator = view.terminator(current);
@@ -333,9 +801,10 @@ fn leads_back(view: &View<'_, '_>, from: BlockId, to: BlockId) -> bool {
 }
 
 /// Merges `block` into its only predecessor when that ends in `cf.br`.
-fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block: BlockId) -> bool {
+fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
+    let view = &round.view;
     let &[predecessor] = view.predecessors(block) else { return false };
-    if predecessor == block {
+    if predecessor == block || !round.same_predecessors(block) || !round.untouched(&[block, predecessor]) {
         return false;
     }
     let branch = view.terminator(predecessor);
@@ -343,25 +812,35 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'
         return false;
     }
     let (ir_block, ir_predecessor) = (view.block(block), view.block(predecessor));
-    let Some(operands) = ir_edit::successor_operands(branch, 0) else { return false };
-    let mut planned = view.planned.clone();
-    let mut label = view.planned.labels[block.index()];
-    label.flow_impure = label.flow && (has_ops_before(branch) || label.flow_impure);
-    label.loop_token |= view.planned.labels[predecessor.index()].loop_token;
-    let successors = planned.successors[block.index()].clone();
-    planned.set_terminator(predecessor, successors, label);
-    planned.remove(block);
-    if !folder.admit(view, &planned, (block_key(ir_predecessor), block_key(ir_block))) {
+    // The entry block is where constants live (this pass and the folding
+    // step put them there): it must never become a Flow block, which may
+    // hold nothing but its branch.
+    if predecessor == BlockId::new(0) && round.planned.labels[block.index()].flow {
         return false;
     }
-    for (i, value) in operands.into_iter().enumerate() {
-        ir_edit::replace_all_uses(ir_block.argument(i).unwrap().into(), value);
+    // A reconvergence tail must start its block.
+    if ir_edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == "spmd.reconvergence.tail") {
+        return false;
     }
-    ir_edit::erase_operation(branch);
-    for op in ir_edit::operations(ir_block) {
-        ir_edit::move_to_end(op, ir_predecessor);
-    }
-    ir_edit::erase_block(ir_block);
-    folder.stats.blocks_merged += 1;
+    let Some(operands) = ir_edit::successor_operands(branch, 0) else { return false };
+    let mut label = round.planned.labels[block.index()];
+    label.flow_impure = label.flow && (super::has_non_flow_ops(ir_predecessor) || label.flow_impure);
+    label.loop_token |= round.planned.labels[predecessor.index()].loop_token;
+    let successors = round.planned.successors[block.index()].clone();
+    round.write(&[block, predecessor]);
+    round.change_predecessors(&successors);
+    let edits = vec![PlanEdit::SetTerminator(predecessor, successors, label), PlanEdit::Remove(block)];
+    let apply: Apply<'c, 'a> = Box::new(move |folder| {
+        for (i, value) in operands.into_iter().enumerate() {
+            ir_edit::replace_all_uses(ir_block.argument(i).unwrap().into(), value);
+        }
+        ir_edit::erase_operation(branch);
+        for op in ir_edit::operations(ir_block) {
+            ir_edit::move_to_end(op, ir_predecessor);
+        }
+        ir_edit::erase_block(ir_block);
+        folder.stats.blocks_merged += 1;
+    });
+    folder.propose(round, edits, (block_key(ir_predecessor), block_key(ir_block)), apply);
     true
 }

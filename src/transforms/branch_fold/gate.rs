@@ -183,8 +183,9 @@ impl PropertyCheck for FlowChains {
     }
 }
 
-/// Blocks holding a loop convergence token stay cycle headers (the op's
-/// verifier requires it).
+/// Reachable blocks holding a loop convergence token stay cycle headers
+/// (the op's verifier requires it). A block that an edit makes unreachable
+/// does not count: OptimizeBranches deletes it, token and all, next.
 pub struct LoopTokens;
 
 impl PropertyCheck for LoopTokens {
@@ -196,8 +197,27 @@ impl PropertyCheck for LoopTokens {
             return 0;
         }
         let forest = CycleForest::build(graph);
-        (0..cfg.labels.len()).filter(|&b| cfg.labels[b].loop_token && !forest.is_header(BlockId::new(b))).count()
+        let reachable = reachable_from_entry(graph);
+        (0..cfg.labels.len())
+            .filter(|&b| cfg.labels[b].loop_token && reachable[b] && !forest.is_header(BlockId::new(b)))
+            .count()
     }
+}
+
+/// Which blocks of `graph` the entry reaches.
+pub(super) fn reachable_from_entry(graph: &CfgGraph) -> Vec<bool> {
+    let mut seen = vec![false; graph.num_blocks()];
+    let mut stack = vec![graph.entry()];
+    seen[graph.entry().index()] = true;
+    while let Some(block) = stack.pop() {
+        for &next in graph.successors(block) {
+            if !seen[next.index()] {
+                seen[next.index()] = true;
+                stack.push(next);
+            }
+        }
+    }
+    seen
 }
 
 /// A set of checks and the violation counts of the current graph.
@@ -230,16 +250,27 @@ impl Gate {
         Self { checks, before }
     }
 
-    /// `Ok` if `planned` has no more violations than the current graph for
-    /// every check; otherwise the name of the first check that got worse.
-    pub fn allows(&self, planned: &PlannedCfg) -> Result<(), &'static str> {
+    /// `Ok` with the violation counts of `planned` if it has no more
+    /// violations than the baseline for every check; otherwise the name of
+    /// the first check that got worse.
+    pub fn allows(&self, planned: &PlannedCfg) -> Result<Vec<usize>, &'static str> {
         let graph = planned.graph();
+        let mut counts = Vec::with_capacity(self.checks.len());
         for (check, &before) in self.checks.iter().zip(&self.before) {
-            if check.violations(&graph, planned) > before {
+            let after = check.violations(&graph, planned);
+            if after > before {
                 return Err(check.name());
             }
+            counts.push(after);
         }
-        Ok(())
+        Ok(counts)
+    }
+
+    /// Makes `counts` (from [`Gate::allows`] on an accepted plan) the
+    /// baseline for the next edits.
+    pub fn accept(&mut self, counts: Vec<usize>) {
+        debug_assert_eq!(counts.len(), self.before.len());
+        self.before = counts;
     }
 }
 
@@ -264,7 +295,7 @@ mod tests {
         // A(0) -> C(2), Flow(4); C -> Flow; Flow -> B(1), D(3); B -> D.
         let mut cfg = labelled(5, &[(0, 2), (0, 4), (2, 4), (4, 1), (4, 3), (1, 3)], &[0, 4], &[3]);
         let gate = Gate::new(Gate::default_checks(), &cfg);
-        assert_eq!(gate.allows(&cfg), Ok(()));
+        assert!(gate.allows(&cfg).is_ok());
         // Threading A's edge past the Flow block straight to B gives figure 2a's shape.
         cfg.redirect(b(0), 1, b(1));
         assert_eq!(gate.allows(&cfg), Err("reconverging"));
@@ -278,7 +309,7 @@ mod tests {
         let shared = cfg.add_block(vec![b(3)], BlockLabel::default());
         cfg.redirect(b(1), 0, shared);
         cfg.redirect(b(2), 0, shared);
-        assert_eq!(gate.allows(&cfg), Ok(()));
+        assert!(gate.allows(&cfg).is_ok());
     }
 
     #[test]

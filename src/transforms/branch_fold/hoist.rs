@@ -21,22 +21,23 @@
 //! per-thread computation (see [`super::safety`] for stores). The CFG does
 //! not change, so the property gate has nothing to check.
 
-use super::{block_key, ir_edit, prepare, safety, same_shape, Folder, Refusal, View};
+use super::{block_key, ir_edit, prepare, safety, same_shape, Folder, Refusal, Round};
 use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
 use melior::ir::{operation::OperationLike, OperationRef, Value};
 
-/// Hoists the common prefix of the first eligible branch; false if none.
-pub fn hoist_once<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
-    let view = folder.view()?;
-    for index in 0..view.num_blocks() {
-        if hoist_at(folder, &view, BlockId::new(index)) {
-            return Ok(true);
-        }
+/// Hoists the common prefix of every eligible branch whose blocks no
+/// earlier hoist of the round touched; false if none.
+pub fn hoist_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
+    let mut round = Round::new(folder.view()?);
+    let mut changed = false;
+    for index in 0..round.view.num_blocks() {
+        changed |= hoist_at(folder, &mut round, BlockId::new(index));
     }
-    Ok(false)
+    Ok(changed)
 }
 
-fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block: BlockId) -> bool {
+fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
+    let view = &round.view;
     let branch = view.terminator(block);
     if prepare::op_name(branch) != "cf.cond_br" {
         return false;
@@ -44,6 +45,9 @@ fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block:
     let (Ok(s1), Ok(s2)) = (branch.successor(0), branch.successor(1)) else { return false };
     let (Some(id1), Some(id2)) = (view.id(s1), view.id(s2)) else { return false };
     if id1 == id2 || id1 == block || id2 == block || view.predecessors(id1).len() != 1 || view.predecessors(id2).len() != 1 {
+        return false;
+    }
+    if !round.untouched(&[block, id1, id2]) {
         return false;
     }
     let ops1 = ir_edit::operations(s1);
@@ -73,6 +77,7 @@ fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, block:
     if count == 0 {
         return false;
     }
+    round.write(&[block, id1, id2]);
     for k in 0..count {
         ir_edit::move_before(body1[k], branch);
         for r in 0..body1[k].result_count() {

@@ -7,10 +7,18 @@
 //! Seed 002 describes a structured-CFG GPU target whose branch folder keeps
 //! tail merging enabled (upstream LLVM turns it off for such targets) and
 //! guards each merge with a safety check instead. This module is the MLIR
-//! counterpart. [`fold_function`] repeats three steps until none of them
-//! changes anything (each step applies one edit at a time and re-reads the
-//! region, so every decision is taken on fresh analyses):
+//! counterpart. [`fold_function`] repeats four steps until none of them
+//! changes anything (each step works in rounds, see [`Round`]: all
+//! decisions of a round are taken on one snapshot of the region, every
+//! block an edit touches is claimed so that later decisions of the round
+//! still read accurate facts, and the round's CFG edits are checked by the
+//! gate as a batch before they are applied):
 //!
+//! 0. **FoldOperations** ([`fold_ops`]): the upstream folders and
+//!    canonicalization patterns of the non-control-flow operations, through
+//!    MLIR's greedy driver without region simplification. It never touches
+//!    the CFG, a convergent operation or a Flow block; constant conditions
+//!    it produces are folded by OptimizeBranches, through the gate.
 //! 1. **TailMerge** ([`tail_merge`]). Blocks that end in a return (phase A)
 //!    or in a `cf.br` to the same block (phase B) are candidates; at most
 //!    `tail-merge-threshold` per target. Candidates are bucketed by a hash
@@ -48,11 +56,14 @@
 //!   ([`gate::PlannedCfg`]) and refused if it adds a violation of any
 //!   [`gate::PropertyCheck`]: Definition 1 (reconverging), reducibility,
 //!   pure and linear Flow chains, loop convergence tokens in cycle
-//!   headers. Uniformity is computed on the current IR
-//!   before each edit; planned new blocks end in `cf.br` or a return and
-//!   are never divergent.
-//! * A branch in a block holding `spmd.reconvergence.head` is never folded
-//!   (the marker needs a conditional branch).
+//!   headers. Uniformity is computed once per round; planned new blocks
+//!   end in `cf.br` or a return and are never divergent. The checks run
+//!   on a round's whole batch of edits (bisected on refusal, see
+//!   [`Folder::commit`]).
+//! * A folded branch in a block holding `spmd.reconvergence.head`
+//!   dissolves the divergent region: the head and its tails are erased (the
+//!   threads no longer diverge there). A block holding a tail never merges
+//!   into its predecessor (the tail must start its block).
 //!
 //! # Invariants and edge cases
 //!
@@ -70,6 +81,7 @@
 //!   reachable blocks only.
 
 pub mod branches;
+pub mod fold_ops;
 pub mod gate;
 pub mod hoist;
 pub mod safety;
@@ -99,6 +111,9 @@ pub struct BranchFoldOptions {
     pub tail_merge_threshold: usize,
     /// Run HoistCommonCode.
     pub hoist_common_code: bool,
+    /// Run FoldOperations (upstream folders and canonicalization patterns
+    /// of the non-control-flow operations).
+    pub fold_operations: bool,
     /// Uniformity analysis options (for the reconverging gate).
     pub uniformity: UniformityOptions,
 }
@@ -110,6 +125,7 @@ impl Default for BranchFoldOptions {
             tail_merge_size: 3,
             tail_merge_threshold: 150,
             hoist_common_code: true,
+            fold_operations: true,
             uniformity: UniformityOptions::default(),
         }
     }
@@ -124,12 +140,23 @@ pub struct BranchFoldStats {
     /// Operations (of the region's blocks, not nested) before and after.
     pub ops_before: usize,
     pub ops_after: usize,
+    /// Operations removed by FoldOperations (net).
+    pub ops_folded: usize,
     /// Unreachable blocks deleted.
     pub unreachable_removed: usize,
     /// Constants moved to (or merged into an equal one in) the entry block.
     pub constants_hoisted: usize,
     /// Two-way branches folded into `cf.br`.
     pub branches_folded: usize,
+    /// Block arguments replaced by their only incoming value or erased
+    /// because unused.
+    pub arguments_removed: usize,
+    /// `cf.cond_br`s to one block with different operands turned into
+    /// `arith.select`s and `cf.br`.
+    pub branches_selected: usize,
+    /// Divergent regions dissolved (their head's branch folded; head and
+    /// tail markers erased).
+    pub regions_dissolved: usize,
     /// Edges redirected past a jump-only block.
     pub jumps_redirected: usize,
     /// Blocks merged into their only predecessor.
@@ -145,6 +172,10 @@ pub struct BranchFoldStats {
     pub refused_special_register: usize,
     /// CFG edits refused by the property gate.
     pub refused_property: usize,
+    /// Snapshots taken (uniformity and graph computed) and gate checks run:
+    /// the cost drivers.
+    pub snapshots: usize,
+    pub gate_checks: usize,
 }
 
 impl BranchFoldStats {
@@ -162,18 +193,23 @@ impl BranchFoldStats {
     pub fn render(&self, label: &str) -> String {
         format!(
             "spmd-branch-fold {label}\n  blocks removed: {} ({} -> {})\n  ops removed: {} ({} -> {})\n  \
-             unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  branches folded: {}\n  jumps redirected: {}\n  \
+             ops folded: {}\n  unreachable blocks deleted: {}\n  constants hoisted to entry: {}\n  block arguments simplified: {}\n  branches folded: {}\n  branches turned into selects: {}\n  reconvergence regions dissolved: {}\n  jumps redirected: {}\n  \
              blocks merged into predecessor: {}\n  tails merged: {} ({} ops)\n  ops hoisted: {}\n  \
-             refused (convergent): {}\n  refused (special register): {}\n  refused (property): {}\n",
+             refused (convergent): {}\n  refused (special register): {}\n  refused (property): {}\n  \
+             snapshots: {}\n  gate checks: {}\n",
             self.blocks_removed(),
             self.blocks_before,
             self.blocks_after,
             self.ops_removed(),
             self.ops_before,
             self.ops_after,
+            self.ops_folded,
             self.unreachable_removed,
             self.constants_hoisted,
+            self.arguments_removed,
             self.branches_folded,
+            self.branches_selected,
+            self.regions_dissolved,
             self.jumps_redirected,
             self.blocks_merged,
             self.tails_merged,
@@ -182,6 +218,8 @@ impl BranchFoldStats {
             self.refused_convergent,
             self.refused_special_register,
             self.refused_property,
+            self.snapshots,
+            self.gate_checks,
         )
     }
 }
@@ -194,35 +232,73 @@ enum Refusal {
     Property,
 }
 
+/// Why [`fold_function`] failed.
+#[derive(Debug)]
+pub enum BranchFoldError<'c> {
+    /// The region is not a CFG the analyses accept.
+    Graph(RegionGraphError<'c>),
+    /// An internal check failed (the IR may have been changed).
+    Internal(&'static str),
+}
+
+impl<'c> From<RegionGraphError<'c>> for BranchFoldError<'c> {
+    fn from(error: RegionGraphError<'c>) -> Self {
+        Self::Graph(error)
+    }
+}
+
+impl std::fmt::Display for BranchFoldError<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Graph(error) => error.fmt(f),
+            Self::Internal(message) => write!(f, "internal error: {message}"),
+        }
+    }
+}
+
 /// Runs the fixed-point loop on `region`, the body of `function`.
 pub fn fold_function<'c, 'a>(
     context: &'c Context,
     function: OperationRef<'c, 'a>,
     region: RegionRef<'c, 'a>,
     options: &BranchFoldOptions,
-) -> Result<BranchFoldStats, RegionGraphError<'c>> {
-    let mut folder = Folder { context, function, region, options, stats: BranchFoldStats::default(), refusals: HashSet::new(), edits: 0, budget: 0 };
+) -> Result<BranchFoldStats, BranchFoldError<'c>> {
+    let mut folder = Folder { context, function, region, options, stats: BranchFoldStats::default(), refusals: HashSet::new(), edits: 0, budget: 0, thorough: false };
     let (blocks, ops) = count(region);
     folder.stats.blocks_before = blocks;
     folder.stats.ops_before = ops;
     folder.budget = 4 * (blocks + ops) + 64;
     loop {
         let mut changed = false;
+        if options.fold_operations && folder.has_budget() {
+            // Its changes only matter through the rules below: no round of its own.
+            fold_ops::fold_operations(&mut folder).map_err(BranchFoldError::Internal)?;
+        }
         if options.enable_tail_merge {
-            while folder.has_budget() && tail_merge::merge_once(&mut folder)? {
+            while folder.has_budget() && tail_merge::merge_round(&mut folder)? {
                 changed = true;
             }
         }
-        while folder.has_budget() && branches::optimize_once(&mut folder)? {
+        while folder.has_budget() && branches::optimize_round(&mut folder)? {
             changed = true;
         }
         if options.hoist_common_code {
-            while folder.has_budget() && hoist::hoist_once(&mut folder)? {
+            while folder.has_budget() && hoist::hoist_round(&mut folder)? {
                 changed = true;
             }
         }
-        if !changed || !folder.has_budget() {
+        if !folder.has_budget() {
             break;
+        }
+        if !changed {
+            if folder.thorough {
+                break;
+            }
+            // Edits refused before were only re-checked as one batch: give
+            // each its own check once more before stopping.
+            folder.thorough = true;
+        } else {
+            folder.thorough = false;
         }
     }
     let (blocks, ops) = count(region);
@@ -260,6 +336,9 @@ pub struct Folder<'c, 'a, 'o> {
     refusals: HashSet<(usize, usize, Refusal)>,
     edits: usize,
     budget: usize,
+    /// Bisect batches of edits refused in earlier rounds too (see
+    /// [`Folder::commit`]).
+    thorough: bool,
 }
 
 impl<'c, 'a> Folder<'c, 'a, '_> {
@@ -268,50 +347,232 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
     }
 
     /// Fresh analyses of the current IR.
-    fn view(&self) -> Result<View<'c, 'a>, RegionGraphError<'c>> {
-        let uniformity = RegionUniformity::compute(self.function, self.region, self.options.uniformity)?;
-        let graph = uniformity.graph();
-        let labels = (0..graph.num_blocks())
-            .map(|index| {
-                let id = BlockId::new(index);
-                let terminator = graph.terminator(id);
-                let flow = prepare::op_name(terminator) == "spmd.flow_br";
-                BlockLabel {
-                    divergent: uniformity.info().is_divergent_branch(id),
-                    exit: prepare::is_function_exit(terminator),
-                    flow,
-                    flow_impure: flow && has_ops_before(terminator),
-                    loop_token: ir_edit::operations(graph.block(id))
-                        .iter()
-                        .any(|op| prepare::op_name(*op) == "spmd.convergence.loop"),
-                    unmarked_branch: {
-                        let s = graph.graph().successors(id);
-                        s.iter().any(|&t| t != s[0]) && !is_marked_uniform(terminator)
-                    },
-                }
-            })
-            .collect();
-        let planned = PlannedCfg::new(graph.graph(), labels);
-        let gate = Gate::new(Gate::checks_for(&planned), &planned);
-        Ok(View { uniformity, planned, gate })
+    fn view(&mut self) -> Result<View<'c, 'a>, RegionGraphError<'c>> {
+        self.stats.snapshots += 1;
+        view_of(self.function, self.region, self.options.uniformity)
     }
 
-    /// Checks `planned` against the gate; records a refusal keyed by `key`.
-    fn admit(&mut self, view: &View<'c, 'a>, planned: &PlannedCfg, key: (usize, usize)) -> bool {
-        match view.gate.allows(planned) {
-            Ok(()) => {
-                self.edits += 1;
-                true
+    /// Queues a CFG edit of the round: `edits` on the planned graph,
+    /// `apply` on the IR once the gate accepted it, `key` for the refusal
+    /// count otherwise. The edit's blocks must already be claimed
+    /// ([`Round::write`], [`Round::change_predecessors`]).
+    fn propose(&mut self, round: &mut Round<'c, 'a>, edits: Vec<PlanEdit>, key: (usize, usize), apply: Apply<'c, 'a>) {
+        round.pending.push(Pending { edits, key, apply });
+    }
+
+    /// Checks the round's queued edits against the gate and applies the
+    /// accepted ones to the IR; true if one was applied.
+    ///
+    /// The whole batch is checked at once: its planned graph (the snapshot
+    /// plus every queued edit) must have no more violations of any check
+    /// than the baseline. A batch that fails is split in halves, each
+    /// checked on top of what was accepted before it, down to single
+    /// edits, which are refused. Accepting a batch makes its violation
+    /// counts the new baseline. So a round costs one gate check when
+    /// nothing is refused and O(r log k) checks for r refusals among k
+    /// edits, instead of one check per edit. Edits refused in an earlier
+    /// round (the same rule on the same blocks) come last and, unless the
+    /// driver is in its final `thorough` pass, are checked as one batch
+    /// and all refused again if it fails, so a refusal that persists costs
+    /// no bisection in every round; the output of the round never
+    /// has more violations than its input, as with one check per edit (an
+    /// accepted batch may contain an edit that would have been refused
+    /// alone because another edit of the batch removed a violation of the
+    /// same check: counts, not individual violations, are compared).
+    fn commit(&mut self, round: &mut Round<'c, 'a>) -> bool {
+        let mut pending = std::mem::take(&mut round.pending);
+        if pending.is_empty() {
+            return false;
+        }
+        // Fresh edits first, then those refused in an earlier round.
+        let refused_before = |p: &Pending| self.refusals.contains(&(p.key.0, p.key.1, Refusal::Property));
+        pending.sort_by_key(|p| refused_before(p));
+        let fresh = pending.iter().filter(|p| !refused_before(p)).count();
+        let mut accepted = vec![false; pending.len()];
+        let mut stack = Vec::new();
+        if fresh < pending.len() {
+            stack.push((fresh, pending.len(), !self.thorough));
+        }
+        if fresh > 0 {
+            stack.push((0, fresh, false));
+        }
+        while let Some((lo, hi, whole)) = stack.pop() {
+            let mut planned = round.planned.clone();
+            for edit in pending[lo..hi].iter().flat_map(|p| &p.edits) {
+                edit.apply(&mut planned);
             }
-            Err(_) => {
-                self.refuse(key, Refusal::Property);
-                false
+            self.stats.gate_checks += 1;
+            match round.view.gate.allows(&planned) {
+                Ok(counts) => {
+                    round.view.gate.accept(counts);
+                    round.planned = planned;
+                    accepted[lo..hi].iter_mut().for_each(|a| *a = true);
+                }
+                Err(_) if hi - lo == 1 || whole => {
+                    for p in &pending[lo..hi] {
+                        self.refuse(p.key, Refusal::Property);
+                    }
+                }
+                Err(_) => {
+                    let mid = (lo + hi) / 2;
+                    // Left half first: push it last.
+                    stack.push((mid, hi, false));
+                    stack.push((lo, mid, false));
+                }
             }
         }
+        let mut applied = false;
+        for (pending, accepted) in pending.into_iter().zip(accepted) {
+            if accepted {
+                (pending.apply)(self);
+                self.edits += 1;
+                applied = true;
+            }
+        }
+        applied
     }
 
     fn refuse(&mut self, key: (usize, usize), reason: Refusal) {
         self.refusals.insert((key.0, key.1, reason));
+    }
+}
+
+/// Fresh analyses of `region`, the body of `function`.
+fn view_of<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    region: RegionRef<'c, 'a>,
+    options: UniformityOptions,
+) -> Result<View<'c, 'a>, RegionGraphError<'c>> {
+    let uniformity = RegionUniformity::compute(function, region, options)?;
+    let graph = uniformity.graph();
+    let labels = (0..graph.num_blocks())
+        .map(|index| {
+            let id = BlockId::new(index);
+            let terminator = graph.terminator(id);
+            let flow = prepare::op_name(terminator) == "spmd.flow_br";
+            BlockLabel {
+                divergent: uniformity.info().is_divergent_branch(id),
+                exit: prepare::is_function_exit(terminator),
+                flow,
+                flow_impure: flow && has_non_flow_ops(graph.block(id)),
+                loop_token: ir_edit::operations(graph.block(id))
+                    .iter()
+                    .any(|op| prepare::op_name(*op) == "spmd.convergence.loop"),
+                unmarked_branch: {
+                    let s = graph.graph().successors(id);
+                    s.iter().any(|&t| t != s[0]) && !is_marked_uniform(terminator)
+                },
+            }
+        })
+        .collect();
+    let planned = PlannedCfg::new(graph.graph(), labels);
+    let gate = Gate::new(Gate::checks_for(&planned), &planned);
+    Ok(View { uniformity, planned, gate })
+}
+
+/// The violation count of every property the gate knows (the default
+/// checks and [`gate::StructuredBranches`]) on `region`, the body of
+/// `function`, with a fresh uniformity analysis: what a cleanup must not
+/// increase. For measuring other cleanups against the same contract.
+pub fn property_violations<'c>(
+    function: OperationRef<'c, '_>,
+    region: RegionRef<'c, '_>,
+    options: UniformityOptions,
+) -> Result<Vec<(&'static str, usize)>, RegionGraphError<'c>> {
+    let view = view_of(function, region, options)?;
+    let graph = view.planned.graph();
+    let mut checks = Gate::default_checks();
+    checks.push(Box::new(gate::StructuredBranches));
+    Ok(checks.iter().map(|c| (c.name(), c.violations(&graph, &view.planned))).collect())
+}
+
+/// One batch of edits planned on one snapshot of the region.
+///
+/// Rules look at the snapshot ([`View`]) for every decision, so a block the
+/// round already edited must not be looked at again: `written` marks blocks
+/// whose operations or terminator changed (or that were removed), and
+/// `preds_changed` blocks whose incoming edges changed. A candidate that
+/// reads such a block waits for the next round. Every accepted CFG edit is
+/// added to `planned`, the cumulative plan, and each further edit of the
+/// round is checked against the gate on top of it: the round is the same
+/// sequence of edits the one-edit-per-snapshot driver would make, without
+/// recomputing uniformity and the graph after each one. Rules only queue
+/// their CFG edits ([`Folder::propose`]); [`Folder::commit`] checks them
+/// in batches and applies the accepted ones.
+pub struct Round<'c, 'a> {
+    view: View<'c, 'a>,
+    planned: PlannedCfg,
+    written: Vec<bool>,
+    preds_changed: Vec<bool>,
+    pending: Vec<Pending<'c, 'a>>,
+}
+
+/// The IR half of a queued edit.
+type Apply<'c, 'a> = Box<dyn for<'o> FnOnce(&mut Folder<'c, 'a, 'o>) + 'a>;
+
+/// A CFG edit waiting for [`Folder::commit`].
+struct Pending<'c, 'a> {
+    edits: Vec<PlanEdit>,
+    key: (usize, usize),
+    apply: Apply<'c, 'a>,
+}
+
+/// One change of the planned graph.
+#[derive(Clone, Debug)]
+enum PlanEdit {
+    /// [`PlannedCfg::set_terminator`].
+    SetTerminator(BlockId, Vec<BlockId>, BlockLabel),
+    /// [`PlannedCfg::redirect`].
+    Redirect(BlockId, usize, BlockId),
+    /// [`PlannedCfg::remove`].
+    Remove(BlockId),
+    /// A new block with these successors and label that both blocks jump to.
+    Shared(Vec<BlockId>, BlockLabel, [BlockId; 2]),
+}
+
+impl PlanEdit {
+    fn apply(&self, planned: &mut PlannedCfg) {
+        match self {
+            Self::SetTerminator(block, successors, label) => planned.set_terminator(*block, successors.clone(), *label),
+            Self::Redirect(block, slot, target) => planned.redirect(*block, *slot, *target),
+            Self::Remove(block) => planned.remove(*block),
+            Self::Shared(successors, label, blocks) => {
+                let shared = planned.add_block(successors.clone(), *label);
+                for &block in blocks {
+                    planned.set_terminator(block, vec![shared], BlockLabel::default());
+                }
+            }
+        }
+    }
+}
+
+impl<'c, 'a> Round<'c, 'a> {
+    fn new(view: View<'c, 'a>) -> Self {
+        let n = view.num_blocks();
+        let planned = view.planned.clone();
+        Self { view, planned, written: vec![false; n], preds_changed: vec![false; n], pending: Vec::new() }
+    }
+
+    /// True if none of `blocks` was edited in this round.
+    fn untouched(&self, blocks: &[BlockId]) -> bool {
+        blocks.iter().all(|b| !self.written[b.index()])
+    }
+
+    /// True if the incoming edges of `block` are still those of the snapshot.
+    fn same_predecessors(&self, block: BlockId) -> bool {
+        !self.preds_changed[block.index()]
+    }
+
+    fn write(&mut self, blocks: &[BlockId]) {
+        for b in blocks {
+            self.written[b.index()] = true;
+        }
+    }
+
+    fn change_predecessors(&mut self, blocks: &[BlockId]) {
+        for b in blocks {
+            self.preds_changed[b.index()] = true;
+        }
     }
 }
 
@@ -373,6 +634,22 @@ fn same_shape(o1: OperationRef<'_, '_>, o2: OperationRef<'_, '_>) -> bool {
         a.r#type() == b.r#type()
     });
     types_equal && o1.attributes().zip(o2.attributes()).all(|(a, b)| a.0 == b.0 && a.1 == b.1)
+}
+
+/// True if `block` ends in `spmd.flow_br`.
+fn is_flow_block(block: BlockRef<'_, '_>) -> bool {
+    block.terminator().is_some_and(|t| prepare::op_name(t) == "spmd.flow_br")
+}
+
+/// True if `block` holds an operation that the structured contract does
+/// not allow in a Flow block besides its branch: anything but reconvergence
+/// tails and the `arith.constant`/`arith.cmpi` of a selector chain (see
+/// [`crate::transforms::structurize::flow_shape`]).
+fn has_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
+    let operations = ir_edit::operations(block);
+    operations[..operations.len().saturating_sub(1)].iter().any(|op| {
+        !matches!(prepare::op_name(*op).as_str(), "spmd.reconvergence.tail" | "arith.constant" | "arith.cmpi")
+    })
 }
 
 /// True if `op` is not the first operation of its block.

@@ -35,7 +35,7 @@
 //! re-reads the region. A third block with the same tail merges with the
 //! shared block in a later round (its whole body is the tail).
 
-use super::{block_key, has_ops_before, ir_edit, prepare, safety, same_shape, BlockLabel, Folder, Refusal, View};
+use super::{block_key, has_ops_before, ir_edit, prepare, safety, same_shape, Apply, BlockLabel, Folder, PlanEdit, Refusal, Round, View};
 use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
 use melior::{
     dialect::cf,
@@ -46,13 +46,14 @@ use std::{
     hash::{Hash, Hasher},
 };
 
-/// Merges the first admissible pair of tails; false if there is none.
-pub fn merge_once<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
-    let view = folder.view()?;
-    for group in candidate_groups(&view, folder.options.tail_merge_threshold) {
+/// Merges every admissible pair of tails whose blocks no earlier merge of
+/// the round touched; false if there is none.
+pub fn merge_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
+    let mut round = Round::new(folder.view()?);
+    for group in candidate_groups(&round.view, folder.options.tail_merge_threshold) {
         let mut buckets: Vec<(u64, Vec<BlockId>)> = Vec::new();
         for block in group {
-            let hash = tail_hash(view.block(block));
+            let hash = tail_hash(round.view.block(block));
             match buckets.iter_mut().find(|(h, _)| *h == hash) {
                 Some((_, members)) => members.push(block),
                 None => buckets.push((hash, vec![block])),
@@ -61,14 +62,14 @@ pub fn merge_once<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, Regio
         for (_, members) in buckets {
             for i in 0..members.len() {
                 for j in i + 1..members.len() {
-                    if try_merge(folder, &view, members[i], members[j]) {
-                        return Ok(true);
+                    if round.untouched(&[members[i], members[j]]) {
+                        try_merge(folder, &mut round, members[i], members[j]);
                     }
                 }
             }
         }
     }
-    Ok(false)
+    Ok(folder.commit(&mut round))
 }
 
 /// Candidate groups: returns first (phase A), then `cf.br` targets (phase B).
@@ -138,7 +139,8 @@ enum Stop {
     SpecialRegister,
 }
 
-fn try_merge<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, b1: BlockId, b2: BlockId) -> bool {
+fn try_merge<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, b1: BlockId, b2: BlockId) -> bool {
+    let view = &round.view;
     let (block1, block2) = (view.block(b1), view.block(b2));
     let key = (block_key(block1), block_key(block2));
     let min_size = folder.options.tail_merge_size.max(1);
@@ -162,16 +164,15 @@ fn try_merge<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &View<'c, 'a>, b1: B
     let terminator = view.terminator(b1);
     let exit = prepare::is_function_exit(terminator);
     let successors: Vec<BlockId> = terminator.successors().filter_map(|s| view.id(s)).collect();
-    let mut planned = view.planned.clone();
-    let shared = planned.add_block(successors, BlockLabel { exit, ..Default::default() });
-    planned.set_terminator(b1, vec![shared], BlockLabel::default());
-    planned.set_terminator(b2, vec![shared], BlockLabel::default());
-    if !folder.admit(view, &planned, key) {
-        return false;
-    }
-    apply(view, block2, block1, &tail);
-    folder.stats.tails_merged += 1;
-    folder.stats.tail_ops_merged += tail.len();
+    round.write(&[b1, b2]);
+    round.change_predecessors(&successors);
+    let edits = vec![PlanEdit::Shared(successors, BlockLabel { exit, ..Default::default() }, [b1, b2])];
+    let apply: Apply<'c, 'a> = Box::new(move |folder| {
+        apply(block2, block1, &tail);
+        folder.stats.tails_merged += 1;
+        folder.stats.tail_ops_merged += tail.len();
+    });
+    folder.propose(round, edits, key, apply);
     true
 }
 
@@ -289,9 +290,8 @@ fn common_tail<'c, 'a>(
 
 /// Moves `tail`'s operations of `block1` into a new block after `after`
 /// and replaces both tails by branches to it.
-fn apply<'c, 'a>(view: &View<'c, 'a>, after: BlockRef<'c, 'a>, block1: BlockRef<'c, 'a>, tail: &Tail<'c, 'a>) {
+fn apply<'c, 'a>(after: BlockRef<'c, 'a>, block1: BlockRef<'c, 'a>, tail: &Tail<'c, 'a>) {
     let region = block1.parent_region().expect("block in a region");
-    let _ = view;
     let location: Location = tail.ops[0].last().unwrap().location();
     let types: Vec<(Type, Location)> = tail.threaded.iter().map(|(a, _)| (a.r#type(), location)).collect();
     let shared = region.insert_block_after(after, Block::new(&types));
