@@ -73,6 +73,52 @@ fn unquote(value: &str) -> &str {
     value
 }
 
+/// Typed option readers: each emits "invalid value ... for option ..." on
+/// `root` and returns `Err(())` for a value it cannot read.
+pub(crate) mod read {
+    use super::PassOptions;
+    use crate::{diagnostics, transforms::reconverge::plan::Ordering};
+    use melior::ir::{operation::OperationLike, OperationRef};
+
+    fn invalid(root: OperationRef<'_, '_>, key: &str, value: &str, expected: &str) {
+        diagnostics::emit_error(root.location(), &format!("invalid value '{value}' for option '{key}': expected {expected}"));
+    }
+
+    /// A `bool` (MLIR prints them as `true`/`false`; `1`/`0` are accepted).
+    pub fn flag(root: OperationRef<'_, '_>, options: &PassOptions, key: &str, default: bool) -> Result<bool, ()> {
+        match options.get(key) {
+            None => Ok(default),
+            Some("true" | "1") => Ok(true),
+            Some("false" | "0") => Ok(false),
+            Some(other) => Err(invalid(root, key, other, "'true' or 'false'")),
+        }
+    }
+
+    /// A non-negative integer.
+    pub fn number(root: OperationRef<'_, '_>, options: &PassOptions, key: &str, default: usize) -> Result<usize, ()> {
+        let Some(text) = options.get(key) else { return Ok(default) };
+        text.parse().map_err(|_| invalid(root, key, text, "a non-negative integer"))
+    }
+
+    /// One of the names `parse` accepts; `expected` lists them for the error.
+    pub fn choice<T>(
+        root: OperationRef<'_, '_>,
+        options: &PassOptions,
+        key: &str,
+        default: &str,
+        parse: impl Fn(&str) -> Option<T>,
+        expected: &str,
+    ) -> Result<T, ()> {
+        let text = options.get_or(key, default);
+        parse(text).ok_or_else(|| invalid(root, key, text, expected))
+    }
+
+    /// The block ordering of the reconvergence sweep.
+    pub fn ordering(root: OperationRef<'_, '_>, options: &PassOptions, default: &str) -> Result<Ordering, ()> {
+        choice(root, options, "ordering", default, Ordering::parse, "'df', 'dfpd', 'bf' or 'rpot'")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::PassOptions;

@@ -1,6 +1,6 @@
 //! `--spmd-predicate`: see [`crate::transforms::predicate`].
 
-use super::{for_each_region, structurize::bool_option, uniformity_options, PassOptions, RegionFailure, Report, Scope};
+use super::{for_each_region, options::read, uniformity_options, PassOptions, RegionFailure, Report, Scope};
 use crate::{
     diagnostics,
     transforms::predicate::{predicate_function, valid_wave_size, PredicateOptions},
@@ -10,7 +10,7 @@ use melior::ir::{operation::OperationLike, OperationRef};
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
     let uniformity = uniformity_options::parse(root, options)?;
-    let skip_empty_blocks = bool_option(root, options, "skip-empty-blocks", true)?;
+    let skip_empty_blocks = read::flag(root, options, "skip-empty-blocks", true)?;
     let wave_size_text = options.get_or("wave-size", "32");
     let Some(wave_size) = wave_size_text.parse::<u32>().ok().filter(|&size| valid_wave_size(size)) else {
         diagnostics::emit_error(

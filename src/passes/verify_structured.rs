@@ -2,7 +2,7 @@
 //! ([`crate::analysis::structured`]) and names the first violation of each
 //! function.
 
-use super::{for_each_region, structurize::bool_option, uniformity_options, PassOptions, RegionFailure, Report, Scope};
+use super::{for_each_region, options::read, uniformity_options, PassOptions, RegionFailure, Report, Scope};
 use crate::{
     analysis::{
         cfg::BlockId,
@@ -21,7 +21,7 @@ use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, Location,
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
     let uniformity_options = uniformity_options::parse(root, options)?;
-    let use_uniformity = bool_option(root, options, "use-uniformity", false)?;
+    let use_uniformity = read::flag(root, options, "use-uniformity", false)?;
     for_each_region(root, Scope::FunctionBodies, |function| {
         let uniformity = RegionUniformity::compute(function.owner, function.region, uniformity_options)
             .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
