@@ -18,11 +18,14 @@
 //! `--spmd-verify-structured`. Pipelines whose passes are not registered
 //! are skipped.
 
-use crate::common::{context, parse};
+use crate::common::{context, parse, try_pipeline};
+
+/// `try_pipeline` with the diagnostics joined into one message.
+fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), String> {
+    try_pipeline(context, module, pipeline).map_err(|m| format!("pipeline {pipeline} failed: {m:?}"))
+}
 use melior::{
     ir::{operation::OperationLike, Module},
-    pass::PassManager,
-    utility::parse_pass_pipeline,
     Context,
 };
 use spmd::{
@@ -49,20 +52,6 @@ fn available(passes: &[&str]) -> bool {
     passes.iter().all(|p| spmd::passes::PASSES.iter().any(|(name, _)| name == p))
 }
 
-pub fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), String> {
-    spmd::passes::register_all_passes();
-    let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
-    let sink = messages.clone();
-    let handler = context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(d.to_string());
-        true
-    });
-    let manager = PassManager::new(context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).expect("valid pipeline");
-    let result = manager.run(module);
-    context.detach_diagnostic_handler(handler);
-    result.map_err(|_| format!("pipeline {pipeline} failed: {:?}", messages.borrow()))
-}
 
 fn is_reconverging(module: &Module) -> bool {
     cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like).all(|function| {

@@ -17,3 +17,29 @@ pub fn parse<'c>(context: &'c Context, source: &str) -> Module<'c> {
     assert!(module.as_operation().verify(), "invalid module:\n{source}");
     module
 }
+
+/// Runs the textual pass pipeline `pipeline` on `module` (registering the
+/// spmd passes first); `Err` carries the diagnostics it emitted.
+pub fn try_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), Vec<String>> {
+    spmd::passes::register_all_passes();
+    let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let sink = messages.clone();
+    let handler = context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(d.to_string());
+        true
+    });
+    let manager = melior::pass::PassManager::new(context);
+    melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).expect("valid pipeline");
+    let result = manager.run(module);
+    context.detach_diagnostic_handler(handler);
+    let messages = messages.borrow().clone();
+    result.map_err(|_| messages)
+}
+
+/// Like [`try_pipeline`]; panics with the diagnostics and the input.
+pub fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) {
+    let before = module.as_operation().to_string();
+    if let Err(messages) = try_pipeline(context, module, pipeline) {
+        panic!("pipeline {pipeline} failed: {messages:?}\non\n{before}");
+    }
+}

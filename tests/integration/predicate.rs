@@ -19,9 +19,8 @@
 //!
 //! `SPMD_PREDICATE_SEEDS=<n>` raises the seeds per class (default 6).
 
-use crate::common::{context, parse};
-use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline, Context};
-use melior::ir::Module;
+use crate::common::{context, parse, run_pipeline, try_pipeline};
+use melior::ir::operation::OperationLike;
 use spmd::exec::{
     BlockLog, Executor, GridDims, KernelShape, Memory, RandomKernel, ThreadId, Value, WaveError, WaveRun,
 };
@@ -30,13 +29,6 @@ const THREADS: u32 = 64;
 const WAVE: u32 = 32;
 const FUEL: u64 = 200_000;
 
-fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) {
-    spmd::passes::register_all_passes();
-    let manager = PassManager::new(context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).expect("valid pipeline");
-    let before = module.as_operation().to_string();
-    assert!(manager.run(module).is_ok(), "pipeline {pipeline} failed on\n{before}");
-}
 
 /// Thread-level run: per thread, results and block trace.
 struct ThreadRuns {
@@ -232,10 +224,7 @@ fn wave_size_is_recorded_and_checked() {
     assert!(run_waves(&executor, u64::from(THREADS), 0, 16).is_ok());
     for bad in ["48", "0", "128"] {
         let mut module = parse(&context, text);
-        spmd::passes::register_all_passes();
-        let manager = PassManager::new(&context);
         let pipeline = format!("builtin.module(spmd-predicate{{wave-size={bad}}})");
-        parse_pass_pipeline(manager.as_operation_pass_manager(), &pipeline).expect("valid pipeline");
-        assert!(manager.run(&mut module).is_err(), "wave-size={bad} accepted");
+        assert!(try_pipeline(&context, &mut module, &pipeline).is_err(), "wave-size={bad} accepted");
     }
 }

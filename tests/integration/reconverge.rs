@@ -15,12 +15,9 @@
 //! kernel's class and seed before it runs; `cargo run --example
 //! dump_kernel -- <class> <seed>` then prints a failing kernel.
 
-use crate::common::{context, parse};
+use crate::common::{context, parse, run_pipeline};
 use melior::{
     ir::{operation::OperationLike, Module},
-    pass::PassManager,
-    utility::parse_pass_pipeline,
-    Context,
 };
 use spmd::{
     analysis::{
@@ -34,23 +31,6 @@ use spmd::{
 
 const THREADS: u32 = 64;
 
-fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) {
-    spmd::passes::register_all_passes();
-    let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
-    let sink = messages.clone();
-    let handler = context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(d.to_string());
-        true
-    });
-    let before = module.as_operation().to_string();
-    let manager = PassManager::new(context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).expect("valid pipeline");
-    let result = manager.run(module);
-    context.detach_diagnostic_handler(handler);
-    if result.is_err() {
-        panic!("pipeline {pipeline} failed: {:?}\non\n{before}", messages.borrow());
-    }
-}
 
 fn assert_reconverging(module: &Module, what: &str) {
     for function in cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like) {

@@ -13,12 +13,9 @@
 //! `SPMD_STRUCTURIZE_SEEDS=<n>` raises the seeds per class (full corpus);
 //! `SPMD_TRACE_KERNELS=1` prints each kernel before it runs.
 
-use crate::common::{context, parse};
+use crate::common::{context, parse, try_pipeline as run};
 use melior::{
     ir::{operation::OperationLike, Module},
-    pass::PassManager,
-    utility::parse_pass_pipeline,
-    Context,
 };
 use spmd::{
     analysis::{
@@ -31,21 +28,6 @@ use spmd::{
 
 const THREADS: u32 = 64;
 
-fn run(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), Vec<String>> {
-    spmd::passes::register_all_passes();
-    let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
-    let sink = messages.clone();
-    let handler = context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(d.to_string());
-        true
-    });
-    let manager = PassManager::new(context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).expect("valid pipeline");
-    let result = manager.run(module);
-    context.detach_diagnostic_handler(handler);
-    let messages = messages.borrow().clone();
-    result.map_err(|_| messages)
-}
 
 fn seeds_per_class() -> u64 {
     std::env::var("SPMD_STRUCTURIZE_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(30)
