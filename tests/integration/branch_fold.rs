@@ -18,7 +18,7 @@
 //! `--spmd-verify-structured`. Pipelines whose passes are not registered
 //! are skipped.
 
-use crate::common::{context, parse, try_pipeline};
+use crate::common::{assert_kernels_agree, context, parse, try_pipeline};
 
 /// `try_pipeline` with the diagnostics joined into one message.
 fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), String> {
@@ -34,11 +34,10 @@ use spmd::{
         reconverging,
         region_uniformity::{RegionUniformity, UniformityOptions},
     },
-    exec::{compare_runs, BufferSpec, KernelShape, RandomKernel, RunInputs},
+    exec::{KernelShape, RandomKernel},
     transforms::prepare,
 };
 
-const THREADS: u32 = 64;
 
 /// (name, pipeline before folding, passes it needs, output is reconverging).
 const PIPELINES: &[(&str, &str, &[&str], bool)] = &[
@@ -111,20 +110,7 @@ fn branch_fold_preserves_semantics_and_properties_on_random_kernels() {
                     assert!(based_reconverging, "{what}: the base pipeline should reconverge");
                     assert!(is_reconverging(&folded), "{what}: folding broke reconvergence\n{}", folded.as_operation());
                 }
-                for n in [0, 9] {
-                    let args = move |t: spmd::exec::ThreadId, buffers: &[spmd::exec::MemRefId]| {
-                        RandomKernel::arguments(buffers[0], n, t.x)
-                    };
-                    let inputs = RunInputs {
-                        num_threads: THREADS,
-                        buffers: vec![BufferSpec::zeroed_i32(kernel.out_len(THREADS))],
-                        args: &args,
-                        fuel: 200_000,
-                    };
-                    if let Err(mismatch) = compare_runs(&original, &folded, "kernel", &inputs) {
-                        panic!("{what} n={n}: {mismatch}\nbefore folding:\n{}\nafter:\n{}", based.as_operation(), folded.as_operation());
-                    }
-                }
+                assert_kernels_agree(&original, &folded, &kernel, 200_000, &what);
                 if name == "structurize" {
                     let mut copy = parse(&context, &folded.as_operation().to_string());
                     run_pipeline(&context, &mut copy, "builtin.module(spmd-verify-structured)")

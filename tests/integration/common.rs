@@ -43,3 +43,32 @@ pub fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) {
         panic!("pipeline {pipeline} failed: {messages:?}\non\n{before}");
     }
 }
+
+/// Threads per differential run of a random kernel.
+pub const KERNEL_THREADS: u32 = 64;
+
+/// Runs a random kernel's `original` and `transformed` modules on
+/// [`KERNEL_THREADS`] threads for `%n` in {0, 9} with our SIMT executor and
+/// panics (naming `what`, `%n` and both texts) on the first difference in
+/// results or memory effects.
+pub fn assert_kernels_agree(
+    original: &Module,
+    transformed: &Module,
+    kernel: &spmd::exec::RandomKernel,
+    fuel: u64,
+    what: &str,
+) {
+    use spmd::exec::{compare_runs, BufferSpec, MemRefId, RandomKernel, RunInputs, ThreadId};
+    for n in [0, 9] {
+        let args = move |t: ThreadId, buffers: &[MemRefId]| RandomKernel::arguments(buffers[0], n, t.x);
+        let inputs = RunInputs {
+            num_threads: KERNEL_THREADS,
+            buffers: vec![BufferSpec::zeroed_i32(kernel.out_len(KERNEL_THREADS))],
+            args: &args,
+            fuel,
+        };
+        if let Err(mismatch) = compare_runs(original, transformed, "kernel", &inputs) {
+            panic!("{what} n={n}: {mismatch}\noriginal:\n{}\ntransformed:\n{}", kernel.text, transformed.as_operation());
+        }
+    }
+}

@@ -15,7 +15,7 @@
 //! kernel's class and seed before it runs; `cargo run --example
 //! dump_kernel -- <class> <seed>` then prints a failing kernel.
 
-use crate::common::{context, parse, run_pipeline};
+use crate::common::{assert_kernels_agree, context, parse, run_pipeline};
 use melior::{
     ir::{operation::OperationLike, Module},
 };
@@ -25,11 +25,10 @@ use spmd::{
         reconverging,
         region_uniformity::{RegionUniformity, UniformityOptions},
     },
-    exec::{compare_runs, BufferSpec, KernelShape, RandomKernel, RunInputs},
+    exec::{KernelShape, RandomKernel},
     transforms::reconverge::plan::Ordering,
 };
 
-const THREADS: u32 = 64;
 
 
 fn assert_reconverging(module: &Module, what: &str) {
@@ -74,20 +73,7 @@ fn reconverge_preserves_semantics_and_reconverges_on_random_kernels() {
             run_pipeline(&context, &mut transformed, &pipeline);
             assert!(transformed.as_operation().verify(), "{what}: invalid output");
             assert_reconverging(&transformed, &what);
-            for n in [0, 9] {
-                let args = move |t: spmd::exec::ThreadId, buffers: &[spmd::exec::MemRefId]| {
-                    RandomKernel::arguments(buffers[0], n, t.x)
-                };
-                let inputs = RunInputs {
-                    num_threads: THREADS,
-                    buffers: vec![BufferSpec::zeroed_i32(kernel.out_len(THREADS))],
-                    args: &args,
-                    fuel: 200_000,
-                };
-                if let Err(mismatch) = compare_runs(&original, &transformed, "kernel", &inputs) {
-                    panic!("{what} n={n}: {mismatch}\noriginal:\n{}\ntransformed:\n{}", kernel.text, transformed.as_operation());
-                }
-            }
+            assert_kernels_agree(&original, &transformed, &kernel, 200_000, &what);
             let once = transformed.as_operation().to_string();
             run_pipeline(&context, &mut transformed, &pipeline);
             assert_eq!(once, transformed.as_operation().to_string(), "{what}: not idempotent");

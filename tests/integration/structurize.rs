@@ -13,7 +13,7 @@
 //! `SPMD_STRUCTURIZE_SEEDS=<n>` raises the seeds per class (full corpus);
 //! `SPMD_TRACE_KERNELS=1` prints each kernel before it runs.
 
-use crate::common::{context, parse, try_pipeline as run};
+use crate::common::{assert_kernels_agree, context, parse, try_pipeline as run};
 use melior::{
     ir::{operation::OperationLike, Module},
 };
@@ -23,10 +23,9 @@ use spmd::{
         function_regions::cfg_regions,
         region_graph::RegionGraph,
     },
-    exec::{compare_runs, BufferSpec, KernelShape, RandomKernel, RunInputs},
+    exec::{KernelShape, RandomKernel},
 };
 
-const THREADS: u32 = 64;
 
 
 fn seeds_per_class() -> u64 {
@@ -63,20 +62,7 @@ fn differential(pipeline_of: &dyn Fn(&str, u64) -> String, check: &dyn Fn(&Modul
             }
             assert!(transformed.as_operation().verify(), "{what}: invalid output");
             check(&transformed, &what);
-            for n in [0, 9] {
-                let args = move |t: spmd::exec::ThreadId, buffers: &[spmd::exec::MemRefId]| {
-                    RandomKernel::arguments(buffers[0], n, t.x)
-                };
-                let inputs = RunInputs {
-                    num_threads: THREADS,
-                    buffers: vec![BufferSpec::zeroed_i32(kernel.out_len(THREADS))],
-                    args: &args,
-                    fuel: 400_000,
-                };
-                if let Err(mismatch) = compare_runs(&original, &transformed, "kernel", &inputs) {
-                    panic!("{what} n={n}: {mismatch}\noriginal:\n{}\ntransformed:\n{}", kernel.text, transformed.as_operation());
-                }
-            }
+            assert_kernels_agree(&original, &transformed, &kernel, 400_000, &what);
             let once = transformed.as_operation().to_string();
             changed += usize::from(once != original.as_operation().to_string());
             run(&context, &mut transformed, &pipeline).expect("second run");
