@@ -21,6 +21,7 @@ unsafe extern "C" {
     pub fn spmdRegisterPassShells();
     pub fn spmdIsFunctionLike(op: MlirOperation) -> bool;
     pub fn spmdIsBranch(op: MlirOperation) -> bool;
+    pub fn spmdBlockGetLastOperation(block: mlir_sys::MlirBlock) -> MlirOperation;
     pub fn spmdGetSuccessorOperandRange(
         op: MlirOperation,
         index: isize,
@@ -28,6 +29,12 @@ unsafe extern "C" {
         count: *mut isize,
     ) -> bool;
     pub fn spmdSetSuccessorOperands(
+        op: MlirOperation,
+        index: isize,
+        count: isize,
+        values: *const MlirValue,
+    ) -> bool;
+    pub fn spmdAppendSuccessorOperands(
         op: MlirOperation,
         index: isize,
         count: isize,

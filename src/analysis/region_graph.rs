@@ -152,13 +152,8 @@ fn region_owner_location<'c>(block: &BlockRef<'c, '_>) -> Option<Location<'c>> {
 /// also returns operations not known to be terminators (unregistered ones),
 /// whose successors still are CFG edges.
 fn last_operation<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<melior::ir::OperationRef<'c, 'a>> {
-    let mut last = None;
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        last = Some(op);
-        next = op.next_in_block();
-    }
-    last
+    // SAFETY: `block` is live; the C API returns null for an empty block.
+    unsafe { melior::ir::OperationRef::from_option_raw(crate::ffi::spmdBlockGetLastOperation(block.to_raw())) }
 }
 
 fn address(block: &BlockRef<'_, '_>) -> usize {

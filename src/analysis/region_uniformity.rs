@@ -28,7 +28,7 @@ use super::{
     region_graph::{RegionGraph, RegionGraphError},
     uniformity::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, ValueId},
 };
-use crate::ffi;
+use crate::{ffi, support::FastMap};
 use melior::ir::{
     attribute::{ArrayAttribute, DictionaryAttribute},
     block::BlockLike,
@@ -36,7 +36,7 @@ use melior::ir::{
     BlockRef, OperationRef, RegionRef, Value, ValueLike,
 };
 use std::{
-    collections::{hash_map::DefaultHasher, HashMap},
+    collections::hash_map::DefaultHasher,
     hash::{Hash, Hasher},
 };
 
@@ -61,7 +61,7 @@ pub struct RegionUniformity<'c, 'a> {
     graph: RegionGraph<'c, 'a>,
     cfg: CfgAnalysis,
     info: UniformityInfo,
-    values: HashMap<usize, ValueId>,
+    values: FastMap<usize, ValueId>,
 }
 
 impl<'c, 'a> RegionUniformity<'c, 'a> {
@@ -73,7 +73,7 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
     ) -> Result<Self, RegionGraphError<'c>> {
         let graph = RegionGraph::snapshot(region)?;
         let cfg = CfgAnalysis::build(graph.graph());
-        let mut snapshot = Snapshot { builder: ProgramBuilder::new(), values: HashMap::new() };
+        let mut snapshot = Snapshot { builder: ProgramBuilder::new(), values: FastMap::default() };
         snapshot.build(function, &graph, &cfg, options);
         let mut info = UniformityInfo::new();
         info.compute(snapshot.builder.program(), graph.graph(), &cfg);
@@ -83,6 +83,11 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
     /// The CFG snapshot the analysis ran on.
     pub fn graph(&self) -> &RegionGraph<'c, 'a> {
         &self.graph
+    }
+
+    /// The CFG snapshot the analysis ran on, for a caller done with the rest.
+    pub fn into_graph(self) -> RegionGraph<'c, 'a> {
+        self.graph
     }
 
     /// The CFG analyses the uniformity analysis used.
@@ -121,7 +126,7 @@ fn address(value: &Value<'_, '_>) -> usize {
 /// Builds the uniformity program of one region.
 struct Snapshot {
     builder: ProgramBuilder,
-    values: HashMap<usize, ValueId>,
+    values: FastMap<usize, ValueId>,
 }
 
 impl Snapshot {
@@ -226,8 +231,9 @@ impl Snapshot {
 /// The kind of `op` and the values its results depend on (operands plus, for
 /// ops with regions, the values its regions capture from above).
 fn summarise<'c, 'a>(op: OperationRef<'c, 'a>) -> (OpKind, Vec<Value<'c, 'a>>) {
-    let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
-    let mut kind = classify(&name, op.has_attribute("spmd.uniform"), || constant_key(op));
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default();
+    let mut kind = classify(name, op.has_attribute("spmd.uniform"), || constant_key(op));
     let mut operands: Vec<Value> = op.operands().collect();
     if op.region_count() > 0 {
         let mut nested_source = false;
@@ -270,15 +276,18 @@ fn summarise<'c, 'a>(op: OperationRef<'c, 'a>) -> (OpKind, Vec<Value<'c, 'a>>) {
     (kind, operands)
 }
 
-/// Equality key of a constant: a hash of its printed value attribute and type.
+/// Equality key of a constant: a hash of its name, value attribute and
+/// result types. MLIR uniques identifiers, attributes and types in the
+/// context, so their addresses stand for their contents.
 fn constant_key(op: OperationRef<'_, '_>) -> u64 {
+    use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
     let mut hasher = DefaultHasher::new();
-    op.name().as_string_ref().as_str().unwrap_or_default().hash(&mut hasher);
+    (op.name().to_raw().ptr as usize).hash(&mut hasher);
     if let Ok(value) = op.attribute("value") {
-        value.to_string().hash(&mut hasher);
+        (value.to_raw().ptr as usize).hash(&mut hasher);
     }
     for result in op.results() {
-        result.r#type().to_string().hash(&mut hasher);
+        (result.r#type().to_raw().ptr as usize).hash(&mut hasher);
     }
     hasher.finish()
 }

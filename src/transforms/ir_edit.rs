@@ -34,6 +34,13 @@ pub fn set_successor_operands(op: OperationRef<'_, '_>, slot: usize, values: &[V
     unsafe { ffi::spmdSetSuccessorOperands(op.to_raw(), slot as isize, raw.len() as isize, raw.as_ptr()) }
 }
 
+/// Appends `values` to the operands branch `op` forwards to successor `slot`.
+pub fn append_successor_operands(op: OperationRef<'_, '_>, slot: usize, values: &[Value<'_, '_>]) -> bool {
+    let raw: Vec<_> = values.iter().map(|v| v.to_raw()).collect();
+    // SAFETY: the values and the operation are live; the helper copies them.
+    unsafe { ffi::spmdAppendSuccessorOperands(op.to_raw(), slot as isize, raw.len() as isize, raw.as_ptr()) }
+}
+
 /// Runs the folders and canonicalization patterns of `ops` on `ops` (and
 /// on what the rewrites create) with MLIR's greedy driver, region
 /// simplification off; see `spmdFoldOperations` in `spmd-c/Spmd.h`.

@@ -35,7 +35,21 @@ pub const DEAD_END_OPS: &[&str] = &["llvm.unreachable"];
 /// True if `terminator` ends the function normally: it has no successors
 /// and is not a known dead end.
 pub fn is_function_exit(terminator: OperationRef<'_, '_>) -> bool {
-    terminator.successor_count() == 0 && !DEAD_END_OPS.contains(&op_name(terminator).as_str())
+    terminator.successor_count() == 0 && !DEAD_END_OPS.iter().any(|&name| ir_edit::is_op(terminator, name))
+}
+
+/// True if `op` is one of the [`RETURN_OPS`].
+pub fn is_return(op: OperationRef<'_, '_>) -> bool {
+    RETURN_OPS.iter().any(|&name| ir_edit::is_op(op, name))
+}
+
+/// The only block of `graph` that ends in a return, if there is exactly one.
+pub fn single_return_block_in(graph: &crate::analysis::region_graph::RegionGraph<'_, '_>) -> Option<crate::analysis::cfg::BlockId> {
+    let mut returns = (0..graph.num_blocks())
+        .map(crate::analysis::cfg::BlockId::new)
+        .filter(|&b| is_return(graph.terminator(b)));
+    let first = returns.next()?;
+    returns.next().is_none().then_some(first)
 }
 
 /// The name of an operation as a `String`.
@@ -141,7 +155,7 @@ pub fn unify_returns<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<BlockRef<'c, '
     let mut last = None;
     while let Some(block) = next {
         if let Some(terminator) = block.terminator() {
-            if RETURN_OPS.contains(&op_name(terminator).as_str()) {
+            if is_return(terminator) {
                 returns.push((block, terminator));
             }
         }
@@ -175,7 +189,7 @@ pub fn single_return_block<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<BlockRef
     let mut found = None;
     let mut next = region.first_block();
     while let Some(block) = next {
-        if block.terminator().is_some_and(|t| RETURN_OPS.contains(&op_name(t).as_str())) {
+        if block.terminator().is_some_and(is_return) {
             if found.is_some() {
                 return None;
             }

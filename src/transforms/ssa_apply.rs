@@ -18,7 +18,7 @@ use crate::analysis::{
     region_graph::RegionGraph,
 };
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, r#type::TypeLike, BlockRef, Location, Type, Value, ValueLike},
+    ir::{block::BlockLike, r#type::TypeLike, BlockRef, Location, Type, Value, ValueLike},
     Context,
 };
 
@@ -51,17 +51,29 @@ pub fn apply<'c, 'a>(
     variables: &[IrVariable<'c>],
     location: Location<'c>,
 ) -> Vec<Vec<(BlockId, Value<'c, 'a>)>> {
-    let mut timer = crate::support::PhaseTimer::new("ssa");
+    let mut materializer = Materializer::new(context, graph.block(graph.graph().entry()), location);
     let dominators = DominatorTree::build(graph.graph());
+    apply_with(&mut materializer, graph, &dominators, defs, variables)
+}
+
+/// [`apply`] with the caller's materializer, whose constants the caller can
+/// then share, and `graph`'s dominator tree.
+pub fn apply_with<'c, 'a>(
+    materializer: &mut Materializer<'c, 'a>,
+    graph: &RegionGraph<'c, 'a>,
+    dominators: &DominatorTree,
+    defs: &[Def<'c, 'a>],
+    variables: &[IrVariable<'c>],
+) -> Vec<Vec<(BlockId, Value<'c, 'a>)>> {
+    let location = materializer.location;
+    let mut timer = crate::support::PhaseTimer::new("ssa");
     let def_block = |index: usize| match defs[index] {
         Def::Bool(_) | Def::I32(_) => None,
         Def::Value(value) => defining_block(graph, value),
     };
     let solutions: Vec<_> =
-        variables.iter().map(|v| ssa_repair::solve(graph.graph(), &dominators, &v.variable, &def_block)).collect();
+        variables.iter().map(|v| ssa_repair::solve(graph.graph(), dominators, &v.variable, &def_block)).collect();
     timer.lap(&format!("solve {} variables", variables.len()));
-    let entry = graph.block(graph.graph().entry());
-    let mut materializer = Materializer { context, location, entry, constants: FastMap::default() };
 
     // New arguments, in variable order per block.
     let mut arguments: FastMap<(usize, BlockId), Value<'c, 'a>> = FastMap::default();
@@ -86,22 +98,24 @@ pub fn apply<'c, 'a>(
         Available::Argument(owner) => arguments[&(k, owner)],
         Available::Poison => m.poison(variables[k].r#type),
     };
+    let mut operands = Vec::new();
     for (&target, vars) in &appended {
         let mut preds = graph.graph().predecessors(target).to_vec();
         preds.sort();
         preds.dedup();
         for pred in preds {
-            let terminator = graph.block(pred).terminator().expect("final CFG");
-            for slot in 0..terminator.successor_count() {
-                if graph.graph().successors(pred)[slot] != target {
+            let terminator = graph.terminator(pred);
+            for (slot, &successor) in graph.graph().successors(pred).iter().enumerate() {
+                if successor != target {
                     continue;
                 }
-                let mut operands = ir_edit::successor_operands(terminator, slot).expect("branch operands");
+                operands.clear();
                 for &k in vars {
                     let value = incoming.get(&(pred, slot, k)).copied().unwrap_or(Available::Poison);
-                    operands.push(resolve(&mut materializer, k, value));
+                    operands.push(resolve(materializer, k, value));
                 }
-                ir_edit::set_successor_operands(terminator, slot, &operands);
+                let appended = ir_edit::append_successor_operands(terminator, slot, &operands);
+                assert!(appended, "branches of a snapshotted region forward their operands");
             }
         }
     }
@@ -112,7 +126,7 @@ pub fn apply<'c, 'a>(
             solution
                 .reads
                 .iter()
-                .map(|&(block, value)| (block, resolve(&mut materializer, k, value)))
+                .map(|&(block, value)| (block, resolve(materializer, k, value)))
                 .collect()
         })
         .collect()
@@ -131,7 +145,7 @@ enum Materialized {
 /// the entry block, which dominates every use. Keeping them out of the
 /// blocks that need them keeps Flow blocks free of anything but their
 /// branch (the structured contract) and the output small.
-struct Materializer<'c, 'a> {
+pub struct Materializer<'c, 'a> {
     context: &'c Context,
     location: Location<'c>,
     entry: BlockRef<'c, 'a>,
@@ -139,7 +153,13 @@ struct Materializer<'c, 'a> {
 }
 
 impl<'c, 'a> Materializer<'c, 'a> {
-    fn def(&mut self, def: Def<'c, 'a>) -> Value<'c, 'a> {
+    /// A materializer that creates its values at the start of `entry`.
+    pub fn new(context: &'c Context, entry: BlockRef<'c, 'a>, location: Location<'c>) -> Self {
+        Self { context, location, entry, constants: FastMap::default() }
+    }
+
+    /// The value of `def`: the value itself, or the function's one constant.
+    pub fn def(&mut self, def: Def<'c, 'a>) -> Value<'c, 'a> {
         match def {
             Def::Value(value) => value,
             Def::Bool(b) => self.cached(Materialized::Bool(b), |s| ir_edit::bool_constant(s.context, b, s.location)),
@@ -164,7 +184,7 @@ impl<'c, 'a> Materializer<'c, 'a> {
 }
 
 /// The block of `graph`'s region that defines `value`, if any.
-fn defining_block(graph: &RegionGraph<'_, '_>, value: Value<'_, '_>) -> Option<BlockId> {
+pub(crate) fn defining_block(graph: &RegionGraph<'_, '_>, value: Value<'_, '_>) -> Option<BlockId> {
     // SAFETY: plain queries on a live value.
     let block = unsafe {
         let raw = value.to_raw();

@@ -8,13 +8,14 @@
 use super::ssa_apply::{self, Def, IrVariable};
 use super::{ir_edit, ssa_repair::Variable};
 use crate::analysis::{
-    cfg::{BlockId, DominatorTree},
+    cfg::{BlockId, DominatorTree, Graph},
     region_graph::{RegionGraph, RegionGraphError},
 };
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, RegionRef, Value, ValueLike},
     Context,
 };
+use crate::support::FastMap;
 use std::collections::BTreeMap;
 
 /// Repairs `region`; returns the number of values that needed it.
@@ -25,62 +26,140 @@ pub fn repair_dominance<'c, 'a>(
 ) -> Result<usize, RegionGraphError<'c>> {
     let graph = RegionGraph::snapshot(region)?;
     let dominators = DominatorTree::build(graph.graph());
-    let mut defs = Vec::new();
-    let mut variables = Vec::new();
-    let mut repaired: Vec<(BlockId, Value<'c, 'a>)> = Vec::new();
-    for index in 0..graph.num_blocks() {
-        let block_id = BlockId::new(index);
-        if !dominators.is_reachable(block_id) {
+    let every_block: Vec<BlockId> = (0..graph.num_blocks()).map(BlockId::new).collect();
+    Ok(repair_uses_in(context, &graph, &dominators, &every_block, location))
+}
+
+/// Repairs the uses in `blocks` (and in operations nested in them) of
+/// `graph`, a snapshot of the region as it is, whose dominator tree is
+/// `dominators`; returns the number of values that needed it. Callers
+/// that know which blocks may have lost dominators pass only those.
+pub fn repair_uses_in<'c, 'a>(
+    context: &'c Context,
+    graph: &RegionGraph<'c, 'a>,
+    dominators: &DominatorTree,
+    blocks: &[BlockId],
+    location: Location<'c>,
+) -> usize {
+    // Per value whose definition does not dominate a use: its block and the
+    // blocks of those uses.
+    let mut broken: FastMap<usize, (Value<'c, 'a>, BlockId, Vec<BlockId>)> = FastMap::default();
+    let mut order: Vec<usize> = Vec::new();
+    for &use_block in blocks {
+        if !dominators.is_reachable(use_block) {
             continue;
         }
-        for value in values_defined_in(graph.block(block_id)) {
-            let mut uses = Vec::new();
-            for (user, operand) in ir_edit::uses(value) {
-                let Some(use_block) = enclosing_block_in(&graph, user) else { continue };
-                if dominators.is_reachable(use_block) && !dominators.dominates(block_id, use_block) {
-                    uses.push((user, operand, use_block));
-                }
+        for_each_operand_in(graph.block(use_block), |value| {
+            // Values of nested regions (no block of `graph`) are only used there.
+            let Some(def_block) = ssa_apply::defining_block(graph, value) else { return };
+            if def_block == use_block || !dominators.is_reachable(def_block) || dominators.dominates(def_block, use_block) {
+                return;
             }
-            if uses.is_empty() {
-                continue;
-            }
-            let reads: Vec<BlockId> = uses.iter().map(|u| u.2).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
-            variables.push(IrVariable {
-                r#type: value.r#type(),
-                variable: Variable { block_defs: vec![(block_id, defs.len())], edge_defs: vec![], reads, live_region: None },
+            let key = value.to_raw().ptr as usize;
+            let entry = broken.entry(key).or_insert_with(|| {
+                order.push(key);
+                (value, def_block, Vec::new())
             });
-            defs.push(Def::Value(value));
-            repaired.push((block_id, value));
-        }
+            entry.2.push(use_block);
+        });
     }
-    if variables.is_empty() {
-        return Ok(0);
+    if order.is_empty() {
+        return 0;
     }
-    let reads = ssa_apply::apply(context, &graph, &defs, &variables, location);
+    let mut defs = Vec::new();
+    let mut variables = Vec::new();
+    for key in &order {
+        let (value, def_block, reads) = &broken[key];
+        let mut reads = reads.clone();
+        reads.sort();
+        reads.dedup();
+        variables.push(IrVariable {
+            r#type: value.r#type(),
+            variable: Variable { block_defs: vec![(*def_block, defs.len())], edge_defs: vec![], reads, live_region: None },
+        });
+        defs.push(Def::Value(*value));
+    }
+    let mut materializer = ssa_apply::Materializer::new(context, graph.block(graph.graph().entry()), location);
+    let reads = ssa_apply::apply_with(&mut materializer, graph, dominators, &defs, &variables);
     // Operand positions moved where successor operands were appended, so the
     // uses are looked up again; the new ones (edges out of the defining
     // block) are dominated and stay.
-    for (&(def_block, value), reads) in repaired.iter().zip(&reads) {
+    for (key, reads) in order.iter().zip(&reads) {
+        let (value, def_block, _) = broken[key];
         let by_block: BTreeMap<BlockId, Value> = reads.iter().copied().collect();
         for (user, operand) in ir_edit::uses(value) {
-            let Some(use_block) = enclosing_block_in(&graph, user) else { continue };
+            let Some(use_block) = enclosing_block_in(graph, user) else { continue };
             if dominators.is_reachable(use_block) && !dominators.dominates(def_block, use_block) {
                 ir_edit::set_operand(user, operand, by_block[&use_block]);
             }
         }
     }
-    Ok(variables.len())
+    order.len()
 }
 
-/// The block arguments and top-level op results of `block`.
-fn values_defined_in<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
-    let mut values: Vec<Value> = (0..block.argument_count()).map(|i| block.argument(i).unwrap().into()).collect();
+/// The blocks of `new` (a snapshot of the region after a CFG edit that only
+/// added blocks and redirected edges) whose uses may no longer be
+/// dominated by their definitions: the old blocks whose chain of old
+/// dominators changed, and nothing else.
+///
+/// A use in an old block `u` of a value defined in old block `d` was
+/// dominated before the edit, so `d` is on `u`'s old dominator chain; if
+/// the old blocks on `u`'s new chain are exactly the old chain, `d` still
+/// dominates `u`. Walking the new tree from the root, `u`'s old chain is
+/// unchanged iff the nearest old proper dominator of `u` in the new tree is
+/// `u`'s old immediate dominator and that block's chain is unchanged.
+/// Blocks the edit created hold only values and uses it placed correctly.
+pub fn blocks_that_lost_dominators(
+    old: &RegionGraph<'_, '_>,
+    old_dominators: &DominatorTree,
+    new: &RegionGraph<'_, '_>,
+    new_dominators: &DominatorTree,
+) -> Vec<BlockId> {
+    let old_id: Vec<Option<BlockId>> = (0..new.num_blocks()).map(|b| old.id(new.block(BlockId::new(b)))).collect();
+    let mut changed = vec![false; old.num_blocks()];
+    let mut lost = Vec::new();
+    // (block, nearest old proper dominator) in a pre-order of the new tree.
+    let root = new_dominators.root();
+    let mut stack = vec![(root, None::<BlockId>)];
+    while let Some((b, nearest_old)) = stack.pop() {
+        let below = match old_id[b.index()] {
+            Some(o) => {
+                let expected = old_dominators.idom(o);
+                changed[o.index()] = nearest_old != expected || expected.is_some_and(|p| changed[p.index()]);
+                if changed[o.index()] {
+                    lost.push(b);
+                }
+                Some(o)
+            }
+            None => nearest_old,
+        };
+        stack.extend(new_dominators.children(b).iter().map(|&child| (child, below)));
+    }
+    lost
+}
+
+/// Calls `visit` on every operand of the operations of `block`, including
+/// those nested in their regions.
+fn for_each_operand_in<'c, 'a>(block: BlockRef<'c, 'a>, mut visit: impl FnMut(Value<'c, 'a>)) {
     let mut next = block.first_operation();
     while let Some(op) = next {
-        values.extend(op.results().map(Value::from));
+        for operand in op.operands() {
+            visit(operand);
+        }
+        if op.region_count() > 0 {
+            op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+                if inner.to_raw().ptr != op.to_raw().ptr {
+                    for operand in inner.operands() {
+                        // SAFETY: the operand belongs to an operation nested in
+                        // `block`, which outlives this walk.
+                        visit(unsafe { Value::from_raw(operand.to_raw()) });
+                    }
+                }
+                melior::ir::operation::WalkResult::Advance
+            });
+        }
         next = op.next_in_block();
     }
-    values
 }
 
 /// The block of `graph`'s region that contains `op`, possibly through

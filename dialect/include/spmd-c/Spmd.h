@@ -61,6 +61,10 @@ MLIR_CAPI_EXPORTED bool spmdIsFunctionLike(MlirOperation op);
 /* True if `op` implements BranchOpInterface. */
 MLIR_CAPI_EXPORTED bool spmdIsBranch(MlirOperation op);
 
+/* The last operation of `block` in constant time (null if the block is
+ * empty), whether or not it is a registered terminator. */
+MLIR_CAPI_EXPORTED MlirOperation spmdBlockGetLastOperation(MlirBlock block);
+
 /* For a BranchOpInterface op: the number of operands forwarded to successor
  * `index` as block arguments and the position of the first one among the
  * op's operands. Returns false (and leaves the outputs alone) when `op` is
@@ -77,6 +81,14 @@ MLIR_CAPI_EXPORTED bool spmdSetSuccessorOperands(MlirOperation op,
                                                 intptr_t index,
                                                 intptr_t count,
                                                 const MlirValue *values);
+
+/* Appends `count` values to the operands a BranchOpInterface op forwards to
+ * successor `index`. Returns false if the op is not such a branch or
+ * produces operands for that successor. */
+MLIR_CAPI_EXPORTED bool spmdAppendSuccessorOperands(MlirOperation op,
+                                                    intptr_t index,
+                                                    intptr_t count,
+                                                    const MlirValue *values);
 
 /* Erases the blocks of `region` that are unreachable from its entry block,
  * together with every use of the values they define (which can only be

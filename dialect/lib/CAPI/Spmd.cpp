@@ -30,6 +30,11 @@ bool spmdIsBranch(MlirOperation op) {
   return isa<BranchOpInterface>(unwrap(op));
 }
 
+MlirOperation spmdBlockGetLastOperation(MlirBlock block) {
+  Block *b = unwrap(block);
+  return wrap(b->empty() ? nullptr : &b->back());
+}
+
 /// The successor operands of slot `index` of a BranchOpInterface op, if it
 /// forwards them all (no produced operands).
 static std::optional<SuccessorOperands> forwardedOperandsOf(MlirOperation op,
@@ -64,6 +69,18 @@ bool spmdSetSuccessorOperands(MlirOperation op, intptr_t index, intptr_t count,
   for (intptr_t i = 0; i < count; ++i)
     newValues.push_back(unwrap(values[i]));
   operands->getMutableForwardedOperands().assign(newValues);
+  return true;
+}
+
+bool spmdAppendSuccessorOperands(MlirOperation op, intptr_t index,
+                                 intptr_t count, const MlirValue *values) {
+  std::optional<SuccessorOperands> operands = forwardedOperandsOf(op, index);
+  if (!operands)
+    return false;
+  SmallVector<Value> newValues;
+  for (intptr_t i = 0; i < count; ++i)
+    newValues.push_back(unwrap(values[i]));
+  operands->getMutableForwardedOperands().append(newValues);
   return true;
 }
 

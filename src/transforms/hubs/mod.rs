@@ -131,8 +131,12 @@ pub fn run_rounds<'c, 'a>(
 ) -> Result<HubStats, HubError<'c>> {
     let mut stats = HubStats::default();
     let mut bound = None;
+    let mut applied_graph: Option<RegionGraph<'c, 'a>> = None;
     loop {
-        let graph = RegionGraph::snapshot(region).map_err(HubError::Region)?;
+        let graph = match applied_graph.take() {
+            Some(graph) => graph,
+            None => RegionGraph::snapshot(region).map_err(HubError::Region)?,
+        };
         // Each round fixes at least one cycle and creates no new ones
         // that need fixing, so the number of blocks bounds the rounds.
         let limit = *bound.get_or_insert(graph.num_blocks() + 1);
@@ -149,9 +153,10 @@ pub fn run_rounds<'c, 'a>(
             .map_err(HubError::Region)?;
         stats.rounds += 1;
         stats.hubs += hubs.len();
-        stats.guards += applied.flows;
-        stats.redirected_slots += applied.redirected_slots;
-        stats.repaired_values += applied.repaired_values;
+        stats.guards += applied.stats.flows;
+        stats.redirected_slots += applied.stats.redirected_slots;
+        stats.repaired_values += applied.stats.repaired_values;
+        applied_graph = Some(applied.graph);
     }
 }
 

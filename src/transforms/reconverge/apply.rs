@@ -19,7 +19,7 @@ use crate::support::{FastMap, FastSet};
 use super::plan::{Dest, FlowKind, ReconvergePlan};
 use crate::{
     analysis::{
-        cfg::{BlockId, Graph},
+        cfg::{BlockId, DominatorTree, Graph},
         region_graph::{RegionGraph, RegionGraphError},
     },
     transforms::{
@@ -54,6 +54,16 @@ pub struct ApplyStats {
     pub repaired_values: usize,
 }
 
+/// A plan applied: what it did and the region's graph after it (the edits
+/// after the snapshot only add block arguments and operands, so the graph
+/// stays exact until the caller edits the CFG again).
+pub struct Applied<'c, 'a> {
+    /// What applying the plan did.
+    pub stats: ApplyStats,
+    /// Snapshot of the region after the edit.
+    pub graph: RegionGraph<'c, 'a>,
+}
+
 /// The terminator of the new blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlowStyle {
@@ -74,15 +84,16 @@ pub fn apply_plan<'c, 'a>(
     selector_chain_length: usize,
     style: FlowStyle,
     location: Location<'c>,
-) -> Result<ApplyStats, RegionGraphError<'c>> {
+) -> Result<Applied<'c, 'a>, RegionGraphError<'c>> {
     let mut timer = crate::support::PhaseTimer::new("apply");
-    let flow_blocks = create_flow_blocks(context, region, graph, plan, location);
+    let flow_blocks = create_flow_blocks(region, graph, plan);
     let block_of = |dest: Dest| match dest {
         Dest::Block(b) => graph.block(b),
-        Dest::Flow(f) => flow_blocks[f.index()].0,
+        Dest::Flow(f) => flow_blocks[f.index()],
     };
+    let branches = FlowBranchBuilder::new(context, graph.block(graph.graph().entry()), style, location);
     for (flow, node) in plan.flows() {
-        terminate_flow(context, flow_blocks[flow.index()], block_of(node.on_true), block_of(node.on_false), node.kind, style, location);
+        branches.terminate(flow_blocks[flow.index()], block_of(node.on_true), block_of(node.on_false), node.kind);
     }
 
     // Blocks with arguments that lose a direct edge: their arguments become
@@ -128,7 +139,7 @@ pub fn apply_plan<'c, 'a>(
     // (and where they are read): edges from other blocks that do not assign
     // them pass poison, which keeps every live range local.
     let flow_region: Rc<FastSet<BlockId>> =
-        Rc::new(flow_blocks.iter().map(|&(block, _)| id_of(block)).collect());
+        Rc::new(flow_blocks.iter().map(|&block| id_of(block)).collect());
     // Short chains thread one i1 predicate per Flow block; long chains
     // thread one i32 selector (the destination's index in the chain) from
     // which each Flow block computes its i1 predicate, so that the cost
@@ -151,7 +162,7 @@ pub fn apply_plan<'c, 'a>(
                 });
                 variables.len() - 1
             });
-            variables[var].variable.reads.push(id_of(flow_blocks[flow.index()].0));
+            variables[var].variable.reads.push(id_of(flow_blocks[flow.index()]));
         }
     }
     let mut predicate_var = FastMap::default();
@@ -165,7 +176,7 @@ pub fn apply_plan<'c, 'a>(
             variable: Variable {
                 block_defs: vec![],
                 edge_defs: vec![],
-                reads: vec![id_of(flow_blocks[flow.index()].0)],
+                reads: vec![id_of(flow_blocks[flow.index()])],
                 live_region: Some(flow_region.clone()),
             },
         });
@@ -209,27 +220,27 @@ pub fn apply_plan<'c, 'a>(
     }
 
     timer.lap("variables");
-    let reads = ssa_apply::apply(context, &new_graph, &defs, &variables, location);
+    let mut materializer = ssa_apply::Materializer::new(context, new_graph.block(new_graph.graph().entry()), location);
+    let dominators = DominatorTree::build(new_graph.graph());
+    let reads = ssa_apply::apply_with(&mut materializer, &new_graph, &dominators, &defs, &variables);
     timer.lap("ssa");
     let selector_reads: FastMap<(usize, BlockId), Value<'c, 'a>> = selector_var
         .values()
         .flat_map(|&var| reads[var].iter().map(move |&(b, value)| ((var, b), value)))
         .collect();
     for (flow, node) in plan.flows() {
-        let (block, placeholder) = flow_blocks[flow.index()];
+        let block = flow_blocks[flow.index()];
         let chain = chains.chain_of(flow);
         let predicate = match selector_var.get(&chain) {
             Some(&var) => {
                 let selector = selector_reads[&(var, id_of(block))];
-                chains.predicate_from_selector(context, block, selector, node, chain, location)
+                chains.predicate_from_selector(context, &mut materializer, block, selector, node, chain, location)
             }
             None => reads[predicate_var[&flow]][0].1,
         };
         ir_edit::set_operand(block.terminator().unwrap(), 0, predicate);
-        if ir_edit::uses(placeholder.result(0).unwrap().into()).is_empty() {
-            ir_edit::erase_operation(placeholder);
-        }
     }
+    branches.finish();
     replace_old_arguments(context, graph, &argument_vars, &reads, location);
     for &d in rerouted_targets.iter() {
         let count = argument_vars.iter().filter(|(b, _, _)| *b == d).count();
@@ -242,9 +253,14 @@ pub fn apply_plan<'c, 'a>(
         }
     }
     timer.lap("predicates, old arguments");
-    let repaired_values = value_repair::repair_dominance(context, region, location)?;
-    timer.lap("dominance repair");
-    Ok(ApplyStats { flows: plan.num_flows(), redirected_slots: redirected, repaired_values })
+    let old_dominators = DominatorTree::build(graph.graph());
+    let suspects = value_repair::blocks_that_lost_dominators(graph, &old_dominators, &new_graph, &dominators);
+    let repaired_values = value_repair::repair_uses_in(context, &new_graph, &dominators, &suspects, location);
+    timer.lap(&format!("dominance repair ({} blocks lost dominators)", suspects.len()));
+    Ok(Applied {
+        stats: ApplyStats { flows: plan.num_flows(), redirected_slots: redirected, repaired_values },
+        graph: new_graph,
+    })
 }
 
 /// Replaces each old argument of a block that lost a direct edge by the
@@ -338,10 +354,13 @@ impl FlowChains {
     }
 
     /// `selector == index(key)` for a dispatch Flow, `selector != index(header)`
-    /// for a loop latch (true leaves the loop), computed in `block`.
+    /// for a loop latch (true leaves the loop), computed in `block` against
+    /// the function's constant for the index (the one the entering edges
+    /// pass, when they pass it).
     fn predicate_from_selector<'c, 'a>(
         &self,
         context: &'c Context,
+        materializer: &mut ssa_apply::Materializer<'c, 'a>,
         block: BlockRef<'c, 'a>,
         selector: Value<'c, 'a>,
         node: &super::plan::FlowNode,
@@ -352,8 +371,8 @@ impl FlowChains {
             FlowKind::Plain => (node.key(), melior::dialect::arith::CmpiPredicate::Eq),
             FlowKind::LoopLatch { header } => (header, melior::dialect::arith::CmpiPredicate::Ne),
         };
-        let constant = ir_edit::insert_before_terminator(block, ir_edit::i32_constant(context, self.index_of(chain, key), location));
-        let compare = melior::dialect::arith::cmpi(context, predicate, selector, constant.result(0).unwrap().into(), location);
+        let constant = materializer.def(Def::I32(self.index_of(chain, key)));
+        let compare = melior::dialect::arith::cmpi(context, predicate, selector, constant, location);
         ir_edit::insert_before_terminator(block, compare).result(0).unwrap().into()
     }
 }
@@ -374,48 +393,58 @@ fn slots_targeting(graph: &RegionGraph<'_, '_>, plan: &ReconvergePlan, d: BlockI
     slots
 }
 
-/// Creates one empty block per Flow, placed before its key block, holding a
-/// placeholder `false` predicate (the constant is replaced once SSA
-/// construction knows the real one).
-fn create_flow_blocks<'c, 'a>(
-    context: &'c Context,
-    region: RegionRef<'c, 'a>,
-    graph: &RegionGraph<'c, 'a>,
-    plan: &ReconvergePlan,
-    location: Location<'c>,
-) -> Vec<(BlockRef<'c, 'a>, OperationRef<'c, 'a>)> {
-    plan.flows()
-        .map(|(_, node)| {
-            let block = region.insert_block_before(graph.block(node.key()), Block::new(&[]));
-            let placeholder = block.append_operation(ir_edit::bool_constant(context, false, location));
-            (block, placeholder)
-        })
-        .collect()
+/// Creates one empty block per Flow, placed before its key block.
+fn create_flow_blocks<'c, 'a>(region: RegionRef<'c, 'a>, graph: &RegionGraph<'c, 'a>, plan: &ReconvergePlan) -> Vec<BlockRef<'c, 'a>> {
+    plan.flows().map(|(_, node)| region.insert_block_before(graph.block(node.key()), Block::new(&[]))).collect()
 }
 
-fn terminate_flow<'c, 'a>(
-    context: &'c Context,
-    (block, placeholder): (BlockRef<'c, 'a>, OperationRef<'c, 'a>),
-    on_true: BlockRef<'c, 'a>,
-    on_false: BlockRef<'c, 'a>,
-    kind: FlowKind,
+/// Builds the branches that end Flow blocks. Until SSA construction knows
+/// the real predicates, every branch tests one shared placeholder `false`
+/// at the start of the (old) entry block, erased once nothing uses it.
+struct FlowBranchBuilder<'c, 'a> {
     style: FlowStyle,
     location: Location<'c>,
-) {
-    let segments = Attribute::parse(context, "array<i32: 1, 0, 0>").expect("valid segment sizes");
-    let mut attributes = vec![(Identifier::new(context, "operandSegmentSizes"), segments)];
-    if let (FlowKind::LoopLatch { .. }, FlowStyle::SpmdFlow) = (kind, style) {
-        attributes.push((Identifier::new(context, "loop"), Attribute::unit(context)));
+    placeholder: OperationRef<'c, 'a>,
+    segments: (Identifier<'c>, Attribute<'c>),
+    loop_latch: (Identifier<'c>, Attribute<'c>),
+}
+
+impl<'c, 'a> FlowBranchBuilder<'c, 'a> {
+    fn new(context: &'c Context, entry: BlockRef<'c, 'a>, style: FlowStyle, location: Location<'c>) -> Self {
+        let placeholder = ir_edit::insert_at_start(entry, ir_edit::bool_constant(context, false, location));
+        let segments = Attribute::parse(context, "array<i32: 1, 0, 0>").expect("valid segment sizes");
+        Self {
+            style,
+            location,
+            placeholder,
+            segments: (Identifier::new(context, "operandSegmentSizes"), segments),
+            loop_latch: (Identifier::new(context, "loop"), Attribute::unit(context)),
+        }
     }
-    let name = match style {
-        FlowStyle::SpmdFlow => "spmd.flow_br",
-        FlowStyle::CfGuard => "cf.cond_br",
-    };
-    let flow_branch = OperationBuilder::new(name, location)
-        .add_operands(&[placeholder.result(0).unwrap().into()])
-        .add_successors(&[&on_true, &on_false])
-        .add_attributes(&attributes)
-        .build()
-        .expect("valid Flow branch");
-    block.append_operation(flow_branch);
+
+    /// Ends `block` with a branch on the placeholder to `on_true`/`on_false`.
+    fn terminate(&self, block: BlockRef<'c, 'a>, on_true: BlockRef<'c, 'a>, on_false: BlockRef<'c, 'a>, kind: FlowKind) {
+        let mut attributes = vec![self.segments];
+        if let (FlowKind::LoopLatch { .. }, FlowStyle::SpmdFlow) = (kind, self.style) {
+            attributes.push(self.loop_latch);
+        }
+        let name = match self.style {
+            FlowStyle::SpmdFlow => "spmd.flow_br",
+            FlowStyle::CfGuard => "cf.cond_br",
+        };
+        let flow_branch = OperationBuilder::new(name, self.location)
+            .add_operands(&[self.placeholder.result(0).unwrap().into()])
+            .add_successors(&[&on_true, &on_false])
+            .add_attributes(&attributes)
+            .build()
+            .expect("valid Flow branch");
+        block.append_operation(flow_branch);
+    }
+
+    /// Erases the placeholder once every branch has its real predicate.
+    fn finish(self) {
+        if ir_edit::uses(self.placeholder.result(0).unwrap().into()).is_empty() {
+            ir_edit::erase_operation(self.placeholder);
+        }
+    }
 }

@@ -60,7 +60,7 @@ use melior::{
     Context,
 };
 use plan::{plan_reconvergence, Ordering, PlanError};
-use std::collections::HashSet;
+use crate::support::FastSet;
 
 /// Options of the transform.
 #[derive(Clone, Copy, Debug)]
@@ -151,16 +151,21 @@ const MAX_ROUNDS: usize = 8;
 /// the region: the transform preserves every thread's values, so a branch
 /// keeps the uniformity the analysis found before the edit.
 struct CarriedDivergence {
-    divergent: HashSet<usize>,
-    known: HashSet<usize>,
+    divergent: FastSet<usize>,
+    known: FastSet<usize>,
 }
 
 impl CarriedDivergence {
-    /// Runs the uniformity analysis on the region as it is now.
-    fn analyse<'c>(function: OperationRef<'c, '_>, region: RegionRef<'c, '_>, options: &ReconvergeOptions) -> Result<Self, ReconvergeError<'c>> {
+    /// Runs the uniformity analysis on the region as it is now; also
+    /// returns the snapshot it ran on.
+    fn analyse<'c, 'a>(
+        function: OperationRef<'c, 'a>,
+        region: RegionRef<'c, 'a>,
+        options: &ReconvergeOptions,
+    ) -> Result<(Self, RegionGraph<'c, 'a>), ReconvergeError<'c>> {
         let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(ReconvergeError::Region)?;
         let graph = uniformity.graph();
-        let mut carried = Self { divergent: HashSet::new(), known: HashSet::new() };
+        let mut carried = Self { divergent: FastSet::default(), known: FastSet::default() };
         for b in (0..graph.num_blocks()).map(BlockId::new) {
             let address = graph.block(b).to_raw().ptr as usize;
             carried.known.insert(address);
@@ -168,7 +173,7 @@ impl CarriedDivergence {
                 carried.divergent.insert(address);
             }
         }
-        Ok(carried)
+        Ok((carried, uniformity.into_graph()))
     }
 
     /// The flags of `graph`'s blocks. Blocks created since the analysis are
@@ -196,29 +201,52 @@ pub fn reconverge_function<'c, 'a>(
     let location = function.location();
     let mut stats = ReconvergeStats::default();
     let mut carried: Option<CarriedDivergence> = None;
+    let mut exact_graph: Option<RegionGraph<'c, 'a>> = None;
+    let mut timer = crate::support::PhaseTimer::new("reconverge");
     for _ in 0..MAX_ROUNDS {
         let divergence = match carried.take() {
             Some(divergence) => divergence,
-            None => CarriedDivergence::analyse(function, region, options)?,
-        };
-        let graph = RegionGraph::snapshot(region).map_err(ReconvergeError::Region)?;
-        check_terminators(&graph)?;
-        let divergent = divergence.flags(&graph);
-        let is_exit = |b: BlockId| prepare::is_function_exit(graph.terminator(b));
-        if reconverging::check_with_exits(graph.graph(), &|b| divergent[b.index()], &is_exit).is_empty() {
-            if stats.changed {
-                insert_convergence_tokens(context, region, location)?;
+            None => {
+                let (divergence, graph) = CarriedDivergence::analyse(function, region, options)?;
+                check_terminators(&graph)?;
+                exact_graph = Some(graph);
+                divergence
             }
+        };
+        timer.lap("uniformity");
+        // The graph the analysis or the plan application left is exact, and
+        // its terminators were checked (the plan adds only Flow branches).
+        let graph = match exact_graph.take() {
+            Some(graph) => graph,
+            None => {
+                let graph = RegionGraph::snapshot(region).map_err(ReconvergeError::Region)?;
+                check_terminators(&graph)?;
+                graph
+            }
+        };
+        let divergent = divergence.flags(&graph);
+        timer.lap("snapshot");
+        let is_exit = |b: BlockId| prepare::is_function_exit(graph.terminator(b));
+        let reconverging = reconverging::check_with_exits(graph.graph(), &|b| divergent[b.index()], &is_exit).is_empty();
+        timer.lap("check");
+        if reconverging {
+            if stats.changed {
+                insert_convergence_tokens(context, &graph, location);
+            }
+            timer.lap("tokens");
             return Ok(stats);
         }
-        if prepare_region(context, region, &graph, &divergent, &mut stats)? {
+        let prepared = prepare_region(context, region, &graph, &divergent, &mut stats)?;
+        timer.lap("prepare");
+        if prepared {
             stats.changed = true;
             carried = Some(divergence);
             continue;
         }
-        let exit = prepare::single_return_block(region).and_then(|b| graph.id(b));
+        let exit = prepare::single_return_block_in(&graph);
         let plan = plan_reconvergence(graph.graph(), &divergent, exit, options.ordering)
             .map_err(|error| ReconvergeError::Plan { location, error })?;
+        timer.lap("plan");
         if !plan.changed() {
             return Err(ReconvergeError::NotConverged { location });
         }
@@ -229,10 +257,12 @@ pub fn reconverge_function<'c, 'a>(
             .collect();
         let applied = apply::apply_plan(context, region, &graph, &plan, options.selector_chain_length, apply::FlowStyle::SpmdFlow, location).map_err(ReconvergeError::Region)?;
         mark_uniform(context, &uniform_branches);
+        timer.lap("apply, mark");
         stats.changed = true;
-        stats.flows += applied.flows;
-        stats.redirected_slots += applied.redirected_slots;
-        stats.repaired_values += applied.repaired_values;
+        stats.flows += applied.stats.flows;
+        stats.redirected_slots += applied.stats.redirected_slots;
+        stats.repaired_values += applied.stats.repaired_values;
+        exact_graph = Some(applied.graph);
         // The next round checks the result with the carried divergence (the
         // Flow branches count as divergent) and plans again if needed.
         carried = Some(divergence);
@@ -299,7 +329,7 @@ fn prepare_region<'c, 'a>(
     }
     let returns = (0..graph.num_blocks())
         .filter(|&b| {
-            prepare::RETURN_OPS.contains(&op_name(graph.terminator(BlockId::new(b))).as_str())
+            prepare::is_return(graph.terminator(BlockId::new(b)))
         })
         .count();
     if returns > 1 {
@@ -312,12 +342,7 @@ fn prepare_region<'c, 'a>(
 
 /// Puts `spmd.convergence.entry` in the entry block and
 /// `spmd.convergence.loop` in each cycle header that lacks one.
-fn insert_convergence_tokens<'c, 'a>(
-    context: &'c Context,
-    region: RegionRef<'c, 'a>,
-    location: Location<'c>,
-) -> Result<(), ReconvergeError<'c>> {
-    let graph = crate::analysis::region_graph::RegionGraph::snapshot(region).map_err(ReconvergeError::Region)?;
+fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'c, 'a>, location: Location<'c>) {
     let analysis = CfgAnalysis::build(graph.graph());
     let token: Type = Type::parse(context, "!spmd.token").expect("spmd dialect loaded");
     let entry_block = graph.block(graph.graph().entry());
@@ -351,7 +376,6 @@ fn insert_convergence_tokens<'c, 'a>(
         });
         loop_tokens[cycle.index()] = Some(value);
     }
-    Ok(())
 }
 
 fn existing_token<'c, 'a>(block: BlockRef<'c, 'a>, name: &str) -> Option<Value<'c, 'a>> {

@@ -298,8 +298,12 @@ pub fn structurize_function<'c, 'a>(
     stats.kept_uniform = kept_blocks.len();
     timer.lap("kept branches");
 
+    let mut applied_graph = None;
     for round in 0.. {
-        let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
+        let graph = match applied_graph.take() {
+            Some(graph) => graph,
+            None => RegionGraph::snapshot(region).map_err(StructurizeError::Region)?,
+        };
         let must: Vec<bool> = (0..graph.num_blocks())
             .map(BlockId::new)
             .map(|b| has_two_targets(graph.graph(), b) && !kept_blocks.contains(&address(graph.block(b))))
@@ -317,7 +321,7 @@ pub fn structurize_function<'c, 'a>(
         if round + 1 == MAX_ROUNDS {
             return Err(StructurizeError::NotStructured { location, detail: format!("{first:?} in {}", graph.name(first.block())) });
         }
-        let exit = prepare::single_return_block(region).and_then(|b| graph.id(b));
+        let exit = prepare::single_return_block_in(&graph);
         let plan = plan_reconvergence(graph.graph(), &must, exit, options.ordering)
             .map_err(|error| StructurizeError::Plan { location, error })?;
         timer.lap("plan");
@@ -326,8 +330,9 @@ pub fn structurize_function<'c, 'a>(
         }
         let applied = apply_plan(context, region, &graph, &plan, options.selector_chain_length, FlowStyle::SpmdFlow, location)
             .map_err(StructurizeError::Region)?;
-        stats.flows += applied.flows;
+        stats.flows += applied.stats.flows;
         stats.changed = true;
+        applied_graph = Some(applied.graph);
         timer.lap("apply");
     }
     // Kept branches that do not reconverge are marked even when nothing
@@ -393,7 +398,7 @@ fn prepare_region<'c, 'a>(
         stats.changed = true;
     }
     let returns = (0..graph.num_blocks())
-        .filter(|&b| prepare::RETURN_OPS.contains(&op_name(graph.terminator(BlockId::new(b))).as_str()))
+        .filter(|&b| prepare::is_return(graph.terminator(BlockId::new(b))))
         .count();
     if returns > 1 {
         prepare::unify_returns(region);
