@@ -21,6 +21,27 @@ unsafe extern "C" {
     pub fn spmdRegisterPassShells();
     pub fn spmdIsFunctionLike(op: MlirOperation) -> bool;
     pub fn spmdIsBranch(op: MlirOperation) -> bool;
+    pub fn spmdAppendTwoWayBranch(
+        block: mlir_sys::MlirBlock,
+        condition: MlirValue,
+        true_dest: mlir_sys::MlirBlock,
+        false_dest: mlir_sys::MlirBlock,
+        kind: c_int,
+        location: mlir_sys::MlirLocation,
+    ) -> MlirOperation;
+    pub fn spmdPrependIntegerConstant(
+        block: mlir_sys::MlirBlock,
+        width: std::os::raw::c_uint,
+        value: i64,
+        location: mlir_sys::MlirLocation,
+    ) -> MlirValue;
+    pub fn spmdInsertReconvergenceMarker(
+        block: mlir_sys::MlirBlock,
+        before: MlirOperation,
+        head: bool,
+        id: u64,
+        location: mlir_sys::MlirLocation,
+    ) -> MlirOperation;
     pub fn spmdBlockGetLastOperation(block: mlir_sys::MlirBlock) -> MlirOperation;
     pub fn spmdGetSuccessorOperandRange(
         op: MlirOperation,

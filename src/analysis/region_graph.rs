@@ -56,6 +56,8 @@ impl std::fmt::Display for RegionGraphError<'_> {
 /// An MLIR region's CFG, with the mapping between blocks and [`BlockId`]s.
 pub struct RegionGraph<'c, 'a> {
     blocks: Vec<BlockRef<'c, 'a>>,
+    /// The last operation of each block when the snapshot was taken.
+    terminators: Vec<melior::ir::OperationRef<'c, 'a>>,
     /// Block handle address -> id.
     ids: FastMap<usize, BlockId>,
     builder: CfgBuilder,
@@ -66,6 +68,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
     pub fn snapshot(region: RegionRef<'c, 'a>) -> Result<Self, RegionGraphError<'c>> {
         let mut graph = Self {
             blocks: Vec::new(),
+            terminators: Vec::new(),
             ids: FastMap::default(),
             builder: CfgBuilder::new(),
         };
@@ -76,6 +79,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
     /// Re-reads `region` after edits, reusing the buffers.
     pub fn recompute(&mut self, region: RegionRef<'c, 'a>) -> Result<(), RegionGraphError<'c>> {
         self.blocks.clear();
+        self.terminators.clear();
         self.ids.clear();
         self.builder.clear();
         let mut next = region.first_block();
@@ -90,6 +94,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
         self.builder.set_num_blocks(self.blocks.len());
         for (index, block) in self.blocks.iter().enumerate() {
             let Some(terminator) = last_operation(*block) else {
+                self.terminators.clear();
                 let location = block
                     .first_operation()
                     .map(|op| op.location())
@@ -101,6 +106,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
                 let target = self.ids[&address(&successor)];
                 self.builder.add_edge(BlockId::new(index), target);
             }
+            self.terminators.push(terminator);
         }
         self.builder.finish();
         Ok(())
@@ -135,6 +141,14 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
     /// unregistered operation).
     pub fn terminator(&self, id: BlockId) -> melior::ir::OperationRef<'c, 'a> {
         last_operation(self.block(id)).expect("snapshotted blocks are not empty")
+    }
+
+    /// The terminator of block `id` as the snapshot saw it, without touching
+    /// the block: only for callers that have not replaced any terminator
+    /// since the snapshot (editing operands, successors or attributes in
+    /// place is fine).
+    pub fn snapshot_terminator(&self, id: BlockId) -> melior::ir::OperationRef<'c, 'a> {
+        self.terminators[id.index()]
     }
 
     /// The location of block `id`'s terminator (the natural place for a

@@ -143,6 +143,51 @@ pub fn i32_constant<'c>(context: &'c Context, value: i64, location: Location<'c>
         .expect("valid arith.constant")
 }
 
+/// Inserts `arith.constant value : i<width>` at the start of `block`.
+pub fn prepend_integer_constant<'c, 'a>(block: BlockRef<'c, 'a>, width: u32, value: i64, location: Location<'c>) -> Value<'c, 'a> {
+    // SAFETY: a live block and location; the helper inserts the new op into it.
+    unsafe { Value::from_raw(ffi::spmdPrependIntegerConstant(block.to_raw(), width, value, location.to_raw())) }
+}
+
+/// The terminator [`append_two_way_branch`] builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TwoWayBranch {
+    /// `spmd.flow_br`.
+    Flow,
+    /// `spmd.flow_br loop`.
+    LoopFlow,
+    /// `cf.cond_br`.
+    CondBr,
+}
+
+/// Appends a branch of kind `kind` on `condition` to `on_true`/`on_false`,
+/// without successor operands, to `block`.
+pub fn append_two_way_branch<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    condition: Value<'c, 'a>,
+    on_true: BlockRef<'c, 'a>,
+    on_false: BlockRef<'c, 'a>,
+    kind: TwoWayBranch,
+    location: Location<'c>,
+) -> OperationRef<'c, 'a> {
+    let kind = match kind {
+        TwoWayBranch::Flow => 0,
+        TwoWayBranch::LoopFlow => 1,
+        TwoWayBranch::CondBr => 2,
+    };
+    // SAFETY: live blocks, value and location; the helper appends the new op.
+    unsafe {
+        OperationRef::from_raw(ffi::spmdAppendTwoWayBranch(
+            block.to_raw(),
+            condition.to_raw(),
+            on_true.to_raw(),
+            on_false.to_raw(),
+            kind,
+            location.to_raw(),
+        ))
+    }
+}
+
 /// `ub.poison : type`.
 pub fn poison<'c>(context: &'c Context, r#type: Type<'c>, location: Location<'c>) -> melior::ir::Operation<'c> {
     let value: Attribute = Attribute::parse(context, "#ub.poison").expect("ub dialect loaded");

@@ -43,11 +43,18 @@ pub fn is_return(op: OperationRef<'_, '_>) -> bool {
     RETURN_OPS.iter().any(|&name| ir_edit::is_op(op, name))
 }
 
+/// The blocks of `graph` that end in a return, in region order. Only
+/// blocks without successors are read (returns have none).
+pub fn return_blocks<'g>(graph: &'g crate::analysis::region_graph::RegionGraph<'_, '_>) -> impl Iterator<Item = crate::analysis::cfg::BlockId> + 'g {
+    use crate::analysis::cfg::Graph;
+    (0..graph.num_blocks())
+        .map(crate::analysis::cfg::BlockId::new)
+        .filter(move |&b| graph.graph().successors(b).is_empty() && is_return(graph.terminator(b)))
+}
+
 /// The only block of `graph` that ends in a return, if there is exactly one.
 pub fn single_return_block_in(graph: &crate::analysis::region_graph::RegionGraph<'_, '_>) -> Option<crate::analysis::cfg::BlockId> {
-    let mut returns = (0..graph.num_blocks())
-        .map(crate::analysis::cfg::BlockId::new)
-        .filter(|&b| is_return(graph.terminator(b)));
+    let mut returns = return_blocks(graph);
     let first = returns.next()?;
     returns.next().is_none().then_some(first)
 }
@@ -150,38 +157,54 @@ fn case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
 /// (the single existing one when there is only one), or `None` when the
 /// region has no return.
 pub fn unify_returns<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
-    let mut returns: Vec<(BlockRef<'c, 'a>, OperationRef<'c, 'a>)> = Vec::new();
+    let mut returns: Vec<BlockRef<'c, 'a>> = Vec::new();
     let mut next = region.first_block();
-    let mut last = None;
     while let Some(block) = next {
-        if let Some(terminator) = block.terminator() {
-            if is_return(terminator) {
-                returns.push((block, terminator));
-            }
+        if block.terminator().is_some_and(is_return) {
+            returns.push(block);
         }
-        last = Some(block);
         next = block.next_in_region();
     }
-    match returns.as_slice() {
+    unify_return_blocks(region, &returns)
+}
+
+/// [`unify_returns`] for a region whose blocks `graph` snapshotted (blocks
+/// added since then must not return).
+pub fn unify_returns_in<'c, 'a>(region: RegionRef<'c, 'a>, graph: &crate::analysis::region_graph::RegionGraph<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    let returns: Vec<BlockRef<'c, 'a>> = return_blocks(graph).map(|b| graph.block(b)).collect();
+    unify_return_blocks(region, &returns)
+}
+
+/// Replaces the returns ending `returns` (in region order) by branches to
+/// one new exit block at the end of `region`.
+fn unify_return_blocks<'c, 'a>(region: RegionRef<'c, 'a>, returns: &[BlockRef<'c, 'a>]) -> Option<BlockRef<'c, 'a>> {
+    match returns {
         [] => return None,
-        [(block, _)] => return Some(*block),
+        [block] => return Some(*block),
         _ => {}
     }
-    let (_, first) = returns[0];
+    let first = last_operation(returns[0]);
     let location = first.location();
     let name = op_name(first);
     let types: Vec<(Type, Location)> = first.operands().map(|v| (v.r#type(), location)).collect();
-    let exit = region.insert_block_after(last.expect("non-empty region"), Block::new(&types));
+    let exit = region.append_block(Block::new(&types));
     let arguments: Vec<Value> = (0..exit.argument_count()).map(|i| exit.argument(i).unwrap().into()).collect();
     exit.append_operation(
         OperationBuilder::new(&name, location).add_operands(&arguments).build().expect("valid return"),
     );
-    for (block, terminator) in returns {
+    for &block in returns {
+        let terminator = last_operation(block);
         let operands: Vec<Value> = terminator.operands().collect();
         block.insert_operation_before(terminator, cf::br(&exit, &operands, terminator.location()));
         ir_edit::erase_operation(terminator);
     }
     Some(exit)
+}
+
+/// The last operation of a block that has one.
+fn last_operation<'c, 'a>(block: BlockRef<'c, 'a>) -> OperationRef<'c, 'a> {
+    // SAFETY: `block` is live; the blocks passed here end in a return.
+    unsafe { OperationRef::from_raw(crate::ffi::spmdBlockGetLastOperation(block.to_raw())) }
 }
 
 /// The exit block of `region` if exactly one block ends in a return.

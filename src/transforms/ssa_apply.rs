@@ -104,7 +104,8 @@ pub fn apply_with<'c, 'a>(
         preds.sort();
         preds.dedup();
         for pred in preds {
-            let terminator = graph.terminator(pred);
+            // SSA construction only appends operands to the snapshot's terminators.
+            let terminator = graph.snapshot_terminator(pred);
             for (slot, &successor) in graph.graph().successors(pred).iter().enumerate() {
                 if successor != target {
                     continue;
@@ -162,13 +163,23 @@ impl<'c, 'a> Materializer<'c, 'a> {
     pub fn def(&mut self, def: Def<'c, 'a>) -> Value<'c, 'a> {
         match def {
             Def::Value(value) => value,
-            Def::Bool(b) => self.cached(Materialized::Bool(b), |s| ir_edit::bool_constant(s.context, b, s.location)),
-            Def::I32(n) => self.cached(Materialized::I32(n), |s| ir_edit::i32_constant(s.context, n, s.location)),
+            Def::Bool(b) => self.cached_integer(Materialized::Bool(b), 1, b as i64),
+            Def::I32(n) => self.cached_integer(Materialized::I32(n), 32, n),
         }
     }
 
     fn poison(&mut self, r#type: Type<'c>) -> Value<'c, 'a> {
         self.cached(Materialized::Poison(r#type.to_raw().ptr as usize), |s| ir_edit::poison(s.context, r#type, s.location))
+    }
+
+    fn cached_integer(&mut self, key: Materialized, width: u32, value: i64) -> Value<'c, 'a> {
+        if let Some(&raw) = self.constants.get(&key) {
+            // SAFETY: the value was created in the entry block by this materializer.
+            return unsafe { Value::from_raw(raw) };
+        }
+        let value = ir_edit::prepend_integer_constant(self.entry, width, value, self.location);
+        self.constants.insert(key, value.to_raw());
+        value
     }
 
     fn cached(&mut self, key: Materialized, build: impl FnOnce(&Self) -> melior::ir::Operation<'c>) -> Value<'c, 'a> {

@@ -61,6 +61,27 @@ MLIR_CAPI_EXPORTED bool spmdIsFunctionLike(MlirOperation op);
 /* True if `op` implements BranchOpInterface. */
 MLIR_CAPI_EXPORTED bool spmdIsBranch(MlirOperation op);
 
+/* Appends a two-way branch on `condition` to `trueDest` / `falseDest`
+ * (without successor operands) to `block`: `spmd.flow_br` if `kind` is 0,
+ * `spmd.flow_br loop` if 1, `cf.cond_br` if 2. Returns the new op. */
+MLIR_CAPI_EXPORTED MlirOperation spmdAppendTwoWayBranch(
+    MlirBlock block, MlirValue condition, MlirBlock trueDest,
+    MlirBlock falseDest, int kind, MlirLocation location);
+
+/* Inserts `arith.constant value : iN` (N = `width`) at the start of `block`
+ * and returns its result. */
+MLIR_CAPI_EXPORTED MlirValue spmdPrependIntegerConstant(MlirBlock block,
+                                                       unsigned width,
+                                                       int64_t value,
+                                                       MlirLocation location);
+
+/* Creates `spmd.reconvergence.head <id>` (if `head`) or
+ * `spmd.reconvergence.tail <id>` and inserts it into `block` before `before`,
+ * or at the start of the block if `before` is null. */
+MLIR_CAPI_EXPORTED MlirOperation spmdInsertReconvergenceMarker(
+    MlirBlock block, MlirOperation before, bool head, uint64_t id,
+    MlirLocation location);
+
 /* The last operation of `block` in constant time (null if the block is
  * empty), whether or not it is a registered terminator. */
 MLIR_CAPI_EXPORTED MlirOperation spmdBlockGetLastOperation(MlirBlock block);

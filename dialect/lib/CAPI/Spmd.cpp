@@ -5,6 +5,8 @@
 #include "Spmd/SpmdDialect.h"
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/RegionKindInterface.h"
@@ -28,6 +30,50 @@ bool spmdIsFunctionLike(MlirOperation op) {
 
 bool spmdIsBranch(MlirOperation op) {
   return isa<BranchOpInterface>(unwrap(op));
+}
+
+MlirOperation spmdAppendTwoWayBranch(MlirBlock block, MlirValue condition,
+                                     MlirBlock trueDest, MlirBlock falseDest,
+                                     int kind, MlirLocation location) {
+  Block *b = unwrap(block);
+  Location loc = unwrap(location);
+  OpBuilder builder = OpBuilder::atBlockEnd(b);
+  Value cond = unwrap(condition);
+  if (kind == 2)
+    return wrap(cf::CondBranchOp::create(builder, loc, cond, unwrap(trueDest),
+                                         ValueRange(), unwrap(falseDest),
+                                         ValueRange())
+                    .getOperation());
+  return wrap(spmd::FlowBranchOp::create(builder, loc, cond, kind == 1,
+                                         ValueRange(), ValueRange(),
+                                         unwrap(trueDest), unwrap(falseDest))
+                  .getOperation());
+}
+
+MlirValue spmdPrependIntegerConstant(MlirBlock block, unsigned width,
+                                     int64_t value, MlirLocation location) {
+  Block *b = unwrap(block);
+  OpBuilder builder = OpBuilder::atBlockBegin(b);
+  return wrap(arith::ConstantIntOp::create(builder, unwrap(location),
+                                           builder.getIntegerType(width), value)
+                  .getResult());
+}
+
+MlirOperation spmdInsertReconvergenceMarker(MlirBlock block,
+                                            MlirOperation before, bool head,
+                                            uint64_t id,
+                                            MlirLocation location) {
+  Block *b = unwrap(block);
+  OpBuilder builder(unwrap(location)->getContext());
+  if (mlirOperationIsNull(before))
+    builder.setInsertionPointToStart(b);
+  else
+    builder.setInsertionPoint(unwrap(before));
+  Location loc = unwrap(location);
+  Operation *marker =
+      head ? spmd::ReconvergenceHeadOp::create(builder, loc, id).getOperation()
+           : spmd::ReconvergenceTailOp::create(builder, loc, id).getOperation();
+  return wrap(marker);
 }
 
 MlirOperation spmdBlockGetLastOperation(MlirBlock block) {

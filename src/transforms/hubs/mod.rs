@@ -129,11 +129,23 @@ pub fn run_rounds<'c, 'a>(
     location: Location<'c>,
     planner: impl Fn(&CfgGraph) -> Vec<HubSpec>,
 ) -> Result<HubStats, HubError<'c>> {
+    run_rounds_on(context, region, None, location, planner).map(|(stats, _)| stats)
+}
+
+/// [`run_rounds`] starting from `graph` if the caller has an exact snapshot
+/// of `region`; also returns the exact snapshot of the result.
+pub fn run_rounds_on<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    graph: Option<RegionGraph<'c, 'a>>,
+    location: Location<'c>,
+    planner: impl Fn(&CfgGraph) -> Vec<HubSpec>,
+) -> Result<(HubStats, RegionGraph<'c, 'a>), HubError<'c>> {
     let mut stats = HubStats::default();
     let mut bound = None;
-    let mut applied_graph: Option<RegionGraph<'c, 'a>> = None;
+    let mut exact_graph = graph;
     loop {
-        let graph = match applied_graph.take() {
+        let graph = match exact_graph.take() {
             Some(graph) => graph,
             None => RegionGraph::snapshot(region).map_err(HubError::Region)?,
         };
@@ -142,7 +154,7 @@ pub fn run_rounds<'c, 'a>(
         let limit = *bound.get_or_insert(graph.num_blocks() + 1);
         let hubs = planner(graph.graph());
         if hubs.is_empty() {
-            return Ok(stats);
+            return Ok((stats, graph));
         }
         if stats.rounds >= limit {
             return Err(HubError::NotConverged);
@@ -156,7 +168,7 @@ pub fn run_rounds<'c, 'a>(
         stats.guards += applied.stats.flows;
         stats.redirected_slots += applied.stats.redirected_slots;
         stats.repaired_values += applied.stats.repaired_values;
-        applied_graph = Some(applied.graph);
+        exact_graph = Some(applied.graph);
     }
 }
 

@@ -31,11 +31,10 @@ use crate::{
 };
 use melior::{
     ir::{
-        attribute::Attribute,
         block::BlockLike,
-        operation::{OperationBuilder, OperationMutLike},
+        operation::OperationMutLike,
         r#type::IntegerType,
-        Block, BlockRef, Identifier, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
+        Block, BlockRef, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -112,19 +111,22 @@ pub fn apply_plan<'c, 'a>(
         .values()
         .flatten()
         .map(|&(b, s)| {
-            let terminator = graph.block(b).terminator().expect("snapshotted");
+            let terminator = graph.snapshot_terminator(b);
             ((b, s), ir_edit::successor_operands(terminator, s).unwrap_or_default())
         })
         .collect();
     let mut redirected = 0;
     for (block, slot, dest) in plan.redirected_slots() {
-        let mut terminator = graph.block(block).terminator_mut().expect("snapshotted");
-        terminator.set_successor(slot, &block_of(dest));
-        ir_edit::set_successor_operands(graph.block(block).terminator().unwrap(), slot, &[]);
+        // The plan edits the snapshot's terminators in place.
+        let terminator = graph.snapshot_terminator(block);
+        // SAFETY: a live operation; setting a successor does not move it.
+        let mut terminator_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(terminator.to_raw()) };
+        terminator_mut.set_successor(slot, &block_of(dest));
+        ir_edit::set_successor_operands(terminator, slot, &[]);
         redirected += 1;
     }
     for &(b, s) in incoming_slots.values().flatten() {
-        ir_edit::set_successor_operands(graph.block(b).terminator().unwrap(), s, &[]);
+        ir_edit::set_successor_operands(graph.snapshot_terminator(b), s, &[]);
     }
 
     timer.lap("flow blocks, redirects");
@@ -238,7 +240,7 @@ pub fn apply_plan<'c, 'a>(
             }
             None => reads[predicate_var[&flow]][0].1,
         };
-        ir_edit::set_operand(block.terminator().unwrap(), 0, predicate);
+        ir_edit::set_operand(new_graph.snapshot_terminator(id_of(block)), 0, predicate);
     }
     branches.finish();
     replace_old_arguments(context, graph, &argument_vars, &reads, location);
@@ -405,40 +407,22 @@ struct FlowBranchBuilder<'c, 'a> {
     style: FlowStyle,
     location: Location<'c>,
     placeholder: OperationRef<'c, 'a>,
-    segments: (Identifier<'c>, Attribute<'c>),
-    loop_latch: (Identifier<'c>, Attribute<'c>),
 }
 
 impl<'c, 'a> FlowBranchBuilder<'c, 'a> {
     fn new(context: &'c Context, entry: BlockRef<'c, 'a>, style: FlowStyle, location: Location<'c>) -> Self {
         let placeholder = ir_edit::insert_at_start(entry, ir_edit::bool_constant(context, false, location));
-        let segments = Attribute::parse(context, "array<i32: 1, 0, 0>").expect("valid segment sizes");
-        Self {
-            style,
-            location,
-            placeholder,
-            segments: (Identifier::new(context, "operandSegmentSizes"), segments),
-            loop_latch: (Identifier::new(context, "loop"), Attribute::unit(context)),
-        }
+        Self { style, location, placeholder }
     }
 
     /// Ends `block` with a branch on the placeholder to `on_true`/`on_false`.
     fn terminate(&self, block: BlockRef<'c, 'a>, on_true: BlockRef<'c, 'a>, on_false: BlockRef<'c, 'a>, kind: FlowKind) {
-        let mut attributes = vec![self.segments];
-        if let (FlowKind::LoopLatch { .. }, FlowStyle::SpmdFlow) = (kind, self.style) {
-            attributes.push(self.loop_latch);
-        }
-        let name = match self.style {
-            FlowStyle::SpmdFlow => "spmd.flow_br",
-            FlowStyle::CfGuard => "cf.cond_br",
+        let kind = match (self.style, kind) {
+            (FlowStyle::CfGuard, _) => ir_edit::TwoWayBranch::CondBr,
+            (FlowStyle::SpmdFlow, FlowKind::LoopLatch { .. }) => ir_edit::TwoWayBranch::LoopFlow,
+            (FlowStyle::SpmdFlow, FlowKind::Plain) => ir_edit::TwoWayBranch::Flow,
         };
-        let flow_branch = OperationBuilder::new(name, self.location)
-            .add_operands(&[self.placeholder.result(0).unwrap().into()])
-            .add_successors(&[&on_true, &on_false])
-            .add_attributes(&attributes)
-            .build()
-            .expect("valid Flow branch");
-        block.append_operation(flow_branch);
+        ir_edit::append_two_way_branch(block, self.placeholder.result(0).unwrap().into(), on_true, on_false, kind, self.location);
     }
 
     /// Erases the placeholder once every branch has its real predicate.

@@ -59,7 +59,7 @@ use melior::{
     },
     Context,
 };
-use plan::{plan_reconvergence, Ordering, PlanError};
+use plan::{plan_reconvergence_checked_later, Ordering, PlanError};
 use crate::support::FastSet;
 
 /// Options of the transform.
@@ -244,7 +244,7 @@ pub fn reconverge_function<'c, 'a>(
             continue;
         }
         let exit = prepare::single_return_block_in(&graph);
-        let plan = plan_reconvergence(graph.graph(), &divergent, exit, options.ordering)
+        let plan = plan_reconvergence_checked_later(graph.graph(), &divergent, exit, options.ordering)
             .map_err(|error| ReconvergeError::Plan { location, error })?;
         timer.lap("plan");
         if !plan.changed() {
@@ -327,13 +327,9 @@ fn prepare_region<'c, 'a>(
         stats.switches_lowered += 1;
         changed = true;
     }
-    let returns = (0..graph.num_blocks())
-        .filter(|&b| {
-            prepare::is_return(graph.terminator(BlockId::new(b)))
-        })
-        .count();
+    let returns = prepare::return_blocks(graph).count();
     if returns > 1 {
-        prepare::unify_returns(region);
+        prepare::unify_returns_in(region, &graph);
         stats.returns_unified += returns;
         changed = true;
     }

@@ -72,7 +72,7 @@ use super::{
     prepare::{self, op_name},
     reconverge::{
         apply::{apply_plan, FlowStyle},
-        plan::{plan_reconvergence, Ordering, PlanError},
+        plan::{plan_reconvergence_checked_later, Ordering, PlanError},
     },
 };
 use crate::{
@@ -88,8 +88,8 @@ use crate::{
 use melior::{
     ir::{
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike},
-        Attribute, BlockRef, Identifier, Location, OperationRef, RegionLike, RegionRef,
+        operation::OperationLike,
+        Attribute, BlockRef, Location, OperationRef, RegionLike, RegionRef,
     },
     Context,
 };
@@ -269,10 +269,10 @@ pub fn structurize_function<'c, 'a>(
         None
     };
     timer.lap("check input, uniformity");
-    let mut stats = prepare_region(context, region, irreducible, location, divergence.as_mut())?;
+    let has_unreachable = analysis.traversal().num_reachable() < graph.num_blocks();
+    let (mut stats, graph) = prepare_region(context, region, graph, has_unreachable, irreducible, location, divergence.as_mut())?;
     timer.lap("prepare");
 
-    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
     let n = graph.num_blocks();
     let branch: Vec<bool> = (0..n).map(|b| has_two_targets(graph.graph(), BlockId::new(b))).collect();
     let kept = if let Some(divergence) = &divergence {
@@ -298,9 +298,11 @@ pub fn structurize_function<'c, 'a>(
     stats.kept_uniform = kept_blocks.len();
     timer.lap("kept branches");
 
-    let mut applied_graph = None;
-    for round in 0.. {
-        let graph = match applied_graph.take() {
+    // The snapshot of the region as it is, when the last step left one.
+    let mut exact_graph = Some(graph);
+    let mut round = 0;
+    let final_graph = loop {
+        let graph = match exact_graph.take() {
             Some(graph) => graph,
             None => RegionGraph::snapshot(region).map_err(StructurizeError::Region)?,
         };
@@ -313,16 +315,17 @@ pub fn structurize_function<'c, 'a>(
             &StructuredInput {
                 must_reconverge: &|b| must[b.index()],
                 is_exit: &|b| prepare::is_function_exit(graph.terminator(b)),
-                flow: &|b| flow_shape(graph.block(b)),
+                flow: &|b| flow_shape_in(&graph, b),
             },
         );
         timer.lap("snapshot, contract check");
-        let Some(first) = violations.first() else { break };
-        if round + 1 == MAX_ROUNDS {
+        let Some(first) = violations.first() else { break graph };
+        round += 1;
+        if round == MAX_ROUNDS {
             return Err(StructurizeError::NotStructured { location, detail: format!("{first:?} in {}", graph.name(first.block())) });
         }
         let exit = prepare::single_return_block_in(&graph);
-        let plan = plan_reconvergence(graph.graph(), &must, exit, options.ordering)
+        let plan = plan_reconvergence_checked_later(graph.graph(), &must, exit, options.ordering)
             .map_err(|error| StructurizeError::Plan { location, error })?;
         timer.lap("plan");
         if !plan.changed() {
@@ -332,15 +335,17 @@ pub fn structurize_function<'c, 'a>(
             .map_err(StructurizeError::Region)?;
         stats.flows += applied.stats.flows;
         stats.changed = true;
-        applied_graph = Some(applied.graph);
+        exact_graph = Some(applied.graph);
         timer.lap("apply");
-    }
+    };
     // Kept branches that do not reconverge are marked even when nothing
     // else changed, so that the output states which branches were
     // deliberately left unstructured (and a second run finds the same).
-    stats.changed |= mark_kept_uniform(context, region, &kept_blocks)?;
+    // Marks and markers add attributes and non-terminator ops: the final
+    // snapshot stays exact for both.
+    stats.changed |= mark_kept_uniform(context, &final_graph, &kept_blocks);
     if stats.changed {
-        stats.regions = add_reconvergence_markers(context, region, &structurized, location)?;
+        stats.regions = add_reconvergence_markers(&final_graph, &structurized, location);
     }
     timer.lap("marks and markers");
     Ok(stats)
@@ -357,23 +362,34 @@ fn check_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), StructurizeE
     hubs::check_branch_terminators(graph).map_err(|e| StructurizeError::from_hub(e, graph.terminator_location(BlockId::new(0))))
 }
 
-/// Step 2 of the module docs.
+/// Step 2 of the module docs. Takes an exact snapshot of `region` and
+/// returns one of the prepared region, re-reading the region only after
+/// steps that changed its CFG.
 fn prepare_region<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
+    graph: RegionGraph<'c, 'a>,
+    has_unreachable: bool,
     irreducible: bool,
     location: Location<'c>,
     mut divergence: Option<&mut BranchDivergence>,
-) -> Result<StructurizeStats, StructurizeError<'c>> {
+) -> Result<(StructurizeStats, RegionGraph<'c, 'a>), StructurizeError<'c>> {
+    let snapshot = || RegionGraph::snapshot(region).map_err(StructurizeError::Region);
+    let mut timer = crate::support::PhaseTimer::new("prepare");
     let mut stats = StructurizeStats::default();
     // SAFETY: the region is live and owned by the function being processed.
-    stats.changed |= unsafe { ffi::spmdEraseUnreachableBlocks(region.to_raw()) };
+    let erased = has_unreachable && unsafe { ffi::spmdEraseUnreachableBlocks(region.to_raw()) };
+    stats.changed |= erased;
+    let mut graph = if erased { snapshot()? } else { graph };
+    timer.lap("unreachable blocks");
     if irreducible {
-        stats.irreducible =
-            hubs::run_rounds(context, region, location, irreducible_hubs).map_err(|e| StructurizeError::from_hub(e, location))?;
+        let (hub_stats, fixed) = hubs::run_rounds_on(context, region, Some(graph), location, irreducible_hubs)
+            .map_err(|e| StructurizeError::from_hub(e, location))?;
+        stats.irreducible = hub_stats;
         stats.changed |= stats.irreducible.rounds > 0;
+        graph = fixed;
+        timer.lap("irreducible cycles");
     }
-    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         if graph.graph().successors(b).len() <= 2 {
             continue;
@@ -397,16 +413,22 @@ fn prepare_region<'c, 'a>(
         stats.switches_lowered += 1;
         stats.changed = true;
     }
-    let returns = (0..graph.num_blocks())
-        .filter(|&b| prepare::is_return(graph.terminator(BlockId::new(b))))
-        .count();
+    let returns = prepare::return_blocks(&graph).count();
     if returns > 1 {
-        prepare::unify_returns(region);
+        prepare::unify_returns_in(region, &graph);
         stats.changed = true;
     }
-    stats.infinite_loops = add_infinite_loop_exits(context, region, divergence)?;
-    stats.changed |= stats.infinite_loops > 0;
-    Ok(stats)
+    if stats.switches_lowered > 0 || returns > 1 {
+        graph = snapshot()?;
+    }
+    timer.lap("switches, returns");
+    stats.infinite_loops = add_infinite_loop_exits(context, region, &graph, divergence);
+    if stats.infinite_loops > 0 {
+        stats.changed = true;
+        graph = snapshot()?;
+    }
+    timer.lap("infinite loops");
+    Ok((stats, graph))
 }
 
 /// Which branches diverge, by block identity, as analysed on the input
@@ -445,13 +467,14 @@ impl BranchDivergence {
 /// SCC of the blocks that cannot return), on its first slot that stays in
 /// the loop. Without a return block there is nothing to exit to and
 /// nothing is done.
-fn add_infinite_loop_exits<'c>(
+fn add_infinite_loop_exits<'c, 'a>(
     context: &'c Context,
-    region: RegionRef<'c, '_>,
+    region: RegionRef<'c, 'a>,
+    graph: &RegionGraph<'c, 'a>,
     mut divergence: Option<&mut BranchDivergence>,
-) -> Result<usize, StructurizeError<'c>> {
-    let Some(exit) = prepare::single_return_block(region) else { return Ok(0) };
-    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
+) -> usize {
+    let Some(exit) = prepare::single_return_block_in(graph) else { return 0 };
+    let exit = graph.block(exit);
     let pdom = PostDominatorTree::build(graph.graph());
     let mut added = 0;
     for &root in pdom.extra_roots() {
@@ -468,7 +491,17 @@ fn add_infinite_loop_exits<'c>(
             added += 1;
         }
     }
-    Ok(added)
+    added
+}
+
+/// [`flow_shape`] of block `b` of `graph`, a snapshot whose terminators
+/// were not replaced since: only two-way branches can be Flow branches, so
+/// other blocks are not read at all.
+fn flow_shape_in(graph: &RegionGraph<'_, '_>, b: BlockId) -> Option<FlowShape> {
+    if graph.graph().successors(b).len() != 2 || !ir_edit::is_op(graph.snapshot_terminator(b), "spmd.flow_br") {
+        return None;
+    }
+    flow_shape(graph.block(b))
 }
 
 /// The Flow facts of a block for the contract check: `Some` if it ends in
@@ -493,11 +526,10 @@ pub fn flow_shape(block: BlockRef<'_, '_>) -> Option<FlowShape> {
 
 /// Marks the kept branches that do not reconverge with a trusted
 /// `#spmd.uniformity<uniform>`; true if a mark was added.
-fn mark_kept_uniform<'c>(context: &'c Context, region: RegionRef<'c, '_>, kept: &FastSet<usize>) -> Result<bool, StructurizeError<'c>> {
+fn mark_kept_uniform<'c>(context: &'c Context, graph: &RegionGraph<'c, '_>, kept: &FastSet<usize>) -> bool {
     if kept.is_empty() {
-        return Ok(false);
+        return false;
     }
-    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
     let is_kept = |b: BlockId| kept.contains(&(graph.block(b).to_raw().ptr as usize));
     let violations = reconverging::check_with_exits(graph.graph(), &is_kept, &|b| prepare::is_function_exit(graph.terminator(b)));
     let uniform = Attribute::parse(context, "#spmd.uniformity<uniform>").expect("spmd dialect loaded");
@@ -514,7 +546,7 @@ fn mark_kept_uniform<'c>(context: &'c Context, region: RegionRef<'c, '_>, kept: 
         let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(terminator.to_raw()) };
         melior::ir::operation::OperationMutLike::set_discardable_attribute(&mut op, UNIFORMITY_ATTR, uniform);
     }
-    Ok(added)
+    added
 }
 
 /// Puts `spmd.reconvergence.head <id>` before the terminator of every
@@ -523,36 +555,38 @@ fn mark_kept_uniform<'c>(context: &'c Context, region: RegionRef<'c, '_>, kept: 
 /// (their paths end in different dead ends) and blocks that already carry
 /// a head are skipped. Ids continue after the largest one in the region.
 fn add_reconvergence_markers<'c>(
-    context: &'c Context,
-    region: RegionRef<'c, '_>,
+    graph: &RegionGraph<'c, '_>,
     structurized: &FastSet<usize>,
     location: Location<'c>,
-) -> Result<usize, StructurizeError<'c>> {
-    let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
+) -> usize {
     let pdom = PostDominatorTree::build(graph.graph());
-    let (mut next_id, has_head) = existing_heads(&graph);
+    let (mut next_id, has_head) = existing_heads(graph);
     let mut added = 0;
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let block = graph.block(b);
-        let wanted = structurized.contains(&(block.to_raw().ptr as usize)) && flow_shape(block).is_none();
+        let wanted = structurized.contains(&(block.to_raw().ptr as usize)) && flow_shape_in(graph, b).is_none();
         if !wanted || has_head[b.index()] || !has_two_targets(graph.graph(), b) {
             continue;
         }
         let Some(&join) = graph.graph().successors(b).iter().find(|&&s| pdom.post_dominates(s, b)) else { continue };
-        let id = melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(context, 64).into(), next_id as i64);
-        let marker = |name: &str| {
-            OperationBuilder::new(name, location)
-                .add_attributes(&[(Identifier::new(context, "id"), id.into())])
-                .build()
-                .expect("valid marker")
-        };
-        let terminator = block.terminator().expect("snapshotted");
-        block.insert_operation_before(terminator, marker("spmd.reconvergence.head"));
-        graph.block(join).insert_operation(0, marker("spmd.reconvergence.tail"));
+        // The branch and its join are in the snapshot, their terminators unreplaced.
+        let terminator = graph.snapshot_terminator(b);
+        // SAFETY: live blocks and operations of the region; the helper inserts
+        // the new markers into them.
+        unsafe {
+            ffi::spmdInsertReconvergenceMarker(block.to_raw(), terminator.to_raw(), true, next_id, location.to_raw());
+            ffi::spmdInsertReconvergenceMarker(
+                graph.block(join).to_raw(),
+                mlir_sys::MlirOperation { ptr: std::ptr::null_mut() },
+                false,
+                next_id,
+                location.to_raw(),
+            );
+        }
         next_id += 1;
         added += 1;
     }
-    Ok(added)
+    added
 }
 
 /// The next free marker id and which blocks already hold a head.

@@ -598,6 +598,19 @@ pub fn plan_reconvergence<G: Graph + ?Sized>(
 }
 
 /// Plans with explicit options (see module docs).
+/// [`plan_reconvergence`] for a transform that checks the IR it produces
+/// (and plans another round if that check fails): the planner skips its
+/// own check of the result, which the IR check subsumes (a third of the
+/// planner's time), but still re-checks natives when it has to.
+pub fn plan_reconvergence_checked_later<G: Graph + ?Sized>(
+    g: &G,
+    divergent: &[bool],
+    exit: Option<BlockId>,
+    ordering: Ordering,
+) -> Result<ReconvergePlan, PlanError> {
+    plan_reconvergence_with(g, divergent, exit, &PlanOptions { ordering, verify: false, ..PlanOptions::default() })
+}
+
 pub fn plan_reconvergence_with<G: Graph + ?Sized>(
     g: &G,
     divergent: &[bool],
