@@ -76,6 +76,35 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
         Ok(graph)
     }
 
+    /// The graph of a region whose blocks (in region order), terminators and
+    /// successors (`edges`, each block's in slot order) the caller knows
+    /// exactly, e.g. because it just made them; the result is what
+    /// [`RegionGraph::snapshot`] would read, without reading the region.
+    pub fn from_parts(
+        blocks: Vec<BlockRef<'c, 'a>>,
+        terminators: Vec<melior::ir::OperationRef<'c, 'a>>,
+        edges: &[(BlockId, BlockId)],
+    ) -> Self {
+        assert_eq!(blocks.len(), terminators.len(), "one terminator per block");
+        let ids = blocks.iter().enumerate().map(|(index, block)| (address(block), BlockId::new(index))).collect();
+        let mut builder = CfgBuilder::new();
+        builder.set_num_blocks(blocks.len());
+        for &(from, to) in edges {
+            builder.add_edge(from, to);
+        }
+        builder.finish();
+        Self { blocks, terminators, ids, builder }
+    }
+
+    /// True if `self` and `other` have the same blocks, terminators and
+    /// edges (a debugging aid for [`RegionGraph::from_parts`]).
+    pub fn same_as(&self, other: &Self) -> bool {
+        use crate::analysis::cfg::Graph;
+        self.blocks == other.blocks
+            && self.terminators == other.terminators
+            && (0..self.num_blocks()).all(|b| self.graph().successors(BlockId::new(b)) == other.graph().successors(BlockId::new(b)))
+    }
+
     /// Re-reads `region` after edits, reusing the buffers.
     pub fn recompute(&mut self, region: RegionRef<'c, 'a>) -> Result<(), RegionGraphError<'c>> {
         self.blocks.clear();

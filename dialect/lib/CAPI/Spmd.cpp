@@ -118,14 +118,37 @@ bool spmdSetSuccessorOperands(MlirOperation op, intptr_t index, intptr_t count,
   return true;
 }
 
+/// Appends `values` to successor `index` of a two-way branch whose operands
+/// are [condition, true operands, false operands], sized by its
+/// operandSegmentSizes property: one insertion, no attribute to rebuild.
+template <typename BranchOp>
+static void appendToTwoWayBranch(BranchOp branch, intptr_t index,
+                                 ArrayRef<Value> values) {
+  auto &sizes = branch.getProperties().operandSegmentSizes;
+  unsigned position = sizes[0] + sizes[1] + (index == 1 ? sizes[2] : 0);
+  branch->insertOperands(position, values);
+  sizes[index + 1] += values.size();
+}
+
 bool spmdAppendSuccessorOperands(MlirOperation op, intptr_t index,
                                  intptr_t count, const MlirValue *values) {
-  std::optional<SuccessorOperands> operands = forwardedOperandsOf(op, index);
-  if (!operands)
-    return false;
   SmallVector<Value> newValues;
   for (intptr_t i = 0; i < count; ++i)
     newValues.push_back(unwrap(values[i]));
+  Operation *o = unwrap(op);
+  if (index == 0 || index == 1) {
+    if (auto branch = dyn_cast<cf::CondBranchOp>(o)) {
+      appendToTwoWayBranch(branch, index, newValues);
+      return true;
+    }
+    if (auto branch = dyn_cast<spmd::FlowBranchOp>(o)) {
+      appendToTwoWayBranch(branch, index, newValues);
+      return true;
+    }
+  }
+  std::optional<SuccessorOperands> operands = forwardedOperandsOf(op, index);
+  if (!operands)
+    return false;
   operands->getMutableForwardedOperands().append(newValues);
   return true;
 }

@@ -91,9 +91,10 @@ pub fn apply_plan<'c, 'a>(
         Dest::Flow(f) => flow_blocks[f.index()],
     };
     let branches = FlowBranchBuilder::new(context, graph.block(graph.graph().entry()), style, location);
-    for (flow, node) in plan.flows() {
-        branches.terminate(flow_blocks[flow.index()], block_of(node.on_true), block_of(node.on_false), node.kind);
-    }
+    let flow_branches: Vec<OperationRef<'c, 'a>> = plan
+        .flows()
+        .map(|(flow, node)| branches.terminate(flow_blocks[flow.index()], block_of(node.on_true), block_of(node.on_false), node.kind))
+        .collect();
 
     // Blocks with arguments that lose a direct edge: their arguments become
     // variables, assigned on every edge that originally reached them, so
@@ -130,8 +131,11 @@ pub fn apply_plan<'c, 'a>(
     }
 
     timer.lap("flow blocks, redirects");
-    let new_graph = RegionGraph::snapshot(region)?;
-    timer.lap("snapshot");
+    let new_graph = graph_after(graph, plan, &flow_blocks, &flow_branches);
+    if cfg!(debug_assertions) {
+        assert!(new_graph.same_as(&RegionGraph::snapshot(region)?), "the planned graph differs from the region");
+    }
+    timer.lap("graph after the edit");
     let id_of = |block: BlockRef<'c, 'a>| new_graph.id(block).expect("block of the region");
     let i1: Type = IntegerType::new(context, 1).into();
     let mut defs: Vec<Def<'c, 'a>> = vec![Def::Bool(false), Def::Bool(true)];
@@ -395,6 +399,53 @@ fn slots_targeting(graph: &RegionGraph<'_, '_>, plan: &ReconvergePlan, d: BlockI
     slots
 }
 
+/// The graph of the region after `plan` was applied to the region `graph`
+/// snapshotted, built from the plan instead of re-reading the region: each
+/// Flow block sits right before its key block (Flows with the same key in
+/// creation order), and every block's successors are its planned targets.
+fn graph_after<'c, 'a>(
+    graph: &RegionGraph<'c, 'a>,
+    plan: &ReconvergePlan,
+    flow_blocks: &[BlockRef<'c, 'a>],
+    flow_branches: &[OperationRef<'c, 'a>],
+) -> RegionGraph<'c, 'a> {
+    let n = graph.num_blocks();
+    let mut flows_before: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (flow, node) in plan.flows() {
+        flows_before[node.key().index()].push(flow.index());
+    }
+    let mut old_id = vec![0usize; n];
+    let mut flow_id = vec![0usize; plan.num_flows()];
+    let mut blocks = Vec::with_capacity(n + plan.num_flows());
+    let mut terminators = Vec::with_capacity(n + plan.num_flows());
+    for b in 0..n {
+        for &f in &flows_before[b] {
+            flow_id[f] = blocks.len();
+            blocks.push(flow_blocks[f]);
+            terminators.push(flow_branches[f]);
+        }
+        old_id[b] = blocks.len();
+        blocks.push(graph.block(BlockId::new(b)));
+        terminators.push(graph.snapshot_terminator(BlockId::new(b)));
+    }
+    let id_of = |dest: Dest| match dest {
+        Dest::Block(b) => BlockId::new(old_id[b.index()]),
+        Dest::Flow(f) => BlockId::new(flow_id[f.index()]),
+    };
+    let mut edges = Vec::new();
+    for b in 0..n {
+        for &f in &flows_before[b] {
+            let node = plan.flow(super::plan::FlowId::new(f));
+            edges.push((BlockId::new(flow_id[f]), id_of(node.on_true)));
+            edges.push((BlockId::new(flow_id[f]), id_of(node.on_false)));
+        }
+        for slot in 0..plan.num_slots(BlockId::new(b)) {
+            edges.push((BlockId::new(old_id[b]), id_of(plan.redirect(BlockId::new(b), slot))));
+        }
+    }
+    RegionGraph::from_parts(blocks, terminators, &edges)
+}
+
 /// Creates one empty block per Flow, placed before its key block.
 fn create_flow_blocks<'c, 'a>(region: RegionRef<'c, 'a>, graph: &RegionGraph<'c, 'a>, plan: &ReconvergePlan) -> Vec<BlockRef<'c, 'a>> {
     plan.flows().map(|(_, node)| region.insert_block_before(graph.block(node.key()), Block::new(&[]))).collect()
@@ -416,13 +467,13 @@ impl<'c, 'a> FlowBranchBuilder<'c, 'a> {
     }
 
     /// Ends `block` with a branch on the placeholder to `on_true`/`on_false`.
-    fn terminate(&self, block: BlockRef<'c, 'a>, on_true: BlockRef<'c, 'a>, on_false: BlockRef<'c, 'a>, kind: FlowKind) {
+    fn terminate(&self, block: BlockRef<'c, 'a>, on_true: BlockRef<'c, 'a>, on_false: BlockRef<'c, 'a>, kind: FlowKind) -> OperationRef<'c, 'a> {
         let kind = match (self.style, kind) {
             (FlowStyle::CfGuard, _) => ir_edit::TwoWayBranch::CondBr,
             (FlowStyle::SpmdFlow, FlowKind::LoopLatch { .. }) => ir_edit::TwoWayBranch::LoopFlow,
             (FlowStyle::SpmdFlow, FlowKind::Plain) => ir_edit::TwoWayBranch::Flow,
         };
-        ir_edit::append_two_way_branch(block, self.placeholder.result(0).unwrap().into(), on_true, on_false, kind, self.location);
+        ir_edit::append_two_way_branch(block, self.placeholder.result(0).unwrap().into(), on_true, on_false, kind, self.location)
     }
 
     /// Erases the placeholder once every branch has its real predicate.
