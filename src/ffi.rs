@@ -42,6 +42,7 @@ unsafe extern "C" {
         id: u64,
         location: mlir_sys::MlirLocation,
     ) -> MlirOperation;
+    pub fn spmdCrossBlockOperands(block: mlir_sys::MlirBlock, out: *mut MlirValue, capacity: isize) -> isize;
     pub fn spmdBlockGetLastOperation(block: mlir_sys::MlirBlock) -> MlirOperation;
     pub fn spmdGetSuccessorOperandRange(
         op: MlirOperation,

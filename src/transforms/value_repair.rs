@@ -45,11 +45,12 @@ pub fn repair_uses_in<'c, 'a>(
     // blocks of those uses.
     let mut broken: FastMap<usize, (Value<'c, 'a>, BlockId, Vec<BlockId>)> = FastMap::default();
     let mut order: Vec<usize> = Vec::new();
+    let mut buffer = Vec::with_capacity(64);
     for &use_block in blocks {
         if !dominators.is_reachable(use_block) {
             continue;
         }
-        for_each_operand_in(graph.block(use_block), |value| {
+        for_each_operand_in(graph.block(use_block), &mut buffer, |value| {
             // Values of nested regions (no block of `graph`) are only used there.
             let Some(def_block) = ssa_apply::defining_block(graph, value) else { return };
             if def_block == use_block || !dominators.is_reachable(def_block) || dominators.dominates(def_block, use_block) {
@@ -138,27 +139,25 @@ pub fn blocks_that_lost_dominators(
     lost
 }
 
-/// Calls `visit` on every operand of the operations of `block`, including
-/// those nested in their regions.
-fn for_each_operand_in<'c, 'a>(block: BlockRef<'c, 'a>, mut visit: impl FnMut(Value<'c, 'a>)) {
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        for operand in op.operands() {
-            visit(operand);
+/// Calls `visit` on every operand of the operations of `block` (including
+/// those nested in their regions) that is defined in another block of the
+/// region than `block` and the entry block: the only operands whose
+/// dominance an edit can break (the entry dominates every reachable block).
+fn for_each_operand_in<'c, 'a>(block: BlockRef<'c, 'a>, buffer: &mut Vec<mlir_sys::MlirValue>, mut visit: impl FnMut(Value<'c, 'a>)) {
+    buffer.clear();
+    loop {
+        // SAFETY: a live block; the helper writes at most `capacity` values.
+        let count = unsafe { crate::ffi::spmdCrossBlockOperands(block.to_raw(), buffer.as_mut_ptr(), buffer.capacity() as isize) } as usize;
+        if count <= buffer.capacity() {
+            // SAFETY: the helper initialised the first `count` entries.
+            unsafe { buffer.set_len(count) };
+            break;
         }
-        if op.region_count() > 0 {
-            op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-                if inner.to_raw().ptr != op.to_raw().ptr {
-                    for operand in inner.operands() {
-                        // SAFETY: the operand belongs to an operation nested in
-                        // `block`, which outlives this walk.
-                        visit(unsafe { Value::from_raw(operand.to_raw()) });
-                    }
-                }
-                melior::ir::operation::WalkResult::Advance
-            });
-        }
-        next = op.next_in_block();
+        buffer.reserve(count);
+    }
+    for &raw in buffer.iter() {
+        // SAFETY: operands of live operations of the block.
+        visit(unsafe { Value::from_raw(raw) });
     }
 }
 

@@ -82,6 +82,16 @@ MLIR_CAPI_EXPORTED MlirOperation spmdInsertReconvergenceMarker(
     MlirBlock block, MlirOperation before, bool head, uint64_t id,
     MlirLocation location);
 
+/* Writes to `out` (up to `capacity` of them) the operands of the operations
+ * of `block`, including operations nested in their regions, that are
+ * defined in another block of the same region other than its entry block,
+ * and returns how many there are (call again with a larger buffer if that
+ * exceeds `capacity`). These are the only uses in `block` whose dominance a
+ * CFG edit can break. */
+MLIR_CAPI_EXPORTED intptr_t spmdCrossBlockOperands(MlirBlock block,
+                                                   MlirValue *out,
+                                                   intptr_t capacity);
+
 /* The last operation of `block` in constant time (null if the block is
  * empty), whether or not it is a registered terminator. */
 MLIR_CAPI_EXPORTED MlirOperation spmdBlockGetLastOperation(MlirBlock block);

@@ -76,6 +76,31 @@ MlirOperation spmdInsertReconvergenceMarker(MlirBlock block,
   return wrap(marker);
 }
 
+intptr_t spmdCrossBlockOperands(MlirBlock block, MlirValue *out,
+                                intptr_t capacity) {
+  Block *b = unwrap(block);
+  Region *region = b->getParent();
+  intptr_t count = 0;
+  auto visit = [&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      Block *definedIn = operand.getParentBlock();
+      if (!definedIn || definedIn == b || definedIn->getParent() != region ||
+          definedIn->isEntryBlock())
+        continue;
+      if (count < capacity)
+        out[count] = wrap(operand);
+      ++count;
+    }
+  };
+  for (Operation &op : *b) {
+    if (op.getNumRegions() == 0)
+      visit(&op);
+    else
+      op.walk(visit);
+  }
+  return count;
+}
+
 MlirOperation spmdBlockGetLastOperation(MlirBlock block) {
   Block *b = unwrap(block);
   return wrap(b->empty() ? nullptr : &b->back());

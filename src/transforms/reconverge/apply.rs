@@ -7,13 +7,22 @@
 //!    assigned (`true`/`false`) on the edges that enter its chain, following
 //!    each edge's route (chains longer than `selector_chain_length` instead
 //!    carry one `i32` selector, the destination's index, and each Flow
-//!    block computes its `i1` predicate from it with `arith.cmpi`, which
-//!    keeps the cost linear in the chain's length); each block argument of a block that lost a direct
-//!    edge becomes a variable assigned on every edge that originally
+//!    block computes its `i1` predicate from it with `arith.cmpi` against
+//!    the function's constant for that index, which keeps the cost linear
+//!    in the chain's length); each block argument of a block that lost a
+//!    direct edge becomes a variable assigned on every edge that originally
 //!    reached it. Block arguments carry both through the Flow blocks, with
-//!    `ub.poison` where a path never assigns them.
+//!    `ub.poison` where a path never assigns them. The graph SSA works on
+//!    is built from the plan ([`graph_after`]), not read back from the
+//!    region; debug builds check that the two agree.
 //! 4. Values whose definition no longer dominates a use are repaired
-//!    ([`value_repair`]).
+//!    ([`value_repair`]), looking only at the blocks whose chain of old
+//!    dominators the edit changed
+//!    ([`value_repair::blocks_that_lost_dominators`]).
+//!
+//! The result carries that graph: the edits after it only add block
+//! arguments and operands, so callers check and plan the next round on it
+//! without re-reading the region.
 
 use crate::support::{FastMap, FastSet};
 use super::plan::{Dest, FlowKind, ReconvergePlan};

@@ -43,7 +43,7 @@ pub mod plan;
 
 use crate::{
     analysis::{
-        cfg::{BlockId, CfgAnalysis, Graph},
+        cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal},
         reconverging,
         region_graph::{RegionGraph, RegionGraphError},
         region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
@@ -339,14 +339,16 @@ fn prepare_region<'c, 'a>(
 /// Puts `spmd.convergence.entry` in the entry block and
 /// `spmd.convergence.loop` in each cycle header that lacks one.
 fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'c, 'a>, location: Location<'c>) {
-    let analysis = CfgAnalysis::build(graph.graph());
+    let dfs = Traversal::build(graph.graph());
+    let dominators = DominatorTree::build(graph.graph());
+    let mut forest = CycleForest::new();
+    forest.compute(graph.graph(), &dfs);
     let token: Type = Type::parse(context, "!spmd.token").expect("spmd dialect loaded");
     let entry_block = graph.block(graph.graph().entry());
     let entry_token = existing_token(entry_block, "spmd.convergence.entry").unwrap_or_else(|| {
         let op = OperationBuilder::new("spmd.convergence.entry", location).add_results(&[token]).build().unwrap();
         entry_block.insert_operation(0, op).result(0).unwrap().into()
     });
-    let forest = analysis.cycles();
     let mut loop_tokens: Vec<Option<Value<'c, 'a>>> = vec![None; forest.num_cycles()];
     for cycle in forest.cycles() {
         // Cycle ids are in forest pre-order: parents come first.
@@ -356,7 +358,7 @@ fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'
         // dominates this one (an irreducible outer cycle's may not).
         let mut enclosing = forest.parent(cycle);
         while let Some(p) = enclosing {
-            if analysis.dominators().dominates(forest.header(p), header_id) {
+            if dominators.dominates(forest.header(p), header_id) {
                 break;
             }
             enclosing = forest.parent(p);

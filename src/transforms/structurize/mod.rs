@@ -77,7 +77,7 @@ use super::{
 };
 use crate::{
     analysis::{
-        cfg::{BlockId, CfgAnalysis, Graph, PostDominatorTree},
+        cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal},
         reconverging,
         region_graph::{RegionGraph, RegionGraphError},
         region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
@@ -250,10 +250,12 @@ pub fn structurize_function<'c, 'a>(
     }
     let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
     check_terminators(&graph)?;
-    let analysis = CfgAnalysis::build(graph.graph());
-    let irreducible = !analysis.is_reducible();
+    // Reachability and the cycle forest are all the checks need.
+    let dfs = Traversal::build(graph.graph());
+    let mut forest = CycleForest::new();
+    forest.compute(graph.graph(), &dfs);
+    let irreducible = !forest.all_reducible();
     if irreducible && options.irreducible == IrreduciblePolicy::Reject {
-        let forest = analysis.cycles();
         let cycle = forest.cycles().find(|&c| !forest.is_reducible(c)).expect("an irreducible cycle");
         let entries = forest.entries(cycle).iter().map(|&b| graph.name(b)).collect();
         return Err(StructurizeError::Irreducible { location, entries });
@@ -269,7 +271,7 @@ pub fn structurize_function<'c, 'a>(
         None
     };
     timer.lap("check input, uniformity");
-    let has_unreachable = analysis.traversal().num_reachable() < graph.num_blocks();
+    let has_unreachable = dfs.num_reachable() < graph.num_blocks();
     let (mut stats, graph) = prepare_region(context, region, graph, has_unreachable, irreducible, location, divergence.as_mut())?;
     timer.lap("prepare");
 
