@@ -43,6 +43,7 @@ unsafe extern "C" {
         location: mlir_sys::MlirLocation,
     ) -> MlirOperation;
     pub fn spmdCrossBlockOperands(block: mlir_sys::MlirBlock, out: *mut MlirValue, capacity: isize) -> isize;
+    pub fn spmdScanReconvergenceMarkers(region: mlir_sys::MlirRegion, has_head: *mut bool, num_blocks: isize) -> i64;
     pub fn spmdBlockGetLastOperation(block: mlir_sys::MlirBlock) -> MlirOperation;
     pub fn spmdGetSuccessorOperandRange(
         op: MlirOperation,

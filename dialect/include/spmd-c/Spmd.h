@@ -92,6 +92,15 @@ MLIR_CAPI_EXPORTED intptr_t spmdCrossBlockOperands(MlirBlock block,
                                                    MlirValue *out,
                                                    intptr_t capacity);
 
+/* Scans the top-level operations of the `numBlocks` blocks of `region` for
+ * reconvergence markers: sets `hasHead[i]` if block `i` (in region order)
+ * holds an `spmd.reconvergence.head`, and returns one more than the largest
+ * marker id (0 if there is none). Returns -1 if the region does not have
+ * `numBlocks` blocks. */
+MLIR_CAPI_EXPORTED int64_t spmdScanReconvergenceMarkers(MlirRegion region,
+                                                        bool *hasHead,
+                                                        intptr_t numBlocks);
+
 /* The last operation of `block` in constant time (null if the block is
  * empty), whether or not it is a registered terminator. */
 MLIR_CAPI_EXPORTED MlirOperation spmdBlockGetLastOperation(MlirBlock block);

@@ -101,6 +101,32 @@ intptr_t spmdCrossBlockOperands(MlirBlock block, MlirValue *out,
   return count;
 }
 
+int64_t spmdScanReconvergenceMarkers(MlirRegion region, bool *hasHead,
+                                     intptr_t numBlocks) {
+  Region *r = unwrap(region);
+  int64_t nextId = 0;
+  intptr_t index = 0;
+  for (Block &block : *r) {
+    if (index == numBlocks)
+      return -1;
+    hasHead[index] = false;
+    for (Operation &op : block) {
+      uint64_t id;
+      if (auto head = dyn_cast<spmd::ReconvergenceHeadOp>(op)) {
+        hasHead[index] = true;
+        id = head.getId();
+      } else if (auto tail = dyn_cast<spmd::ReconvergenceTailOp>(op)) {
+        id = tail.getId();
+      } else {
+        continue;
+      }
+      nextId = std::max<int64_t>(nextId, static_cast<int64_t>(id) + 1);
+    }
+    ++index;
+  }
+  return index == numBlocks ? nextId : -1;
+}
+
 MlirOperation spmdBlockGetLastOperation(MlirBlock block) {
   Block *b = unwrap(block);
   return wrap(b->empty() ? nullptr : &b->back());

@@ -347,7 +347,7 @@ pub fn structurize_function<'c, 'a>(
     // snapshot stays exact for both.
     stats.changed |= mark_kept_uniform(context, &final_graph, &kept_blocks);
     if stats.changed {
-        stats.regions = add_reconvergence_markers(&final_graph, &structurized, location);
+        stats.regions = add_reconvergence_markers(region, &final_graph, &structurized, location);
     }
     timer.lap("marks and markers");
     Ok(stats)
@@ -557,12 +557,13 @@ fn mark_kept_uniform<'c>(context: &'c Context, graph: &RegionGraph<'c, '_>, kept
 /// (their paths end in different dead ends) and blocks that already carry
 /// a head are skipped. Ids continue after the largest one in the region.
 fn add_reconvergence_markers<'c>(
+    region: RegionRef<'c, '_>,
     graph: &RegionGraph<'c, '_>,
     structurized: &FastSet<usize>,
     location: Location<'c>,
 ) -> usize {
     let pdom = PostDominatorTree::build(graph.graph());
-    let (mut next_id, has_head) = existing_heads(graph);
+    let (mut next_id, has_head) = existing_heads(region, graph);
     let mut added = 0;
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let block = graph.block(b);
@@ -592,23 +593,10 @@ fn add_reconvergence_markers<'c>(
 }
 
 /// The next free marker id and which blocks already hold a head.
-fn existing_heads(graph: &RegionGraph<'_, '_>) -> (u64, Vec<bool>) {
-    let mut next_id = 0u64;
+fn existing_heads(region: RegionRef<'_, '_>, graph: &RegionGraph<'_, '_>) -> (u64, Vec<bool>) {
     let mut has_head = vec![false; graph.num_blocks()];
-    for b in 0..graph.num_blocks() {
-        let mut next = graph.block(BlockId::new(b)).first_operation();
-        while let Some(op) = next {
-            let is_head = ir_edit::is_op(op, "spmd.reconvergence.head");
-            if is_head || ir_edit::is_op(op, "spmd.reconvergence.tail") {
-                has_head[b] |= is_head;
-                if let Ok(id) = op.attribute("id") {
-                    if let Ok(id) = melior::ir::attribute::IntegerAttribute::try_from(id) {
-                        next_id = next_id.max(id.value() as u64 + 1);
-                    }
-                }
-            }
-            next = op.next_in_block();
-        }
-    }
-    (next_id, has_head)
+    // SAFETY: a live region; the helper writes one flag per block.
+    let next_id = unsafe { ffi::spmdScanReconvergenceMarkers(region.to_raw(), has_head.as_mut_ptr(), has_head.len() as isize) };
+    assert!(next_id >= 0, "the snapshot has the region's blocks");
+    (next_id as u64, has_head)
 }
