@@ -12,6 +12,7 @@
 //! ```
 
 use super::ir_edit;
+use crate::analysis::region_graph::last_operation;
 use melior::ir::operation::OperationMutLike;
 use melior::{
     dialect::{arith, cf},
@@ -183,7 +184,7 @@ fn unify_return_blocks<'c, 'a>(region: RegionRef<'c, 'a>, returns: &[BlockRef<'c
         [block] => return Some(*block),
         _ => {}
     }
-    let first = last_operation(returns[0]);
+    let first = last_operation(returns[0]).expect("a return block ends in its return");
     let location = first.location();
     let name = op_name(first);
     let types: Vec<(Type, Location)> = first.operands().map(|v| (v.r#type(), location)).collect();
@@ -193,18 +194,12 @@ fn unify_return_blocks<'c, 'a>(region: RegionRef<'c, 'a>, returns: &[BlockRef<'c
         OperationBuilder::new(&name, location).add_operands(&arguments).build().expect("valid return"),
     );
     for &block in returns {
-        let terminator = last_operation(block);
+        let terminator = last_operation(block).expect("a return block ends in its return");
         let operands: Vec<Value> = terminator.operands().collect();
         block.insert_operation_before(terminator, cf::br(&exit, &operands, terminator.location()));
         ir_edit::erase_operation(terminator);
     }
     Some(exit)
-}
-
-/// The last operation of a block that has one.
-fn last_operation<'c, 'a>(block: BlockRef<'c, 'a>) -> OperationRef<'c, 'a> {
-    // SAFETY: `block` is live; the blocks passed here end in a return.
-    unsafe { OperationRef::from_raw(crate::ffi::spmdBlockGetLastOperation(block.to_raw())) }
 }
 
 /// The exit block of `region` if exactly one block ends in a return.
