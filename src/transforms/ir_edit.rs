@@ -130,19 +130,6 @@ pub fn bool_constant<'c>(context: &'c Context, value: bool, location: Location<'
         .expect("valid arith.constant")
 }
 
-/// `arith.constant value : i32`.
-pub fn i32_constant<'c>(context: &'c Context, value: i64, location: Location<'c>) -> melior::ir::Operation<'c> {
-    let i32_type: Type = IntegerType::new(context, 32).into();
-    OperationBuilder::new("arith.constant", location)
-        .add_attributes(&[(
-            melior::ir::Identifier::new(context, "value"),
-            IntegerAttribute::new(i32_type, value).into(),
-        )])
-        .add_results(&[i32_type])
-        .build()
-        .expect("valid arith.constant")
-}
-
 /// Inserts `arith.constant value : i<width>` at the start of `block`.
 pub fn prepend_integer_constant<'c, 'a>(block: BlockRef<'c, 'a>, width: u32, value: i64, location: Location<'c>) -> Value<'c, 'a> {
     // SAFETY: a live block and location; the helper inserts the new op into it.

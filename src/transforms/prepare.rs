@@ -153,24 +153,11 @@ fn case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
     inner.split(',').map(|v| v.trim().parse::<i64>().ok()).collect()
 }
 
-/// If `region` has several blocks ending in a return, routes them all to
-/// one new exit block that returns its arguments. Returns the exit block
-/// (the single existing one when there is only one), or `None` when the
-/// region has no return.
-pub fn unify_returns<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
-    let mut returns: Vec<BlockRef<'c, 'a>> = Vec::new();
-    let mut next = region.first_block();
-    while let Some(block) = next {
-        if block.terminator().is_some_and(is_return) {
-            returns.push(block);
-        }
-        next = block.next_in_region();
-    }
-    unify_return_blocks(region, &returns)
-}
-
-/// [`unify_returns`] for a region whose blocks `graph` snapshotted (blocks
-/// added since then must not return).
+/// If several blocks of `region` end in a return, routes them all to one
+/// new exit block that returns its arguments. Returns the exit block (the
+/// single existing one when there is only one), or `None` when the region
+/// has no return. `graph` is a snapshot of `region`; blocks added since
+/// must not return.
 pub fn unify_returns_in<'c, 'a>(region: RegionRef<'c, 'a>, graph: &crate::analysis::region_graph::RegionGraph<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
     let returns: Vec<BlockRef<'c, 'a>> = return_blocks(graph).map(|b| graph.block(b)).collect();
     unify_return_blocks(region, &returns)
@@ -200,22 +187,6 @@ fn unify_return_blocks<'c, 'a>(region: RegionRef<'c, 'a>, returns: &[BlockRef<'c
         ir_edit::erase_operation(terminator);
     }
     Some(exit)
-}
-
-/// The exit block of `region` if exactly one block ends in a return.
-pub fn single_return_block<'c, 'a>(region: RegionRef<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
-    let mut found = None;
-    let mut next = region.first_block();
-    while let Some(block) = next {
-        if block.terminator().is_some_and(is_return) {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(block);
-        }
-        next = block.next_in_region();
-    }
-    found
 }
 
 /// Gives an infinite loop a never-taken exit, the way the post-dominator

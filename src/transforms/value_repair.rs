@@ -9,26 +9,14 @@ use super::ssa_apply::{self, Def, IrVariable};
 use super::{ir_edit, ssa_repair::Variable};
 use crate::analysis::{
     cfg::{BlockId, DominatorTree, Graph},
-    region_graph::{RegionGraph, RegionGraphError},
+    region_graph::RegionGraph,
 };
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, RegionRef, Value, ValueLike},
+    ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, Value, ValueLike},
     Context,
 };
 use crate::support::FastMap;
 use std::collections::BTreeMap;
-
-/// Repairs `region`; returns the number of values that needed it.
-pub fn repair_dominance<'c, 'a>(
-    context: &'c Context,
-    region: RegionRef<'c, 'a>,
-    location: Location<'c>,
-) -> Result<usize, RegionGraphError<'c>> {
-    let graph = RegionGraph::snapshot(region)?;
-    let dominators = DominatorTree::build(graph.graph());
-    let every_block: Vec<BlockId> = (0..graph.num_blocks()).map(BlockId::new).collect();
-    Ok(repair_uses_in(context, &graph, &dominators, &every_block, location))
-}
 
 /// Repairs the uses in `blocks` (and in operations nested in them) of
 /// `graph`, a snapshot of the region as it is, whose dominator tree is

@@ -906,6 +906,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
 
     /// Places the block arguments of the rejoin masks and parked values and
     /// patches the placeholder operands.
+    /// A fresh snapshot of the region being lowered, after the edits so far.
+    fn snapshot_now(&self) -> RegionGraph<'c, 'a> {
+        let region = self.graph.block(self.graph.graph().entry()).parent_region().expect("block in a region");
+        RegionGraph::snapshot(region).expect("the lowered region is well formed")
+    }
+
     fn repair_ssa(
         &self,
         rejoins: &BTreeMap<BlockId, i64>,
@@ -914,12 +920,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         parked: &[Parked<'c, 'a>],
         merges: &HashMap<usize, OperationRef<'c, 'a>>,
     ) {
-        let region = self
-            .graph
-            .block(self.graph.graph().entry())
-            .parent_region()
-            .expect("block in a region");
-        let graph = RegionGraph::snapshot(region).expect("the lowered region is well formed");
+        let graph = self.snapshot_now();
         let id = |b: BlockId| graph.id(self.graph.block(b)).expect("block kept");
         let entry = graph.graph().entry();
         let mut defs: Vec<Def<'c, 'a>> = vec![Def::Value(self.empty)];
@@ -1019,12 +1020,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         if by_value.is_empty() {
             return;
         }
-        let region = self
-            .graph
-            .block(self.graph.graph().entry())
-            .parent_region()
-            .expect("block in a region");
-        let graph = RegionGraph::snapshot(region).expect("the lowered region is well formed");
+        let graph = self.snapshot_now();
         let mut defs = Vec::new();
         let mut variables = Vec::new();
         // Per variable: (user, operand, block to read at).
