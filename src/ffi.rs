@@ -15,6 +15,19 @@ pub type PassRunner = unsafe extern "C" fn(
     report_user_data: *mut c_void,
 ) -> MlirLogicalResult;
 
+/// `SpmdRegionCfg`: a region's CFG as read by `spmdRegionCfgRead`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct SpmdRegionCfg {
+    pub blocks: *const mlir_sys::MlirBlock,
+    pub last_ops: *const MlirOperation,
+    pub num_successors: *const i32,
+    pub targets: *const i32,
+    pub num_blocks: isize,
+    pub num_edges: isize,
+    pub storage: *mut c_void,
+}
+
 unsafe extern "C" {
     pub fn mlirGetDialectHandle__spmd__() -> MlirDialectHandle;
     pub fn spmdSetPassRunner(runner: Option<PassRunner>);
@@ -44,6 +57,8 @@ unsafe extern "C" {
     ) -> MlirOperation;
     pub fn spmdCrossBlockOperands(block: mlir_sys::MlirBlock, out: *mut MlirValue, capacity: isize) -> isize;
     pub fn spmdScanReconvergenceMarkers(region: mlir_sys::MlirRegion, has_head: *mut bool, num_blocks: isize) -> i64;
+    pub fn spmdRegionCfgRead(region: mlir_sys::MlirRegion) -> SpmdRegionCfg;
+    pub fn spmdRegionCfgDestroy(cfg: SpmdRegionCfg);
     pub fn spmdBlockGetLastOperation(block: mlir_sys::MlirBlock) -> MlirOperation;
     pub fn spmdGetSuccessorOperandRange(
         op: MlirOperation,

@@ -111,31 +111,30 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
         self.terminators.clear();
         self.ids.clear();
         self.builder.clear();
-        let mut next = region.first_block();
-        while let Some(block) = next {
-            self.ids.insert(address(&block), BlockId::new(self.blocks.len()));
-            self.blocks.push(block);
-            next = block.next_in_region();
-        }
-        if self.blocks.is_empty() {
+        let raw = RawCfg::read(region);
+        let (raw_blocks, raw_last, successor_counts, targets) = raw.slices();
+        if raw_blocks.is_empty() {
             return Err(RegionGraphError::EmptyRegion);
         }
+        // SAFETY: the handles were just read from the live region.
+        self.blocks.extend(raw_blocks.iter().map(|&raw| unsafe { BlockRef::from_raw(raw) }));
+        self.ids.reserve(self.blocks.len());
+        self.ids.extend(raw_blocks.iter().enumerate().map(|(index, raw)| (raw.ptr as usize, BlockId::new(index))));
+        if let Some(index) = raw_last.iter().position(|op| op.ptr.is_null()) {
+            let block = self.blocks[index];
+            let location = region_owner_location(&block).expect("a block in a region has an owner");
+            return Err(RegionGraphError::MissingTerminator { block: index, location });
+        }
+        // SAFETY: non-null handles of the blocks' live last operations.
+        self.terminators.extend(raw_last.iter().map(|&raw| unsafe { melior::ir::OperationRef::from_raw(raw) }));
         self.builder.set_num_blocks(self.blocks.len());
-        for (index, block) in self.blocks.iter().enumerate() {
-            let Some(terminator) = last_operation(*block) else {
-                self.terminators.clear();
-                let location = block
-                    .first_operation()
-                    .map(|op| op.location())
-                    .or_else(|| region_owner_location(block))
-                    .expect("a block in a region has an owner");
-                return Err(RegionGraphError::MissingTerminator { block: index, location });
-            };
-            for successor in terminator.successors() {
-                let target = self.ids[&address(&successor)];
-                self.builder.add_edge(BlockId::new(index), target);
+        let mut next = 0;
+        for (index, &count) in successor_counts.iter().enumerate() {
+            for &target in &targets[next..next + count as usize] {
+                let target = usize::try_from(target).expect("successors of a verified region are in the region");
+                self.builder.add_edge(BlockId::new(index), BlockId::new(target));
             }
-            self.terminators.push(terminator);
+            next += count as usize;
         }
         self.builder.finish();
         Ok(())
@@ -197,6 +196,47 @@ fn region_owner_location<'c>(block: &BlockRef<'c, '_>) -> Option<Location<'c>> {
 pub fn last_operation<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<melior::ir::OperationRef<'c, 'a>> {
     // SAFETY: `block` is live; the C API returns null for an empty block.
     unsafe { melior::ir::OperationRef::from_option_raw(crate::ffi::spmdBlockGetLastOperation(block.to_raw())) }
+}
+
+/// A region's CFG as the C++ reader returns it (see `spmdRegionCfgRead`).
+struct RawCfg(crate::ffi::SpmdRegionCfg);
+
+impl RawCfg {
+    fn read(region: RegionRef<'_, '_>) -> Self {
+        // SAFETY: a live region; the result owns its arrays until dropped.
+        Self(unsafe { crate::ffi::spmdRegionCfgRead(region.to_raw()) })
+    }
+
+    fn slices(&self) -> (&[mlir_sys::MlirBlock], &[mlir_sys::MlirOperation], &[i32], &[i32]) {
+        let (blocks, edges) = (self.0.num_blocks as usize, self.0.num_edges as usize);
+        // SAFETY: the reader's arrays hold `num_blocks` / `num_edges` entries,
+        // alive until `self` is dropped.
+        unsafe {
+            (
+                raw_slice(self.0.blocks, blocks),
+                raw_slice(self.0.last_ops, blocks),
+                raw_slice(self.0.num_successors, blocks),
+                raw_slice(self.0.targets, edges),
+            )
+        }
+    }
+}
+
+impl Drop for RawCfg {
+    fn drop(&mut self) {
+        // SAFETY: read by spmdRegionCfgRead and released once.
+        unsafe { crate::ffi::spmdRegionCfgDestroy(self.0) }
+    }
+}
+
+/// `len` entries at `data` (`data` may be null when `len` is 0).
+unsafe fn raw_slice<'s, T>(data: *const T, len: usize) -> &'s [T] {
+    if len == 0 {
+        &[]
+    } else {
+        // SAFETY: the caller guarantees `len` live entries at `data`.
+        unsafe { std::slice::from_raw_parts(data, len) }
+    }
 }
 
 fn address(block: &BlockRef<'_, '_>) -> usize {

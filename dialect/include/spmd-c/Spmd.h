@@ -92,6 +92,28 @@ MLIR_CAPI_EXPORTED intptr_t spmdCrossBlockOperands(MlirBlock block,
                                                    MlirValue *out,
                                                    intptr_t capacity);
 
+/* The CFG of a region, read in one call: block `i` (in region order) is
+ * `blocks[i]`, its last operation (null if the block is empty) is
+ * `lastOps[i]`, and its `numSuccessors[i]` successors' block indices follow
+ * the previous block's in `targets`, in slot order (-1 for a successor
+ * outside the region). Owns its arrays: release it with
+ * spmdRegionCfgDestroy. */
+typedef struct SpmdRegionCfg {
+  const MlirBlock *blocks;
+  const MlirOperation *lastOps;
+  const int32_t *numSuccessors;
+  const int32_t *targets;
+  intptr_t numBlocks;
+  intptr_t numEdges;
+  void *storage;
+} SpmdRegionCfg;
+
+/* Reads the CFG of `region`. */
+MLIR_CAPI_EXPORTED SpmdRegionCfg spmdRegionCfgRead(MlirRegion region);
+
+/* Releases the arrays of `cfg`. */
+MLIR_CAPI_EXPORTED void spmdRegionCfgDestroy(SpmdRegionCfg cfg);
+
 /* Scans the top-level operations of the `numBlocks` blocks of `region` for
  * reconvergence markers: sets `hasHead[i]` if block `i` (in region order)
  * holds an `spmd.reconvergence.head`, and returns one more than the largest

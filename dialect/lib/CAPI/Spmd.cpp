@@ -19,6 +19,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <optional>
+#include <vector>
 
 using namespace mlir;
 
@@ -303,4 +304,48 @@ bool spmdNeedsLaneGuard(MlirOperation op) {
     if (!isa<MemoryEffects::Allocate>(effect.getEffect()))
       return true;
   return !allocatesOnly && !isSpeculatable(operation);
+}
+
+namespace {
+/// The arrays behind an SpmdRegionCfg.
+struct RegionCfgStorage {
+  std::vector<MlirBlock> blocks;
+  std::vector<MlirOperation> lastOps;
+  std::vector<int32_t> numSuccessors;
+  std::vector<int32_t> targets;
+};
+} // namespace
+
+SpmdRegionCfg spmdRegionCfgRead(MlirRegion region) {
+  auto *storage = new RegionCfgStorage();
+  llvm::DenseMap<Block *, int32_t> index;
+  std::vector<Block *> successors;
+  // One walk over the blocks, reading each terminator's successors while
+  // it is in cache; the indices are resolved afterwards.
+  for (Block &block : *unwrap(region)) {
+    Operation *last = block.empty() ? nullptr : &block.back();
+    unsigned count = last ? last->getNumSuccessors() : 0;
+    index[&block] = static_cast<int32_t>(storage->blocks.size());
+    storage->blocks.push_back(wrap(&block));
+    storage->lastOps.push_back(wrap(last));
+    storage->numSuccessors.push_back(static_cast<int32_t>(count));
+    for (unsigned slot = 0; slot < count; ++slot)
+      successors.push_back(last->getSuccessor(slot));
+  }
+  storage->targets.reserve(successors.size());
+  for (Block *successor : successors) {
+    auto found = index.find(successor);
+    storage->targets.push_back(found == index.end() ? -1 : found->second);
+  }
+  return SpmdRegionCfg{storage->blocks.data(),
+                       storage->lastOps.data(),
+                       storage->numSuccessors.data(),
+                       storage->targets.data(),
+                       static_cast<intptr_t>(storage->blocks.size()),
+                       static_cast<intptr_t>(storage->targets.size()),
+                       storage};
+}
+
+void spmdRegionCfgDestroy(SpmdRegionCfg cfg) {
+  delete static_cast<RegionCfgStorage *>(cfg.storage);
 }

@@ -288,10 +288,13 @@ fn mark_uniform<'c>(context: &'c Context, branches: &[OperationRef<'c, '_>]) {
 
 /// Rejects terminators the transform cannot reroute.
 fn check_terminators<'c>(graph: &crate::analysis::region_graph::RegionGraph<'c, '_>) -> Result<(), ReconvergeError<'c>> {
-    for b in 0..graph.num_blocks() {
-        let terminator = graph.terminator(BlockId::new(b));
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        if graph.graph().successors(b).is_empty() {
+            continue;
+        }
+        let terminator = graph.terminator(b);
         // SAFETY: plain interface query on a live operation.
-        if terminator.successor_count() > 0 && !unsafe { ffi::spmdIsBranch(terminator.to_raw()) } {
+        if !unsafe { ffi::spmdIsBranch(terminator.to_raw()) } {
             return Err(ReconvergeError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
