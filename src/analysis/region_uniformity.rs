@@ -71,12 +71,16 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         region: RegionRef<'c, 'a>,
         options: UniformityOptions,
     ) -> Result<Self, RegionGraphError<'c>> {
+        let mut timer = crate::support::PhaseTimer::new("uniformity");
         let graph = RegionGraph::snapshot(region)?;
         let cfg = CfgAnalysis::build(graph.graph());
+        timer.lap("snapshot, cfg analyses");
         let mut snapshot = Snapshot { builder: ProgramBuilder::new(), values: FastMap::default() };
         snapshot.build(function, &graph, &cfg, options);
+        timer.lap("program");
         let mut info = UniformityInfo::new();
         info.compute(snapshot.builder.program(), graph.graph(), &cfg);
+        timer.lap("propagation");
         Ok(Self { graph, cfg, info, values: snapshot.values })
     }
 

@@ -71,55 +71,48 @@ pub fn apply_with<'c, 'a>(
         Def::Bool(_) | Def::I32(_) => None,
         Def::Value(value) => defining_block(graph, value),
     };
+    let mut solver = ssa_repair::Solver::new();
     let solutions: Vec<_> =
-        variables.iter().map(|v| ssa_repair::solve(graph.graph(), dominators, &v.variable, &def_block)).collect();
+        variables.iter().map(|v| solver.solve(graph.graph(), dominators, &v.variable, &def_block)).collect();
     timer.lap(&format!("solve {} variables", variables.len()));
 
-    // New arguments, in variable order per block.
-    let mut arguments: FastMap<(usize, BlockId), Value<'c, 'a>> = FastMap::default();
-    let mut appended: FastMap<BlockId, Vec<usize>> = FastMap::default();
-    for (k, solution) in solutions.iter().enumerate() {
-        for &block in &solution.arguments {
-            let value = graph.block(block).add_argument(variables[k].r#type, location);
-            arguments.insert((k, block), value);
-            appended.entry(block).or_default().push(k);
-        }
-    }
+    // New arguments, in variable order per block (parallel to each
+    // solution's sorted `arguments`).
+    let arguments: Vec<Vec<Value<'c, 'a>>> = solutions
+        .iter()
+        .enumerate()
+        .map(|(k, solution)| {
+            solution.arguments.iter().map(|&block| graph.block(block).add_argument(variables[k].r#type, location)).collect()
+        })
+        .collect();
     timer.lap("arguments");
-    // Extra operands on every edge into a block that got arguments.
-    let mut incoming: FastMap<(BlockId, usize, usize), Available<usize>> = FastMap::default();
-    for (k, solution) in solutions.iter().enumerate() {
-        for &(pred, slot, _, value) in &solution.incoming {
-            incoming.insert((pred, slot, k), value);
-        }
-    }
     let resolve = |m: &mut Materializer<'c, 'a>, k: usize, value: Available<usize>| match value {
         Available::Value(index) => m.def(defs[index]),
-        Available::Argument(owner) => arguments[&(k, owner)],
+        Available::Argument(owner) => {
+            let position = solutions[k].arguments.binary_search(&owner).expect("an argument of the solution");
+            arguments[k][position]
+        }
         Available::Poison => m.poison(variables[k].r#type),
     };
+    // Extra operands on every edge into a block that got arguments: each
+    // solution lists all such edges, so grouping the lists by edge gives
+    // every edge its operands in variable order, as the arguments are.
+    let mut edge_values: Vec<(BlockId, usize, usize, Available<usize>)> = solutions
+        .iter()
+        .enumerate()
+        .flat_map(|(k, solution)| solution.incoming.iter().map(move |&(pred, slot, _, value)| (pred, slot, k, value)))
+        .collect();
+    edge_values.sort_unstable_by_key(|&(pred, slot, k, _)| (pred, slot, k));
     let mut operands = Vec::new();
-    for (&target, vars) in &appended {
-        let mut preds = graph.graph().predecessors(target).to_vec();
-        preds.sort();
-        preds.dedup();
-        for pred in preds {
-            // SSA construction only appends operands to the snapshot's terminators.
-            let terminator = graph.snapshot_terminator(pred);
-            for (slot, &successor) in graph.graph().successors(pred).iter().enumerate() {
-                if successor != target {
-                    continue;
-                }
-                operands.clear();
-                for &k in vars {
-                    let value = incoming.get(&(pred, slot, k)).copied().unwrap_or(Available::Poison);
-                    operands.push(resolve(materializer, k, value));
-                }
-                let appended = ir_edit::append_successor_operands(terminator, slot, &operands);
-                assert!(appended, "branches of a snapshotted region forward their operands");
-            }
-        }
+    for edge in edge_values.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        let (pred, slot) = (edge[0].0, edge[0].1);
+        operands.clear();
+        operands.extend(edge.iter().map(|&(_, _, k, value)| resolve(materializer, k, value)));
+        // SSA construction only appends operands to the snapshot's terminators.
+        let appended = ir_edit::append_successor_operands(graph.snapshot_terminator(pred), slot, &operands);
+        assert!(appended, "branches of a snapshotted region forward their operands");
     }
+    timer.lap("successor operands");
     solutions
         .iter()
         .enumerate()
