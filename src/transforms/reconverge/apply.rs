@@ -16,9 +16,9 @@
 //!    is built from the plan ([`graph_after`]), not read back from the
 //!    region; debug builds check that the two agree.
 //! 4. Values whose definition no longer dominates a use are repaired
-//!    ([`value_repair`]), looking only at the blocks whose chain of old
-//!    dominators the edit changed
-//!    ([`value_repair::blocks_that_lost_dominators`]).
+//!    ([`value_repair`]), looking only at the uses of the values defined
+//!    in blocks that stopped dominating some of their old dominated blocks
+//!    ([`value_repair::lost_dominance`]).
 //!
 //! The result carries that graph: the edits after it only add block
 //! arguments and operands, so callers check and plan the next round on it
@@ -235,9 +235,27 @@ pub fn apply_plan<'c, 'a>(
     }
 
     timer.lap("variables");
+    // Blocks whose values get new uses: the forwarded operands, which now
+    // also travel through Flow blocks (read now: some of them are old
+    // arguments erased below).
+    let mut forwarded_definers: Vec<BlockId> = defs
+        .iter()
+        .filter_map(|def| match def {
+            Def::Value(value) => ssa_apply::defining_block(&new_graph, *value),
+            _ => None,
+        })
+        .collect();
     let mut materializer = ssa_apply::Materializer::new(context, new_graph.block(new_graph.graph().entry()), location);
     let dominators = DominatorTree::build(new_graph.graph());
     let reads = ssa_apply::apply_with(&mut materializer, &new_graph, &dominators, &defs, &variables);
+    // Uses of the old arguments (including forwarded operands just placed
+    // on edges) are about to get these values.
+    forwarded_definers.extend(
+        argument_vars
+            .iter()
+            .flat_map(|&(_, _, var)| reads[var].iter())
+            .filter_map(|&(_, value)| ssa_apply::defining_block(&new_graph, value)),
+    );
     timer.lap("ssa");
     let selector_reads: FastMap<(usize, BlockId), Value<'c, 'a>> = selector_var
         .values()
@@ -269,9 +287,10 @@ pub fn apply_plan<'c, 'a>(
     }
     timer.lap("predicates, old arguments");
     let old_dominators = DominatorTree::build(graph.graph());
-    let suspects = value_repair::blocks_that_lost_dominators(graph, &old_dominators, &new_graph, &dominators);
-    let repaired_values = value_repair::repair_uses_in(context, &new_graph, &dominators, &suspects, location);
-    timer.lap(&format!("dominance repair ({} blocks lost dominators)", suspects.len()));
+    let mut lost = value_repair::lost_dominance(graph, &old_dominators, &new_graph, &dominators);
+    lost.add_definers(forwarded_definers);
+    let repaired_values = value_repair::repair(context, &new_graph, &dominators, &lost, location);
+    timer.lap(&format!("dominance repair ({lost})"));
     Ok(Applied {
         stats: ApplyStats { flows: plan.num_flows(), redirected_slots: redirected, repaired_values },
         graph: new_graph,
