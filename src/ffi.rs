@@ -48,6 +48,13 @@ unsafe extern "C" {
         value: i64,
         location: mlir_sys::MlirLocation,
     ) -> MlirValue;
+    pub fn spmdInsertSelectorCompare(
+        before: MlirOperation,
+        selector: MlirValue,
+        index: MlirValue,
+        equal: bool,
+        location: mlir_sys::MlirLocation,
+    ) -> MlirValue;
     pub fn spmdInsertReconvergenceMarker(
         block: mlir_sys::MlirBlock,
         before: MlirOperation,

@@ -100,3 +100,21 @@ impl PhaseTimer {
         }
     }
 }
+
+/// A computation on plain (IR-independent) data that runs on another
+/// thread while the caller goes on, typically editing the IR; see
+/// [`in_background`].
+pub struct Background<T>(std::thread::JoinHandle<T>);
+
+/// Starts `work` on another thread. MLIR handles stay on the caller's
+/// thread: `work` may only own plain data, such as a cloned `CfgGraph`.
+pub fn in_background<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Background<T> {
+    Background(std::thread::spawn(work))
+}
+
+impl<T> Background<T> {
+    /// Waits for the result; a panic of the work is resumed here.
+    pub fn join(self) -> T {
+        self.0.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    }
+}

@@ -23,7 +23,7 @@
 //! reported uniform.
 
 use super::{
-    cfg::{BlockId, CfgAnalysis, Graph},
+    cfg::{BlockId, CfgAnalysis, Graph, Traversal},
     divergence_sources::classify,
     region_graph::{RegionGraph, RegionGraphError},
     uniformity::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, ValueId},
@@ -73,11 +73,17 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
     ) -> Result<Self, RegionGraphError<'c>> {
         let mut timer = crate::support::PhaseTimer::new("uniformity");
         let graph = RegionGraph::snapshot(region)?;
-        let cfg = CfgAnalysis::build(graph.graph());
-        timer.lap("snapshot, cfg analyses");
+        timer.lap("snapshot");
+        // The CFG analyses need only the IR-independent graph: they run on a
+        // second thread while this one reads the operations.
+        let cfg_graph = graph.graph();
         let mut snapshot = Snapshot { builder: ProgramBuilder::new(), values: FastMap::default() };
-        snapshot.build(function, &graph, &cfg, options);
-        timer.lap("program");
+        let cfg = std::thread::scope(|scope| {
+            let analyses = scope.spawn(|| CfgAnalysis::build(cfg_graph));
+            snapshot.build(function, &graph, &Traversal::build(cfg_graph), options);
+            analyses.join().expect("the CFG analyses do not panic")
+        });
+        timer.lap("program, cfg analyses");
         let mut info = UniformityInfo::new();
         info.compute(snapshot.builder.program(), graph.graph(), &cfg);
         timer.lap("propagation");
@@ -134,7 +140,7 @@ struct Snapshot {
 }
 
 impl Snapshot {
-    fn build(&mut self, function: OperationRef<'_, '_>, graph: &RegionGraph<'_, '_>, cfg: &CfgAnalysis, options: UniformityOptions) {
+    fn build(&mut self, function: OperationRef<'_, '_>, graph: &RegionGraph<'_, '_>, traversal: &Traversal, options: UniformityOptions) {
         self.builder.begin(graph.num_blocks());
         let entry_kinds = argument_kinds(function, options);
         for index in 0..graph.num_blocks() {
@@ -150,8 +156,8 @@ impl Snapshot {
             }
         }
         // Dominance order: a definition is snapshotted before its uses.
-        let reachable: Vec<BlockId> = cfg.traversal().rpo().to_vec();
-        let unreachable = (0..graph.num_blocks()).map(BlockId::new).filter(|&b| !cfg.traversal().is_reachable(b));
+        let reachable: Vec<BlockId> = traversal.rpo().to_vec();
+        let unreachable = (0..graph.num_blocks()).map(BlockId::new).filter(|&b| !traversal.is_reachable(b));
         for block in reachable.into_iter().chain(unreachable) {
             self.snapshot_block(graph, block);
         }

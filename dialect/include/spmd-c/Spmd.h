@@ -114,6 +114,15 @@ MLIR_CAPI_EXPORTED SpmdRegionCfg spmdRegionCfgRead(MlirRegion region);
 /* Releases the arrays of `cfg`. */
 MLIR_CAPI_EXPORTED void spmdRegionCfgDestroy(SpmdRegionCfg cfg);
 
+/* Inserts `arith.cmpi eq` (or `ne` if `equal` is false) of `selector` and
+ * `index` right before `before`, and returns its result: the i1 predicate
+ * a Flow block computes from its chain's selector. */
+MLIR_CAPI_EXPORTED MlirValue spmdInsertSelectorCompare(MlirOperation before,
+                                                       MlirValue selector,
+                                                       MlirValue index,
+                                                       bool equal,
+                                                       MlirLocation location);
+
 /* Scans the top-level operations of the `numBlocks` blocks of `region` for
  * reconvergence markers: sets `hasHead[i]` if block `i` (in region order)
  * holds an `spmd.reconvergence.head`, and returns one more than the largest

@@ -60,6 +60,16 @@ MlirValue spmdPrependIntegerConstant(MlirBlock block, unsigned width,
                   .getResult());
 }
 
+MlirValue spmdInsertSelectorCompare(MlirOperation before, MlirValue selector,
+                                    MlirValue index, bool equal,
+                                    MlirLocation location) {
+  OpBuilder builder(unwrap(before));
+  auto predicate = equal ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ne;
+  return wrap(arith::CmpIOp::create(builder, unwrap(location), predicate,
+                                    unwrap(selector), unwrap(index))
+                  .getResult());
+}
+
 MlirOperation spmdInsertReconvergenceMarker(MlirBlock block,
                                             MlirOperation before, bool head,
                                             uint64_t id,

@@ -94,6 +94,10 @@ pub fn apply_plan<'c, 'a>(
     location: Location<'c>,
 ) -> Result<Applied<'c, 'a>, RegionGraphError<'c>> {
     let mut timer = crate::support::PhaseTimer::new("apply");
+    let old_dominators = {
+        let old = graph.graph().clone();
+        crate::support::in_background(move || DominatorTree::build(&old))
+    };
     let flow_blocks = create_flow_blocks(region, graph, plan);
     let block_of = |dest: Dest| match dest {
         Dest::Block(b) => graph.block(b),
@@ -144,6 +148,10 @@ pub fn apply_plan<'c, 'a>(
     if cfg!(debug_assertions) {
         assert!(new_graph.same_as(&RegionGraph::snapshot(region)?), "the planned graph differs from the region");
     }
+    let new_dominators = {
+        let new = new_graph.graph().clone();
+        crate::support::in_background(move || DominatorTree::build(&new))
+    };
     timer.lap("graph after the edit");
     let id_of = |block: BlockRef<'c, 'a>| new_graph.id(block).expect("block of the region");
     let i1: Type = IntegerType::new(context, 1).into();
@@ -246,7 +254,7 @@ pub fn apply_plan<'c, 'a>(
         })
         .collect();
     let mut materializer = ssa_apply::Materializer::new(context, new_graph.block(new_graph.graph().entry()), location);
-    let dominators = DominatorTree::build(new_graph.graph());
+    let dominators = new_dominators.join();
     let reads = ssa_apply::apply_with(&mut materializer, &new_graph, &dominators, &defs, &variables);
     // Uses of the old arguments (including forwarded operands just placed
     // on edges) are about to get these values.
@@ -264,14 +272,15 @@ pub fn apply_plan<'c, 'a>(
     for (flow, node) in plan.flows() {
         let block = flow_blocks[flow.index()];
         let chain = chains.chain_of(flow);
+        let flow_branch = new_graph.snapshot_terminator(id_of(block));
         let predicate = match selector_var.get(&chain) {
             Some(&var) => {
                 let selector = selector_reads[&(var, id_of(block))];
-                chains.predicate_from_selector(context, &mut materializer, block, selector, node, chain, location)
+                chains.predicate_from_selector(&mut materializer, flow_branch, selector, node, chain, location)
             }
             None => reads[predicate_var[&flow]][0].1,
         };
-        ir_edit::set_operand(new_graph.snapshot_terminator(id_of(block)), 0, predicate);
+        ir_edit::set_operand(flow_branch, 0, predicate);
     }
     branches.finish();
     replace_old_arguments(context, graph, &argument_vars, &reads, location);
@@ -286,7 +295,7 @@ pub fn apply_plan<'c, 'a>(
         }
     }
     timer.lap("predicates, old arguments");
-    let old_dominators = DominatorTree::build(graph.graph());
+    let old_dominators = old_dominators.join();
     let mut lost = value_repair::lost_dominance(graph, &old_dominators, &new_graph, &dominators);
     lost.add_definers(forwarded_definers);
     let repaired_values = value_repair::repair(context, &new_graph, &dominators, &lost, location);
@@ -393,21 +402,28 @@ impl FlowChains {
     /// pass, when they pass it).
     fn predicate_from_selector<'c, 'a>(
         &self,
-        context: &'c Context,
         materializer: &mut ssa_apply::Materializer<'c, 'a>,
-        block: BlockRef<'c, 'a>,
+        flow_branch: OperationRef<'c, 'a>,
         selector: Value<'c, 'a>,
         node: &super::plan::FlowNode,
         chain: usize,
         location: Location<'c>,
     ) -> Value<'c, 'a> {
-        let (key, predicate) = match node.kind {
-            FlowKind::Plain => (node.key(), melior::dialect::arith::CmpiPredicate::Eq),
-            FlowKind::LoopLatch { header } => (header, melior::dialect::arith::CmpiPredicate::Ne),
+        let (key, equal) = match node.kind {
+            FlowKind::Plain => (node.key(), true),
+            FlowKind::LoopLatch { header } => (header, false),
         };
         let constant = materializer.def(Def::I32(self.index_of(chain, key)));
-        let compare = melior::dialect::arith::cmpi(context, predicate, selector, constant, location);
-        ir_edit::insert_before_terminator(block, compare).result(0).unwrap().into()
+        // SAFETY: live operation and values of the region being edited.
+        unsafe {
+            Value::from_raw(crate::ffi::spmdInsertSelectorCompare(
+                flow_branch.to_raw(),
+                selector.to_raw(),
+                constant.to_raw(),
+                equal,
+                location.to_raw(),
+            ))
+        }
     }
 }
 
