@@ -562,8 +562,12 @@ fn add_reconvergence_markers<'c>(
     structurized: &FastSet<usize>,
     location: Location<'c>,
 ) -> usize {
-    let pdom = PostDominatorTree::build(graph.graph());
+    let pdom = {
+        let cfg = graph.graph().clone();
+        crate::support::in_background(move || PostDominatorTree::build(&cfg))
+    };
     let (mut next_id, has_head) = existing_heads(region, graph);
+    let pdom = pdom.join();
     let mut added = 0;
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let block = graph.block(b);
