@@ -35,7 +35,11 @@
 //! ```
 //!
 //! Cost: proportional to the variable's live range (backward walk from the
-//! reads, stopping at definitions) plus the folding worklist.
+//! reads, stopping at definitions) plus the folding worklist. A [`Solver`]
+//! solves many variables on one graph with dense per-block buffers that
+//! empty in O(1) (epoch stamps), so no step costs the size of the graph;
+//! the first, map-based implementation stays in the tests as the reference
+//! a property test compares it with on thousands of random CFGs.
 
 use crate::support::{FastMap, FastSet};
 use crate::analysis::cfg::{BlockId, DominatorTree, Graph};

@@ -4,6 +4,12 @@
 //!
 //! Uses nested in operations of a block count as uses in that block.
 //! Values in blocks unreachable from the entry are left alone.
+//!
+//! Which uses to look at comes from comparing the dominator trees before
+//! and after the edit ([`lost_dominance`]): only the values of blocks that
+//! stopped dominating some block they dominated, plus the values the edit
+//! itself wired to new places. Checking every use of a large function
+//! after each edit would cost a walk of all its operations.
 
 use super::ssa_apply::{self, Def, IrVariable};
 use super::{ir_edit, ssa_repair::Variable};
