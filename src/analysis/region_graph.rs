@@ -21,7 +21,8 @@
 //!
 //! Lifecycle (as for the analyses): [`RegionGraph::snapshot`] once, then
 //! [`RegionGraph::recompute`] after each edit, reusing every buffer.
-//! Reading is one C++ call (`spmdRegionCfgRead`) that walks the blocks once
+//! Reading is one C++ call (`spmdRegionCfgRead`, whose arrays are released
+//! after each read) that walks the blocks once
 //! and resolves successors to indices on its side: on large regions the
 //! walk is bound by memory latency, and one pass instead of a C API call
 //! per block and successor made snapshots about 4x faster.

@@ -75,7 +75,8 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         let graph = RegionGraph::snapshot(region)?;
         timer.lap("snapshot");
         // The CFG analyses need only the IR-independent graph: they run on a
-        // second thread while this one reads the operations.
+        // second thread while this one reads the operations, in dominance
+        // order from its own (cheap) traversal, so neither waits.
         let cfg_graph = graph.graph();
         let mut snapshot = Snapshot { builder: ProgramBuilder::new(), values: FastMap::default() };
         let cfg = std::thread::scope(|scope| {
