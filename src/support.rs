@@ -51,6 +51,15 @@ pub type FastSet<K> = HashSet<K, BuildHasherDefault<WordHasher>>;
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn background_work_runs_on_a_thread_only_for_large_graphs() {
+        let small = super::in_background(10, || 6 * 7);
+        assert!(matches!(small, super::Background::Done(42)));
+        let large = super::in_background(super::BACKGROUND_MIN_BLOCKS, || std::thread::current().id());
+        assert!(matches!(large, super::Background::Thread(_)));
+        assert_ne!(large.join(), std::thread::current().id());
+    }
+
     use super::*;
 
     #[test]
@@ -101,20 +110,39 @@ impl PhaseTimer {
     }
 }
 
+/// Graphs with fewer blocks than this run their background work inline:
+/// starting a thread costs tens of microseconds, more than the work saves
+/// on small functions, and a module may hold thousands of them.
+pub const BACKGROUND_MIN_BLOCKS: usize = 4096;
+
 /// A computation on plain (IR-independent) data that runs on another
 /// thread while the caller goes on, typically editing the IR; see
 /// [`in_background`].
-pub struct Background<T>(std::thread::JoinHandle<T>);
+pub enum Background<T> {
+    /// Running on another thread.
+    Thread(std::thread::JoinHandle<T>),
+    /// Already done, inline (small graphs).
+    Done(T),
+}
 
-/// Starts `work` on another thread. MLIR handles stay on the caller's
-/// thread: `work` may only own plain data, such as a cloned `CfgGraph`.
-pub fn in_background<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Background<T> {
-    Background(std::thread::spawn(work))
+/// Starts `work` on another thread if the graph it is about has at least
+/// [`BACKGROUND_MIN_BLOCKS`] blocks, else runs it now. MLIR handles stay
+/// on the caller's thread: `work` may only own plain data, such as a
+/// cloned `CfgGraph`.
+pub fn in_background<T: Send + 'static>(num_blocks: usize, work: impl FnOnce() -> T + Send + 'static) -> Background<T> {
+    if num_blocks >= BACKGROUND_MIN_BLOCKS {
+        Background::Thread(std::thread::spawn(work))
+    } else {
+        Background::Done(work())
+    }
 }
 
 impl<T> Background<T> {
     /// Waits for the result; a panic of the work is resumed here.
     pub fn join(self) -> T {
-        self.0.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        match self {
+            Self::Thread(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Self::Done(value) => value,
+        }
     }
 }

@@ -74,16 +74,23 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         let mut timer = crate::support::PhaseTimer::new("uniformity");
         let graph = RegionGraph::snapshot(region)?;
         timer.lap("snapshot");
-        // The CFG analyses need only the IR-independent graph: they run on a
-        // second thread while this one reads the operations, in dominance
-        // order from its own (cheap) traversal, so neither waits.
+        // The CFG analyses need only the IR-independent graph: on large
+        // regions they run on a second thread while this one reads the
+        // operations, in dominance order from its own (cheap) traversal, so
+        // neither waits.
         let cfg_graph = graph.graph();
         let mut snapshot = Snapshot { builder: ProgramBuilder::new(), values: FastMap::default() };
-        let cfg = std::thread::scope(|scope| {
-            let analyses = scope.spawn(|| CfgAnalysis::build(cfg_graph));
-            snapshot.build(function, &graph, &Traversal::build(cfg_graph), options);
-            analyses.join().expect("the CFG analyses do not panic")
-        });
+        let cfg = if graph.num_blocks() < crate::support::BACKGROUND_MIN_BLOCKS {
+            let cfg = CfgAnalysis::build(cfg_graph);
+            snapshot.build(function, &graph, cfg.traversal(), options);
+            cfg
+        } else {
+            std::thread::scope(|scope| {
+                let analyses = scope.spawn(|| CfgAnalysis::build(cfg_graph));
+                snapshot.build(function, &graph, &Traversal::build(cfg_graph), options);
+                analyses.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+        };
         timer.lap("program, cfg analyses");
         let mut info = UniformityInfo::new();
         info.compute(snapshot.builder.program(), graph.graph(), &cfg);

@@ -96,7 +96,7 @@ pub fn apply_plan<'c, 'a>(
     let mut timer = crate::support::PhaseTimer::new("apply");
     let old_dominators = {
         let old = graph.graph().clone();
-        crate::support::in_background(move || DominatorTree::build(&old))
+        crate::support::in_background(old.num_blocks(), move || DominatorTree::build(&old))
     };
     let flow_blocks = create_flow_blocks(region, graph, plan);
     let block_of = |dest: Dest| match dest {
@@ -150,7 +150,7 @@ pub fn apply_plan<'c, 'a>(
     }
     let new_dominators = {
         let new = new_graph.graph().clone();
-        crate::support::in_background(move || DominatorTree::build(&new))
+        crate::support::in_background(new.num_blocks(), move || DominatorTree::build(&new))
     };
     timer.lap("graph after the edit");
     let id_of = |block: BlockRef<'c, 'a>| new_graph.id(block).expect("block of the region");

@@ -564,7 +564,7 @@ fn add_reconvergence_markers<'c>(
 ) -> usize {
     let pdom = {
         let cfg = graph.graph().clone();
-        crate::support::in_background(move || PostDominatorTree::build(&cfg))
+        crate::support::in_background(cfg.num_blocks(), move || PostDominatorTree::build(&cfg))
     };
     let (mut next_id, has_head) = existing_heads(region, graph);
     let pdom = pdom.join();
