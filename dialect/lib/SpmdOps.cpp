@@ -125,6 +125,45 @@ Block *FlowBranchOp::getSuccessorForOperands(ArrayRef<Attribute> operands) {
 // Pairing heads with tails (one of each per id) is a property of the whole
 // function; checking it here would scan the region once per marker, which is
 // quadratic. `--spmd-verify-structured` checks it in one linear pass.
+/// `<id> attr-dict` of a reconvergence marker. Only the discardable
+/// attributes are printed through the dictionary: `id` is a property, and
+/// asking for the full dictionary would build a uniqued one per op.
+template <typename MarkerOp>
+static void printRegionMarker(MarkerOp op, OpAsmPrinter &printer) {
+  printer << ' ';
+  printer.printAttributeWithoutType(op.getIdAttr());
+  printer.printOptionalAttrDict(op->getDiscardableAttrDictionary().getValue(),
+                                /*elidedAttrs=*/{op.getIdAttrName().getValue()});
+}
+
+template <typename MarkerOp>
+static ParseResult parseRegionMarker(OpAsmParser &parser,
+                                     OperationState &result) {
+  IntegerAttr id;
+  if (parser.parseAttribute(id, parser.getBuilder().getI64Type()))
+    return failure();
+  result.getOrAddProperties<typename MarkerOp::Properties>().id = id;
+  return parser.parseOptionalAttrDict(result.attributes);
+}
+
+void ReconvergenceHeadOp::print(OpAsmPrinter &printer) {
+  printRegionMarker(*this, printer);
+}
+
+ParseResult ReconvergenceHeadOp::parse(OpAsmParser &parser,
+                                       OperationState &result) {
+  return parseRegionMarker<ReconvergenceHeadOp>(parser, result);
+}
+
+void ReconvergenceTailOp::print(OpAsmPrinter &printer) {
+  printRegionMarker(*this, printer);
+}
+
+ParseResult ReconvergenceTailOp::parse(OpAsmParser &parser,
+                                       OperationState &result) {
+  return parseRegionMarker<ReconvergenceTailOp>(parser, result);
+}
+
 LogicalResult ReconvergenceHeadOp::verify() {
   Block *block = getOperation()->getBlock();
   if (block->empty() || !block->back().hasTrait<OpTrait::IsTerminator>() ||

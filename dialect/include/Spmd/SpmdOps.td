@@ -134,7 +134,20 @@ def Spmd_FlowBranchOp : Spmd_Op<"flow_br", [
   let hasVerifier = 1;
 }
 
-def Spmd_ReconvergenceHeadOp : Spmd_Op<"reconvergence.head", []> {
+// A reconvergence marker: `spmd.reconvergence.head|tail <id> attr-dict`.
+// Printed and parsed by hand (SpmdOps.cpp): the printer that ODS generates
+// for `$id attr-dict` asks the op for its whole attribute dictionary, which
+// for a property such as `id` means building and uniquing a new dictionary
+// per op. Structurized functions carry one marker pair per divergent
+// region (tens of thousands in large kernels), and that cost dominated
+// their printing.
+class Spmd_RegionMarkerOp<string mnemonic> : Spmd_Op<mnemonic, []> {
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$id);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Spmd_ReconvergenceHeadOp : Spmd_RegionMarkerOp<"reconvergence.head"> {
   let summary = "marks the block where a divergent region starts";
   let description = [{
     Marks its block as the *head* of divergent region `id`: the block whose
@@ -146,6 +159,12 @@ def Spmd_ReconvergenceHeadOp : Spmd_Op<"reconvergence.head", []> {
     has exactly one head and one tail is a property of the whole function,
     checked in linear time by `--spmd-verify-structured`.
 
+    Syntax:
+
+    ```
+    operation ::= `spmd.reconvergence.head` integer-literal attr-dict
+    ```
+
     Example:
 
     ```mlir
@@ -154,12 +173,9 @@ def Spmd_ReconvergenceHeadOp : Spmd_Op<"reconvergence.head", []> {
       cf.cond_br %c, ^bb1, ^bb2
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$id);
-  let assemblyFormat = "$id attr-dict";
-  let hasVerifier = 1;
 }
 
-def Spmd_ReconvergenceTailOp : Spmd_Op<"reconvergence.tail", []> {
+def Spmd_ReconvergenceTailOp : Spmd_RegionMarkerOp<"reconvergence.tail"> {
   let summary = "marks the block where a divergent region reconverges";
   let description = [{
     Marks its block as the *tail* of divergent region `id`: the block where
@@ -167,6 +183,12 @@ def Spmd_ReconvergenceTailOp : Spmd_Op<"reconvergence.tail", []> {
     execute together again. The verifier checks that the marker starts its
     block: only other tails and convergence tokens may precede it. The
     pairing of heads and tails is checked by `--spmd-verify-structured`.
+
+    Syntax:
+
+    ```
+    operation ::= `spmd.reconvergence.tail` integer-literal attr-dict
+    ```
 
     Example:
 
@@ -176,9 +198,6 @@ def Spmd_ReconvergenceTailOp : Spmd_Op<"reconvergence.tail", []> {
       return
     ```
   }];
-  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$id);
-  let assemblyFormat = "$id attr-dict";
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

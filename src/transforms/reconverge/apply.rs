@@ -205,6 +205,7 @@ pub fn apply_plan<'c, 'a>(
         });
     }
     // Each edge entering a chain assigns the predicates on its route.
+    let mut selector_defs: FastMap<i64, usize> = FastMap::default();
     for (block, slot, dest) in plan.redirected_slots() {
         if !matches!(dest, Dest::Flow(_)) {
             continue;
@@ -214,8 +215,14 @@ pub fn apply_plan<'c, 'a>(
         let Dest::Flow(entry) = dest else { unreachable!() };
         let chain = chains.chain_of(entry);
         if let Some(&var) = selector_var.get(&chain) {
-            defs.push(Def::I32(chains.index_of(chain, destination)));
-            variables[var].variable.edge_defs.push((source, slot, defs.len() - 1));
+            // One def per selector value: edges that pass the same value
+            // then need no block argument where they merge.
+            let value = chains.index_of(chain, destination);
+            let def = *selector_defs.entry(value).or_insert_with(|| {
+                defs.push(Def::I32(value));
+                defs.len() - 1
+            });
+            variables[var].variable.edge_defs.push((source, slot, def));
             continue;
         }
         for (flow, value) in plan.route(dest, destination) {
@@ -341,13 +348,25 @@ fn replace_old_arguments<'c, 'a>(
 }
 
 /// The Flow chains of a plan: Flow blocks connected by Flow-to-Flow edges,
-/// and for chains long enough to use a selector, the index of each
-/// destination.
+/// and for chains long enough to use a selector, the selector value of
+/// each destination.
+///
+/// Selector values only have to tell apart the destinations that meet at
+/// some Flow block: a thread bound for `d` that passes a Flow keyed `k`
+/// (`k != d`) must fail its test, so `d` and `k` need different values;
+/// any two destinations that never meet may share one. The values are a
+/// greedy coloring of that conflict graph, whose edges are exactly the
+/// pairs (key of `f`, destination through `f`) over all Flows `f`
+/// ([`ReconvergePlan::destinations`]), so building it is linear in the
+/// plan. Coloring in sweep order keeps the number of values near the
+/// largest number of destinations that are in flight at one point of a
+/// chain (optimal for a linear chain, where the conflicts form an interval
+/// graph), instead of one per destination: at 100k blocks, a few dozen
+/// constants instead of tens of thousands.
 struct FlowChains {
     chain: Vec<usize>,
     size: Vec<usize>,
-    index: std::cell::RefCell<FastMap<(usize, BlockId), i64>>,
-    next_index: std::cell::RefCell<FastMap<usize, i64>>,
+    index: FastMap<(usize, BlockId), i64>,
     selector_chain_length: usize,
 }
 
@@ -375,7 +394,54 @@ impl FlowChains {
         for &c in &chain {
             size[c] += 1;
         }
-        Self { chain, size, index: Default::default(), next_index: Default::default(), selector_chain_length }
+        let mut chains = Self { chain, size, index: FastMap::default(), selector_chain_length };
+        chains.index = chains.color_selector_values(plan);
+        chains
+    }
+
+    /// Greedy coloring of the destinations of every selector chain (see
+    /// the type's docs), in sweep order.
+    fn color_selector_values(&self, plan: &ReconvergePlan) -> FastMap<(usize, BlockId), i64> {
+        let mut vertex: FastMap<(usize, BlockId), u32> = FastMap::default();
+        let mut vertices: Vec<(usize, BlockId)> = Vec::new();
+        let mut vertex_of = |chain: usize, block: BlockId| {
+            *vertex.entry((chain, block)).or_insert_with(|| {
+                vertices.push((chain, block));
+                (vertices.len() - 1) as u32
+            })
+        };
+        let mut conflicts: Vec<(u32, u32)> = Vec::new();
+        for &dest in plan.order() {
+            let Dest::Flow(flow) = dest else { continue };
+            let chain = self.chain_of(flow);
+            if !self.uses_selector(chain) {
+                continue;
+            }
+            let key = plan.flow(flow).key();
+            let k = vertex_of(chain, key);
+            for &d in plan.destinations(flow) {
+                if d != key {
+                    let v = vertex_of(chain, d);
+                    conflicts.extend([(k, v), (v, k)]);
+                }
+            }
+        }
+        let (start, neighbours) = super::plan::csr_by_row(vertices.len(), conflicts);
+        let mut color: Vec<u32> = Vec::with_capacity(vertices.len());
+        let mut taken_by: Vec<u32> = Vec::new();
+        for v in 0..vertices.len() {
+            for &w in &neighbours[start[v] as usize..start[v + 1] as usize] {
+                if let Some(&c) = color.get(w as usize) {
+                    taken_by[c as usize] = v as u32 + 1;
+                }
+            }
+            let free = taken_by.iter().position(|&by| by != v as u32 + 1).unwrap_or(taken_by.len());
+            if free == taken_by.len() {
+                taken_by.push(0);
+            }
+            color.push(free as u32);
+        }
+        vertices.into_iter().zip(color).map(|(key, c)| (key, i64::from(c))).collect()
     }
 
     fn chain_of(&self, flow: super::plan::FlowId) -> usize {
@@ -386,14 +452,9 @@ impl FlowChains {
         self.size[chain] > self.selector_chain_length
     }
 
-    /// The selector value of `destination` in `chain` (assigned on first use).
+    /// The selector value of `destination` in `chain`.
     fn index_of(&self, chain: usize, destination: BlockId) -> i64 {
-        *self.index.borrow_mut().entry((chain, destination)).or_insert_with(|| {
-            let mut next = self.next_index.borrow_mut();
-            let counter = next.entry(chain).or_insert(0);
-            *counter += 1;
-            *counter - 1
-        })
+        self.index[&(chain, destination)]
     }
 
     /// `selector == index(key)` for a dispatch Flow, `selector != index(header)`

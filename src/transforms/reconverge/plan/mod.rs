@@ -1065,7 +1065,7 @@ impl ReconvergePlan {
 
 /// CSR rows from `(row, item)` pairs; items keep their relative order
 /// within a row (a counting sort).
-fn csr_by_row<T: Copy>(rows: usize, pairs: Vec<(u32, T)>) -> (Vec<u32>, Vec<T>) {
+pub(super) fn csr_by_row<T: Copy>(rows: usize, pairs: Vec<(u32, T)>) -> (Vec<u32>, Vec<T>) {
     let mut start = vec![0u32; rows + 1];
     for &(r, _) in &pairs {
         start[r as usize + 1] += 1;
