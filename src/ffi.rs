@@ -33,6 +33,11 @@ unsafe extern "C" {
     pub fn spmdSetPassRunner(runner: Option<PassRunner>);
     pub fn spmdRegisterPassShells();
     pub fn spmdIsFunctionLike(op: MlirOperation) -> bool;
+    pub fn spmdWalkRegionOwners(
+        root: MlirOperation,
+        callback: unsafe extern "C" fn(op: MlirOperation, user_data: *mut std::ffi::c_void),
+        user_data: *mut std::ffi::c_void,
+    );
     pub fn spmdIsBranch(op: MlirOperation) -> bool;
     pub fn spmdAppendTwoWayBranch(
         block: mlir_sys::MlirBlock,

@@ -48,25 +48,19 @@ pub fn cfg_regions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<CfgRegion<'c, 'a>>
     regions
 }
 
-/// Pre-order list of `op` and every operation nested in it.
+/// Pre-order list of `op` and every operation nested in it that owns a
+/// region (the others cannot hold a CFG region), collected in one walk on
+/// the C++ side.
 fn collect_owners<'c, 'a>(op: OperationRef<'c, 'a>, out: &mut Vec<OperationRef<'c, 'a>>) {
-    let mut stack = vec![op];
-    while let Some(op) = stack.pop() {
-        out.push(op);
-        let mut nested = Vec::new();
-        for region in op.regions() {
-            let mut block = region.first_block();
-            while let Some(b) = block {
-                let mut next = melior::ir::block::BlockLike::first_operation(&b);
-                while let Some(inner) = next {
-                    nested.push(inner);
-                    next = inner.next_in_block();
-                }
-                block = melior::ir::block::BlockLike::next_in_region(&b);
-            }
-        }
-        stack.extend(nested.into_iter().rev());
+    unsafe extern "C" fn push(op: mlir_sys::MlirOperation, owners: *mut std::ffi::c_void) {
+        // SAFETY: `owners` is the vector passed below, alive for the walk.
+        unsafe { (*owners.cast::<Vec<mlir_sys::MlirOperation>>()).push(op) };
     }
+    let mut raw: Vec<mlir_sys::MlirOperation> = Vec::new();
+    // SAFETY: a read-only walk of a live operation; `push` only appends.
+    unsafe { ffi::spmdWalkRegionOwners(op.to_raw(), push, (&mut raw as *mut Vec<_>).cast()) };
+    // SAFETY: every pointer is an operation nested in `op`, which outlives 'a.
+    out.extend(raw.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }));
 }
 
 fn count_blocks(region: RegionRef<'_, '_>) -> usize {

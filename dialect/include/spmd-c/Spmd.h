@@ -58,6 +58,15 @@ MLIR_CAPI_EXPORTED void spmdRegisterAllPasses(void);
 /* True if `op` implements FunctionOpInterface (func.func, gpu.func, ...). */
 MLIR_CAPI_EXPORTED bool spmdIsFunctionLike(MlirOperation op);
 
+/* Calls `callback(op, userData)` on `root` and on every operation nested in
+ * it that has at least one region, in pre-order. One call walks the whole
+ * tree in C++, where a walk through the per-op C API would cross the
+ * boundary for every operation. */
+MLIR_CAPI_EXPORTED void
+spmdWalkRegionOwners(MlirOperation root,
+                     void (*callback)(MlirOperation op, void *userData),
+                     void *userData);
+
 /* True if `op` implements BranchOpInterface. */
 MLIR_CAPI_EXPORTED bool spmdIsBranch(MlirOperation op);
 

@@ -29,6 +29,15 @@ bool spmdIsFunctionLike(MlirOperation op) {
   return isa<FunctionOpInterface>(unwrap(op));
 }
 
+void spmdWalkRegionOwners(MlirOperation root,
+                          void (*callback)(MlirOperation, void *),
+                          void *userData) {
+  unwrap(root)->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op->getNumRegions() != 0)
+      callback(wrap(op), userData);
+  });
+}
+
 bool spmdIsBranch(MlirOperation op) {
   return isa<BranchOpInterface>(unwrap(op));
 }

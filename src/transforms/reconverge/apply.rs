@@ -25,7 +25,7 @@
 //! without re-reading the region.
 
 use crate::support::{FastMap, FastSet};
-use super::plan::{Dest, FlowKind, ReconvergePlan};
+use super::plan::{Dest, FlowChains, FlowKind, ReconvergePlan};
 use crate::{
     analysis::{
         cfg::{BlockId, DominatorTree, Graph},
@@ -217,7 +217,7 @@ pub fn apply_plan<'c, 'a>(
         if let Some(&var) = selector_var.get(&chain) {
             // One def per selector value: edges that pass the same value
             // then need no block argument where they merge.
-            let value = chains.index_of(chain, destination);
+            let value = chains.value_of(chain, destination);
             let def = *selector_defs.entry(value).or_insert_with(|| {
                 defs.push(Def::I32(value));
                 defs.len() - 1
@@ -249,7 +249,7 @@ pub fn apply_plan<'c, 'a>(
         }
     }
 
-    timer.lap("variables");
+    timer.lap(&format!("variables ({} selector values)", chains.num_values()));
     // Blocks whose values get new uses: the forwarded operands, which now
     // also travel through Flow blocks (read now: some of them are old
     // arguments erased below).
@@ -283,7 +283,7 @@ pub fn apply_plan<'c, 'a>(
         let predicate = match selector_var.get(&chain) {
             Some(&var) => {
                 let selector = selector_reads[&(var, id_of(block))];
-                chains.predicate_from_selector(&mut materializer, flow_branch, selector, node, chain, location)
+                predicate_from_selector(&chains, &mut materializer, flow_branch, selector, node, chain, location)
             }
             None => reads[predicate_var[&flow]][0].1,
         };
@@ -347,144 +347,33 @@ fn replace_old_arguments<'c, 'a>(
     }
 }
 
-/// The Flow chains of a plan: Flow blocks connected by Flow-to-Flow edges,
-/// and for chains long enough to use a selector, the selector value of
-/// each destination.
-///
-/// Selector values only have to tell apart the destinations that meet at
-/// some Flow block: a thread bound for `d` that passes a Flow keyed `k`
-/// (`k != d`) must fail its test, so `d` and `k` need different values;
-/// any two destinations that never meet may share one. The values are a
-/// greedy coloring of that conflict graph, whose edges are exactly the
-/// pairs (key of `f`, destination through `f`) over all Flows `f`
-/// ([`ReconvergePlan::destinations`]), so building it is linear in the
-/// plan. Coloring in sweep order keeps the number of values near the
-/// largest number of destinations that are in flight at one point of a
-/// chain (optimal for a linear chain, where the conflicts form an interval
-/// graph), instead of one per destination: at 100k blocks, a few dozen
-/// constants instead of tens of thousands.
-struct FlowChains {
-    chain: Vec<usize>,
-    size: Vec<usize>,
-    index: FastMap<(usize, BlockId), i64>,
-    selector_chain_length: usize,
-}
-
-impl FlowChains {
-    fn new(plan: &ReconvergePlan, selector_chain_length: usize) -> Self {
-        let n = plan.num_flows();
-        let mut parent: Vec<usize> = (0..n).collect();
-        fn find(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
-        for (flow, node) in plan.flows() {
-            for dest in [node.on_true, node.on_false] {
-                if let Dest::Flow(next) = dest {
-                    let (a, b) = (find(&mut parent, flow.index()), find(&mut parent, next.index()));
-                    parent[a] = b;
-                }
-            }
-        }
-        let chain: Vec<usize> = (0..n).map(|f| find(&mut parent, f)).collect();
-        let mut size = vec![0; n];
-        for &c in &chain {
-            size[c] += 1;
-        }
-        let mut chains = Self { chain, size, index: FastMap::default(), selector_chain_length };
-        chains.index = chains.color_selector_values(plan);
-        chains
-    }
-
-    /// Greedy coloring of the destinations of every selector chain (see
-    /// the type's docs), in sweep order.
-    fn color_selector_values(&self, plan: &ReconvergePlan) -> FastMap<(usize, BlockId), i64> {
-        let mut vertex: FastMap<(usize, BlockId), u32> = FastMap::default();
-        let mut vertices: Vec<(usize, BlockId)> = Vec::new();
-        let mut vertex_of = |chain: usize, block: BlockId| {
-            *vertex.entry((chain, block)).or_insert_with(|| {
-                vertices.push((chain, block));
-                (vertices.len() - 1) as u32
-            })
-        };
-        let mut conflicts: Vec<(u32, u32)> = Vec::new();
-        for &dest in plan.order() {
-            let Dest::Flow(flow) = dest else { continue };
-            let chain = self.chain_of(flow);
-            if !self.uses_selector(chain) {
-                continue;
-            }
-            let key = plan.flow(flow).key();
-            let k = vertex_of(chain, key);
-            for &d in plan.destinations(flow) {
-                if d != key {
-                    let v = vertex_of(chain, d);
-                    conflicts.extend([(k, v), (v, k)]);
-                }
-            }
-        }
-        let (start, neighbours) = super::plan::csr_by_row(vertices.len(), conflicts);
-        let mut color: Vec<u32> = Vec::with_capacity(vertices.len());
-        let mut taken_by: Vec<u32> = Vec::new();
-        for v in 0..vertices.len() {
-            for &w in &neighbours[start[v] as usize..start[v + 1] as usize] {
-                if let Some(&c) = color.get(w as usize) {
-                    taken_by[c as usize] = v as u32 + 1;
-                }
-            }
-            let free = taken_by.iter().position(|&by| by != v as u32 + 1).unwrap_or(taken_by.len());
-            if free == taken_by.len() {
-                taken_by.push(0);
-            }
-            color.push(free as u32);
-        }
-        vertices.into_iter().zip(color).map(|(key, c)| (key, i64::from(c))).collect()
-    }
-
-    fn chain_of(&self, flow: super::plan::FlowId) -> usize {
-        self.chain[flow.index()]
-    }
-
-    fn uses_selector(&self, chain: usize) -> bool {
-        self.size[chain] > self.selector_chain_length
-    }
-
-    /// The selector value of `destination` in `chain`.
-    fn index_of(&self, chain: usize, destination: BlockId) -> i64 {
-        self.index[&(chain, destination)]
-    }
-
-    /// `selector == index(key)` for a dispatch Flow, `selector != index(header)`
-    /// for a loop latch (true leaves the loop), computed in `block` against
-    /// the function's constant for the index (the one the entering edges
-    /// pass, when they pass it).
-    fn predicate_from_selector<'c, 'a>(
-        &self,
-        materializer: &mut ssa_apply::Materializer<'c, 'a>,
-        flow_branch: OperationRef<'c, 'a>,
-        selector: Value<'c, 'a>,
-        node: &super::plan::FlowNode,
-        chain: usize,
-        location: Location<'c>,
-    ) -> Value<'c, 'a> {
-        let (key, equal) = match node.kind {
-            FlowKind::Plain => (node.key(), true),
-            FlowKind::LoopLatch { header } => (header, false),
-        };
-        let constant = materializer.def(Def::I32(self.index_of(chain, key)));
-        // SAFETY: live operation and values of the region being edited.
-        unsafe {
-            Value::from_raw(crate::ffi::spmdInsertSelectorCompare(
-                flow_branch.to_raw(),
-                selector.to_raw(),
-                constant.to_raw(),
-                equal,
-                location.to_raw(),
-            ))
-        }
+/// `selector == index(key)` for a dispatch Flow, `selector != index(header)`
+/// for a loop latch (true leaves the loop), computed in `block` against
+/// the function's constant for the index (the one the entering edges
+/// pass, when they pass it).
+fn predicate_from_selector<'c, 'a>(
+    chains: &FlowChains,
+    materializer: &mut ssa_apply::Materializer<'c, 'a>,
+    flow_branch: OperationRef<'c, 'a>,
+    selector: Value<'c, 'a>,
+    node: &super::plan::FlowNode,
+    chain: usize,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    let (key, equal) = match node.kind {
+        FlowKind::Plain => (node.key(), true),
+        FlowKind::LoopLatch { header } => (header, false),
+    };
+    let constant = materializer.def(Def::I32(chains.value_of(chain, key)));
+    // SAFETY: live operation and values of the region being edited.
+    unsafe {
+        Value::from_raw(crate::ffi::spmdInsertSelectorCompare(
+            flow_branch.to_raw(),
+            selector.to_raw(),
+            constant.to_raw(),
+            equal,
+            location.to_raw(),
+        ))
     }
 }
 

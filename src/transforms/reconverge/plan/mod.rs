@@ -254,6 +254,7 @@ pub mod bench;
 pub mod corpus;
 mod order;
 mod quality;
+mod selectors;
 mod sweep;
 mod verify;
 
@@ -261,6 +262,7 @@ mod verify;
 mod tests;
 
 pub use quality::quality_report;
+pub use selectors::FlowChains;
 pub use verify::{is_reconverging, reconvergence_violations, Violation};
 
 use crate::analysis::cfg::{BlockId, CfgGraph, CycleForest, Graph, Traversal};
