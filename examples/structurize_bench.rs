@@ -53,8 +53,11 @@
 //!
 //! # Columns
 //!
-//! * wall: seconds from spawn to exit of the child, best of up to
-//!   `--repeat` runs (default 3; a run longer than 2 s is not repeated).
+//! * wall: seconds from spawn to exit of the child, best of `--repeat`
+//!   runs (default 3). The runs go in interleaved rounds (each round runs
+//!   every row once), so a slow spell of the machine hits every row alike
+//!   and the `× floor` ratios stay comparable; a run longer than 10 s is
+//!   not repeated.
 //!   Every run has a time limit (`--timeout SECS` or `$SPMD_BENCH_TIMEOUT`,
 //!   default 120) enforced with `timeout`; a run over it shows
 //!   `timeout` (with the peak memory reached until then), a failing run
@@ -86,7 +89,7 @@ use spmd::{
 };
 use std::{
     fs,
-    path::{Path, PathBuf},
+    path::PathBuf,
     process::{Command, Stdio},
     time::{Duration, Instant},
 };
@@ -174,12 +177,13 @@ fn main() {
     let mut errors: Vec<String> = Vec::new();
     for (blocks, text, mlir_path, mlir_input_blocks) in &inputs {
         let mut llvm_input: Option<Result<(PathBuf, usize), String>> = None;
-        let mut floor = None;
-        for tool in &tools {
-            let outcome = if tool.anchor && *blocks > config.anchors_up_to {
-                Outcome::Skipped
-            } else {
-                eprintln!("[{blocks} blocks] {} ...", tool.label);
+        let mut runs: Vec<Runs> = tools
+            .iter()
+            .enumerate()
+            .map(|(index, tool)| {
+                if tool.anchor && *blocks > config.anchors_up_to {
+                    return Runs::ended(Outcome::Skipped);
+                }
                 let input = match tool.input {
                     Input::Mlir => Ok((mlir_path.clone(), *mlir_input_blocks)),
                     Input::Llvm => llvm_input
@@ -193,10 +197,23 @@ fn main() {
                         .map(|(path, count)| (path, Some(count))),
                 };
                 match input {
-                    Ok((path, input_blocks)) => measure(&config, &context, tool, *blocks, &path, input_blocks),
-                    Err(message) => Outcome::Error(format!("LLVM IR form: {message}")),
+                    Ok((input, input_blocks)) => Runs::new(&config, tool, *blocks, index, input, input_blocks),
+                    Err(message) => Runs::ended(Outcome::Error(format!("LLVM IR form: {message}"))),
                 }
-            };
+            })
+            .collect();
+        // Interleaved rounds: a slow spell of the machine hits every row.
+        for round in 1..=config.repeats.max(1) {
+            for (tool, runs) in tools.iter().zip(&mut runs) {
+                if runs.wants_another_run() {
+                    eprintln!("[{blocks} blocks, round {round}] {} ...", tool.label);
+                    runs.run(&config, tool);
+                }
+            }
+        }
+        let mut floor = None;
+        for (tool, runs) in tools.iter().zip(runs) {
+            let outcome = runs.finish(&context, tool);
             if tool.label == "mlir-opt parse+print" {
                 if let Outcome::Done { secs, .. } = outcome {
                     floor = Some(secs);
@@ -238,22 +255,50 @@ fn tools(config: &Config) -> Vec<Tool> {
     ]
 }
 
-/// Runs `tool` on `input` up to `config.repeats` times and counts what its
-/// last output added.
-fn measure(
-    config: &Config,
-    context: &Context,
-    tool: &Tool,
-    blocks: usize,
-    input: &Path,
+/// A run longer than this is not repeated (the anchors at large sizes).
+const REPEAT_UP_TO: Duration = Duration::from_secs(10);
+
+/// The runs of one tool on one input: the best wall time and the peak
+/// memory so far, or how it ended early.
+struct Runs {
+    input: PathBuf,
     input_blocks: Option<usize>,
-) -> Outcome {
-    let extension = if tool.input == Input::Llvm { "ll" } else { "mlir" };
-    let output = config.dir.join(format!("out-{blocks}.{extension}"));
-    let rss = config.dir.join("rss.txt");
-    let stderr = config.dir.join("stderr.txt");
-    let (mut best, mut peak_kb) = (f64::MAX, 0u64);
-    for _ in 0..config.repeats.max(1) {
+    output: PathBuf,
+    best: Option<Duration>,
+    peak_kb: u64,
+    /// Set when a run failed or was skipped: no more runs.
+    ended: Option<Outcome>,
+    /// Set after a run longer than [`REPEAT_UP_TO`]: no more runs.
+    slow: bool,
+}
+
+impl Runs {
+    fn new(config: &Config, tool: &Tool, blocks: usize, index: usize, input: PathBuf, input_blocks: Option<usize>) -> Self {
+        let extension = if tool.input == Input::Llvm { "ll" } else { "mlir" };
+        let output = config.dir.join(format!("out-{blocks}-{index}.{extension}"));
+        Self { input, input_blocks, output, best: None, peak_kb: 0, ended: None, slow: false }
+    }
+
+    fn ended(outcome: Outcome) -> Self {
+        Self {
+            input: PathBuf::new(),
+            input_blocks: None,
+            output: PathBuf::new(),
+            best: None,
+            peak_kb: 0,
+            ended: Some(outcome),
+            slow: false,
+        }
+    }
+
+    fn wants_another_run(&self) -> bool {
+        self.ended.is_none() && !self.slow
+    }
+
+    /// Runs `tool` once under `/usr/bin/time` and the time limit.
+    fn run(&mut self, config: &Config, tool: &Tool) {
+        let rss = config.dir.join("rss.txt");
+        let stderr = config.dir.join("stderr.txt");
         let start = Instant::now();
         let status = Command::new("/usr/bin/time")
             .arg("-f")
@@ -268,9 +313,9 @@ fn measure(
             .arg(format!("{}", config.timeout.as_secs_f64()))
             .arg(&tool.program)
             .args(&tool.args)
-            .arg(input)
+            .arg(&self.input)
             .arg("-o")
-            .arg(&output)
+            .arg(&self.output)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(fs::File::create(&stderr).expect("create the stderr file"))
@@ -278,37 +323,49 @@ fn measure(
         let elapsed = start.elapsed();
         let status = match status {
             Ok(status) => status,
-            Err(e) => return Outcome::Error(format!("{}: cannot run /usr/bin/time: {e}", tool.label)),
+            Err(e) => {
+                self.ended = Some(Outcome::Error(format!("{}: cannot run /usr/bin/time: {e}", tool.label)));
+                return;
+            }
         };
         // GNU time writes %M last, also for a killed child.
         let kb = fs::read_to_string(&rss).ok().and_then(|s| s.lines().last()?.trim().parse().ok());
-        peak_kb = peak_kb.max(kb.unwrap_or(0));
+        self.peak_kb = self.peak_kb.max(kb.unwrap_or(0));
         if !status.success() {
-            let _ = fs::remove_file(&output);
-            if elapsed >= config.timeout {
-                return Outcome::Timeout { limit: config.timeout, peak_mb: peak_kb as f64 / 1024.0 };
-            }
-            let message = fs::read_to_string(&stderr).unwrap_or_default();
-            let first = message.lines().find(|l| !l.trim().is_empty()).unwrap_or("(no message)");
-            let first = first.replace(&*input.to_string_lossy(), "<input>");
-            return Outcome::Error(format!("{}: {status}: {first}", tool.label));
+            let _ = fs::remove_file(&self.output);
+            let peak_mb = self.peak_kb as f64 / 1024.0;
+            self.ended = Some(if elapsed >= config.timeout {
+                Outcome::Timeout { limit: config.timeout, peak_mb }
+            } else {
+                let message = fs::read_to_string(&stderr).unwrap_or_default();
+                let first = message.lines().find(|l| !l.trim().is_empty()).unwrap_or("(no message)");
+                let first = first.replace(&*self.input.to_string_lossy(), "<input>");
+                Outcome::Error(format!("{}: {status}: {first}", tool.label))
+            });
+            return;
         }
-        best = best.min(elapsed.as_secs_f64());
-        if elapsed > Duration::from_secs(2) {
-            break;
-        }
+        self.best = Some(self.best.map_or(elapsed, |best| best.min(elapsed)));
+        self.slow = elapsed > REPEAT_UP_TO;
     }
-    let text = fs::read_to_string(&output).unwrap_or_default();
-    let _ = fs::remove_file(&output);
-    let (after, flows) = match tool.input {
-        Input::Mlir => (mlir_blocks(context, &text), text.matches("spmd.flow_br").count()),
-        Input::Llvm => (Some(llvm_ir::count_blocks(&text)), llvm_ir::count_flow_blocks(&text)),
-    };
-    Outcome::Done {
-        secs: best,
-        peak_mb: peak_kb as f64 / 1024.0,
-        blocks_added: after.zip(input_blocks).map(|(a, b)| a as isize - b as isize),
-        flows: Some(flows),
+
+    /// The outcome, counting what the last output added.
+    fn finish(self, context: &Context, tool: &Tool) -> Outcome {
+        if let Some(outcome) = self.ended {
+            return outcome;
+        }
+        let Some(best) = self.best else { return Outcome::Error(format!("{}: never ran", tool.label)) };
+        let text = fs::read_to_string(&self.output).unwrap_or_default();
+        let _ = fs::remove_file(&self.output);
+        let (after, flows) = match tool.input {
+            Input::Mlir => (mlir_blocks(context, &text), text.matches("spmd.flow_br").count()),
+            Input::Llvm => (Some(llvm_ir::count_blocks(&text)), llvm_ir::count_flow_blocks(&text)),
+        };
+        Outcome::Done {
+            secs: best.as_secs_f64(),
+            peak_mb: self.peak_kb as f64 / 1024.0,
+            blocks_added: after.zip(self.input_blocks).map(|(a, b)| a as isize - b as isize),
+            flows: Some(flows),
+        }
     }
 }
 

@@ -120,7 +120,7 @@ fn check_lowerable(ops: &[(Lowering, OperationRef<'_, '_>)]) -> Result<(), ()> {
 pub(crate) fn check_token_users(token_op: OperationRef<'_, '_>) -> bool {
     let mut only_tokens = true;
     for result in token_op.results() {
-        for (user, _) in ir_edit::uses(result.into()) {
+        for user in ir_edit::users(result.into()) {
             if Lowering::of(&op_name(user)) != Some(Lowering::Token) {
                 let message = format!(
                     "cannot lower convergence token of '{}': it is used by '{}'",
@@ -168,7 +168,7 @@ pub(crate) fn erase_token_ops(mut pending: Vec<OperationRef<'_, '_>>) {
 }
 
 fn has_uses(op: OperationRef<'_, '_>) -> bool {
-    op.results().any(|result| !ir_edit::uses(result.into()).is_empty())
+    op.results().any(|result| !!ir_edit::is_used(result.into()))
 }
 
 /// Removes every discardable `spmd.*` attribute at or below `root`.

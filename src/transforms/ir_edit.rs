@@ -98,6 +98,27 @@ pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> 
     result
 }
 
+/// The operations that use `value`, once per use, without the operand
+/// positions (cheaper than [`uses`] when only the users matter).
+pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut result = Vec::new();
+    // SAFETY: walking the use list of a live value without mutating it.
+    unsafe {
+        let mut operand = mlirValueGetFirstUse(value.to_raw());
+        while !mlirOpOperandIsNull(operand) {
+            result.push(OperationRef::from_raw(mlirOpOperandGetOwner(operand)));
+            operand = mlirOpOperandGetNextUse(operand);
+        }
+    }
+    result
+}
+
+/// True if `value` has at least one use.
+pub fn is_used(value: Value<'_, '_>) -> bool {
+    // SAFETY: a query on a live value.
+    unsafe { !mlirOpOperandIsNull(mlirValueGetFirstUse(value.to_raw())) }
+}
+
 /// Sets operand `index` of `op` to `value`.
 pub fn set_operand(op: OperationRef<'_, '_>, index: usize, value: Value<'_, '_>) {
     // SAFETY: live operation and value.

@@ -116,7 +116,13 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
     /// Walks the use lists of the arguments and top-level results of
     /// `definers` (values nested deeper are only used inside their op).
     fn find_from_definers(&mut self, graph: &RegionGraph<'c, 'a>, dominators: &DominatorTree, definers: &[BlockId]) {
+        let entry = graph.graph().entry();
         for &def_block in definers {
+            // The entry dominates every reachable block (the function's
+            // constants live there and have many uses).
+            if def_block == entry {
+                continue;
+            }
             let block = graph.block(def_block);
             let arguments = (0..block.argument_count()).map(|i| Value::from(block.argument(i).unwrap()));
             let mut results = Vec::new();
@@ -126,7 +132,7 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
                 next = op.next_in_block();
             }
             for value in arguments.chain(results) {
-                for (user, _) in ir_edit::uses(value) {
+                for user in ir_edit::users(value) {
                     if let Some(use_block) = enclosing_block_in(graph, user) {
                         self.check(dominators, value, def_block, use_block);
                     }

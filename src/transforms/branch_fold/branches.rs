@@ -93,7 +93,7 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGrap
         }
     }
     for value in values {
-        if ir_edit::uses(value).is_empty() {
+        if !ir_edit::is_used(value) {
             continue;
         }
         let key = melior::ir::r#type::TypeLike::to_raw(&value.r#type()).ptr as usize;
@@ -217,12 +217,12 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'
         ir_edit::operations(entry).into_iter().filter(|op| is_constant(*op)).collect();
     let mut moved = 0;
     for op in &pool {
-        if ir_edit::uses(op.result(0).unwrap().into()).is_empty() {
+        if !ir_edit::is_used(op.result(0).unwrap().into()) {
             moved += 1;
         }
     }
     pool.retain(|op| {
-        let dead = ir_edit::uses(op.result(0).unwrap().into()).is_empty();
+        let dead = !ir_edit::is_used(op.result(0).unwrap().into());
         if dead {
             ir_edit::erase_operation(*op);
         }
@@ -249,7 +249,7 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'
             if !is_constant(op) {
                 continue;
             }
-            if ir_edit::uses(op.result(0).unwrap().into()).is_empty() {
+            if !ir_edit::is_used(op.result(0).unwrap().into()) {
                 ir_edit::erase_operation(op);
                 moved += 1;
                 continue;
@@ -323,7 +323,7 @@ fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &Regi
                 v == argument || *unique.get_or_insert(v) == v
             });
             let Some(value) = unique.filter(|_| same) else { continue };
-            if ir_edit::defining_block_address(value) == address || ir_edit::uses(argument).is_empty() {
+            if ir_edit::defining_block_address(value) == address || !ir_edit::is_used(argument) {
                 continue;
             }
             ir_edit::replace_all_uses(argument, value);
@@ -469,7 +469,7 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
     while !remaining.is_empty() {
         let before = remaining.len();
         remaining.retain(|op| {
-            let unused = op.results().all(|r| ir_edit::uses(r.into()).is_empty());
+            let unused = op.results().all(|r| !ir_edit::is_used(r.into()));
             if unused {
                 ir_edit::erase_operation(*op);
                 erased += 1;
@@ -481,7 +481,7 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
         }
     }
     for (block, i) in dead_arguments {
-        if ir_edit::uses(block.argument(i).unwrap().into()).is_empty() {
+        if !ir_edit::is_used(block.argument(i).unwrap().into()) {
             ir_edit::erase_argument(block, i);
             erased += 1;
         }
@@ -668,7 +668,7 @@ fn erase_if_dead(value: Value<'_, '_>) {
     if super::safety::is_hoistable(&name)
         && !name.starts_with("memref.")
         && !name.starts_with("llvm.")
-        && op.results().all(|r| ir_edit::uses(r.into()).is_empty())
+        && op.results().all(|r| !ir_edit::is_used(r.into()))
     {
         ir_edit::erase_operation(op);
     }
@@ -750,7 +750,7 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, 
     // The middle block's arguments must only feed its terminator.
     for i in 0..middle.argument_count() {
         let argument: Value = middle.argument(i).unwrap().into();
-        if ir_edit::uses(argument).iter().any(|(user, _)| *user != middle_terminator) {
+        if ir_edit::users(argument).iter().any(|user| *user != middle_terminator) {
             return false;
         }
     }

@@ -236,7 +236,7 @@ fn common_tail<'c, 'a>(
         for k in 0..ops1.len() {
             let (o1, o2) = (ops1[k], ops2[k]);
             let escapes = |op: OperationRef<'c, 'a>, block: BlockRef<'c, 'a>| {
-                op.results().any(|r| ir_edit::uses(r.into()).iter().any(|(user, _)| user.block() != Some(block)))
+                op.results().any(|r| ir_edit::users(r.into()).iter().any(|user| user.block() != Some(block)))
             };
             let mut cut = escapes(o1, block1) || escapes(o2, block2);
             for i in 0..o1.operand_count() {

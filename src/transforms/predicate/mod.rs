@@ -1112,7 +1112,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
             block = b.next_in_region();
         }
-        if ir_edit::uses(self.empty).is_empty() {
+        if !ir_edit::is_used(self.empty) {
             ir_edit::erase_operation(ir_edit::defining_op(self.empty).expect("mask.empty op"));
         }
     }

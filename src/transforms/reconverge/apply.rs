@@ -296,7 +296,7 @@ pub fn apply_plan<'c, 'a>(
         for i in (0..count).rev() {
             // Never erase a used argument: that would leave dangling uses.
             // (If one stayed used, the verifier reports it instead.)
-            if ir_edit::uses(graph.block(d).argument(i).unwrap().into()).is_empty() {
+            if !ir_edit::is_used(graph.block(d).argument(i).unwrap().into()) {
                 ir_edit::erase_argument(graph.block(d), i);
             }
         }
@@ -472,7 +472,7 @@ impl<'c, 'a> FlowBranchBuilder<'c, 'a> {
 
     /// Erases the placeholder once every branch has its real predicate.
     fn finish(self) {
-        if ir_edit::uses(self.placeholder.result(0).unwrap().into()).is_empty() {
+        if !ir_edit::is_used(self.placeholder.result(0).unwrap().into()) {
             ir_edit::erase_operation(self.placeholder);
         }
     }
