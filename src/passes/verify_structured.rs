@@ -13,7 +13,7 @@ use crate::{
     },
     transforms::{
         prepare::{self, op_name},
-        structurize::flow_shape,
+        structurize::flow_shapes,
     },
 };
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef};
@@ -33,12 +33,13 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
                 !is_marked_uniform(graph.terminator(b))
             }
         };
+        let shapes = flow_shapes(graph);
         let violations = check_structured(
             graph.graph(),
             &StructuredInput {
                 must_reconverge: &must,
                 is_exit: &|b| prepare::is_function_exit(graph.terminator(b)),
-                flow: &|b| flow_shape(graph.block(b)),
+                flow: &|b| shapes[b.index()],
             },
         );
         if let Some(first) = violations.first() {

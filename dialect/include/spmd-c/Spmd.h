@@ -141,6 +141,16 @@ MLIR_CAPI_EXPORTED int64_t spmdScanReconvergenceMarkers(MlirRegion region,
                                                         bool *hasHead,
                                                         intptr_t numBlocks);
 
+/* Flow-block facts of each of the `numBlocks` blocks, for the structured
+ * contract check: `shapes[i]` is 0 if `blocks[i]` does not end in
+ * `spmd.flow_br`; otherwise bit 0 is set, bit 1 if the branch is a loop
+ * Flow (`spmd.flow_br loop`), and bit 2 if the block holds operations other
+ * than the branch, reconvergence tails and a selector comparison
+ * (`arith.constant`, `arith.cmpi`). */
+MLIR_CAPI_EXPORTED void spmdReadFlowShapes(const MlirBlock *blocks,
+                                           intptr_t numBlocks,
+                                           uint8_t *shapes);
+
 /* The last operation of `block` in constant time (null if the block is
  * empty), whether or not it is a registered terminator. */
 MLIR_CAPI_EXPORTED MlirOperation spmdBlockGetLastOperation(MlirBlock block);

@@ -79,6 +79,23 @@ MlirValue spmdInsertSelectorCompare(MlirOperation before, MlirValue selector,
                   .getResult());
 }
 
+void spmdReadFlowShapes(const MlirBlock *blocks, intptr_t numBlocks,
+                        uint8_t *shapes) {
+  for (intptr_t i = 0; i < numBlocks; ++i) {
+    Block *block = unwrap(blocks[i]);
+    auto branch = block->empty() ? spmd::FlowBranchOp()
+                                 : dyn_cast<spmd::FlowBranchOp>(block->back());
+    if (!branch) {
+      shapes[i] = 0;
+      continue;
+    }
+    bool otherOps = llvm::any_of(block->without_terminator(), [](Operation &op) {
+      return !isa<spmd::ReconvergenceTailOp, arith::ConstantOp, arith::CmpIOp>(op);
+    });
+    shapes[i] = 1 | (branch.getLoop() ? 2 : 0) | (otherOps ? 4 : 0);
+  }
+}
+
 MlirOperation spmdInsertReconvergenceMarker(MlirBlock block,
                                             MlirOperation before, bool head,
                                             uint64_t id,
@@ -338,6 +355,8 @@ struct RegionCfgStorage {
 SpmdRegionCfg spmdRegionCfgRead(MlirRegion region) {
   auto *storage = new RegionCfgStorage();
   llvm::DenseMap<Block *, int32_t> index;
+  // Sized once: growing the map rehashes every block seen so far.
+  index.reserve(unwrap(region)->getBlocks().size());
   std::vector<Block *> successors;
   // One walk over the blocks, reading each terminator's successors while
   // it is in cache; the indices are resolved afterwards.

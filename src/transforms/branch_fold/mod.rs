@@ -644,7 +644,7 @@ fn is_flow_block(block: BlockRef<'_, '_>) -> bool {
 /// True if `block` holds an operation that the structured contract does
 /// not allow in a Flow block besides its branch: anything but reconvergence
 /// tails and the `arith.constant`/`arith.cmpi` of a selector chain (see
-/// [`crate::transforms::structurize::flow_shape`]).
+/// [`crate::transforms::structurize::flow_shapes`]).
 fn has_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
     let operations = ir_edit::operations(block);
     operations[..operations.len().saturating_sub(1)].iter().any(|op| {

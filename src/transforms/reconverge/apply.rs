@@ -136,9 +136,11 @@ pub fn apply_plan<'c, 'a>(
         // SAFETY: a live operation; setting a successor does not move it.
         let mut terminator_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(terminator.to_raw()) };
         terminator_mut.set_successor(slot, &block_of(dest));
-        ir_edit::set_successor_operands(terminator, slot, &[]);
         redirected += 1;
     }
+    // The operands a slot forwarded to its old target go (every slot
+    // redirected away from a target with arguments is among these; the
+    // others forward nothing).
     for &(b, s) in incoming_slots.values().flatten() {
         ir_edit::set_successor_operands(graph.snapshot_terminator(b), s, &[]);
     }

@@ -68,7 +68,6 @@ pub mod uniform_regions;
 use crate::support::{FastMap, FastSet};
 use super::{
     hubs::{self, fix_irreducible::irreducible_hubs, HubError, HubStats},
-    ir_edit,
     prepare::{self, op_name},
     reconverge::{
         apply::{apply_plan, FlowStyle},
@@ -303,7 +302,7 @@ pub fn structurize_function<'c, 'a>(
     // The snapshot of the region as it is, when the last step left one.
     let mut exact_graph = Some(graph);
     let mut round = 0;
-    let final_graph = loop {
+    let (final_graph, final_shapes) = loop {
         let graph = match exact_graph.take() {
             Some(graph) => graph,
             None => RegionGraph::snapshot(region).map_err(StructurizeError::Region)?,
@@ -312,16 +311,17 @@ pub fn structurize_function<'c, 'a>(
             .map(BlockId::new)
             .map(|b| has_two_targets(graph.graph(), b) && !kept_blocks.contains(&address(graph.block(b))))
             .collect();
+        let shapes = flow_shapes(&graph);
         let violations = check_structured(
             graph.graph(),
             &StructuredInput {
                 must_reconverge: &|b| must[b.index()],
                 is_exit: &|b| prepare::is_function_exit(graph.terminator(b)),
-                flow: &|b| flow_shape_in(&graph, b),
+                flow: &|b| shapes[b.index()],
             },
         );
         timer.lap("snapshot, contract check");
-        let Some(first) = violations.first() else { break graph };
+        let Some(first) = violations.first() else { break (graph, shapes) };
         round += 1;
         if round == MAX_ROUNDS {
             return Err(StructurizeError::NotStructured { location, detail: format!("{first:?} in {}", graph.name(first.block())) });
@@ -347,7 +347,7 @@ pub fn structurize_function<'c, 'a>(
     // snapshot stays exact for both.
     stats.changed |= mark_kept_uniform(context, &final_graph, &kept_blocks);
     if stats.changed {
-        stats.regions = add_reconvergence_markers(region, &final_graph, &structurized, location);
+        stats.regions = add_reconvergence_markers(region, &final_graph, &final_shapes, &structurized, location);
     }
     timer.lap("marks and markers");
     Ok(stats)
@@ -496,34 +496,23 @@ fn add_infinite_loop_exits<'c, 'a>(
     added
 }
 
-/// [`flow_shape`] of block `b` of `graph`, a snapshot whose terminators
-/// were not replaced since: only two-way branches can be Flow branches, so
-/// other blocks are not read at all.
-fn flow_shape_in(graph: &RegionGraph<'_, '_>, b: BlockId) -> Option<FlowShape> {
-    if graph.graph().successors(b).len() != 2 || !ir_edit::is_op(graph.snapshot_terminator(b), "spmd.flow_br") {
-        return None;
-    }
-    flow_shape(graph.block(b))
-}
-
-/// The Flow facts of a block for the contract check: `Some` if it ends in
-/// `spmd.flow_br`. Besides the branch, a Flow block may hold reconvergence
-/// tails and, in a selector chain, the comparison that derives its
-/// predicate (`arith.constant` and `arith.cmpi`).
-pub fn flow_shape(block: BlockRef<'_, '_>) -> Option<FlowShape> {
-    let terminator = block.terminator()?;
-    if !ir_edit::is_op(terminator, "spmd.flow_br") {
-        return None;
-    }
-    let mut has_other_ops = false;
-    let mut next = block.first_operation();
-    while let Some(op) = next {
-        let allowed = op == terminator
-            || ["spmd.reconvergence.tail", "arith.constant", "arith.cmpi"].iter().any(|name| ir_edit::is_op(op, name));
-        has_other_ops |= !allowed;
-        next = op.next_in_block();
-    }
-    Some(FlowShape { is_loop: terminator.has_attribute("loop"), has_other_ops })
+/// The Flow facts of every block of `graph` for the contract check,
+/// indexed by block id: `Some` for a block that ends in `spmd.flow_br`.
+/// Besides the branch, a Flow block may hold reconvergence tails and, in a
+/// selector chain, the comparison that derives its predicate
+/// (`arith.constant` and `arith.cmpi`). Read from the IR as it is now, in
+/// one pass on the C++ side (no per-op name lookups).
+pub fn flow_shapes(graph: &RegionGraph<'_, '_>) -> Vec<Option<FlowShape>> {
+    let n = graph.num_blocks();
+    let blocks: Vec<mlir_sys::MlirBlock> = (0..n).map(|b| graph.block(BlockId::new(b)).to_raw()).collect();
+    let mut shapes = vec![0u8; n];
+    // SAFETY: live blocks of one region; the helper only reads them and
+    // writes `n` bytes.
+    unsafe { ffi::spmdReadFlowShapes(blocks.as_ptr(), n as isize, shapes.as_mut_ptr()) };
+    shapes
+        .into_iter()
+        .map(|shape| (shape & 1 != 0).then_some(FlowShape { is_loop: shape & 2 != 0, has_other_ops: shape & 4 != 0 }))
+        .collect()
 }
 
 /// Marks the kept branches that do not reconverge with a trusted
@@ -559,6 +548,7 @@ fn mark_kept_uniform<'c>(context: &'c Context, graph: &RegionGraph<'c, '_>, kept
 fn add_reconvergence_markers<'c>(
     region: RegionRef<'c, '_>,
     graph: &RegionGraph<'c, '_>,
+    flow_shapes: &[Option<FlowShape>],
     structurized: &FastSet<usize>,
     location: Location<'c>,
 ) -> usize {
@@ -571,7 +561,7 @@ fn add_reconvergence_markers<'c>(
     let mut added = 0;
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let block = graph.block(b);
-        let wanted = structurized.contains(&(block.to_raw().ptr as usize)) && flow_shape_in(graph, b).is_none();
+        let wanted = structurized.contains(&(block.to_raw().ptr as usize)) && flow_shapes[b.index()].is_none();
         if !wanted || has_head[b.index()] || !has_two_targets(graph.graph(), b) {
             continue;
         }
