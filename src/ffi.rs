@@ -39,6 +39,7 @@ unsafe extern "C" {
         user_data: *mut std::ffi::c_void,
     );
     pub fn spmdIsBranch(op: MlirOperation) -> bool;
+    pub fn spmdFindNonBranchTerminator(ops: *const MlirOperation, num_ops: isize) -> isize;
     pub fn spmdReadFlowShapes(blocks: *const mlir_sys::MlirBlock, num_blocks: isize, shapes: *mut u8);
     pub fn spmdAppendTwoWayBranch(
         block: mlir_sys::MlirBlock,

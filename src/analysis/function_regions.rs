@@ -33,7 +33,8 @@ pub fn cfg_regions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<CfgRegion<'c, 'a>>
     for owner in owners {
         let function_like = unsafe { ffi::spmdIsFunctionLike(owner.to_raw()) };
         for (index, region) in owner.regions().enumerate() {
-            let blocks = count_blocks(region);
+            // A function body with blocks, or any other region with a CFG.
+            let blocks = count_blocks_up_to(region, 2);
             if blocks == 0 || (!function_like && blocks < 2) {
                 continue;
             }
@@ -63,11 +64,15 @@ fn collect_owners<'c, 'a>(op: OperationRef<'c, 'a>, out: &mut Vec<OperationRef<'
     out.extend(raw.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }));
 }
 
-fn count_blocks(region: RegionRef<'_, '_>) -> usize {
+/// The number of blocks of `region`, counting no further than `limit`.
+fn count_blocks_up_to(region: RegionRef<'_, '_>, limit: usize) -> usize {
     let mut count = 0;
     let mut block = region.first_block();
     while let Some(b) = block {
         count += 1;
+        if count == limit {
+            break;
+        }
         block = melior::ir::block::BlockLike::next_in_region(&b);
     }
     count

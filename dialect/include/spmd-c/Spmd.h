@@ -67,6 +67,12 @@ spmdWalkRegionOwners(MlirOperation root,
                      void (*callback)(MlirOperation op, void *userData),
                      void *userData);
 
+/* The index of the first of the `numOps` operations that has successors
+ * but does not implement BranchOpInterface (its successor operands cannot
+ * be rewritten), or -1 if there is none. */
+MLIR_CAPI_EXPORTED intptr_t
+spmdFindNonBranchTerminator(const MlirOperation *ops, intptr_t numOps);
+
 /* True if `op` implements BranchOpInterface. */
 MLIR_CAPI_EXPORTED bool spmdIsBranch(MlirOperation op);
 

@@ -38,6 +38,16 @@ void spmdWalkRegionOwners(MlirOperation root,
   });
 }
 
+intptr_t spmdFindNonBranchTerminator(const MlirOperation *ops,
+                                     intptr_t numOps) {
+  for (intptr_t i = 0; i < numOps; ++i) {
+    Operation *op = unwrap(ops[i]);
+    if (op->getNumSuccessors() != 0 && !isa<BranchOpInterface>(op))
+      return i;
+  }
+  return -1;
+}
+
 bool spmdIsBranch(MlirOperation op) {
   return isa<BranchOpInterface>(unwrap(op));
 }
@@ -354,26 +364,31 @@ struct RegionCfgStorage {
 
 SpmdRegionCfg spmdRegionCfgRead(MlirRegion region) {
   auto *storage = new RegionCfgStorage();
-  llvm::DenseMap<Block *, int32_t> index;
-  // Sized once: growing the map rehashes every block seen so far.
-  index.reserve(unwrap(region)->getBlocks().size());
-  std::vector<Block *> successors;
-  // One walk over the blocks, reading each terminator's successors while
-  // it is in cache; the indices are resolved afterwards.
-  for (Block &block : *unwrap(region)) {
-    Operation *last = block.empty() ? nullptr : &block.back();
-    unsigned count = last ? last->getNumSuccessors() : 0;
-    index[&block] = static_cast<int32_t>(storage->blocks.size());
+  // The read is bound by memory latency, so it goes in separate passes:
+  // walking the block list is one chain of dependent loads, but once the
+  // blocks are in an array, the loads of different blocks' terminators
+  // and successors are independent and overlap.
+  for (Block &block : *unwrap(region))
     storage->blocks.push_back(wrap(&block));
-    storage->lastOps.push_back(wrap(last));
-    storage->numSuccessors.push_back(static_cast<int32_t>(count));
-    for (unsigned slot = 0; slot < count; ++slot)
-      successors.push_back(last->getSuccessor(slot));
+  size_t numBlocks = storage->blocks.size();
+  llvm::DenseMap<Block *, int32_t> index;
+  index.reserve(numBlocks);
+  storage->lastOps.resize(numBlocks);
+  storage->numSuccessors.resize(numBlocks);
+  for (size_t i = 0; i < numBlocks; ++i) {
+    Block *block = unwrap(storage->blocks[i]);
+    Operation *last = block->empty() ? nullptr : &block->back();
+    storage->lastOps[i] = wrap(last);
+    storage->numSuccessors[i] =
+        last ? static_cast<int32_t>(last->getNumSuccessors()) : 0;
+    index[block] = static_cast<int32_t>(i);
   }
-  storage->targets.reserve(successors.size());
-  for (Block *successor : successors) {
-    auto found = index.find(successor);
-    storage->targets.push_back(found == index.end() ? -1 : found->second);
+  for (size_t i = 0; i < numBlocks; ++i) {
+    Operation *last = unwrap(storage->lastOps[i]);
+    for (int32_t slot = 0; slot < storage->numSuccessors[i]; ++slot) {
+      auto found = index.find(last->getSuccessor(slot));
+      storage->targets.push_back(found == index.end() ? -1 : found->second);
+    }
   }
   return SpmdRegionCfg{storage->blocks.data(),
                        storage->lastOps.data(),

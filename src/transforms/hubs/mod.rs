@@ -110,15 +110,15 @@ impl<'c> HubError<'c> {
 }
 
 /// Rejects terminators whose successor operands cannot be rewritten.
+/// `graph`'s snapshot terminators must be current (one C++ pass over them).
 pub fn check_branch_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), HubError<'c>> {
-    for b in (0..graph.num_blocks()).map(BlockId::new) {
-        let terminator = graph.terminator(b);
-        // SAFETY: plain interface query on a live operation.
-        if terminator.successor_count() > 0 && !unsafe { ffi::spmdIsBranch(terminator.to_raw()) } {
-            return Err(HubError::UnsupportedTerminator { location: terminator.location(), name: op_name(terminator) });
-        }
-    }
-    Ok(())
+    let terminators: Vec<mlir_sys::MlirOperation> =
+        (0..graph.num_blocks()).map(|b| graph.snapshot_terminator(BlockId::new(b)).to_raw()).collect();
+    // SAFETY: live operations of the region; the helper only queries them.
+    let found = unsafe { ffi::spmdFindNonBranchTerminator(terminators.as_ptr(), terminators.len() as isize) };
+    let Ok(index) = usize::try_from(found) else { return Ok(()) };
+    let terminator = graph.snapshot_terminator(BlockId::new(index));
+    Err(HubError::UnsupportedTerminator { location: terminator.location(), name: op_name(terminator) })
 }
 
 /// Plans hubs with `planner` on a fresh snapshot of `region` and applies
@@ -159,7 +159,10 @@ pub fn run_rounds_on<'c, 'a>(
         if stats.rounds >= limit {
             return Err(HubError::NotConverged);
         }
-        check_branch_terminators(&graph)?;
+        // Later rounds only add guard branches (`cf.cond_br`).
+        if stats.rounds == 0 {
+            check_branch_terminators(&graph)?;
+        }
         let plan = ReconvergePlan::from_hubs(graph.graph(), &hubs);
         let applied = apply_plan(context, region, &graph, &plan, SELECTOR_CHAIN_LENGTH, FlowStyle::CfGuard, location)
             .map_err(HubError::Region)?;
