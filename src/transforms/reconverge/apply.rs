@@ -6,9 +6,10 @@
 //! 3. SSA, through [`ssa_apply`]: each Flow predicate is a variable
 //!    assigned (`true`/`false`) on the edges that enter its chain, following
 //!    each edge's route (chains longer than `selector_chain_length` instead
-//!    carry one `i32` selector, the destination's index, and each Flow
+//!    carry one `i32` selector, a value standing for the destination
+//!    ([`FlowChains`]: destinations that never meet share values), and each Flow
 //!    block computes its `i1` predicate from it with `arith.cmpi` against
-//!    the function's constant for that index, which keeps the cost linear
+//!    the function's constant for that value, which keeps the cost linear
 //!    in the chain's length); each block argument of a block that lost a
 //!    direct edge becomes a variable assigned on every edge that originally
 //!    reached it. Block arguments carry both through the Flow blocks, with
@@ -166,7 +167,7 @@ pub fn apply_plan<'c, 'a>(
     let flow_region: Rc<FastSet<BlockId>> =
         Rc::new(flow_blocks.iter().map(|&block| id_of(block)).collect());
     // Short chains thread one i1 predicate per Flow block; long chains
-    // thread one i32 selector (the destination's index in the chain) from
+    // thread one i32 selector (the destination's value in the chain) from
     // which each Flow block computes its i1 predicate, so that the cost
     // stays linear in the chain's length.
     let chains = FlowChains::new(plan, selector_chain_length);
