@@ -139,9 +139,9 @@ pub fn apply_plan<'c, 'a>(
         terminator_mut.set_successor(slot, &block_of(dest));
         redirected += 1;
     }
-    // The operands a slot forwarded to its old target go (every slot
-    // redirected away from a target with arguments is among these; the
-    // others forward nothing).
+    // Clear the operands each slot forwarded to a target with arguments
+    // that lost a direct edge. Every redirected slot whose old target has
+    // arguments is among these; the other redirected slots forward nothing.
     for &(b, s) in incoming_slots.values().flatten() {
         ir_edit::set_successor_operands(graph.snapshot_terminator(b), s, &[]);
     }
