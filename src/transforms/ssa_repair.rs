@@ -147,6 +147,31 @@ pub struct Solver {
     stack: Vec<BlockId>,
 }
 
+/// Where each read of `variable` starts: the argument of its block, or
+/// poison in the entry block (which gets no argument).
+fn initial_reads<G: Graph + ?Sized, V>(graph: &G, variable: &Variable<V>) -> Vec<(BlockId, Available<V>)> {
+    variable
+        .reads
+        .iter()
+        .map(|&b| (b, if b == graph.entry() { Available::Poison } else { Available::Argument(b) }))
+        .collect()
+}
+
+/// True if `value` can be used at the start of `block`. A value defined in
+/// `block` itself is not (it reaches the start only round a back edge).
+fn is_available_at<V: Copy>(
+    dominators: &DominatorTree,
+    def_block: &dyn Fn(V) -> Option<BlockId>,
+    value: Available<V>,
+    block: BlockId,
+) -> bool {
+    match value {
+        Available::Value(v) => def_block(v).is_none_or(|d| d != block && dominators.dominates(d, block)),
+        Available::Argument(owner) => dominators.dominates(owner, block),
+        Available::Poison => true,
+    }
+}
+
 impl Solver {
     /// A solver with empty buffers.
     pub fn new() -> Self {
@@ -219,19 +244,9 @@ impl Solver {
         let mut solution = Solution {
             arguments,
             incoming,
-            reads: variable
-                .reads
-                .iter()
-                .map(|&b| (b, if b == graph.entry() { Available::Poison } else { Available::Argument(b) }))
-                .collect(),
+            reads: initial_reads(graph, variable),
         };
-        let available_in = |value: Available<V>, block: BlockId| match value {
-            // A value defined in `block` itself is not available at its start
-            // (it reaches the start only round a back edge).
-            Available::Value(v) => def_block(v).is_none_or(|d| d != block && dominators.dominates(d, block)),
-            Available::Argument(owner) => dominators.dominates(owner, block),
-            Available::Poison => true,
-        };
+        let available_in = |value, block| is_available_at(dominators, def_block, value, block);
         self.fold_trivial_arguments(&mut solution, &ranges, &available_in);
         solution
     }
@@ -417,19 +432,9 @@ mod reference {
         let mut solution = Solution {
             arguments,
             incoming,
-            reads: variable
-                .reads
-                .iter()
-                .map(|&b| (b, if b == graph.entry() { Available::Poison } else { Available::Argument(b) }))
-                .collect(),
+            reads: initial_reads(graph, variable),
         };
-        let available_in = |value: Available<V>, block: BlockId| match value {
-            // A value defined in `block` itself is not available at its start
-            // (it reaches the start only round a back edge).
-            Available::Value(v) => def_block(v).is_none_or(|d| d != block && dominators.dominates(d, block)),
-            Available::Argument(owner) => dominators.dominates(owner, block),
-            Available::Poison => true,
-        };
+        let available_in = |value, block| is_available_at(dominators, def_block, value, block);
         fold_trivial_arguments(&mut solution, &available_in);
         solution
     }
