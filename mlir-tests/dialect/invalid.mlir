@@ -730,3 +730,23 @@ func.func @park_on_wrong_op(%m: !spmd.mask) -> !spmd.mask {
   %r = spmd.mask.and %m, %m {spmd.park = 0 : i64} : !spmd.mask
   return %r : !spmd.mask
 }
+
+// -----
+
+// The markers' hand-written parser (SpmdOps.cpp) rejects an id that is not
+// an integer literal.
+func.func @head_id_not_an_integer(%c: i1) {
+  // expected-error @+1 {{custom op 'spmd.reconvergence.head' invalid kind of attribute specified}}
+  spmd.reconvergence.head "x"
+  cf.cond_br %c, ^a, ^a
+^a:
+  return
+}
+
+// -----
+
+func.func @tail_without_id() {
+  // expected-error @+1 {{expected attribute value}}
+  spmd.reconvergence.tail
+  return
+}
