@@ -185,6 +185,10 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
     let entry = blocks[0];
     let lanes = entry_values(context, function, width);
     let location = function.op.location();
+    // The one typing rule: every mask is an integer of `width` bits before
+    // anything is emitted, so that emitted ops (which take their result
+    // type from their operands) never see `!spmd.mask`.
+    retype_mask_arguments(&blocks[1..], lanes.mask_type);
     for block in &blocks[1..] {
         block.add_argument(lanes.mask_type, location);
     }
@@ -192,7 +196,6 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
         let exec_in = if *block == entry { lanes.live } else { block.argument(block.argument_count() - 1).unwrap().into() };
         lower_block(context, &lanes, *block, exec_in);
     }
-    retype_mask_arguments(&blocks[1..], lanes.mask_type);
 }
 
 /// Emits laneid, the live mask and the lane bit at the top of the entry
