@@ -1,12 +1,14 @@
 //! Prints a random kernel of the test corpus as MLIR text (for debugging a
 //! failing seed): `cargo run --example dump_kernel -- <class> <seed>`,
 //! where class is reducible, irreducible, multi_exit_switch or uniform and
-//! the seed is the corpus seed number printed by the failing test.
+//! the seed is the corpus seed number printed by the failing test. With
+//! `--gpu` anywhere among the arguments it prints the `gpu.func` rendering.
 
 use spmd::exec::{KernelShape, RandomKernel};
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let gpu = std::env::args().any(|arg| arg == "--gpu");
+    let mut args = std::env::args().skip(1).filter(|arg| arg != "--gpu");
     let class = args.next().unwrap_or_else(|| "reducible".into());
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(0);
     let shape_of = match class.as_str() {
@@ -22,5 +24,5 @@ fn main() {
     } else {
         RandomKernel::build(seed * 13 + 5, &shape_of(3 + seed as usize % 25))
     };
-    println!("{}", kernel.text);
+    println!("{}", if gpu { &kernel.gpu_text } else { &kernel.text });
 }

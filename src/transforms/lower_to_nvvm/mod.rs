@@ -185,10 +185,12 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
     let entry = blocks[0];
     let lanes = entry_values(context, function, width);
     let location = function.op.location();
-    // The one typing rule: every mask is an integer of `width` bits before
-    // anything is emitted, so that emitted ops (which take their result
-    // type from their operands) never see `!spmd.mask`.
-    retype_mask_arguments(&blocks[1..], lanes.mask_type);
+    // The one typing rule: every mask value (block arguments and the
+    // results of spmd ops alike) is an integer of `width` bits before
+    // anything is emitted, so that emitted ops, which take their result
+    // type from their operands, never see `!spmd.mask`, whatever order
+    // the blocks are visited in.
+    retype_mask_values(&blocks, lanes.mask_type);
     for block in &blocks[1..] {
         block.add_argument(lanes.mask_type, location);
     }
@@ -332,13 +334,23 @@ fn forward_exec(terminator: OperationRef<'_, '_>, exec: Value<'_, '_>) {
     }
 }
 
-/// Mask-typed block arguments (rejoin and loop masks) become integers.
-fn retype_mask_arguments<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) {
+/// Every `!spmd.mask` value of the blocks (rejoin and loop masks in block
+/// arguments, results of spmd ops) becomes an integer. The spmd ops are
+/// replaced right after, so their transiently integer results never reach
+/// the verifier.
+fn retype_mask_values<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) {
     for block in blocks {
         for index in 0..block.argument_count() {
             let argument = block.argument(index).unwrap();
             if check::is_mask(argument.r#type()) {
                 argument.set_type(mask_type);
+            }
+        }
+        for op in ir_edit::operations(*block) {
+            for result in op.results() {
+                if check::is_mask(result.r#type()) {
+                    result.set_type(mask_type);
+                }
             }
         }
     }
