@@ -85,6 +85,7 @@ pub mod memory;
 mod program;
 pub mod random_kernel;
 pub mod trace;
+pub use interpreter::warp::{CtaRun, WarpError, WarpStats};
 pub use interpreter::wave::{BlockLog, WaveError, WaveRun};
 pub use program::WAVE_SIZE_ATTR;
 pub mod value;
@@ -97,11 +98,12 @@ pub use grid::{
 pub use interpreter::{Executor, GridDims, ThreadId};
 pub use jit::{compare_batch, JitError, JitInputs, JitMismatch, JitStats, KernelPair};
 pub use memory::{
-    AtomicKind, BufferId, EffectKind, ElementType, MemRefId, Memory, MemoryError, SideEffect,
+    address_space, AtomicKind, BufferId, EffectKind, ElementType, MemRefId, Memory, MemoryError,
+    Pointer, SideEffect,
 };
 pub use random_kernel::{KernelShape, RandomKernel};
 pub use trace::{
     BlockEvent, BlockSite, BranchEvent, BranchSite, CallSite, DynamicInstance, NoTrace,
     RecordingTracer, Tracer,
 };
-pub use value::{IntValue, Value, ValueType};
+pub use value::{AggregateId, IntValue, Value, ValueType};

@@ -11,6 +11,7 @@ mod cfg;
 mod dialect;
 mod exec;
 mod jit;
+mod nvvm_exec;
 mod predicate;
 mod reconverge;
 mod structurize;
