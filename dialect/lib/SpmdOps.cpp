@@ -213,3 +213,33 @@ LogicalResult MaskSelectOp::verify() {
   return success();
 }
 
+
+//===----------------------------------------------------------------------===//
+// Masks carried in integers
+//===----------------------------------------------------------------------===//
+
+/// Checks that an integer of `type` can hold a mask of the wave of the
+/// enclosing function (its `spmd.wave_size`, when it has one).
+static LogicalResult verifyMaskCarrier(Operation *op, IntegerType type) {
+  unsigned width = type.getWidth();
+  if (width > 64)
+    return op->emitOpError("carries a lane mask in ")
+           << type << ", wider than the widest wave (64 lanes)";
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  if (!function)
+    return success();
+  auto waveSize = function->getAttrOfType<IntegerAttr>("spmd.wave_size");
+  if (waveSize && waveSize.getInt() > static_cast<int64_t>(width))
+    return op->emitOpError("carries a lane mask in ")
+           << type << ", narrower than the function's wave of "
+           << waveSize.getInt() << " lanes";
+  return success();
+}
+
+LogicalResult MaskToBitsOp::verify() {
+  return verifyMaskCarrier(*this, cast<IntegerType>(getBits().getType()));
+}
+
+LogicalResult MaskFromBitsOp::verify() {
+  return verifyMaskCarrier(*this, cast<IntegerType>(getBits().getType()));
+}

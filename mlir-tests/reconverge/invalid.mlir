@@ -15,21 +15,3 @@ func.func @opaque_terminator(%t: i1 {spmd.divergent}) {
 ^c:
   return
 }
-
-// -----
-
-// A divergent multi-way branch other than cf.switch cannot be lowered.
-llvm.func @divergent_llvm_switch() {
-  %lane = nvvm.read.ptx.sreg.laneid : i32
-  // expected-error @+1 {{cannot reconverge @divergent_llvm_switch: unsupported terminator 'llvm.switch': a divergent multi-way branch must be a cf.switch to be lowered into two-way branches}}
-  llvm.switch %lane : i32, ^a [
-    1: ^b,
-    2: ^c
-  ]
-^a:
-  llvm.return
-^b:
-  llvm.return
-^c:
-  llvm.return
-}

@@ -27,21 +27,3 @@ func.func @opaque_terminator(%c: i1) {
 ^b:
   return
 }
-
-// -----
-
-// A multi-way branch other than cf.switch cannot be lowered to two-way
-// branches.
-llvm.func @llvm_switch(%x: i32) {
-  // expected-error @+1 {{cannot structurize @llvm_switch: unsupported terminator 'llvm.switch': a multi-way branch must be a cf.switch to be lowered into two-way branches}}
-  llvm.switch %x : i32, ^a [
-    1: ^b,
-    2: ^c
-  ]
-^a:
-  llvm.return
-^b:
-  llvm.return
-^c:
-  llvm.return
-}

@@ -65,10 +65,22 @@ pub fn op_name(op: OperationRef<'_, '_>) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()
 }
 
-/// Rewrites the `cf.switch` terminating `block` into a chain of
-/// `cf.cond_br` on `arith.cmpi eq`, one per case, ending in the default.
-/// Returns false (and changes nothing) if the terminator is not a
-/// `cf.switch` whose cases can be read.
+/// Multi-way branches that [`lower_switch`] rewrites: `cf.switch` and
+/// `llvm.switch` (what clang emits for a `switch` in device code). Both
+/// have the flag as operand 0, the default as successor 0, and the case
+/// values in a `case_values` dense integer attribute (absent when there is
+/// no case).
+pub const SWITCH_OPS: &[&str] = &["cf.switch", "llvm.switch"];
+
+/// True if `op` is one of the [`SWITCH_OPS`].
+pub fn is_switch(op: OperationRef<'_, '_>) -> bool {
+    SWITCH_OPS.iter().any(|&name| ir_edit::is_op(op, name))
+}
+
+/// Rewrites the `cf.switch` or `llvm.switch` terminating `block` into a
+/// chain of `cf.cond_br` on `arith.cmpi eq`, one per case, ending in the
+/// default. Returns false (and changes nothing) if the terminator is not a
+/// switch whose cases can be read.
 pub fn lower_switch<'c>(context: &'c Context, region: RegionRef<'c, '_>, block: BlockRef<'c, '_>) -> bool {
     lower_switch_into_blocks(context, region, block).is_some()
 }
@@ -81,7 +93,7 @@ pub fn lower_switch_into_blocks<'c, 'a>(
     block: BlockRef<'c, 'a>,
 ) -> Option<Vec<BlockRef<'c, 'a>>> {
     let switch = block.terminator()?;
-    if op_name(switch) != "cf.switch" {
+    if !is_switch(switch) {
         return None;
     }
     let cases = case_values(switch)?;
@@ -139,7 +151,7 @@ pub fn lower_switch_into_blocks<'c, 'a>(
     Some(created)
 }
 
-/// The case values of a `cf.switch`, read from its `case_values` attribute.
+/// The case values of a switch, read from its `case_values` attribute.
 fn case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
     let Ok(attribute) = switch.attribute("case_values") else {
         return Some(Vec::new());

@@ -133,6 +133,7 @@
 //! the self edge too, but it always accepts `X` as well; see
 //! [`reconverging`](crate::analysis::reconverging)).
 
+pub mod carriers;
 pub mod live;
 pub mod plan;
 
@@ -201,6 +202,9 @@ pub struct PredicateStats {
     pub rejoin_points: usize,
     pub guarded: usize,
     pub parked_values: usize,
+    /// Mask block arguments carried as integers across `llvm` branches
+    /// ([`carriers`]).
+    pub mask_carriers: usize,
 }
 
 /// Why a function cannot be lowered.
@@ -271,6 +275,8 @@ pub fn predicate_function<'c, 'a>(
     let lowerings = plan_function(graph, &divergent, options.skip_empty_blocks)?;
     let mut stats = PredicateStats::default();
     Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
+    let mask = Type::parse(context, "!spmd.mask").expect("spmd dialect loaded");
+    stats.mask_carriers = carriers::carry_masks_across_llvm_branches(context, region, mask, options.wave_size);
     let size = IntegerAttribute::new(IntegerType::new(context, 64).into(), i64::from(options.wave_size));
     // SAFETY: the function is live; only a discardable attribute changes.
     let mut function_mut = unsafe { OperationRefMut::from_raw(function.to_raw()) };
@@ -278,7 +284,7 @@ pub fn predicate_function<'c, 'a>(
     Ok(stats)
 }
 
-/// Divergent `cf.switch`es (a reconverging one has two slots) become
+/// Divergent `cf.switch`es and `llvm.switch`es (a reconverging one has two slots) become
 /// two-way branches on `arith.cmpi`, so that every divergent branch has an
 /// `i1` condition.
 fn lower_divergent_switches<'c>(
@@ -291,7 +297,7 @@ fn lower_divergent_switches<'c>(
     let graph = uniformity.graph();
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let terminator = graph.terminator(b);
-        if op_name(terminator) == "cf.switch" && uniformity.info().is_divergent_branch(b) {
+        if prepare::is_switch(terminator) && uniformity.info().is_divergent_branch(b) {
             prepare::lower_switch(context, region, graph.block(b));
         }
     }

@@ -324,7 +324,7 @@ fn prepare_region<'c, 'a>(
             return Err(ReconvergeError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
-                reason: "a divergent multi-way branch must be a cf.switch to be lowered into two-way branches",
+                reason: "a divergent multi-way branch must be a cf.switch or llvm.switch to be lowered into two-way branches",
             });
         }
         stats.switches_lowered += 1;

@@ -401,7 +401,7 @@ fn prepare_region<'c, 'a>(
             return Err(StructurizeError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
-                reason: "a multi-way branch must be a cf.switch to be lowered into two-way branches",
+                reason: "a multi-way branch must be a cf.switch or llvm.switch to be lowered into two-way branches",
             });
         };
         if let Some(divergence) = divergence.as_deref_mut() {
