@@ -16,6 +16,10 @@
 // the NVVM-dialect module after spmd's pipeline, LLVM IR, PTX; clang options
 // (-O, -D); and the errors for a file without kernels and a bad --emit.
 
+// What CUDA sources usually include: spmd's header again.
+#include <cuda_runtime.h>
+#include <device_launch_parameters.h>
+
 #ifndef SCALE
 #define SCALE 2
 #endif
