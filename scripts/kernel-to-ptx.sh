@@ -57,6 +57,7 @@ while (($#)); do
     --emit) emit=${2:?}; shift ;;
     -o) output=${2:?}; shift ;;
     -h|--help) usage ;;
+    -) [[ -z $input ]] || die "one input file only"; input=- ;;
     -*) die "unknown option '$1' (see --help)" ;;
     *) [[ -z $input ]] || die "one input file only"; input=$1 ;;
   esac

@@ -17,6 +17,8 @@
 #                     generated with --mcpu of the same target
 #   -j N              parallel jobs (default: number of CPUs)
 #   --keep DIR        keep every kernel and PTX under DIR
+#   --inputs DIR      instead of random kernels, every DIR/*.mlir (a kernel
+#                     in either front door's form)
 #
 # The kernels come from `dump_kernel` (examples/dump_kernel.rs), the same
 # generator as the Rust test corpus: classes reducible, irreducible,
@@ -27,7 +29,7 @@ set -euo pipefail
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "ptx-gate: $*" >&2; exit 1; }
 
-seeds=50 first=0 forms=gpu,llvm vias=llc,isa archs=sm_70,sm_90 jobs=$(nproc) keep=
+seeds=50 first=0 forms=gpu,llvm vias=llc,isa archs=sm_70,sm_90 jobs=$(nproc) keep= inputs=
 while (($#)); do
   case $1 in
     --seeds) seeds=${2:?}; shift ;;
@@ -37,6 +39,7 @@ while (($#)); do
     --archs) archs=${2:?}; shift ;;
     -j) jobs=${2:?}; shift ;;
     --keep) keep=${2:?}; shift ;;
+    --inputs) inputs=${2:?}; shift ;;
     -h|--help) usage ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -47,7 +50,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 ptxas=${PTXAS:-$("$root/scripts/find-ptxas.sh" 2>/dev/null || true)}
 [[ -n $ptxas && -x $ptxas ]] || die "ptxas not found: run scripts/setup.sh or set PTXAS"
 dump=$root/target/debug/examples/dump_kernel
-if [[ ! -x $dump ]]; then
+if [[ -z $inputs && ! -x $dump ]]; then
   (cd "$root" && cargo build --quiet --example dump_kernel) || die "cannot build dump_kernel"
 fi
 
@@ -55,40 +58,59 @@ work=${keep:-$(mktemp -d)}
 mkdir -p "$work"
 [[ -n $keep ]] || trap 'rm -rf "$work"' EXIT
 
-# One kernel through every route and target; prints one line per failure.
+# One kernel file through every route and target; prints one line per
+# route and target: ok, or FAIL with what reproduces it.
 check_kernel() {
-  local class=$1 seed=$2 form=$3 via arch base kernel
-  base="$work/$class-$seed-$form"
-  kernel="$base.mlir"
-  "$dump" "$class" "$seed" "--$form" > "$kernel" || { echo "FAIL dump_kernel $class $seed --$form"; return; }
+  local kernel=$1 how=$2 via arch base
+  base="$work/$(basename "$kernel" .mlir)"
   for via in ${vias//,/ }; do
     for arch in ${archs//,/ }; do
+      local repro="$how | scripts/kernel-to-ptx.sh --via $via --mcpu $arch -"
       if ! "$root/scripts/kernel-to-ptx.sh" --via "$via" --mcpu "$arch" "$kernel" -o "$base.$via.$arch.ptx" 2> "$base.$via.$arch.err"; then
-        echo "FAIL kernel-to-ptx: dump_kernel $class $seed --$form | scripts/kernel-to-ptx.sh --via $via --mcpu $arch - : $(head -1 "$base.$via.$arch.err")"
+        echo "FAIL kernel-to-ptx: $repro: $(head -1 "$base.$via.$arch.err")"
       elif ! "$ptxas" -arch="$arch" "$base.$via.$arch.ptx" -o /dev/null 2> "$base.$via.$arch.err"; then
-        echo "FAIL ptxas -arch=$arch: dump_kernel $class $seed --$form | scripts/kernel-to-ptx.sh --via $via --mcpu $arch - : $(head -1 "$base.$via.$arch.err")"
+        echo "FAIL ptxas -arch=$arch: $repro: $(head -1 "$base.$via.$arch.err")"
       else
         echo "ok"
       fi
     done
   done
 }
-export -f check_kernel
+
+# A random kernel, then check_kernel.
+check_random() {
+  local class=$1 seed=$2 form=$3 kernel="$work/$1-$2-$3.mlir"
+  if ! "$dump" "$class" "$seed" "--$form" > "$kernel"; then
+    echo "FAIL dump_kernel $class $seed --$form"
+    return
+  fi
+  check_kernel "$kernel" "dump_kernel $class $seed --$form"
+}
+export -f check_kernel check_random
 export work dump root ptxas vias archs
 
-for form in ${forms//,/ }; do
-  for class in reducible irreducible multi_exit_switch uniform; do
-    for ((seed = first; seed < first + seeds; seed++)); do
-      echo "$class $seed $form"
+if [[ -n $inputs ]]; then
+  shopt -s nullglob
+  files=("$inputs"/*.mlir)
+  ((${#files[@]})) || die "no .mlir file in '$inputs'"
+  for file in "${files[@]}"; do echo "$file"; done \
+    | xargs -P "$jobs" -I{} bash -c 'check_kernel "$1" "cat $1"' _ {} > "$work/results.txt"
+  what="${#files[@]} kernels from $inputs"
+else
+  for form in ${forms//,/ }; do
+    for class in reducible irreducible multi_exit_switch uniform; do
+      for ((seed = first; seed < first + seeds; seed++)); do
+        echo "$class $seed $form"
+      done
     done
-  done
-done | xargs -P "$jobs" -n 3 bash -c 'check_kernel "$@"' _ > "$work/results.txt"
+  done | xargs -P "$jobs" -n 3 bash -c 'check_random "$@"' _ > "$work/results.txt"
+  what="$((seeds * 4 * $(tr ',' '\n' <<< "$forms" | wc -l))) random kernels ($forms)"
+fi
 
 passed=$(grep -c '^ok$' "$work/results.txt" || true)
 failed=$(grep -c '^FAIL' "$work/results.txt" || true)
-kernels=$((seeds * 4 * $(tr ',' '\n' <<< "$forms" | wc -l)))
-echo "ptx-gate: $kernels kernels ($forms), routes $vias, targets $archs: $passed compiled and assembled, $failed failed"
-if ((failed > 0)); then
+echo "ptx-gate: $what, routes $vias, targets $archs: $passed compiled and assembled, $failed failed"
+if ((failed > 0 || passed == 0)); then
   grep '^FAIL' "$work/results.txt" | head -20 >&2
   exit 1
 fi

@@ -77,6 +77,15 @@ LogicalResult ConvergenceLoopOp::verify() {
   if (!mayReachByAtLeastOneEdge(block, block))
     return emitOpError("must be in a cycle header, but its block is not on "
                        "any cycle");
+  // A header is entered from outside its cycle. If every edge into the
+  // block comes from one block, that block lies on every cycle through
+  // this one, so this block heads none of them: the token belongs in the
+  // real header, where merging the two blocks (branch folding,
+  // canonicalization) would otherwise put two tokens.
+  if (block->getUniquePredecessor())
+    return emitOpError("must be in a cycle header, but every edge into its "
+                       "block comes from one block of the same cycle, which "
+                       "is where the cycle is entered; move the token there");
   for (Operation &op : *block) {
     if (&op == getOperation())
       break;

@@ -27,3 +27,30 @@ func.func @opaque_terminator(%c: i1) {
 ^b:
   return
 }
+
+// -----
+
+// Reconvergence markers already in the input are kept, so malformed ones
+// are rejected up front instead of reaching the output.
+func.func @unmatched_head(%t: i1 {spmd.divergent}) {
+  // expected-error @+1 {{cannot structurize @unmatched_head: the input's reconvergence markers are malformed: spmd.reconvergence.head 7 has no matching spmd.reconvergence.tail}}
+  spmd.reconvergence.head 7
+  cf.cond_br %t, ^a, ^b
+^a:
+  cf.br ^b
+^b:
+  return
+}
+
+// -----
+
+// An exit that is neither a return nor a known dead end (lift-cf-to-scf's
+// tests use such unregistered terminators).
+func.func @unknown_exit(%c: i1) {
+  cf.cond_br %c, ^a, ^b
+^a:
+  // expected-error @+1 {{cannot structurize @unknown_exit: unsupported terminator 'test.exit': it has no successors but is neither a return}}
+  "test.exit"() : () -> ()
+^b:
+  return
+}

@@ -68,9 +68,11 @@ def Spmd_ConvergenceLoopOp : Spmd_Op<"convergence.loop", []> {
     `llvm.experimental.convergence.loop`. Each execution produces a token
     naming the threads that execute this iteration together; the parent
     token names the threads that entered the cycle. The verifier checks
-    locally that the block lies on a cycle (it can reach itself) and is not
-    the region's entry block, and that the op is the first token producer of
-    its block.
+    locally that the block lies on a cycle (it can reach itself), is not
+    the region's entry block and is entered from more than one block (a
+    block whose every incoming edge comes from one block heads no cycle:
+    that block does), and that the op is the first token producer of its
+    block, so at most one token per cycle header survives block merging.
 
     Example:
 

@@ -220,6 +220,12 @@ pub enum PredicateError<'c> {
     AlreadyWaveLevel {
         location: Location<'c>,
     },
+    /// A terminator the lowering cannot rewrite or reason about.
+    UnsupportedTerminator {
+        location: Location<'c>,
+        name: String,
+        reason: &'static str,
+    },
 }
 
 impl std::fmt::Display for PredicateError<'_> {
@@ -230,6 +236,7 @@ impl std::fmt::Display for PredicateError<'_> {
             Self::AlreadyWaveLevel { .. } => {
                 write!(f, "the function already manipulates exec masks (it is wave-level code)")
             }
+            Self::UnsupportedTerminator { name, reason, .. } => write!(f, "unsupported terminator '{name}': {reason}"),
         }
     }
 }
@@ -240,7 +247,9 @@ impl<'c> PredicateError<'c> {
         match self {
             Self::Region(RegionGraphError::MissingTerminator { location, .. }) => *location,
             Self::Region(RegionGraphError::EmptyRegion) => fallback,
-            Self::NotReconverging { location, .. } | Self::AlreadyWaveLevel { location } => *location,
+            Self::NotReconverging { location, .. }
+            | Self::AlreadyWaveLevel { location }
+            | Self::UnsupportedTerminator { location, .. } => *location,
         }
     }
 }
@@ -264,6 +273,7 @@ pub fn predicate_function<'c, 'a>(
     let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(PredicateError::Region)?;
     let graph = uniformity.graph();
     reject_wave_level(graph)?;
+    reject_terminators(graph, &uniformity)?;
     let divergent: Vec<bool> = (0..graph.num_blocks())
         .map(BlockId::new)
         .map(|b| {
@@ -320,6 +330,41 @@ fn hoist_constants(region: RegionRef<'_, '_>) {
             }
         }
         block = b.next_in_region();
+    }
+}
+
+/// Refuses terminators the lowering cannot handle: a divergent branch
+/// must implement `BranchOpInterface` (its successor operands are
+/// rewritten and `spmd.exec.br_zero` replaces it), and when anything
+/// diverges every exit must be a known return or dead end (a wave that
+/// leaves through an exit must not strand parked lanes).
+fn reject_terminators<'c>(graph: &RegionGraph<'c, '_>, uniformity: &RegionUniformity<'c, '_>) -> Result<(), PredicateError<'c>> {
+    let mut any_divergent = false;
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        if graph.graph().successors(b).len() < 2 || !uniformity.info().is_divergent_branch(b) {
+            continue;
+        }
+        any_divergent = true;
+        let terminator = graph.terminator(b);
+        // SAFETY: plain interface query on a live operation.
+        if !unsafe { crate::ffi::spmdIsBranch(terminator.to_raw()) } {
+            return Err(PredicateError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: "a divergent branch must implement BranchOpInterface to be lowered to exec-mask code",
+            });
+        }
+    }
+    match prepare::unknown_exit(graph) {
+        Some(b) if any_divergent => {
+            let terminator = graph.terminator(b);
+            Err(PredicateError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: prepare::UNKNOWN_EXIT_REASON,
+            })
+        }
+        _ => Ok(()),
     }
 }
 
@@ -495,6 +540,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         stats.rejoin_points = rejoins.len();
         stats.parked_values = parked.len();
         self.repair_ssa(&rejoins, &rejoin_ors, &parks, &parked, &merges);
+        self.empty_instead_of_poison_masks();
         self.mark_uniform(&uniform);
         self.drop_markers_and_fold();
     }
@@ -908,6 +954,20 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             .build();
         block.insert_operation_before(terminator, op.expect("valid cf.br"));
         ir_edit::erase_operation(terminator);
+    }
+
+    /// SSA construction passes `ub.poison` where a variable has no
+    /// definition (edges from unreachable blocks). A mask is never poison:
+    /// there it is the empty mask, which every consumer of wave-level code
+    /// understands.
+    fn empty_instead_of_poison_masks(&self) {
+        let entry = self.graph.block(self.graph.graph().entry());
+        for op in ir_edit::operations(entry) {
+            if op_name(op) == "ub.poison" && op.result(0).is_ok_and(|result| result.r#type() == self.mask) {
+                ir_edit::replace_all_uses(value(op), self.empty);
+                ir_edit::erase_operation(op);
+            }
+        }
     }
 
     /// Places the block arguments of the rejoin masks and parked values and
