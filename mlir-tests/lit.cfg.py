@@ -108,3 +108,33 @@ if "--spmd-predicate" in _help:
     config.available_features.add("spmd-predicate")
 if os.path.isfile(os.path.join(llvm_tools_dir, "llc")):
     config.available_features.add("llc")
+
+# --- the CUDA front door: clang and ptxas -----------------------------------
+
+# mlir-tests/cuda/*.cu are tests: CUDA kernels through scripts/cuda-to-ptx.sh,
+# and a host-side test of the CUDA header's math.
+config.suffixes.append(".cu")
+
+# clang 22 (Debian package clang-22, which scripts/setup.sh installs): tests
+# that compile CUDA say `REQUIRES: clang` and use %clang.
+_clang = os.environ.get("CLANG", os.path.join(llvm_tools_dir, "clang"))
+if os.path.isfile(_clang) and os.access(_clang, os.X_OK):
+    config.available_features.add("clang")
+    config.substitutions.append(("%clang", _clang))
+    config.environment["CLANG"] = _clang  # for scripts/cuda-to-ptx.sh
+    lit_config.note("using clang %s" % _clang)
+
+# NVIDIA's ptxas (scripts/setup.sh installs it from a pinned wheel into
+# .venv; $PTXAS overrides): tests assemble the PTX they produce with
+# `%ptxas -arch=sm_70 ... -o /dev/null` and say `REQUIRES: ptxas`.
+try:
+    _ptxas = subprocess.run(
+        [os.path.join(spmd_src_root, "scripts", "find-ptxas.sh")],
+        capture_output=True, text=True, timeout=60,
+    ).stdout.strip()
+except (OSError, subprocess.SubprocessError):
+    _ptxas = ""
+if _ptxas and os.access(_ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", _ptxas))
+    lit_config.note("using ptxas %s" % _ptxas)

@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
 # Installs what spmd needs on a fresh Debian 12 machine, idempotently:
-# LLVM/MLIR 22 (headers, static libraries, libMLIR.so, the tools), CMake and
-# Ninja. Packages that are already installed are left alone. Without root,
-# the script uses sudo if it can, otherwise it prints the apt-get command for
-# an administrator and fails.
+# LLVM/MLIR 22 (headers, static libraries, libMLIR.so, the tools), clang 22
+# (the CUDA front door), CMake and Ninja. Packages that are already installed
+# are left alone. Without root, the script uses sudo if it can, otherwise it
+# prints the apt-get command for an administrator and fails.
+#
+# Then NVIDIA's ptxas, which checks the PTX that spmd emits (no GPU and no
+# CUDA toolkit needed): the nvidia-cuda-nvcc-cu12 wheel from PyPI, pinned,
+# in a virtual environment of the project's own (.venv, git-ignored).
+# scripts/find-ptxas.sh prints its path; $PTXAS overrides it. When the
+# pinned ptxas is there already, nothing is downloaded.
 set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
 
 packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libclang-22-dev
   libpolly-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev cmake ninja-build
+  clang-22 python3-venv
 )
+
+# ptxas: CUDA 12.9's. The 12.x line is the last that assembles for sm_70
+# (CUDA 13 dropped Volta), and 12.9 takes PTX ISA 8.8, newer than what llc 22
+# emits for sm_70..sm_90 (6.0..7.8). The unsuffixed nvidia-cuda-nvcc on PyPI
+# starts at 13.0.
+ptxas_wheel=nvidia-cuda-nvcc-cu12
+ptxas_version=12.9.86
 
 missing=()
 for package in "${packages[@]}"; do
@@ -40,7 +56,28 @@ if ! command -v cargo >/dev/null; then
   exit 1
 fi
 
-for tool in mlir-opt mlir-tblgen FileCheck lit not; do
+for tool in mlir-opt mlir-tblgen FileCheck lit not clang; do
   [[ -x /usr/lib/llvm-22/bin/$tool ]] || { echo "spmd setup: /usr/lib/llvm-22/bin/$tool missing" >&2; exit 1; }
 done
-echo "spmd setup: LLVM/MLIR $(/usr/lib/llvm-22/bin/llvm-config --version), $(cargo --version)"
+
+# ptxas in .venv, from the pinned wheel (40 MB; only ptxas is used).
+venv=$root/.venv
+ptxas_installed() {
+  local ptxas
+  for ptxas in "$venv"/lib/python3*/site-packages/nvidia/cuda_nvcc/bin/ptxas; do
+    # (no pipe into grep -q: with pipefail, ptxas's SIGPIPE would count)
+    [[ -x $ptxas && $("$ptxas" --version 2>/dev/null) == *", V$ptxas_version"* ]] && return 0
+  done
+  return 1
+}
+if ! ptxas_installed; then
+  echo "spmd setup: installing ptxas ($ptxas_wheel==$ptxas_version) into $venv"
+  # Debian's python3 (python3-venv above), not whatever python3 is first on PATH.
+  [[ -x $venv/bin/pip ]] || /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps \
+    "$ptxas_wheel==$ptxas_version"
+  ptxas_installed || { echo "spmd setup: ptxas $ptxas_version missing after pip install" >&2; exit 1; }
+fi
+
+echo "spmd setup: LLVM/MLIR $(/usr/lib/llvm-22/bin/llvm-config --version), $(cargo --version)," \
+  "ptxas $ptxas_version ($("$root/scripts/find-ptxas.sh"))"

@@ -77,6 +77,15 @@ LogicalResult ConvergenceLoopOp::verify() {
   if (!mayReachByAtLeastOneEdge(block, block))
     return emitOpError("must be in a cycle header, but its block is not on "
                        "any cycle");
+  // A header is entered from outside its cycle. If every edge into the
+  // block comes from one block, that block lies on every cycle through
+  // this one, so this block heads none of them: the token belongs in the
+  // real header, where merging the two blocks (branch folding,
+  // canonicalization) would otherwise put two tokens.
+  if (block->getUniquePredecessor())
+    return emitOpError("must be in a cycle header, but every edge into its "
+                       "block comes from one block of the same cycle, which "
+                       "is where the cycle is entered; move the token there");
   for (Operation &op : *block) {
     if (&op == getOperation())
       break;
@@ -213,3 +222,33 @@ LogicalResult MaskSelectOp::verify() {
   return success();
 }
 
+
+//===----------------------------------------------------------------------===//
+// Masks carried in integers
+//===----------------------------------------------------------------------===//
+
+/// Checks that an integer of `type` can hold a mask of the wave of the
+/// enclosing function (its `spmd.wave_size`, when it has one).
+static LogicalResult verifyMaskCarrier(Operation *op, IntegerType type) {
+  unsigned width = type.getWidth();
+  if (width > 64)
+    return op->emitOpError("carries a lane mask in ")
+           << type << ", wider than the widest wave (64 lanes)";
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  if (!function)
+    return success();
+  auto waveSize = function->getAttrOfType<IntegerAttr>("spmd.wave_size");
+  if (waveSize && waveSize.getInt() > static_cast<int64_t>(width))
+    return op->emitOpError("carries a lane mask in ")
+           << type << ", narrower than the function's wave of "
+           << waveSize.getInt() << " lanes";
+  return success();
+}
+
+LogicalResult MaskToBitsOp::verify() {
+  return verifyMaskCarrier(*this, cast<IntegerType>(getBits().getType()));
+}
+
+LogicalResult MaskFromBitsOp::verify() {
+  return verifyMaskCarrier(*this, cast<IntegerType>(getBits().getType()));
+}

@@ -221,9 +221,13 @@ struct MissingPass : PassWrapper<MissingPass, OperationPass<ModuleOp>> {
 
 /// The textual form of the pipeline (without the thread-level prefix).
 std::string gpuToNvvmTail(const GpuToNvvmOptions &options) {
+  // gpu.func kernels become llvm.func in convert-gpu-to-nvvm; llvm.func
+  // kernels outside a gpu.module (mlir-translate --import-llvm of clang's
+  // output) get the same arith/cf/ub conversions from convert-to-llvm,
+  // nested so that host functions are left alone.
   return "spmd-lower-to-nvvm{wave-size=" + std::to_string(options.waveSize) +
          "},convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm),"
-         "reconcile-unrealized-casts";
+         "llvm.func(convert-to-llvm),reconcile-unrealized-casts";
 }
 
 /// Builds `spmd-gpu-to-nvvm`: thread-level gpu.func kernels (or wave-level
@@ -236,7 +240,8 @@ void buildGpuToNvvm(OpPassManager &pm, const GpuToNvvmOptions &options) {
       return;
     }
     text = "spmd-reconverge{ordering=" + options.ordering +
-           "},spmd-predicate,";
+           "},spmd-predicate{wave-size=" + std::to_string(options.waveSize) +
+           "},";
   }
   text += gpuToNvvmTail(options);
   if (failed(parsePassPipeline(text, pm, llvm::errs())))
@@ -252,9 +257,10 @@ void spmdRegisterPassShells(void) {
     PassPipelineRegistration<GpuToNvvmOptions>(
         "spmd-gpu-to-nvvm",
         "Lower thread-level (or, with predicate=false, wave-level) gpu.func "
-        "kernels to the LLVM and NVVM dialects: spmd-reconverge, "
-        "spmd-predicate, spmd-lower-to-nvvm, convert-scf-to-cf, "
-        "convert-gpu-to-nvvm, reconcile-unrealized-casts",
+        "and llvm.func kernels to the LLVM and NVVM dialects: "
+        "spmd-reconverge, spmd-predicate, spmd-lower-to-nvvm, "
+        "convert-scf-to-cf, convert-gpu-to-nvvm (gpu.module), convert-to-llvm "
+        "(top-level llvm.func), reconcile-unrealized-casts",
         buildGpuToNvvm);
     return true;
   }();

@@ -104,6 +104,25 @@ func.func @loop_before_a_cycle(%c: i1) {
 
 // -----
 
+// ^inner is only entered from ^outer, on the same cycle: ^outer heads it.
+// (Merging the blocks, as branch folding and canonicalization do, would put
+// two tokens in one header.)
+func.func @loop_in_a_block_entered_from_one_block(%d: i1) {
+  %anchor = spmd.convergence.anchor : !spmd.token
+  cf.br ^outer
+^outer:
+  %o = spmd.convergence.loop %anchor : !spmd.token
+  cf.br ^inner
+^inner:
+  // expected-error @+1 {{'spmd.convergence.loop' op must be in a cycle header, but every edge into its block comes from one block of the same cycle}}
+  %i = spmd.convergence.loop %o : !spmd.token
+  cf.cond_br %d, ^outer, ^exit
+^exit:
+  return
+}
+
+// -----
+
 func.func @loop_twice_in_header(%c: i1) {
   %entry = spmd.convergence.entry : !spmd.token
   cf.br ^header
@@ -748,5 +767,26 @@ func.func @head_id_not_an_integer(%c: i1) {
 func.func @tail_without_id() {
   // expected-error @+1 {{expected attribute value}}
   spmd.reconvergence.tail
+  return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spmd.mask.to_bits / spmd.mask.from_bits
+//===----------------------------------------------------------------------===//
+
+func.func @carrier_narrower_than_the_wave() attributes {spmd.wave_size = 32 : i64} {
+  %m = spmd.mask.empty : !spmd.mask
+  // expected-error @+1 {{'spmd.mask.to_bits' op carries a lane mask in 'i16', narrower than the function's wave of 32 lanes}}
+  %b = spmd.mask.to_bits %m : i16
+  return
+}
+
+// -----
+
+func.func @carrier_wider_than_any_wave(%b: i128) {
+  // expected-error @+1 {{'spmd.mask.from_bits' op carries a lane mask in 'i128', wider than the widest wave (64 lanes)}}
+  %m = spmd.mask.from_bits %b : i128
   return
 }

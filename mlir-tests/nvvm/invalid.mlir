@@ -98,3 +98,20 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Math without an NVPTX instruction in a gpu.func is reported (it would
+// need libdevice); fabs/ceil/floor/sqrt/... become llvm.call_intrinsic.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @math(%x: f32, %out: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %a = llvm.intr.fabs(%x) : (f32) -> f32
+      // expected-error @+1 {{'llvm.intr.exp' has no NVPTX instruction and needs libdevice, which spmd does not link}}
+      %e = llvm.intr.exp(%a) : (f32) -> f32
+      memref.store %e, %out[%c0] : memref<?xf32>
+      gpu.return
+    }
+  }
+}

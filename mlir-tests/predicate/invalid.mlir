@@ -1,6 +1,6 @@
 // Input the pass rejects, with a diagnostic at the offending operation.
 //
-// RUN: spmd-opt %s -split-input-file --spmd-predicate -verify-diagnostics
+// RUN: spmd-opt %s -split-input-file --spmd-predicate -verify-diagnostics -allow-unregistered-dialect
 // RUN: not spmd-opt %s -split-input-file --spmd-predicate=skip-empty-blocks=maybe 2>&1 | FileCheck %s --check-prefix=OPTION
 // OPTION: for the --skip-empty-blocks option: 'maybe' is invalid value for boolean argument
 // RUN: not spmd-opt %s -split-input-file --spmd-predicate=wave-size=48 2>&1 | FileCheck %s --check-prefix=WAVE
@@ -25,5 +25,31 @@ func.func @not_reconverging(%t: i32 {spmd.divergent}) {
 func.func @already_wave_level(%m: !spmd.mask) {
   // expected-error @+1 {{cannot predicate @already_wave_level: the function already manipulates exec masks (it is wave-level code)}}
   spmd.exec.write %m : !spmd.mask
+  return
+}
+
+// -----
+
+// A divergent branch that is not a BranchOpInterface op cannot be replaced
+// by spmd.exec.br_zero.
+func.func @opaque_divergent_branch(%t: i1 {spmd.divergent}) {
+  // expected-error @+1 {{cannot predicate @opaque_divergent_branch: unsupported terminator 'test.weird_term': a divergent branch must implement BranchOpInterface to be lowered to exec-mask code}}
+  "test.weird_term"(%t)[^a, ^b] : (i1) -> ()
+^a:
+  cf.br ^b
+^b:
+  return
+}
+
+// -----
+
+// An exit the pass does not know: lanes parked elsewhere would be stranded
+// if the wave left through it.
+func.func @unknown_exit(%t: i1 {spmd.divergent}) {
+  cf.cond_br %t, ^a, ^b
+^a:
+  // expected-error @+1 {{cannot predicate @unknown_exit: unsupported terminator 'test.exit': it has no successors but is neither a return}}
+  "test.exit"() : () -> ()
+^b:
   return
 }

@@ -18,18 +18,30 @@ func.func @opaque_terminator(%t: i1 {spmd.divergent}) {
 
 // -----
 
-// A divergent multi-way branch other than cf.switch cannot be lowered.
-llvm.func @divergent_llvm_switch() {
-  %lane = nvvm.read.ptx.sreg.laneid : i32
-  // expected-error @+1 {{cannot reconverge @divergent_llvm_switch: unsupported terminator 'llvm.switch': a divergent multi-way branch must be a cf.switch to be lowered into two-way branches}}
-  llvm.switch %lane : i32, ^a [
-    1: ^b,
-    2: ^c
-  ]
+func.func @unknown_exit(%t: i1 {spmd.divergent}) {
+  cf.cond_br %t, ^a, ^b
 ^a:
-  llvm.return
+  // expected-error @+1 {{cannot reconverge @unknown_exit: unsupported terminator 'test.exit': it has no successors but is neither a return}}
+  "test.exit"() : () -> ()
 ^b:
-  llvm.return
-^c:
-  llvm.return
+  return
+}
+
+// -----
+
+// A divergent branch in an infinite loop of a function that never returns:
+// there is no exit to give the loop, and no point to rejoin at.
+func.func @never_returns(%t: i32 {spmd.divergent}) {
+  %c0 = arith.constant 0 : i32
+  cf.br ^loop
+^loop:
+  %d = arith.cmpi sgt, %t, %c0 : i32
+  // expected-error @+1 {{cannot reconverge @never_returns: unsupported terminator 'cf.cond_br': it is a divergent branch in an infinite loop of a function that never returns}}
+  cf.cond_br %d, ^a, ^b
+^a:
+  cf.br ^join
+^b:
+  cf.br ^join
+^join:
+  cf.br ^loop
 }

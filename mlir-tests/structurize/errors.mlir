@@ -30,18 +30,27 @@ func.func @opaque_terminator(%c: i1) {
 
 // -----
 
-// A multi-way branch other than cf.switch cannot be lowered to two-way
-// branches.
-llvm.func @llvm_switch(%x: i32) {
-  // expected-error @+1 {{cannot structurize @llvm_switch: unsupported terminator 'llvm.switch': a multi-way branch must be a cf.switch to be lowered into two-way branches}}
-  llvm.switch %x : i32, ^a [
-    1: ^b,
-    2: ^c
-  ]
+// Reconvergence markers already in the input are kept, so malformed ones
+// are rejected up front instead of reaching the output.
+func.func @unmatched_head(%t: i1 {spmd.divergent}) {
+  // expected-error @+1 {{cannot structurize @unmatched_head: the input's reconvergence markers are malformed: spmd.reconvergence.head 7 has no matching spmd.reconvergence.tail}}
+  spmd.reconvergence.head 7
+  cf.cond_br %t, ^a, ^b
 ^a:
-  llvm.return
+  cf.br ^b
 ^b:
-  llvm.return
-^c:
-  llvm.return
+  return
+}
+
+// -----
+
+// An exit that is neither a return nor a known dead end (lift-cf-to-scf's
+// tests use such unregistered terminators).
+func.func @unknown_exit(%c: i1) {
+  cf.cond_br %c, ^a, ^b
+^a:
+  // expected-error @+1 {{cannot structurize @unknown_exit: unsupported terminator 'test.exit': it has no successors but is neither a return}}
+  "test.exit"() : () -> ()
+^b:
+  return
 }

@@ -4,6 +4,7 @@
 pub mod cfg;
 pub mod divergence_sources;
 pub mod function_regions;
+pub mod kernels;
 pub mod reconverging;
 pub mod region_graph;
 pub mod region_uniformity;

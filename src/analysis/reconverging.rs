@@ -17,11 +17,26 @@
 //! the caller designates (normally the blocks that return): a path that
 //! never returns — an infinite loop, or a dead end such as a trap or
 //! `llvm.unreachable` — imposes nothing, since its threads never rejoin
-//! anyway. Consequently a divergent branch that cannot reach any exit is
-//! always fine, and a successor that cannot reach an exit is ignored when
-//! looking for the post-dominating one. [`check`] counts every block
+//! anyway. Consequently a successor that cannot reach an exit is ignored
+//! when looking for the post-dominating one. [`check`] counts every block
 //! without successors as an exit; [`check_with_exits`] lets the caller
 //! choose (the passes count returns only).
+//!
+//! A divergent branch that cannot reach any exit (inside an infinite loop)
+//! is *not* exempt: its threads still meet again inside the loop, and the
+//! wave-level lowering needs a rejoin point for them. It is checked against
+//! the post-dominator tree of the whole graph, whose virtual exit hangs off
+//! one representative of each infinite loop (the block the entry's DFS
+//! visits last, typically the latch; see
+//! [`PostDominatorTree`](super::cfg::PostDominatorTree)), the same tree
+//! `--spmd-reconverge` plans with and `--spmd-predicate` looks for rejoin
+//! points in:
+//!
+//! ```text
+//!   H: cond_br div, T, E       neither T nor E post-dominates H; J does
+//!   T: br J     E: br J        (the virtual exit hangs off J, the latch):
+//!   J: br H    (no exit)       a Flow block before J makes H reconverging
+//! ```
 //!
 //! Post-dominance is reflexive, so a self-loop edge `B -> B` counts as a
 //! successor that post-dominates `B`. That is harmless: if `B`'s two
@@ -59,6 +74,7 @@ pub fn check_with_exits<G: Graph + ?Sized>(
     is_exit: &dyn Fn(BlockId) -> bool,
 ) -> Vec<Violation> {
     let live = ExitReachingSubgraph::new(graph, is_exit);
+    let mut whole: Option<PostDominatorTree> = None;
     let mut violations = Vec::new();
     for index in 0..graph.num_blocks() {
         let block = BlockId::new(index);
@@ -70,7 +86,14 @@ pub fn check_with_exits<G: Graph + ?Sized>(
             violations.push(Violation::NotTwoWay { block, successors: successors.len() });
             continue;
         }
-        let Some(local) = live.local(block) else { continue };
+        let Some(local) = live.local(block) else {
+            // In an infinite loop: the whole graph's tree.
+            let pdt = whole.get_or_insert_with(|| PostDominatorTree::build(graph));
+            if !successors.iter().any(|&s| s != block && pdt.post_dominates(s, block)) {
+                violations.push(Violation::NoPostDominatingSuccessor { block, reconvergence: pdt.ipdom(block) });
+            }
+            continue;
+        };
         let pdt = &live.post_dominators;
         let ok = successors
             .iter()
@@ -128,7 +151,9 @@ impl ExitReachingSubgraph {
 }
 
 /// Which blocks can reach an exit.
-fn reaches_exit<G: Graph + ?Sized>(graph: &G, is_exit: &dyn Fn(BlockId) -> bool) -> Vec<bool> {
+/// Which blocks can reach a block without successors for which `is_exit`
+/// holds.
+pub fn reaches_exit<G: Graph + ?Sized>(graph: &G, is_exit: &dyn Fn(BlockId) -> bool) -> Vec<bool> {
     let mut reaches = vec![false; graph.num_blocks()];
     let mut stack: Vec<BlockId> =
         (0..graph.num_blocks()).map(BlockId::new).filter(|&b| graph.is_exit(b) && is_exit(b)).collect();

@@ -341,8 +341,7 @@ fn branch_mark(op: OperationRef<'_, '_>) -> Option<BranchMark> {
 
 /// Uniformity of each entry-block argument of `function`.
 fn argument_kinds(function: OperationRef<'_, '_>, options: UniformityOptions) -> Vec<ArgumentKind> {
-    let is_kernel = function.name().as_string_ref().as_str() == Ok("gpu.func") && function.has_attribute("gpu.kernel");
-    let default = if is_kernel { ArgumentKind::Uniform } else { options.default_arguments };
+    let default = if super::kernels::is_kernel(function) { ArgumentKind::Uniform } else { options.default_arguments };
     let Some(region) = function.regions().next() else { return Vec::new() };
     let Some(entry) = melior::ir::RegionLike::first_block(&region) else { return Vec::new() };
     let attributes = function.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());

@@ -228,6 +228,10 @@ pub(crate) enum WaveOp {
     Or,
     Empty,
     Select,
+    /// `spmd.mask.to_bits`: the mask as an integer of the result's width.
+    ToBits,
+    /// `spmd.mask.from_bits`.
+    FromBits,
 }
 pub(crate) struct Op {
     pub kind: OpKind,
@@ -741,6 +745,8 @@ fn decode_op(op: OperationRef, result_type: &ValueType, cache: &mut IrCache) -> 
         "spmd.mask.or" => OpKind::Wave(WaveOp::Or),
         "spmd.mask.empty" => OpKind::Wave(WaveOp::Empty),
         "spmd.mask.select" => OpKind::Wave(WaveOp::Select),
+        "spmd.mask.to_bits" => OpKind::Wave(WaveOp::ToBits),
+        "spmd.mask.from_bits" => OpKind::Wave(WaveOp::FromBits),
         "func.call" => decode_call(op),
         "cf.assert" => OpKind::Assert {
             message: op

@@ -23,7 +23,7 @@ use crate::{
     diagnostics,
     transforms::{
         ir_edit,
-        lower_to_nvvm::{check, lower_function, strip_spmd_argument_attributes, SpmdOp},
+        lower_to_nvvm::{check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp},
         prepare::op_name,
     },
 };
@@ -45,9 +45,14 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     }
     let (tokens, markers) = tokens_and_markers(root);
     let tokens_ok = tokens.iter().fold(true, |ok, token| check_token_users(*token) && ok);
+    let math = intrinsics::find(root);
     checker.finish()?;
+    let math = math?;
     if !tokens_ok {
         return Err(());
+    }
+    for (op, intrinsic) in math {
+        intrinsics::rewrite(context, op, intrinsic);
     }
     for function in &functions {
         lower_function(context, function, width);
@@ -88,11 +93,11 @@ fn tokens_and_markers<'c, 'a>(root: OperationRef<'c, 'a>) -> (Vec<OperationRef<'
     (tokens, markers)
 }
 
-/// Every `gpu.func` below `root`.
+/// Every `gpu.func` and `llvm.func` below `root`.
 fn gpu_functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut functions = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
-        if op_name(op) == "gpu.func" {
+        if check::WAVE_FUNCTION_OPS.contains(&op_name(op).as_str()) {
             // SAFETY: the operation lives in `root`, which outlives the pass.
             functions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
         }

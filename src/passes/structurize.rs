@@ -1,7 +1,12 @@
 //! `--spmd-structurize`: see [`crate::transforms::structurize`].
 
 use super::{for_each_region, options::read, uniformity_options, PassOptions, RegionFailure, Report, Scope};
-use crate::transforms::structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions};
+use super::verify_structured;
+use melior::ir::RegionLike;
+use crate::{
+    analysis::region_graph::RegionGraph,
+    transforms::structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions},
+};
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Parses the pass options.
@@ -28,6 +33,22 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     // SAFETY: the context outlives the pass run.
     let context = unsafe { context_ref.to_ref() };
     for_each_region(root, Scope::FunctionBodies, |function| {
+        // Markers already in the input are kept and extended: malformed ones
+        // would make the output fail --spmd-verify-structured.
+        let graph = RegionGraph::snapshot(function.region).map_err(|e| RegionFailure::cannot(function, "structurize", e))?;
+        let mut has_head = vec![false; graph.num_blocks()];
+        // SAFETY: the region is live; the helper writes one flag per block.
+        let next_id = unsafe {
+            crate::ffi::spmdScanReconvergenceMarkers(function.region.to_raw(), has_head.as_mut_ptr(), has_head.len() as isize)
+        };
+        let malformed = if next_id != 0 { verify_structured::first_marker_error(&graph) } else { None };
+        if let Some((location, message)) = malformed {
+            return Err(RegionFailure {
+                location,
+                message: format!("cannot structurize {}: the input's reconvergence markers are malformed: {message}", function.label),
+            });
+        }
+        drop(graph);
         structurize_function(context, function.owner, function.region, &options).map(|_| ()).map_err(|error| {
             RegionFailure {
                 location: error.location(function.owner.location()),

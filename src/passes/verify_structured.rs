@@ -46,13 +46,22 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
             let (location, message) = describe(graph, first);
             return Err(RegionFailure { location, message });
         }
-        let (heads, tails) = markers(graph);
-        if let Some(first) = check_markers(graph.graph(), &heads, &tails).first() {
-            let (location, message) = describe_marker(graph, first);
-            return Err(RegionFailure { location, message });
+        match first_marker_error(graph) {
+            Some((location, message)) => Err(RegionFailure { location, message }),
+            None => Ok(()),
         }
-        Ok(())
     })
+}
+
+/// The first malformed pair of reconvergence markers in `graph` (a head
+/// without tail or the reverse, a duplicate id, a tail that does not
+/// post-dominate its head), as a located message.
+pub fn first_marker_error<'c>(graph: &RegionGraph<'c, '_>) -> Option<(Location<'c>, String)> {
+    let (heads, tails) = markers(graph);
+    if heads.is_empty() && tails.is_empty() {
+        return None;
+    }
+    check_markers(graph.graph(), &heads, &tails).first().map(|first| describe_marker(graph, first))
 }
 
 /// The reconvergence markers `(id, block)` of the region, in block order.

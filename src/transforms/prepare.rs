@@ -39,6 +39,22 @@ pub fn is_function_exit(terminator: OperationRef<'_, '_>) -> bool {
     terminator.successor_count() == 0 && !DEAD_END_OPS.iter().any(|&name| ir_edit::is_op(terminator, name))
 }
 
+/// Why a terminator without successors that is neither a return nor a
+/// known dead end is rejected by the transforms that need to know where
+/// threads leave the function.
+pub const UNKNOWN_EXIT_REASON: &str = "it has no successors but is neither a return (func.return, gpu.return, llvm.return) nor a known dead end (llvm.unreachable), so the transform cannot tell whether threads leave the function there or stop; end the block in one of those";
+
+/// The first block of `graph` that ends in a terminator without successors
+/// that is neither a return nor a dead end (an unregistered `"test.exit"`,
+/// say).
+pub fn unknown_exit(graph: &crate::analysis::region_graph::RegionGraph<'_, '_>) -> Option<crate::analysis::cfg::BlockId> {
+    use crate::analysis::cfg::Graph;
+    (0..graph.num_blocks()).map(crate::analysis::cfg::BlockId::new).find(|&b| {
+        let terminator = graph.terminator(b);
+        graph.graph().successors(b).is_empty() && is_function_exit(terminator) && !is_return(terminator)
+    })
+}
+
 /// True if `op` is one of the [`RETURN_OPS`].
 pub fn is_return(op: OperationRef<'_, '_>) -> bool {
     RETURN_OPS.iter().any(|&name| ir_edit::is_op(op, name))
@@ -65,10 +81,22 @@ pub fn op_name(op: OperationRef<'_, '_>) -> String {
     op.name().as_string_ref().as_str().unwrap_or_default().to_string()
 }
 
-/// Rewrites the `cf.switch` terminating `block` into a chain of
-/// `cf.cond_br` on `arith.cmpi eq`, one per case, ending in the default.
-/// Returns false (and changes nothing) if the terminator is not a
-/// `cf.switch` whose cases can be read.
+/// Multi-way branches that [`lower_switch`] rewrites: `cf.switch` and
+/// `llvm.switch` (what clang emits for a `switch` in device code). Both
+/// have the flag as operand 0, the default as successor 0, and the case
+/// values in a `case_values` dense integer attribute (absent when there is
+/// no case).
+pub const SWITCH_OPS: &[&str] = &["cf.switch", "llvm.switch"];
+
+/// True if `op` is one of the [`SWITCH_OPS`].
+pub fn is_switch(op: OperationRef<'_, '_>) -> bool {
+    SWITCH_OPS.iter().any(|&name| ir_edit::is_op(op, name))
+}
+
+/// Rewrites the `cf.switch` or `llvm.switch` terminating `block` into a
+/// chain of `cf.cond_br` on `arith.cmpi eq`, one per case, ending in the
+/// default. Returns false (and changes nothing) if the terminator is not a
+/// switch whose cases can be read.
 pub fn lower_switch<'c>(context: &'c Context, region: RegionRef<'c, '_>, block: BlockRef<'c, '_>) -> bool {
     lower_switch_into_blocks(context, region, block).is_some()
 }
@@ -81,7 +109,7 @@ pub fn lower_switch_into_blocks<'c, 'a>(
     block: BlockRef<'c, 'a>,
 ) -> Option<Vec<BlockRef<'c, 'a>>> {
     let switch = block.terminator()?;
-    if op_name(switch) != "cf.switch" {
+    if !is_switch(switch) {
         return None;
     }
     let cases = case_values(switch)?;
@@ -139,7 +167,7 @@ pub fn lower_switch_into_blocks<'c, 'a>(
     Some(created)
 }
 
-/// The case values of a `cf.switch`, read from its `case_values` attribute.
+/// The case values of a switch, read from its `case_values` attribute.
 fn case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
     let Ok(attribute) = switch.attribute("case_values") else {
         return Some(Vec::new());
@@ -226,4 +254,41 @@ pub fn add_never_taken_exit<'c, 'a>(
     terminator_mut.set_successor(slot, &detour);
     ir_edit::set_successor_operands(terminator, slot, &operands);
     Some(detour)
+}
+
+/// Gives every infinite loop a never-taken exit from the block the
+/// post-dominator tree connects to its virtual exit (one per terminal
+/// SCC of the blocks that cannot return), on its first slot that stays in
+/// the loop; `on_detour` sees each new detour block (its branch is on a
+/// constant, hence uniform). Without a single return block there is
+/// nothing to exit to and nothing is done. Returns the number of exits
+/// added.
+///
+/// With the exit in place, the loop's blocks reach the return, so
+/// post-dominance inside the loop is the ordinary one: a divergent branch
+/// in the loop reconverges where its paths meet again before the latch
+/// (the same place the whole graph's post-dominator tree, rooted at the
+/// latch, points to).
+pub fn add_infinite_loop_exits<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    graph: &crate::analysis::region_graph::RegionGraph<'c, 'a>,
+    on_detour: &mut dyn FnMut(BlockRef<'c, 'a>),
+) -> usize {
+    use crate::analysis::cfg::{Graph, PostDominatorTree};
+    let Some(exit) = single_return_block_in(graph) else { return 0 };
+    let exit = graph.block(exit);
+    let pdom = PostDominatorTree::build(graph.graph());
+    let mut added = 0;
+    for &root in pdom.extra_roots() {
+        // A terminal SCC member reaches only its SCC: any slot stays inside.
+        if graph.graph().successors(root).is_empty() {
+            continue;
+        }
+        if let Some(detour) = add_never_taken_exit(context, region, graph.block(root), 0, exit) {
+            on_detour(detour);
+            added += 1;
+        }
+    }
+    added
 }

@@ -68,9 +68,11 @@ def Spmd_ConvergenceLoopOp : Spmd_Op<"convergence.loop", []> {
     `llvm.experimental.convergence.loop`. Each execution produces a token
     naming the threads that execute this iteration together; the parent
     token names the threads that entered the cycle. The verifier checks
-    locally that the block lies on a cycle (it can reach itself) and is not
-    the region's entry block, and that the op is the first token producer of
-    its block.
+    locally that the block lies on a cycle (it can reach itself), is not
+    the region's entry block and is entered from more than one block (a
+    block whose every incoming edge comes from one block heads no cycle:
+    that block does), and that the op is the first token producer of its
+    block, so at most one token per cycle header survives block merging.
 
     Example:
 
@@ -318,6 +320,53 @@ def Spmd_MaskSelectOp : Spmd_Op<"mask.select", [Pure,
   let assemblyFormat = [{
     $mask `,` $trueValue `,` $falseValue attr-dict `:` type($result)
   }];
+  let hasVerifier = 1;
+}
+
+def Spmd_MaskToBitsOp : Spmd_Op<"mask.to_bits", [Pure]> {
+  let summary = "a lane mask as a signless integer, lane `i` in bit `i`";
+  let description = [{
+    Carries a lane mask in an ordinary integer: lane `i` of the wave is bit
+    `i` of `%bits`, and the bits at and above the wave size are zero. The
+    integer must be wide enough for the wave: at most 64 bits, and at least
+    the `spmd.wave_size` of the enclosing function when it has one.
+
+    `--spmd-predicate` uses it where a mask crosses a terminator that only
+    takes LLVM-compatible operands (`llvm.br`, `llvm.cond_br`,
+    `llvm.switch`): the mask travels as `iN` (N = wave size, at least 8) and
+    `spmd.mask.from_bits` turns it back into a mask in the successor.
+
+    Example:
+
+    ```mlir
+    %bits = spmd.mask.to_bits %rejoin : i32
+    llvm.br ^join(%bits : i32)
+    ```
+  }];
+  let arguments = (ins Spmd_MaskType:$mask);
+  let results = (outs AnySignlessInteger:$bits);
+  let assemblyFormat = "$mask attr-dict `:` type($bits)";
+  let hasVerifier = 1;
+}
+
+def Spmd_MaskFromBitsOp : Spmd_Op<"mask.from_bits", [Pure]> {
+  let summary = "the lane mask held in a signless integer";
+  let description = [{
+    The inverse of `spmd.mask.to_bits`: lane `i` is in the mask when bit `i`
+    of `%bits` is set. The integer must be wide enough for the wave (as for
+    `spmd.mask.to_bits`), and its bits at and above the wave size must be
+    zero.
+
+    Example:
+
+    ```mlir
+    ^join(%bits: i32):
+      %rejoin = spmd.mask.from_bits %bits : i32
+    ```
+  }];
+  let arguments = (ins AnySignlessInteger:$bits);
+  let results = (outs Spmd_MaskType:$mask);
+  let assemblyFormat = "$bits attr-dict `:` type($bits)";
   let hasVerifier = 1;
 }
 

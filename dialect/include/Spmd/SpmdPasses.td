@@ -368,11 +368,12 @@ def SpmdLowerToCf : Pass<"spmd-lower-to-cf"> {
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
 }
 
-def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm", "::mlir::ModuleOp"> {
-  let summary = "Lower wave-level spmd IR in gpu.func kernels to NVVM (one warp per wave)";
+def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
+  let summary = "Lower wave-level spmd IR in gpu.func and llvm.func kernels to NVVM (one warp per wave)";
   let description = [{
     Lowers the wave-level form produced by `--spmd-predicate` (or written by
-    hand) inside every `gpu.func` to code in which each thread of an NVIDIA
+    hand) inside every `gpu.func` and `llvm.func` to code in which each
+    thread of an NVIDIA
     warp runs the wave-level program itself. All control flow of wave-level
     code is wave-uniform, so the warp never diverges on it; the execution
     mask is a warp-uniform integer that every thread keeps a copy of.
@@ -383,8 +384,14 @@ def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm", "::mlir::ModuleOp"> {
       argument per block. It starts as the *live mask*: in a kernel, the
       lanes of this warp whose linear thread id is below the block size
       (computed from `nvvm.read.ptx.sreg.tid.*`/`ntid.*`); in a non-kernel
-      `gpu.func`, `llvm.nvvm.activemask`. `spmd.exec.read`/`write` read and
-      replace it.
+      function, `llvm.nvvm.activemask`. Kernels are recognised in every
+      spelling: `gpu.func ... kernel`, `gpu.kernel`/`nvvm.kernel`/
+      `rocdl.kernel` attributes, and the `ptx_kernel` calling convention of
+      `llvm.func` (what `mlir-translate --import-llvm` makes of clang's CUDA
+      output). `spmd.exec.read`/`write` read and replace it.
+    * `spmd.mask.to_bits`/`from_bits` (masks carried across `llvm` branches
+      by `--spmd-predicate`) become nothing, or a zero-extension or
+      truncation when the carrier's width differs from the mask's.
     * `spmd.ballot %p` becomes `nvvm.vote.sync ballot %live, (%p & my exec
       bit)`; the member mask is the live mask, because every live thread
       executes the vote (control flow is uniform).
@@ -408,9 +415,12 @@ def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm", "::mlir::ModuleOp"> {
     * Discardable `spmd.*` attributes and `spmd.*` argument attributes are
       removed, so the output is readable without the spmd dialect.
 
-    A `gpu.func` without wave-level operations is thread-level code and only
-    loses its tokens, markers and spmd attributes. Errors (the IR is left
-    unchanged): a wave-level op outside a `gpu.func` or in a nested region,
+    A function without wave-level operations is thread-level code and only
+    loses its tokens, markers and spmd attributes. The pass runs on any op:
+    a module, a `gpu.module`, or one function of a nested pipeline such as
+    `builtin.module(gpu.module(gpu.func(spmd-lower-to-nvvm)))`. Errors (the
+    IR is left unchanged): a wave-level op outside a `gpu.func`/`llvm.func`
+    or in a nested region,
     a `spmd.flow_br` (run `--spmd-predicate` or `--spmd-lower-to-cf`), a
     conditional branch of a wave-level function not marked
     `#spmd.uniformity<uniform>`, a mask-typed function argument or a mask

@@ -37,7 +37,7 @@ use crate::exec::error::ExecError;
 use crate::exec::memory::Memory;
 use crate::exec::program::{Function, OpKind, TerminatorKind, WaveOp};
 use crate::exec::trace::{BlockSite, NoTrace, Tracer};
-use crate::exec::value::Value;
+use crate::exec::value::{IntValue, Value};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -71,6 +71,9 @@ pub enum WaveError {
     /// A wave of `lanes` lanes: none, more than the 64 an exec mask holds,
     /// or more than the function's `spmd.wave_size`.
     BadWaveSize { lanes: usize, wave_size: Option<u64> },
+    /// `spmd.mask.to_bits`/`from_bits` with mask bits that do not fit the
+    /// integer, or that name lanes beyond the wave.
+    MaskCarrier { block: usize, bits: u64, lanes: u32 },
 }
 
 impl fmt::Display for WaveError {
@@ -90,6 +93,9 @@ impl fmt::Display for WaveError {
                 write!(f, "a wave of {lanes} lanes for a function lowered for waves of {size}")
             }
             Self::BadWaveSize { lanes, wave_size: None } => write!(f, "a wave of {lanes} lanes (1 to 64 are supported)"),
+            Self::MaskCarrier { block, bits, lanes } => {
+                write!(f, "mask bits {bits:#x} in block {block} do not fit a carrier of {lanes} lanes")
+            }
         }
     }
 }
@@ -250,6 +256,22 @@ fn wave_mask_op(kind: &WaveOp, op: &crate::exec::program::Op, at: Position, wave
             }
             wave.exec = new;
             return Ok(());
+        }
+        WaveOp::ToBits => {
+            let bits = operand(wave, 0);
+            let width = op.result_type.int_width().unwrap_or(64);
+            let value = IntValue::new(width, bits).ok_or(WaveError::MaskCarrier { block, bits, lanes: width })?;
+            for frame in &mut wave.frames {
+                frame.slots[op.results[0] as usize] = Some(Value::Int(value));
+            }
+            return Ok(());
+        }
+        WaveOp::FromBits => {
+            let bits = operand(wave, 0);
+            if bits & !wave.all != 0 {
+                return Err(WaveError::MaskCarrier { block, bits, lanes: wave.frames.len() as u32 });
+            }
+            bits
         }
         WaveOp::Select => {
             let mask = operand(wave, 0);

@@ -31,8 +31,9 @@ impl Checker {
     }
 }
 
-/// Finds the wave-level functions below `root` (gpu.func ops whose body
-/// holds a wave-level spmd op) and reports misplaced spmd ops.
+/// Finds the wave-level functions below `root` (`gpu.func` and `llvm.func`
+/// ops whose body holds a wave-level spmd op) and reports misplaced spmd
+/// ops.
 pub fn wave_functions<'c, 'a>(root: OperationRef<'c, 'a>, checker: &mut Checker) -> Vec<WaveFunction<'c, 'a>> {
     let mut functions: Vec<WaveFunction<'c, 'a>> = Vec::new();
     root.walk(WalkOrder::PreOrder, |op| {
@@ -51,7 +52,7 @@ pub fn wave_functions<'c, 'a>(root: OperationRef<'c, 'a>, checker: &mut Checker)
                 }
                 None => checker.error(
                     op,
-                    &format!("wave-level op '{}' must be directly in the body of a gpu.func", op_name(op)),
+                    &format!("wave-level op '{}' must be directly in the body of a gpu.func or llvm.func", op_name(op)),
                 ),
             },
             _ => {}
@@ -61,10 +62,13 @@ pub fn wave_functions<'c, 'a>(root: OperationRef<'c, 'a>, checker: &mut Checker)
     functions
 }
 
-/// The `gpu.func` whose body block holds `op` directly.
+/// Function ops whose bodies the lowering handles.
+pub const WAVE_FUNCTION_OPS: &[&str] = &["gpu.func", "llvm.func"];
+
+/// The `gpu.func` or `llvm.func` whose body block holds `op` directly.
 fn body_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let parent = op.block()?.parent_operation()?;
-    (op_name(parent) == "gpu.func").then_some(parent)
+    WAVE_FUNCTION_OPS.contains(&op_name(parent).as_str()).then_some(parent)
 }
 
 /// Checks one wave-level function: masks only flow between spmd ops and
@@ -90,8 +94,11 @@ pub fn check_function(function: &WaveFunction<'_, '_>, checker: &mut Checker) {
 
 fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
     for op in ir_edit::operations(block) {
-        let is_spmd = SpmdOp::of(&op_name(op)).is_some();
-        if !is_spmd && op.results().any(|result| is_mask(result.r#type())) {
+        let name = op_name(op);
+        // `ub.poison` of a mask (hand-written wave-level code) lowers to a
+        // poison integer like every other mask value.
+        let known = SpmdOp::of(&name).is_some() || name == "ub.poison";
+        if !known && op.results().any(|result| is_mask(result.r#type())) {
             checker.error(op, &format!("'{}' produces a '!spmd.mask' the NVVM lowering cannot follow", op_name(op)));
         }
     }

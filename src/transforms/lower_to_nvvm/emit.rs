@@ -9,7 +9,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        Attribute, Identifier, Location, Operation, OperationRef, Type, Value,
+        Attribute, Identifier, Location, Operation, OperationRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -123,6 +123,20 @@ impl<'c, 'a> Emitter<'c, 'a> {
             return value;
         }
         self.insert(arith::extui(value, self.int_type(width), self.location))
+    }
+
+    /// `value` zero-extended or truncated to the integer type `target`
+    /// (itself when the widths agree).
+    pub fn resize(&self, value: Value<'c, 'a>, target: Type<'c>) -> Value<'c, 'a> {
+        let width = |r#type: Type<'c>| IntegerType::try_from(r#type).map(|t| t.width()).unwrap_or(0);
+        let (from, to) = (width(value.r#type()), width(target));
+        if from == to {
+            value
+        } else if from < to {
+            self.insert(arith::extui(value, target, self.location))
+        } else {
+            self.insert(arith::trunci(value, target, self.location))
+        }
     }
 
     /// True in the lanes whose bit is set in `mask`: `(mask & lane_bit) != 0`.

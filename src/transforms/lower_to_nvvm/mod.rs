@@ -68,6 +68,7 @@
 pub mod check;
 mod emit;
 pub mod guard;
+pub mod intrinsics;
 
 use emit::Emitter;
 use melior::{
@@ -95,6 +96,10 @@ pub enum SpmdOp {
     MaskEmpty,
     /// `spmd.mask.select %m, %a, %b`: per lane, `%a` if the lane is in `%m`.
     MaskSelect,
+    /// `spmd.mask.to_bits` / `spmd.mask.from_bits`: a mask carried in an
+    /// integer across an `llvm` branch.
+    MaskToBits,
+    MaskFromBits,
     BranchZero,
     FlowBranch,
     Token,
@@ -113,6 +118,8 @@ impl SpmdOp {
             "spmd.mask.andn" => Self::MaskAndNot,
             "spmd.mask.empty" => Self::MaskEmpty,
             "spmd.mask.select" => Self::MaskSelect,
+            "spmd.mask.to_bits" => Self::MaskToBits,
+            "spmd.mask.from_bits" => Self::MaskFromBits,
             "spmd.exec.br_zero" => Self::BranchZero,
             "spmd.flow_br" => Self::FlowBranch,
             "spmd.convergence.entry" | "spmd.convergence.anchor" | "spmd.convergence.loop" => Self::Token,
@@ -127,7 +134,7 @@ impl SpmdOp {
     }
 }
 
-/// A `gpu.func` holding wave-level code.
+/// A function (`gpu.func` or `llvm.func`) holding wave-level code.
 pub struct WaveFunction<'c, 'a> {
     pub op: OperationRef<'c, 'a>,
 }
@@ -138,7 +145,7 @@ impl<'c, 'a> WaveFunction<'c, 'a> {
     }
 
     pub fn body(&self) -> RegionRef<'c, 'a> {
-        self.op.region(0).expect("a gpu.func has a body")
+        self.op.region(0).expect("a wave-level function has a body")
     }
 
     /// The blocks of the body, in order.
@@ -153,7 +160,7 @@ impl<'c, 'a> WaveFunction<'c, 'a> {
     }
 
     fn is_kernel(&self) -> bool {
-        self.op.has_attribute("gpu.kernel")
+        crate::analysis::kernels::is_kernel(self.op)
     }
 
     /// True if some `spmd.exec.write` can narrow exec below the live mask.
@@ -296,6 +303,12 @@ fn lower_wave_op<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, state: &
         SpmdOp::MaskSelect => {
             let mine = emit.lane_active(lanes.width, operand(0), lanes.lane_bit);
             Some(emit.select(mine, operand(1), operand(2)))
+        }
+        // The mask is an integer of `width` bits already; the carrier may
+        // be wider or narrower.
+        SpmdOp::MaskToBits | SpmdOp::MaskFromBits => {
+            let target = op.result(0).unwrap().r#type();
+            Some(emit.resize(operand(0), target))
         }
         SpmdOp::BranchZero => {
             lower_branch_zero(emit, lanes, state.exec);

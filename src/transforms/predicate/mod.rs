@@ -133,6 +133,7 @@
 //! the self edge too, but it always accepts `X` as well; see
 //! [`reconverging`](crate::analysis::reconverging)).
 
+pub mod carriers;
 pub mod live;
 pub mod plan;
 
@@ -201,6 +202,9 @@ pub struct PredicateStats {
     pub rejoin_points: usize,
     pub guarded: usize,
     pub parked_values: usize,
+    /// Mask block arguments carried as integers across `llvm` branches
+    /// ([`carriers`]).
+    pub mask_carriers: usize,
 }
 
 /// Why a function cannot be lowered.
@@ -216,6 +220,12 @@ pub enum PredicateError<'c> {
     AlreadyWaveLevel {
         location: Location<'c>,
     },
+    /// A terminator the lowering cannot rewrite or reason about.
+    UnsupportedTerminator {
+        location: Location<'c>,
+        name: String,
+        reason: &'static str,
+    },
 }
 
 impl std::fmt::Display for PredicateError<'_> {
@@ -226,6 +236,7 @@ impl std::fmt::Display for PredicateError<'_> {
             Self::AlreadyWaveLevel { .. } => {
                 write!(f, "the function already manipulates exec masks (it is wave-level code)")
             }
+            Self::UnsupportedTerminator { name, reason, .. } => write!(f, "unsupported terminator '{name}': {reason}"),
         }
     }
 }
@@ -236,7 +247,9 @@ impl<'c> PredicateError<'c> {
         match self {
             Self::Region(RegionGraphError::MissingTerminator { location, .. }) => *location,
             Self::Region(RegionGraphError::EmptyRegion) => fallback,
-            Self::NotReconverging { location, .. } | Self::AlreadyWaveLevel { location } => *location,
+            Self::NotReconverging { location, .. }
+            | Self::AlreadyWaveLevel { location }
+            | Self::UnsupportedTerminator { location, .. } => *location,
         }
     }
 }
@@ -260,6 +273,7 @@ pub fn predicate_function<'c, 'a>(
     let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(PredicateError::Region)?;
     let graph = uniformity.graph();
     reject_wave_level(graph)?;
+    reject_terminators(graph, &uniformity)?;
     let divergent: Vec<bool> = (0..graph.num_blocks())
         .map(BlockId::new)
         .map(|b| {
@@ -271,6 +285,8 @@ pub fn predicate_function<'c, 'a>(
     let lowerings = plan_function(graph, &divergent, options.skip_empty_blocks)?;
     let mut stats = PredicateStats::default();
     Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
+    let mask = Type::parse(context, "!spmd.mask").expect("spmd dialect loaded");
+    stats.mask_carriers = carriers::carry_masks_across_llvm_branches(context, region, mask, options.wave_size);
     let size = IntegerAttribute::new(IntegerType::new(context, 64).into(), i64::from(options.wave_size));
     // SAFETY: the function is live; only a discardable attribute changes.
     let mut function_mut = unsafe { OperationRefMut::from_raw(function.to_raw()) };
@@ -278,7 +294,7 @@ pub fn predicate_function<'c, 'a>(
     Ok(stats)
 }
 
-/// Divergent `cf.switch`es (a reconverging one has two slots) become
+/// Divergent `cf.switch`es and `llvm.switch`es (a reconverging one has two slots) become
 /// two-way branches on `arith.cmpi`, so that every divergent branch has an
 /// `i1` condition.
 fn lower_divergent_switches<'c>(
@@ -291,7 +307,7 @@ fn lower_divergent_switches<'c>(
     let graph = uniformity.graph();
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let terminator = graph.terminator(b);
-        if op_name(terminator) == "cf.switch" && uniformity.info().is_divergent_branch(b) {
+        if prepare::is_switch(terminator) && uniformity.info().is_divergent_branch(b) {
             prepare::lower_switch(context, region, graph.block(b));
         }
     }
@@ -314,6 +330,41 @@ fn hoist_constants(region: RegionRef<'_, '_>) {
             }
         }
         block = b.next_in_region();
+    }
+}
+
+/// Refuses terminators the lowering cannot handle: a divergent branch
+/// must implement `BranchOpInterface` (its successor operands are
+/// rewritten and `spmd.exec.br_zero` replaces it), and when anything
+/// diverges every exit must be a known return or dead end (a wave that
+/// leaves through an exit must not strand parked lanes).
+fn reject_terminators<'c>(graph: &RegionGraph<'c, '_>, uniformity: &RegionUniformity<'c, '_>) -> Result<(), PredicateError<'c>> {
+    let mut any_divergent = false;
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        if graph.graph().successors(b).len() < 2 || !uniformity.info().is_divergent_branch(b) {
+            continue;
+        }
+        any_divergent = true;
+        let terminator = graph.terminator(b);
+        // SAFETY: plain interface query on a live operation.
+        if !unsafe { crate::ffi::spmdIsBranch(terminator.to_raw()) } {
+            return Err(PredicateError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: "a divergent branch must implement BranchOpInterface to be lowered to exec-mask code",
+            });
+        }
+    }
+    match prepare::unknown_exit(graph) {
+        Some(b) if any_divergent => {
+            let terminator = graph.terminator(b);
+            Err(PredicateError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: prepare::UNKNOWN_EXIT_REASON,
+            })
+        }
+        _ => Ok(()),
     }
 }
 
@@ -489,6 +540,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         stats.rejoin_points = rejoins.len();
         stats.parked_values = parked.len();
         self.repair_ssa(&rejoins, &rejoin_ors, &parks, &parked, &merges);
+        self.empty_instead_of_poison_masks();
         self.mark_uniform(&uniform);
         self.drop_markers_and_fold();
     }
@@ -902,6 +954,20 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             .build();
         block.insert_operation_before(terminator, op.expect("valid cf.br"));
         ir_edit::erase_operation(terminator);
+    }
+
+    /// SSA construction passes `ub.poison` where a variable has no
+    /// definition (edges from unreachable blocks). A mask is never poison:
+    /// there it is the empty mask, which every consumer of wave-level code
+    /// understands.
+    fn empty_instead_of_poison_masks(&self) {
+        let entry = self.graph.block(self.graph.graph().entry());
+        for op in ir_edit::operations(entry) {
+            if op_name(op) == "ub.poison" && op.result(0).is_ok_and(|result| result.r#type() == self.mask) {
+                ir_edit::replace_all_uses(value(op), self.empty);
+                ir_edit::erase_operation(op);
+            }
+        }
     }
 
     /// Places the block arguments of the rejoin masks and parked values and

@@ -102,6 +102,9 @@ pub struct ReconvergeStats {
     pub returns_unified: usize,
     /// Values whose dominance was repaired with block arguments.
     pub repaired_values: usize,
+    /// Infinite loops given a never-taken exit because a divergent branch
+    /// inside them needed a rejoin point.
+    pub infinite_loops: usize,
 }
 
 /// Why a function could not be made reconverging.
@@ -176,6 +179,11 @@ impl CarriedDivergence {
         Ok((carried, uniformity.into_graph()))
     }
 
+    /// Records a block created by the preparation whose branch is uniform.
+    fn set_uniform(&mut self, block: melior::ir::BlockRef<'_, '_>) {
+        self.known.insert(block.to_raw().ptr as usize);
+    }
+
     /// The flags of `graph`'s blocks. Blocks created since the analysis are
     /// divergent when they branch: the preparation only creates branches
     /// of lowered divergent switches, and the plan only Flow branches.
@@ -236,7 +244,16 @@ pub fn reconverge_function<'c, 'a>(
             timer.lap("tokens");
             return Ok(stats);
         }
-        let prepared = prepare_region(context, region, &graph, &divergent, &mut stats)?;
+        let mut divergence = divergence;
+        if let Some(b) = prepare::unknown_exit(&graph) {
+            let terminator = graph.terminator(b);
+            return Err(ReconvergeError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: prepare::UNKNOWN_EXIT_REASON,
+            });
+        }
+        let prepared = prepare_region(context, region, &graph, &divergent, &mut divergence, &mut stats)?;
         timer.lap("prepare");
         if prepared {
             stats.changed = true;
@@ -311,6 +328,7 @@ fn prepare_region<'c, 'a>(
     region: RegionRef<'c, 'a>,
     graph: &crate::analysis::region_graph::RegionGraph<'c, 'a>,
     divergent: &[bool],
+    divergence: &mut CarriedDivergence,
     stats: &mut ReconvergeStats,
 ) -> Result<bool, ReconvergeError<'c>> {
     let mut changed = false;
@@ -324,7 +342,7 @@ fn prepare_region<'c, 'a>(
             return Err(ReconvergeError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
-                reason: "a divergent multi-way branch must be a cf.switch to be lowered into two-way branches",
+                reason: "a divergent multi-way branch must be a cf.switch or llvm.switch to be lowered into two-way branches",
             });
         }
         stats.switches_lowered += 1;
@@ -336,7 +354,30 @@ fn prepare_region<'c, 'a>(
         stats.returns_unified += returns;
         changed = true;
     }
-    Ok(changed)
+    if changed {
+        return Ok(true);
+    }
+    // A divergent branch inside an infinite loop still needs a rejoin
+    // point (the wave-level lowering parks lanes there): give the loops a
+    // never-taken exit so that post-dominance inside them is the ordinary
+    // one, as --spmd-structurize does.
+    let g = graph.graph();
+    let reaches = reconverging::reaches_exit(g, &|b| prepare::is_function_exit(graph.terminator(b)));
+    let stranded = (0..g.num_blocks()).find(|&b| divergent[b] && !reaches[b]);
+    if let Some(b) = stranded {
+        let added = prepare::add_infinite_loop_exits(context, region, graph, &mut |detour| divergence.set_uniform(detour));
+        if added == 0 {
+            let terminator = graph.terminator(BlockId::new(b));
+            return Err(ReconvergeError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: "it is a divergent branch in an infinite loop of a function that never returns, so its threads have no point to rejoin at",
+            });
+        }
+        stats.infinite_loops += added;
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// Puts `spmd.convergence.entry` in the entry block and

@@ -361,7 +361,19 @@ fn has_two_targets<G: Graph + ?Sized>(g: &G, b: BlockId) -> bool {
 
 /// Rejects terminators whose successor operands cannot be rewritten.
 fn check_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), StructurizeError<'c>> {
-    hubs::check_branch_terminators(graph).map_err(|e| StructurizeError::from_hub(e, graph.terminator_location(BlockId::new(0))))
+    hubs::check_branch_terminators(graph).map_err(|e| StructurizeError::from_hub(e, graph.terminator_location(BlockId::new(0))))?;
+    let branches = (0..graph.num_blocks()).any(|b| graph.graph().successors(BlockId::new(b)).len() >= 2);
+    match prepare::unknown_exit(graph) {
+        Some(b) if branches => {
+            let terminator = graph.terminator(b);
+            Err(StructurizeError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: prepare::UNKNOWN_EXIT_REASON,
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Step 2 of the module docs. Takes an exact snapshot of `region` and
@@ -401,7 +413,7 @@ fn prepare_region<'c, 'a>(
             return Err(StructurizeError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
-                reason: "a multi-way branch must be a cf.switch to be lowered into two-way branches",
+                reason: "a multi-way branch must be a cf.switch or llvm.switch to be lowered into two-way branches",
             });
         };
         if let Some(divergence) = divergence.as_deref_mut() {
@@ -424,7 +436,12 @@ fn prepare_region<'c, 'a>(
         graph = snapshot()?;
     }
     timer.lap("switches, returns");
-    stats.infinite_loops = add_infinite_loop_exits(context, region, &graph, divergence);
+    stats.infinite_loops = prepare::add_infinite_loop_exits(context, region, &graph, &mut |detour| {
+        // A branch on a constant is uniform.
+        if let Some(divergence) = divergence.as_deref_mut() {
+            divergence.set(detour, false);
+        }
+    });
     if stats.infinite_loops > 0 {
         stats.changed = true;
         graph = snapshot()?;
@@ -462,38 +479,6 @@ impl BranchDivergence {
     fn set(&mut self, block: BlockRef<'_, '_>, divergent: bool) {
         self.divergent.insert(block.to_raw().ptr as usize, divergent);
     }
-}
-
-/// Gives every infinite loop a never-taken exit from the block the
-/// post-dominator tree connects to its virtual exit (one per terminal
-/// SCC of the blocks that cannot return), on its first slot that stays in
-/// the loop. Without a return block there is nothing to exit to and
-/// nothing is done.
-fn add_infinite_loop_exits<'c, 'a>(
-    context: &'c Context,
-    region: RegionRef<'c, 'a>,
-    graph: &RegionGraph<'c, 'a>,
-    mut divergence: Option<&mut BranchDivergence>,
-) -> usize {
-    let Some(exit) = prepare::single_return_block_in(graph) else { return 0 };
-    let exit = graph.block(exit);
-    let pdom = PostDominatorTree::build(graph.graph());
-    let mut added = 0;
-    for &root in pdom.extra_roots() {
-        let successors = graph.graph().successors(root);
-        // A terminal SCC member reaches only its SCC: any slot stays inside.
-        if successors.is_empty() {
-            continue;
-        }
-        if let Some(detour) = prepare::add_never_taken_exit(context, region, graph.block(root), 0, exit) {
-            // A branch on a constant is uniform.
-            if let Some(divergence) = divergence.as_deref_mut() {
-                divergence.set(detour, false);
-            }
-            added += 1;
-        }
-    }
-    added
 }
 
 /// The Flow facts of every block of `graph` for the contract check,

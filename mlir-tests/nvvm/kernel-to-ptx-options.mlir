@@ -1,0 +1,39 @@
+// REQUIRES: ptxas
+// The options and failure modes of scripts/kernel-to-ptx.sh.
+//
+// Targets before sm_70 get PTX 6.0, the first with vote.sync:
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --mcpu sm_60 %S/Inputs/nested-if.mlir -o %t.sm60.ptx
+// RUN: FileCheck %s --check-prefix=SM60 < %t.sm60.ptx
+// RUN: %ptxas -arch=sm_60 %t.sm60.ptx -o /dev/null
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --via isa --mcpu sm_60 %S/Inputs/llvm-switch-loop.mlir -o %t.isa60.ptx
+// RUN: %ptxas -arch=sm_60 %t.isa60.ptx -o /dev/null
+// SM60: .version 6.0
+// SM60: .target sm_60
+// SM60: vote.sync.ballot.b32
+//
+// Too old a target, or a malformed one, is refused up front:
+// RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --mcpu sm_20 %S/Inputs/nested-if.mlir 2>&1 | FileCheck %s --check-prefix=OLD
+// RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --mcpu volta %S/Inputs/nested-if.mlir 2>&1 | FileCheck %s --check-prefix=BADCPU
+// OLD: kernel-to-ptx: --mcpu sm_20 is too old: the exec-mask lowering needs vote.sync (PTX 6.0, sm_30 or newer)
+// BADCPU: kernel-to-ptx: --mcpu must look like sm_70 or sm_90a, not 'volta'
+//
+// Waves of 64 lanes: the wave size reaches spmd-predicate too, so masks
+// are i64 from the start (the carriers of the LLVM-dialect kernel are i64).
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --wave-size 64 --emit nvvm %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=WAVE64
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --wave-size 64 %S/Inputs/llvm-switch-loop.mlir -o %t.w64.ptx
+// RUN: %ptxas -arch=sm_90 %t.w64.ptx -o /dev/null
+// WAVE64: llvm.func ptx_kernelcc @k(
+// WAVE64: nvvm.vote.sync ballot
+// WAVE64: llvm.zext {{.*}} : i32 to i64
+//
+// LLVM math that NVPTX cannot select without libdevice is reported, not
+// left to abort llc:
+// RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh %s 2>&1 | FileCheck %s --check-prefix=LIBDEVICE
+// LIBDEVICE: kernel-to-ptx: the kernel calls llvm.exp.f32 which NVPTX cannot select without libdevice
+module attributes {llvm.target_triple = "nvptx64-nvidia-cuda"} {
+  llvm.func ptx_kernelcc @uses_exp(%out: !llvm.ptr<1>, %x: f32) {
+    %e = llvm.intr.exp(%x) : (f32) -> f32
+    llvm.store %e, %out : f32, !llvm.ptr<1>
+    llvm.return
+  }
+}

@@ -1,0 +1,35 @@
+// REQUIRES: ptxas
+// Ordinary divergent kernels, in both front doors, all the way to PTX that
+// ptxas accepts, through both routes and for sm_70 and sm_90.
+//
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/nested-if.mlir | FileCheck %s --check-prefix=NESTED
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/loop-early-return.mlir | FileCheck %s --check-prefix=EARLY
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/while-break.mlir | FileCheck %s --check-prefix=BREAK
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/switch-tid.mlir | FileCheck %s --check-prefix=SWITCH
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/self-loop-unreachable.mlir | FileCheck %s --check-prefix=SELF
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/infinite-loop.mlir | FileCheck %s --check-prefix=INFINITE
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/math-intrinsics.mlir | FileCheck %s --check-prefix=MATH
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=LLVM
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --via llc - < %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=LLVM
+//
+// Every input, both routes, both targets, assembled by ptxas:
+// RUN: %spmd_src_root/scripts/ptx-gate.sh --inputs %S/Inputs
+//
+// NESTED:   .entry nested_if
+// NESTED:   vote.sync.ballot.b32
+// NESTED:   vote.sync.ballot.b32
+// EARLY:    .entry loop_early_return
+// EARLY:    vote.sync.ballot.b32
+// BREAK:    .entry while_break
+// BREAK:    vote.sync.ballot.b32
+// SWITCH:   .entry switch_tid
+// SWITCH:   vote.sync.ballot.b32
+// SELF:     .entry self_loop
+// SELF:     vote.sync.ballot.b32
+// INFINITE: .entry divergent_if
+// INFINITE-DAG: bar.sync {{[[:space:]]*}}0
+// INFINITE-DAG: vote.sync.ballot.b32
+// MATH:     .entry f
+// MATH:     cvt.rpi.f32.f32
+// LLVM:     .entry k
+// LLVM:     vote.sync.ballot.b32
