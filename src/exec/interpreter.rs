@@ -116,6 +116,7 @@ impl ThreadId {
 pub struct Executor {
     program: Program,
     call_depth_limit: usize,
+    vote_poison: warp::VotePoison,
 }
 
 /// Per-thread execution state.
@@ -214,12 +215,20 @@ impl Executor {
         Self {
             program: Program::compile(module),
             call_depth_limit: Self::DEFAULT_CALL_DEPTH_LIMIT,
+            vote_poison: warp::VotePoison::default(),
         }
     }
 
     /// The same executor with another call depth limit.
     pub fn with_call_depth_limit(mut self, limit: usize) -> Self {
         self.call_depth_limit = limit;
+        self
+    }
+
+    /// The same executor with another treatment of poison vote predicates
+    /// in lockstep warps (see [`warp::VotePoison`]).
+    pub fn with_vote_poison(mut self, vote_poison: warp::VotePoison) -> Self {
+        self.vote_poison = vote_poison;
         self
     }
 

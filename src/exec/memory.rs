@@ -866,21 +866,28 @@ impl Memory {
     }
 
     /// The buffer of module global `global` for CTA `cta` (`None` for a
-    /// global outside shared memory: one copy for the grid), created zeroed
-    /// on first use. Globals are private: not logged, not harness buffers.
+    /// global outside shared memory: one copy for the grid), created on
+    /// first use holding `init` (empty: zeros; one value: every element).
+    /// Globals are private: not logged, not harness buffers.
     pub(crate) fn global_buffer(
         &mut self,
         global: usize,
         cta: Option<u32>,
-        element: ElementType,
-        count: u64,
-        space: u32,
+        (element, count, space): (ElementType, u64, u32),
+        init: &[Value],
     ) -> Result<BufferId, MemoryError> {
         let key = (global, cta.unwrap_or(u32::MAX));
         if let Some(&buffer) = self.globals.get(&key) {
             return Ok(buffer);
         }
         let buffer = self.alloc_pointer_buffer(element, count as i64, space)?;
+        let data = &mut self.buffers[buffer.0 as usize].data;
+        for (index, slot) in data.iter_mut().enumerate() {
+            let value = if init.len() == 1 { init.first() } else { init.get(index) };
+            if let Some(bits) = value.and_then(|value| element.encode(*value)) {
+                *slot = bits;
+            }
+        }
         self.globals.insert(key, buffer);
         Ok(buffer)
     }

@@ -85,7 +85,7 @@ pub mod memory;
 mod program;
 pub mod random_kernel;
 pub mod trace;
-pub use interpreter::warp::{CtaRun, WarpError, WarpStats};
+pub use interpreter::warp::{CtaRun, VotePoison, WarpError, WarpStats};
 pub use interpreter::wave::{BlockLog, WaveError, WaveRun};
 pub use program::WAVE_SIZE_ATTR;
 pub mod value;

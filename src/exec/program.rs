@@ -1118,8 +1118,9 @@ pub(crate) fn element_type(element: &ValueType) -> Option<ElementType> {
 /// ops). A terminator is a lane guard when its immediate post-dominator `p`
 /// is a block of the function and the blocks between it and `p` (reachable
 /// from its successors without passing `p`) form no cycle and hold no warp
-/// collective or barrier: such a region runs the same in a diverged and in
-/// a converged warp, and the warp is whole again at `p`.
+/// collective or barrier (`activemask` is allowed: it reports the diverged
+/// lanes, as on the hardware): such a region runs the same in a diverged
+/// and in a converged warp, and the warp is whole again at `p`.
 fn lane_guards(blocks: &[Block]) -> Vec<Option<usize>> {
     let n = blocks.len();
     let successors: Vec<Vec<usize>> = blocks
@@ -1134,7 +1135,12 @@ fn lane_guards(blocks: &[Block]) -> Vec<Option<usize>> {
     let ipdom = immediate_post_dominators(&successors);
     let collective: Vec<bool> = blocks
         .iter()
-        .map(|block| block.ops.iter().any(|op| matches!(op.kind, OpKind::Warp(_))))
+        .map(|block| {
+            block
+                .ops
+                .iter()
+                .any(|op| matches!(op.kind, OpKind::Warp(kind) if kind != WarpOp::ActiveMask))
+        })
         .collect();
     (0..n)
         .map(|block| {

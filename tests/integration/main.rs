@@ -10,6 +10,7 @@ mod common;
 mod cfg;
 mod dialect;
 mod exec;
+mod exec_llvm;
 mod jit;
 mod nvvm_exec;
 mod predicate;

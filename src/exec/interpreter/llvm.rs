@@ -158,7 +158,7 @@ pub(super) fn execute(
                 let cta = (description.space == address_space::SHARED).then(|| thread.cta_linear());
                 let buffer = thread
                     .memory
-                    .global_buffer(index, cta, element, description.count, description.space)
+                    .global_buffer(index, cta, (element, description.count, description.space), &description.init)
                     .map_err(memory_fault)?;
                 Value::Ptr(Pointer::to_buffer(buffer))
             }

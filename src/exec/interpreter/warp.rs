@@ -36,9 +36,11 @@
 //! `nvvm.bar.warp.sync` compute across the warp: every executing lane must
 //! pass the same member mask, and it must be exactly the set of executing
 //! lanes (each executing lane is a member, each member executes it);
-//! otherwise [`WarpError::MemberMask`]. A poison vote predicate makes the
-//! vote's result poison in every lane (LLVM gives a poison operand no
-//! meaning); a shuffle from a lane that is not a member gives poison.
+//! otherwise [`WarpError::MemberMask`]. A shuffle from a lane that is not a
+//! member gives poison. What a *poison* vote predicate does is the
+//! executor's [`VotePoison`] setting: by default the vote's result is poison
+//! in every lane, so a program whose votes may see poison (LLVM lets the
+//! lane's bit be anything) is reported where it uses the result.
 //! `llvm.nvvm.activemask` gives the executing lanes. The same operations
 //! called as intrinsics (`llvm.call_intrinsic "llvm.nvvm.vote.ballot.sync"`,
 //! ...) behave the same.
@@ -71,6 +73,28 @@ use crate::exec::trace::NoTrace;
 use crate::exec::value::Value;
 use std::fmt;
 use std::ops::AddAssign;
+
+/// What a lockstep warp does with a poison predicate of `nvvm.vote.sync`
+/// ([`Executor::with_vote_poison`]).
+///
+/// LLVM gives a poison predicate no particular value: the lane's vote may
+/// come out either way, and an optimizer may pick whichever suits it (for
+/// `and i1 %p, false` with `%p` poison, the whole `and` is poison, not
+/// false). [`VotePoison::Poison`] reports any use of such a vote;
+/// [`VotePoison::False`] and [`VotePoison::True`] fix the lane's vote, which
+/// shows what the hardware computes when the predicate register holds a
+/// value that the `and` clears (`False`) and what a legal optimization may
+/// produce (`True`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum VotePoison {
+    /// The vote's result is poison in every lane (the default).
+    #[default]
+    Poison,
+    /// The lane votes false.
+    False,
+    /// The lane votes true.
+    True,
+}
 
 /// The outcome of a CTA run in lockstep warps.
 #[derive(Clone, Debug, Default)]
@@ -580,7 +604,11 @@ impl Executor {
                 for lane in lanes_of(executing) {
                     predicates.push(match read(warp, lane, 1)? {
                         Value::Int(flag) if flag.width() == 1 => Some(flag.is_true()),
-                        Value::Poison => None,
+                        Value::Poison => match self.vote_poison {
+                            VotePoison::Poison => None,
+                            VotePoison::False => Some(false),
+                            VotePoison::True => Some(true),
+                        },
                         other => {
                             return Err(lane_fail(
                                 lane,

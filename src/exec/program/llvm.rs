@@ -15,9 +15,10 @@ use crate::exec::memory::{AtomicKind, ElementType, Pointer};
 use crate::exec::value::{IntValue, Value, ValueType};
 use melior::ir::{
     attribute::{
-        DenseI32ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute,
+        AttributeLike, DenseI32ArrayAttribute, DenseI64ArrayAttribute, FlatSymbolRefAttribute,
         StringAttribute, TypeAttribute,
     },
+    block::BlockLike,
     operation::OperationLike,
     r#type::{IntegerType, TypeLike},
     OperationRef, RegionLike, Type, ValueLike,
@@ -101,14 +102,18 @@ pub(crate) enum WarpOp {
 }
 
 /// A module global (`llvm.mlir.global`) as memory: `count` elements of
-/// `element` in address space `space`. `element` is `None` when the type
-/// or the initializer is outside the subset (zero-initialized arrays of
-/// scalars); taking its address is then an error.
+/// `element` in address space `space`, initially `init` (empty: zeros; one
+/// value: a splat). `element` is `None` when the type or the initializer is
+/// outside the subset (scalars and arrays of scalars; no initializer, an
+/// `undef`/`poison`/`zero` initializer region, which read as zeros, or an
+/// integer, float or rank-1 dense `value`); taking its address is then an
+/// error.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Global {
     pub element: Option<ElementType>,
     pub count: u64,
     pub space: u32,
+    pub init: Vec<Value>,
 }
 
 /// The memory layout of an LLVM type on NVPTX.
@@ -271,18 +276,70 @@ pub(crate) fn global(op: OperationRef) -> Global {
         .ok()
         .and_then(|attribute| TypeAttribute::try_from(attribute).ok())
         .and_then(|attribute| layout(attribute.value()));
-    let initialized = op.attribute("value").is_ok()
-        || op
-            .region(0)
-            .ok()
-            .and_then(|region| region.first_block())
-            .is_some();
-    let elements = layout.and_then(|layout| layout.elements()).filter(|_| !initialized);
+    let elements = layout.and_then(|layout| layout.elements());
+    let init = elements.and_then(|(element, count)| initial_values(op, element, count));
+    let supported = elements.filter(|_| init.is_some());
     Global {
-        element: elements.map(|(element, _)| element),
-        count: elements.map_or(0, |(_, count)| count),
+        element: supported.map(|(element, _)| element),
+        count: supported.map_or(0, |(_, count)| count),
         space,
+        init: init.unwrap_or_default(),
     }
+}
+
+/// The initial elements of a global (see [`Global`]), `None` if outside
+/// the subset.
+fn initial_values(op: OperationRef, element: ElementType, count: u64) -> Option<Vec<Value>> {
+    let element_value = |attribute: melior::ir::Attribute| -> Option<Value> {
+        if attribute.is_integer() {
+            let bits = melior::ir::attribute::IntegerAttribute::try_from(attribute).ok()?.value() as u64;
+            match element {
+                ElementType::Int(width) => Some(Value::Int(IntValue::wrap(width, bits))),
+                _ => None,
+            }
+        } else if attribute.is_float() {
+            let value = melior::ir::attribute::FloatAttribute::try_from(attribute).ok()?.value();
+            match element {
+                ElementType::F32 => Some(Value::F32(value as f32)),
+                ElementType::F64 => Some(Value::F64(value)),
+                _ => None,
+            }
+        } else {
+            None
+        }
+    };
+    if let Ok(value) = op.attribute("value") {
+        if value.is_dense_elements() {
+            // SAFETY: `value` is a live dense elements attribute.
+            let (splat, rank) = unsafe {
+                (
+                    mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw()),
+                    mlir_sys::mlirShapedTypeGetRank(mlir_sys::mlirAttributeGetType(value.to_raw())),
+                )
+            };
+            if !splat && rank != 1 {
+                return None;
+            }
+            let positions = if splat { 1 } else { count };
+            return (0..positions)
+                .map(|index| super::elements_attribute_value(value, index as usize).and_then(element_value))
+                .collect();
+        }
+        return element_value(value).map(|value| vec![value]);
+    }
+    let Some(block) = op.region(0).ok().and_then(|region| region.first_block()) else {
+        return Some(Vec::new());
+    };
+    // An initializer region: only `undef`/`poison`/`zero` and the return.
+    let mut next = block.first_operation();
+    while let Some(inner) = next {
+        let name = super::op_name(inner);
+        if !matches!(name.as_str(), "llvm.mlir.undef" | "llvm.mlir.poison" | "llvm.mlir.zero" | "llvm.return") {
+            return None;
+        }
+        next = inner.next_in_block();
+    }
+    Some(Vec::new())
 }
 
 fn operand_type<'c>(op: OperationRef<'c, '_>, index: usize) -> Option<Type<'c>> {
@@ -298,6 +355,54 @@ fn access(element: &ValueType, pointer: Option<Type>) -> Option<Access> {
 
 fn has_attribute(op: OperationRef, name: &str) -> bool {
     op.attribute(name).is_ok()
+}
+
+/// The op's properties as the generic form prints them (`<{...}>`).
+///
+/// Some LLVM-dialect properties are not attributes (`overflowFlags` of
+/// `llvm.add`, `noWrapFlags` of `llvm.getelementptr`), so the C API cannot
+/// read them by name; their printed form can.
+fn properties_text(op: OperationRef) -> String {
+    unsafe extern "C" fn append(piece: mlir_sys::MlirStringRef, user_data: *mut std::ffi::c_void) {
+        // SAFETY: `user_data` is the `String` below; `piece` is valid for
+        // the duration of the call.
+        let text = unsafe { &mut *(user_data as *mut String) };
+        let bytes = unsafe { std::slice::from_raw_parts(piece.data as *const u8, piece.length) };
+        text.push_str(&String::from_utf8_lossy(bytes));
+    }
+    let mut text = String::new();
+    // SAFETY: the flags are created and destroyed here; the callback only
+    // appends to `text`, which outlives the call.
+    unsafe {
+        let flags = mlir_sys::mlirOpPrintingFlagsCreate();
+        mlir_sys::mlirOpPrintingFlagsPrintGenericOpForm(flags);
+        mlir_sys::mlirOpPrintingFlagsUseLocalScope(flags);
+        mlir_sys::mlirOpPrintingFlagsSkipRegions(flags);
+        mlir_sys::mlirOperationPrintWithFlags(op.to_raw(), flags, Some(append), &mut text as *mut String as *mut std::ffi::c_void);
+        mlir_sys::mlirOpPrintingFlagsDestroy(flags);
+    }
+    match (text.find("<{"), text.find("}>")) {
+        (Some(start), Some(end)) if start < end => text[start + 2..end].to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The integer value of property `name` in [`properties_text`] (the
+/// generic form prints flag enums as `name = 3 : i32`); 0 if absent.
+fn property_bits(op: OperationRef, name: &str) -> u64 {
+    let text = properties_text(op);
+    text.split(&format!("{name} = "))
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|digits| digits.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The `nsw`/`nuw` of an LLVM op's `overflowFlags` property (LLVM's
+/// `IntegerOverflowFlags`: nsw = 1, nuw = 2).
+fn llvm_overflow_flags(op: OperationRef) -> (bool, bool) {
+    let bits = property_bits(op, "overflowFlags");
+    (bits & 1 != 0, bits & 2 != 0)
 }
 
 fn i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
@@ -335,6 +440,9 @@ pub(super) fn decode(
     }
     if let Some(int_op) = llvm_int_op(name) {
         let mut flags = overflow_flags(op, cache);
+        if matches!(int_op, IntOp::Add | IntOp::Sub | IntOp::Mul | IntOp::Shl) && !name.starts_with("llvm.intr.") {
+            (flags.nsw, flags.nuw) = llvm_overflow_flags(op);
+        }
         flags.exact = has_attribute(op, "isExact");
         flags.disjoint = has_attribute(op, "isDisjoint");
         return Some(OpKind::Int(int_op, flags));
@@ -348,8 +456,8 @@ pub(super) fn decode(
             ..CastFlags::default()
         };
         let flags = if cast == CastOp::Trunc {
-            let overflow = overflow_flags(op, cache);
-            CastFlags { nsw: overflow.nsw, nuw: overflow.nuw, ..flags }
+            let (nsw, nuw) = llvm_overflow_flags(op);
+            CastFlags { nsw, nuw, ..flags }
         } else {
             flags
         };
@@ -378,7 +486,7 @@ pub(super) fn decode(
         "llvm.intr.ctpop" => OpKind::IntUnary(IntUnaryOp::CtPop, Some(false)),
         "llvm.intr.fabs" => OpKind::FloatUnary(FloatUnaryOp::Abs),
         "llvm.insertvalue" | "llvm.extractvalue" => aggregate_member(op, name),
-        "llvm.getelementptr" => gep(op, cache).map_or(OpKind::Unsupported, |plan| OpKind::Gep(Box::new(plan))),
+        "llvm.getelementptr" => gep(op).map_or(OpKind::Unsupported, |plan| OpKind::Gep(Box::new(plan))),
         "llvm.load" => access(result_type, operand_type(op, 0)).map_or(OpKind::Unsupported, OpKind::PtrLoad),
         "llvm.store" => operand_type(op, 0)
             .map(|r#type| cache.value_type(r#type))
@@ -482,17 +590,15 @@ fn aggregate_member(op: OperationRef, name: &str) -> OpKind {
     }
 }
 
-fn gep(op: OperationRef, cache: &mut IrCache) -> Option<GepPlan> {
+fn gep(op: OperationRef) -> Option<GepPlan> {
     let raw = i32_array(op, "rawConstantIndices")?;
     let element = TypeAttribute::try_from(op.attribute("elem_type").ok()?).ok()?.value();
     let mut current = layout(element)?;
     let mut plan = GepPlan {
         constant: 0,
         dynamic: Vec::new(),
-        inbounds: op
-            .attribute("noWrapFlags")
-            .map(|flags| cache.attribute_text(flags).contains("inbounds"))
-            .unwrap_or(false),
+        // `GEPNoWrapFlags`: inbounds = 1 (with nusw = 2), nuw = 4.
+        inbounds: property_bits(op, "noWrapFlags") & 1 != 0,
     };
     let mut next_operand = 1;
     for (position, &index) in raw.iter().enumerate() {
