@@ -1257,3 +1257,41 @@ fn immediate_post_dominators(successors: &[Vec<usize>]) -> Vec<Option<usize>> {
     ipdom.truncate(n);
     ipdom
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn post_dominators_of_a_diamond_a_loop_and_an_infinite_loop() {
+        // 0 -> {1, 2}, 1 -> 3, 2 -> 3, 3 -> {4, 3}, 4 returns; 5 -> 5 (no exit).
+        let successors = vec![vec![1, 2], vec![3], vec![3], vec![3, 4], vec![], vec![5]];
+        let ipdom = immediate_post_dominators(&successors);
+        let exit = successors.len();
+        assert_eq!(ipdom, vec![Some(3), Some(3), Some(3), Some(4), Some(exit), None]);
+    }
+
+    #[test]
+    fn post_dominators_with_two_exits() {
+        // 0 -> {1, 2}; 1 returns; 2 -> 3 returns: only the virtual exit
+        // post-dominates 0.
+        let successors = vec![vec![1, 2], vec![], vec![3], vec![]];
+        let exit = successors.len();
+        assert_eq!(immediate_post_dominators(&successors), vec![Some(exit), Some(exit), Some(3), Some(exit)]);
+    }
+
+    #[test]
+    fn guard_regions_are_acyclic_and_free_of_collectives() {
+        let successors = vec![vec![1, 2], vec![2], vec![3, 2], vec![]];
+        let plain = vec![false; 4];
+        // 0's region {1} (up to 2) is plain; 2's region {2} is a cycle.
+        assert!(guard_region_is_plain(0, 2, &successors, &plain));
+        assert!(!guard_region_is_plain(2, 3, &successors, &plain));
+        let mut collective = plain.clone();
+        collective[1] = true;
+        assert!(!guard_region_is_plain(0, 2, &successors, &collective));
+        // A cycle inside the region, not through the branch.
+        let looping = vec![vec![1, 3], vec![2], vec![1, 3], vec![]];
+        assert!(!guard_region_is_plain(0, 3, &looping, &[false; 4]));
+    }
+}

@@ -546,7 +546,7 @@ fn exec_llvm_calls_sregs_and_globals() {
     let executor = Executor::new(&module);
     let dims = GridDims::linear(64);
     let mut memory = Memory::new();
-    let mut run = |tid: u32, memory: &mut Memory| {
+    let run = |tid: u32, memory: &mut Memory| {
         let result = executor
             .run_thread("f", &[], ThreadId::from_linear(tid, &dims), &dims, memory, &mut NoTrace, FUEL)
             .unwrap();
@@ -668,7 +668,7 @@ fn exec_warp_votes_and_activemask() {
     assert_eq!(run.stats.collectives, 2 * 5);
     let out = memory.read_i64s(out);
     let multiples_of_three = |first: u32, lanes: u32| -> i64 {
-        (0..lanes).filter(|l| (first + l) % 3 == 0).fold(0u32, |m, l| m | (1 << l)) as i32 as i64
+        (0..lanes).filter(|l| (first + l).is_multiple_of(3)).fold(0u32, |m, l| m | (1 << l)) as i32 as i64
     };
     for tid in 0..48usize {
         let (first, lanes) = if tid < 32 { (0, 32) } else { (32, 16) };

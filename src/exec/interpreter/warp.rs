@@ -754,3 +754,33 @@ fn lane_error(warp: u32, lane: usize, block: usize, dims: GridDims, error: ExecE
         error,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffle_sources_follow_the_ptx_pseudocode() {
+        // Whole warp: clamp 31 for idx/down/bfly, 0 for up.
+        assert_eq!(shuffle_source(ShuffleKind::Idx, 3, 17, 31), (17, true));
+        assert_eq!(shuffle_source(ShuffleKind::Bfly, 5, 1, 31), (4, true));
+        assert_eq!(shuffle_source(ShuffleKind::Down, 30, 2, 31), (30, false));
+        assert_eq!(shuffle_source(ShuffleKind::Down, 29, 2, 31), (31, true));
+        assert_eq!(shuffle_source(ShuffleKind::Up, 1, 2, 0), (1, false));
+        assert_eq!(shuffle_source(ShuffleKind::Up, 2, 2, 0), (0, true));
+        // Segments of 4 lanes: segment mask 0b11100, clamp 3.
+        let clamp = (0b11100 << 8) | 3;
+        assert_eq!(shuffle_source(ShuffleKind::Idx, 13, 1, clamp), (13, true));
+        assert_eq!(shuffle_source(ShuffleKind::Idx, 14, 1, clamp), (13, true));
+        assert_eq!(shuffle_source(ShuffleKind::Down, 14, 1, clamp), (15, true));
+        assert_eq!(shuffle_source(ShuffleKind::Down, 15, 1, clamp), (15, false));
+        assert_eq!(shuffle_source(ShuffleKind::Bfly, 14, 2, clamp), (12, true));
+    }
+
+    #[test]
+    fn warp_stats_add_up() {
+        let mut total = WarpStats { blocks: 1, uniform_branches: 2, divergent_guards: 3, collectives: 4, barriers: 5 };
+        total += total;
+        assert_eq!(total, WarpStats { blocks: 2, uniform_branches: 4, divergent_guards: 6, collectives: 8, barriers: 10 });
+    }
+}

@@ -421,7 +421,7 @@ fn enum_keyword(op: OperationRef, name: &str, cache: &mut IrCache) -> Option<Str
     let inner = text.trim_end_matches('>');
     Some(
         inner
-            .rsplit(|c: char| c == ' ' || c == '<' || c == '.')
+            .rsplit([' ', '<', '.'])
             .next()?
             .to_string(),
     )
@@ -869,4 +869,48 @@ pub(crate) fn int_unary(op: IntUnaryOp, value: IntValue, poison_flag: bool) -> O
         IntUnaryOp::Cttz => u64::from(bits.trailing_zeros()),
     };
     Some(IntValue::wrap(width, result))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_unary_intrinsics() {
+        let i8_ = |value: i64| IntValue::wrap(8, value as u64);
+        assert_eq!(int_unary(IntUnaryOp::Abs, i8_(-5), true), Some(i8_(5)));
+        assert_eq!(int_unary(IntUnaryOp::Abs, i8_(-128), false), Some(i8_(-128)));
+        assert_eq!(int_unary(IntUnaryOp::Abs, i8_(-128), true), None);
+        assert_eq!(int_unary(IntUnaryOp::CtPop, i8_(-1), false), Some(i8_(8)));
+        assert_eq!(int_unary(IntUnaryOp::Ctlz, i8_(1), false), Some(i8_(7)));
+        assert_eq!(int_unary(IntUnaryOp::Cttz, i8_(8), false), Some(i8_(3)));
+        assert_eq!(int_unary(IntUnaryOp::Ctlz, i8_(0), false), Some(i8_(8)));
+        assert_eq!(int_unary(IntUnaryOp::Cttz, i8_(0), true), None);
+    }
+
+    #[test]
+    fn lane_masks() {
+        assert_eq!(LaneMaskKind::Eq.mask(3), 0b1000);
+        assert_eq!(LaneMaskKind::Lt.mask(3), 0b0111);
+        assert_eq!(LaneMaskKind::Le.mask(3), 0b1111);
+        assert_eq!(LaneMaskKind::Gt.mask(3), !0b1111);
+        assert_eq!(LaneMaskKind::Ge.mask(31), 1 << 31);
+        assert_eq!(LaneMaskKind::Lt.mask(0), 0);
+    }
+
+    #[test]
+    fn intrinsic_names() {
+        assert_eq!(intrinsic("llvm.nvvm.read.ptx.sreg.ctaid.y", 0), OpKind::Gpu(GpuQuery::BlockId(1)));
+        assert_eq!(intrinsic("llvm.umax.i64", 2), OpKind::Int(IntOp::MaxU, Default::default()));
+        assert_eq!(
+            intrinsic("llvm.nvvm.shfl.sync.bfly.f32p", 4),
+            OpKind::Warp(WarpOp::Shuffle { kind: ShuffleKind::Bfly, with_flag: true })
+        );
+        assert_eq!(
+            intrinsic("llvm.nvvm.barrier.cta.sync.aligned.all", 1),
+            OpKind::Warp(WarpOp::Barrier { has_id: true, has_count: false })
+        );
+        assert_eq!(intrinsic("llvm.nvvm.read.ptx.sreg.clock", 0), OpKind::UnsupportedIntrinsic("llvm.nvvm.read.ptx.sreg.clock".into()));
+        assert_eq!(intrinsic("llvm.fma.f32", 3), OpKind::UnsupportedIntrinsic("llvm.fma.f32".into()));
+    }
 }
