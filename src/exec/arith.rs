@@ -301,6 +301,7 @@ pub(crate) fn float_binary(
         FloatOp::Minimum if a.is_nan() || b.is_nan() => f64::NAN,
         FloatOp::Maximum | FloatOp::MaxNum => a.max(b),
         FloatOp::Minimum | FloatOp::MinNum => a.min(b),
+        FloatOp::CopySign => a.copysign(b),
     };
     build_float(result, value)
 }

@@ -385,6 +385,7 @@ impl Executor {
             OpKind::ZeroAggregate
             | OpKind::IntUnary(..)
             | OpKind::FloatUnary(_)
+            | OpKind::Fma
             | OpKind::Freeze
             | OpKind::CastChecked(..)
             | OpKind::InsertValue { .. }

@@ -91,6 +91,8 @@ pub(crate) enum FloatOp {
     Minimum,
     MaxNum,
     MinNum,
+    /// `llvm.intr.copysign`.
+    CopySign,
 }
 
 /// Conversions.
@@ -179,6 +181,8 @@ pub(crate) enum OpKind {
     /// `is_zero_poison`) from the attribute, or `None`: operand 1.
     IntUnary(IntUnaryOp, Option<bool>),
     FloatUnary(FloatUnaryOp),
+    /// `llvm.intr.fma`, `llvm.intr.fmuladd`: `a * b + c` rounded once.
+    Fma,
     /// `llvm.freeze`: poison becomes zero.
     Freeze,
     /// A conversion with poison-generating flags.

@@ -37,7 +37,7 @@
 use crate::common::{context, parse, run_pipeline};
 use melior::ir::operation::OperationLike;
 use spmd::exec::{
-    Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, RandomKernel, ThreadId, Value,
+    ElementType, Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, RandomKernel, ThreadId, Value,
     VotePoison, WarpError, WarpStats,
 };
 
@@ -341,4 +341,87 @@ fn nvvm_read_of_the_thread_id_is_divergent() {
 #[ignore = "the uniformity analysis takes llvm.call_intrinsic \"llvm.nvvm.read.ptx.sreg.tid.x\" as uniform"]
 fn call_intrinsic_read_of_the_thread_id_is_divergent() {
     assert_eq!(run_tid_kernel(CALL_INTRINSIC_TID_KERNEL).expect("lockstep run"), tid_kernel_expectation());
+}
+
+/// `examples/cuda/<name>.cu` imported by `scripts/cuda-to-ptx.sh --emit
+/// import` (clang, device side, then `mlir-translate --import-llvm`);
+/// `None` when this machine has no clang-22.
+fn import_cuda_example(name: &str) -> Option<String> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let output = std::process::Command::new(format!("{root}/scripts/cuda-to-ptx.sh"))
+        .args(["--emit", "import", &format!("{root}/examples/cuda/{name}.cu")])
+        .output()
+        .expect("run scripts/cuda-to-ptx.sh");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() && stderr.contains("clang not found") {
+        eprintln!("skipping {name}: {stderr}");
+        return None;
+    }
+    assert!(output.status.success(), "cuda-to-ptx.sh --emit import {name}: {stderr}");
+    Some(String::from_utf8(output.stdout).expect("UTF-8 MLIR"))
+}
+
+/// Buffers of `count` `f32`s holding 0, 1, 2, ... and of `sums` zeros, and
+/// the kernel arguments `(in, out, n)`.
+fn float_inputs(memory: &mut Memory, count: u64, sums: u64) -> (MemRefId, Vec<Value>) {
+    let input = memory.alloc_init(ElementType::F32, &[count], &(0..count as i64).collect::<Vec<_>>());
+    let out = memory.alloc_init(ElementType::F32, &[sums], &[]);
+    let pointer = |memref| Value::Ptr(memory.pointer_to(memref).expect("allocated"));
+    let args = vec![pointer(input), pointer(out), Value::i32(count as i32)];
+    (out, args)
+}
+
+/// The CUDA examples through clang, the import and the whole pipeline,
+/// run in lockstep warps: the Collatz loop (divergent trip counts, an early
+/// exit) against the thread-level run of clang's code, and the two
+/// reductions (shuffles, shared memory, barriers, a float atomic) against
+/// their sums. Launches have a partial warp or several CTAs.
+#[test]
+fn nvvm_cuda_examples_run_in_lockstep_warps() {
+    let context = context();
+    let Some(collatz) = import_cuda_example("divergent-while") else { return };
+    let (original, lowered) = (parse(&context, &collatz), lower(&context, &collatz));
+    let dims = GridDims { block_dim: [48, 1, 1], grid_dim: [2, 1, 1], subgroup_size: 32 };
+    let starts: Vec<i32> = (0..96).map(|i| 1 + (i * 7919) % 1000).collect();
+    let run = |executor_run: &dyn Fn(&mut Memory, &[Value])| {
+        let mut memory = Memory::new();
+        let (start, steps) = (memory.alloc_i32(&starts), memory.alloc_i32(&[0; 96]));
+        let args = vec![
+            Value::Ptr(memory.pointer_to(start).expect("allocated")),
+            Value::Ptr(memory.pointer_to(steps).expect("allocated")),
+            Value::i32(90),
+            Value::i32(60),
+        ];
+        executor_run(&mut memory, &args);
+        memory.read_i64s(steps)
+    };
+    let expected = run(&|memory, args| {
+        let grid = Executor::new(&original).run_grid_traced("collatz_steps", &dims, &|_| args.to_vec(), memory, &mut NoTrace, FUEL);
+        assert!(grid.first_error().is_none(), "{:?}", grid.first_error());
+    });
+    let actual = run(&|memory, args| {
+        Executor::new(&lowered)
+            .with_vote_poison(VotePoison::False)
+            .run_grid_in_warps("collatz_steps", &|_| args.to_vec(), &dims, memory, FUEL)
+            .expect("lockstep run");
+    });
+    assert_eq!(actual, expected);
+    assert!(expected.contains(&-1) && expected[90..].iter().all(|&steps| steps == 0));
+
+    for (name, kernel, sums) in [("reduce-warp", "_Z11reduce_warpPKfPfi", 1), ("reduce-shared", "reduce_shared", 2)] {
+        let Some(text) = import_cuda_example(name) else { return };
+        let lowered = lower(&context, &text);
+        let dims = GridDims { block_dim: [128, 1, 1], grid_dim: [2, 1, 1], subgroup_size: 32 };
+        let mut memory = Memory::new();
+        let (out, args) = float_inputs(&mut memory, 150, sums);
+        let runs = Executor::new(&lowered)
+            .with_vote_poison(VotePoison::False)
+            .run_grid_in_warps(kernel, &|_| args.clone(), &dims, &mut memory, FUEL)
+            .unwrap_or_else(|error| panic!("{name}: {error}"));
+        assert!(runs.iter().all(|run| run.stats.barriers > 0 && run.stats.collectives > 0), "{name}");
+        // reduce-warp adds every CTA's sum to out[0]; reduce-shared writes
+        // CTA b's sum to out[b].
+        let expected = if sums == 1 { vec![(0..150).sum::<i64>()] } else { vec![(0..128).sum(), (128..150).sum()] };
+        assert_eq!(memory.read_i64s(out), expected, "{name}");
+    }
 }

@@ -17,7 +17,7 @@ use super::{read, stored_value, Frame, ThreadState};
 use crate::exec::arith::{self, int_operand, Fault};
 use crate::exec::error::{describe_operand, ExecError, OpSite, PoisonUse};
 use crate::exec::memory::{address_space, MemoryError, Pointer};
-use crate::exec::program::{int_unary, CastFlags, CastOp, FloatUnaryOp, GepPlan, Op, OpKind};
+use crate::exec::program::{int_unary, CastFlags, CastOp, GepPlan, Op, OpKind};
 use crate::exec::value::{sign_extend, IntValue, Value, ValueType};
 
 /// Runs an operation of the kinds [`is_llvm_kind`] accepts; its result,
@@ -56,11 +56,17 @@ pub(super) fn execute(
                     (_, other) => return Err(Fault::Type(describe_operand("an i1 flag", other)).at(site)),
                 }
             }
-            OpKind::FloatUnary(FloatUnaryOp::Abs) => match operand(0)? {
-                Value::F32(float) => Value::F32(float.abs()),
-                Value::F64(float) => Value::F64(float.abs()),
+            OpKind::FloatUnary(unary) => match operand(0)? {
+                Value::F32(float) => Value::F32(unary.apply(f64::from(float)) as f32),
+                Value::F64(float) => Value::F64(unary.apply(float)),
                 Value::Poison => Value::Poison,
                 other => return Err(Fault::Type(describe_operand("a float", other)).at(site)),
+            },
+            OpKind::Fma => match (operand(0)?, operand(1)?, operand(2)?) {
+                (Value::Poison, _, _) | (_, Value::Poison, _) | (_, _, Value::Poison) => Value::Poison,
+                (Value::F32(a), Value::F32(b), Value::F32(c)) => Value::F32(a.mul_add(b, c)),
+                (Value::F64(a), Value::F64(b), Value::F64(c)) => Value::F64(a.mul_add(b, c)),
+                (other, _, _) => return Err(Fault::Type(describe_operand("three floats of one type", other)).at(site)),
             },
             OpKind::Freeze => freeze(operand(0)?, &op.result_type, thread, op, site)?,
             OpKind::CastChecked(cast, flags) => {

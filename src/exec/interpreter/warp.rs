@@ -33,7 +33,7 @@
 //!
 //! `nvvm.vote.sync` (`ballot`, `any`, `all`, `uni`), `nvvm.shfl.sync`
 //! (`idx`, `up`, `down`, `bfly`, with or without the validity flag) and
-//! `nvvm.bar.warp.sync` compute across the warp: every executing lane must
+//! `nvvm.bar.warp.sync` and `nvvm.redux.sync` (on `i32`) compute across the warp: every executing lane must
 //! pass the same member mask, and it must be exactly the set of executing
 //! lanes (each executing lane is a member, each member executes it);
 //! otherwise [`WarpError::MemberMask`]. A shuffle from a lane that is not a
@@ -583,20 +583,31 @@ impl Executor {
                 )),
             }
         };
-        let check_members = |warp: &Warp| -> Result<(), WarpError> {
+        let check_members_at = |warp: &Warp, operand: usize| -> Result<(), WarpError> {
             for lane in lanes_of(executing) {
-                let member = u64::from(read_u32(warp, lane, 0)?);
+                let member = u64::from(read_u32(warp, lane, operand)?);
                 if member != executing {
                     return Err(WarpError::MemberMask { warp: warp.index, site: site(), executing, member });
                 }
             }
             Ok(())
         };
+        let check_members = |warp: &Warp| check_members_at(warp, 0);
         let results: Vec<(usize, Value)> = match kind {
             WarpOp::ActiveMask => lanes_of(executing).map(|lane| (lane, Value::i32(executing as u32 as i32))).collect(),
             WarpOp::WarpSync => {
                 check_members(warp)?;
                 Vec::new()
+            }
+            WarpOp::Redux(redux) => {
+                check_members_at(warp, 1)?;
+                let mut total = None;
+                for lane in lanes_of(executing) {
+                    let value = read_u32(warp, lane, 0)?;
+                    total = Some(total.map_or(value, |total| redux.combine(total, value)));
+                }
+                let value = Value::i32(total.unwrap_or(0) as i32);
+                lanes_of(executing).map(|lane| (lane, value)).collect()
             }
             WarpOp::Vote(vote) => {
                 check_members(warp)?;

@@ -55,6 +55,43 @@ pub(crate) enum IntUnaryOp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FloatUnaryOp {
     Abs,
+    Floor,
+    Ceil,
+    Trunc,
+    /// Half away from zero (`llvm.round`).
+    Round,
+    /// Half to even (`llvm.rint`, `llvm.nearbyint`, `llvm.roundeven`).
+    RoundEven,
+    Sqrt,
+}
+
+impl FloatUnaryOp {
+    /// The result for `value`, in the operand's precision (`f32` values
+    /// are exact in `f64`, and each of these rounds once).
+    pub fn apply(self, value: f64) -> f64 {
+        match self {
+            Self::Abs => value.abs(),
+            Self::Floor => value.floor(),
+            Self::Ceil => value.ceil(),
+            Self::Trunc => value.trunc(),
+            Self::Round => value.round(),
+            Self::RoundEven => value.round_ties_even(),
+            Self::Sqrt => value.sqrt(),
+        }
+    }
+
+    fn of(name: &str) -> Option<Self> {
+        Some(match name {
+            "fabs" => Self::Abs,
+            "floor" => Self::Floor,
+            "ceil" => Self::Ceil,
+            "trunc" => Self::Trunc,
+            "round" => Self::Round,
+            "rint" | "nearbyint" | "roundeven" => Self::RoundEven,
+            "sqrt" => Self::Sqrt,
+            _ => return None,
+        })
+    }
 }
 
 /// Poison-generating flags of `llvm.zext`/`uitofp` (`nneg`) and
@@ -99,6 +136,51 @@ pub(crate) enum WarpOp {
     Barrier { has_id: bool, has_count: bool },
     /// `nvvm.bar.warp.sync %mask`.
     WarpSync,
+    /// `nvvm.redux.sync` on `i32`; operands: value, member mask.
+    Redux(ReduxKind),
+}
+
+/// `redux.sync` reductions of `i32` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ReduxKind {
+    Add,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
+    UMin,
+    UMax,
+}
+
+impl ReduxKind {
+    fn of(keyword: &str) -> Option<Self> {
+        Some(match keyword {
+            "add" => Self::Add,
+            "and" => Self::And,
+            "or" => Self::Or,
+            "xor" => Self::Xor,
+            "min" => Self::Min,
+            "max" => Self::Max,
+            "umin" => Self::UMin,
+            "umax" => Self::UMax,
+            _ => return None,
+        })
+    }
+
+    /// Combines two values.
+    pub fn combine(self, a: u32, b: u32) -> u32 {
+        match self {
+            Self::Add => a.wrapping_add(b),
+            Self::And => a & b,
+            Self::Or => a | b,
+            Self::Xor => a ^ b,
+            Self::Min => (a as i32).min(b as i32) as u32,
+            Self::Max => (a as i32).max(b as i32) as u32,
+            Self::UMin => a.min(b),
+            Self::UMax => a.max(b),
+        }
+    }
 }
 
 /// A module global (`llvm.mlir.global`) as memory: `count` elements of
@@ -450,6 +532,9 @@ pub(super) fn decode(
     if let Some(float_op) = llvm_float_op(name) {
         return Some(OpKind::Float(float_op));
     }
+    if let Some(unary) = name.strip_prefix("llvm.intr.").and_then(FloatUnaryOp::of) {
+        return Some(OpKind::FloatUnary(unary));
+    }
     if let Some(cast) = llvm_cast_op(name) {
         let flags = CastFlags {
             nneg: has_attribute(op, "nonNeg"),
@@ -484,7 +569,8 @@ pub(super) fn decode(
         "llvm.intr.ctlz" => OpKind::IntUnary(IntUnaryOp::Ctlz, flag_attribute(op, "is_zero_poison")),
         "llvm.intr.cttz" => OpKind::IntUnary(IntUnaryOp::Cttz, flag_attribute(op, "is_zero_poison")),
         "llvm.intr.ctpop" => OpKind::IntUnary(IntUnaryOp::CtPop, Some(false)),
-        "llvm.intr.fabs" => OpKind::FloatUnary(FloatUnaryOp::Abs),
+        "llvm.intr.fma" | "llvm.intr.fmuladd" => OpKind::Fma,
+        "llvm.intr.lifetime.start" | "llvm.intr.lifetime.end" | "llvm.intr.assume" => OpKind::Marker,
         "llvm.insertvalue" | "llvm.extractvalue" => aggregate_member(op, name),
         "llvm.getelementptr" => gep(op).map_or(OpKind::Unsupported, |plan| OpKind::Gep(Box::new(plan))),
         "llvm.load" => access(result_type, operand_type(op, 0)).map_or(OpKind::Unsupported, OpKind::PtrLoad),
@@ -556,6 +642,10 @@ pub(super) fn decode(
             }
         }
         "nvvm.bar.warp.sync" => OpKind::Warp(WarpOp::WarpSync),
+        "nvvm.redux.sync" => match enum_keyword(op, "kind", cache).as_deref().and_then(ReduxKind::of) {
+            Some(kind) if *result_type == ValueType::Int(32) => OpKind::Warp(WarpOp::Redux(kind)),
+            _ => OpKind::Unsupported,
+        },
         _ => return None,
     })
 }
@@ -679,6 +769,7 @@ fn llvm_float_op(name: &str) -> Option<FloatOp> {
         "llvm.intr.minimum" => FloatOp::Minimum,
         "llvm.intr.maxnum" => FloatOp::MaxNum,
         "llvm.intr.minnum" => FloatOp::MinNum,
+        "llvm.intr.copysign" => FloatOp::CopySign,
         _ => return None,
     })
 }
@@ -817,6 +908,9 @@ fn intrinsic(name: &str, operands: usize) -> OpKind {
         "llvm.nvvm.vote.ballot.sync" => return warp(WarpOp::Vote(VoteKind::Ballot)),
         _ => {}
     }
+    if let Some(kind) = name.strip_prefix("llvm.nvvm.redux.sync.").and_then(ReduxKind::of) {
+        return warp(WarpOp::Redux(kind));
+    }
     if let Some(rest) = name.strip_prefix("llvm.nvvm.shfl.sync.") {
         let mut parts = rest.split('.');
         let kind = parts.next().and_then(shuffle_kind);
@@ -837,8 +931,11 @@ fn intrinsic(name: &str, operands: usize) -> OpKind {
         Some("ctlz") => OpKind::IntUnary(IntUnaryOp::Ctlz, None),
         Some("cttz") => OpKind::IntUnary(IntUnaryOp::Cttz, None),
         Some("ctpop") => OpKind::IntUnary(IntUnaryOp::CtPop, Some(false)),
-        Some("fabs") => OpKind::FloatUnary(FloatUnaryOp::Abs),
         Some("minnum") => OpKind::Float(FloatOp::MinNum),
+        Some("copysign") => OpKind::Float(FloatOp::CopySign),
+        Some("fma" | "fmuladd") => OpKind::Fma,
+        Some("lifetime" | "assume") => OpKind::Marker,
+        Some(other) if FloatUnaryOp::of(other).is_some() => OpKind::FloatUnary(FloatUnaryOp::of(other).expect("checked")),
         Some("maxnum") => OpKind::Float(FloatOp::MaxNum),
         Some("minimum") => OpKind::Float(FloatOp::Minimum),
         Some("maximum") => OpKind::Float(FloatOp::Maximum),
