@@ -1061,3 +1061,56 @@ fn exec_pointer_addresses_round_trip() {
     }
     assert!(pa.offset_by(16).address() < pb.address(), "buffers do not overlap");
 }
+
+#[test]
+fn exec_llvm_float_rounding_and_fused_intrinsics() {
+    for (op, input, expected) in [
+        ("floor", -1.5f32, -2.0f32),
+        ("ceil", -1.5, -1.0),
+        ("trunc", -1.5, -1.0),
+        ("round", 2.5, 3.0),
+        ("rint", 2.5, 2.0),
+        ("nearbyint", -3.5, -4.0),
+        ("sqrt", 2.25, 1.5),
+    ] {
+        let source = format!("llvm.func @f(%x: f32) -> f32 {{\n %r = llvm.intr.{op}(%x) : (f32) -> f32\n llvm.return %r : f32\n}}");
+        assert_eq!(values(&source, &[Value::F32(input)]), vec![Value::F32(expected)], "{op}");
+    }
+    let source = "llvm.func @f(%a: f64, %b: f64, %c: f64) -> !llvm.struct<(f64, f64)> {
+      %fma = llvm.intr.fma(%a, %b, %c) : (f64, f64, f64) -> f64
+      %sign = llvm.intr.copysign(%a, %c) : (f64, f64) -> f64
+      %0 = llvm.mlir.poison : !llvm.struct<(f64, f64)>
+      %1 = llvm.insertvalue %fma, %0[0] : !llvm.struct<(f64, f64)>
+      %2 = llvm.insertvalue %sign, %1[1] : !llvm.struct<(f64, f64)>
+      llvm.return %2 : !llvm.struct<(f64, f64)>
+    }";
+    // 0.1 * 10 - 1 is 0 when rounded after the product, 2^-54 when fused.
+    let mut memory = Memory::new();
+    let result = run_with(source, &[Value::F64(0.1), Value::F64(10.0), Value::F64(-1.0)], &mut memory, 0).unwrap();
+    let Value::Aggregate(id) = result[0] else { panic!("{result:?}") };
+    assert_eq!(memory.aggregate(id).unwrap(), &[Value::F64(0.1f64.mul_add(10.0, -1.0)), Value::F64(-0.1)][..]);
+    assert_ne!(0.1f64.mul_add(10.0, -1.0), 0.0);
+}
+
+#[test]
+fn exec_warp_redux_reduces_over_the_members() {
+    let source = format!(
+        "llvm.func @k(%out: !llvm.ptr) {{
+      %tid = nvvm.read.ptx.sreg.tid.x : i32
+      %mask = llvm.mlir.constant(65535 : i32) : i32
+      %sum = nvvm.redux.sync add %tid, %mask : i32 -> i32
+      %max = llvm.call_intrinsic \"llvm.nvvm.redux.sync.umax\"(%tid, %mask) : (i32, i32) -> i32
+      %k = llvm.mlir.constant(1000 : i32) : i32
+      %scaled = llvm.mul %sum, %k : i32
+      %r = llvm.add %scaled, %max : i32
+      {STORE_AT_TID}
+      llvm.store %r, %slot : i32, !llvm.ptr
+      llvm.return
+    }}"
+    );
+    let mut memory = Memory::new();
+    let out = memory.alloc_i32(&[0; 16]);
+    let args = vec![Value::Ptr(memory.pointer_to(out).unwrap())];
+    run_cta(&source, 16, &args, &mut memory).unwrap();
+    assert_eq!(memory.read_i64s(out), vec![120 * 1000 + 15; 16]);
+}
