@@ -28,7 +28,8 @@
 #   --reference      no spmd passes: clang's own PTX, straight from the same
 #                    source, header and flags (what docs/cuda.md compares
 #                    against); --via and --wave-size do not apply
-#   -O N             clang's optimisation level, 0..3 (default 2)
+#   -O N             clang's optimisation level, 0..3 (default 2; -O0 keeps
+#                    locals in allocas, see docs/cuda.md)
 #   -I DIR, -D NAME[=VALUE]
 #                    passed to clang
 #   --clang-arg ARG  any other clang argument (repeatable)
@@ -69,6 +70,11 @@ done
 [[ -n $input ]] || usage
 [[ $input == - || -r $input ]] || die "cannot read '$input'"
 [[ $opt =~ ^[0-3]$ ]] || die "-O must be 0, 1, 2 or 3"
+if [[ $opt == 0 ]] && ! $reference; then
+  echo "cuda-to-ptx: warning: at -O0 every local lives in a per-thread alloca, and spmd's" \
+    "uniformity analysis takes values loaded back from one as uniform (docs/cuda.md):" \
+    "divergent branches may be missed" >&2
+fi
 case $emit in
   clang|import|nvvm|llvm|ptx) ;;
   *) die "--emit must be clang, import, nvvm, llvm or ptx" ;;
