@@ -20,6 +20,8 @@
 # Options (as kernel-to-ptx.sh's, plus the CUDA ones):
 #   --via llc|isa    how the LLVM dialect becomes PTX (default llc)
 #   --mcpu SM        target GPU (default sm_90), for clang and for llc
+#   --ptx NN         PTX ISA version for clang and llc (63 for 6.3); default
+#                    llc's for the target, at least 60
 #   --wave-size N    32 (default) or 64
 #   --emit KIND      stop early: clang (clang's LLVM IR), import (the LLVM-
 #                    dialect module, input of kernel-to-ptx.sh), nvvm (after
@@ -28,7 +30,8 @@
 #   --reference      no spmd passes: clang's own PTX, straight from the same
 #                    source, header and flags (what docs/cuda.md compares
 #                    against); --via and --wave-size do not apply
-#   -O N             clang's optimisation level, 0..3 (default 2)
+#   -O N             clang's optimisation level, 0..3 (default 2; -O0 keeps
+#                    locals in allocas, see docs/cuda.md)
 #   -I DIR, -D NAME[=VALUE]
 #                    passed to clang
 #   --clang-arg ARG  any other clang argument (repeatable)
@@ -42,12 +45,13 @@ set -euo pipefail
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "cuda-to-ptx: $*" >&2; exit 1; }
 
-via=llc mcpu=sm_90 wave_size=32 emit=ptx output=- input= opt=2 reference=false
+via=llc mcpu=sm_90 wave_size=32 emit=ptx output=- input= opt=2 reference=false ptx_option=
 clang_args=()
 while (($#)); do
   case $1 in
     --via) via=${2:?}; shift ;;
     --mcpu) mcpu=${2:?}; shift ;;
+    --ptx) ptx_option=${2:?}; shift ;;
     --wave-size) wave_size=${2:?}; shift ;;
     --emit) emit=${2:?}; shift ;;
     --reference) reference=true ;;
@@ -69,6 +73,11 @@ done
 [[ -n $input ]] || usage
 [[ $input == - || -r $input ]] || die "cannot read '$input'"
 [[ $opt =~ ^[0-3]$ ]] || die "-O must be 0, 1, 2 or 3"
+if [[ $opt == 0 ]] && ! $reference; then
+  echo "cuda-to-ptx: warning: at -O0 every local lives in a per-thread alloca, and spmd's" \
+    "uniformity analysis takes values loaded back from one as uniform (docs/cuda.md):" \
+    "divergent branches may be missed" >&2
+fi
 case $emit in
   clang|import|nvvm|llvm|ptx) ;;
   *) die "--emit must be clang, import, nvvm, llvm or ptx" ;;
@@ -103,6 +112,10 @@ ptx=$(printf 'target triple = "nvptx64-nvidia-cuda"\n' |
   true
 [[ -n $ptx ]] || die "llc does not know --mcpu $mcpu"
 ((sm >= 70 || ptx >= 60)) || ptx=60
+if [[ -n $ptx_option ]]; then
+  [[ $ptx_option =~ ^[0-9]+$ ]] && ((ptx_option >= 60)) || die "--ptx must be a PTX ISA version of 60 (6.0) or more, as llc spells it, not '$ptx_option'"
+  ptx=$ptx_option
+fi
 
 # 1. clang, device side only, with our header and no CUDA SDK.
 clang_cmd=("$clang" -x cuda --cuda-device-only -nocudainc -nocudalib
@@ -132,6 +145,7 @@ sed '/^target datalayout = /d' "$work/clang.ll" > "$work/device.ll"
 [[ $emit == import ]] && { finish "$work/import.mlir"; exit; }
 
 # 3. spmd's pipeline and the NVPTX backend.
-"$root/scripts/kernel-to-ptx.sh" --via "$via" --mcpu "$mcpu" --wave-size "$wave_size" \
+# --ptx "$ptx": the same version clang compiled for.
+"$root/scripts/kernel-to-ptx.sh" --via "$via" --mcpu "$mcpu" --ptx "$ptx" --wave-size "$wave_size" \
   --emit "$emit" -o "$work/out" "$work/import.mlir"
 finish "$work/out"

@@ -35,6 +35,8 @@
 #   --mcpu SM        target GPU, sm_30 or newer (default sm_90); before
 #                    sm_70 the PTX version is raised to 6.0, the first with
 #                    vote.sync
+#   --ptx NN         PTX ISA version as llc spells it (63 for 6.3, 78 for
+#                    7.8); default: llc's for the target (at least 60)
 #   --wave-size N    32 (default) or 64
 #   --emit KIND      stop early: nvvm (LLVM+NVVM dialect MLIR), llvm (LLVM IR,
 #                    --via llc only) or ptx (default)
@@ -47,12 +49,13 @@ set -euo pipefail
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "kernel-to-ptx: $*" >&2; exit 1; }
 
-predicate=true via=llc mcpu=sm_90 wave_size=32 emit=ptx output=- input=
+predicate=true via=llc mcpu=sm_90 wave_size=32 emit=ptx output=- input= ptx=
 while (($#)); do
   case $1 in
     --wave-level) predicate=false ;;
     --via) via=${2:?}; shift ;;
     --mcpu) mcpu=${2:?}; shift ;;
+    --ptx) ptx=${2:?}; shift ;;
     --wave-size) wave_size=${2:?}; shift ;;
     --emit) emit=${2:?}; shift ;;
     -o) output=${2:?}; shift ;;
@@ -76,6 +79,10 @@ sm=${BASH_REMATCH[1]}
 ((sm >= 30)) || die "--mcpu $mcpu is too old: the exec-mask lowering needs vote.sync (PTX 6.0, sm_30 or newer)"
 ptx_features=
 ((sm >= 70)) || ptx_features=+ptx60
+if [[ -n $ptx ]]; then
+  [[ $ptx =~ ^[0-9]+$ ]] && ((ptx >= 60)) || die "--ptx must be a PTX ISA version of 60 (6.0) or more, as llc spells it, not '$ptx'"
+  ptx_features=+ptx$ptx
+fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 llvm=${LLVM_TOOLS_DIR:-/usr/lib/llvm-22/bin}

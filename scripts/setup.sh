@@ -6,10 +6,10 @@
 # prints the apt-get command for an administrator and fails.
 #
 # Then NVIDIA's ptxas, which checks the PTX that spmd emits (no GPU and no
-# CUDA toolkit needed): the nvidia-cuda-nvcc-cu12 wheel from PyPI, pinned,
-# in a virtual environment of the project's own (.venv, git-ignored).
-# scripts/find-ptxas.sh prints its path; $PTXAS overrides it. When the
-# pinned ptxas is there already, nothing is downloaded.
+# CUDA toolkit needed), and nvdisasm: pinned wheels from PyPI in a virtual
+# environment of the project's own (.venv, git-ignored).
+# scripts/find-ptxas.sh prints ptxas's path; $PTXAS overrides it. When the
+# pinned tools are there already, nothing is downloaded.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,9 +23,13 @@ packages=(
 # ptxas: CUDA 12.9's. The 12.x line is the last that assembles for sm_70
 # (CUDA 13 dropped Volta), and 12.9 takes PTX ISA 8.8, newer than what llc 22
 # emits for sm_70..sm_90 (6.0..7.8). The unsuffixed nvidia-cuda-nvcc on PyPI
-# starts at 13.0.
+# starts at 13.0. The nvcc wheel has no nvdisasm; that one comes from its
+# own wheel, 13.x only on PyPI (it still reads sm_90 cubins; used by
+# scripts/compare-cuda-ptx.sh for SASS counts).
 ptxas_wheel=nvidia-cuda-nvcc-cu12
 ptxas_version=12.9.86
+nvdisasm_wheel=nvidia-cuda-nvdisasm
+nvdisasm_version=13.5.37
 
 missing=()
 for package in "${packages[@]}"; do
@@ -60,23 +64,29 @@ for tool in mlir-opt mlir-tblgen FileCheck lit not clang; do
   [[ -x /usr/lib/llvm-22/bin/$tool ]] || { echo "spmd setup: /usr/lib/llvm-22/bin/$tool missing" >&2; exit 1; }
 done
 
-# ptxas in .venv, from the pinned wheel (40 MB; only ptxas is used).
+# ptxas and nvdisasm in .venv, from the pinned wheels (40 MB and 5 MB).
 venv=$root/.venv
-ptxas_installed() {
-  local ptxas
-  for ptxas in "$venv"/lib/python3*/site-packages/nvidia/cuda_nvcc/bin/ptxas; do
-    # (no pipe into grep -q: with pipefail, ptxas's SIGPIPE would count)
-    [[ -x $ptxas && $("$ptxas" --version 2>/dev/null) == *", V$ptxas_version"* ]] && return 0
+# tool_installed GLOB VERSION: a tool matching GLOB under the venv's
+# site-packages says it is VERSION.
+tool_installed() {
+  local tool
+  for tool in "$venv"/lib/python3*/site-packages/$1; do
+    # (no pipe into grep -q: with pipefail, the tool's SIGPIPE would count)
+    [[ -x $tool && $("$tool" --version 2>/dev/null) == *", V$2"* ]] && return 0
   done
   return 1
 }
-if ! ptxas_installed; then
-  echo "spmd setup: installing ptxas ($ptxas_wheel==$ptxas_version) into $venv"
+wheels=()
+tool_installed 'nvidia/cuda_nvcc/bin/ptxas' "$ptxas_version" || wheels+=("$ptxas_wheel==$ptxas_version")
+tool_installed 'nvidia/cu13/bin/nvdisasm' "$nvdisasm_version" || wheels+=("$nvdisasm_wheel==$nvdisasm_version")
+if ((${#wheels[@]} > 0)); then
+  echo "spmd setup: installing ${wheels[*]} into $venv"
   # Debian's python3 (python3-venv above), not whatever python3 is first on PATH.
   [[ -x $venv/bin/pip ]] || /usr/bin/python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps \
-    "$ptxas_wheel==$ptxas_version"
-  ptxas_installed || { echo "spmd setup: ptxas $ptxas_version missing after pip install" >&2; exit 1; }
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps "${wheels[@]}"
+  tool_installed 'nvidia/cuda_nvcc/bin/ptxas' "$ptxas_version" &&
+    tool_installed 'nvidia/cu13/bin/nvdisasm' "$nvdisasm_version" ||
+    { echo "spmd setup: ptxas $ptxas_version or nvdisasm $nvdisasm_version missing after pip install" >&2; exit 1; }
 fi
 
 echo "spmd setup: LLVM/MLIR $(/usr/lib/llvm-22/bin/llvm-config --version), $(cargo --version)," \

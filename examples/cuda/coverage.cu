@@ -30,6 +30,7 @@ coverage(const float *__restrict__ in, Sums *out, int *ints, unsigned int *uints
          unsigned short *shorts, int n) {
   __shared__ float tile[256];
   __shared__ __align__(16) int itile[256];
+  extern __shared__ float dynamic_tile[]; // sized at launch
 
   // Index variables, dim3, warpSize.
   dim3 tid = threadIdx, bid = blockIdx, bdim = blockDim, gdim = gridDim;
@@ -79,7 +80,10 @@ coverage(const float *__restrict__ in, Sums *out, int *ints, unsigned int *uints
   __threadfence_block();
   __threadfence();
   __threadfence_system();
-  x += tile[(tid.x + 1) % 256] + coverage_table[tid.x % 4] + (float)itile[(tid.x + 7) % 256];
+  dynamic_tile[tid.x] = x * 2.0f;
+  __syncthreads();
+  x += tile[(tid.x + 1) % 256] + coverage_table[tid.x % 4] + (float)itile[(tid.x + 7) % 256] +
+       dynamic_tile[(tid.x + 3) % 256];
 
   // Atomics.
   int iold = atomicAdd(&ints[0], 1) + atomicSub(&ints[1], 1) + atomicExch(&ints[2], 3) +

@@ -19,6 +19,7 @@
 
 // SM90: .target sm_90
 // SM70: .target sm_70
+// CHECK: .extern .shared .align 4 .b8 dynamic_tile[];
 // CHECK: .entry coverage(
 // CHECK-DAG: vote.sync.ballot.b32
 // CHECK-DAG: vote.sync.any.pred

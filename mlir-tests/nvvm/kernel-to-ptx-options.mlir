@@ -11,6 +11,14 @@
 // SM60: .target sm_60
 // SM60: vote.sync.ballot.b32
 //
+// --ptx raises the PTX version (sm_70 defaults to 6.0; __activemask needs 6.2):
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --mcpu sm_70 --ptx 63 %S/Inputs/nested-if.mlir -o %t.ptx63.ptx
+// RUN: FileCheck %s --check-prefix=PTX63 < %t.ptx63.ptx
+// RUN: %ptxas -arch=sm_70 %t.ptx63.ptx -o /dev/null
+// RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --ptx 5 %S/Inputs/nested-if.mlir 2>&1 | FileCheck %s --check-prefix=BADPTX
+// PTX63: .version 6.3
+// BADPTX: kernel-to-ptx: --ptx must be a PTX ISA version of 60 (6.0) or more
+//
 // Too old a target, or a malformed one, is refused up front:
 // RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --mcpu sm_20 %S/Inputs/nested-if.mlir 2>&1 | FileCheck %s --check-prefix=OLD
 // RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --mcpu volta %S/Inputs/nested-if.mlir 2>&1 | FileCheck %s --check-prefix=BADCPU

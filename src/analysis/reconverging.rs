@@ -73,8 +73,7 @@ pub fn check_with_exits<G: Graph + ?Sized>(
     divergent: &dyn Fn(BlockId) -> bool,
     is_exit: &dyn Fn(BlockId) -> bool,
 ) -> Vec<Violation> {
-    let live = ExitReachingSubgraph::new(graph, is_exit);
-    let mut whole: Option<PostDominatorTree> = None;
+    let dominance = ExitPostDominance::new(graph, is_exit);
     let mut violations = Vec::new();
     for index in 0..graph.num_blocks() {
         let block = BlockId::new(index);
@@ -86,25 +85,64 @@ pub fn check_with_exits<G: Graph + ?Sized>(
             violations.push(Violation::NotTwoWay { block, successors: successors.len() });
             continue;
         }
-        let Some(local) = live.local(block) else {
-            // In an infinite loop: the whole graph's tree.
-            let pdt = whole.get_or_insert_with(|| PostDominatorTree::build(graph));
-            if !successors.iter().any(|&s| s != block && pdt.post_dominates(s, block)) {
-                violations.push(Violation::NoPostDominatingSuccessor { block, reconvergence: pdt.ipdom(block) });
-            }
-            continue;
-        };
-        let pdt = &live.post_dominators;
+        // In an infinite loop the self edge never counts (the whole graph's
+        // tree has no terminating path to make it harmless).
+        let in_infinite_loop = !dominance.reaches_exit(block);
         let ok = successors
             .iter()
-            .filter_map(|&s| live.local(s))
-            .any(|s| pdt.post_dominates(s, local));
+            .any(|&s| !(in_infinite_loop && s == block) && dominance.post_dominates(graph, s, block));
         if !ok {
-            let reconvergence = pdt.ipdom(local).map(|p| live.original[p.index()]);
-            violations.push(Violation::NoPostDominatingSuccessor { block, reconvergence });
+            violations.push(Violation::NoPostDominatingSuccessor { block, reconvergence: dominance.ipdom(graph, block) });
         }
     }
     violations
+}
+
+/// Post-dominance as Definition 1 reads it, for the check above and for
+/// the passes that need a branch's rejoin point (`--spmd-predicate`):
+///
+/// * from a block that reaches an exit, only the paths that reach an exit
+///   count (dead ends such as `llvm.unreachable`, and infinite loops,
+///   impose nothing), so the tree is that of the exit-reaching subgraph;
+/// * from a block inside an infinite loop, the whole graph's tree, whose
+///   virtual exit hangs off one representative per loop (see the module
+///   docs).
+pub struct ExitPostDominance {
+    live: ExitReachingSubgraph,
+    whole: std::cell::OnceCell<PostDominatorTree>,
+}
+
+impl ExitPostDominance {
+    /// The relation for `graph` with the exits chosen by `is_exit`.
+    pub fn new<G: Graph + ?Sized>(graph: &G, is_exit: &dyn Fn(BlockId) -> bool) -> Self {
+        Self { live: ExitReachingSubgraph::new(graph, is_exit), whole: std::cell::OnceCell::new() }
+    }
+
+    /// True if `block` can reach an exit.
+    pub fn reaches_exit(&self, block: BlockId) -> bool {
+        self.live.local(block).is_some()
+    }
+
+    /// True if `a` post-dominates `b` (reflexive); `graph` must be the
+    /// graph the relation was built for.
+    pub fn post_dominates<G: Graph + ?Sized>(&self, graph: &G, a: BlockId, b: BlockId) -> bool {
+        match self.live.local(b) {
+            Some(local_b) => self.live.local(a).is_some_and(|local_a| self.live.post_dominators.post_dominates(local_a, local_b)),
+            None => self.whole(graph).post_dominates(a, b),
+        }
+    }
+
+    /// Where the paths from `b` meet again, `None` if only at the end.
+    pub fn ipdom<G: Graph + ?Sized>(&self, graph: &G, b: BlockId) -> Option<BlockId> {
+        match self.live.local(b) {
+            Some(local) => self.live.post_dominators.ipdom(local).map(|p| self.live.original[p.index()]),
+            None => self.whole(graph).ipdom(b),
+        }
+    }
+
+    fn whole<G: Graph + ?Sized>(&self, graph: &G) -> &PostDominatorTree {
+        self.whole.get_or_init(|| PostDominatorTree::build(graph))
+    }
 }
 
 /// The blocks that can reach an exit, renumbered, with their post-dominators.

@@ -240,6 +240,18 @@ pub fn move_before(op: OperationRef<'_, '_>, before: OperationRef<'_, '_>) {
     unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), before.to_raw()) };
 }
 
+/// The blocks of `region`, in order.
+pub fn blocks<'c, 'a>(region: melior::ir::RegionRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
+    use melior::ir::RegionLike;
+    let mut blocks = Vec::new();
+    let mut next = region.first_block();
+    while let Some(block) = next {
+        blocks.push(block);
+        next = block.next_in_region();
+    }
+    blocks
+}
+
 /// Removes `block` from its region and destroys it. Its operations must
 /// have been erased or have no uses outside the block, and no terminator
 /// may still name it as a successor.

@@ -48,10 +48,21 @@ pub fn is_collective(name: &str) -> bool {
     COLLECTIVE_PREFIXES.iter().any(|prefix| name.starts_with(prefix))
 }
 
+/// The same collectives spelled as `llvm.call_intrinsic "llvm.nvvm.…"`
+/// (how `mlir-translate --import-llvm` keeps intrinsics without an NVVM op,
+/// e.g. clang's `__syncthreads()`, `llvm.nvvm.barrier.cta.sync.aligned.all`).
+fn is_collective_intrinsic(op: OperationRef<'_, '_>) -> bool {
+    let Ok(name) = op.attribute("intrin") else { return false };
+    let name = name.to_string();
+    let name = name.trim_matches('"');
+    name.strip_prefix("llvm.").is_some_and(is_collective)
+}
+
 /// True if `op` must only run in active lanes.
 pub fn needs_guard(op: OperationRef<'_, '_>) -> bool {
     let name = op_name(op);
-    if name.starts_with("spmd.") || is_collective(&name) || op.next_in_block().is_none() {
+    let collective = is_collective(&name) || (name == "llvm.call_intrinsic" && is_collective_intrinsic(op));
+    if name.starts_with("spmd.") || collective || op.next_in_block().is_none() {
         return false;
     }
     // SAFETY: query on a live operation.

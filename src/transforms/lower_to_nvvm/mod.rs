@@ -150,13 +150,7 @@ impl<'c, 'a> WaveFunction<'c, 'a> {
 
     /// The blocks of the body, in order.
     pub fn blocks(&self) -> Vec<BlockRef<'c, 'a>> {
-        let mut blocks = Vec::new();
-        let mut next = self.body().first_block();
-        while let Some(block) = next {
-            blocks.push(block);
-            next = block.next_in_region();
-        }
-        blocks
+        ir_edit::blocks(self.body())
     }
 
     fn is_kernel(&self) -> bool {

@@ -34,7 +34,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
-        BlockRef, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
+        BlockRef, Location, OperationRef, RegionRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -53,7 +53,7 @@ pub fn carry_masks_across_llvm_branches<'c>(
     mask: Type<'c>,
     wave_size: u32,
 ) -> usize {
-    let blocks = region_blocks(region);
+    let blocks = ir_edit::blocks(region);
     let carriers = carrier_arguments(&blocks, mask);
     if carriers.is_empty() {
         return 0;
@@ -72,16 +72,6 @@ type ArgumentKey = (usize, usize);
 
 fn block_key(block: BlockRef<'_, '_>) -> usize {
     block.to_raw().ptr as usize
-}
-
-fn region_blocks<'c, 'a>(region: RegionRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
-    let mut blocks = Vec::new();
-    let mut next = region.first_block();
-    while let Some(block) = next {
-        blocks.push(block);
-        next = block.next_in_region();
-    }
-    blocks
 }
 
 /// The mask-typed arguments that an `llvm` terminator forwards into.

@@ -144,8 +144,8 @@ use super::{
     value_repair::enclosing_block_in,
 };
 use crate::analysis::{
-    cfg::{BlockId, DominatorTree, Graph, PostDominatorTree},
-    reconverging::{check_with_exits, Violation},
+    cfg::{BlockId, DominatorTree, Graph},
+    reconverging::{check_with_exits, ExitPostDominance, Violation},
     region_graph::{RegionGraph, RegionGraphError},
     region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
 };
@@ -413,7 +413,10 @@ fn plan_function<'c>(
     skip: bool,
 ) -> Result<Vec<Lowering>, PredicateError<'c>> {
     let g = graph.graph();
-    let post_dominators = PostDominatorTree::build(g);
+    // The rejoin point post-dominates on the paths that end the thread
+    // normally: a successor that only reaches a dead end (`llvm.unreachable`,
+    // a trap) imposes nothing, as in Definition 1.
+    let post_dominators = ExitPostDominance::new(g, &|b| prepare::is_function_exit(graph.terminator(b)));
     let uniform_branch = |b: BlockId| g.successors(b).len() >= 2 && !divergent[b.index()];
     let mut lowerings = Vec::new();
     for b in (0..graph.num_blocks())

@@ -5,7 +5,10 @@
 //! [`super`]; which values the wave must keep for waiting lanes is decided
 //! by liveness, in [`super::live`]).
 
-use crate::analysis::cfg::{BlockId, Graph, PostDominatorTree};
+use crate::analysis::{
+    cfg::{BlockId, Graph},
+    reconverging::ExitPostDominance,
+};
 
 /// One divergent branch and how it is lowered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,7 +44,7 @@ pub enum PlanError {
 /// `uniform_branch(b)`: `b` ends in a scalar branch with several successors.
 pub fn plan_branch<G: Graph + ?Sized>(
     graph: &G,
-    post_dominators: &PostDominatorTree,
+    post_dominators: &ExitPostDominance,
     block: BlockId,
     skip_empty_blocks: bool,
     uniform_branch: &dyn Fn(BlockId) -> bool,
@@ -51,7 +54,7 @@ pub fn plan_branch<G: Graph + ?Sized>(
     // reflexively, and lanes parked for it would wait for a wave that may
     // never come back (every terminating path leaves by the other edge).
     let primary_slot = (0..2)
-        .find(|&slot| successors[slot] != block && post_dominators.post_dominates(successors[slot], block))
+        .find(|&slot| successors[slot] != block && post_dominators.post_dominates(graph, successors[slot], block))
         .ok_or(PlanError::NoRejoinPoint(block))?;
     let primary = successors[primary_slot];
     let secondary = successors[1 - primary_slot];
@@ -149,7 +152,7 @@ mod tests {
     fn figure_1a_rejoins_at_d_and_falls_through_when_allowed() {
         // A(0) -> D(3), B(1); B -> D, C(2); C -> D.
         let g = CfgGraph::from_edges(4, b(0), &[(0, 3), (0, 1), (1, 3), (1, 2), (2, 3)]);
-        let pdt = PostDominatorTree::build(&g);
+        let pdt = ExitPostDominance::new(&g, &|b| g.is_exit(b));
         let a = plan_branch(&g, &pdt, b(0), false, &|_| false).unwrap();
         assert_eq!((a.primary(&g), a.guarded, a.loop_blocks.is_empty()), (b(3), false, true));
         let a = plan_branch(&g, &pdt, b(0), true, &|_| false).unwrap();
@@ -163,7 +166,7 @@ mod tests {
     fn a_divergent_latch_parks_for_the_exit_and_keeps_its_loop() {
         // 0 -> H(1) -> L(2); L -> X(3) (exit), L -> H (back edge).
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 3), (2, 1)]);
-        let pdt = PostDominatorTree::build(&g);
+        let pdt = ExitPostDominance::new(&g, &|b| g.is_exit(b));
         let latch = plan_branch(&g, &pdt, b(2), false, &|_| false).unwrap();
         assert_eq!(latch.primary(&g), b(3));
         assert!(latch.guarded, "an empty wave must not spin in the loop");
@@ -174,7 +177,7 @@ mod tests {
     fn a_self_loop_parks_for_the_exit_not_for_itself() {
         // 0 -> 1; 1 -> 1 (self loop), 1 -> 2 (exit).
         let g = CfgGraph::from_edges(3, b(0), &[(0, 1), (1, 1), (1, 2)]);
-        let pdt = PostDominatorTree::build(&g);
+        let pdt = ExitPostDominance::new(&g, &|b| g.is_exit(b));
         let latch = plan_branch(&g, &pdt, b(1), true, &|_| false).unwrap();
         assert_eq!(latch.primary(&g), b(2));
         assert_eq!(latch.loop_blocks, vec![b(1)]);
@@ -183,7 +186,7 @@ mod tests {
     #[test]
     fn no_post_dominating_successor_is_an_error() {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-        let pdt = PostDominatorTree::build(&g);
+        let pdt = ExitPostDominance::new(&g, &|b| g.is_exit(b));
         assert_eq!(plan_branch(&g, &pdt, b(0), true, &|_| false), Err(PlanError::NoRejoinPoint(b(0))));
     }
 }
