@@ -852,6 +852,7 @@ fn exec_warp_barriers_synchronise_the_cta_through_shared_memory() {
       %theirs = llvm.getelementptr %tile[0, %m64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, !llvm.array<64 x i32>
       %v = llvm.load %theirs : !llvm.ptr<3> -> i32
       nvvm.barrier id = %one
+      nvvm.barrier id = %one number_of_threads = %ntid
       {STORE_AT_TID}
       llvm.store %v, %slot : i32, !llvm.ptr
       llvm.return
@@ -863,7 +864,7 @@ fn exec_warp_barriers_synchronise_the_cta_through_shared_memory() {
         let out = memory.alloc_i32(&vec![0; threads as usize]);
         let args = vec![Value::Ptr(memory.pointer_to(out).unwrap())];
         let run = run_cta(&source, threads, &args, &mut memory).unwrap();
-        assert_eq!(run.stats.barriers, 2);
+        assert_eq!(run.stats.barriers, 3);
         let expected: Vec<i64> = (0..threads as i64).rev().collect();
         assert_eq!(memory.read_i64s(out), expected, "{threads} threads");
         // Shared memory is scratch: only the stores to %out are logged.

@@ -101,10 +101,10 @@ pub(super) fn execute(
                         .get(*start..*start + *count)
                         .ok_or_else(|| Fault::Type(format!("no leaves {start}..{}", start + count)).at(site))?
                         .to_vec();
-                    if matches!(op.result_type, ValueType::Aggregate(_)) {
-                        Value::Aggregate(thread.memory.make_aggregate(leaves))
-                    } else {
-                        leaves[0]
+                    match (&op.result_type, leaves.first()) {
+                        (ValueType::Aggregate(_), _) => Value::Aggregate(thread.memory.make_aggregate(leaves)),
+                        (_, Some(&leaf)) => leaf,
+                        (_, None) => return Err(Fault::Type(format!("no leaf at {start}")).at(site)),
                     }
                 }
             },

@@ -672,7 +672,7 @@ impl Executor {
                 for lane in lanes_of(executing) {
                     let this = if has_id { i64::from(read_u32(warp, lane, 0)?) } else { 0 };
                     if has_count {
-                        let count = read_u32(warp, lane, 1)?;
+                        let count = read_u32(warp, lane, usize::from(has_id))?;
                         let whole = dims.threads_per_block().div_ceil(dims.subgroup_size) * dims.subgroup_size;
                         if count != whole && count != dims.threads_per_block() {
                             return Err(lane_fail(lane, ExecError::Unsupported { site: site() }));

@@ -887,6 +887,30 @@ impl LaneMaskKind {
 /// An intrinsic called by name (`llvm.call_intrinsic`, or `llvm.call` of a
 /// declared `llvm.*` function) with `operands` operands.
 fn intrinsic(name: &str, operands: usize) -> OpKind {
+    let kind = intrinsic_kind(name, operands);
+    let expected = match &kind {
+        OpKind::Gpu(_) | OpKind::Warp(WarpOp::ActiveMask) => 0..=0,
+        OpKind::Warp(WarpOp::Barrier { has_id, has_count }) => {
+            let count = usize::from(*has_id) + usize::from(*has_count);
+            count..=count
+        }
+        OpKind::Warp(WarpOp::WarpSync) | OpKind::FloatUnary(_) | OpKind::IntUnary(_, Some(_)) => 1..=1,
+        OpKind::IntUnary(_, None) => 1..=2,
+        OpKind::Warp(WarpOp::Vote(_) | WarpOp::Redux(_)) | OpKind::Int(..) | OpKind::Float(_) => 2..=2,
+        OpKind::Fma => 3..=3,
+        OpKind::Warp(WarpOp::Shuffle { .. }) => 4..=4,
+        _ => 0..=usize::MAX,
+    };
+    match kind {
+        // Without its flag operand, `abs`/`ctlz`/`cttz` never give poison.
+        OpKind::IntUnary(unary, None) if operands == 1 => OpKind::IntUnary(unary, Some(false)),
+        kind if expected.contains(&operands) => kind,
+        _ => OpKind::UnsupportedIntrinsic(name.to_string()),
+    }
+}
+
+/// The kind of intrinsic `name`, before its arity is checked.
+fn intrinsic_kind(name: &str, operands: usize) -> OpKind {
     if let Some(register) = name.strip_prefix("llvm.nvvm.read.ptx.sreg.") {
         return special_register(register)
             .map_or_else(|| OpKind::UnsupportedIntrinsic(name.to_string()), OpKind::Gpu);
@@ -1008,6 +1032,11 @@ mod tests {
             OpKind::Warp(WarpOp::Barrier { has_id: true, has_count: false })
         );
         assert_eq!(intrinsic("llvm.nvvm.read.ptx.sreg.clock", 0), OpKind::UnsupportedIntrinsic("llvm.nvvm.read.ptx.sreg.clock".into()));
-        assert_eq!(intrinsic("llvm.fma.f32", 3), OpKind::UnsupportedIntrinsic("llvm.fma.f32".into()));
+        assert_eq!(intrinsic("llvm.fma.f32", 3), OpKind::Fma);
+        assert_eq!(intrinsic("llvm.bitreverse.i32", 1), OpKind::UnsupportedIntrinsic("llvm.bitreverse.i32".into()));
+        // The wrong number of operands.
+        assert_eq!(intrinsic("llvm.smax.i32", 1), OpKind::UnsupportedIntrinsic("llvm.smax.i32".into()));
+        assert_eq!(intrinsic("llvm.nvvm.vote.ballot.sync", 1), OpKind::UnsupportedIntrinsic("llvm.nvvm.vote.ballot.sync".into()));
+        assert_eq!(intrinsic("llvm.abs.i32", 1), OpKind::IntUnary(IntUnaryOp::Abs, Some(false)));
     }
 }
