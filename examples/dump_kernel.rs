@@ -2,13 +2,18 @@
 //! failing seed): `cargo run --example dump_kernel -- <class> <seed>`,
 //! where class is reducible, irreducible, multi_exit_switch or uniform and
 //! the seed is the corpus seed number printed by the failing test. With
-//! `--gpu` anywhere among the arguments it prints the `gpu.func` rendering.
+//! `--gpu` anywhere among the arguments it prints the `gpu.func` rendering,
+//! with `--llvm` the LLVM-dialect one (`llvm.func ptx_kernelcc`, as
+//! `mlir-translate --import-llvm` gives clang's CUDA output).
 
 use spmd::exec::{KernelShape, RandomKernel};
 
 fn main() {
     let gpu = std::env::args().any(|arg| arg == "--gpu");
-    let mut args = std::env::args().skip(1).filter(|arg| arg != "--gpu");
+    let llvm = std::env::args().any(|arg| arg == "--llvm");
+    let mut args = std::env::args()
+        .skip(1)
+        .filter(|arg| arg != "--gpu" && arg != "--llvm");
     let class = args.next().unwrap_or_else(|| "reducible".into());
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(0);
     let shape_of = match class.as_str() {
@@ -24,5 +29,12 @@ fn main() {
     } else {
         RandomKernel::build(seed * 13 + 5, &shape_of(3 + seed as usize % 25))
     };
-    println!("{}", if gpu { &kernel.gpu_text } else { &kernel.text });
+    let text = if llvm {
+        &kernel.llvm_text
+    } else if gpu {
+        &kernel.gpu_text
+    } else {
+        &kernel.text
+    };
+    println!("{text}");
 }

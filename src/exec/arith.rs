@@ -82,9 +82,26 @@ pub(crate) fn int_binary(
     let (a, b) = (int_operand(lhs)?, int_operand(rhs)?);
     let width = same_width(a, b)?;
     match int_bits(op, flags, a, b, width)? {
+        Some(_) if violates_exact_or_disjoint(op, flags, a, b) => Ok(Value::Poison),
         Some(bits) => build_int(result, bits),
         None => Ok(Value::Poison),
     }
+}
+
+/// The LLVM dialect's `exact` (a division with a remainder, a right shift
+/// dropping set bits) and `disjoint` (`or` of operands sharing a bit) give
+/// poison. Called after `int_bits`, so divisors are non-zero and shift
+/// amounts below the width.
+fn violates_exact_or_disjoint(op: IntOp, flags: OverflowFlags, a: IntValue, b: IntValue) -> bool {
+    let (ua, ub) = (a.unsigned(), b.unsigned());
+    let exact = flags.exact
+        && match op {
+            IntOp::DivU => ua % ub != 0,
+            IntOp::DivS => a.signed() % b.signed() != 0,
+            IntOp::ShrU | IntOp::ShrS => ua & ((1u64 << ub) - 1) != 0,
+            _ => false,
+        };
+    exact || (flags.disjoint && op == IntOp::Or && ua & ub != 0)
 }
 
 /// The result bits, `None` for poison.
@@ -206,7 +223,7 @@ pub(crate) fn compare_int(predicate: IntPredicate, lhs: Value, rhs: Value) -> Re
     if lhs.is_poison() || rhs.is_poison() {
         return Ok(Value::Poison);
     }
-    let (a, b) = (int_operand(lhs)?, int_operand(rhs)?);
+    let (a, b) = (int_or_address(lhs)?, int_or_address(rhs)?);
     same_width(a, b)?;
     let (sa, sb, ua, ub) = (a.signed(), b.signed(), a.unsigned(), b.unsigned());
     let flag = match predicate {
@@ -222,6 +239,15 @@ pub(crate) fn compare_int(predicate: IntPredicate, lhs: Value, rhs: Value) -> Re
         IntPredicate::Uge => ua >= ub,
     };
     Ok(Value::bool(flag))
+}
+
+/// An integer operand, or a pointer's synthetic address (`llvm.icmp` on
+/// pointers).
+fn int_or_address(value: Value) -> Result<IntValue, Fault> {
+    match value {
+        Value::Ptr(pointer) => Ok(IntValue::wrap(64, pointer.address())),
+        other => int_operand(other),
+    }
 }
 
 /// `arith.select`.
@@ -275,6 +301,7 @@ pub(crate) fn float_binary(
         FloatOp::Minimum if a.is_nan() || b.is_nan() => f64::NAN,
         FloatOp::Maximum | FloatOp::MaxNum => a.max(b),
         FloatOp::Minimum | FloatOp::MinNum => a.min(b),
+        FloatOp::CopySign => a.copysign(b),
     };
     build_float(result, value)
 }
@@ -366,6 +393,9 @@ fn float_to_int(operand: Value, result: &ValueType, signed: bool) -> Result<Valu
 }
 
 fn bitcast(operand: Value, result: &ValueType) -> Result<Value, Fault> {
+    if let (Value::Ptr(_), ValueType::Ptr(_)) = (operand, result) {
+        return Ok(operand);
+    }
     let bits = match operand {
         Value::F32(float) => u64::from(float.to_bits()),
         Value::F64(float) => float.to_bits(),

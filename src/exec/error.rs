@@ -36,6 +36,8 @@ pub enum PoisonUse {
     Size,
     /// As the condition of `cf.assert`.
     AssertCondition,
+    /// As the member mask, lane or barrier operand of a warp collective.
+    Collective,
 }
 
 /// Why execution stopped.
@@ -122,6 +124,30 @@ pub enum ExecError {
         /// What is wrong.
         detail: String,
     },
+    /// A warp collective or barrier (`nvvm.vote.sync`, `nvvm.shfl.sync`,
+    /// `nvvm.barrier0`, `llvm.nvvm.activemask`, ...) reached by a thread
+    /// running alone: it needs a lockstep warp ([`Executor::run_cta`]).
+    ///
+    /// [`Executor::run_cta`]: super::Executor::run_cta
+    WarpCollective {
+        /// The operation.
+        site: OpSite,
+    },
+    /// An LLVM intrinsic outside the executor's subset.
+    UnsupportedIntrinsic {
+        /// The call.
+        site: OpSite,
+        /// The intrinsic's name.
+        name: String,
+    },
+    /// `llvm.mlir.addressof` of a symbol that is not an `llvm.mlir.global`
+    /// of the module.
+    UnknownGlobal {
+        /// The operation.
+        site: OpSite,
+        /// The symbol.
+        name: String,
+    },
     /// The thread executed more blocks than its fuel allowed.
     OutOfFuel {
         /// The fuel the thread started with.
@@ -142,7 +168,10 @@ impl ExecError {
             | Self::UndefinedValue { site }
             | Self::AssertionFailed { site, .. }
             | Self::CallDepthExceeded { site, .. }
-            | Self::UnknownCallee { site, .. } => Some(site),
+            | Self::UnknownCallee { site, .. }
+            | Self::WarpCollective { site }
+            | Self::UnsupportedIntrinsic { site, .. }
+            | Self::UnknownGlobal { site, .. } => Some(site),
             Self::UnknownFunction { .. }
             | Self::ArgumentMismatch { .. }
             | Self::OutOfFuel { .. } => None,
@@ -186,6 +215,13 @@ impl fmt::Display for ExecError {
                 write!(f, "{site} calls @{callee}, which has no body in the module")
             }
             Self::UnknownFunction { name } => write!(f, "no function @{name} in the module"),
+            Self::WarpCollective { site } => {
+                write!(f, "{site} is a warp collective: it needs a lockstep warp (Executor::run_cta)")
+            }
+            Self::UnsupportedIntrinsic { site, name } => write!(f, "unsupported intrinsic {name} in {site}"),
+            Self::UnknownGlobal { site, name } => {
+                write!(f, "{site} takes the address of @{name}, which is no llvm.mlir.global of the module")
+            }
             Self::ArgumentMismatch { function, detail } => {
                 write!(f, "bad arguments for @{function}: {detail}")
             }

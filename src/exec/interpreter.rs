@@ -20,7 +20,9 @@ use super::trace::{BlockSite, BranchSite, CallSite, Tracer};
 use super::value::{Value, ValueType};
 use melior::ir::Module;
 
+mod llvm;
 pub mod wave;
+pub mod warp;
 
 /// Launch dimensions: threads per block, blocks per grid, subgroup size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,6 +116,7 @@ impl ThreadId {
 pub struct Executor {
     program: Program,
     call_depth_limit: usize,
+    vote_poison: warp::VotePoison,
 }
 
 /// Per-thread execution state.
@@ -129,6 +132,13 @@ struct ThreadState<'r> {
 }
 
 impl ThreadState<'_> {
+    /// The linear index of the thread's CTA in the grid.
+    fn cta_linear(&self) -> u32 {
+        let [gx, gy, _] = self.dims.grid_dim;
+        let [bx, by, bz] = self.id.block;
+        bx + gx * (by + gy * bz)
+    }
+
     fn consume_fuel(&mut self) -> Result<(), ExecError> {
         if self.blocks_executed >= self.fuel {
             return Err(ExecError::OutOfFuel { fuel: self.fuel });
@@ -205,12 +215,20 @@ impl Executor {
         Self {
             program: Program::compile(module),
             call_depth_limit: Self::DEFAULT_CALL_DEPTH_LIMIT,
+            vote_poison: warp::VotePoison::default(),
         }
     }
 
     /// The same executor with another call depth limit.
     pub fn with_call_depth_limit(mut self, limit: usize) -> Self {
         self.call_depth_limit = limit;
+        self
+    }
+
+    /// The same executor with another treatment of poison vote predicates
+    /// in lockstep warps (see [`warp::VotePoison`]).
+    pub fn with_vote_poison(mut self, vote_poison: warp::VotePoison) -> Self {
+        self.vote_poison = vote_poison;
         self
     }
 
@@ -360,7 +378,35 @@ impl Executor {
                     .map_err(|error| fault(error.into()))?;
                 Value::MemRef(memref)
             }
-            OpKind::Gpu(query) => Value::Index(i64::from(gpu_query(*query, thread))),
+            OpKind::Gpu(query) => {
+                let value = u64::from(gpu_query(*query, thread));
+                op.result_type.int_value(value).unwrap_or(Value::Index(value as i64))
+            }
+            OpKind::ZeroAggregate
+            | OpKind::IntUnary(..)
+            | OpKind::FloatUnary(_)
+            | OpKind::Fma
+            | OpKind::Freeze
+            | OpKind::CastChecked(..)
+            | OpKind::InsertValue { .. }
+            | OpKind::ExtractValue { .. }
+            | OpKind::Gep(_)
+            | OpKind::PtrLoad(_)
+            | OpKind::PtrStore(_)
+            | OpKind::PtrAtomic(..)
+            | OpKind::CmpXchg(_)
+            | OpKind::PtrAlloca { .. }
+            | OpKind::AddressOf { .. }
+            | OpKind::PtrToInt
+            | OpKind::IntToPtr
+            | OpKind::AddrSpaceCast(_)
+            | OpKind::Warp(_)
+            | OpKind::UnsupportedIntrinsic(_) => {
+                match llvm::execute(op, frame, thread, &self.program.globals, site)? {
+                    Some(value) => value,
+                    None => return Ok(()),
+                }
+            }
             OpKind::Poison => Value::Poison,
             OpKind::Token => Value::Token,
             OpKind::Marker => return Ok(()),
@@ -663,6 +709,7 @@ fn gpu_query(query: GpuQuery, thread: &ThreadState) -> u32 {
         GpuQuery::SubgroupSize => dims.subgroup_size,
         GpuQuery::SubgroupId => id.local_linear(dims) / dims.subgroup_size.max(1),
         GpuQuery::NumSubgroups => dims.threads_per_block().div_ceil(dims.subgroup_size.max(1)),
+        GpuQuery::LaneMask(kind) => kind.mask(id.lane),
     }
 }
 

@@ -11,9 +11,12 @@
 //!
 //! ```text
 //!  Module ──Executor::new──> program tables ──run_thread(func, args, thread)──> returned values
-//!                                                   │            ▲                + Memory (buffers,
-//!                                                   ▼            │                  side-effect log)
-//!                                               Tracer (blocks, branch decisions)
+//!                                 │                 │            ▲                + Memory (buffers,
+//!                                 │                 ▼            │                  side-effect log)
+//!                                 │             Tracer (blocks, branch decisions)
+//!                                 ├──run_wave(func, lanes)──> per-lane results (wave-level spmd IR)
+//!                                 └──run_cta(func, args, dims, cta)──> per-thread results, WarpStats
+//!                                        (LLVM+NVVM code in lockstep warps)
 //! ```
 //!
 //! ## Semantics
@@ -37,6 +40,23 @@
 //! * **Memory** ([`memory`]): buffers created by the harness, identity
 //!   layout, every access bounds-checked, every store and atomic logged
 //!   with its thread.
+//! * **Pointers** (the LLVM dialect): an `!llvm.ptr` is a [`Pointer`], a
+//!   buffer and a byte offset (address arithmetic never fails, accesses are
+//!   checked: inside the buffer, exactly one element, through a generic
+//!   pointer or one of the buffer's address space). Harness buffers are
+//!   global memory (address space 1), `llvm.alloca` local (5),
+//!   `llvm.mlir.global`s in address space 3 shared memory with one copy per
+//!   CTA. A memref argument of a function lowered by MLIR's memref-to-LLVM
+//!   conversion is passed as [`Memory::descriptor`] (allocated and aligned
+//!   pointer, offset, sizes, strides); [`Memory::expand_memrefs`] does it
+//!   for a whole argument list. Struct and array values
+//!   ([`Value::Aggregate`]) are kept in the memory's aggregate table.
+//! * **Lockstep warps** ([`interpreter::warp`]): [`Executor::run_cta`] runs
+//!   a CTA's threads as warps of 32 lanes executing each block together;
+//!   divergence is allowed only at lane guards (reconverging at their
+//!   post-dominator), `.sync` collectives check their member masks,
+//!   barriers synchronise the warps. [`Executor::run_thread`] raises
+//!   [`ExecError::WarpCollective`] on the collectives and barriers.
 //! * **Fuel**: each entered block costs one unit; a thread without fuel
 //!   stops with [`ExecError::OutOfFuel`], so non-terminating programs are
 //!   reported rather than hanging the test.
@@ -51,17 +71,23 @@
 //! |---|---|
 //! | `arith` | `constant`, `addi subi muli divsi divui remsi remui ceildivsi ceildivui floordivsi andi ori xori shli shrsi shrui minsi maxsi minui maxui`, `cmpi` (all predicates), `select`, `extsi extui trunci index_cast index_castui`, `addf subf mulf divf remf negf maximumf minimumf maxnumf minnumf cmpf sitofp uitofp fptosi fptoui extf truncf bitcast` |
 //! | `cf` | `br`, `cond_br`, `switch` (default and cases), `assert` |
-//! | `llvm` | `br`, `cond_br`, `switch`, `return`, `unreachable` |
+//! | `llvm` control | `br`, `cond_br`, `switch`, `return`, `unreachable`, `call` (same module; a declared `llvm.*` callee is an intrinsic), `call_intrinsic` |
+//! | `llvm` values | `mlir.constant`, `mlir.poison`, `mlir.undef` (as poison), `mlir.zero`, `freeze`, `add sub mul udiv sdiv urem srem and or xor shl lshr ashr` (with `nsw nuw exact disjoint`), `icmp` (all predicates, integers and pointers), `select`, `sext zext trunc` (with `nneg nsw nuw`), `fadd fsub fmul fdiv frem fneg fcmp`, `sitofp uitofp fptosi fptoui fpext fptrunc bitcast`, `insertvalue extractvalue` |
+//! | `llvm` memory | `getelementptr` (constant and dynamic indices through structs and arrays, `inbounds`), `load`, `store`, `atomicrmw` (`xchg add sub and nand or xor max min umax umin fadd fsub fmax fmin`), `cmpxchg`, `alloca`, `mlir.addressof` of `mlir.global` (no initializer, `undef`/`zero` region, integer, float or rank-1 dense value), `ptrtoint inttoptr addrspacecast` |
+//! | `llvm.intr` | `smin smax umin umax abs ctpop ctlz cttz fabs floor ceil trunc round rint nearbyint roundeven sqrt fma fmuladd copysign minnum maxnum minimum maximum`, `lifetime.start/end` and `assume` (no-ops) (also as `llvm.call_intrinsic "llvm.smax.i32"` ...) |
+//! | `nvvm` registers | `read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}`, `laneid`, `warpsize`, `warpid`, `lanemask.{eq,lt,le,gt,ge}`, also as `llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.*"` |
+//! | `nvvm` warp ops (lockstep warps only) | `vote.sync` (`ballot any all uni`), `shfl.sync` (`idx up down bfly`, with or without the validity flag), `bar.warp.sync`, `barrier0`, `barrier` (id; thread count of the whole CTA), `redux.sync` (`i32`), `llvm.nvvm.activemask` and the intrinsic spellings (`llvm.nvvm.vote.*.sync`, `llvm.nvvm.shfl.sync.*`, `llvm.nvvm.barrier*`) |
 //! | `func`, `gpu` | bodies of `func.func`/`gpu.func` (any `FunctionOpInterface` op), `func.return`, `gpu.return`, `func.call` (same module, depth limit [`Executor::DEFAULT_CALL_DEPTH_LIMIT`]) |
 //! | `memref` | `load`, `store`, `atomic_rmw` (`addi muli andi ori xori maxs maxu mins minu assign addf mulf`), `dim`, `alloca` (private scratch) |
 //! | `gpu` | `thread_id block_id block_dim grid_dim global_id lane_id subgroup_size subgroup_id num_subgroups` |
 //! | `ub`, `spmd` | `ub.poison`; `spmd.convergence.entry/anchor/loop` (a dummy token), `spmd.reconvergence.head/tail` (no-ops), `spmd.flow_br` |
 //!
 //! Anything else, including any operation with regions (`scf.if`, ...),
-//! vectors, tensors, integers wider than 64 bits and non-identity memref
-//! layouts, raises [`ExecError::Unsupported`] or
-//! [`ExecError::UnsupportedType`] when executed (never a panic), with the
-//! operation's name and location.
+//! vectors, tensors, integers wider than 64 bits, `f16`, non-identity
+//! memref layouts, loads and stores of pointers or aggregates, raises
+//! [`ExecError::Unsupported`], [`ExecError::UnsupportedType`] or
+//! [`ExecError::UnsupportedIntrinsic`] when executed (never a panic), with
+//! the operation's name and location.
 //!
 //! ## Comparing programs
 //!
@@ -85,6 +111,7 @@ pub mod memory;
 mod program;
 pub mod random_kernel;
 pub mod trace;
+pub use interpreter::warp::{CtaRun, VotePoison, WarpError, WarpStats};
 pub use interpreter::wave::{BlockLog, WaveError, WaveRun};
 pub use program::WAVE_SIZE_ATTR;
 pub mod value;
@@ -97,11 +124,12 @@ pub use grid::{
 pub use interpreter::{Executor, GridDims, ThreadId};
 pub use jit::{compare_batch, JitError, JitInputs, JitMismatch, JitStats, KernelPair};
 pub use memory::{
-    AtomicKind, BufferId, EffectKind, ElementType, MemRefId, Memory, MemoryError, SideEffect,
+    address_space, AtomicKind, BufferId, EffectKind, ElementType, MemRefId, Memory, MemoryError,
+    Pointer, SideEffect,
 };
 pub use random_kernel::{KernelShape, RandomKernel};
 pub use trace::{
     BlockEvent, BlockSite, BranchEvent, BranchSite, CallSite, DynamicInstance, NoTrace,
     RecordingTracer, Tracer,
 };
-pub use value::{IntValue, Value, ValueType};
+pub use value::{AggregateId, IntValue, Value, ValueType};

@@ -19,6 +19,13 @@
 //!
 //! [`ExecError`]: super::error::ExecError
 
+mod llvm;
+
+pub(crate) use llvm::{
+    int_unary, Access, CastFlags, FloatUnaryOp, GepPlan, Global, IntUnaryOp, LaneMaskKind,
+    ShuffleKind, VoteKind, WarpOp,
+};
+
 use super::error::OpSite;
 use super::memory::{AtomicKind, ElementType};
 use super::value::{IntValue, Value, ValueType};
@@ -62,11 +69,14 @@ pub(crate) enum IntOp {
     MaxU,
 }
 
-/// `nsw`/`nuw` flags of an integer operation.
+/// Poison-generating flags of an integer operation: `nsw`/`nuw`, and the
+/// LLVM dialect's `exact` (division, right shifts) and `disjoint` (`or`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct OverflowFlags {
     pub nsw: bool,
     pub nuw: bool,
+    pub exact: bool,
+    pub disjoint: bool,
 }
 
 /// Float binary operations.
@@ -81,6 +91,8 @@ pub(crate) enum FloatOp {
     Minimum,
     MaxNum,
     MinNum,
+    /// `llvm.intr.copysign`.
+    CopySign,
 }
 
 /// Conversions.
@@ -127,6 +139,8 @@ pub(crate) enum GpuQuery {
     SubgroupSize,
     SubgroupId,
     NumSubgroups,
+    /// `%lanemask_*`.
+    LaneMask(LaneMaskKind),
 }
 
 /// What an operation does.
@@ -161,6 +175,46 @@ pub(crate) enum OpKind {
     },
     /// A wave-level operation (only the wave executor runs it).
     Wave(WaveOp),
+    /// `llvm.mlir.zero` of an aggregate type.
+    ZeroAggregate,
+    /// `llvm.intr.abs/ctlz/cttz/ctpop`; the flag (`is_int_min_poison`,
+    /// `is_zero_poison`) from the attribute, or `None`: operand 1.
+    IntUnary(IntUnaryOp, Option<bool>),
+    FloatUnary(FloatUnaryOp),
+    /// `llvm.intr.fma`, `llvm.intr.fmuladd`: `a * b + c` rounded once.
+    Fma,
+    /// `llvm.freeze`: poison becomes zero.
+    Freeze,
+    /// A conversion with poison-generating flags.
+    CastChecked(CastOp, CastFlags),
+    /// `llvm.insertvalue`: leaves `start..start + count` of the container.
+    InsertValue { start: usize, count: usize },
+    /// `llvm.extractvalue`.
+    ExtractValue { start: usize, count: usize },
+    Gep(Box<GepPlan>),
+    PtrLoad(Access),
+    PtrStore(Access),
+    PtrAtomic(AtomicKind, Access),
+    CmpXchg(Access),
+    /// `llvm.alloca`: operand 0 items of `per_item` elements each.
+    PtrAlloca {
+        element: ElementType,
+        per_item: u64,
+        space: u32,
+    },
+    /// `llvm.mlir.addressof` of a module global.
+    AddressOf {
+        global: String,
+        target: Option<usize>,
+    },
+    PtrToInt,
+    IntToPtr,
+    /// `llvm.addrspacecast` to this address space.
+    AddrSpaceCast(u32),
+    /// An NVVM warp collective or barrier (only the warp executor runs it).
+    Warp(WarpOp),
+    /// An LLVM intrinsic outside the subset.
+    UnsupportedIntrinsic(String),
     Unsupported,
     UnsupportedType(String),
 }
@@ -249,6 +303,9 @@ pub(crate) struct Function {
     pub sites: Vec<OpSite>,
     /// The `spmd.wave_size` of wave-level code (`--spmd-predicate`).
     pub wave_size: Option<u64>,
+    /// Per block: if its terminator may diverge inside a warp, the block
+    /// where the warp reconverges (see [`lane_guards`]).
+    pub lane_guards: Vec<Option<usize>>,
 }
 
 impl Function {
@@ -266,6 +323,8 @@ impl Function {
 pub(crate) struct Program {
     pub functions: Vec<Function>,
     by_name: HashMap<String, usize>,
+    /// The module's `llvm.mlir.global`s.
+    pub globals: Vec<Global>,
 }
 
 impl Program {
@@ -273,7 +332,8 @@ impl Program {
     /// module, at top level or in nested symbol tables (`gpu.module`).
     pub fn compile(module: &Module) -> Self {
         let mut found = Vec::new();
-        collect_functions(module.body(), "", &mut found);
+        let mut globals_found = Vec::new();
+        collect_functions(module.body(), "", &mut found, &mut globals_found);
         let mut cache = IrCache::default();
         let mut functions: Vec<Function> = found
             .iter()
@@ -281,7 +341,20 @@ impl Program {
             .collect();
         let by_name = name_table(&functions);
         resolve_calls(&mut functions, &by_name);
-        Self { functions, by_name }
+        let mut global_names = HashMap::new();
+        let mut globals = Vec::new();
+        for (index, (scope, name, op)) in globals_found.iter().enumerate() {
+            let qualified = if scope.is_empty() { name.clone() } else { format!("{scope}::{name}") };
+            global_names.entry(qualified).or_insert(index);
+            global_names.entry(name.clone()).or_insert(index);
+            globals.push(llvm::global(*op));
+        }
+        resolve_globals(&mut functions, &global_names);
+        Self {
+            functions,
+            by_name,
+            globals,
+        }
     }
 
     /// The function called `name` (bare, or `scope::name`).
@@ -325,10 +398,39 @@ fn resolve_calls(functions: &mut [Function], table: &HashMap<String, usize>) {
     }
 }
 
+/// A module global found while collecting: scope, name and op.
+type FoundGlobal<'c, 'a> = (String, String, OperationRef<'c, 'a>);
+
+/// Resolves each `llvm.mlir.addressof` like a call: the global in the
+/// function's symbol table, or any global of that name.
+fn resolve_globals(functions: &mut [Function], table: &HashMap<String, usize>) {
+    for function in functions.iter_mut() {
+        let scope = function.scope.clone();
+        for op in function
+            .blocks
+            .iter_mut()
+            .flat_map(|block| block.ops.iter_mut())
+        {
+            if let OpKind::AddressOf { global, target } = &mut op.kind {
+                let scoped = if scope.is_empty() {
+                    global.clone()
+                } else {
+                    format!("{scope}::{global}")
+                };
+                *target = table
+                    .get(&scoped)
+                    .or_else(|| table.get(global.as_str()))
+                    .copied();
+            }
+        }
+    }
+}
+
 fn collect_functions<'c, 'a>(
     body: BlockRef<'c, 'a>,
     scope: &str,
     found: &mut Vec<(String, OperationRef<'c, 'a>)>,
+    globals: &mut Vec<FoundGlobal<'c, 'a>>,
 ) {
     let mut next = body.first_operation();
     while let Some(op) = next {
@@ -339,6 +441,10 @@ fn collect_functions<'c, 'a>(
             if has_body(op) {
                 found.push((scope.to_string(), op));
             }
+        } else if op_name(op) == "llvm.mlir.global" {
+            if let Some(name) = symbol_name(op) {
+                globals.push((scope.to_string(), name, op));
+            }
         } else if let Some(name) = symbol_name(op) {
             // A nested symbol table such as `gpu.module @kernels`.
             let inner = if scope.is_empty() {
@@ -348,7 +454,7 @@ fn collect_functions<'c, 'a>(
             };
             for region in op.regions() {
                 if let Some(block) = region.first_block() {
-                    collect_functions(block, &inner, found);
+                    collect_functions(block, &inner, found, globals);
                 }
             }
         }
@@ -508,6 +614,7 @@ fn compile_function(scope: &str, function: OperationRef, cache: &mut IrCache) ->
         .ok()
         .and_then(|attribute| IntegerAttribute::try_from(attribute).ok())
         .map(|size| size.value() as u64);
+    let lane_guards = lane_guards(&blocks);
     Function {
         name,
         scope: scope.to_string(),
@@ -516,6 +623,7 @@ fn compile_function(scope: &str, function: OperationRef, cache: &mut IrCache) ->
         num_slots: compiler.slots.len(),
         sites: compiler.sites,
         wave_size,
+        lane_guards,
     }
 }
 
@@ -591,6 +699,9 @@ fn compile_op(compiler: &mut FunctionCompiler, op: OperationRef, site: u32) -> O
 /// The kind of a non-terminator, from its name and attributes.
 fn decode_op(op: OperationRef, result_type: &ValueType, cache: &mut IrCache) -> OpKind {
     let name = op_name(op);
+    if name.starts_with("llvm.") || name.starts_with("nvvm.") {
+        return llvm::decode(op, &name, result_type, cache).unwrap_or(OpKind::Unsupported);
+    }
     if let Some(int_op) = int_op(&name) {
         return OpKind::Int(int_op, overflow_flags(op, cache));
     }
@@ -747,6 +858,7 @@ fn overflow_flags(op: OperationRef, cache: &mut IrCache) -> OverflowFlags {
     OverflowFlags {
         nsw: text.contains("nsw"),
         nuw: text.contains("nuw"),
+        ..OverflowFlags::default()
     }
 }
 
@@ -932,6 +1044,8 @@ fn value_type(r#type: Type) -> ValueType {
         ValueType::F64
     } else if r#type.is_mem_ref() {
         memref_type(r#type)
+    } else if let Some(llvm_type) = llvm::llvm_value_type(r#type) {
+        llvm_type
     } else if r#type.dialect().namespace() == Ok("spmd") && r#type.to_string() == "!spmd.token" {
         ValueType::Token
     } else if r#type.dialect().namespace() == Ok("spmd") && r#type.to_string() == "!spmd.mask" {
@@ -994,5 +1108,194 @@ pub(crate) fn element_type(element: &ValueType) -> Option<ElementType> {
         ValueType::F32 => Some(ElementType::F32),
         ValueType::F64 => Some(ElementType::F64),
         _ => None,
+    }
+}
+
+/// Per block, where a warp that diverges at the block's terminator
+/// reconverges, for the terminators at which lanes may disagree (*lane
+/// guards*); `None` for the others, at which the warp executor requires
+/// every lane to agree.
+///
+/// Wave-level NVVM code is warp-uniform by construction except for the
+/// per-thread guards around side effects (`scf.if` on the thread's exec
+/// bit, which `convert-scf-to-cf` turns into a branch around the guarded
+/// ops). A terminator is a lane guard when its immediate post-dominator `p`
+/// is a block of the function and the blocks between it and `p` (reachable
+/// from its successors without passing `p`) form no cycle and hold no warp
+/// collective or barrier (`activemask` is allowed: it reports the diverged
+/// lanes, as on the hardware): such a region runs the same in a diverged
+/// and in a converged warp, and the warp is whole again at `p`.
+fn lane_guards(blocks: &[Block]) -> Vec<Option<usize>> {
+    let n = blocks.len();
+    let successors: Vec<Vec<usize>> = blocks
+        .iter()
+        .map(|block| {
+            let mut list: Vec<usize> = block.terminator.successors.iter().map(|s| s.block).collect();
+            list.sort_unstable();
+            list.dedup();
+            list
+        })
+        .collect();
+    let ipdom = immediate_post_dominators(&successors);
+    let collective: Vec<bool> = blocks
+        .iter()
+        .map(|block| {
+            block
+                .ops
+                .iter()
+                .any(|op| matches!(op.kind, OpKind::Warp(kind) if kind != WarpOp::ActiveMask))
+        })
+        .collect();
+    (0..n)
+        .map(|block| {
+            let join = ipdom[block].filter(|&join| join < n)?;
+            (successors[block].len() >= 2 && guard_region_is_plain(block, join, &successors, &collective))
+                .then_some(join)
+        })
+        .collect()
+}
+
+/// Whether the blocks reachable from `branch`'s successors without passing
+/// `join` are acyclic, exclude `branch`, and hold no warp operation.
+fn guard_region_is_plain(branch: usize, join: usize, successors: &[Vec<usize>], collective: &[bool]) -> bool {
+    // Iterative DFS with colours: 1 = on the stack, 2 = done.
+    let mut colour = vec![0u8; successors.len()];
+    colour[branch] = 1;
+    let mut stack: Vec<(usize, usize)> = vec![(branch, 0)];
+    while let Some((block, next)) = stack.pop() {
+        if let Some(&successor) = successors[block].get(next) {
+            stack.push((block, next + 1));
+            if successor == join {
+                continue;
+            }
+            match colour[successor] {
+                1 => return false,
+                0 => {
+                    if collective[successor] {
+                        return false;
+                    }
+                    colour[successor] = 1;
+                    stack.push((successor, 0));
+                }
+                _ => {}
+            }
+        } else {
+            colour[block] = 2;
+        }
+    }
+    true
+}
+
+/// Immediate post-dominators (Cooper, Harvey and Kennedy's iteration on the
+/// reverse graph), with a virtual exit `n` after every block without
+/// successors. `None` for blocks that reach no exit (and for the exit's own
+/// entry), `Some(n)` when only the virtual exit post-dominates.
+fn immediate_post_dominators(successors: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let n = successors.len();
+    let exit = n;
+    let mut predecessors = vec![Vec::new(); n + 1];
+    for (block, list) in successors.iter().enumerate() {
+        if list.is_empty() {
+            predecessors[exit].push(block);
+        }
+        for &successor in list {
+            predecessors[successor].push(block);
+        }
+    }
+    // Post-order of the reverse graph from the exit.
+    let mut order = Vec::with_capacity(n + 1);
+    let mut seen = vec![false; n + 1];
+    seen[exit] = true;
+    let mut stack = vec![(exit, 0usize)];
+    while let Some((node, next)) = stack.pop() {
+        if let Some(&pred) = predecessors[node].get(next) {
+            stack.push((node, next + 1));
+            if !seen[pred] {
+                seen[pred] = true;
+                stack.push((pred, 0));
+            }
+        } else {
+            order.push(node);
+        }
+    }
+    let mut number = vec![usize::MAX; n + 1];
+    for (position, &node) in order.iter().enumerate() {
+        number[node] = position;
+    }
+    let mut ipdom: Vec<Option<usize>> = vec![None; n + 1];
+    ipdom[exit] = Some(exit);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &node in order.iter().rev().skip(1) {
+            let mut new: Option<usize> = None;
+            let edges: &[usize] = if node < n { &successors[node] } else { &[] };
+            let via_exit = node < n && successors[node].is_empty();
+            for candidate in edges.iter().copied().chain(via_exit.then_some(exit)) {
+                if ipdom[candidate].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => candidate,
+                    Some(current) => {
+                        let (mut a, mut b) = (current, candidate);
+                        while a != b {
+                            while number[a] < number[b] {
+                                a = ipdom[a].expect("processed");
+                            }
+                            while number[b] < number[a] {
+                                b = ipdom[b].expect("processed");
+                            }
+                        }
+                        a
+                    }
+                });
+            }
+            if new.is_some() && ipdom[node] != new {
+                ipdom[node] = new;
+                changed = true;
+            }
+        }
+    }
+    ipdom[exit] = None;
+    ipdom.truncate(n);
+    ipdom
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn post_dominators_of_a_diamond_a_loop_and_an_infinite_loop() {
+        // 0 -> {1, 2}, 1 -> 3, 2 -> 3, 3 -> {4, 3}, 4 returns; 5 -> 5 (no exit).
+        let successors = vec![vec![1, 2], vec![3], vec![3], vec![3, 4], vec![], vec![5]];
+        let ipdom = immediate_post_dominators(&successors);
+        let exit = successors.len();
+        assert_eq!(ipdom, vec![Some(3), Some(3), Some(3), Some(4), Some(exit), None]);
+    }
+
+    #[test]
+    fn post_dominators_with_two_exits() {
+        // 0 -> {1, 2}; 1 returns; 2 -> 3 returns: only the virtual exit
+        // post-dominates 0.
+        let successors = vec![vec![1, 2], vec![], vec![3], vec![]];
+        let exit = successors.len();
+        assert_eq!(immediate_post_dominators(&successors), vec![Some(exit), Some(exit), Some(3), Some(exit)]);
+    }
+
+    #[test]
+    fn guard_regions_are_acyclic_and_free_of_collectives() {
+        let successors = vec![vec![1, 2], vec![2], vec![3, 2], vec![]];
+        let plain = vec![false; 4];
+        // 0's region {1} (up to 2) is plain; 2's region {2} is a cycle.
+        assert!(guard_region_is_plain(0, 2, &successors, &plain));
+        assert!(!guard_region_is_plain(2, 3, &successors, &plain));
+        let mut collective = plain.clone();
+        collective[1] = true;
+        assert!(!guard_region_is_plain(0, 2, &successors, &collective));
+        // A cycle inside the region, not through the branch.
+        let looping = vec![vec![1, 3], vec![2], vec![1, 3], vec![]];
+        assert!(!guard_region_is_plain(0, 3, &looping, &[false; 4]));
     }
 }

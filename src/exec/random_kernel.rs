@@ -2,7 +2,7 @@
 //! control flow that always terminate.
 //!
 //! [`RandomKernel::build`] draws a kernel from a seeded xorshift generator
-//! (std only) following a [`KernelShape`], and renders it twice:
+//! (std only) following a [`KernelShape`], and renders it three times:
 //!
 //! * [`RandomKernel::text`]: a module with
 //!   `func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: i32 {spmd.divergent}) -> i32`,
@@ -11,7 +11,21 @@
 //! * [`RandomKernel::gpu_text`]: the same body in
 //!   `gpu.module @kernels { gpu.func @kernel(%out, %n, %ret) kernel }`,
 //!   where `%tid` comes from `gpu.thread_id x` and each return stores the
-//!   value to `%ret[tid]` and ends with `gpu.return`.
+//!   value to `%ret[tid]` and ends with `gpu.return`;
+//! * [`RandomKernel::llvm_text`]: the same body in the LLVM dialect, in the
+//!   form `mlir-translate --import-llvm` gives clang's CUDA output:
+//!   `llvm.func ptx_kernelcc @kernel(%out: !llvm.ptr, %n: i32, %ret: !llvm.ptr)`,
+//!   `%tid` from `nvvm.read.ptx.sreg.tid.x` (for odd seeds from
+//!   `llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.tid.x"`), `llvm.*`
+//!   arithmetic (`llvm.intr.smax` and friends for `arith.maxsi` ...),
+//!   stores through `llvm.getelementptr inbounds`, `llvm.br`,
+//!   `llvm.cond_br` and `llvm.switch`, each return storing to `%ret[tid]`.
+//!   For one seed in three the kernel first casts its pointers to the
+//!   global address space (`llvm.addrspacecast` to `!llvm.ptr<1>`) and
+//!   accesses memory through those, as NVPTX's argument lowering does.
+//!
+//! All three have the same blocks, values and branches, so the thread-level
+//! executor gives the same results for each.
 //!
 //! Threads write only `%out[tid * K + slot]` (K = [`KernelShape::slots`]),
 //! so `%out` needs `num_threads * K` elements and threads never race.
@@ -77,7 +91,7 @@
 //! closer to an exit, so every thread returns after at most
 //! `fuel + distance` blocks, for every input.
 
-use super::memory::MemRefId;
+use super::memory::{MemRefId, Pointer};
 use super::value::Value;
 use std::fmt::Write as _;
 
@@ -186,6 +200,10 @@ pub struct RandomKernel {
     pub text: String,
     /// The `gpu.module @kernels { gpu.func @kernel }` module.
     pub gpu_text: String,
+    /// The LLVM-dialect module: `llvm.func ptx_kernelcc @kernel(%out, %n,
+    /// %ret)` with `!llvm.ptr` arguments, as `mlir-translate --import-llvm`
+    /// gives clang's CUDA output.
+    pub llvm_text: String,
     /// Lines (0-based) of [`RandomKernel::text`] holding a `cf.cond_br` on a
     /// divergent condition.
     pub divergent_branch_lines: Vec<usize>,
@@ -213,10 +231,12 @@ impl RandomKernel {
         let blocks = BodyGenerator::new(&mut rng, shape, &cfg).generate();
         let (text, divergent_branch_lines) = render_func(&blocks);
         let gpu_text = render_gpu(&blocks);
+        let llvm_text = render_llvm(&blocks, LlvmForm::of_seed(seed));
         Self {
             seed,
             text,
             gpu_text,
+            llvm_text,
             divergent_branch_lines,
             num_blocks: cfg.succs.len(),
             num_exits: cfg.exit.iter().filter(|&&exit| exit).count(),
@@ -233,6 +253,12 @@ impl RandomKernel {
     /// The arguments of `@kernel` in [`RandomKernel::text`] for one thread.
     pub fn arguments(out: MemRefId, n: i32, tid: u32) -> Vec<Value> {
         vec![Value::MemRef(out), Value::i32(n), Value::i32(tid as i32)]
+    }
+
+    /// The arguments of `@kernel` in [`RandomKernel::llvm_text`]: pointers
+    /// to the first elements of `%out` and `%ret`.
+    pub fn llvm_arguments(out: Pointer, n: i32, ret: Pointer) -> Vec<Value> {
+        vec![Value::Ptr(out), Value::i32(n), Value::Ptr(ret)]
     }
 
     /// The arguments of `@kernel` in [`RandomKernel::gpu_text`].
@@ -514,21 +540,183 @@ struct Var {
     uniformity: Uniformity,
 }
 
-/// The generated text of one block, before rendering.
+/// One generated block, before rendering: its number, body and end.
 struct BlockCode {
-    header: String,
-    lines: Vec<String>,
+    index: usize,
+    lines: Vec<Line>,
     end: BlockEnd,
+}
+
+/// An operation of a block body, on `i32` values unless stated otherwise.
+/// Each rendering spells it in its dialects ([`Line::standard`] for
+/// `arith`/`memref`, [`Line::llvm`] for the LLVM dialect).
+enum Line {
+    /// `%result = constant`.
+    Constant { result: String, value: i64 },
+    /// An `i1` constant.
+    Flag { result: String, value: bool },
+    /// `%result = op %lhs, %rhs`, `op` an `arith` mnemonic of
+    /// [`BINARY_OPS`] or a shift, division or remainder.
+    Binary { result: String, op: &'static str, lhs: String, rhs: String },
+    /// `%result = cmpi predicate, %lhs, %rhs`.
+    Compare { result: String, predicate: &'static str, lhs: String, rhs: String },
+    /// `%result = select %condition, %on_true, %on_false` of `i32` or, with
+    /// `flag`, `i1` values.
+    Select { result: String, condition: String, on_true: String, on_false: String, flag: bool },
+    /// `%result = trunc %value to i8`.
+    TruncToI8 { result: String, value: String },
+    /// `%result = sext %value from i8`.
+    ExtendFromI8 { result: String, value: String },
+    /// `%out[%offset] = %value`, through the index (or 64-bit offset)
+    /// `%index`.
+    Store { value: String, offset: String, index: String },
+}
+
+impl Line {
+    /// The `arith`/`memref` spelling.
+    fn standard(&self) -> Vec<String> {
+        match self {
+            Self::Constant { result, value } => vec![format!("{result} = arith.constant {value} : i32")],
+            Self::Flag { result, value } => vec![format!("{result} = arith.constant {value}")],
+            Self::Binary { result, op, lhs, rhs } => vec![format!("{result} = arith.{op} {lhs}, {rhs} : i32")],
+            Self::Compare { result, predicate, lhs, rhs } => {
+                vec![format!("{result} = arith.cmpi {predicate}, {lhs}, {rhs} : i32")]
+            }
+            Self::Select { result, condition, on_true, on_false, flag } => vec![format!(
+                "{result} = arith.select {condition}, {on_true}, {on_false} : {}",
+                if *flag { "i1" } else { "i32" }
+            )],
+            Self::TruncToI8 { result, value } => vec![format!("{result} = arith.trunci {value} : i32 to i8")],
+            Self::ExtendFromI8 { result, value } => vec![format!("{result} = arith.extsi {value} : i8 to i32")],
+            Self::Store { value, offset, index } => vec![
+                format!("{index} = arith.index_cast {offset} : i32 to index"),
+                format!("memref.store {value}, %out[{index}] : memref<?xi32>"),
+            ],
+        }
+    }
+
+    /// The LLVM-dialect spelling, as `mlir-translate --import-llvm` prints
+    /// clang's output; `%out` is a pointer of address space `space`.
+    fn llvm(&self, space: &str, out: &str) -> Vec<String> {
+        match self {
+            Self::Constant { result, value } => vec![format!("{result} = llvm.mlir.constant({value} : i32) : i32")],
+            Self::Flag { result, value } => vec![format!("{result} = llvm.mlir.constant({value}) : i1")],
+            Self::Binary { result, op, lhs, rhs } => vec![match llvm_binary(op) {
+                LlvmBinary::Op(name) => format!("{result} = llvm.{name} {lhs}, {rhs} : i32"),
+                LlvmBinary::Intrinsic(name) => {
+                    format!("{result} = llvm.intr.{name}({lhs}, {rhs}) : (i32, i32) -> i32")
+                }
+            }],
+            Self::Compare { result, predicate, lhs, rhs } => {
+                vec![format!("{result} = llvm.icmp \"{predicate}\" {lhs}, {rhs} : i32")]
+            }
+            Self::Select { result, condition, on_true, on_false, flag } => vec![format!(
+                "{result} = llvm.select {condition}, {on_true}, {on_false} : i1, {}",
+                if *flag { "i1" } else { "i32" }
+            )],
+            Self::TruncToI8 { result, value } => vec![format!("{result} = llvm.trunc {value} : i32 to i8")],
+            Self::ExtendFromI8 { result, value } => vec![format!("{result} = llvm.sext {value} : i8 to i32")],
+            Self::Store { value, offset, index } => vec![
+                format!("{index} = llvm.sext {offset} : i32 to i64"),
+                format!(
+                    "{index}_p = llvm.getelementptr inbounds {out}[{index}] : ({space}, i64) -> {space}, i32"
+                ),
+                format!("llvm.store {value}, {index}_p {{alignment = 4 : i64}} : i32, {space}"),
+            ],
+        }
+    }
+}
+
+/// How the LLVM dialect spells an `arith` binary operation.
+enum LlvmBinary {
+    Op(&'static str),
+    Intrinsic(&'static str),
+}
+
+fn llvm_binary(op: &str) -> LlvmBinary {
+    use LlvmBinary::*;
+    match op {
+        "addi" => Op("add"),
+        "subi" => Op("sub"),
+        "muli" => Op("mul"),
+        "xori" => Op("xor"),
+        "andi" => Op("and"),
+        "ori" => Op("or"),
+        "divui" => Op("udiv"),
+        "remui" => Op("urem"),
+        "shli" => Op("shl"),
+        "shrui" => Op("lshr"),
+        "shrsi" => Op("ashr"),
+        "maxsi" => Intrinsic("smax"),
+        "minsi" => Intrinsic("smin"),
+        "maxui" => Intrinsic("umax"),
+        "minui" => Intrinsic("umin"),
+        other => unreachable!("the generator does not emit arith.{other}"),
+    }
+}
+
+/// A successor with its operands `(%fl, %acc, x)`.
+struct Edge {
+    target: usize,
+    fuel: String,
+    hash: String,
+    merged: String,
+}
+
+impl Edge {
+    fn render(&self) -> String {
+        format!(
+            "^bb{}({}, {}, {} : i32, i32, i32)",
+            self.target, self.fuel, self.hash, self.merged
+        )
+    }
 }
 
 enum BlockEnd {
     Return {
         value: String,
     },
-    Branch {
-        line: String,
-        divergent_cond_br: bool,
+    Branch(Edge),
+    CondBranch {
+        condition: String,
+        on_true: Edge,
+        on_false: Edge,
+        divergent: bool,
     },
+    /// Successor 0 is the default, successor `1 + i` has case value `i`.
+    Switch {
+        flag: String,
+        default: Edge,
+        cases: Vec<Edge>,
+    },
+}
+
+impl BlockEnd {
+    /// The `cf` (or, with `llvm`, LLVM-dialect) spelling of a branch.
+    fn branch(&self, dialect: &str) -> String {
+        match self {
+            Self::Return { .. } => unreachable!("returns are rendered per kernel form"),
+            Self::Branch(edge) => format!("{dialect}.br {}", edge.render()),
+            Self::CondBranch { condition, on_true, on_false, .. } => format!(
+                "{dialect}.cond_br {condition}, {}, {}",
+                on_true.render(),
+                on_false.render()
+            ),
+            Self::Switch { flag, default, cases } if dialect == "cf" => {
+                let mut line = format!("cf.switch {flag} : i32, [default: {}", default.render());
+                for (case, edge) in cases.iter().enumerate() {
+                    write!(line, ", {case}: {}", edge.render()).expect("writing to a String");
+                }
+                line.push(']');
+                line
+            }
+            Self::Switch { flag, default, cases } => {
+                let cases: Vec<String> =
+                    cases.iter().enumerate().map(|(case, edge)| format!("{case}: {}", edge.render())).collect();
+                format!("llvm.switch {flag} : i32, {} [{}]", default.render(), cases.join(", "))
+            }
+        }
+    }
 }
 
 struct BodyGenerator<'a> {
@@ -594,7 +782,7 @@ impl<'a> BodyGenerator<'a> {
 
     fn block(&mut self, block: usize) -> BlockCode {
         let mut lines = Vec::new();
-        let header = self.prologue(block, &mut lines);
+        self.prologue(block, &mut lines);
         let ops = self.rng.range(0, self.shape.max_ops_per_block + 1);
         for _ in 0..ops {
             self.random_op(block, &mut lines);
@@ -609,46 +797,45 @@ impl<'a> BodyGenerator<'a> {
         } else {
             self.terminator(block, &mut lines)
         };
-        BlockCode { header, lines, end }
+        BlockCode { index: block, lines, end }
     }
 
-    /// Block header, constants (entry), fuel and path-hash steps.
-    fn prologue(&mut self, block: usize, lines: &mut Vec<String>) -> String {
+    /// Constants (entry), fuel and path-hash steps.
+    fn prologue(&mut self, block: usize, lines: &mut Vec<Line>) {
         use Uniformity::*;
-        let header = if block == 0 {
+        let constant = |result: &str, value: i64| Line::Constant { result: result.to_string(), value };
+        let binary = |result: String, op: &'static str, lhs: String, rhs: &str| Line::Binary {
+            result,
+            op,
+            lhs,
+            rhs: rhs.to_string(),
+        };
+        if block == 0 {
             for (name, value) in [("%zero", 0), ("%one", 1), ("%c31", 31)] {
-                lines.push(format!("{name} = arith.constant {value} : i32"));
+                lines.push(constant(name, value));
                 self.define(0, name, Uniform);
             }
-            lines.push(format!(
-                "%f0 = arith.constant {} : i32",
-                self.shape.initial_fuel
-            ));
-            lines.push("%a0 = arith.constant 17 : i32".into());
-            lines.push(format!(
-                "%k_slots = arith.constant {} : i32",
-                self.shape.slots
-            ));
-            lines.push("%base = arith.muli %tid, %k_slots : i32".into());
+            lines.push(constant("%f0", i64::from(self.shape.initial_fuel)));
+            lines.push(constant("%a0", 17));
+            lines.push(constant("%k_slots", i64::from(self.shape.slots)));
+            lines.push(binary("%base".into(), "muli", "%tid".into(), "%k_slots"));
             self.define(0, "%base", Divergent);
-            "^bb0:".to_string()
         } else {
             self.define(block, &format!("%m{block}"), self.path_kind());
-            format!("^bb{block}(%f{block}: i32, %a{block}: i32, %m{block}: i32):")
-        };
+        }
         let fuel_kind = self.path_kind();
-        lines.push(format!("%fl{block} = arith.subi %f{block}, %one : i32"));
-        lines.push(format!(
-            "%alive{block} = arith.cmpi sgt, %fl{block}, %zero : i32"
-        ));
-        lines.push(format!("%h{block} = arith.muli %a{block}, %c31 : i32"));
-        lines.push(format!("%s{block} = arith.constant {} : i32", block + 1));
-        lines.push(format!(
-            "%acc{block} = arith.addi %h{block}, %s{block} : i32"
-        ));
+        lines.push(binary(format!("%fl{block}"), "subi", format!("%f{block}"), "%one"));
+        lines.push(Line::Compare {
+            result: format!("%alive{block}"),
+            predicate: "sgt",
+            lhs: format!("%fl{block}"),
+            rhs: "%zero".into(),
+        });
+        lines.push(binary(format!("%h{block}"), "muli", format!("%a{block}"), "%c31"));
+        lines.push(constant(&format!("%s{block}"), block as i64 + 1));
+        lines.push(binary(format!("%acc{block}"), "addi", format!("%h{block}"), &format!("%s{block}")));
         self.define(block, &format!("%fl{block}"), fuel_kind);
         self.define(block, &format!("%acc{block}"), fuel_kind);
-        header
     }
 
     /// Path values are uniform when no condition is divergent.
@@ -660,13 +847,13 @@ impl<'a> BodyGenerator<'a> {
         }
     }
 
-    fn constant(&mut self, value: i64, lines: &mut Vec<String>) -> String {
+    fn constant(&mut self, value: i64, lines: &mut Vec<Line>) -> String {
         let name = self.fresh();
-        lines.push(format!("{name} = arith.constant {value} : i32"));
+        lines.push(Line::Constant { result: name.clone(), value });
         name
     }
 
-    fn random_op(&mut self, block: usize, lines: &mut Vec<String>) {
+    fn random_op(&mut self, block: usize, lines: &mut Vec<Line>) {
         let vars = self.available(block);
         let x = self.rng.pick(&vars).clone();
         let y = self.rng.pick(&vars).clone();
@@ -674,10 +861,7 @@ impl<'a> BodyGenerator<'a> {
         let uniformity = match self.rng.below(6) {
             0 => {
                 let op = *self.rng.pick(&BINARY_OPS);
-                lines.push(format!(
-                    "{result} = arith.{op} {}, {} : i32",
-                    x.name, y.name
-                ));
+                lines.push(Line::Binary { result: result.clone(), op, lhs: x.name.clone(), rhs: y.name.clone() });
                 x.uniformity.max(y.uniformity)
             }
             1 => {
@@ -686,50 +870,52 @@ impl<'a> BodyGenerator<'a> {
                     self.rng.below(32) as i64,
                 );
                 let amount = self.constant(amount, lines);
-                lines.push(format!("{result} = arith.{op} {}, {amount} : i32", x.name));
+                lines.push(Line::Binary { result: result.clone(), op, lhs: x.name.clone(), rhs: amount });
                 x.uniformity
             }
             2 => {
                 let op = *self.rng.pick(&["divui", "remui"]);
                 let divisor = self.fresh();
-                lines.push(format!("{divisor} = arith.ori {}, %one : i32", y.name));
-                lines.push(format!("{result} = arith.{op} {}, {divisor} : i32", x.name));
+                lines.push(Line::Binary { result: divisor.clone(), op: "ori", lhs: y.name.clone(), rhs: "%one".into() });
+                lines.push(Line::Binary { result: result.clone(), op, lhs: x.name.clone(), rhs: divisor });
                 x.uniformity.max(y.uniformity)
             }
             3 => {
                 let flag = self.fresh();
                 let predicate = *self.rng.pick(&["slt", "ule", "ne", "sge"]);
-                lines.push(format!(
-                    "{flag} = arith.cmpi {predicate}, {}, {} : i32",
-                    x.name, y.name
-                ));
-                lines.push(format!(
-                    "{result} = arith.select {flag}, {}, {} : i32",
-                    x.name, y.name
-                ));
+                lines.push(Line::Compare {
+                    result: flag.clone(),
+                    predicate,
+                    lhs: x.name.clone(),
+                    rhs: y.name.clone(),
+                });
+                lines.push(Line::Select {
+                    result: result.clone(),
+                    condition: flag,
+                    on_true: x.name.clone(),
+                    on_false: y.name.clone(),
+                    flag: false,
+                });
                 x.uniformity.max(y.uniformity)
             }
             4 => {
                 let narrow = self.fresh();
-                lines.push(format!("{narrow} = arith.trunci {} : i32 to i8", x.name));
-                lines.push(format!("{result} = arith.extsi {narrow} : i8 to i32"));
+                lines.push(Line::TruncToI8 { result: narrow.clone(), value: x.name.clone() });
+                lines.push(Line::ExtendFromI8 { result: result.clone(), value: narrow });
                 x.uniformity
             }
             _ => {
                 let op = *self.rng.pick(&["addi", "muli", "xori"]);
                 let operand = self.rng.range(1, 100) as i64;
                 let constant = self.constant(operand, lines);
-                lines.push(format!(
-                    "{result} = arith.{op} {}, {constant} : i32",
-                    x.name
-                ));
+                lines.push(Line::Binary { result: result.clone(), op, lhs: x.name.clone(), rhs: constant });
                 x.uniformity
             }
         };
         self.define(block, &result, uniformity);
     }
 
-    fn store(&mut self, block: usize, lines: &mut Vec<String>) {
+    fn store(&mut self, block: usize, lines: &mut Vec<Line>) {
         let vars = self.available(block);
         let value = if self.rng.chance(0.5) {
             format!("%acc{block}")
@@ -739,20 +925,15 @@ impl<'a> BodyGenerator<'a> {
         let slot = self.rng.below(self.shape.slots.max(1) as usize) as i64;
         let slot = self.constant(slot, lines);
         let (offset, index) = (self.fresh(), self.fresh());
-        lines.push(format!("{offset} = arith.addi %base, {slot} : i32"));
-        lines.push(format!(
-            "{index} = arith.index_cast {offset} : i32 to index"
-        ));
-        lines.push(format!(
-            "memref.store {value}, %out[{index}] : memref<?xi32>"
-        ));
+        lines.push(Line::Binary { result: offset.clone(), op: "addi", lhs: "%base".into(), rhs: slot });
+        lines.push(Line::Store { value, offset, index });
     }
 
-    fn exit_value(&mut self, block: usize, lines: &mut Vec<String>) -> BlockEnd {
+    fn exit_value(&mut self, block: usize, lines: &mut Vec<Line>) -> BlockEnd {
         let vars = self.available(block);
         let other = self.rng.pick(&vars).name.clone();
         let value = self.fresh();
-        lines.push(format!("{value} = arith.xori %acc{block}, {other} : i32"));
+        lines.push(Line::Binary { result: value.clone(), op: "xori", lhs: format!("%acc{block}"), rhs: other });
         BlockEnd::Return { value }
     }
 
@@ -776,7 +957,7 @@ impl<'a> BodyGenerator<'a> {
     }
 
     /// An `i1` condition from `source`.
-    fn condition(&mut self, block: usize, source: &Var, lines: &mut Vec<String>) -> String {
+    fn condition(&mut self, block: usize, source: &Var, lines: &mut Vec<Line>) -> String {
         let condition = self.fresh();
         match self.rng.below(3) {
             0 => {
@@ -785,34 +966,26 @@ impl<'a> BodyGenerator<'a> {
                 ]);
                 let bound = self.rng.range(0, 70) as i64 - 4;
                 let bound = self.constant(bound, lines);
-                lines.push(format!(
-                    "{condition} = arith.cmpi {predicate}, {}, {bound} : i32",
-                    source.name
-                ));
+                lines.push(Line::Compare { result: condition.clone(), predicate, lhs: source.name.clone(), rhs: bound });
             }
             1 => {
                 let bit = 1i64 << self.rng.below(6);
                 let mask = self.constant(bit, lines);
                 let masked = self.fresh();
-                lines.push(format!(
-                    "{masked} = arith.andi {}, {mask} : i32",
-                    source.name
-                ));
-                lines.push(format!(
-                    "{condition} = arith.cmpi eq, {masked}, %zero : i32"
-                ));
+                lines.push(Line::Binary { result: masked.clone(), op: "andi", lhs: source.name.clone(), rhs: mask });
+                lines.push(Line::Compare { result: condition.clone(), predicate: "eq", lhs: masked, rhs: "%zero".into() });
             }
             _ => {
                 // Loop-style exit test: the trip count depends on `source`.
                 let mask = self.constant(7, lines);
                 let limit = self.fresh();
-                lines.push(format!(
-                    "{limit} = arith.andi {}, {mask} : i32",
-                    source.name
-                ));
-                lines.push(format!(
-                    "{condition} = arith.cmpi slt, %fl{block}, {limit} : i32"
-                ));
+                lines.push(Line::Binary { result: limit.clone(), op: "andi", lhs: source.name.clone(), rhs: mask });
+                lines.push(Line::Compare {
+                    result: condition.clone(),
+                    predicate: "slt",
+                    lhs: format!("%fl{block}"),
+                    rhs: limit,
+                });
             }
         }
         condition
@@ -821,14 +994,19 @@ impl<'a> BodyGenerator<'a> {
     /// Successor operands `(%fl, %acc, x)` for one edge. In a uniform
     /// kernel `x` is never derived from `%tid`, so block arguments stay
     /// uniform.
-    fn edge(&mut self, block: usize, target: usize, vars: &[Var]) -> String {
+    fn edge(&mut self, block: usize, target: usize, vars: &[Var]) -> Edge {
         let uniform_kernel = self.shape.divergent_probability <= 0.0;
         let candidates: Vec<&Var> = vars
             .iter()
             .filter(|var| !uniform_kernel || var.uniformity != Uniformity::Divergent)
             .collect();
         let merged = self.rng.pick(&candidates).name.clone();
-        format!("^bb{target}(%fl{block}, %acc{block}, {merged} : i32, i32, i32)")
+        Edge {
+            target,
+            fuel: format!("%fl{block}"),
+            hash: format!("%acc{block}"),
+            merged,
+        }
     }
 
     /// A successor index one step closer to an exit.
@@ -839,15 +1017,11 @@ impl<'a> BodyGenerator<'a> {
             .expect("non-exit blocks have successors")
     }
 
-    fn terminator(&mut self, block: usize, lines: &mut Vec<String>) -> BlockEnd {
+    fn terminator(&mut self, block: usize, lines: &mut Vec<Line>) -> BlockEnd {
         let succs = self.cfg.succs[block].clone();
         let vars = self.available(block);
         if succs.len() == 1 {
-            let edge = self.edge(block, succs[0], &vars);
-            return BlockEnd::Branch {
-                line: format!("cf.br {edge}"),
-                divergent_cond_br: false,
-            };
+            return BlockEnd::Branch(self.edge(block, succs[0], &vars));
         }
         if succs.len() == 2 && !self.rng.chance(self.shape.switch_probability) {
             return self.cond_br(block, &succs, &vars, lines);
@@ -860,25 +1034,27 @@ impl<'a> BodyGenerator<'a> {
         block: usize,
         succs: &[usize],
         vars: &[Var],
-        lines: &mut Vec<String>,
+        lines: &mut Vec<Line>,
     ) -> BlockEnd {
         let (source, divergent) = self.decision_source(block);
         let condition = self.condition(block, &source, lines);
-        let toward_exit = if self.exit_ward(block) == 0 {
-            "true"
-        } else {
-            "false"
-        };
+        let toward_exit = self.exit_ward(block) == 0;
         let (direction, forced) = (self.fresh(), self.fresh());
-        lines.push(format!("{direction} = arith.constant {toward_exit}"));
-        lines.push(format!(
-            "{forced} = arith.select %alive{block}, {condition}, {direction} : i1"
-        ));
+        lines.push(Line::Flag { result: direction.clone(), value: toward_exit });
+        lines.push(Line::Select {
+            result: forced.clone(),
+            condition: format!("%alive{block}"),
+            on_true: condition,
+            on_false: direction,
+            flag: true,
+        });
         let on_true = self.edge(block, succs[0], vars);
         let on_false = self.edge(block, succs[1], vars);
-        BlockEnd::Branch {
-            line: format!("cf.cond_br {forced}, {on_true}, {on_false}"),
-            divergent_cond_br: divergent,
+        BlockEnd::CondBranch {
+            condition: forced,
+            on_true,
+            on_false,
+            divergent,
         }
     }
 
@@ -890,16 +1066,13 @@ impl<'a> BodyGenerator<'a> {
         block: usize,
         succs: &[usize],
         vars: &[Var],
-        lines: &mut Vec<String>,
+        lines: &mut Vec<Line>,
     ) -> BlockEnd {
         let cases = succs.len() - 1;
         let (source, _) = self.decision_source(block);
         let modulus = self.constant(cases as i64 + 1, lines);
         let flag = self.fresh();
-        lines.push(format!(
-            "{flag} = arith.remui {}, {modulus} : i32",
-            source.name
-        ));
+        lines.push(Line::Binary { result: flag.clone(), op: "remui", lhs: source.name.clone(), rhs: modulus });
         let exit_ward = self.exit_ward(block);
         let exit_case = if exit_ward == 0 {
             cases as i64
@@ -908,21 +1081,19 @@ impl<'a> BodyGenerator<'a> {
         };
         let exit_case = self.constant(exit_case, lines);
         let forced = self.fresh();
-        lines.push(format!(
-            "{forced} = arith.select %alive{block}, {flag}, {exit_case} : i32"
-        ));
-        let mut line = format!(
-            "cf.switch {forced} : i32, [default: {}",
-            self.edge(block, succs[0], vars)
-        );
-        for (case, &target) in succs[1..].iter().enumerate() {
-            let edge = self.edge(block, target, vars);
-            write!(line, ", {case}: {edge}").expect("writing to a String");
-        }
-        line.push(']');
-        BlockEnd::Branch {
-            line,
-            divergent_cond_br: false,
+        lines.push(Line::Select {
+            result: forced.clone(),
+            condition: format!("%alive{block}"),
+            on_true: flag,
+            on_false: exit_case,
+            flag: false,
+        });
+        let default = self.edge(block, succs[0], vars);
+        let cases = succs[1..].iter().map(|&target| self.edge(block, target, vars)).collect();
+        BlockEnd::Switch {
+            flag: forced,
+            default,
+            cases,
         }
     }
 }
@@ -935,18 +1106,15 @@ fn render_func(blocks: &[BlockCode]) -> (String, Vec<usize>) {
             .to_string(),
     ];
     let mut divergent = Vec::new();
-    for (index, block) in blocks.iter().enumerate() {
-        render_block_start(&mut lines, block, index);
+    for block in blocks {
+        render_block_start(&mut lines, block);
         match &block.end {
             BlockEnd::Return { value } => lines.push(format!("    func.return {value} : i32")),
-            BlockEnd::Branch {
-                line,
-                divergent_cond_br,
-            } => {
-                if *divergent_cond_br {
+            end => {
+                if matches!(end, BlockEnd::CondBranch { divergent: true, .. }) {
                     divergent.push(lines.len());
                 }
-                lines.push(format!("    {line}"));
+                lines.push(format!("    {}", end.branch("cf")));
             }
         }
     }
@@ -964,14 +1132,12 @@ fn render_gpu(blocks: &[BlockCode]) -> String {
         "  gpu.func @kernel(%out: memref<?xi32>, %n: i32, %ret: memref<?xi32>) kernel {"
             .to_string(),
     ];
-    for (index, block) in blocks.iter().enumerate() {
-        if index == 0 {
+    for block in blocks {
+        if block.index == 0 {
             lines.push("    %tid_index = gpu.thread_id x".into());
             lines.push("    %tid = arith.index_cast %tid_index : index to i32".into());
-            lines.extend(block.lines.iter().map(|line| format!("    {line}")));
-        } else {
-            render_block_start(&mut lines, block, index);
         }
+        render_block_start(&mut lines, block);
         match &block.end {
             BlockEnd::Return { value } => {
                 lines.push(format!(
@@ -979,7 +1145,7 @@ fn render_gpu(blocks: &[BlockCode]) -> String {
                 ));
                 lines.push("    gpu.return".into());
             }
-            BlockEnd::Branch { line, .. } => lines.push(format!("    {line}")),
+            end => lines.push(format!("    {}", end.branch("cf"))),
         }
     }
     lines.push("  }".into());
@@ -988,9 +1154,94 @@ fn render_gpu(blocks: &[BlockCode]) -> String {
     lines.join("\n") + "\n"
 }
 
-fn render_block_start(lines: &mut Vec<String>, block: &BlockCode, index: usize) {
-    if index > 0 {
-        lines.push(format!("  {}", block.header));
+/// The block label (not for the entry block) and body in `arith`/`memref`.
+fn render_block_start(lines: &mut Vec<String>, block: &BlockCode) {
+    if block.index > 0 {
+        lines.push(format!("  {}", block_header(block.index)));
     }
-    lines.extend(block.lines.iter().map(|line| format!("    {line}")));
+    for line in &block.lines {
+        lines.extend(line.standard().into_iter().map(|text| format!("    {text}")));
+    }
+}
+
+fn block_header(index: usize) -> String {
+    format!("^bb{index}(%f{index}: i32, %a{index}: i32, %m{index}: i32):")
+}
+
+/// How [`RandomKernel::llvm_text`] spells the kernel's interface (chosen
+/// from the seed, so that the body is the same for every choice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LlvmForm {
+    /// `%tid` from `llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.tid.x"`
+    /// (with its declaration) instead of `nvvm.read.ptx.sreg.tid.x`.
+    intrinsic_call: bool,
+    /// The `nvvm.read.ptx.sreg.tid.x` op carries a `range` (clang's
+    /// `range(i32 0, 1024)` return attribute).
+    tid_range: bool,
+    /// The kernel casts its generic pointer arguments to the global address
+    /// space and accesses memory through those (as NVPTX's argument
+    /// lowering does); otherwise it uses the generic pointers.
+    global_casts: bool,
+}
+
+impl LlvmForm {
+    fn of_seed(seed: u64) -> Self {
+        Self {
+            intrinsic_call: seed % 2 == 1,
+            tid_range: seed % 4 == 2,
+            global_casts: seed % 3 == 1,
+        }
+    }
+}
+
+/// The LLVM-dialect rendering, in the form `mlir-translate --import-llvm`
+/// gives clang's CUDA output: an `llvm.func` kernel with the `ptx_kernel`
+/// calling convention and generic `!llvm.ptr` arguments, `%tid` from the
+/// NVVM `tid.x` register, stores through `llvm.getelementptr`, returns
+/// store to `%ret[tid]`.
+fn render_llvm(blocks: &[BlockCode], form: LlvmForm) -> String {
+    let space = if form.global_casts { "!llvm.ptr<1>" } else { "!llvm.ptr" };
+    let mut lines = vec![
+        "module attributes {llvm.target_triple = \"nvptx64-nvidia-cuda\"} {".to_string(),
+        "  llvm.func ptx_kernelcc @kernel(%out: !llvm.ptr {llvm.noundef}, %n: i32 {llvm.noundef}, %ret: !llvm.ptr {llvm.noundef}) {".to_string(),
+    ];
+    for block in blocks {
+        if block.index == 0 {
+            lines.push(if form.intrinsic_call {
+                "    %tid = llvm.call_intrinsic \"llvm.nvvm.read.ptx.sreg.tid.x\"() : () -> i32".to_string()
+            } else if form.tid_range {
+                "    %tid = nvvm.read.ptx.sreg.tid.x range <i32, 0, 1024> : i32".to_string()
+            } else {
+                "    %tid = nvvm.read.ptx.sreg.tid.x : i32".to_string()
+            });
+            lines.push("    %tid_wide = llvm.zext %tid : i32 to i64".into());
+            if form.global_casts {
+                lines.push("    %out_g = llvm.addrspacecast %out : !llvm.ptr to !llvm.ptr<1>".into());
+                lines.push("    %ret_g = llvm.addrspacecast %ret : !llvm.ptr to !llvm.ptr<1>".into());
+            }
+        } else {
+            lines.push(format!("  {}", block_header(block.index)));
+        }
+        let out = if form.global_casts { "%out_g" } else { "%out" };
+        for line in &block.lines {
+            lines.extend(line.llvm(space, out).into_iter().map(|text| format!("    {text}")));
+        }
+        match &block.end {
+            BlockEnd::Return { value } => {
+                let (pointer, base) = (format!("%ret_p{}", block.index), if form.global_casts { "%ret_g" } else { "%ret" });
+                lines.push(format!(
+                    "    {pointer} = llvm.getelementptr inbounds {base}[%tid_wide] : ({space}, i64) -> {space}, i32"
+                ));
+                lines.push(format!("    llvm.store {value}, {pointer} {{alignment = 4 : i64}} : i32, {space}"));
+                lines.push("    llvm.return".into());
+            }
+            end => lines.push(format!("    {}", end.branch("llvm"))),
+        }
+    }
+    lines.push("  }".into());
+    if form.intrinsic_call {
+        lines.push("  llvm.func @llvm.nvvm.read.ptx.sreg.tid.x() -> i32 attributes {no_unwind}".into());
+    }
+    lines.push("}".into());
+    lines.join("\n") + "\n"
 }

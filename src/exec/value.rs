@@ -15,6 +15,7 @@
 //! Every arithmetic result wraps modulo `2^width`.
 
 use super::memory::MemRefId;
+use super::memory::Pointer;
 use std::fmt;
 
 /// A signless integer of width 1..=64 bits.
@@ -106,6 +107,10 @@ pub(crate) fn sign_extend(bits: u64, width: u32) -> i64 {
     ((bits << unused) as i64) >> unused
 }
 
+/// An aggregate value in the memory's aggregate table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AggregateId(pub u32);
+
 /// A runtime value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
@@ -121,6 +126,14 @@ pub enum Value {
     MemRef(MemRefId),
     /// A convergence token (`spmd.convergence.*`); it has no payload.
     Token,
+    /// An `!llvm.ptr`: a byte address in the executor's memory (see
+    /// [`Pointer`]).
+    Ptr(Pointer),
+    /// An LLVM struct or array value (`llvm.insertvalue`, a memref
+    /// descriptor, the `{value, flag}` of `llvm.cmpxchg`): its scalar
+    /// leaves, in order, are kept in the [`Memory`](super::memory::Memory)'s
+    /// aggregate table, which never changes an entry once made.
+    Aggregate(AggregateId),
     /// The result of `ub.poison`, or of arithmetic on poison. Branching on
     /// it, addressing memory with it or storing it is an error.
     Poison,
@@ -207,6 +220,8 @@ impl fmt::Display for Value {
             Self::F64(value) => write!(f, "{value:?} : f64"),
             Self::MemRef(id) => write!(f, "memref#{}", id.0),
             Self::Token => write!(f, "token"),
+            Self::Ptr(pointer) => write!(f, "{pointer}"),
+            Self::Aggregate(id) => write!(f, "aggregate#{}", id.0),
             Self::Poison => write!(f, "poison"),
         }
     }
@@ -234,6 +249,12 @@ pub enum ValueType {
     },
     /// `!spmd.token`.
     Token,
+    /// `!llvm.ptr` in an address space (0 generic, 1 global, 3 shared, 5
+    /// local).
+    Ptr(u32),
+    /// An `!llvm.struct` or `!llvm.array` whose leaves (nested aggregates
+    /// flattened, in order) are these scalar types.
+    Aggregate(Vec<ValueType>),
     /// Any other type, with its MLIR spelling.
     Unsupported(String),
 }
@@ -268,7 +289,9 @@ impl ValueType {
             | (Self::F32, Value::F32(_))
             | (Self::F64, Value::F64(_))
             | (Self::MemRef { .. }, Value::MemRef(_))
-            | (Self::Token, Value::Token) => true,
+            | (Self::Token, Value::Token)
+            | (Self::Ptr(_), Value::Ptr(_))
+            | (Self::Aggregate(_), Value::Aggregate(_)) => true,
             _ => false,
         }
     }
@@ -292,6 +315,12 @@ impl fmt::Display for ValueType {
                 write!(f, "{element}>")
             }
             Self::Token => write!(f, "!spmd.token"),
+            Self::Ptr(0) => write!(f, "!llvm.ptr"),
+            Self::Ptr(space) => write!(f, "!llvm.ptr<{space}>"),
+            Self::Aggregate(leaves) => {
+                let leaves: Vec<String> = leaves.iter().map(ToString::to_string).collect();
+                write!(f, "!llvm.struct<({})>", leaves.join(", "))
+            }
             Self::Unsupported(text) => write!(f, "{text}"),
         }
     }
