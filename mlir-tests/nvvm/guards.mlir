@@ -70,7 +70,8 @@ gpu.module @m {
 // CHECK-NEXT:  %[[BIT:.*]] = arith.andi %[[EXEC]]
 // CHECK-NEXT:  arith.constant 0 : i32
 // CHECK-NEXT:  %[[ME:.*]] = arith.cmpi ne, %[[BIT]]
-// CHECK-NEXT:  %[[P:.*]] = arith.andi %arg1, %[[ME]] : i1
+// CHECK-NEXT:  %[[FALSE:.*]] = arith.constant false
+// CHECK-NEXT:  %[[P:.*]] = arith.select %[[ME]], %arg1, %[[FALSE]] : i1
 // CHECK-NEXT:  nvvm.vote.sync ballot %[[LIVE]], %[[P]] -> i32
 gpu.module @m {
   gpu.func @never_narrows(%buf: memref<4xi32>, %c: i1) {

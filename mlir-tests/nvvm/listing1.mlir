@@ -43,7 +43,7 @@
 // CHECK-NEXT:   memref.store %c2_i32
 // CHECK-NEXT: }
 // CHECK:      %[[B_TO_D:.*]] = arith.cmpi sge, %[[X]]
-// CHECK:      %[[VOTED:.*]] = arith.andi %[[B_TO_D]], %[[ACTIVE]] : i1
+// CHECK:      %[[VOTED:.*]] = arith.select %[[ACTIVE]], %[[B_TO_D]], %false : i1
 // CHECK:      nvvm.vote.sync ballot %[[LIVE]], %[[VOTED]] -> i32
 // CHECK:      cf.cond_br %{{.*}}, ^[[D]](%{{.*}}, %{{.*}} : i32, i32), ^[[C:bb[0-9]+]](%{{.*}} : i32)
 

@@ -373,26 +373,21 @@ fn name_table(functions: &[Function]) -> HashMap<String, usize> {
     table
 }
 
+/// The symbol `name` seen from a function in `scope`: the one in the
+/// function's symbol table, or else any of that name.
+fn resolve_symbol(table: &HashMap<String, usize>, scope: &str, name: &str) -> Option<usize> {
+    let scoped = if scope.is_empty() { name.to_string() } else { format!("{scope}::{name}") };
+    table.get(&scoped).or_else(|| table.get(name)).copied()
+}
+
 /// Resolves each call to the callee in the caller's symbol table, falling
 /// back to any function of that name.
 fn resolve_calls(functions: &mut [Function], table: &HashMap<String, usize>) {
     for function in functions.iter_mut() {
         let scope = function.scope.clone();
-        for op in function
-            .blocks
-            .iter_mut()
-            .flat_map(|block| block.ops.iter_mut())
-        {
+        for op in function.blocks.iter_mut().flat_map(|block| block.ops.iter_mut()) {
             if let OpKind::Call { callee, target } = &mut op.kind {
-                let scoped = if scope.is_empty() {
-                    callee.clone()
-                } else {
-                    format!("{scope}::{callee}")
-                };
-                *target = table
-                    .get(&scoped)
-                    .or_else(|| table.get(callee.as_str()))
-                    .copied();
+                *target = resolve_symbol(table, &scope, callee);
             }
         }
     }
@@ -406,21 +401,9 @@ type FoundGlobal<'c, 'a> = (String, String, OperationRef<'c, 'a>);
 fn resolve_globals(functions: &mut [Function], table: &HashMap<String, usize>) {
     for function in functions.iter_mut() {
         let scope = function.scope.clone();
-        for op in function
-            .blocks
-            .iter_mut()
-            .flat_map(|block| block.ops.iter_mut())
-        {
+        for op in function.blocks.iter_mut().flat_map(|block| block.ops.iter_mut()) {
             if let OpKind::AddressOf { global, target } = &mut op.kind {
-                let scoped = if scope.is_empty() {
-                    global.clone()
-                } else {
-                    format!("{scope}::{global}")
-                };
-                *target = table
-                    .get(&scoped)
-                    .or_else(|| table.get(global.as_str()))
-                    .copied();
+                *target = resolve_symbol(table, &scope, global);
             }
         }
     }

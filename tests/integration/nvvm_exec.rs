@@ -17,14 +17,13 @@
 //!   `.sync` collective has the executing lanes as its member mask (checked
 //!   inside [`Executor::run_cta`]).
 //!
-//! Votes run with [`VotePoison::False`]: `spmd-lower-to-nvvm` computes a
-//! ballot's predicate as `and %p, %my_exec_bit`, and `%p` is often poison in
-//! lanes whose exec bit is clear (values those lanes never defined), which
-//! makes the `and` poison in LLVM's semantics although the hardware gets
-//! false. [`ballot_predicates_of_inactive_lanes_are_poison`] (ignored)
-//! shows the smallest kernel found where that matters; with the lowering
-//! fixed (`select %my_exec_bit, %p, false`), it passes and the setting can
-//! go.
+//! Votes run with [`VotePoison::Poison`], LLVM's own semantics: a lane
+//! whose predicate is poison makes the vote poison. `spmd-lower-to-nvvm`
+//! used to compute a ballot's predicate as `and %p, %my_exec_bit`, which is
+//! poison when `%p` is (lanes whose exec bit is clear never computed it);
+//! it now selects false for them.
+//! [`ballot_predicates_of_inactive_lanes_are_poison`] is the smallest
+//! kernel that showed it.
 //!
 //! The LLVM renderings that read the thread id with `llvm.call_intrinsic`
 //! (half of them) are skipped unless `SPMD_NVVM_EXEC_ALL_FORMS=1`: the
@@ -163,7 +162,7 @@ fn check_kernel(context: &melior::Context, kernel: &RandomKernel, form: Form, st
     let original = parse(context, form.text(kernel));
     let lowered = lower(context, form.text(kernel));
     let thread_level = Executor::new(&original);
-    let warp_level = Executor::new(&lowered).with_vote_poison(VotePoison::False);
+    let warp_level = Executor::new(&lowered).with_vote_poison(VotePoison::Poison);
     let mut runs = 0;
     for threads in LAUNCHES {
         for n in INPUTS {
@@ -270,7 +269,6 @@ const BALLOT_POISON_KERNEL: &str = r#"module attributes {gpu.container_module} {
 }"#;
 
 #[test]
-#[ignore = "spmd-lower-to-nvvm ands ballot predicates with the exec bit, which LLVM's poison rules do not make false; see the module docs"]
 fn ballot_predicates_of_inactive_lanes_are_poison() {
     let context = context();
     let lowered = lower(&context, BALLOT_POISON_KERNEL);
@@ -513,7 +511,7 @@ fn nvvm_cuda_examples_run_in_lockstep_warps() {
     });
     let actual = run(&|memory, args| {
         Executor::new(&lowered)
-            .with_vote_poison(VotePoison::False)
+            .with_vote_poison(VotePoison::Poison)
             .run_grid_in_warps("collatz_steps", &|_| args.to_vec(), &dims, memory, FUEL)
             .expect("lockstep run");
     });
@@ -527,7 +525,7 @@ fn nvvm_cuda_examples_run_in_lockstep_warps() {
         let mut memory = Memory::new();
         let (out, args) = float_inputs(&mut memory, 150, sums);
         let runs = Executor::new(&lowered)
-            .with_vote_poison(VotePoison::False)
+            .with_vote_poison(VotePoison::Poison)
             .run_grid_in_warps(kernel, &|_| args.clone(), &dims, &mut memory, FUEL)
             .unwrap_or_else(|error| panic!("{name}: {error}"));
         assert!(runs.iter().all(|run| run.stats.barriers > 0 && run.stats.collectives > 0), "{name}");

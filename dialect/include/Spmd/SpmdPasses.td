@@ -392,9 +392,10 @@ def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
     * `spmd.mask.to_bits`/`from_bits` (masks carried across `llvm` branches
       by `--spmd-predicate`) become nothing, or a zero-extension or
       truncation when the carrier's width differs from the mask's.
-    * `spmd.ballot %p` becomes `nvvm.vote.sync ballot %live, (%p & my exec
-      bit)`; the member mask is the live mask, because every live thread
-      executes the vote (control flow is uniform).
+    * `spmd.ballot %p` becomes `nvvm.vote.sync ballot %live, (my exec bit ?
+      %p : false)` (a select, so that a poison `%p` in an inactive lane
+      votes false); the member mask is the live mask, because every live
+      thread executes the vote (control flow is uniform).
     * `spmd.mask.and/or/andn/empty` become `arith.andi/ori/xori/constant`;
       `spmd.exec.br_zero` becomes `cf.cond_br` on `exec == 0`.
     * My exec bit is `exec & (1 << nvvm.read.ptx.sreg.laneid)`, computed

@@ -17,7 +17,7 @@
 //! | exec mask | an SSA value threaded through the CFG: one new block argument per block, one new operand per branch successor |
 //! | initial exec (the live lanes) | kernels: lanes whose linear thread id is below the block size (from `tid.*`/`ntid.*`); other `gpu.func`s: `llvm.nvvm.activemask` |
 //! | `spmd.exec.read` / `spmd.exec.write %m` | the current exec value / `%m` becomes the current exec value |
-//! | `spmd.ballot %p` | `nvvm.vote.sync ballot %live, (%p & my exec bit)` |
+//! | `spmd.ballot %p` | `nvvm.vote.sync ballot %live, (my exec bit ? %p : false)` |
 //! | `spmd.mask.and/or/andn/empty` | `arith.andi/ori`, `andi(xori(.., -1))`, `arith.constant 0` |
 //! | `spmd.mask.select %m, %a, %b` | `arith.select` on "my bit is in `%m`" (no guard: it runs in every lane) |
 //! | `spmd.exec.br_zero ^z, ^nz` | `cf.cond_br (exec == 0), ^z, ^nz` |
@@ -286,7 +286,16 @@ fn lower_wave_op<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, state: &
             None
         }
         SpmdOp::Ballot => {
-            let voted = if state.is_live { operand(0) } else { emit.and(operand(0), state.active(emit, lanes)) };
+            // `select`, not `and`: the predicate is often poison in lanes
+            // whose exec bit is clear (they never computed it), and
+            // `and poison, false` is poison in LLVM, while the select picks
+            // the constant false there.
+            let voted = if state.is_live {
+                operand(0)
+            } else {
+                let active = state.active(emit, lanes);
+                emit.select(active, operand(0), emit.constant(1, 0))
+            };
             Some(emit.widen(lanes.width, emit.ballot(lanes.live32, voted)))
         }
         SpmdOp::MaskAnd => Some(emit.and(operand(0), operand(1))),
