@@ -383,7 +383,7 @@ const INACTIVE_LANE_CONDITION_KERNEL: &str = r#"module attributes {gpu.container
 fn scalar_branches_are_decided_by_the_active_lanes() {
     let context = context();
     let lowered = lower(&context, INACTIVE_LANE_CONDITION_KERNEL);
-    let executor = Executor::new(&lowered).with_vote_poison(VotePoison::False);
+    let executor = Executor::new(&lowered);
     let mut memory = Memory::new();
     let out = memory.alloc_i32(&[0; 256]);
     let ret = memory.alloc_i32(&[0; 64]);
