@@ -288,91 +288,33 @@ fn ballot_predicates_of_inactive_lanes_are_poison() {
 }
 
 /// Found by `SPMD_NVVM_EXEC_SEEDS=500` (multi_exit_switch, kernel seed
-/// 11962, 8 blocks) and reduced line by line: `^bb1` is entered by two
-/// edges of the divergent switch, so its block arguments are merged per
-/// lane and are poison in the lanes that went to `^bb3`. Its `cf.cond_br`
-/// is uniform over the lanes that run it (`%f1` is the same on both edges),
-/// so it stays a scalar branch; at NVVM level every thread of the warp
-/// evaluates it, and the lanes whose exec bit is clear branch on poison
-/// (on the hardware: on whatever their register holds, so the warp may
-/// split at a branch the lowering takes as warp-uniform).
+/// 11962) and reduced by hand: `^bb1` is entered by two edges of the
+/// divergent switch, so its block arguments are merged per lane and are
+/// poison in the lanes that went to `^bb3`. Its `cf.cond_br` is uniform
+/// over the lanes that run it (`%x` is `%n` on both edges), so it stays a
+/// scalar branch; at NVVM level every thread of the warp evaluates it, and
+/// the lanes whose exec bit is clear branch on poison (on the hardware: on
+/// whatever their register holds, so the warp may split at a branch the
+/// lowering takes as warp-uniform, before `.sync` ops over the whole warp).
 const INACTIVE_LANE_CONDITION_KERNEL: &str = r#"module attributes {gpu.container_module} {
   gpu.module @kernels {
   gpu.func @kernel(%out: memref<?xi32>, %n: i32, %ret: memref<?xi32>) kernel {
     %tid_index = gpu.thread_id x
     %tid = arith.index_cast %tid_index : index to i32
-    %zero = arith.constant 0 : i32
     %one = arith.constant 1 : i32
-    %c31 = arith.constant 31 : i32
-    %f0 = arith.constant 24 : i32
-    %a0 = arith.constant 17 : i32
-    %k_slots = arith.constant 4 : i32
-    %base = arith.muli %tid, %k_slots : i32
-    %fl0 = arith.subi %f0, %one : i32
-    %alive0 = arith.cmpi sgt, %fl0, %zero : i32
-    %h0 = arith.muli %a0, %c31 : i32
-    %s0 = arith.constant 1 : i32
-    %acc0 = arith.addi %h0, %s0 : i32
-    %v2 = arith.constant 37 : i32
-    %v1 = arith.xori %n, %v2 : i32
-    %v6 = arith.constant 3 : i32
-    %v7 = arith.remui %base, %v6 : i32
-    %v8 = arith.constant 2 : i32
-    %v9 = arith.select %alive0, %v7, %v8 : i32
-    cf.switch %v9 : i32, [default: ^bb1(%fl0, %acc0, %c31 : i32, i32, i32), 0: ^bb1(%fl0, %acc0, %one : i32, i32, i32), 1: ^bb3(%fl0, %acc0, %one : i32, i32, i32)]
-  ^bb1(%f1: i32, %a1: i32, %m1: i32):
-    %fl1 = arith.subi %f1, %one : i32
-    %alive1 = arith.cmpi sgt, %fl1, %zero : i32
-    %h1 = arith.muli %a1, %c31 : i32
-    %s1 = arith.constant 2 : i32
-    %acc1 = arith.addi %h1, %s1 : i32
-    %v14 = arith.constant 7 : i32
-    %v15 = arith.andi %c31, %v14 : i32
-    %v13 = arith.cmpi slt, %fl1, %v15 : i32
-    %v16 = arith.constant false
-    %v17 = arith.select %alive1, %v13, %v16 : i1
-    cf.cond_br %v17, ^bb5(%fl1, %acc1, %c31 : i32, i32, i32), ^bb2(%fl1, %acc1, %n : i32, i32, i32)
-  ^bb2(%f2: i32, %a2: i32, %m2: i32):
+    %two = arith.constant 2 : i32
+    %three = arith.constant 3 : i32
+    %r = arith.remui %tid, %three : i32
+    cf.switch %r : i32, [default: ^bb1(%n, %two : i32, i32), 0: ^bb1(%n, %three : i32, i32), 1: ^bb3]
+  ^bb1(%x: i32, %y: i32):
+    %c = arith.cmpi slt, %x, %two : i32
+    cf.cond_br %c, ^bb5(%y : i32), ^bb4
+  ^bb3:
+    cf.br ^bb5(%one : i32)
+  ^bb5(%v: i32):
+    memref.store %v, %ret[%tid_index] : memref<?xi32>
     gpu.return
-  ^bb3(%f3: i32, %a3: i32, %m3: i32):
-    %fl3 = arith.subi %f3, %one : i32
-    %alive3 = arith.cmpi sgt, %fl3, %zero : i32
-    %h3 = arith.muli %a3, %c31 : i32
-    %s3 = arith.constant 4 : i32
-    %acc3 = arith.addi %h3, %s3 : i32
-    %v24 = arith.constant 31 : i32
-    %v23 = arith.addi %acc0, %v24 : i32
-    %v25 = arith.constant 2 : i32
-    %v26 = arith.remui %v1, %v25 : i32
-    %v27 = arith.constant 1 : i32
-    %v28 = arith.select %alive3, %v26, %v27 : i32
-    cf.switch %v28 : i32, [default: ^bb6(%fl3, %acc3, %n : i32, i32, i32), 0: ^bb4(%fl3, %acc3, %tid : i32, i32, i32)]
-  ^bb4(%f4: i32, %a4: i32, %m4: i32):
-    %fl4 = arith.subi %f4, %one : i32
-    %alive4 = arith.cmpi sgt, %fl4, %zero : i32
-    %h4 = arith.muli %a4, %c31 : i32
-    %s4 = arith.constant 5 : i32
-    %acc4 = arith.addi %h4, %s4 : i32
-    %v30 = arith.cmpi ne, %one, %base : i32
-    %v29 = arith.select %v30, %one, %base : i32
-    %v35 = arith.constant 2 : i32
-    %v36 = arith.remui %v29, %v35 : i32
-    %v37 = arith.constant 0 : i32
-    %v38 = arith.select %alive4, %v36, %v37 : i32
-    cf.switch %v38 : i32, [default: ^bb5(%fl4, %acc4, %v23 : i32, i32, i32), 0: ^bb7(%fl4, %acc4, %tid : i32, i32, i32)]
-  ^bb5(%f5: i32, %a5: i32, %m5: i32):
-    %fl5 = arith.subi %f5, %one : i32
-    %h5 = arith.muli %a5, %c31 : i32
-    %s5 = arith.constant 6 : i32
-    %acc5 = arith.addi %h5, %s5 : i32
-    cf.br ^bb6(%fl5, %acc5, %fl0 : i32, i32, i32)
-  ^bb6(%f6: i32, %a6: i32, %m6: i32):
-    %fl6 = arith.subi %f6, %one : i32
-    %h6 = arith.muli %a6, %c31 : i32
-    %s6 = arith.constant 7 : i32
-    %acc6 = arith.addi %h6, %s6 : i32
-    cf.br ^bb7(%fl6, %acc6, %zero : i32, i32, i32)
-  ^bb7(%f7: i32, %a7: i32, %m7: i32):
+  ^bb4:
     gpu.return
   }
   }
