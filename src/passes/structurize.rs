@@ -1,13 +1,17 @@
 //! `--spmd-structurize`: see [`crate::transforms::structurize`].
 
-use super::{for_each_region, options::read, uniformity_options, PassOptions, RegionFailure, Report, Scope};
-use super::verify_structured;
-use melior::ir::RegionLike;
+use super::{
+    for_each_region, options::read, uniformity_options, verify_structured, CfgRegion, PassOptions, RegionFailure,
+    Report, Scope,
+};
 use crate::{
     analysis::region_graph::RegionGraph,
-    transforms::structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions},
+    transforms::{
+        ir_edit,
+        structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions},
+    },
 };
-use melior::ir::{operation::OperationLike, OperationRef};
+use melior::ir::{operation::OperationLike, OperationRef, RegionLike};
 
 /// Parses the pass options.
 fn parse_options(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<StructurizeOptions, ()> {
@@ -33,22 +37,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     // SAFETY: the context outlives the pass run.
     let context = unsafe { context_ref.to_ref() };
     for_each_region(root, Scope::FunctionBodies, |function| {
-        // Markers already in the input are kept and extended: malformed ones
-        // would make the output fail --spmd-verify-structured.
-        let graph = RegionGraph::snapshot(function.region).map_err(|e| RegionFailure::cannot(function, "structurize", e))?;
-        let mut has_head = vec![false; graph.num_blocks()];
-        // SAFETY: the region is live; the helper writes one flag per block.
-        let next_id = unsafe {
-            crate::ffi::spmdScanReconvergenceMarkers(function.region.to_raw(), has_head.as_mut_ptr(), has_head.len() as isize)
-        };
-        let malformed = if next_id != 0 { verify_structured::first_marker_error(&graph) } else { None };
-        if let Some((location, message)) = malformed {
-            return Err(RegionFailure {
-                location,
-                message: format!("cannot structurize {}: the input's reconvergence markers are malformed: {message}", function.label),
-            });
-        }
-        drop(graph);
+        reject_malformed_markers(function)?;
         structurize_function(context, function.owner, function.region, &options).map(|_| ()).map_err(|error| {
             RegionFailure {
                 location: error.location(function.owner.location()),
@@ -56,4 +45,27 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
             }
         })
     })
+}
+
+/// Markers already in the input are kept and extended: malformed ones would
+/// make the output fail --spmd-verify-structured, so they are rejected up
+/// front. The region is only snapshotted when it holds a marker (a scan in
+/// C++ tells), so unmarked input pays one walk of its block list.
+fn reject_malformed_markers<'c>(function: &CfgRegion<'c, '_>) -> Result<(), RegionFailure<'c>> {
+    let mut has_head = vec![false; ir_edit::blocks(function.region).len()];
+    // SAFETY: the region is live; the helper writes one flag per block.
+    let next_id = unsafe {
+        crate::ffi::spmdScanReconvergenceMarkers(function.region.to_raw(), has_head.as_mut_ptr(), has_head.len() as isize)
+    };
+    if next_id == 0 {
+        return Ok(());
+    }
+    let graph = RegionGraph::snapshot(function.region).map_err(|e| RegionFailure::cannot(function, "structurize", e))?;
+    match verify_structured::first_marker_error(&graph) {
+        Some((location, message)) => Err(RegionFailure {
+            location,
+            message: format!("cannot structurize {}: the input's reconvergence markers are malformed: {message}", function.label),
+        }),
+        None => Ok(()),
+    }
 }
