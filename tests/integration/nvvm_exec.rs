@@ -30,12 +30,14 @@
 //! uniformity analysis takes that thread id as uniform, see
 //! [`call_intrinsic_read_of_the_thread_id_is_divergent`] (ignored).
 //!
-//! A third defect shows in about 0.7% of the kernels of the benchmark-size
+//! A third defect showed in about 0.7% of the kernels of a benchmark-size
 //! run (none of the default seeds): a scalar branch of wave-level code is
 //! uniform over the lanes that execute it, but at NVVM level every thread
 //! evaluates its condition, and threads whose exec bit is clear may hold
-//! poison there; see [`scalar_branches_are_decided_by_the_active_lanes`]
-//! (ignored).
+//! poison there. The lowering now decides such branches by the active
+//! lanes (`lower_to_nvvm::scalar_branch`);
+//! [`scalar_branches_are_decided_by_the_active_lanes`] is the reduced
+//! kernel.
 //!
 //! `SPMD_NVVM_EXEC_SEEDS=<n>` sets the seeds per shape class (default
 //! [`DEFAULT_SEEDS`]); the counts are printed at the end.
@@ -321,7 +323,6 @@ const INACTIVE_LANE_CONDITION_KERNEL: &str = r#"module attributes {gpu.container
 }"#;
 
 #[test]
-#[ignore = "a scalar branch of wave-level code reads its condition in lanes whose exec bit is clear; see INACTIVE_LANE_CONDITION_KERNEL"]
 fn scalar_branches_are_decided_by_the_active_lanes() {
     let context = context();
     let lowered = lower(&context, INACTIVE_LANE_CONDITION_KERNEL);

@@ -78,6 +78,55 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.insert(op)
     }
 
+    /// `nvvm.vote.sync any %members, %pred -> i1`.
+    pub fn vote_any(&self, members: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
+        let kind = Attribute::parse(self.context, "#nvvm<vote_sync_kind any>").expect("nvvm dialect loaded");
+        let op = OperationBuilder::new("nvvm.vote.sync", self.location)
+            .add_operands(&[members, pred])
+            .add_attributes(&[(Identifier::new(self.context, "kind"), kind)])
+            .add_results(&[self.int_type(1)])
+            .build()
+            .expect("valid nvvm.vote.sync");
+        self.insert(op)
+    }
+
+    /// `nvvm.shfl.sync idx %members, %value, %source, 31 : i32 -> i32`:
+    /// `%value` (an `i32`) of lane `%source`.
+    pub fn shuffle_index(&self, members: Value<'c, '_>, value: Value<'c, '_>, source: Value<'c, '_>) -> Value<'c, 'a> {
+        let kind = Attribute::parse(self.context, "#nvvm<shfl_kind idx>").expect("nvvm dialect loaded");
+        let clamp = self.constant(32, 31);
+        let op = OperationBuilder::new("nvvm.shfl.sync", self.location)
+            .add_operands(&[members, value, source, clamp])
+            .add_attributes(&[(Identifier::new(self.context, "kind"), kind)])
+            .add_results(&[self.int_type(32)])
+            .build()
+            .expect("valid nvvm.shfl.sync");
+        self.insert(op)
+    }
+
+    /// The index of the lowest set bit of `value` (its width if `value`
+    /// is 0): `llvm.intr.cttz` with `is_zero_poison = false`.
+    pub fn lowest_set_bit(&self, value: Value<'c, '_>) -> Value<'c, 'a> {
+        let flag = Attribute::parse(self.context, "false").expect("valid bool");
+        let op = OperationBuilder::new("llvm.intr.cttz", self.location)
+            .add_operands(&[value])
+            .add_attributes(&[(Identifier::new(self.context, "is_zero_poison"), flag)])
+            .add_results(&[value.r#type()])
+            .build()
+            .expect("valid llvm.intr.cttz");
+        self.insert(op)
+    }
+
+    /// The integer 0 of `r#type`.
+    pub fn zero_of(&self, r#type: Type<'c>) -> Value<'c, 'a> {
+        let attribute = IntegerAttribute::new(r#type, 0).into();
+        self.insert(arith::constant(self.context, attribute, self.location))
+    }
+
+    pub fn shr(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+        self.insert(arith::shrui(lhs, rhs, self.location))
+    }
+
     pub fn and(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
         self.insert(arith::andi(lhs, rhs, self.location))
     }

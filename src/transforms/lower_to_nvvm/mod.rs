@@ -21,6 +21,7 @@
 //! | `spmd.mask.and/or/andn/empty` | `arith.andi/ori`, `andi(xori(.., -1))`, `arith.constant 0` |
 //! | `spmd.mask.select %m, %a, %b` | `arith.select` on "my bit is in `%m`" (no guard: it runs in every lane) |
 //! | `spmd.exec.br_zero ^z, ^nz` | `cf.cond_br (exec == 0), ^z, ^nz` |
+//! | a kept (uniform) `cond_br %c` / `switch %f` where exec may be partial | `cond_br vote.sync.any(live, my_bit ? %c : false)` / `switch` on `%f` of the lowest active lane (`shfl.sync.idx`); unchanged if `%c`/`%f` is warp-invariant ([`scalar_branch`]) |
 //! | my exec bit | `exec & (1 << nvvm.read.ptx.sreg.laneid) != 0`, once per block and exec value |
 //! | an op that must not run in inactive lanes | `scf.if %my_bit { op } else { poison }` ([`guard`]) |
 //! | convergence tokens, reconvergence markers | erased |
@@ -52,6 +53,12 @@
 //!   runs with exec = live in every thread and gets no guards; neither do
 //!   the ops of the entry block before its first `spmd.exec.write`, and
 //!   ballots there vote with the bare predicate.
+//! * **Scalar branches are decided by the active lanes.** A branch that
+//!   predication kept is uniform over exec, not over the warp: threads
+//!   whose exec bit is clear may hold poison in the condition, and on a
+//!   warp each thread branches on its own copy. Where exec may be partial
+//!   and the condition is not provably the same in every thread, the
+//!   branch votes ([`scalar_branch`]).
 //! * **Convergence tokens are erased.** They tell a thread-level compiler
 //!   which threads must execute a convergent op together; here the warp is
 //!   converged wherever wave-level code runs, and each `.sync` op names its
@@ -69,8 +76,10 @@ pub mod check;
 mod emit;
 pub mod guard;
 pub mod intrinsics;
+pub mod scalar_branch;
 
 use emit::Emitter;
+use scalar_branch::WarpInvariant;
 use melior::{
     dialect::{arith::CmpiPredicate, cf},
     ir::{
@@ -184,6 +193,7 @@ struct Lanes<'c, 'a> {
 pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>, width: u32) {
     let blocks = function.blocks();
     let entry = blocks[0];
+    let invariant = WarpInvariant::compute(&blocks, function.is_kernel());
     let lanes = entry_values(context, function, width);
     let location = function.op.location();
     // The one typing rule: every mask value (block arguments and the
@@ -197,7 +207,7 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
     }
     for block in &blocks {
         let exec_in = if *block == entry { lanes.live } else { block.argument(block.argument_count() - 1).unwrap().into() };
-        lower_block(context, &lanes, *block, exec_in);
+        lower_block(context, &lanes, &invariant, *block, exec_in);
     }
 }
 
@@ -257,7 +267,13 @@ impl<'c, 'a> ExecState<'c, 'a> {
     }
 }
 
-fn lower_block<'c, 'a>(context: &'c Context, lanes: &Lanes<'c, 'a>, block: BlockRef<'c, 'a>, exec_in: Value<'c, 'a>) {
+fn lower_block<'c, 'a>(
+    context: &'c Context,
+    lanes: &Lanes<'c, 'a>,
+    invariant: &WarpInvariant,
+    block: BlockRef<'c, 'a>,
+    exec_in: Value<'c, 'a>,
+) {
     let is_live = exec_in == lanes.live;
     let mut state = ExecState { exec: exec_in, is_live, active: None };
     for op in ir_edit::operations(block) {
@@ -265,7 +281,12 @@ fn lower_block<'c, 'a>(context: &'c Context, lanes: &Lanes<'c, 'a>, block: Block
         match SpmdOp::of(&op_name(op)) {
             Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, lanes, &mut state, kind),
             Some(_) => {}
-            None if op.next_in_block().is_none() => forward_exec(op, state.exec),
+            None if op.next_in_block().is_none() => {
+                if lanes.guards && !state.is_live {
+                    scalar_branch::decide_by_active_lanes(&emit, lanes, &mut state, invariant);
+                }
+                forward_exec(op, state.exec)
+            }
             None if lanes.guards && !state.is_live && guard::needs_guard(op) => {
                 let active = state.active(&emit, lanes);
                 guard::wrap(context, op, active);
