@@ -15,9 +15,26 @@ pub type PassRunner = unsafe extern "C" fn(
     report_user_data: *mut c_void,
 ) -> MlirLogicalResult;
 
+/// `SpmdBranchKind`: which two-way branch `spmdAppendTwoWayBranch` creates.
+pub type SpmdBranchKind = c_int;
+/// `SpmdBranchKindFlow`: `spmd.flow_br`.
+pub const SPMD_BRANCH_KIND_FLOW: SpmdBranchKind = 0;
+/// `SpmdBranchKindLoopFlow`: `spmd.flow_br loop`.
+pub const SPMD_BRANCH_KIND_LOOP_FLOW: SpmdBranchKind = 1;
+/// `SpmdBranchKindCondBr`: `cf.cond_br`.
+pub const SPMD_BRANCH_KIND_COND_BR: SpmdBranchKind = 2;
+
+/// `SpmdFlowShapeFlowBranch`: the block ends in `spmd.flow_br`.
+pub const SPMD_FLOW_SHAPE_FLOW_BRANCH: u8 = 1;
+/// `SpmdFlowShapeLoop`: the branch is a loop Flow.
+pub const SPMD_FLOW_SHAPE_LOOP: u8 = 2;
+/// `SpmdFlowShapeHasOtherOps`: the Flow block holds other operations.
+pub const SPMD_FLOW_SHAPE_HAS_OTHER_OPS: u8 = 4;
+
 /// `SpmdRegionCfg`: a region's CFG as read by `spmdRegionCfgRead`.
 #[repr(C)]
 #[derive(Clone, Copy)]
+#[allow(missing_docs)]
 pub struct SpmdRegionCfg {
     pub blocks: *const mlir_sys::MlirBlock,
     pub last_ops: *const MlirOperation,
@@ -28,6 +45,7 @@ pub struct SpmdRegionCfg {
     pub storage: *mut c_void,
 }
 
+#[allow(missing_docs)]
 unsafe extern "C" {
     pub fn mlirGetDialectHandle__spmd__() -> MlirDialectHandle;
     pub fn spmdSetPassRunner(runner: Option<PassRunner>);
@@ -46,7 +64,7 @@ unsafe extern "C" {
         condition: MlirValue,
         true_dest: mlir_sys::MlirBlock,
         false_dest: mlir_sys::MlirBlock,
-        kind: c_int,
+        kind: SpmdBranchKind,
         location: mlir_sys::MlirLocation,
     ) -> MlirOperation;
     pub fn spmdPrependIntegerConstant(

@@ -136,6 +136,17 @@ pub extern "C" fn spmdRegisterAllPasses() {
     register_all_passes();
 }
 
+/// C entry point: the spmd dialect into `registry` (unless null) and every
+/// pass into MLIR's pass registry (declared in `spmd-c/Spmd.h`).
+#[unsafe(no_mangle)]
+pub extern "C" fn spmdRegisterEverything(registry: mlir_sys::MlirDialectRegistry) {
+    if !registry.ptr.is_null() {
+        // SAFETY: the caller passes a live registry; the handle is static.
+        unsafe { mlir_sys::mlirDialectHandleInsertDialect(ffi::mlirGetDialectHandle__spmd__(), registry) };
+    }
+    register_all_passes();
+}
+
 /// The `SpmdPassRunner` installed into the C++ pass shells.
 unsafe extern "C" fn run_pass_by_name(
     pass_name: MlirStringRef,

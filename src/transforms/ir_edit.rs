@@ -179,9 +179,9 @@ pub fn append_two_way_branch<'c, 'a>(
     location: Location<'c>,
 ) -> OperationRef<'c, 'a> {
     let kind = match kind {
-        TwoWayBranch::Flow => 0,
-        TwoWayBranch::LoopFlow => 1,
-        TwoWayBranch::CondBr => 2,
+        TwoWayBranch::Flow => ffi::SPMD_BRANCH_KIND_FLOW,
+        TwoWayBranch::LoopFlow => ffi::SPMD_BRANCH_KIND_LOOP_FLOW,
+        TwoWayBranch::CondBr => ffi::SPMD_BRANCH_KIND_COND_BR,
     };
     // SAFETY: live blocks, value and location; the helper appends the new op.
     unsafe {

@@ -3,10 +3,20 @@
 |* The C interface of spmd, for C and C++ compilers that embed it and for    *|
 |* the Rust crate, which binds to the same symbols.                          *|
 |*                                                                            *|
-|* Typical C++ embedding:                                                     *|
-|*   MlirDialectHandle h = mlirGetDialectHandle__spmd__();                    *|
-|*   mlirDialectHandleInsertDialect(h, registry);                             *|
-|*   spmdRegisterAllPasses();   // provided by the Rust library (libspmd.a)   *|
+|* Embedding (see docs/embedding.md): link the `SPMD::spmd` CMake target     *|
+|* (find_package(SPMD), lib/libspmd.a of an installed prefix) into a tool   *|
+|* that links MLIR 22, then call                                             *|
+|*   spmdRegisterEverything(registry);  // the dialect and every pass       *|
+|* before creating the context. libspmd.a holds no MLIR code of its own:    *|
+|* every MLIR symbol resolves against the host's single copy.               *|
+|*                                                                            *|
+|* Conventions, as in MLIR's C API: handles (MlirOperation, MlirBlock, ...) *|
+|* are borrowed; a function never takes ownership of an argument unless it  *|
+|* says so. IR that a function creates is owned by the block or region it   *|
+|* is inserted into. Arrays passed in are read during the call only; arrays *|
+|* passed out are owned by the caller unless the function says otherwise.   *|
+|* None of these functions is thread-safe with respect to concurrent edits  *|
+|* of the same IR (MLIR's own rules apply).                                 *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -20,8 +30,23 @@
 extern "C" {
 #endif
 
-/* The `spmd` dialect: mlirGetDialectHandle__spmd__(). */
+/*===----------------------------------------------------------------------===*
+ * Registration
+ *===----------------------------------------------------------------------===*/
+
+/* The `spmd` dialect: mlirGetDialectHandle__spmd__() returns a handle to
+ * static data (nothing to release). Insert it into a registry with
+ * mlirDialectHandleInsertDialect, or load it with
+ * mlirDialectHandleLoadDialect. */
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Spmd, spmd);
+
+/* The one call an embedder needs: inserts the spmd dialect into `registry`
+ * (skipped if `registry` is null) and registers every spmd pass and the
+ * `spmd-gpu-to-nvvm` pipeline with MLIR's global pass registry, so that
+ * textual pipelines such as "builtin.module(spmd-reconverge)" resolve.
+ * Idempotent and safe to call from several threads. The registry stays
+ * owned by the caller. Defined in the Rust library (libspmd.a). */
+MLIR_CAPI_EXPORTED void spmdRegisterEverything(MlirDialectRegistry registry);
 
 /*===----------------------------------------------------------------------===*
  * Passes
@@ -38,28 +63,33 @@ typedef MlirLogicalResult (*SpmdPassRunner)(MlirStringRef passName,
                                             MlirStringCallback report,
                                             void *reportUserData);
 
-/* Installs the implementation of every spmd pass. The Rust library calls
- * this from spmdRegisterAllPasses(); a pass that runs before a runner is
- * installed fails with a diagnostic. */
+/* Installs the implementation of every spmd pass (a plain function
+ * pointer; null uninstalls it). The Rust library calls this from
+ * spmdRegisterAllPasses(); a pass that runs before a runner is installed
+ * fails with a diagnostic. Embedders do not need to call it. */
 MLIR_CAPI_EXPORTED void spmdSetPassRunner(SpmdPassRunner runner);
 
-/* Registers the spmd passes with MLIR's global pass registry, so that they
- * can be named in textual pipelines. Does not install a runner. */
+/* Registers the spmd pass shells and the `spmd-gpu-to-nvvm` pipeline with
+ * MLIR's global pass registry, so that they can be named in textual
+ * pipelines. Does not install a runner. Idempotent. */
 MLIR_CAPI_EXPORTED void spmdRegisterPassShells(void);
 
-/* Installs the Rust runner and registers every spmd pass (defined in the
- * Rust library). Idempotent. */
+/* Installs the Rust runner and registers every spmd pass and the
+ * `spmd-gpu-to-nvvm` pipeline (defined in the Rust library). Idempotent.
+ * spmdRegisterEverything calls it. */
 MLIR_CAPI_EXPORTED void spmdRegisterAllPasses(void);
 
 /*===----------------------------------------------------------------------===*
  * IR queries the Rust side needs beyond MLIR's C API
  *===----------------------------------------------------------------------===*/
 
-/* True if `op` implements FunctionOpInterface (func.func, gpu.func, ...). */
+/* True if `op` implements FunctionOpInterface (func.func, gpu.func, ...).
+ * `op` must not be null. */
 MLIR_CAPI_EXPORTED bool spmdIsFunctionLike(MlirOperation op);
 
 /* Calls `callback(op, userData)` on `root` and on every operation nested in
- * it that has at least one region, in pre-order. One call walks the whole
+ * it that has at least one region, in pre-order. The callback borrows `op`
+ * and must not erase or move operations. One call walks the whole
  * tree in C++, where a walk through the per-op C API would cross the
  * boundary for every operation. */
 MLIR_CAPI_EXPORTED void
@@ -67,37 +97,51 @@ spmdWalkRegionOwners(MlirOperation root,
                      void (*callback)(MlirOperation op, void *userData),
                      void *userData);
 
-/* The index of the first of the `numOps` operations that has successors
- * but does not implement BranchOpInterface (its successor operands cannot
- * be rewritten), or -1 if there is none. */
+/* The index of the first of the `numOps` operations of `ops` (an array the
+ * caller owns, read during the call) that has successors but does not
+ * implement BranchOpInterface (its successor operands cannot be rewritten),
+ * or -1 if there is none. */
 MLIR_CAPI_EXPORTED intptr_t
 spmdFindNonBranchTerminator(const MlirOperation *ops, intptr_t numOps);
 
 /* True if `op` implements BranchOpInterface. */
 MLIR_CAPI_EXPORTED bool spmdIsBranch(MlirOperation op);
 
-/* Appends a two-way branch on `condition` to `trueDest` / `falseDest`
- * (without successor operands) to `block`: `spmd.flow_br` if `kind` is 0,
- * `spmd.flow_br loop` if 1, `cf.cond_br` if 2. Returns the new op. */
+/* The two-way branches spmdAppendTwoWayBranch can create. */
+typedef enum SpmdBranchKind {
+  /* `spmd.flow_br`: the branch of a Flow block (reconvergence). */
+  SpmdBranchKindFlow = 0,
+  /* `spmd.flow_br loop`: the branch of a loop Flow block. */
+  SpmdBranchKindLoopFlow = 1,
+  /* `cf.cond_br`. */
+  SpmdBranchKindCondBr = 2,
+} SpmdBranchKind;
+
+/* Appends a two-way branch of `kind` on `condition` to `trueDest` /
+ * `falseDest` (without successor operands) at the end of `block`, which
+ * must not have a terminator yet. Returns the new op, owned by `block`;
+ * returns a null operation for a `kind` outside SpmdBranchKind. */
 MLIR_CAPI_EXPORTED MlirOperation spmdAppendTwoWayBranch(
     MlirBlock block, MlirValue condition, MlirBlock trueDest,
-    MlirBlock falseDest, int kind, MlirLocation location);
+    MlirBlock falseDest, SpmdBranchKind kind, MlirLocation location);
 
-/* Inserts `arith.constant value : iN` (N = `width`) at the start of `block`
- * and returns its result. */
+/* Inserts `arith.constant value : iN` (N = `width`, at least 1) at the
+ * start of `block` and returns its result. The op is owned by `block`. */
 MLIR_CAPI_EXPORTED MlirValue spmdPrependIntegerConstant(MlirBlock block,
                                                        unsigned width,
                                                        int64_t value,
                                                        MlirLocation location);
 
 /* Creates `spmd.reconvergence.head <id>` (if `head`) or
- * `spmd.reconvergence.tail <id>` and inserts it into `block` before `before`,
- * or at the start of the block if `before` is null. */
+ * `spmd.reconvergence.tail <id>` and inserts it into `block` before `before`
+ * (an op of `block`), or at the start of the block if `before` is null.
+ * Returns the new op, owned by `block`. */
 MLIR_CAPI_EXPORTED MlirOperation spmdInsertReconvergenceMarker(
     MlirBlock block, MlirOperation before, bool head, uint64_t id,
     MlirLocation location);
 
-/* Writes to `out` (up to `capacity` of them) the operands of the operations
+/* Writes to `out` (a caller-owned array of `capacity` handles, which may be
+ * null if `capacity` is 0) the operands of the operations
  * of `block`, including operations nested in their regions, that are
  * defined in another block of the same region other than its entry block,
  * and returns how many there are (call again with a larger buffer if that
@@ -111,8 +155,9 @@ MLIR_CAPI_EXPORTED intptr_t spmdCrossBlockOperands(MlirBlock block,
  * `blocks[i]`, its last operation (null if the block is empty) is
  * `lastOps[i]`, and its `numSuccessors[i]` successors' block indices follow
  * the previous block's in `targets`, in slot order (-1 for a successor
- * outside the region). Owns its arrays: release it with
- * spmdRegionCfgDestroy. */
+ * outside the region). The struct owns its arrays (`storage` is private):
+ * release it exactly once with spmdRegionCfgDestroy; the handles in it are
+ * borrowed from the region and go stale when the region is edited. */
 typedef struct SpmdRegionCfg {
   const MlirBlock *blocks;
   const MlirOperation *lastOps;
@@ -123,15 +168,18 @@ typedef struct SpmdRegionCfg {
   void *storage;
 } SpmdRegionCfg;
 
-/* Reads the CFG of `region`. */
+/* Reads the CFG of `region` (which must not be null). The caller owns the
+ * result and releases it with spmdRegionCfgDestroy. */
 MLIR_CAPI_EXPORTED SpmdRegionCfg spmdRegionCfgRead(MlirRegion region);
 
-/* Releases the arrays of `cfg`. */
+/* Releases the arrays of `cfg`, which must come from spmdRegionCfgRead and
+ * not have been released yet. The IR is untouched. */
 MLIR_CAPI_EXPORTED void spmdRegionCfgDestroy(SpmdRegionCfg cfg);
 
 /* Inserts `arith.cmpi eq` (or `ne` if `equal` is false) of `selector` and
- * `index` right before `before`, and returns its result: the i1 predicate
- * a Flow block computes from its chain's selector. */
+ * `index` (two values of the same integer type) right before `before`, and
+ * returns its result: the i1 predicate a Flow block computes from its
+ * chain's selector. The op is owned by the block of `before`. */
 MLIR_CAPI_EXPORTED MlirValue spmdInsertSelectorCompare(MlirOperation before,
                                                        MlirValue selector,
                                                        MlirValue index,
@@ -141,24 +189,36 @@ MLIR_CAPI_EXPORTED MlirValue spmdInsertSelectorCompare(MlirOperation before,
 /* Scans the top-level operations of the `numBlocks` blocks of `region` for
  * reconvergence markers: sets `hasHead[i]` if block `i` (in region order)
  * holds an `spmd.reconvergence.head`, and returns one more than the largest
- * marker id (0 if there is none). Returns -1 if the region does not have
- * `numBlocks` blocks. */
+ * marker id (0 if there is none). `hasHead` is a caller-owned array of
+ * `numBlocks` flags. Returns -1 (and writes nothing) if the region does not
+ * have `numBlocks` blocks. */
 MLIR_CAPI_EXPORTED int64_t spmdScanReconvergenceMarkers(MlirRegion region,
                                                         bool *hasHead,
                                                         intptr_t numBlocks);
 
+/* Bits of the shapes spmdReadFlowShapes writes. */
+typedef enum SpmdFlowShape {
+  /* The block ends in `spmd.flow_br` (no other bit is set without it). */
+  SpmdFlowShapeFlowBranch = 1,
+  /* The branch is a loop Flow (`spmd.flow_br loop`). */
+  SpmdFlowShapeLoop = 2,
+  /* The block holds operations other than the branch, reconvergence tails
+   * and a selector comparison (`arith.constant`, `arith.cmpi`). */
+  SpmdFlowShapeHasOtherOps = 4,
+} SpmdFlowShape;
+
 /* Flow-block facts of each of the `numBlocks` blocks, for the structured
- * contract check: `shapes[i]` is 0 if `blocks[i]` does not end in
- * `spmd.flow_br`; otherwise bit 0 is set, bit 1 if the branch is a loop
- * Flow (`spmd.flow_br loop`), and bit 2 if the block holds operations other
- * than the branch, reconvergence tails and a selector comparison
- * (`arith.constant`, `arith.cmpi`). */
+ * contract check: `shapes[i]` is the bitwise OR of the SpmdFlowShape bits
+ * that hold for `blocks[i]` (0 if it does not end in `spmd.flow_br`).
+ * `blocks` is read and `shapes` (caller-owned, `numBlocks` bytes) written
+ * during the call only. */
 MLIR_CAPI_EXPORTED void spmdReadFlowShapes(const MlirBlock *blocks,
                                            intptr_t numBlocks,
                                            uint8_t *shapes);
 
 /* The last operation of `block` in constant time (null if the block is
- * empty), whether or not it is a registered terminator. */
+ * empty), whether or not it is a registered terminator. Borrowed from the
+ * block. */
 MLIR_CAPI_EXPORTED MlirOperation spmdBlockGetLastOperation(MlirBlock block);
 
 /* For a BranchOpInterface op: the number of operands forwarded to successor
@@ -171,16 +231,19 @@ MLIR_CAPI_EXPORTED bool spmdGetSuccessorOperandRange(MlirOperation op,
                                                     intptr_t *count);
 
 /* Replaces the operands that BranchOpInterface op `op` forwards to successor
- * `index` (updating operand segment sizes as needed). Returns false if `op`
- * is not a branch or the successor has produced operands. */
+ * `index` with the `count` values of `values` (caller-owned, read during
+ * the call), updating operand segment sizes as needed. Returns false (and
+ * changes nothing) if `op` is not a branch or the successor has produced
+ * operands. */
 MLIR_CAPI_EXPORTED bool spmdSetSuccessorOperands(MlirOperation op,
                                                 intptr_t index,
                                                 intptr_t count,
                                                 const MlirValue *values);
 
-/* Appends `count` values to the operands a BranchOpInterface op forwards to
- * successor `index`. Returns false if the op is not such a branch or
- * produces operands for that successor. */
+/* Appends the `count` values of `values` (caller-owned, read during the
+ * call) to the operands a BranchOpInterface op forwards to successor
+ * `index`. Returns false (and changes nothing) if the op is not such a
+ * branch or produces operands for that successor. */
 MLIR_CAPI_EXPORTED bool spmdAppendSuccessorOperands(MlirOperation op,
                                                     intptr_t index,
                                                     intptr_t count,
@@ -188,7 +251,8 @@ MLIR_CAPI_EXPORTED bool spmdAppendSuccessorOperands(MlirOperation op,
 
 /* Erases the blocks of `region` that are unreachable from its entry block,
  * together with every use of the values they define (which can only be
- * inside other unreachable blocks). Returns true if a block was erased. */
+ * inside other unreachable blocks). Returns true if a block was erased.
+ * Handles to the erased blocks and their operations become dangling. */
 MLIR_CAPI_EXPORTED bool spmdEraseUnreachableBlocks(MlirRegion region);
 
 /* Applies the folders and the canonicalization patterns of the operations
@@ -200,14 +264,17 @@ MLIR_CAPI_EXPORTED bool spmdEraseUnreachableBlocks(MlirRegion region);
  * `*changed` tells whether the IR changed. Fails if the driver moved,
  * replaced or erased one of `protectedOps`, created or erased a block, or
  * created an operation with successors or regions (the IR is then changed
- * anyway; callers treat this as an internal error). */
+ * anyway; callers treat this as an internal error). Both arrays are
+ * caller-owned and read during the call only; handles in `ops` to
+ * operations the driver erased become dangling. */
 MLIR_CAPI_EXPORTED MlirLogicalResult spmdFoldOperations(
     const MlirOperation *ops, intptr_t numOps,
     const MlirOperation *protectedOps, intptr_t numProtected,
     MlirRegion scope, bool *changed);
 
 /* True if region `index` of `op` is a graph region (its op implements
- * RegionKindInterface and reports no SSA dominance for it). */
+ * RegionKindInterface and reports no SSA dominance for it). False for an
+ * `index` out of range. */
 MLIR_CAPI_EXPORTED bool spmdIsGraphRegion(MlirOperation op, intptr_t index);
 
 /* True if executing `op` in a lane that should be inactive could be
@@ -223,7 +290,10 @@ MLIR_CAPI_EXPORTED bool spmdNeedsLaneGuard(MlirOperation op);
  *===----------------------------------------------------------------------===*/
 
 /* The body of spmd-opt: MlirOptMain with every upstream dialect, extension
- * and pass plus the spmd dialect and passes. Returns the process exit code. */
+ * and pass plus the spmd dialect and passes. `argv` holds `argc` C strings
+ * followed by a null pointer, as `main` receives them; they are read, not
+ * kept. Installs the Rust pass runner only if the caller did
+ * (spmdRegisterAllPasses). Returns the process exit code. */
 MLIR_CAPI_EXPORTED int spmdOptMain(int argc, char **argv);
 
 #ifdef __cplusplus

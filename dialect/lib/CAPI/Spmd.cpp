@@ -54,20 +54,27 @@ bool spmdIsBranch(MlirOperation op) {
 
 MlirOperation spmdAppendTwoWayBranch(MlirBlock block, MlirValue condition,
                                      MlirBlock trueDest, MlirBlock falseDest,
-                                     int kind, MlirLocation location) {
+                                     SpmdBranchKind kind,
+                                     MlirLocation location) {
   Block *b = unwrap(block);
   Location loc = unwrap(location);
   OpBuilder builder = OpBuilder::atBlockEnd(b);
   Value cond = unwrap(condition);
-  if (kind == 2)
+  switch (kind) {
+  case SpmdBranchKindCondBr:
     return wrap(cf::CondBranchOp::create(builder, loc, cond, unwrap(trueDest),
                                          ValueRange(), unwrap(falseDest),
                                          ValueRange())
                     .getOperation());
-  return wrap(spmd::FlowBranchOp::create(builder, loc, cond, kind == 1,
-                                         ValueRange(), ValueRange(),
-                                         unwrap(trueDest), unwrap(falseDest))
-                  .getOperation());
+  case SpmdBranchKindFlow:
+  case SpmdBranchKindLoopFlow:
+    return wrap(spmd::FlowBranchOp::create(
+                    builder, loc, cond, kind == SpmdBranchKindLoopFlow,
+                    ValueRange(), ValueRange(), unwrap(trueDest),
+                    unwrap(falseDest))
+                    .getOperation());
+  }
+  return MlirOperation{nullptr};
 }
 
 MlirValue spmdPrependIntegerConstant(MlirBlock block, unsigned width,
@@ -102,7 +109,9 @@ void spmdReadFlowShapes(const MlirBlock *blocks, intptr_t numBlocks,
     bool otherOps = llvm::any_of(block->without_terminator(), [](Operation &op) {
       return !isa<spmd::ReconvergenceTailOp, arith::ConstantOp, arith::CmpIOp>(op);
     });
-    shapes[i] = 1 | (branch.getLoop() ? 2 : 0) | (otherOps ? 4 : 0);
+    shapes[i] = SpmdFlowShapeFlowBranch |
+                (branch.getLoop() ? SpmdFlowShapeLoop : 0) |
+                (otherOps ? SpmdFlowShapeHasOtherOps : 0);
   }
 }
 
