@@ -15,8 +15,15 @@ fn main() {
         println!("cargo:rerun-if-changed={path}");
     }
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
+    println!("cargo:rerun-if-env-changed=SPMD_DIALECT_CXX");
 
-    let install = cmake::Config::new("dialect")
+    let mut config = cmake::Config::new("dialect");
+    // The C++ compiler of the dialect. The installed plugin needs the one
+    // that built libMLIR.so (Debian: clang), see docs/embedding.md.
+    if let Ok(compiler) = env::var("SPMD_DIALECT_CXX") {
+        config.define("CMAKE_CXX_COMPILER", &compiler);
+    }
+    let install = config
         .generator("Ninja")
         .profile("Release")
         .define("MLIR_DIR", format!("{prefix}/lib/cmake/mlir"))
