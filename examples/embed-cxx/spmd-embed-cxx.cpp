@@ -54,14 +54,19 @@ int main(int argc, char **argv) {
   if (!module)
     return 1; // the parser reported why
 
-  mlir::PassManager pm(&context);
+  // The pipeline names its anchor (builtin.module), as mlir-opt's
+  // --pass-pipeline does.
   std::string error;
   llvm::raw_string_ostream errorStream(error);
-  if (mlir::failed(mlir::parsePassPipeline(pipeline, pm, errorStream))) {
+  mlir::FailureOr<mlir::OpPassManager> parsed =
+      mlir::parsePassPipeline(pipeline, errorStream);
+  if (mlir::failed(parsed)) {
     llvm::errs() << "error: invalid pipeline '" << pipeline << "': " << error
                  << "\n";
     return 1;
   }
+  mlir::PassManager pm(&context, parsed->getOpAnchorName());
+  static_cast<mlir::OpPassManager &>(pm) = *parsed;
   if (mlir::failed(pm.run(*module)))
     return 1;
   module->print(llvm::outs());

@@ -37,7 +37,7 @@ use crate::{
 use melior::ir::{operation::OperationLike, Location, OperationRef};
 use mlir_sys::{MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
 pub use options::PassOptions;
-use std::{ffi::c_void, panic::AssertUnwindSafe, sync::Once};
+use std::{ffi::c_void, panic::AssertUnwindSafe};
 
 /// Where a pass writes its text report (stderr or a file, chosen by the
 /// C++ shell).
@@ -78,14 +78,16 @@ pub const PASSES: &[(&str, PassFn)] = &[
 ];
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global
-/// registry. Idempotent; call it before building pass pipelines by name.
+/// registry. Idempotent (the registration happens once; the runner is
+/// installed again on every call); call it before building pass pipelines
+/// by name.
 pub fn register_all_passes() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| unsafe {
-        // SAFETY: both functions only store a pointer / fill a registry.
+    // SAFETY: an atomic store of a function pointer, and a registration
+    // that the C++ side performs once (thread-safe static initialization).
+    unsafe {
         ffi::spmdSetPassRunner(Some(run_pass_by_name));
         ffi::spmdRegisterPassShells();
-    });
+    }
 }
 
 /// Which regions a pass visits below the operation it runs on.

@@ -75,8 +75,9 @@ MLIR_CAPI_EXPORTED void spmdSetPassRunner(SpmdPassRunner runner);
 MLIR_CAPI_EXPORTED void spmdRegisterPassShells(void);
 
 /* Installs the Rust runner and registers every spmd pass and the
- * `spmd-gpu-to-nvvm` pipeline (defined in the Rust library). Idempotent.
- * spmdRegisterEverything calls it. */
+ * `spmd-gpu-to-nvvm` pipeline (defined in the Rust library). Idempotent:
+ * the passes are registered once, the runner is installed again on every
+ * call (undoing a spmdSetPassRunner). spmdRegisterEverything calls it. */
 MLIR_CAPI_EXPORTED void spmdRegisterAllPasses(void);
 
 /*===----------------------------------------------------------------------===*
@@ -292,8 +293,10 @@ MLIR_CAPI_EXPORTED bool spmdNeedsLaneGuard(MlirOperation op);
 /* The body of spmd-opt: MlirOptMain with every upstream dialect, extension
  * and pass plus the spmd dialect and passes. `argv` holds `argc` C strings
  * followed by a null pointer, as `main` receives them; they are read, not
- * kept. Installs the Rust pass runner only if the caller did
- * (spmdRegisterAllPasses). Returns the process exit code. */
+ * kept. The spmd passes run only if the caller installed the runner
+ * (spmdRegisterAllPasses). This is a program's `main`: like MlirOptMain it
+ * shuts LLVM's global state (the pass registry among it) down on return,
+ * so no MLIR call may follow it. Returns the process exit code. */
 MLIR_CAPI_EXPORTED int spmdOptMain(int argc, char **argv);
 
 #ifdef __cplusplus
