@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up the machine (scripts/setup.sh), builds spmd and runs every test:
 # the Rust unit, property and integration tests, the lit/FileCheck suite,
-# and the PTX gate: random divergent kernels in both front doors through
+# the embedding checks (scripts/install.sh, scripts/test-embedding.sh, the
+# Rust example, cargo doc), and the PTX gate: random divergent kernels in
+# both front doors through
 # scripts/kernel-to-ptx.sh (both routes) and ptxas (sm_70 and sm_90).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,4 +12,11 @@ bash scripts/setup.sh
 cargo build --locked --bins --examples
 cargo test --locked
 SPMD_BIN_DIR="$PWD/target/debug" /usr/lib/llvm-22/bin/lit -sv mlir-tests
+# Embedding from an installed prefix (docs/embedding.md): the C++ example,
+# the C API test, the one-copy-of-MLIR checks, stock mlir-opt + plugin on
+# part of mlir-tests/, and the Rust example (README's snippet).
+SPMD_CARGO_PROFILE=dev scripts/install.sh "$PWD/build/ci-prefix"
+scripts/test-embedding.sh "$PWD/build/ci-prefix"
+cargo run --locked --quiet --example embed | /usr/lib/llvm-22/bin/FileCheck tests/embedding/embed-rust.check
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --lib
 SPMD_BIN_DIR="$PWD/target/debug" scripts/ptx-gate.sh --seeds "${SPMD_PTX_GATE_SEEDS:-75}" --forms "${SPMD_PTX_GATE_FORMS:-gpu,llvm}"
