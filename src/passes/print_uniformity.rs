@@ -12,7 +12,7 @@ use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Report) -> Result<(), ()> {
     let options = uniformity_options::parse(root, options)?;
     for_each_region(root, Scope::FunctionBodies, |function| {
-        let uniformity = RegionUniformity::compute(function.owner, function.region, options)
+        let uniformity = RegionUniformity::compute(function.owner, function.region, &options)
             .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
         let names = AsmNames::new(function.owner);
         report.write(&format!("// uniformity {}\n", function.label));

@@ -33,7 +33,7 @@ use spmd::{
 
 fn assert_reconverging(module: &Module, what: &str) {
     for function in cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like) {
-        let uniformity = RegionUniformity::compute(function.owner, function.region, UniformityOptions::default())
+        let uniformity = RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default())
             .expect("analysable");
         let violations =
             reconverging::check(uniformity.graph().graph(), &|b| uniformity.info().is_divergent_branch(b));
