@@ -491,14 +491,28 @@ impl<G: Graph + ?Sized> Run<'_, G> {
             self.flag_cycles_leaving(b, Some(s));
         }
         self.flag_cycles_leaving(b, cfg.post_dominators().ipdom(b));
-        // A divergent branch inside an irreducible cycle.
+        // A divergent branch inside an irreducible cycle that splits
+        // threads *within* it: two successor slots lead to different
+        // blocks of the cycle. With at most one successor inside, the
+        // threads still in the cycle all took the same edge and stay in
+        // phase; the others left it (the cycle is temporally divergent,
+        // flagged above), so the cycle's arguments keep the normal rules.
         let mut c = forest.innermost_cycle(b);
         while let Some(cc) = c {
-            if !forest.is_reducible(cc) {
+            if !forest.is_reducible(cc) && self.splits_within(b, cc) {
                 self.irreducible(cc);
             }
             c = forest.parent(cc);
         }
+    }
+
+    /// True if two successor slots of `b` lead to different blocks of
+    /// cycle `c`.
+    fn splits_within(&self, b: BlockId, c: CycleId) -> bool {
+        let forest = self.cfg.cycles();
+        let mut inside = self.g.successors(b).iter().copied().filter(|&s| forest.contains(c, s));
+        let Some(first) = inside.next() else { return false };
+        inside.any(|s| s != first)
     }
 
     /// Flags every cycle containing `b` but not `target` (all cycles

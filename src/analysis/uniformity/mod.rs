@@ -128,10 +128,14 @@
 //! of [`sync`] finds them, and stops only when all labels have merged.
 //!
 //! **6. Irreducible cycles, conservatively.** If an irreducible cycle
-//! contains a divergent branch, or threads split by a divergent branch
+//! contains a divergent branch with two successor slots leading to
+//! different blocks of the cycle, or threads split by a divergent branch
 //! enter it with different labels (possibly through different entries),
 //! all block arguments of all its blocks are divergent and it is treated as
-//! temporally divergent. There is no single header where the threads of an
+//! temporally divergent. A divergent branch with at most one successor in
+//! the cycle only makes it temporally divergent: the threads that stay
+//! took the same edge and remain in phase (LLVM agrees; the differential
+//! in `tests/integration/uniformity_llvm.rs` checks it). There is no single header where the threads of an
 //! iteration regroup: threads entering at different entries run the body
 //! out of phase, and threads that split inside can come back through a
 //! different entry, so no per-iteration argument can be trusted. Branch
