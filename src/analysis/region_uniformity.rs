@@ -48,11 +48,14 @@ pub const UNIFORMITY_ATTR: &str = "spmd.uniformity";
 pub struct UniformityOptions {
     /// Uniformity of non-kernel function arguments without a mark.
     pub default_arguments: ArgumentKind,
+    /// Compute complete join lists ([`UniformityInfo::set_complete_joins`]);
+    /// only reports that print them need this.
+    pub complete_joins: bool,
 }
 
 impl Default for UniformityOptions {
     fn default() -> Self {
-        Self { default_arguments: ArgumentKind::Uniform }
+        Self { default_arguments: ArgumentKind::Uniform, complete_joins: false }
     }
 }
 
@@ -93,6 +96,7 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         };
         timer.lap("program, cfg analyses");
         let mut info = UniformityInfo::new();
+        info.set_complete_joins(options.complete_joins);
         info.compute(snapshot.builder.program(), graph.graph(), &cfg);
         timer.lap("propagation");
         Ok(Self { graph, cfg, info, values: snapshot.values })

@@ -21,5 +21,5 @@ pub fn parse(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<Unifor
             return Err(());
         }
     };
-    Ok(UniformityOptions { default_arguments })
+    Ok(UniformityOptions { default_arguments, complete_joins: false })
 }
