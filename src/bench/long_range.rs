@@ -35,7 +35,8 @@
 //! (`@kernel(%out: memref<?xi32>, %n: i32, %tid: i32 {spmd.divergent}) -> i32`,
 //! returning the accumulator), so the executor and JIT differentials can run it.
 
-use crate::analysis::cfg::{random::SplitMix64, BlockId, CfgGraph};
+use crate::analysis::cfg::{random::SplitMix64, BlockId, CfgGraph, Graph};
+use crate::exec::RandomKernel;
 use std::fmt::Write;
 
 /// Parameters of the long-range family.
@@ -156,10 +157,42 @@ pub fn long_range_function(seed: u64, shape: &LongRangeShape, signature: Signatu
     (text, CfgGraph::from_edges(n, BlockId::new(0), &edges))
 }
 
+/// A long-range function with the [`Signature::Kernel`] signature as a
+/// [`RandomKernel`], for the executor and JIT differentials. Only
+/// [`RandomKernel::text`] is rendered (`gpu_text` and `llvm_text` are
+/// empty); the kernel stores nothing, so one output slot suffices.
+pub fn long_range_kernel(seed: u64, shape: &LongRangeShape) -> RandomKernel {
+    let (text, graph) = long_range_function(seed, shape, Signature::Kernel);
+    let analysis = crate::analysis::cfg::CfgAnalysis::build(&graph);
+    let cycles = analysis.cycles();
+    RandomKernel {
+        seed,
+        // A branch tests `%tid` when its block's `%dI` does.
+        divergent_branch_lines: {
+            let mut on_tid = false;
+            let mut lines = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                if line.starts_with("  %d") {
+                    on_tid = line.contains("slt, %tid,");
+                } else if line.starts_with("  cf.cond_br") && on_tid {
+                    lines.push(i);
+                }
+            }
+            lines
+        },
+        num_exits: text.matches("  return").count(),
+        text,
+        gpu_text: String::new(),
+        llvm_text: String::new(),
+        num_blocks: graph.num_blocks() + 1,
+        has_irreducible_cycle: cycles.cycles().any(|c| !cycles.is_reducible(c)),
+        slots: 1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::cfg::Graph;
 
     #[test]
     fn shape_has_long_forward_edges_back_edges_and_returns() {
