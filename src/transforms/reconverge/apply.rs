@@ -10,9 +10,19 @@
 //!    ([`FlowChains`]: destinations that never meet share values), and each Flow
 //!    block computes its `i1` predicate from it with `arith.cmpi` against
 //!    the function's constant for that value, which keeps the cost linear
-//!    in the chain's length); each block argument of a block that lost a
-//!    direct edge becomes a variable assigned on every edge that originally
-//!    reached it. Block arguments carry both through the Flow blocks, with
+//!    in the chain's length). The block arguments of the blocks that lost
+//!    a direct edge (their *payloads*) share typed slots: the k-th argument
+//!    of type T of every such block is one variable, read at each of them
+//!    and assigned on every edge that originally reached one of them with
+//!    the operand that edge forwarded. This is sound because between the
+//!    edge a thread takes and its destination it passes only Flow blocks,
+//!    which assign nothing, so what it reads is what its own edge assigned
+//!    (other paths of the merged variable are never taken by that thread).
+//!    It keeps the output linear: a Flow block merging k destinations gets
+//!    one argument per slot instead of k (issue #18: blocks with thousands
+//!    of arguments at 10k blocks before), and the SSA work is one live range
+//!    per slot across the Flow region instead of one per destination.
+//!    Block arguments carry all of these through the Flow blocks, with
 //!    `ub.poison` where a path never assigns them. The graph SSA works on
 //!    is built from the plan ([`graph_after`]), not read back from the
 //!    region; debug builds check that the two agree.
