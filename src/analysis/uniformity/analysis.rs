@@ -53,9 +53,9 @@
 //! `--spmd-print-uniformity` prints; the passes use the useful-joins mode.
 //!
 //! *Why it is near-linear in practice.* Branches are processed from the
-//! end of the function backwards (the worklist is a stack filled in block
-//! order), and values are propagated to their fixed point before the next
-//! branch. Each join makes its arguments divergent, and data dependence
+//! end of the function backwards (the branch worklist is a heap keyed by
+//! position in the order, latest first), and values are propagated to
+//! their fixed point before the next branch. Each join makes its arguments divergent, and data dependence
 //! then carries that to everything the join reaches, so the suffix after
 //! the branches already processed saturates and each propagation stops
 //! shortly after its branch. On the long-range family the total
@@ -158,7 +158,10 @@ struct Scratch {
     order: ForestOrder,
     sync: SyncPropagator,
     values: Vec<ValueId>,
-    branches: Vec<BlockId>,
+    /// Divergent branches to process, latest position of the order first
+    /// (the order does not change the fixed point; processing from the end
+    /// backwards is what lets saturation stop propagations early).
+    branches: std::collections::BinaryHeap<(u32, u32)>,
     join_applied: Vec<bool>,
     pred_stamp: Vec<u32>,
     stamp: u32,
@@ -514,11 +517,16 @@ impl<G: Graph + ?Sized> Run<'_, G> {
         }
     }
 
+    fn push_branch(&mut self, b: BlockId) {
+        let s = &mut self.info.scratch;
+        s.branches.push((s.order.index(b), b.as_u32()));
+    }
+
     fn diverge_branch(&mut self, b: BlockId, reason: BranchReason) {
         let r = &mut self.info.reason[b.index()];
         if *r == BranchReason::Uniform {
             *r = reason;
-            self.info.scratch.branches.push(b);
+            self.push_branch(b);
         }
     }
 
@@ -554,7 +562,7 @@ impl<G: Graph + ?Sized> Run<'_, G> {
                 }
             };
             if self.info.reason[i].is_divergent() {
-                self.info.scratch.branches.push(b);
+                self.push_branch(b);
             }
             // Arguments the terminator produces itself (fewer forwarded
             // operands than target arguments) are unknown: divergent.
@@ -573,7 +581,7 @@ impl<G: Graph + ?Sized> Run<'_, G> {
                 self.process_value(v);
             }
             match self.info.scratch.branches.pop() {
-                Some(b) => self.process_branch(b),
+                Some((_, b)) => self.process_branch(BlockId::new(b as usize)),
                 None => break,
             }
         }
