@@ -56,11 +56,14 @@ pub struct UniformityOptions {
     /// The user's divergent and uniform op or intrinsic names, on top of
     /// the table (the `divergent-ops` / `uniform-ops` pass options).
     pub extra_sources: ExtraSources,
+    /// Compute complete join lists ([`UniformityInfo::set_complete_joins`]);
+    /// only reports that print them need this.
+    pub complete_joins: bool,
 }
 
 impl Default for UniformityOptions {
     fn default() -> Self {
-        Self { default_arguments: ArgumentKind::Divergent, extra_sources: ExtraSources::default() }
+        Self { default_arguments: ArgumentKind::Divergent, extra_sources: ExtraSources::default(), complete_joins: false }
     }
 }
 
@@ -109,6 +112,7 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         };
         timer.lap("program, cfg analyses");
         let mut info = UniformityInfo::new();
+        info.set_complete_joins(options.complete_joins);
         info.compute(snapshot.builder.program(), graph.graph(), &cfg);
         timer.lap("propagation");
         Ok(Self { graph, cfg, info, values: snapshot.values })

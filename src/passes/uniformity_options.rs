@@ -26,5 +26,5 @@ pub fn parse(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<Unifor
         options.get_or(key, "").split(',').map(str::trim).filter(|name| !name.is_empty()).map(String::from).collect()
     };
     let extra_sources = ExtraSources { divergent: list("divergent-ops"), uniform: list("uniform-ops") };
-    Ok(UniformityOptions { default_arguments, extra_sources })
+    Ok(UniformityOptions { default_arguments, extra_sources, complete_joins: false })
 }
