@@ -3,7 +3,7 @@
 //! between a divergent branch and its post-dominator are long.
 //!
 //! ```text
-//! func.func @big(%t: i32 {spmd.divergent}, %n: i32) {
+//! func.func @big(%t: i32 {spmd.divergent}, %n: i32 {spmd.uniform}) {
 //!   %zero = arith.constant 0 : i32         (+ the step constants, the bound)
 //!   cf.br ^bb0(%zero : i32)
 //! ^bbI(%aI: i32):                          the accumulator
@@ -74,7 +74,7 @@ impl LongRangeShape {
 /// Which signature the function gets.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Signature {
-    /// `func.func @big(%t: i32 {spmd.divergent}, %n: i32)`, returning
+    /// `func.func @big(%t: i32 {spmd.divergent}, %n: i32 {spmd.uniform})`, returning
     /// nothing: the form of [`super::mlir_cfg`] (and its LLVM IR form).
     Bench,
     /// The executor's random-kernel signature, returning the accumulator.
@@ -89,9 +89,9 @@ pub fn long_range_function(seed: u64, shape: &LongRangeShape, signature: Signatu
     let reach = shape.effective_reach().max(1);
     let bound = 4 * reach + 16;
     let (header, tid, ret) = match signature {
-        Signature::Bench => ("func.func @big(%t: i32 {spmd.divergent}, %n: i32) {\n", "%t", None),
+        Signature::Bench => ("func.func @big(%t: i32 {spmd.divergent}, %n: i32 {spmd.uniform}) {\n", "%t", None),
         Signature::Kernel => (
-            "func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: i32 {spmd.divergent}) -> i32 {\n",
+            "func.func @kernel(%out: memref<?xi32> {spmd.uniform}, %n: i32 {spmd.uniform}, %tid: i32 {spmd.divergent}) -> i32 {\n",
             "%tid",
             Some(()),
         ),
@@ -199,7 +199,7 @@ mod tests {
         let shape = LongRangeShape::new(5000);
         let (text, graph) = long_range_function(1, &shape, Signature::Bench);
         assert_eq!(graph.num_blocks(), 5000);
-        assert!(text.starts_with("func.func @big(%t: i32 {spmd.divergent}, %n: i32) {\n"));
+        assert!(text.starts_with("func.func @big(%t: i32 {spmd.divergent}, %n: i32 {spmd.uniform}) {\n"));
         let branches = text.matches("cf.cond_br").count();
         let divergent = text.matches("slt, %t,").count();
         let back = text.matches("%bound : i32\n").count() - 1;
