@@ -260,7 +260,7 @@ fn measure(module: &Module) -> (usize, usize) {
 
 fn is_reconverging(module: &Module) -> bool {
     cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like).all(|function| {
-        let Ok(uniformity) = RegionUniformity::compute(function.owner, function.region, UniformityOptions::default())
+        let Ok(uniformity) = RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default())
         else {
             return false;
         };

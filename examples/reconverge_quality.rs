@@ -184,7 +184,7 @@ fn context() -> Context {
 fn measure(context: &Context, text: &str, pipeline: &str) -> Result<Totals, String> {
     let mut module = Module::parse(context, text).expect("valid input");
     let function = cfg_regions(module.as_operation()).into_iter().find(|r| r.function_like).unwrap();
-    let uniformity = RegionUniformity::compute(function.owner, function.region, UniformityOptions::default()).unwrap();
+    let uniformity = RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default()).unwrap();
     let graph = uniformity.graph();
     let inside = inside_divergent_regions(graph.graph(), uniformity.cfg(), &|b| uniformity.info().is_divergent_branch(b));
     let mut uniform_branches = Vec::new();

@@ -9,7 +9,24 @@
 //! target/release/examples/structurize_bench                  # 1k 2k 4k 10k 100k
 //! target/release/examples/structurize_bench 1k 100k --timeout 300 --anchors-up-to 100k
 //! target/release/examples/structurize_bench 1k 2k 4k --loops 250   # ~10% back edges
+//! target/release/examples/structurize_bench 1k 10k 30k 100k 300k --family long-range --anchors-up-to 10k
 //! ```
+//!
+//! # Families
+//!
+//! Every run prints one set of tables per family (`--family
+//! code|long-range|both`, default both), each with its own inputs:
+//!
+//! * `code` (below): code-shaped CFGs with short edges;
+//! * `long-range` ([`spmd::bench::long_range`], issue #18): `N` blocks in a
+//!   line passing one `i32` accumulator, each ending in a `cf.cond_br`
+//!   whose targets are drawn from the next `N/50` blocks
+//!   (`--long-range-reach BLOCKS`), 70% on the thread id
+//!   (`--long-range-divergent PER_MILLE`), 10% with a back edge instead of
+//!   one forward target (`--long-range-back-edges PER_MILLE`), guarded by a
+//!   bound on the accumulator. Regions between a divergent branch and its
+//!   post-dominator are long: the shape that makes per-branch algorithms
+//!   quadratic. Files `long-N.mlir` / `long-N.ll`.
 //!
 //! # Inputs
 //!
@@ -40,13 +57,15 @@
 //! |---|---|
 //! | `mlir-opt parse+print` | `mlir-opt` — the floor; `× floor` divides by it |
 //! | `spmd-opt parse+print` | `spmd-opt` |
+//! | `spmd annotate-uniformity` | `spmd-opt --spmd-annotate-uniformity` |
 //! | `spmd reconverge` | `spmd-opt --spmd-reconverge` (default ordering) |
 //! | `spmd structurize` | `spmd-opt --spmd-structurize=irreducible=fix` |
 //! | `spmd structurize skip-uniform` | `... "--spmd-structurize=irreducible=fix skip-uniform-regions=true"` |
 //! | `llvm structurizecfg` | `opt -S -passes=lower-switch,fix-irreducible,unify-loop-exits,structurizecfg` on the LLVM IR (the passes AMDGPU runs first establish structurizecfg's preconditions; all four are timed) |
+//! | `llvm print<uniformity>` | `opt -mtriple=amdgcn-amd-amdhsa -disable-output -passes=print<uniformity>` on the LLVM IR: LLVM's uniformity analysis, the anchor of `annotate-uniformity` |
 //! | `mlir-opt lift-cf-to-scf` | `mlir-opt --lift-cf-to-scf` |
 //!
-//! The last two are anchors that grow much faster than linearly (on these
+//! The last three are anchors that grow much faster than linearly (on these
 //! inputs `structurizecfg` took 0.5 s at 4k, 7.6 s at 10k blocks and did not
 //! finish in 120 s at 100k, nor did `lift-cf-to-scf`); they run only up to
 //! `--anchors-up-to` blocks (default 10k) and show `skipped` above.
@@ -63,13 +82,19 @@
 //!   `timeout` (with the peak memory reached until then), a failing run
 //!   `error` (numbered; the first stderr line is printed after the table).
 //! * peak MB: peak resident memory of the child (`/usr/bin/time -f %M`), the
-//!   largest over the runs.
+//!   largest over the runs; `mem × floor` divides by parse+print's.
+//! * out bytes × in: output file size over the input file size (`-` for
+//!   tools that print no module).
 //! * blocks added: blocks in all regions of the output minus the input
 //!   (MLIR outputs parsed with melior, so structured regions of
 //!   `lift-cf-to-scf` count too and it can be negative); for LLVM, labelled
 //!   blocks of the output minus the LLVM IR input.
 //! * Flow blocks: `spmd.flow_br` terminators in spmd output; blocks named
 //!   `Flow`, `Flow1`, ... in `structurizecfg` output.
+//!
+//! After each family's table: the growth exponent of each row, the
+//! least-squares slope of `ln(wall)` over `ln(blocks)` across the sizes the
+//! row finished (≈ 1 is linear, 2 quadratic).
 //!
 //! Tools: `target/release/spmd-opt` or `$SPMD_OPT`; LLVM 22 tools from
 //! `/usr/lib/llvm-22/bin` or `$LLVM_BIN`. No timing is asserted anywhere;
@@ -85,7 +110,7 @@ use melior::{
 };
 use spmd::{
     analysis::cfg::CfgAnalysis,
-    bench::{llvm_ir, mlir_cfg},
+    bench::{llvm_ir, long_range, mlir_cfg},
 };
 use std::{
     fs,
@@ -101,10 +126,22 @@ struct Config {
     divergent_per_mille: u64,
     /// Extra loops ([`mlir_cfg::random_function_with_loops`]); 0 = none.
     loop_per_mille: u64,
+    /// Which input families run.
+    families: Vec<Family>,
+    /// The long-range family's options ([`long_range::LongRangeShape`]).
+    long_range: long_range::LongRangeShape,
     repeats: usize,
     spmd_opt: PathBuf,
     llvm_bin: PathBuf,
     dir: PathBuf,
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Family {
+    /// `realistic_cfg`: short, code-shaped edges.
+    Code,
+    /// [`long_range`]: every edge reaches up to N/50 blocks away.
+    LongRange,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -128,6 +165,8 @@ enum Outcome {
         peak_mb: f64,
         blocks_added: Option<isize>,
         flows: Option<usize>,
+        /// Output bytes (`None` for tools that print no module).
+        bytes: Option<usize>,
     },
     Error(String),
     /// Killed at the time limit; peak RSS until then.
@@ -144,16 +183,44 @@ fn main() {
     let tools = tools(&config);
     let context = spmd::dialect::context_with_all_dialects();
     context.attach_diagnostic_handler(|_| true); // unparsable output counts as "?"
+    for &family in &config.families {
+        run_family(&config, &tools, &context, family);
+    }
+}
 
+/// One input per size of `family`, every tool on each; prints the input
+/// table, the result table and the growth exponents.
+fn run_family(config: &Config, tools: &[Tool], context: &Context, family: Family) {
     let mut inputs = Vec::new();
-    println!("Inputs (seed 42, {:.0}% divergent branches):\n", config.divergent_per_mille as f64 / 10.0);
-    println!("| blocks | edges | back edges | irreducible cycles | cond. branches | divergent |");
-    println!("|---:|---:|---:|---:|---:|---:|");
+    match family {
+        Family::Code => println!(
+            "\n## Family `code` (seed 42, {:.0}% divergent branches{})\n",
+            config.divergent_per_mille as f64 / 10.0,
+            if config.loop_per_mille > 0 { format!(", extra loops {}‰", config.loop_per_mille) } else { String::new() }
+        ),
+        Family::LongRange => {
+            let lr = &config.long_range;
+            println!(
+                "\n## Family `long-range` (seed 42, reach {}, {:.0}% divergent, {:.0}% back edges, {:.1}% returns)\n",
+                if lr.reach == 0 { "N/50".to_string() } else { lr.reach.to_string() },
+                lr.divergent_per_mille as f64 / 10.0,
+                lr.back_edge_per_mille as f64 / 10.0,
+                lr.return_per_mille as f64 / 10.0
+            )
+        }
+    }
+    println!("| blocks | edges | back edges | irreducible cycles | cond. branches | divergent | input bytes |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
     for &blocks in &config.sizes {
-        let (text, graph) = if config.loop_per_mille == 0 {
-            mlir_cfg::random_function(42, blocks, config.divergent_per_mille)
-        } else {
-            mlir_cfg::random_function_with_loops(42, blocks, config.divergent_per_mille, config.loop_per_mille)
+        let (text, graph) = match family {
+            Family::Code if config.loop_per_mille == 0 => mlir_cfg::random_function(42, blocks, config.divergent_per_mille),
+            Family::Code => {
+                mlir_cfg::random_function_with_loops(42, blocks, config.divergent_per_mille, config.loop_per_mille)
+            }
+            Family::LongRange => {
+                let shape = long_range::LongRangeShape { blocks, ..config.long_range.clone() };
+                long_range::long_range_function(42, &shape, long_range::Signature::Bench)
+            }
         };
         let analysis = CfgAnalysis::build(&graph);
         let back_edges = analysis.traversal().back_edges().len();
@@ -162,20 +229,29 @@ fn main() {
         let branches = text.lines().filter(|l| l.starts_with("  cf.cond_br") || l.starts_with("  cf.switch")).count();
         let divergent = text.lines().filter(|l| l.contains("slt, %t,") || l.starts_with("  cf.switch %t ")).count();
         println!(
-            "| {blocks} | {} | {back_edges} ({:.1}%) | {irreducible} | {branches} | {divergent} |",
+            "| {blocks} | {} | {back_edges} ({:.1}%) | {irreducible} | {branches} | {divergent} | {} |",
             graph.num_edges(),
-            100.0 * back_edges as f64 / graph.num_edges().max(1) as f64
+            100.0 * back_edges as f64 / graph.num_edges().max(1) as f64,
+            text.len()
         );
-        let path = config.dir.join(format!("cfg-{blocks}.mlir"));
+        let stem = match family {
+            Family::Code => "cfg",
+            Family::LongRange => "long",
+        };
+        let path = config.dir.join(format!("{stem}-{blocks}.mlir"));
         fs::write(&path, &text).expect("write the MLIR input");
-        let input_blocks = mlir_blocks(&context, &text);
-        inputs.push((blocks, text, path, input_blocks));
+        let input_blocks = mlir_blocks(context, &text);
+        inputs.push((blocks, text, path, input_blocks, stem));
     }
 
-    println!("\n| blocks | tool | wall s | × floor | peak MB | blocks added | Flow blocks |");
-    println!("|---:|---|---:|---:|---:|---:|---:|");
+    println!(
+        "\n| blocks | tool | wall s | × floor | peak MB | mem × floor | out bytes × in | blocks added | Flow blocks |"
+    );
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut errors: Vec<String> = Vec::new();
-    for (blocks, text, mlir_path, mlir_input_blocks) in &inputs {
+    // Per tool: (blocks, seconds) of the finished runs, for the exponents.
+    let mut series: Vec<Vec<(f64, f64)>> = vec![Vec::new(); tools.len()];
+    for (blocks, text, mlir_path, mlir_input_blocks, stem) in &inputs {
         let mut llvm_input: Option<Result<(PathBuf, usize), String>> = None;
         let mut runs: Vec<Runs> = tools
             .iter()
@@ -189,7 +265,7 @@ fn main() {
                     Input::Llvm => llvm_input
                         .get_or_insert_with(|| {
                             let ll = llvm_ir::llvm_ir_form(text)?;
-                            let path = config.dir.join(format!("cfg-{blocks}.ll"));
+                            let path = config.dir.join(format!("{stem}-{blocks}.ll"));
                             fs::write(&path, &ll).map_err(|e| e.to_string())?;
                             Ok((path, llvm_ir::count_blocks(&ll)))
                         })
@@ -197,7 +273,7 @@ fn main() {
                         .map(|(path, count)| (path, Some(count))),
                 };
                 match input {
-                    Ok((input, input_blocks)) => Runs::new(&config, tool, *blocks, index, input, input_blocks),
+                    Ok((input, input_blocks)) => Runs::new(config, tool, *blocks, index, input, input_blocks),
                     Err(message) => Runs::ended(Outcome::Error(format!("LLVM IR form: {message}"))),
                 }
             })
@@ -206,25 +282,51 @@ fn main() {
         for round in 1..=config.repeats.max(1) {
             for (tool, runs) in tools.iter().zip(&mut runs) {
                 if runs.wants_another_run() {
-                    eprintln!("[{blocks} blocks, round {round}] {} ...", tool.label);
-                    runs.run(&config, tool);
+                    eprintln!("[{family:?} {blocks} blocks, round {round}] {} ...", tool.label);
+                    runs.run(config, tool);
                 }
             }
         }
         let mut floor = None;
-        for (tool, runs) in tools.iter().zip(runs) {
-            let outcome = runs.finish(&context, tool);
-            if tool.label == "mlir-opt parse+print" {
-                if let Outcome::Done { secs, .. } = outcome {
-                    floor = Some(secs);
+        for (index, (tool, runs)) in tools.iter().zip(runs).enumerate() {
+            let input_bytes = fs::metadata(&runs.input).map(|m| m.len() as usize).unwrap_or(0);
+            let outcome = runs.finish(context, tool);
+            if let Outcome::Done { secs, peak_mb, .. } = outcome {
+                if tool.label == "mlir-opt parse+print" {
+                    floor = Some((secs, peak_mb));
                 }
+                series[index].push((*blocks as f64, secs));
             }
-            println!("{}", row(*blocks, tool.label, &outcome, floor, &mut errors));
+            println!("{}", row(*blocks, tool.label, &outcome, floor, input_bytes, &mut errors));
         }
     }
     for (index, error) in errors.iter().enumerate() {
         println!("\n[{}] {error}", index + 1);
     }
+    println!("\nGrowth exponents (least-squares slope of log wall time over log blocks, sizes where the tool finished):\n");
+    println!("| tool | exponent | sizes |");
+    println!("|---|---:|---:|");
+    for (tool, points) in tools.iter().zip(&series) {
+        match growth_exponent(points) {
+            Some(k) => println!("| {} | {k:.2} | {} |", tool.label, points.len()),
+            None => println!("| {} | - | {} |", tool.label, points.len()),
+        }
+    }
+}
+
+/// The slope of `ln secs` over `ln blocks` (least squares), from at least
+/// two sizes.
+fn growth_exponent(points: &[(f64, f64)]) -> Option<f64> {
+    if points.len() < 2 {
+        return None;
+    }
+    let xs: Vec<f64> = points.iter().map(|p| p.0.ln()).collect();
+    let ys: Vec<f64> = points.iter().map(|p| p.1.max(1e-4).ln()).collect();
+    let n = xs.len() as f64;
+    let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
+    (sxx > 0.0).then(|| sxy / sxx)
 }
 
 fn tools(config: &Config) -> Vec<Tool> {
@@ -238,9 +340,11 @@ fn tools(config: &Config) -> Vec<Tool> {
         anchor,
     };
     let structurizecfg = format!("-passes={}", llvm_ir::STRUCTURIZECFG_PIPELINE);
+    let opt = config.llvm_bin.join("opt");
     vec![
         tool("mlir-opt parse+print", &mlir_opt, &[], Input::Mlir, false),
         tool("spmd-opt parse+print", &spmd_opt, &[], Input::Mlir, false),
+        tool("spmd annotate-uniformity", &spmd_opt, &["--spmd-annotate-uniformity"], Input::Mlir, false),
         tool("spmd reconverge", &spmd_opt, &["--spmd-reconverge"], Input::Mlir, false),
         tool("spmd structurize", &spmd_opt, &["--spmd-structurize=irreducible=fix"], Input::Mlir, false),
         tool(
@@ -250,7 +354,14 @@ fn tools(config: &Config) -> Vec<Tool> {
             Input::Mlir,
             false,
         ),
-        tool("llvm structurizecfg", &config.llvm_bin.join("opt"), &["-S", &structurizecfg], Input::Llvm, true),
+        tool("llvm structurizecfg", &opt, &["-S", &structurizecfg], Input::Llvm, true),
+        tool(
+            "llvm print<uniformity>",
+            &opt,
+            &["-mtriple", llvm_ir::AMDGPU_TRIPLE, "-disable-output", "-passes=print<uniformity>"],
+            Input::Llvm,
+            true,
+        ),
         tool("mlir-opt lift-cf-to-scf", &mlir_opt, &["--lift-cf-to-scf"], Input::Mlir, true),
     ]
 }
@@ -354,6 +465,7 @@ impl Runs {
             return outcome;
         }
         let Some(best) = self.best else { return Outcome::Error(format!("{}: never ran", tool.label)) };
+        let printed = self.output.exists();
         let text = fs::read_to_string(&self.output).unwrap_or_default();
         let _ = fs::remove_file(&self.output);
         let (after, flows) = match tool.input {
@@ -363,8 +475,9 @@ impl Runs {
         Outcome::Done {
             secs: best.as_secs_f64(),
             peak_mb: self.peak_kb as f64 / 1024.0,
-            blocks_added: after.zip(self.input_blocks).map(|(a, b)| a as isize - b as isize),
-            flows: Some(flows),
+            blocks_added: if printed { after.zip(self.input_blocks).map(|(a, b)| a as isize - b as isize) } else { None },
+            flows: printed.then_some(flows),
+            bytes: printed.then_some(text.len()),
         }
     }
 }
@@ -390,13 +503,23 @@ fn mlir_blocks(context: &Context, text: &str) -> Option<usize> {
     Some(count)
 }
 
-fn row(blocks: usize, label: &str, outcome: &Outcome, floor: Option<f64>, errors: &mut Vec<String>) -> String {
+fn row(
+    blocks: usize,
+    label: &str,
+    outcome: &Outcome,
+    floor: Option<(f64, f64)>,
+    input_bytes: usize,
+    errors: &mut Vec<String>,
+) -> String {
     let cells = match outcome {
-        Outcome::Done { secs, peak_mb, blocks_added, flows } => {
-            let ratio = floor.map_or("-".into(), |f| format!("{:.2}×", secs / f));
-            let show = |n: Option<String>| n.unwrap_or_else(|| "?".into());
+        Outcome::Done { secs, peak_mb, blocks_added, flows, bytes } => {
+            let ratio = floor.map_or("-".into(), |f| format!("{:.2}×", secs / f.0));
+            let mem_ratio = floor.map_or("-".into(), |f| format!("{:.2}×", peak_mb / f.1));
+            let show = |n: Option<String>| n.unwrap_or_else(|| "-".into());
+            let size = bytes.filter(|_| input_bytes > 0).map(|b| format!("{:.2}×", b as f64 / input_bytes as f64));
             format!(
-                "{secs:.3} | {ratio} | {peak_mb:.0} | {} | {}",
+                "{secs:.3} | {ratio} | {peak_mb:.0} | {mem_ratio} | {} | {} | {}",
+                show(size),
                 show(blocks_added.map(|n| n.to_string())),
                 show(flows.map(|n| n.to_string()))
             )
@@ -406,19 +529,21 @@ fn row(blocks: usize, label: &str, outcome: &Outcome, floor: Option<f64>, errors
                 errors.push(message.clone());
                 errors.len() - 1
             });
-            format!("error [{}] | - | - | - | -", index + 1)
+            format!("error [{}] | - | - | - | - | - | -", index + 1)
         }
         Outcome::Timeout { limit, peak_mb } => {
-            format!("timeout (> {} s) | - | ≥ {peak_mb:.0} | - | -", limit.as_secs())
+            format!("timeout (> {} s) | - | ≥ {peak_mb:.0} | - | - | - | -", limit.as_secs())
         }
-        Outcome::Skipped => "skipped | - | - | - | -".into(),
+        Outcome::Skipped => "skipped | - | - | - | - | - | -".into(),
     };
     format!("| {blocks} | {label} | {cells} |")
 }
 
 fn parse_args() -> Config {
     let usage = "usage: structurize_bench [SIZES...] [--timeout SECS] [--anchors-up-to BLOCKS] \
-                 [--divergent PER_MILLE] [--loops PER_MILLE] [--repeat N]   (sizes like 4000, 4_000 or 4k)";
+                 [--divergent PER_MILLE] [--loops PER_MILLE] [--repeat N] [--family code|long-range|both] \
+                 [--long-range-reach BLOCKS] [--long-range-divergent PER_MILLE] [--long-range-back-edges PER_MILLE] \
+                 (sizes like 4000, 4_000 or 4k)";
     let number = |s: &str| -> usize {
         let s = s.replace('_', "").to_ascii_lowercase();
         let parsed = match s.strip_suffix('k') {
@@ -434,6 +559,8 @@ fn parse_args() -> Config {
         anchors_up_to: 10_000,
         divergent_per_mille: 350,
         loop_per_mille: 0,
+        families: vec![Family::Code, Family::LongRange],
+        long_range: long_range::LongRangeShape::new(0),
         repeats: 3,
         spmd_opt: std::env::var_os("SPMD_OPT").map_or_else(|| "target/release/spmd-opt".into(), PathBuf::from),
         llvm_bin: llvm_ir::llvm_bin(),
@@ -449,6 +576,15 @@ fn parse_args() -> Config {
             Some((name, value)) => (name.to_string(), value.to_string()),
             None => (flag.to_string(), args.next().unwrap_or_else(|| panic!("--{flag} needs a value\n{usage}"))),
         };
+        if name == "family" {
+            config.families = match value.as_str() {
+                "code" => vec![Family::Code],
+                "long-range" => vec![Family::LongRange],
+                "both" => vec![Family::Code, Family::LongRange],
+                other => panic!("unknown family {other}\n{usage}"),
+            };
+            continue;
+        }
         let value = number(&value);
         match name.as_str() {
             "timeout" => config.timeout = Duration::from_secs(value as u64),
@@ -456,6 +592,9 @@ fn parse_args() -> Config {
             "divergent" => config.divergent_per_mille = value as u64,
             "loops" => config.loop_per_mille = value as u64,
             "repeat" => config.repeats = value,
+            "long-range-reach" => config.long_range.reach = value,
+            "long-range-divergent" => config.long_range.divergent_per_mille = value as u64,
+            "long-range-back-edges" => config.long_range.back_edge_per_mille = value as u64,
             _ => panic!("unknown flag --{name}\n{usage}"),
         }
     }

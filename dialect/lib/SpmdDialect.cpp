@@ -55,22 +55,37 @@ static LogicalResult verifyUniformityMark(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+/// `spmd.uniform` / `spmd.divergent` on an operation: the user's word on
+/// the uniformity of its results, which the uniformity analysis takes over
+/// its table of divergence sources (see docs/divergence-sources.md).
+static LogicalResult verifyResultMark(Operation *op, StringRef name,
+                                      NamedAttribute attr) {
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name << "' must be a unit attribute";
+  if (op->getNumSuccessors() > 0)
+    return op->emitOpError()
+           << "'" << name
+           << "' marks the results of an operation; mark branches with '"
+           << SpmdDialect::kUniformityAttrName << "' instead";
+  if (op->getNumResults() == 0)
+    return op->emitOpError()
+           << "'" << name
+           << "' marks the results of an operation, but this operation has "
+              "none";
+  if (name == SpmdDialect::kUniformAttrName && op->hasAttr(SpmdDialect::kDivergentAttrName))
+    return op->emitOpError() << "'" << SpmdDialect::kUniformAttrName << "' and '"
+                             << SpmdDialect::kDivergentAttrName
+                             << "' contradict each other";
+  return success();
+}
+
 LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name == kUniformityAttrName)
     return verifyUniformityMark(op, attr);
-  if (name == kUniformAttrName) {
-    if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitOpError() << "'" << name << "' must be a unit attribute";
-    if (!isa<CallOpInterface>(op))
-      return op->emitOpError()
-             << "'" << name
-             << "' on an operation is only meaningful on calls; mark branches "
-                "with '"
-             << kUniformityAttrName << "' instead";
-    return success();
-  }
+  if (name == kUniformAttrName || name == kDivergentAttrName)
+    return verifyResultMark(op, name, attr);
   if (name == "spmd.park" || name == "spmd.rejoin") {
     // Written by --spmd-predicate on its exec writes, read by the wave-level
     // executor to check reconvergence.

@@ -8,7 +8,7 @@
 // and the jump-only block behind it disappears.
 // CHECK-LABEL: func.func @equal_targets
 // CHECK-NEXT:    return %arg1 : i32
-func.func @equal_targets(%c: i1 {spmd.divergent}, %x: i32) -> i32 {
+func.func @equal_targets(%c: i1 {spmd.divergent}, %x: i32 {spmd.uniform}) -> i32 {
   cf.cond_br %c, ^a(%x : i32), ^a(%x : i32)
 ^a(%p: i32):
   cf.br ^r(%p : i32)
@@ -24,7 +24,7 @@ func.func @equal_targets(%c: i1 {spmd.divergent}, %x: i32) -> i32 {
 // A Flow block whose predicate is a known constant is redundant.
 // CHECK-LABEL: func.func @constant_flow_predicate
 // CHECK-NEXT:    return %arg0
-func.func @constant_flow_predicate(%x: i32, %y: i32) -> i32 {
+func.func @constant_flow_predicate(%x: i32 {spmd.uniform}, %y: i32 {spmd.uniform}) -> i32 {
   %false = arith.constant false
   spmd.flow_br %false, ^a, ^b
 ^a:
@@ -38,7 +38,7 @@ func.func @constant_flow_predicate(%x: i32, %y: i32) -> i32 {
 // The predicate is a block argument every predecessor sets to true.
 // CHECK-LABEL: func.func @known_block_argument_predicate
 // CHECK-NEXT:    return %arg0
-func.func @known_block_argument_predicate(%x: i32, %y: i32) -> i32 {
+func.func @known_block_argument_predicate(%x: i32 {spmd.uniform}, %y: i32 {spmd.uniform}) -> i32 {
   %true = arith.constant true
   cf.br ^flow(%true : i1)
 ^flow(%p: i1):
@@ -59,7 +59,7 @@ func.func @known_block_argument_predicate(%x: i32, %y: i32) -> i32 {
 // CHECK-NEXT:    %[[A:.*]] = arith.select %arg0, %arg1, %arg2
 // CHECK-NEXT:    %[[B:.*]] = arith.select %arg0, %arg2, %arg1
 // CHECK-NEXT:    arith.subi %[[A]], %[[B]]
-func.func @redirect_jump(%c: i1, %x: i32, %y: i32) -> i32 {
+func.func @redirect_jump(%c: i1 {spmd.uniform}, %x: i32 {spmd.uniform}, %y: i32 {spmd.uniform}) -> i32 {
   cf.cond_br %c, ^j(%x : i32), ^k(%y : i32)
 ^j(%u: i32):
   cf.br ^r(%u, %y : i32, i32)
@@ -87,7 +87,7 @@ func.func @redirect_jump(%c: i1, %x: i32, %y: i32) -> i32 {
 // CHECK-NEXT:    return %[[ONE]]
 // CHECK-NEXT:  ^bb2:
 // CHECK-NEXT:    return %[[TWO]]
-func.func @thread_flow_predicate(%c: i1, %x: i32) -> i32 {
+func.func @thread_flow_predicate(%c: i1 {spmd.uniform}, %x: i32 {spmd.uniform}) -> i32 {
   %true = arith.constant true
   %false = arith.constant false
   cf.cond_br %c, ^f1, ^f2
@@ -112,7 +112,7 @@ func.func @thread_flow_predicate(%c: i1, %x: i32) -> i32 {
 // CHECK-NEXT:    arith.addi %arg0, %arg0
 // CHECK-NEXT:    arith.muli
 // CHECK-NEXT:    return
-func.func @merge_into_predecessor(%x: i32) -> i32 {
+func.func @merge_into_predecessor(%x: i32 {spmd.uniform}) -> i32 {
   %a = arith.addi %x, %x : i32
   cf.br ^b(%a : i32)
 ^b(%p: i32):
@@ -128,7 +128,7 @@ func.func @merge_into_predecessor(%x: i32) -> i32 {
 // CHECK-LABEL: func.func @unreachable
 // CHECK-NOT:     ^bb
 // CHECK:         return %arg0
-func.func @unreachable(%x: i32) -> i32 {
+func.func @unreachable(%x: i32 {spmd.uniform}) -> i32 {
   return %x : i32
 ^dead1(%a: i32):
   %b = arith.addi %a, %a : i32
@@ -147,7 +147,7 @@ func.func @unreachable(%x: i32) -> i32 {
 // CHECK-LABEL: func.func @constants
 // CHECK-NEXT:    %[[C:.*]] = arith.constant 5 : i32
 // CHECK-NEXT:    arith.select %arg0, %[[C]], %arg1
-func.func @constants(%c: i1, %x: i32) -> i32 {
+func.func @constants(%c: i1 {spmd.uniform}, %x: i32 {spmd.uniform}) -> i32 {
   cf.cond_br %c, ^a, ^b
 ^a:
   %five = arith.constant 5 : i32
@@ -166,7 +166,7 @@ func.func @constants(%c: i1, %x: i32) -> i32 {
 // CHECK-LABEL: func.func @dissolve_region
 // CHECK-NOT:     spmd.reconvergence
 // CHECK:         return %arg1 : i32
-func.func @dissolve_region(%x: i32, %y: i32) -> i32 {
+func.func @dissolve_region(%x: i32 {spmd.uniform}, %y: i32 {spmd.uniform}) -> i32 {
   %false = arith.constant false
   spmd.reconvergence.head 0
   cf.cond_br %false, ^a, ^b
@@ -186,7 +186,7 @@ func.func @dissolve_region(%x: i32, %y: i32) -> i32 {
 // A switch on a constant flag takes its case (or the default).
 // CHECK-LABEL: func.func @constant_switch
 // CHECK-NEXT:    return %arg1 : i32
-func.func @constant_switch(%x: i32, %y: i32, %z: i32) -> i32 {
+func.func @constant_switch(%x: i32 {spmd.uniform}, %y: i32 {spmd.uniform}, %z: i32 {spmd.uniform}) -> i32 {
   %one = arith.constant 1 : i32
   cf.switch %one : i32, [
     default: ^d,
@@ -208,7 +208,7 @@ func.func @constant_switch(%x: i32, %y: i32, %z: i32) -> i32 {
 // CHECK-LABEL: func.func @dead_loop_value
 // CHECK:       ^bb1(%{{.*}}: i32):
 // CHECK-NOT:     arith.muli
-func.func @dead_loop_value(%n: i32, %x: i32) {
+func.func @dead_loop_value(%n: i32 {spmd.uniform}, %x: i32 {spmd.uniform}) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   cf.br ^loop(%c0, %x : i32, i32)

@@ -597,7 +597,7 @@ func.func @uniform_not_unit() -> i32 {
 // -----
 
 func.func @uniform_on_a_non_call(%c: i1) {
-  // expected-error @+1 {{'cf.cond_br' op 'spmd.uniform' on an operation is only meaningful on calls; mark branches with 'spmd.uniformity' instead}}
+  // expected-error @+1 {{'cf.cond_br' op 'spmd.uniform' marks the results of an operation; mark branches with 'spmd.uniformity' instead}}
   cf.cond_br %c, ^a, ^a {spmd.uniform}
 ^a:
   return
@@ -605,19 +605,19 @@ func.func @uniform_on_a_non_call(%c: i1) {
 
 // -----
 
-func.func @uniform_on_arith() -> i32 {
-  // expected-error @+1 {{'arith.constant' op 'spmd.uniform' on an operation is only meaningful on calls}}
-  %0 = arith.constant {spmd.uniform} 0 : i32
-  return %0 : i32
+func.func @uniform_without_results(%m: memref<4xi32>, %i: index, %v: i32) {
+  // expected-error @+1 {{'memref.store' op 'spmd.uniform' marks the results of an operation, but this operation has none}}
+  memref.store %v, %m[%i] {spmd.uniform} : memref<4xi32>
+  return
 }
 
 // -----
 
 func.func private @callee() -> i32
 
-func.func @divergent_on_a_call() -> i32 {
-  // expected-error @+1 {{'func.call' op unknown spmd attribute 'spmd.divergent'}}
-  %r = func.call @callee() {spmd.divergent} : () -> i32
+func.func @contradicting_marks() -> i32 {
+  // expected-error @+1 {{'func.call' op 'spmd.uniform' and 'spmd.divergent' contradict each other}}
+  %r = func.call @callee() {spmd.divergent, spmd.uniform} : () -> i32
   return %r : i32
 }
 
@@ -630,7 +630,7 @@ func.func @unknown_operation_attribute() {
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op unknown spmd attribute 'spmd.divergent'}}
+// expected-error @+1 {{'builtin.module' op 'spmd.divergent' marks the results of an operation, but this operation has none}}
 module attributes {spmd.divergent} {
 }
 

@@ -38,7 +38,7 @@ func.func @ballot_of_index(%i: index) {
 // -----
 
 func.func @uniform_on_a_branch(%c: i1) {
-  // expected-error @+1 {{'spmd.uniform' on an operation is only meaningful on calls}}
+  // expected-error @+1 {{'spmd.uniform' marks the results of an operation; mark branches with 'spmd.uniformity' instead}}
   cf.cond_br %c, ^a, ^a {spmd.uniform}
 ^a:
   return

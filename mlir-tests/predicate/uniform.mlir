@@ -10,7 +10,7 @@
 // CHECK-NOT: spmd.exec
 // CHECK-NOT: spmd.ballot
 // CHECK: cf.cond_br %{{.*}}, ^bb1, ^bb2 {spmd.uniformity = #spmd.uniformity<uniform>}
-func.func @uniform(%n: i32, %out: memref<?xi32>) {
+func.func @uniform(%n: i32 {spmd.uniform}, %out: memref<?xi32> {spmd.uniform}) {
   %c0 = arith.constant 0 : i32
   %z = arith.constant 0 : index
   %p = arith.cmpi sgt, %n, %c0 : i32
@@ -30,7 +30,7 @@ func.func @uniform(%n: i32, %out: memref<?xi32>) {
 // RUN: spmd-opt %s --spmd-predicate=skip-empty-blocks=false | FileCheck %s --check-prefix=FALL
 // FALL-LABEL: func.func @uniform_inside
 // FALL: spmd.exec.br_zero
-func.func @uniform_inside(%t: i32 {spmd.divergent}, %n: i32, %out: memref<?xi32>) {
+func.func @uniform_inside(%t: i32 {spmd.divergent}, %n: i32 {spmd.uniform}, %out: memref<?xi32> {spmd.uniform}) {
   %c0 = arith.constant 0 : i32
   %z = arith.constant 0 : index
   %d = arith.cmpi sgt, %t, %c0 : i32

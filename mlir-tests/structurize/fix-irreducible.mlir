@@ -5,21 +5,22 @@
 
 // A goto into a loop: the cycle {^a, ^b} is entered at both blocks. Every
 // edge into ^a or ^b (from the entry and from inside the cycle) enters one
-// guard block that dispatches on an i1 predicate; block arguments travel
-// through it, with ub.poison where an entry's argument is not defined.
+// guard block that dispatches on an i1 predicate. The block arguments travel
+// through it in shared typed slots: ^a's and ^b's i32 argument are the same
+// slot (each thread passes the one of the block it is heading to), so the
+// guard has one i32 argument, not one per destination.
 // CHECK-LABEL: func.func @goto_into_loop
 // CHECK-DAG: %[[T:.*]] = arith.constant true
 // CHECK-DAG: %[[F:.*]] = arith.constant false
-// CHECK-DAG: %[[P:.*]] = ub.poison : i32
-// CHECK: cf.cond_br %arg0, ^[[HUB:bb[0-9]+]](%[[T]], %arg2, %[[P]] : i1, i32, i32), ^[[HUB]](%[[F]], %[[P]], %arg2 : i1, i32, i32)
-// CHECK: ^[[HUB]](%[[SEL:.*]]: i1, %[[VA:.*]]: i32, %[[VB:.*]]: i32):
+// CHECK: cf.cond_br %arg0, ^[[HUB:bb[0-9]+]](%[[T]], %arg2 : i1, i32), ^[[HUB]](%[[F]], %arg2 : i1, i32)
+// CHECK: ^[[HUB]](%[[SEL:.*]]: i1, %[[V:.*]]: i32):
 // CHECK-NEXT: cf.cond_br %[[SEL]], ^[[A:bb[0-9]+]], ^[[B:bb[0-9]+]]
 // CHECK: ^[[A]]:
-// CHECK: arith.addi %[[VA]]
-// CHECK: cf.cond_br %arg1, ^[[HUB]](%[[F]]
+// CHECK: %[[NA:.*]] = arith.addi %[[V]]
+// CHECK: cf.cond_br %arg1, ^[[HUB]](%[[F]], %[[NA]] : i1, i32), ^[[EXIT:bb[0-9]+]](%[[NA]] : i32)
 // CHECK: ^[[B]]:
-// CHECK: arith.muli %[[VB]]
-// CHECK: cf.cond_br %arg1, ^[[HUB]](%[[T]]
+// CHECK: %[[NB:.*]] = arith.muli %[[V]]
+// CHECK: cf.cond_br %arg1, ^[[HUB]](%[[T]], %[[NB]] : i1, i32), ^[[EXIT]](%[[NB]] : i32)
 // CYCLES: irreducible: none
 func.func @goto_into_loop(%c: i1, %d: i1, %x: i32) -> i32 {
   cf.cond_br %c, ^a(%x : i32), ^b(%x : i32)

@@ -14,7 +14,7 @@
 // STRICT-NOT: spmd.flow_br
 // ALL-LABEL: func.func @uniform_if_else
 // ALL: spmd.flow_br
-func.func @uniform_if_else(%n: i32, %x: i32) -> i32 {
+func.func @uniform_if_else(%n: i32 {spmd.uniform}, %x: i32 {spmd.uniform}) -> i32 {
   %z = arith.constant 0 : i32
   %u = arith.cmpi sgt, %n, %z : i32
   cf.cond_br %u, ^then, ^else
@@ -43,7 +43,7 @@ func.func @uniform_if_else(%n: i32, %x: i32) -> i32 {
 // STRICT-LABEL: func.func @divergence_nested_in_uniform
 // STRICT-NOT: spmd.uniformity
 // STRICT-COUNT-2: spmd.flow_br
-func.func @divergence_nested_in_uniform(%n: i32, %x: i32, %tid: i32 {spmd.divergent}) -> i32 {
+func.func @divergence_nested_in_uniform(%n: i32 {spmd.uniform}, %x: i32 {spmd.uniform}, %tid: i32 {spmd.divergent}) -> i32 {
   %z = arith.constant 0 : i32
   %u = arith.cmpi sgt, %n, %z : i32
   cf.cond_br %u, ^outer_then, ^outer_else

@@ -11,7 +11,7 @@
 // Unconditional branches get no mark.
 // CHECK: cf.br ^bb4
 // CHECK-NOT: cf.br {{.*}}spmd.uniformity
-func.func @annotate(%u: i1) {
+func.func @annotate(%u: i1 {spmd.uniform}) {
   %tid = gpu.thread_id x
   %c0 = arith.constant 0 : index
   %d = arith.cmpi eq, %tid, %c0 : index

@@ -37,7 +37,7 @@ gpu.module @m {
 // CHECK: uniform branch: cf.cond_br %{{.*}}, ^bb3, ^bb4(%[[I]] : i32)
 // CHECK: ^bb4 arguments: %{{.*}} divergent
 // CHECK-NOT: temporal divergence
-func.func @uniform_loop_in_divergent_if(%n: i32, %t: i32 {spmd.divergent}) -> i32 {
+func.func @uniform_loop_in_divergent_if(%n: i32 {spmd.uniform}, %t: i32 {spmd.divergent}) -> i32 {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %d = arith.cmpi slt, %t, %n : i32
@@ -87,7 +87,7 @@ func.func @divergent_exit(%t: i32 {spmd.divergent}) -> i32 {
 // CHECK: uniform branch: cf.cond_br %arg0, ^bb2, ^bb3
 // CHECK: ^bb3 arguments: %{{.*}} uniform
 // CHECK: ^bb4 arguments: %{{.*}} divergent
-func.func @uniform_join_in_divergent_region(%u: i1, %t: i1 {spmd.divergent}) -> i32 {
+func.func @uniform_join_in_divergent_region(%u: i1 {spmd.uniform}, %t: i1 {spmd.divergent}) -> i32 {
   %a = arith.constant 1 : i32
   %b = arith.constant 2 : i32
   cf.cond_br %t, ^outer_then, ^outer_join(%a : i32)
@@ -134,7 +134,7 @@ func.func @switch_on_lane_id() -> i32 {
 // CHECK-LABEL: // uniformity @same_constant
 // CHECK: divergent branch
 // CHECK: ^bb3 arguments: %{{.*}} uniform, %{{.*}} divergent, %{{.*}} uniform
-func.func @same_constant(%t: i1 {spmd.divergent}, %u: i32) -> (i32, i32, i32) {
+func.func @same_constant(%t: i1 {spmd.divergent}, %u: i32 {spmd.uniform}) -> (i32, i32, i32) {
   cf.cond_br %t, ^a, ^b
 ^a:
   %one = arith.constant 1 : i32

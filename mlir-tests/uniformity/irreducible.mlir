@@ -8,7 +8,7 @@
 // CHECK: ^bb1 arguments: %[[A:.*]] divergent
 // CHECK: ^bb2 arguments: %[[B:.*]] divergent
 // CHECK: ^bb3 arguments: %{{.*}} divergent
-func.func @irreducible_divergent_entry(%t: i1 {spmd.divergent}, %u: i1) -> i32 {
+func.func @irreducible_divergent_entry(%t: i1 {spmd.divergent}, %u: i1 {spmd.uniform}) -> i32 {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   cf.cond_br %t, ^a(%c0 : i32), ^b(%c0 : i32)
@@ -31,7 +31,7 @@ func.func @irreducible_divergent_entry(%t: i1 {spmd.divergent}, %u: i1) -> i32 {
 // CHECK: uniform branch: cf.cond_br %arg1
 // CHECK: ^bb2 arguments: %{{.*}} uniform
 // CHECK: ^bb3 arguments: %{{.*}} uniform
-func.func @irreducible_uniform_entry(%t: i1, %u: i1) -> i32 {
+func.func @irreducible_uniform_entry(%t: i1 {spmd.uniform}, %u: i1 {spmd.uniform}) -> i32 {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   cf.cond_br %t, ^a(%c0 : i32), ^b(%c0 : i32)
@@ -56,7 +56,7 @@ func.func @irreducible_uniform_entry(%t: i1, %u: i1) -> i32 {
 // CHECK: divergent branch: cf.cond_br %arg0, ^bb3, ^bb2 (joins: ^bb3, ^bb4)
 // CHECK: uniform branch: cf.cond_br
 // CHECK: temporal divergence: cycle headed by ^bb1
-func.func @continue_skips_post_dominator(%d: i1 {spmd.divergent}, %u: i1, %n: i32) -> i32 {
+func.func @continue_skips_post_dominator(%d: i1 {spmd.divergent}, %u: i1 {spmd.uniform}, %n: i32 {spmd.uniform}) -> i32 {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   cf.br ^header(%c0 : i32)

@@ -34,7 +34,7 @@ func.func @figure_2b(%t: i1 {spmd.divergent}) {
 // -----
 
 // Uniform branches need not reconverge.
-func.func @uniform_diamond(%u: i1) {
+func.func @uniform_diamond(%u: i1 {spmd.uniform}) {
   cf.cond_br %u, ^b, ^c
 ^b:
   cf.br ^d

@@ -1,121 +1,497 @@
-//! How each MLIR operation contributes to uniformity: the table that turns
-//! op names into [`OpKind`]s for the uniformity analysis.
+//! Where divergence comes from: one table that turns every spelling of an
+//! operation into an [`OpKind`] for the uniformity analysis.
 //!
-//! | class | results | operations |
-//! |---|---|---|
-//! | thread identity | divergent | `gpu.thread_id`, `gpu.lane_id`, `gpu.global_id`, `nvvm.read.ptx.sreg.tid.*`, `nvvm.read.ptx.sreg.laneid`, `nvvm.read.ptx.sreg.lanemask.*`, `rocdl.workitem.id.*`, `rocdl.mbcnt.*` |
-//! | memory | divergent | atomics: `memref.atomic_rmw`, `memref.generic_atomic_rmw`, `llvm.atomicrmw`, `llvm.cmpxchg` (each thread sees another old value) |
-//! | cross-lane data | divergent | shuffles: `gpu.shuffle`, `nvvm.shfl.sync`, `rocdl.ds_bpermute`, `rocdl.permlanex16`, `gpu.rotate` |
-//! | calls | divergent unless the call carries `spmd.uniform` | `func.call`, `func.call_indirect`, `llvm.call` |
-//! | uniform by construction | uniform | block/grid/cluster ids and sizes, subgroup size/id/count, `nvvm.read.ptx.sreg.{ctaid,ntid,nctaid,nclusterid,clusterid,warpsize}.*`, `rocdl.workgroup.*`, `rocdl.grid.*`; subgroup-wide results: `gpu.subgroup_reduce`, `gpu.all_reduce`, ballots (`spmd.ballot`, `nvvm.vote.ballot.sync`, `nvvm.vote.sync`, `rocdl.ballot`), `rocdl.readfirstlane`; wave-level spmd ops (`spmd.exec.read`, `spmd.mask.*`) and convergence tokens |
-//! | constants | uniform, compared by value | `arith.constant`, `llvm.mlir.constant`, `ub.poison` |
-//! | everything else | data dependence | divergent iff an operand is (loads: iff the address is) |
+//! Front ends spell the same source in several ways. The thread id is
+//! `gpu.thread_id x` in the `gpu` dialect, `nvvm.read.ptx.sreg.tid.x` or
+//! `rocdl.workitem.id.x` as a dialect op, `llvm.call_intrinsic
+//! "llvm.amdgcn.workitem.id.x"` after `mlir-translate --import-llvm` of an
+//! intrinsic MLIR has no op for, and `llvm.inline_asm "mov.u32 $0,
+//! %tid.x;"` in CUDA code that reads it by hand. [`SOURCE_TABLE`] lists
+//! each source once per spelling, as data, and `docs/divergence-sources.md`
+//! is generated from it ([`markdown_table`]).
 //!
-//! Operations with regions (`scf.if`, `scf.for`, ...) are summarised: their
-//! results depend on their operands and on every value their regions use
-//! from above, and they are a divergence source if any nested operation is.
+//! # How an operation is classified, first match wins
+//!
+//! 1. **The user's word.** An op carrying `spmd.divergent` is a source, one
+//!    carrying `spmd.uniform` is uniform. Then the names of
+//!    [`ExtraSources`] (the `divergent-ops` / `uniform-ops` pass options),
+//!    matched against the op name and, for `llvm.call_intrinsic`, the
+//!    intrinsic name (`name*` matches a prefix).
+//! 2. **The table**, by op name or intrinsic name.
+//! 3. **Sound defaults for what the table does not know:** unknown
+//!    intrinsics (`llvm.call_intrinsic` of a name the table lacks), inline
+//!    assembly and calls are divergent. Loads and atomics through private
+//!    or generic memory (`memref.alloca`, `#gpu.address_space<private>`,
+//!    `!llvm.ptr` and `!llvm.ptr<5>`) are divergent: each thread has its
+//!    own copy of private memory, so the same address reads different
+//!    values, and a generic pointer may point there (LLVM's NVPTX and
+//!    AMDGPU backends say the same).
+//! 4. **Everything else** is data dependence ([`OpKind::Pure`]): divergent
+//!    iff an operand is.
+//!
+//! Operations with regions (`scf.if`, `scf.for`, ...) are summarised by the
+//! adapter: their results depend on their operands and on every value their
+//! regions use from above, and they are a source if a nested op is.
 
 use super::uniformity::OpKind;
 
-const THREAD_IDENTITY_PREFIXES: &[&str] = &[
-    "nvvm.read.ptx.sreg.tid.",
-    "nvvm.read.ptx.sreg.lanemask",
-    "rocdl.workitem.id.",
-    "rocdl.mbcnt.",
+/// How an entry of the table names operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    /// An operation name, exactly.
+    Op(&'static str),
+    /// Operation names starting with this prefix.
+    OpPrefix(&'static str),
+    /// The `intrin` name of `llvm.call_intrinsic`, exactly.
+    Intrinsic(&'static str),
+    /// Intrinsic names starting with this prefix (`llvm.smax.i32`, ...).
+    IntrinsicPrefix(&'static str),
+}
+
+/// What an entry makes of the operation's results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Behaviour {
+    /// A divergence source.
+    Divergent,
+    /// Uniform whatever the operands.
+    Uniform,
+    /// A constant: uniform and compared by value.
+    Constant,
+    /// Data dependence: divergent iff an operand is.
+    Data,
+}
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub spelling: Spelling,
+    pub behaviour: Behaviour,
+    /// The family the row belongs to, for the documentation.
+    pub family: &'static str,
+}
+
+const fn row(spelling: Spelling, behaviour: Behaviour, family: &'static str) -> Entry {
+    Entry { spelling, behaviour, family }
+}
+
+use Behaviour::{Constant, Data, Divergent, Uniform};
+use Spelling::{Intrinsic as I, IntrinsicPrefix as IP, Op, OpPrefix as OP};
+
+const THREAD: &str = "thread identity";
+const MEMORY: &str = "atomics (each thread sees another old value)";
+const CROSS_LANE: &str = "cross-lane data";
+const GRID: &str = "uniform by construction: block and grid";
+const WAVE: &str = "uniform by construction: wave-wide results";
+const SPMD: &str = "spmd wave-level values";
+const CONSTANTS: &str = "constants";
+const MATH: &str = "target math intrinsics (data dependence)";
+const GENERIC: &str = "generic LLVM intrinsics (data dependence)";
+
+/// Every known divergence source and uniform value, in every spelling.
+pub const SOURCE_TABLE: &[Entry] = &[
+    // Thread identity.
+    row(Op("gpu.thread_id"), Divergent, THREAD),
+    row(Op("gpu.lane_id"), Divergent, THREAD),
+    row(Op("gpu.global_id"), Divergent, THREAD),
+    row(OP("nvvm.read.ptx.sreg.tid."), Divergent, THREAD),
+    row(Op("nvvm.read.ptx.sreg.laneid"), Divergent, THREAD),
+    row(OP("nvvm.read.ptx.sreg.lanemask"), Divergent, THREAD),
+    row(IP("llvm.nvvm.read.ptx.sreg.tid."), Divergent, THREAD),
+    row(I("llvm.nvvm.read.ptx.sreg.laneid"), Divergent, THREAD),
+    row(IP("llvm.nvvm.read.ptx.sreg.lanemask"), Divergent, THREAD),
+    row(OP("rocdl.workitem.id."), Divergent, THREAD),
+    row(OP("rocdl.mbcnt."), Divergent, THREAD),
+    row(IP("llvm.amdgcn.workitem.id."), Divergent, THREAD),
+    row(IP("llvm.amdgcn.mbcnt."), Divergent, THREAD),
+    // Atomics.
+    row(Op("memref.atomic_rmw"), Divergent, MEMORY),
+    row(Op("memref.generic_atomic_rmw"), Divergent, MEMORY),
+    row(Op("llvm.atomicrmw"), Divergent, MEMORY),
+    row(Op("llvm.cmpxchg"), Divergent, MEMORY),
+    row(IP("llvm.nvvm.atomic."), Divergent, MEMORY),
+    row(IP("llvm.amdgcn.atomic."), Divergent, MEMORY),
+    row(IP("llvm.amdgcn.global.atomic."), Divergent, MEMORY),
+    row(IP("llvm.amdgcn.ds."), Divergent, MEMORY),
+    // Cross-lane data.
+    row(Op("gpu.shuffle"), Divergent, CROSS_LANE),
+    row(Op("gpu.rotate"), Divergent, CROSS_LANE),
+    row(Op("nvvm.shfl.sync"), Divergent, CROSS_LANE),
+    row(IP("llvm.nvvm.shfl."), Divergent, CROSS_LANE),
+    row(Op("rocdl.ds_bpermute"), Divergent, CROSS_LANE),
+    row(Op("rocdl.permlanex16"), Divergent, CROSS_LANE),
+    row(IP("llvm.amdgcn.ds.bpermute"), Divergent, CROSS_LANE),
+    row(IP("llvm.amdgcn.mov.dpp"), Divergent, CROSS_LANE),
+    row(IP("llvm.amdgcn.update.dpp"), Divergent, CROSS_LANE),
+    row(IP("llvm.amdgcn.permlane"), Divergent, CROSS_LANE),
+    // Block and grid.
+    row(Op("gpu.block_id"), Uniform, GRID),
+    row(Op("gpu.block_dim"), Uniform, GRID),
+    row(Op("gpu.grid_dim"), Uniform, GRID),
+    row(Op("gpu.cluster_id"), Uniform, GRID),
+    row(Op("gpu.cluster_dim"), Uniform, GRID),
+    row(Op("gpu.cluster_block_id"), Uniform, GRID),
+    row(Op("gpu.cluster_dim_blocks"), Uniform, GRID),
+    row(Op("gpu.subgroup_size"), Uniform, GRID),
+    row(Op("gpu.subgroup_id"), Uniform, GRID),
+    row(Op("gpu.num_subgroups"), Uniform, GRID),
+    row(OP("nvvm.read.ptx.sreg.ctaid."), Uniform, GRID),
+    row(OP("nvvm.read.ptx.sreg.ntid."), Uniform, GRID),
+    row(OP("nvvm.read.ptx.sreg.nctaid."), Uniform, GRID),
+    row(OP("nvvm.read.ptx.sreg.clusterid."), Uniform, GRID),
+    row(OP("nvvm.read.ptx.sreg.nclusterid."), Uniform, GRID),
+    row(Op("nvvm.read.ptx.sreg.warpsize"), Uniform, GRID),
+    row(IP("llvm.nvvm.read.ptx.sreg.ctaid."), Uniform, GRID),
+    row(IP("llvm.nvvm.read.ptx.sreg.ntid."), Uniform, GRID),
+    row(IP("llvm.nvvm.read.ptx.sreg.nctaid."), Uniform, GRID),
+    row(IP("llvm.nvvm.read.ptx.sreg.clusterid."), Uniform, GRID),
+    row(IP("llvm.nvvm.read.ptx.sreg.nclusterid."), Uniform, GRID),
+    row(I("llvm.nvvm.read.ptx.sreg.warpsize"), Uniform, GRID),
+    row(OP("rocdl.workgroup."), Uniform, GRID),
+    row(OP("rocdl.grid."), Uniform, GRID),
+    row(IP("llvm.amdgcn.workgroup.id."), Uniform, GRID),
+    row(I("llvm.amdgcn.dispatch.ptr"), Uniform, GRID),
+    row(I("llvm.amdgcn.implicitarg.ptr"), Uniform, GRID),
+    row(I("llvm.amdgcn.kernarg.segment.ptr"), Uniform, GRID),
+    row(I("llvm.amdgcn.dispatch.id"), Uniform, GRID),
+    row(I("llvm.amdgcn.queue.ptr"), Uniform, GRID),
+    row(I("llvm.amdgcn.wavefrontsize"), Uniform, GRID),
+    // Wave-wide results.
+    row(Op("gpu.subgroup_reduce"), Uniform, WAVE),
+    row(Op("gpu.all_reduce"), Uniform, WAVE),
+    row(Op("nvvm.vote.ballot.sync"), Uniform, WAVE),
+    row(Op("nvvm.vote.sync"), Uniform, WAVE),
+    row(Op("nvvm.redux.sync"), Uniform, WAVE),
+    row(IP("llvm.nvvm.vote."), Uniform, WAVE),
+    row(IP("llvm.nvvm.redux.sync."), Uniform, WAVE),
+    row(I("llvm.nvvm.activemask"), Uniform, WAVE),
+    row(Op("rocdl.ballot"), Uniform, WAVE),
+    row(Op("rocdl.readfirstlane"), Uniform, WAVE),
+    row(Op("rocdl.readlane"), Uniform, WAVE),
+    row(IP("llvm.amdgcn.ballot"), Uniform, WAVE),
+    row(IP("llvm.amdgcn.readfirstlane"), Uniform, WAVE),
+    row(IP("llvm.amdgcn.readlane"), Uniform, WAVE),
+    row(IP("llvm.amdgcn.icmp"), Uniform, WAVE),
+    row(IP("llvm.amdgcn.fcmp"), Uniform, WAVE),
+    row(IP("llvm.amdgcn.wave.reduce."), Uniform, WAVE),
+    // spmd's own wave-level values.
+    row(Op("spmd.ballot"), Uniform, SPMD),
+    row(Op("spmd.exec.read"), Uniform, SPMD),
+    row(OP("spmd.mask."), Uniform, SPMD),
+    row(OP("spmd.convergence."), Uniform, SPMD),
+    // Constants.
+    row(Op("arith.constant"), Constant, CONSTANTS),
+    row(Op("llvm.mlir.constant"), Constant, CONSTANTS),
+    row(Op("ub.poison"), Constant, CONSTANTS),
+    row(Op("llvm.mlir.poison"), Constant, CONSTANTS),
+    row(Op("llvm.mlir.undef"), Constant, CONSTANTS),
+    row(Op("llvm.mlir.zero"), Constant, CONSTANTS),
+    row(Op("llvm.mlir.addressof"), Constant, CONSTANTS),
+    // Target math: pure functions of their operands.
+    row(IP("llvm.nvvm.fabs"), Data, MATH),
+    row(IP("llvm.nvvm.fmin"), Data, MATH),
+    row(IP("llvm.nvvm.fmax"), Data, MATH),
+    row(IP("llvm.nvvm.ex2."), Data, MATH),
+    row(IP("llvm.nvvm.lg2."), Data, MATH),
+    row(IP("llvm.nvvm.sin."), Data, MATH),
+    row(IP("llvm.nvvm.cos."), Data, MATH),
+    row(IP("llvm.nvvm.sqrt."), Data, MATH),
+    row(IP("llvm.nvvm.rsqrt."), Data, MATH),
+    row(IP("llvm.nvvm.rcp."), Data, MATH),
+    row(IP("llvm.nvvm.div."), Data, MATH),
+    row(IP("llvm.nvvm.fma."), Data, MATH),
+    row(IP("llvm.nvvm.mul24."), Data, MATH),
+    row(IP("llvm.nvvm.mulhi."), Data, MATH),
+    row(IP("llvm.nvvm.saturate."), Data, MATH),
+    row(IP("llvm.nvvm.f2i."), Data, MATH),
+    row(IP("llvm.nvvm.i2f."), Data, MATH),
+    row(IP("llvm.nvvm.ldg.global."), Data, MATH),
+    row(IP("llvm.amdgcn.rcp"), Data, MATH),
+    row(IP("llvm.amdgcn.rsq"), Data, MATH),
+    row(IP("llvm.amdgcn.sin"), Data, MATH),
+    row(IP("llvm.amdgcn.cos"), Data, MATH),
+    row(IP("llvm.amdgcn.fract"), Data, MATH),
+    row(IP("llvm.amdgcn.ldexp"), Data, MATH),
+    row(IP("llvm.amdgcn.frexp"), Data, MATH),
+    row(IP("llvm.amdgcn.fmed3"), Data, MATH),
+    row(IP("llvm.amdgcn.ubfe"), Data, MATH),
+    row(IP("llvm.amdgcn.sbfe"), Data, MATH),
+    // Generic intrinsics: pure functions of their operands.
+    row(IP("llvm.smax."), Data, GENERIC),
+    row(IP("llvm.smin."), Data, GENERIC),
+    row(IP("llvm.umax."), Data, GENERIC),
+    row(IP("llvm.umin."), Data, GENERIC),
+    row(IP("llvm.abs."), Data, GENERIC),
+    row(IP("llvm.ctpop."), Data, GENERIC),
+    row(IP("llvm.ctlz."), Data, GENERIC),
+    row(IP("llvm.cttz."), Data, GENERIC),
+    row(IP("llvm.bswap."), Data, GENERIC),
+    row(IP("llvm.bitreverse."), Data, GENERIC),
+    row(IP("llvm.fshl."), Data, GENERIC),
+    row(IP("llvm.fshr."), Data, GENERIC),
+    row(IP("llvm.fabs."), Data, GENERIC),
+    row(IP("llvm.floor."), Data, GENERIC),
+    row(IP("llvm.ceil."), Data, GENERIC),
+    row(IP("llvm.trunc."), Data, GENERIC),
+    row(IP("llvm.round."), Data, GENERIC),
+    row(IP("llvm.roundeven."), Data, GENERIC),
+    row(IP("llvm.rint."), Data, GENERIC),
+    row(IP("llvm.nearbyint."), Data, GENERIC),
+    row(IP("llvm.sqrt."), Data, GENERIC),
+    row(IP("llvm.fma."), Data, GENERIC),
+    row(IP("llvm.fmuladd."), Data, GENERIC),
+    row(IP("llvm.copysign."), Data, GENERIC),
+    row(IP("llvm.minnum."), Data, GENERIC),
+    row(IP("llvm.maxnum."), Data, GENERIC),
+    row(IP("llvm.minimum."), Data, GENERIC),
+    row(IP("llvm.maximum."), Data, GENERIC),
+    row(IP("llvm.exp."), Data, GENERIC),
+    row(IP("llvm.exp2."), Data, GENERIC),
+    row(IP("llvm.log."), Data, GENERIC),
+    row(IP("llvm.log2."), Data, GENERIC),
+    row(IP("llvm.log10."), Data, GENERIC),
+    row(IP("llvm.sin."), Data, GENERIC),
+    row(IP("llvm.cos."), Data, GENERIC),
+    row(IP("llvm.pow."), Data, GENERIC),
+    row(IP("llvm.powi."), Data, GENERIC),
+    row(IP("llvm.sadd."), Data, GENERIC),
+    row(IP("llvm.uadd."), Data, GENERIC),
+    row(IP("llvm.ssub."), Data, GENERIC),
+    row(IP("llvm.usub."), Data, GENERIC),
+    row(IP("llvm.smul."), Data, GENERIC),
+    row(IP("llvm.umul."), Data, GENERIC),
+    row(IP("llvm.expect."), Data, GENERIC),
+    row(IP("llvm.lifetime."), Data, GENERIC),
+    row(I("llvm.assume"), Data, GENERIC),
 ];
 
-const DIVERGENT_OPS: &[&str] = &[
-    "gpu.thread_id",
-    "gpu.lane_id",
-    "gpu.global_id",
-    "nvvm.read.ptx.sreg.laneid",
-    "memref.atomic_rmw",
-    "memref.generic_atomic_rmw",
-    "llvm.atomicrmw",
-    "llvm.cmpxchg",
-    "gpu.shuffle",
-    "gpu.rotate",
-    "nvvm.shfl.sync",
-    "rocdl.ds_bpermute",
-    "rocdl.permlanex16",
+/// Operations whose results are read from memory at the address in operand
+/// 0 (a memref or a pointer): divergent when that memory may be private.
+/// (Atomics are sources anyway.)
+const MEMORY_READS: &[&str] = &[
+    "memref.load",
+    "vector.load",
+    "vector.transfer_read",
+    "affine.load",
+    "llvm.load",
 ];
 
-const CALL_OPS: &[&str] = &["func.call", "func.call_indirect", "llvm.call"];
+/// Calls: divergent unless marked (no interprocedural analysis).
+const CALLS: &[&str] = &["func.call", "func.call_indirect", "llvm.call"];
 
-const UNIFORM_PREFIXES: &[&str] = &[
-    "nvvm.read.ptx.sreg.ctaid.",
-    "nvvm.read.ptx.sreg.ntid.",
-    "nvvm.read.ptx.sreg.nctaid.",
-    "nvvm.read.ptx.sreg.clusterid.",
-    "nvvm.read.ptx.sreg.nclusterid.",
-    "rocdl.workgroup.",
-    "rocdl.grid.",
-    "spmd.mask.",
-    "spmd.convergence.",
-];
+/// The op every imported intrinsic without a dialect op becomes.
+pub const CALL_INTRINSIC: &str = "llvm.call_intrinsic";
+/// Inline assembly: divergent unless marked.
+pub const INLINE_ASM: &str = "llvm.inline_asm";
+/// Attribute making an operation (or argument) a divergence source.
+pub const DIVERGENT_ATTR: &str = "spmd.divergent";
+/// Attribute making an operation's results (or an argument) uniform.
+pub const UNIFORM_ATTR: &str = "spmd.uniform";
 
-const UNIFORM_OPS: &[&str] = &[
-    "gpu.block_id",
-    "gpu.block_dim",
-    "gpu.grid_dim",
-    "gpu.cluster_id",
-    "gpu.cluster_dim",
-    "gpu.cluster_block_id",
-    "gpu.cluster_dim_blocks",
-    "gpu.subgroup_size",
-    "gpu.subgroup_id",
-    "gpu.num_subgroups",
-    "gpu.subgroup_reduce",
-    "gpu.all_reduce",
-    "nvvm.read.ptx.sreg.warpsize",
-    "nvvm.vote.ballot.sync",
-    "nvvm.vote.sync",
-    "rocdl.ballot",
-    "rocdl.readfirstlane",
-    "spmd.ballot",
-    "spmd.exec.read",
-];
+/// The user's additions to the table: op or intrinsic names (`name*`
+/// matches a prefix) that are divergence sources or uniform.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExtraSources {
+    pub divergent: Vec<String>,
+    pub uniform: Vec<String>,
+}
 
-const CONSTANT_OPS: &[&str] = &["arith.constant", "llvm.mlir.constant", "ub.poison"];
+impl ExtraSources {
+    /// The user's verdict on `name`, if any; divergent wins over uniform.
+    fn lookup(&self, name: &str) -> Option<Behaviour> {
+        let matches = |patterns: &[String]| patterns.iter().any(|pattern| match pattern.strip_suffix('*') {
+            Some(prefix) => name.starts_with(prefix),
+            None => pattern == name,
+        });
+        if matches(&self.divergent) {
+            Some(Divergent)
+        } else if matches(&self.uniform) {
+            Some(Uniform)
+        } else {
+            None
+        }
+    }
+}
 
-/// What an operation named `name` does to uniformity, before looking at
-/// nested regions. `call_marked_uniform` says whether the op carries the
-/// `spmd.uniform` attribute (only meaningful for calls); `constant_key`
-/// identifies the constant's value for [`OpKind::Constant`].
-pub fn classify(name: &str, call_marked_uniform: bool, constant_key: impl FnOnce() -> u64) -> OpKind {
-    if CALL_OPS.contains(&name) {
-        return if call_marked_uniform { OpKind::Uniform } else { OpKind::Source };
+/// What the classifier needs to know about one operation, read off the IR
+/// by the adapter (so that this module stays IR-independent and testable).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OpFacts<'n> {
+    /// The operation name.
+    pub name: &'n str,
+    /// For `llvm.call_intrinsic`: the intrinsic name.
+    pub intrinsic: Option<&'n str>,
+    /// The op carries `spmd.divergent`.
+    pub marked_divergent: bool,
+    /// The op carries `spmd.uniform`.
+    pub marked_uniform: bool,
+    /// The op reads memory that may be private to each thread.
+    pub reads_private_memory: bool,
+}
+
+/// The classification of one operation ([module docs](self)).
+/// `constant_key` identifies the value of a constant.
+pub fn classify(facts: &OpFacts<'_>, extra: &ExtraSources, constant_key: impl FnOnce() -> u64) -> OpKind {
+    match behaviour(facts, extra) {
+        Divergent => OpKind::Source,
+        Uniform => OpKind::Uniform,
+        Data => OpKind::Pure,
+        Constant => OpKind::Constant(constant_key()),
     }
-    if DIVERGENT_OPS.contains(&name) || THREAD_IDENTITY_PREFIXES.iter().any(|p| name.starts_with(p)) {
-        return OpKind::Source;
+}
+
+fn behaviour(facts: &OpFacts<'_>, extra: &ExtraSources) -> Behaviour {
+    if facts.marked_divergent {
+        return Divergent;
     }
-    if UNIFORM_OPS.contains(&name) || UNIFORM_PREFIXES.iter().any(|p| name.starts_with(p)) {
-        return OpKind::Uniform;
+    if facts.marked_uniform {
+        return Uniform;
     }
-    if CONSTANT_OPS.contains(&name) {
-        return OpKind::Constant(constant_key());
+    let user = extra.lookup(facts.name).or_else(|| facts.intrinsic.and_then(|name| extra.lookup(name)));
+    let known = || match facts.intrinsic {
+        Some(intrinsic) if facts.name == CALL_INTRINSIC => lookup_intrinsic(intrinsic),
+        _ => lookup_op(facts.name),
+    };
+    if let Some(behaviour) = user.or_else(known) {
+        return behaviour;
     }
-    OpKind::Pure
+    let unknown_code = facts.name == CALL_INTRINSIC || facts.name == INLINE_ASM || CALLS.contains(&facts.name);
+    if unknown_code || facts.reads_private_memory {
+        Divergent
+    } else {
+        Data
+    }
+}
+
+/// True for ops whose result is read from memory at their address operand.
+pub fn is_memory_read(name: &str) -> bool {
+    MEMORY_READS.contains(&name)
+}
+
+fn lookup_op(name: &str) -> Option<Behaviour> {
+    SOURCE_TABLE.iter().find_map(|entry| match entry.spelling {
+        Op(op) if op == name => Some(entry.behaviour),
+        OP(prefix) if name.starts_with(prefix) => Some(entry.behaviour),
+        _ => None,
+    })
+}
+
+fn lookup_intrinsic(name: &str) -> Option<Behaviour> {
+    SOURCE_TABLE.iter().find_map(|entry| match entry.spelling {
+        I(intrinsic) if intrinsic == name => Some(entry.behaviour),
+        IP(prefix) if name.starts_with(prefix) => Some(entry.behaviour),
+        _ => None,
+    })
+}
+
+/// The table as Markdown, for `docs/divergence-sources.md`.
+pub fn markdown_table() -> String {
+    let mut text = String::from(
+        "<!-- Generated from SOURCE_TABLE in src/analysis/divergence_sources.rs by\n     \
+         `SPMD_UPDATE_DOCS=1 cargo test --lib divergence_sources`; do not edit. -->\n\
+         # Divergence sources\n\n\
+         How the uniformity analysis classifies an operation, first match wins:\n\n\
+         1. `spmd.divergent` / `spmd.uniform` on the operation; then the pass options\n   \
+         `divergent-ops=a,b,c*` / `uniform-ops=...` (op or intrinsic names, `*` = prefix).\n\
+         2. The table below, by operation name or by the `llvm.call_intrinsic` name.\n\
+         3. Unknown intrinsics (`llvm.call_intrinsic`), inline assembly (`llvm.inline_asm`)\n   \
+         and calls (`func.call`, `func.call_indirect`, `llvm.call`) are **divergent**.\n   \
+         Loads and atomics through private or generic memory (`memref.alloca`,\n   \
+         `#gpu.address_space<private>`, `!llvm.ptr`, `!llvm.ptr<5>`) are **divergent**.\n\
+         4. Anything else: data dependence (divergent iff an operand is).\n\n\
+         Function arguments: kernel arguments are uniform (`gpu.func ... kernel`, `gpu.kernel`,\n\
+         `nvvm.kernel`, `rocdl.kernel`, `ptx_kernelcc`, `amdgpu_kernelcc`); other functions'\n\
+         arguments are divergent; `spmd.uniform` / `spmd.divergent` on an argument override both.\n\n\
+         | spelling | kind | result | family |\n|---|---|---|---|\n",
+    );
+    for entry in SOURCE_TABLE {
+        let (kind, name) = match entry.spelling {
+            Op(name) => ("op", format!("`{name}`")),
+            OP(prefix) => ("op", format!("`{prefix}*`")),
+            I(name) => ("intrinsic", format!("`{name}`")),
+            IP(prefix) => ("intrinsic", format!("`{prefix}*`")),
+        };
+        let result = match entry.behaviour {
+            Divergent => "divergent",
+            Uniform => "uniform",
+            Constant => "uniform (constant)",
+            Data => "data dependence",
+        };
+        text.push_str(&format!("| {name} | {kind} | {result} | {} |\n", entry.family));
+    }
+    text
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{classify, OpKind};
+    use super::{classify, markdown_table, ExtraSources, OpFacts, OpKind};
+
+    fn kind_of(name: &str) -> OpKind {
+        classify(&OpFacts { name, ..OpFacts::default() }, &ExtraSources::default(), || 7)
+    }
+
+    fn kind_of_intrinsic(intrinsic: &str) -> OpKind {
+        let facts = OpFacts { name: "llvm.call_intrinsic", intrinsic: Some(intrinsic), ..OpFacts::default() };
+        classify(&facts, &ExtraSources::default(), || 7)
+    }
 
     #[test]
-    fn classifies_each_family() {
-        let key = || 7;
-        assert_eq!(classify("gpu.thread_id", false, key), OpKind::Source);
-        assert_eq!(classify("nvvm.read.ptx.sreg.tid.x", false, key), OpKind::Source);
-        assert_eq!(classify("rocdl.workitem.id.y", false, key), OpKind::Source);
-        assert_eq!(classify("memref.atomic_rmw", false, key), OpKind::Source);
-        assert_eq!(classify("func.call", false, key), OpKind::Source);
-        assert_eq!(classify("func.call", true, key), OpKind::Uniform);
-        assert_eq!(classify("gpu.shuffle", false, key), OpKind::Source);
-        assert_eq!(classify("gpu.subgroup_reduce", false, key), OpKind::Uniform);
-        assert_eq!(classify("nvvm.read.ptx.sreg.ctaid.x", false, key), OpKind::Uniform);
-        assert_eq!(classify("arith.constant", false, key), OpKind::Constant(7));
-        assert_eq!(classify("memref.load", false, key), OpKind::Pure);
-        assert_eq!(classify("arith.addi", false, key), OpKind::Pure);
+    fn classifies_each_family_in_every_spelling() {
+        assert_eq!(kind_of("gpu.thread_id"), OpKind::Source);
+        assert_eq!(kind_of("nvvm.read.ptx.sreg.tid.x"), OpKind::Source);
+        assert_eq!(kind_of("rocdl.workitem.id.y"), OpKind::Source);
+        assert_eq!(kind_of_intrinsic("llvm.nvvm.read.ptx.sreg.laneid"), OpKind::Source);
+        assert_eq!(kind_of_intrinsic("llvm.amdgcn.workitem.id.x"), OpKind::Source);
+        assert_eq!(kind_of_intrinsic("llvm.amdgcn.mbcnt.hi"), OpKind::Source);
+        assert_eq!(kind_of("memref.atomic_rmw"), OpKind::Source);
+        assert_eq!(kind_of("func.call"), OpKind::Source);
+        assert_eq!(kind_of("llvm.inline_asm"), OpKind::Source);
+        assert_eq!(kind_of("gpu.shuffle"), OpKind::Source);
+        assert_eq!(kind_of("gpu.subgroup_reduce"), OpKind::Uniform);
+        assert_eq!(kind_of("nvvm.read.ptx.sreg.ctaid.x"), OpKind::Uniform);
+        assert_eq!(kind_of_intrinsic("llvm.nvvm.read.ptx.sreg.ctaid.x"), OpKind::Uniform);
+        assert_eq!(kind_of_intrinsic("llvm.amdgcn.workgroup.id.x"), OpKind::Uniform);
+        assert_eq!(kind_of_intrinsic("llvm.amdgcn.readfirstlane.i32"), OpKind::Uniform);
+        assert_eq!(kind_of("arith.constant"), OpKind::Constant(7));
+        assert_eq!(kind_of("memref.load"), OpKind::Pure);
+        assert_eq!(kind_of("arith.addi"), OpKind::Pure);
+        assert_eq!(kind_of_intrinsic("llvm.smax.i32"), OpKind::Pure);
+    }
+
+    #[test]
+    fn unknown_intrinsics_are_divergent() {
+        assert_eq!(kind_of_intrinsic("llvm.amdgcn.some.future.thing"), OpKind::Source);
+        assert_eq!(kind_of_intrinsic("llvm.nvvm.unheard.of"), OpKind::Source);
+    }
+
+    #[test]
+    fn marks_and_user_names_override_the_table() {
+        let extra = ExtraSources { divergent: vec!["acme.lane".into(), "llvm.acme.*".into()], uniform: vec!["func.call".into()] };
+        let facts = |name, intrinsic| OpFacts { name, intrinsic, ..OpFacts::default() };
+        assert_eq!(classify(&facts("acme.lane", None), &extra, || 0), OpKind::Source);
+        assert_eq!(classify(&facts("llvm.call_intrinsic", Some("llvm.acme.id")), &extra, || 0), OpKind::Source);
+        assert_eq!(classify(&facts("func.call", None), &extra, || 0), OpKind::Uniform);
+        let marked = OpFacts { name: "gpu.thread_id", marked_uniform: true, ..OpFacts::default() };
+        assert_eq!(classify(&marked, &extra, || 0), OpKind::Uniform);
+        let marked = OpFacts { name: "arith.addi", marked_divergent: true, ..OpFacts::default() };
+        assert_eq!(classify(&marked, &extra, || 0), OpKind::Source);
+    }
+
+    #[test]
+    fn private_memory_reads_are_divergent() {
+        let facts = OpFacts { name: "memref.load", reads_private_memory: true, ..OpFacts::default() };
+        assert_eq!(classify(&facts, &ExtraSources::default(), || 0), OpKind::Source);
+    }
+
+    /// `docs/divergence-sources.md` is generated from the table;
+    /// `SPMD_UPDATE_DOCS=1` rewrites it.
+    #[test]
+    fn docs_table_is_up_to_date() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/divergence-sources.md");
+        let expected = markdown_table();
+        if std::env::var_os("SPMD_UPDATE_DOCS").is_some() {
+            std::fs::write(path, &expected).expect("docs/ is writable");
+        }
+        let actual = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(actual == expected, "docs/divergence-sources.md is stale: run SPMD_UPDATE_DOCS=1 cargo test --lib divergence_sources");
     }
 }

@@ -9,10 +9,14 @@
 //!   UniformityInfo  --queries by MLIR Value / Block-->  passes and users
 //! ```
 //!
-//! Function arguments: the arguments of a `gpu.func` kernel are uniform;
-//! other functions' arguments follow [`UniformityOptions::default_arguments`]
-//! (uniform unless told otherwise), and `spmd.divergent` / `spmd.uniform`
-//! on an argument override the default. Terminators with two or more
+//! Function arguments: the arguments of a kernel (in any front end's
+//! spelling, see [`kernels`](super::kernels)) are uniform; other
+//! functions' arguments follow [`UniformityOptions::default_arguments`]
+//! (divergent unless told otherwise: a device function may be called from
+//! divergent code), and `spmd.divergent` / `spmd.uniform` on an argument
+//! override the default. Which operations are divergence sources is the
+//! table of [`divergence_sources`](super::divergence_sources), extended by
+//! [`UniformityOptions::extra_sources`]. Terminators with two or more
 //! successors are branches; their *condition* is every operand that is not
 //! forwarded to a successor (the `i1` of `cf.cond_br`, the flag of
 //! `cf.switch`, ...). An explicit `spmd.uniformity` mark on a branch is
@@ -24,13 +28,13 @@
 
 use super::{
     cfg::{BlockId, CfgAnalysis, Graph, Traversal},
-    divergence_sources::classify,
+    divergence_sources::{self, classify, ExtraSources, OpFacts},
     region_graph::{RegionGraph, RegionGraphError},
     uniformity::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, ValueId},
 };
 use crate::{ffi, support::FastMap};
 use melior::ir::{
-    attribute::{ArrayAttribute, DictionaryAttribute},
+    attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute},
     block::BlockLike,
     operation::OperationLike,
     BlockRef, OperationRef, RegionRef, Value, ValueLike,
@@ -44,15 +48,30 @@ use std::{
 pub const UNIFORMITY_ATTR: &str = "spmd.uniformity";
 
 /// Options of the uniformity analysis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UniformityOptions {
-    /// Uniformity of non-kernel function arguments without a mark.
+    /// Uniformity of non-kernel function arguments without a mark
+    /// (divergent by default; kernel arguments are always uniform).
     pub default_arguments: ArgumentKind,
+    /// The user's divergent and uniform op or intrinsic names, on top of
+    /// the table (the `divergent-ops` / `uniform-ops` pass options).
+    pub extra_sources: ExtraSources,
+    /// Compute complete join lists ([`UniformityInfo::set_complete_joins`]);
+    /// only reports that print them need this.
+    pub complete_joins: bool,
 }
 
 impl Default for UniformityOptions {
     fn default() -> Self {
-        Self { default_arguments: ArgumentKind::Uniform }
+        Self { default_arguments: ArgumentKind::Divergent, extra_sources: ExtraSources::default(), complete_joins: false }
+    }
+}
+
+impl UniformityOptions {
+    /// The defaults, with unmarked non-kernel arguments uniform: for
+    /// callers that know every function is entered uniformly.
+    pub fn uniform_arguments() -> Self {
+        Self { default_arguments: ArgumentKind::Uniform, ..Self::default() }
     }
 }
 
@@ -69,7 +88,7 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
     pub fn compute(
         function: OperationRef<'c, 'a>,
         region: RegionRef<'c, 'a>,
-        options: UniformityOptions,
+        options: &UniformityOptions,
     ) -> Result<Self, RegionGraphError<'c>> {
         let mut timer = crate::support::PhaseTimer::new("uniformity");
         let graph = RegionGraph::snapshot(region)?;
@@ -93,6 +112,7 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         };
         timer.lap("program, cfg analyses");
         let mut info = UniformityInfo::new();
+        info.set_complete_joins(options.complete_joins);
         info.compute(snapshot.builder.program(), graph.graph(), &cfg);
         timer.lap("propagation");
         Ok(Self { graph, cfg, info, values: snapshot.values })
@@ -148,7 +168,7 @@ struct Snapshot {
 }
 
 impl Snapshot {
-    fn build(&mut self, function: OperationRef<'_, '_>, graph: &RegionGraph<'_, '_>, traversal: &Traversal, options: UniformityOptions) {
+    fn build(&mut self, function: OperationRef<'_, '_>, graph: &RegionGraph<'_, '_>, traversal: &Traversal, options: &UniformityOptions) {
         self.builder.begin(graph.num_blocks());
         let entry_kinds = argument_kinds(function, options);
         for index in 0..graph.num_blocks() {
@@ -167,12 +187,12 @@ impl Snapshot {
         let reachable: Vec<BlockId> = traversal.rpo().to_vec();
         let unreachable = (0..graph.num_blocks()).map(BlockId::new).filter(|&b| !traversal.is_reachable(b));
         for block in reachable.into_iter().chain(unreachable) {
-            self.snapshot_block(graph, block);
+            self.snapshot_block(graph, block, &options.extra_sources);
         }
         self.builder.finish();
     }
 
-    fn snapshot_block(&mut self, graph: &RegionGraph<'_, '_>, id: BlockId) {
+    fn snapshot_block(&mut self, graph: &RegionGraph<'_, '_>, id: BlockId, extra: &ExtraSources) {
         let block = graph.block(id);
         let mut next = block.first_operation();
         while let Some(op) = next {
@@ -180,13 +200,13 @@ impl Snapshot {
             if next.is_none() && op.successor_count() > 0 {
                 self.snapshot_terminator(graph, id, op);
             } else {
-                self.snapshot_operation(id, op);
+                self.snapshot_operation(id, op, extra);
             }
         }
     }
 
-    fn snapshot_operation(&mut self, block: BlockId, op: OperationRef<'_, '_>) {
-        let (kind, operands) = summarise(op);
+    fn snapshot_operation(&mut self, block: BlockId, op: OperationRef<'_, '_>, extra: &ExtraSources) {
+        let (kind, operands) = summarise(op, extra);
         let operands: Vec<ValueId> = operands.iter().map(|v| self.value_or_placeholder(block, *v)).collect();
         let results: Vec<usize> = op.results().map(|r| address(&r.into())).collect();
         let id = self.builder.add_op(block, kind, &operands, results.len());
@@ -248,18 +268,15 @@ impl Snapshot {
 
 /// The kind of `op` and the values its results depend on (operands plus, for
 /// ops with regions, the values its regions capture from above).
-fn summarise<'c, 'a>(op: OperationRef<'c, 'a>) -> (OpKind, Vec<Value<'c, 'a>>) {
-    let name = op.name();
-    let name = name.as_string_ref().as_str().unwrap_or_default();
-    let mut kind = classify(name, op.has_attribute("spmd.uniform"), || constant_key(op));
+fn summarise<'c, 'a>(op: OperationRef<'c, 'a>, extra: &ExtraSources) -> (OpKind, Vec<Value<'c, 'a>>) {
+    let mut kind = classify_op(op, extra);
     let mut operands: Vec<Value> = op.operands().collect();
     if op.region_count() > 0 {
         let mut nested_source = false;
         let mut defined_inside = std::collections::HashSet::new();
         op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
             if inner.to_raw().ptr != op.to_raw().ptr {
-                let inner_name = inner.name().as_string_ref().as_str().unwrap_or_default().to_string();
-                nested_source |= classify(&inner_name, inner.has_attribute("spmd.uniform"), || 0) == OpKind::Source;
+                nested_source |= classify_op(inner, extra) == OpKind::Source;
                 for result in inner.results() {
                     defined_inside.insert(address(&result.into()));
                 }
@@ -292,6 +309,78 @@ fn summarise<'c, 'a>(op: OperationRef<'c, 'a>) -> (OpKind, Vec<Value<'c, 'a>>) {
         }
     }
     (kind, operands)
+}
+
+/// The table's verdict on `op` ([`divergence_sources`]).
+fn classify_op(op: OperationRef<'_, '_>, extra: &ExtraSources) -> OpKind {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default();
+    let intrinsic = (name == divergence_sources::CALL_INTRINSIC)
+        .then(|| op.attribute("intrin").ok())
+        .flatten()
+        .and_then(|attribute| StringAttribute::try_from(attribute).ok())
+        .map(|attribute| attribute.value().to_string());
+    let facts = OpFacts {
+        name,
+        intrinsic: intrinsic.as_deref(),
+        marked_divergent: op.has_attribute(divergence_sources::DIVERGENT_ATTR),
+        marked_uniform: op.has_attribute(divergence_sources::UNIFORM_ATTR),
+        reads_private_memory: divergence_sources::is_memory_read(name) && op.operand(0).is_ok_and(may_be_private),
+    };
+    classify(&facts, extra, || constant_key(op))
+}
+
+/// True if `address` (a memref or an LLVM pointer) may point into memory
+/// private to each thread: `!llvm.ptr` (generic: it may point there) and
+/// `!llvm.ptr<5>`, memrefs in `#gpu.address_space<private>` (or space 5),
+/// and memrefs allocated by `memref.alloca` (through view-like ops).
+fn may_be_private(address: Value<'_, '_>) -> bool {
+    const PRIVATE_SPACE: u32 = 5;
+    const VIEWS: &[&str] = &[
+        "memref.subview",
+        "memref.cast",
+        "memref.reinterpret_cast",
+        "memref.view",
+        "memref.collapse_shape",
+        "memref.expand_shape",
+        "memref.transpose",
+    ];
+    let r#type = melior::ir::r#type::TypeLike::to_raw(&address.r#type());
+    // SAFETY: type queries on the live type of a live value.
+    unsafe {
+        if mlir_sys::mlirTypeIsALLVMPointerType(r#type) {
+            let space = mlir_sys::mlirLLVMPointerTypeGetAddressSpace(r#type);
+            return space == 0 || space == PRIVATE_SPACE;
+        }
+        if !mlir_sys::mlirTypeIsAMemRef(r#type) {
+            return false;
+        }
+        let space = mlir_sys::mlirMemRefTypeGetMemorySpace(r#type);
+        if !space.ptr.is_null() {
+            if mlir_sys::mlirAttributeIsAInteger(space) {
+                return mlir_sys::mlirIntegerAttrGetValueInt(space) == i64::from(PRIVATE_SPACE);
+            }
+            let context = mlir_sys::mlirAttributeGetContext(space);
+            let text = "#gpu.address_space<private>";
+            let private = mlir_sys::mlirAttributeParseGet(context, mlir_sys::MlirStringRef { data: text.as_ptr().cast(), length: text.len() });
+            if !private.ptr.is_null() && mlir_sys::mlirAttributeEqual(space, private) {
+                return true;
+            }
+        }
+    }
+    let mut value = address;
+    while let Some(op) = crate::transforms::ir_edit::defining_op(value) {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default();
+        if name == "memref.alloca" {
+            return true;
+        }
+        match op.operand(0) {
+            Ok(source) if VIEWS.contains(&name) => value = source,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Equality key of a constant: a hash of its name, value attribute and
@@ -340,7 +429,7 @@ fn branch_mark(op: OperationRef<'_, '_>) -> Option<BranchMark> {
 }
 
 /// Uniformity of each entry-block argument of `function`.
-fn argument_kinds(function: OperationRef<'_, '_>, options: UniformityOptions) -> Vec<ArgumentKind> {
+fn argument_kinds(function: OperationRef<'_, '_>, options: &UniformityOptions) -> Vec<ArgumentKind> {
     let default = if super::kernels::is_kernel(function) { ArgumentKind::Uniform } else { options.default_arguments };
     let Some(region) = function.regions().next() else { return Vec::new() };
     let Some(entry) = melior::ir::RegionLike::first_block(&region) else { return Vec::new() };

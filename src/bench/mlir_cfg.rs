@@ -2,7 +2,7 @@
 //! function, for measuring transforms on 1k..1M-block inputs.
 //!
 //! ```text
-//! func.func @big(%t: i32 {spmd.divergent}, %n: i32) {
+//! func.func @big(%t: i32 {spmd.divergent}, %n: i32 {spmd.uniform}) {
 //!   cf.br ^bb0
 //!   ^bbI: %cI = arith.cmpi slt, %t|%n, K : i32      (divergent|uniform)
 //!         cf.cond_br %cI, ^bbA, ^bbB | cf.br ^bbA | cf.switch | return
@@ -20,7 +20,7 @@ use crate::analysis::cfg::{
 use std::fmt::Write;
 
 /// The first line of every function [`random_function`] prints.
-const SIGNATURE: &str = "func.func @big(%t: i32 {spmd.divergent}, %n: i32) {\n";
+const SIGNATURE: &str = "func.func @big(%t: i32 {spmd.divergent}, %n: i32 {spmd.uniform}) {\n";
 
 /// The MLIR text of a random `blocks`-block function, and its graph.
 pub fn random_function(seed: u64, blocks: usize, divergent_per_mille: u64) -> (String, CfgGraph) {
@@ -94,5 +94,5 @@ fn function_text(rng: &mut SplitMix64, graph: &CfgGraph, divergent_per_mille: u6
 /// [`random_function`] prints.
 pub fn thread_id_form(text: &str) -> Option<String> {
     let body = text.strip_prefix(SIGNATURE)?;
-    Some(format!("func.func @big(%n: i32) {{\n  %t = rocdl.workitem.id.x : i32\n{body}"))
+    Some(format!("func.func @big(%n: i32 {{spmd.uniform}}) {{\n  %t = rocdl.workitem.id.x : i32\n{body}"))
 }

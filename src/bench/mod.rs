@@ -4,4 +4,5 @@
 //! to their modules; the drivers are in `examples/`.)
 
 pub mod llvm_ir;
+pub mod long_range;
 pub mod mlir_cfg;

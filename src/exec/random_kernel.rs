@@ -5,7 +5,7 @@
 //! (std only) following a [`KernelShape`], and renders it three times:
 //!
 //! * [`RandomKernel::text`]: a module with
-//!   `func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: i32 {spmd.divergent}) -> i32`,
+//!   `func.func @kernel(%out: memref<?xi32> {spmd.uniform}, %n: i32 {spmd.uniform}, %tid: i32 {spmd.divergent}) -> i32`,
 //!   where the thread id is an explicit argument, so the kernel runs on the
 //!   executor without a GPU context;
 //! * [`RandomKernel::gpu_text`]: the same body in
@@ -1102,7 +1102,7 @@ impl<'a> BodyGenerator<'a> {
 fn render_func(blocks: &[BlockCode]) -> (String, Vec<usize>) {
     let mut lines = vec![
         "module {".to_string(),
-        "  func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: i32 {spmd.divergent}) -> i32 {"
+        "  func.func @kernel(%out: memref<?xi32> {spmd.uniform}, %n: i32 {spmd.uniform}, %tid: i32 {spmd.divergent}) -> i32 {"
             .to_string(),
     ];
     let mut divergent = Vec::new();

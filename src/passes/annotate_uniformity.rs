@@ -22,7 +22,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
         Attribute::parse(context, text).expect("the spmd dialect is loaded")
     };
     for_each_region(root, Scope::FunctionBodies, |function| {
-        let uniformity = RegionUniformity::compute(function.owner, function.region, options)
+        let uniformity = RegionUniformity::compute(function.owner, function.region, &options)
             .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
         let graph = uniformity.graph();
         for index in 0..graph.num_blocks() {

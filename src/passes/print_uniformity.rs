@@ -3,16 +3,17 @@
 use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
 use crate::analysis::{
     cfg::BlockId,
-    region_uniformity::RegionUniformity,
+    region_uniformity::{RegionUniformity, UniformityOptions},
     value_names::AsmNames,
 };
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Report) -> Result<(), ()> {
-    let options = uniformity_options::parse(root, options)?;
+    // The report lists every join of every divergent branch.
+    let options = UniformityOptions { complete_joins: true, ..uniformity_options::parse(root, options)? };
     for_each_region(root, Scope::FunctionBodies, |function| {
-        let uniformity = RegionUniformity::compute(function.owner, function.region, options)
+        let uniformity = RegionUniformity::compute(function.owner, function.region, &options)
             .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
         let names = AsmNames::new(function.owner);
         report.write(&format!("// uniformity {}\n", function.label));

@@ -2,15 +2,16 @@
 
 use super::PassOptions;
 use crate::{
-    analysis::{region_uniformity::UniformityOptions, uniformity::ArgumentKind},
+    analysis::{divergence_sources::ExtraSources, region_uniformity::UniformityOptions, uniformity::ArgumentKind},
     diagnostics,
 };
 use melior::ir::{operation::OperationLike, OperationRef};
 
-/// Reads `default-arguments=uniform|divergent`, emitting a diagnostic on
-/// `root` for any other value.
+/// Reads `default-arguments=divergent|uniform` (emitting a diagnostic on
+/// `root` for any other value) and the `divergent-ops` / `uniform-ops`
+/// name lists.
 pub fn parse(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<UniformityOptions, ()> {
-    let default_arguments = match options.get_or("default-arguments", "uniform") {
+    let default_arguments = match options.get_or("default-arguments", "divergent") {
         "uniform" => ArgumentKind::Uniform,
         "divergent" => ArgumentKind::Divergent,
         other => {
@@ -21,5 +22,9 @@ pub fn parse(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<Unifor
             return Err(());
         }
     };
-    Ok(UniformityOptions { default_arguments })
+    let list = |key: &str| -> Vec<String> {
+        options.get_or(key, "").split(',').map(str::trim).filter(|name| !name.is_empty()).map(String::from).collect()
+    };
+    let extra_sources = ExtraSources { divergent: list("divergent-ops"), uniform: list("uniform-ops") };
+    Ok(UniformityOptions { default_arguments, extra_sources, complete_joins: false })
 }

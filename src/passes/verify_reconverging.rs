@@ -15,7 +15,7 @@ use melior::ir::OperationRef;
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
     let options = uniformity_options::parse(root, options)?;
     for_each_region(root, Scope::FunctionBodies, |function| {
-        let uniformity = RegionUniformity::compute(function.owner, function.region, options)
+        let uniformity = RegionUniformity::compute(function.owner, function.region, &options)
             .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
         let graph = uniformity.graph();
         let violations = check_with_exits(graph.graph(), &|b| uniformity.info().is_divergent_branch(b), &|b| {

@@ -23,7 +23,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     let uniformity_options = uniformity_options::parse(root, options)?;
     let use_uniformity = read::flag(root, options, "use-uniformity", false)?;
     for_each_region(root, Scope::FunctionBodies, |function| {
-        let uniformity = RegionUniformity::compute(function.owner, function.region, uniformity_options)
+        let uniformity = RegionUniformity::compute(function.owner, function.region, &uniformity_options)
             .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
         let graph = uniformity.graph();
         let must = |b: BlockId| {

@@ -54,7 +54,7 @@ fn available(passes: &[&str]) -> bool {
 
 fn is_reconverging(module: &Module) -> bool {
     cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like).all(|function| {
-        let uniformity = RegionUniformity::compute(function.owner, function.region, UniformityOptions::default())
+        let uniformity = RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default())
             .expect("analysable");
         let graph = uniformity.graph();
         reconverging::check_with_exits(graph.graph(), &|b| uniformity.info().is_divergent_branch(b), &|b| {

@@ -21,6 +21,7 @@
 //! <class> <seed>` prints the kernel (the block count is part of the seed's
 //! shape, see [`kernel_for`]).
 
+use spmd::bench::long_range::{long_range_kernel, LongRangeShape};
 use crate::common::{context, parse};
 use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline, Context};
 use spmd::exec::{
@@ -104,6 +105,18 @@ fn corpus(context: &Context, seeds: u64) -> Vec<KernelPair> {
             }
         }
     }
+    // The long-range CFGs of issue #18 at small sizes.
+    for seed in 2000..2000 + seeds / 2 {
+        let blocks = 3 + (seed as usize * 7) % 50;
+        let shape = LongRangeShape { blocks, reach: [0, 6, 20][seed as usize % 3], ..LongRangeShape::new(blocks) };
+        let kernel = long_range_kernel(seed, &shape);
+        for pipeline in PIPELINES {
+            let label = format!("long-range seed {seed} ({blocks} blocks) {pipeline}");
+            let transformed = transform(context, &kernel.text, pipeline)
+                .unwrap_or_else(|error| panic!("{label}: pipeline failed: {error}\n{}", kernel.text));
+            pairs.push(KernelPair::of_random(label, &kernel, transformed));
+        }
+    }
     pairs
 }
 
@@ -126,7 +139,7 @@ fn transforms_agree_with_the_originals_under_the_jit() {
             Err(error) => panic!("{error}"),
         }
     }
-    assert_eq!(stats.kernels, 4 * seeds as usize * PIPELINES.len());
+    assert_eq!(stats.kernels, (4 * seeds + seeds / 2) as usize * PIPELINES.len());
     let runs_per_pair = 2 * inputs.num_threads as usize * inputs.n_values.len();
     assert_eq!(stats.calls, stats.kernels * runs_per_pair);
     let per_kernel = |d: Duration| d.as_secs_f64() * 1e3 / stats.kernels as f64;

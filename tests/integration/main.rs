@@ -17,3 +17,4 @@ mod predicate;
 mod reconverge;
 mod structurize;
 mod uniformity;
+mod uniformity_llvm;

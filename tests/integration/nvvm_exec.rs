@@ -25,10 +25,11 @@
 //! [`ballot_predicates_of_inactive_lanes_are_poison`] is the smallest
 //! kernel that showed it.
 //!
-//! The LLVM renderings that read the thread id with `llvm.call_intrinsic`
-//! (half of them) are skipped unless `SPMD_NVVM_EXEC_ALL_FORMS=1`: the
-//! uniformity analysis takes that thread id as uniform, see
-//! [`call_intrinsic_read_of_the_thread_id_is_divergent`] (ignored).
+//! Half of the LLVM renderings read the thread id with
+//! `llvm.call_intrinsic`; the uniformity analysis once took that thread id
+//! as uniform ([`call_intrinsic_read_of_the_thread_id_is_divergent`]), and
+//! they are checked like the others since its table of divergence sources
+//! covers every spelling.
 //!
 //! A third defect showed in about 0.7% of the kernels of a benchmark-size
 //! run (none of the default seeds): a scalar branch of wave-level code is
@@ -54,13 +55,6 @@ const LAUNCHES: [u32; 2] = [64, 48];
 const INPUTS: [i32; 3] = [0, 9, 40];
 const DEFAULT_SEEDS: u64 = 50;
 const PIPELINE: &str = "builtin.module(spmd-gpu-to-nvvm)";
-
-/// `SPMD_NVVM_EXEC_ALL_FORMS=1`: also the LLVM renderings that read the
-/// thread id with `llvm.call_intrinsic` (skipped by default: see
-/// [`call_intrinsic_read_of_the_thread_id_is_divergent`]).
-fn all_forms() -> bool {
-    std::env::var_os("SPMD_NVVM_EXEC_ALL_FORMS").is_some()
-}
 
 fn seeds_per_class() -> u64 {
     std::env::var("SPMD_NVVM_EXEC_SEEDS")
@@ -183,16 +177,12 @@ fn check_kernel(context: &melior::Context, kernel: &RandomKernel, form: Form, st
 #[test]
 fn nvvm_lockstep_execution_matches_thread_level_on_random_kernels() {
     let context = context();
-    let (mut runs, mut kernels, mut skipped, mut stats) = (0, 0, 0, WarpStats::default());
+    let (mut runs, mut kernels, mut stats) = (0, 0, WarpStats::default());
     let mut failures = Vec::new();
     for seed in 0..seeds_per_class() {
         for (class, shape) in KernelShape::classes(3 + (seed as usize * 7) % 24) {
             let kernel = RandomKernel::build(seed * 37 + 11, &shape);
             for form in [Form::Gpu, Form::Llvm] {
-                if form == Form::Llvm && kernel.llvm_text.contains("llvm.call_intrinsic") && !all_forms() {
-                    skipped += 1;
-                    continue;
-                }
                 match check_kernel(&context, &kernel, form, &mut stats) {
                     Ok(count) => runs += count,
                     Err(message) => {
@@ -207,8 +197,7 @@ fn nvvm_lockstep_execution_matches_thread_level_on_random_kernels() {
         }
     }
     eprintln!(
-        "nvvm_exec: {kernels} lowered kernels, {runs} lockstep runs, {} mismatches, {skipped} LLVM renderings \
-         with a call_intrinsic thread id skipped; {stats:?}",
+        "nvvm_exec: {kernels} lowered kernels, {runs} lockstep runs, {} mismatches; {stats:?}",
         failures.len()
     );
     assert!(failures.is_empty(), "{} of {kernels} kernels failed:\n{}", failures.len(), failures.join("\n"));
@@ -337,10 +326,10 @@ fn scalar_branches_are_decided_by_the_active_lanes() {
 
 /// A thread id read with `llvm.call_intrinsic` (as some front ends and
 /// hand-written LLVM-dialect code do) must be divergent like
-/// `nvvm.read.ptx.sreg.tid.x`. The uniformity analysis takes it as
-/// uniform, so the branch on `tid < 16` stays a scalar branch and the
+/// `nvvm.read.ptx.sreg.tid.x`. When the uniformity analysis took it as
+/// uniform, the branch on `tid < 16` stayed a scalar branch and the
 /// ballot of the nested divergent branch, whose member mask is the whole
-/// warp, runs in half of it: undefined in PTX, [`WarpError::WarpDiverged`]
+/// warp, ran in half of it: undefined in PTX, [`WarpError::WarpDiverged`]
 /// here.
 const CALL_INTRINSIC_TID_KERNEL: &str = r#"module {
   llvm.func ptx_kernelcc @kernel(%out: !llvm.ptr) {
@@ -391,7 +380,6 @@ fn nvvm_read_of_the_thread_id_is_divergent() {
 }
 
 #[test]
-#[ignore = "the uniformity analysis takes llvm.call_intrinsic \"llvm.nvvm.read.ptx.sreg.tid.x\" as uniform"]
 fn call_intrinsic_read_of_the_thread_id_is_divergent() {
     assert_eq!(run_tid_kernel(CALL_INTRINSIC_TID_KERNEL).expect("lockstep run"), tid_kernel_expectation());
 }

@@ -33,7 +33,7 @@ use spmd::{
 
 fn assert_reconverging(module: &Module, what: &str) {
     for function in cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like) {
-        let uniformity = RegionUniformity::compute(function.owner, function.region, UniformityOptions::default())
+        let uniformity = RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default())
             .expect("analysable");
         let violations =
             reconverging::check(uniformity.graph().graph(), &|b| uniformity.info().is_divergent_branch(b));
@@ -81,6 +81,43 @@ fn reconverge_preserves_semantics_and_reconverges_on_random_kernels() {
         }
     }
     assert!(checked >= 160);
+}
+
+/// The long-range CFGs of issue #18 (`spmd::bench::long_range`) at small
+/// sizes: far-reaching forward edges, back edges guarded by the
+/// accumulator (irreducible cycles), every block passing one `i32`.
+fn long_range_kernels() -> impl Iterator<Item = (String, spmd::exec::RandomKernel)> {
+    use spmd::bench::long_range::{long_range_kernel, LongRangeShape};
+    (0..seeds_per_class() / 2).map(|seed| {
+        let blocks = 3 + (seed as usize * 7) % 60;
+        let shape = LongRangeShape {
+            blocks,
+            reach: [0, 4, 12, 30][seed as usize % 4],
+            back_edge_per_mille: [100, 250][seed as usize % 2],
+            ..LongRangeShape::new(blocks)
+        };
+        (format!("long-range seed {seed} {blocks} blocks reach {}", shape.reach), long_range_kernel(seed, &shape))
+    })
+}
+
+#[test]
+fn reconverge_preserves_semantics_on_long_range_kernels() {
+    let context = context();
+    for (index, (what, kernel)) in long_range_kernels().enumerate() {
+        let ordering = Ordering::ALL[index % 4];
+        let selector = if index % 2 == 1 { 0 } else { 4 };
+        let what = format!("{what} ordering {} selector {selector}", ordering.name());
+        let original = parse(&context, &kernel.text);
+        let mut transformed = parse(&context, &kernel.text);
+        let pipeline = format!(
+            "builtin.module(spmd-reconverge{{ordering={} selector-chain-length={selector}}})",
+            ordering.name()
+        );
+        run_pipeline(&context, &mut transformed, &pipeline);
+        assert!(transformed.as_operation().verify(), "{what}: invalid output");
+        assert_reconverging(&transformed, &what);
+        assert_kernels_agree(&original, &transformed, &kernel, 400_000, &what);
+    }
 }
 
 #[test]

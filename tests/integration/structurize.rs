@@ -103,6 +103,29 @@ fn structurize_preserves_semantics_and_structures_random_kernels() {
     assert!(changed as u64 >= 2 * seeds_per_class(), "only {changed} kernels changed");
 }
 
+#[test]
+fn structurize_preserves_semantics_on_long_range_kernels() {
+    use spmd::bench::long_range::{long_range_kernel, LongRangeShape};
+    let context = context();
+    for seed in 0..seeds_per_class() / 2 {
+        let blocks = 3 + (seed as usize * 5) % 60;
+        let shape =
+            LongRangeShape { blocks, reach: [0, 5, 15, 40][seed as usize % 4], ..LongRangeShape::new(blocks) };
+        let kernel = long_range_kernel(seed + 100, &shape);
+        let skip = ["false", "true"][seed as usize % 2];
+        let pipeline = format!("builtin.module(spmd-structurize{{irreducible=fix skip-uniform-regions={skip}}})");
+        let what = format!("long-range seed {seed} {blocks} blocks {pipeline}");
+        let original = parse(&context, &kernel.text);
+        let mut transformed = parse(&context, &kernel.text);
+        if let Err(messages) = run(&context, &mut transformed, &pipeline) {
+            panic!("{what} failed: {messages:?}\n{}", kernel.text);
+        }
+        assert!(transformed.as_operation().verify(), "{what}: invalid output");
+        assert_structured(&transformed, &what, skip == "true");
+        assert_kernels_agree(&original, &transformed, &kernel, 400_000, &what);
+    }
+}
+
 fn cycle_facts(module: &Module) -> Vec<(bool, usize)> {
     let mut facts = Vec::new();
     for function in cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like) {

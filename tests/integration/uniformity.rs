@@ -74,7 +74,7 @@ fn branches_called_uniform_never_split_threads_that_arrive_together() {
                 .find(|r| r.label == "@kernel")
                 .expect("kernel function");
             let uniformity =
-                RegionUniformity::compute(function.owner, function.region, UniformityOptions::default())
+                RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default())
                     .expect("analysable");
             let executor = Executor::new(&module);
             let mut splits = Vec::new();

@@ -57,9 +57,17 @@ def SpmdViewCfg : Pass<"spmd-view-cfg"> {
 class SpmdUniformityPass<string name> : Pass<name> {
   list<Option> uniformityOptions = [
     Option<"defaultArguments", "default-arguments", "std::string",
-           /*default=*/"\"uniform\"",
+           /*default=*/"\"divergent\"",
            "Uniformity of unmarked arguments of non-kernel functions: "
-           "'uniform' or 'divergent' (kernel arguments are always uniform)">,
+           "'divergent' (the default: a device function may be called from "
+           "divergent code) or 'uniform' (kernel arguments are always "
+           "uniform)">,
+    ListOption<"divergentOps", "divergent-ops", "std::string",
+           "Extra divergence sources: operation names or llvm.call_intrinsic "
+           "names ('name*' matches a prefix), e.g. acme.lane_id">,
+    ListOption<"uniformOps", "uniform-ops", "std::string",
+           "Operation or intrinsic names whose results are uniform whatever "
+           "their operands ('name*' matches a prefix)">,
   ];
 }
 
@@ -78,10 +86,15 @@ def SpmdPrintUniformity : SpmdUniformityPass<"spmd-print-uniformity"> {
     temporal divergence: cycle headed by ^bb1
     ```
 
-    Sources of divergence: thread and lane ids, atomics, shuffles, calls
-    not marked `spmd.uniform`, arguments marked `spmd.divergent` (or all
-    unmarked arguments of non-kernel functions with
-    `default-arguments=divergent`). Propagation: data dependence, sync
+    Sources of divergence (the table in `docs/divergence-sources.md`, in
+    every spelling: dialect op, `llvm.call_intrinsic` name, NVVM and
+    AMDGPU): thread and lane ids, atomics, shuffles; unknown intrinsics,
+    inline assembly and calls not marked `spmd.uniform`; loads through
+    private or generic memory; the arguments of non-kernel functions
+    (unless `default-arguments=uniform`) and arguments marked
+    `spmd.divergent`; and the names given to `divergent-ops`. Kernel
+    arguments (`gpu.func ... kernel`, `gpu.kernel`, `nvvm.kernel`,
+    `rocdl.kernel`, `ptx_kernelcc`, `amdgpu_kernelcc`) are uniform. Propagation: data dependence, sync
     dependence at the join blocks of divergent branches, temporal
     divergence out of cycles with divergent exits, and a conservative rule
     for irreducible cycles. Explicit `spmd.uniformity` marks on branches are

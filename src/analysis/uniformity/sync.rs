@@ -114,8 +114,19 @@ impl SyncPropagator {
     }
 
     /// Computes the joins of a divergent branch at reachable block `b`
-    /// into [`SyncPropagator::joins`].
-    pub(super) fn propagate<G: Graph + ?Sized>(&mut self, g: &G, cfg: &CfgAnalysis, order: &ForestOrder, b: BlockId) {
+    /// into [`SyncPropagator::joins`]. With `stop = Some(p)`, stops before
+    /// popping the first node at position `p` or later (the joins found
+    /// are then a prefix of the complete list; see the module docs of
+    /// [`super::analysis`]).
+    pub(super) fn propagate<G: Graph + ?Sized>(
+        &mut self,
+        g: &G,
+        cfg: &CfgAnalysis,
+        order: &ForestOrder,
+        b: BlockId,
+        stop: Option<u32>,
+    ) {
+        let stop_key = stop.map_or(u64::MAX, |p| u64::from(p) << 32);
         for &t in &self.touched {
             self.label[t as usize] = NONE;
             self.is_join[t as usize] = false;
@@ -133,6 +144,9 @@ impl SyncPropagator {
         let mut last_key = 0;
         while self.distinct > 1 {
             let Reverse((key, node, cycle, tag)) = self.heap.pop().expect("pending labels");
+            if key >= stop_key {
+                break;
+            }
             debug_assert!(key >= last_key, "propagation went backwards");
             last_key = key;
             self.work += 1;

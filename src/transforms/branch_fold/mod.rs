@@ -101,7 +101,7 @@ use melior::{
 use std::collections::HashSet;
 
 /// Options of [`fold_function`] (the pass options of `--spmd-branch-fold`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BranchFoldOptions {
     /// Run TailMerge.
     pub enable_tail_merge: bool,
@@ -349,7 +349,7 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
     /// Fresh analyses of the current IR.
     fn view(&mut self) -> Result<View<'c, 'a>, RegionGraphError<'c>> {
         self.stats.snapshots += 1;
-        view_of(self.function, self.region, self.options.uniformity)
+        view_of(self.function, self.region, &self.options.uniformity)
     }
 
     /// Queues a CFG edit of the round: `edits` on the planned graph,
@@ -441,7 +441,7 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
 fn view_of<'c, 'a>(
     function: OperationRef<'c, 'a>,
     region: RegionRef<'c, 'a>,
-    options: UniformityOptions,
+    options: &UniformityOptions,
 ) -> Result<View<'c, 'a>, RegionGraphError<'c>> {
     let uniformity = RegionUniformity::compute(function, region, options)?;
     let graph = uniformity.graph();
@@ -479,7 +479,7 @@ pub fn property_violations<'c>(
     region: RegionRef<'c, '_>,
     options: UniformityOptions,
 ) -> Result<Vec<(&'static str, usize)>, RegionGraphError<'c>> {
-    let view = view_of(function, region, options)?;
+    let view = view_of(function, region, &options)?;
     let graph = view.planned.graph();
     let mut checks = Gate::default_checks();
     checks.push(Box::new(gate::StructuredBranches));

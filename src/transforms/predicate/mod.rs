@@ -169,7 +169,7 @@ pub const PARK_ATTR: &str = "spmd.park";
 pub const REJOIN_ATTR: &str = "spmd.rejoin";
 
 /// Options of the pass.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct PredicateOptions {
     pub skip_empty_blocks: bool,
     /// Lanes per wave, recorded on the function as
@@ -270,7 +270,7 @@ pub fn predicate_function<'c, 'a>(
 ) -> Result<PredicateStats, PredicateError<'c>> {
     lower_divergent_switches(context, function, region, options)?;
     hoist_constants(region);
-    let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(PredicateError::Region)?;
+    let uniformity = RegionUniformity::compute(function, region, &options.uniformity).map_err(PredicateError::Region)?;
     let graph = uniformity.graph();
     reject_wave_level(graph)?;
     reject_terminators(graph, &uniformity)?;
@@ -303,7 +303,7 @@ fn lower_divergent_switches<'c>(
     region: RegionRef<'c, '_>,
     options: &PredicateOptions,
 ) -> Result<(), PredicateError<'c>> {
-    let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(PredicateError::Region)?;
+    let uniformity = RegionUniformity::compute(function, region, &options.uniformity).map_err(PredicateError::Region)?;
     let graph = uniformity.graph();
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let terminator = graph.terminator(b);

@@ -10,9 +10,19 @@
 //!    ([`FlowChains`]: destinations that never meet share values), and each Flow
 //!    block computes its `i1` predicate from it with `arith.cmpi` against
 //!    the function's constant for that value, which keeps the cost linear
-//!    in the chain's length); each block argument of a block that lost a
-//!    direct edge becomes a variable assigned on every edge that originally
-//!    reached it. Block arguments carry both through the Flow blocks, with
+//!    in the chain's length). The block arguments of the blocks that lost
+//!    a direct edge (their *payloads*) share typed slots: the k-th argument
+//!    of type T of every such block is one variable, read at each of them
+//!    and assigned on every edge that originally reached one of them with
+//!    the operand that edge forwarded. This is sound because between the
+//!    edge a thread takes and its destination it passes only Flow blocks,
+//!    which assign nothing, so what it reads is what its own edge assigned
+//!    (other paths of the merged variable are never taken by that thread).
+//!    It keeps the output linear: a Flow block merging k destinations gets
+//!    one argument per slot instead of k (issue #18: blocks with thousands
+//!    of arguments at 10k blocks before), and the SSA work is one live range
+//!    per slot across the Flow region instead of one per destination.
+//!    Block arguments carry all of these through the Flow blocks, with
 //!    `ub.poison` where a path never assigns them. The graph SSA works on
 //!    is built from the plan ([`graph_after`]), not read back from the
 //!    region; debug builds check that the two agree.
@@ -43,7 +53,7 @@ use melior::{
     ir::{
         block::BlockLike,
         operation::OperationMutLike,
-        r#type::IntegerType,
+        r#type::{IntegerType, TypeLike},
         Block, BlockRef, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
     },
     Context,
@@ -232,23 +242,50 @@ pub fn apply_plan<'c, 'a>(
             variables[predicate_var[&flow]].variable.edge_defs.push((source, slot, usize::from(value)));
         }
     }
-    // Arguments of blocks that lost a direct edge.
-    let mut argument_vars: Vec<(BlockId, usize, usize)> = Vec::new();
+    // Arguments of blocks that lost a direct edge. Payloads share typed
+    // slots: the k-th argument of type T of every such block is one
+    // variable, read at each of those blocks. Every edge into one of them
+    // (direct or redirected into a Flow chain) assigns the slot with the
+    // operand it forwarded, and between that edge and its destination a
+    // thread passes only Flow blocks, which assign nothing: so the value a
+    // thread reads at its destination is the one its own edge assigned.
+    // A Flow block merging k destinations then gets one argument per slot,
+    // not one per destination, and the SSA work is linear in the Flow
+    // region instead of proportional to destinations times their chains.
+    let mut argument_vars: Vec<(BlockId, usize, usize, usize)> = Vec::new();
+    let mut slot_vars: FastMap<(usize, usize), usize> = FastMap::default();
+    let mut rank: FastMap<usize, usize> = FastMap::default();
     for &d in &rerouted_targets {
         let target = graph.block(d);
+        rank.clear();
         for i in 0..target.argument_count() {
-            let mut variable = Variable {
-                block_defs: vec![],
-                edge_defs: vec![],
-                reads: vec![id_of(target)],
-                live_region: Some(flow_region.clone()),
+            let r#type = target.argument(i).unwrap().r#type();
+            let type_key = r#type.to_raw().ptr as usize;
+            let k = {
+                let next = rank.entry(type_key).or_insert(0);
+                *next += 1;
+                *next - 1
             };
+            let var = *slot_vars.entry((type_key, k)).or_insert_with(|| {
+                variables.push(IrVariable {
+                    r#type,
+                    variable: Variable {
+                        block_defs: vec![],
+                        edge_defs: vec![],
+                        reads: vec![],
+                        live_region: Some(flow_region.clone()),
+                    },
+                });
+                variables.len() - 1
+            });
+            let variable = &mut variables[var].variable;
+            let read = variable.reads.len();
+            variable.reads.push(id_of(target));
             for &(b, s) in &incoming_slots[&d] {
                 defs.push(Def::Value(old_operands[&(b, s)][i]));
                 variable.edge_defs.push((id_of(graph.block(b)), s, defs.len() - 1));
             }
-            argument_vars.push((d, i, variables.len()));
-            variables.push(IrVariable { r#type: target.argument(i).unwrap().r#type(), variable });
+            argument_vars.push((d, i, var, read));
         }
     }
 
@@ -271,8 +308,8 @@ pub fn apply_plan<'c, 'a>(
     forwarded_definers.extend(
         argument_vars
             .iter()
-            .flat_map(|&(_, _, var)| reads[var].iter())
-            .filter_map(|&(_, value)| ssa_apply::defining_block(&new_graph, value)),
+            .map(|&(_, _, var, read)| reads[var][read].1)
+            .filter_map(|value| ssa_apply::defining_block(&new_graph, value)),
     );
     timer.lap("ssa");
     let selector_reads: FastMap<(usize, BlockId), Value<'c, 'a>> = selector_var
@@ -295,7 +332,7 @@ pub fn apply_plan<'c, 'a>(
     branches.finish();
     replace_old_arguments(context, graph, &argument_vars, &reads, location);
     for &d in rerouted_targets.iter() {
-        let count = argument_vars.iter().filter(|(b, _, _)| *b == d).count();
+        let count = argument_vars.iter().filter(|(b, _, _, _)| *b == d).count();
         for i in (0..count).rev() {
             // Never erase a used argument: that would leave dangling uses.
             // (If one stayed used, the verifier reports it instead.)
@@ -324,16 +361,16 @@ pub fn apply_plan<'c, 'a>(
 fn replace_old_arguments<'c, 'a>(
     context: &'c Context,
     graph: &RegionGraph<'c, 'a>,
-    argument_vars: &[(BlockId, usize, usize)],
+    argument_vars: &[(BlockId, usize, usize, usize)],
     reads: &[Vec<(BlockId, Value<'c, 'a>)>],
     location: Location<'c>,
 ) {
     let address = |v: Value<'_, '_>| v.to_raw().ptr as usize;
     let replacement: FastMap<usize, Value<'c, 'a>> = argument_vars
         .iter()
-        .map(|&(d, i, var)| (address(graph.block(d).argument(i).unwrap().into()), reads[var][0].1))
+        .map(|&(d, i, var, read)| (address(graph.block(d).argument(i).unwrap().into()), reads[var][read].1))
         .collect();
-    for &(d, i, _) in argument_vars {
+    for &(d, i, _, _) in argument_vars {
         let old: Value = graph.block(d).argument(i).unwrap().into();
         let mut value = replacement[&address(old)];
         let mut steps = 0;

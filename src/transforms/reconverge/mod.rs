@@ -63,7 +63,7 @@ use plan::{plan_reconvergence_checked_later, Ordering, PlanError};
 use crate::support::FastSet;
 
 /// Options of the transform.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct ReconvergeOptions {
     /// Block ordering of the planner.
     pub ordering: Ordering,
@@ -166,7 +166,7 @@ impl CarriedDivergence {
         region: RegionRef<'c, 'a>,
         options: &ReconvergeOptions,
     ) -> Result<(Self, RegionGraph<'c, 'a>), ReconvergeError<'c>> {
-        let uniformity = RegionUniformity::compute(function, region, options.uniformity).map_err(ReconvergeError::Region)?;
+        let uniformity = RegionUniformity::compute(function, region, &options.uniformity).map_err(ReconvergeError::Region)?;
         let graph = uniformity.graph();
         let mut carried = Self { divergent: FastSet::default(), known: FastSet::default() };
         for b in (0..graph.num_blocks()).map(BlockId::new) {

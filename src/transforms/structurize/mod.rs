@@ -115,7 +115,7 @@ impl IrreduciblePolicy {
 }
 
 /// Options of the transform (see the pass documentation).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct StructurizeOptions {
     /// Keep uniform branches whose regions are uniform.
     pub skip_uniform_regions: bool,
@@ -265,7 +265,7 @@ pub fn structurize_function<'c, 'a>(
     // several exits anyway. Blocks created by the preparation inherit or
     // get their flags there.
     let mut divergence = if options.skip_uniform_regions {
-        Some(BranchDivergence::analyse(function, region, options.uniformity)?)
+        Some(BranchDivergence::analyse(function, region, &options.uniformity)?)
     } else {
         None
     };
@@ -461,7 +461,7 @@ impl BranchDivergence {
     fn analyse<'c>(
         function: OperationRef<'c, '_>,
         region: RegionRef<'c, '_>,
-        options: UniformityOptions,
+        options: &UniformityOptions,
     ) -> Result<Self, StructurizeError<'c>> {
         let uniformity = RegionUniformity::compute(function, region, options).map_err(StructurizeError::Region)?;
         let graph = uniformity.graph();
