@@ -18,7 +18,5 @@ SPMD_BIN_DIR="$PWD/target/debug" /usr/lib/llvm-22/bin/lit -sv mlir-tests
 SPMD_CARGO_PROFILE=dev scripts/install.sh "$PWD/build/ci-prefix"
 scripts/test-embedding.sh "$PWD/build/ci-prefix"
 cargo run --locked --quiet --example embed | /usr/lib/llvm-22/bin/FileCheck tests/embedding/embed-rust.check
-# (rustdoc still warns about 13 links to private or ambiguous items; once
-# they are fixed, add RUSTDOCFLAGS="-D warnings" here)
-cargo doc --locked --no-deps --lib
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --lib
 SPMD_BIN_DIR="$PWD/target/debug" scripts/ptx-gate.sh --seeds "${SPMD_PTX_GATE_SEEDS:-75}" --forms "${SPMD_PTX_GATE_FORMS:-gpu,llvm}"

@@ -1,4 +1,4 @@
-//! Analyses. [`cfg`] is the IR-independent graph core; the other modules
+//! Analyses. [`cfg`](mod@cfg) is the IR-independent graph core; the other modules
 //! connect it to MLIR and render its results.
 
 pub mod cfg;

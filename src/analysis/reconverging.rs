@@ -28,7 +28,7 @@
 //! the post-dominator tree of the whole graph, whose virtual exit hangs off
 //! one representative of each infinite loop (the block the entry's DFS
 //! visits last, typically the latch; see
-//! [`PostDominatorTree`](super::cfg::PostDominatorTree)), the same tree
+//! [`PostDominatorTree`]), the same tree
 //! `--spmd-reconverge` plans with and `--spmd-predicate` looks for rejoin
 //! points in:
 //!

@@ -15,7 +15,7 @@
 //! (divergent unless told otherwise: a device function may be called from
 //! divergent code), and `spmd.divergent` / `spmd.uniform` on an argument
 //! override the default. Which operations are divergence sources is the
-//! table of [`divergence_sources`](super::divergence_sources), extended by
+//! table of [`divergence_sources`], extended by
 //! [`UniformityOptions::extra_sources`]. Terminators with two or more
 //! successors are branches; their *condition* is every operand that is not
 //! forwarded to a successor (the `i1` of `cf.cond_br`, the flag of

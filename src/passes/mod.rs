@@ -2,7 +2,7 @@
 //!
 //! Each pass is declared once, in `dialect/include/Spmd/SpmdPasses.td`, which
 //! gives it its name, options and documentation. The generated C++ class is
-//! a shell whose `runOnOperation` calls [`run_pass_by_name`] through the
+//! a shell whose `runOnOperation` calls `run_pass_by_name` through the
 //! function pointer installed by [`register_all_passes`]. Hence spmd passes
 //! work everywhere MLIR passes do: `spmd-opt --spmd-view-cfg`, textual
 //! `--pass-pipeline`s, `--mlir-timing`, melior's `PassManager` with

@@ -1,4 +1,4 @@
-//! Applying [`ssa_repair`](super::ssa_repair) solutions to MLIR: new block
+//! Applying [`ssa_repair`] solutions to MLIR: new block
 //! arguments, extra successor operands, and the value each read sees.
 //!
 //! The CFG must already have its final shape (every terminator in place);

@@ -29,7 +29,7 @@
 //!   the lane active: comparing it with the thread's own block trace
 //!   ([`BlockLog`]) shows that a lane is on exactly when its thread is in
 //!   the block, which, with the per-thread side-effect logs of
-//!   [`Memory`](crate::exec::Memory), shows that no lane runs a side effect
+//!   [`Memory`], shows that no lane runs a side effect
 //!   with its exec bit off.
 
 use super::{Executor, Frame, GridDims, Position, ThreadId, ThreadState};

@@ -59,7 +59,7 @@
 //!   headers. Uniformity is computed once per round; planned new blocks
 //!   end in `cf.br` or a return and are never divergent. The checks run
 //!   on a round's whole batch of edits (bisected on refusal, see
-//!   [`Folder::commit`]).
+//!   `Folder::commit`).
 //! * A folded branch in a block holding `spmd.reconvergence.head`
 //!   dissolves the divergent region: the head and its tails are erased (the
 //!   threads no longer diverge there). A block holding a tail never merges
@@ -497,7 +497,7 @@ pub fn property_violations<'c>(
 /// round is checked against the gate on top of it: the round is the same
 /// sequence of edits the one-edit-per-snapshot driver would make, without
 /// recomputing uniformity and the graph after each one. Rules only queue
-/// their CFG edits ([`Folder::propose`]); [`Folder::commit`] checks them
+/// their CFG edits (`Folder::propose`); `Folder::commit` checks them
 /// in batches and applies the accepted ones.
 pub struct Round<'c, 'a> {
     view: View<'c, 'a>,

@@ -12,12 +12,12 @@
 //! `tail-merge-threshold` blocks are considered and bucketed by a hash of
 //! their last non-terminator operation (name, operand and result counts:
 //! coarse, so equal tails always share a bucket). Pairs in a bucket are
-//! compared by [`common_tail`]:
+//! compared by `common_tail`:
 //!
 //! 1. the terminators must have the same name, attributes, successors and
 //!    operand count;
 //! 2. walking backwards, operations must have the same shape
-//!    ([`super::same_shape`]); the walk stops at the first difference, at
+//!    (`same_shape`); the walk stops at the first difference, at
 //!    a convergent operation and at a special-register read (both gates of
 //!    [`super::safety`]);
 //! 3. the operands of corresponding operations must correspond: both

@@ -52,7 +52,7 @@ pub enum Use {
     /// A successor operand in this block, forwarded to value `usize`.
     Forward(BlockId, usize),
     /// An operand of a pure operation in this block with these results
-    /// (indices into the value table, given by [`ValueInfo::results_of`]).
+    /// (indices into the value table, given by `ValueInfo::results_of`).
     Through(BlockId, usize),
 }
 

@@ -24,7 +24,7 @@
 //!    per slot across the Flow region instead of one per destination.
 //!    Block arguments carry all of these through the Flow blocks, with
 //!    `ub.poison` where a path never assigns them. The graph SSA works on
-//!    is built from the plan ([`graph_after`]), not read back from the
+//!    is built from the plan (`graph_after`), not read back from the
 //!    region; debug builds check that the two agree.
 //! 4. Values whose definition no longer dominates a use are repaired
 //!    ([`value_repair`]), looking only at the uses of the values defined
