@@ -112,6 +112,7 @@ impl WarpInvariant {
     /// The optimistic fixpoint over `blocks` (the body of a function; its
     /// arguments are warp-invariant if it is a kernel).
     pub fn compute(blocks: &[BlockRef<'_, '_>], kernel: bool) -> Self {
+        let incoming = incoming_edges(blocks);
         let mut varying = HashSet::new();
         let mut changed = true;
         while changed {
@@ -119,7 +120,7 @@ impl WarpInvariant {
             for (index, block) in blocks.iter().enumerate() {
                 for argument in 0..block.argument_count() {
                     let value: Value = block.argument(argument).unwrap().into();
-                    let invariant = if index == 0 { kernel } else { incoming_invariant(*block, argument, &varying) };
+                    let invariant = if index == 0 { kernel } else { incoming_invariant(&incoming[index], argument, &varying) };
                     if !invariant {
                         changed |= varying.insert(key(value));
                     }
@@ -151,18 +152,30 @@ impl WarpInvariant {
     }
 }
 
-/// True if every predecessor forwards a warp-invariant value into
-/// argument `index` of `block` (false if some terminator's forwarding is
-/// unknown).
-fn incoming_invariant(block: BlockRef<'_, '_>, index: usize, varying: &HashSet<usize>) -> bool {
-    let parent = block.parent_region().expect("a block of a function body");
-    ir_edit::blocks(parent).into_iter().all(|predecessor| {
-        let Some(terminator) = predecessor.terminator() else { return true };
-        (0..terminator.successor_count()).filter(|&slot| terminator.successor(slot).unwrap() == block).all(|slot| {
-            ir_edit::successor_operands(terminator, slot)
-                .and_then(|values| values.get(index).copied())
-                .is_some_and(|value| !varying.contains(&key(value)))
-        })
+/// For each block (by position), the values each incoming edge forwards,
+/// or `None` for an edge whose forwarding is unknown. Built once, so the
+/// fixpoint is linear in the edges per round.
+fn incoming_edges<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<Option<Vec<Value<'c, 'a>>>>> {
+    let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
+    let position: std::collections::HashMap<usize, usize> =
+        blocks.iter().enumerate().map(|(index, block)| (address(*block), index)).collect();
+    let mut incoming = vec![Vec::new(); blocks.len()];
+    for block in blocks {
+        let Some(terminator) = block.terminator() else { continue };
+        for slot in 0..terminator.successor_count() {
+            if let Some(&target) = position.get(&address(terminator.successor(slot).unwrap())) {
+                incoming[target].push(ir_edit::successor_operands(terminator, slot));
+            }
+        }
+    }
+    incoming
+}
+
+/// True if every incoming edge forwards a warp-invariant value into
+/// argument `index` (false if some edge's forwarding is unknown).
+fn incoming_invariant(edges: &[Option<Vec<Value<'_, '_>>>], index: usize, varying: &HashSet<usize>) -> bool {
+    edges.iter().all(|edge| {
+        edge.as_ref().and_then(|values| values.get(index)).is_some_and(|value| !varying.contains(&key(*value)))
     })
 }
 
