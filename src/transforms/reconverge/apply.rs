@@ -186,18 +186,7 @@ pub fn apply_plan<'c, 'a>(
     for (flow, _) in plan.flows() {
         let chain = chains.chain_of(flow);
         if chains.uses_selector(chain) {
-            let var = *selector_var.entry(chain).or_insert_with(|| {
-                variables.push(IrVariable {
-                    r#type: i32_type,
-                    variable: Variable {
-                        block_defs: vec![],
-                        edge_defs: vec![],
-                        reads: vec![],
-                        live_region: Some(flow_region.clone()),
-                    },
-                });
-                variables.len() - 1
-            });
+            let var = *selector_var.entry(chain).or_insert_with(|| push_flow_variable(&mut variables, i32_type, &flow_region));
             variables[var].variable.reads.push(id_of(flow_blocks[flow.index()]));
         }
     }
@@ -266,18 +255,7 @@ pub fn apply_plan<'c, 'a>(
                 *next += 1;
                 *next - 1
             };
-            let var = *slot_vars.entry((type_key, k)).or_insert_with(|| {
-                variables.push(IrVariable {
-                    r#type,
-                    variable: Variable {
-                        block_defs: vec![],
-                        edge_defs: vec![],
-                        reads: vec![],
-                        live_region: Some(flow_region.clone()),
-                    },
-                });
-                variables.len() - 1
-            });
+            let var = *slot_vars.entry((type_key, k)).or_insert_with(|| push_flow_variable(&mut variables, r#type, &flow_region));
             let variable = &mut variables[var].variable;
             let read = variable.reads.len();
             variable.reads.push(id_of(target));
@@ -516,4 +494,14 @@ impl<'c, 'a> FlowBranchBuilder<'c, 'a> {
             ir_edit::erase_operation(self.placeholder);
         }
     }
+}
+
+/// Appends an SSA variable of `r#type` that lives in the Flow region
+/// (no definitions or reads yet) and returns its index.
+fn push_flow_variable<'c>(variables: &mut Vec<IrVariable<'c>>, r#type: Type<'c>, flow_region: &Rc<FastSet<BlockId>>) -> usize {
+    variables.push(IrVariable {
+        r#type,
+        variable: Variable { block_defs: vec![], edge_defs: vec![], reads: vec![], live_region: Some(flow_region.clone()) },
+    });
+    variables.len() - 1
 }
