@@ -38,7 +38,7 @@ use melior::{
     },
     Context,
 };
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// True for terminators whose successor operands must be LLVM-compatible.
 pub fn needs_llvm_operands(terminator: OperationRef<'_, '_>) -> bool {
@@ -62,7 +62,15 @@ pub fn carry_masks_across_llvm_branches<'c>(
     for block in &blocks {
         pass_bits(*block, &carriers, bits);
     }
-    for (&(_, index), &block) in &carriers {
+    // In block order, then argument order: the output must not depend on
+    // where the blocks happen to be allocated.
+    let position: HashMap<usize, usize> =
+        blocks.iter().enumerate().map(|(position, block)| (block_key(*block), position)).collect();
+    let ordered: BTreeMap<(usize, usize), BlockRef<'c, '_>> = carriers
+        .iter()
+        .map(|(&(key, index), &block)| ((position.get(&key).copied().unwrap_or(usize::MAX), index), block))
+        .collect();
+    for (&(_, index), &block) in &ordered {
         unpack_argument(block, index, bits, mask);
     }
     carriers.len()
