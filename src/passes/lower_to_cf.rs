@@ -3,7 +3,7 @@
 //! The output of `--spmd-reconverge` (or `--spmd-structurize`) is ordinary
 //! thread-level code decorated with spmd ops that only matter to a wave-level
 //! backend. Running one thread at a time (on a CPU, or in the JIT oracle of
-//! [`crate::exec::jit`]) they mean:
+//! `spmd_oracle::jit`) they mean:
 //!
 //! | op | thread-level meaning | lowering |
 //! |---|---|---|

@@ -621,7 +621,7 @@ mod tests {
     #[test]
     fn property_solver_matches_the_reference_on_random_cfgs() {
         use crate::analysis::cfg::random::{realistic_cfg, SplitMix64};
-        let seeds: u64 = std::env::var("SPMD_SSA_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
+        let seeds: u64 = crate::testing::seed_count("SPMD_SSA_SEEDS", 2000);
         let mut solver = Solver::new();
         let (mut with_arguments, mut folded) = (0, 0);
         for seed in 0..seeds {

@@ -336,7 +336,7 @@ mod tests {
 
     #[test]
     fn property_every_broken_dominance_is_reported() {
-        let seeds: u64 = std::env::var("SPMD_SSA_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
+        let seeds: u64 = crate::testing::seed_count("SPMD_SSA_SEEDS", 2000);
         let (mut broken_pairs, mut definer_answers) = (0, 0);
         for seed in 0..seeds {
             let mut rng = SplitMix64::new(seed);

@@ -1,20 +1,14 @@
 //! Integration tests of the spmd library as an embedder sees it: melior
-//! contexts with the dialect registered, typed op builders, pass pipelines
-//! built by name, and the CFG analyses over parsed MLIR.
+//! contexts with the dialect registered, typed op builders, and the CFG and
+//! uniformity analyses over parsed MLIR. The tests that run code (the
+//! reference executor, the JIT differential, the random-kernel property
+//! tests of every transform) need the oracle and live in
+//! crates/spmd-oracle/tests/integration.
 //!
-//! All integration tests live in this one binary (each test binary links a
-//! full static MLIR, about 250 MB).
+//! All integration tests of a crate live in one binary (each test binary
+//! links a full static MLIR, about 250 MB).
 
-mod branch_fold;
 mod common;
 mod cfg;
 mod dialect;
-mod exec;
-mod exec_llvm;
-mod jit;
-mod nvvm_exec;
-mod predicate;
-mod reconverge;
-mod structurize;
-mod uniformity;
 mod uniformity_llvm;

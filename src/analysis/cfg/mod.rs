@@ -89,6 +89,7 @@
 //! shared. [`CfgAnalysis`] bundles them all.
 
 pub mod analysis;
+#[cfg(any(test, feature = "testing"))]
 pub mod bench;
 mod csr;
 pub mod cycles;
@@ -97,6 +98,7 @@ pub mod dot;
 pub mod graph;
 pub mod irreducible;
 pub mod post_dominators;
+#[cfg(any(test, feature = "testing"))]
 pub mod random;
 pub mod scc;
 pub mod tags;

@@ -186,7 +186,7 @@
 //! each propagation once everything it could still reach is *saturated*
 //! (see [`analysis`]), which makes the long-range CFGs of issue #18
 //! near-linear (10k blocks: 2.5 s before, 0.03 s after). On a
-//! random code-shaped program of a million ops ([`mod@bench`]; 44% of the
+//! random code-shaped program of a million ops (module `bench`, `testing` feature; 44% of the
 //! values divergent, 30k divergent branches) `compute` takes about 160 ms
 //! in a release build — about 10x the `CfgAnalysis` of the same CFG —
 //! and grows linearly with the program size.
@@ -203,6 +203,7 @@
 //! naive restatement of the rules on acyclic programs.
 
 pub mod analysis;
+#[cfg(any(test, feature = "testing"))]
 pub mod bench;
 pub mod order;
 pub mod program;

@@ -1391,7 +1391,7 @@ fn saturating_joins_agree_with_complete_joins_on_random_programs() {
 
 #[test]
 fn saturating_joins_agree_with_complete_joins_on_long_range_cfgs() {
-    use crate::bench::long_range::{long_range_function, LongRangeShape, Signature};
+    use crate::testing::long_range::{long_range_function, LongRangeShape, Signature};
     let mut rng = SplitMix64::new(0x5EED_0019);
     let mut builder = ProgramBuilder::new();
     let (mut fast_work, mut reference_work) = (0, 0);

@@ -167,13 +167,16 @@ use std::collections::{BTreeMap, HashMap};
 pub const PARK_ATTR: &str = "spmd.park";
 /// Discardable attribute on the `spmd.exec.write` of a rejoin point.
 pub const REJOIN_ATTR: &str = "spmd.rejoin";
+/// Attribute the pass puts on wave-level functions: the lanes per wave the
+/// code was lowered for (read back by the reference executor).
+pub const WAVE_SIZE_ATTR: &str = "spmd.wave_size";
 
 /// Options of the pass.
 #[derive(Clone, Debug)]
 pub struct PredicateOptions {
     pub skip_empty_blocks: bool,
     /// Lanes per wave, recorded on the function as
-    /// [`WAVE_SIZE_ATTR`](crate::exec::WAVE_SIZE_ATTR); see
+    /// [`WAVE_SIZE_ATTR`]; see
     /// [`valid_wave_size`].
     pub wave_size: u32,
     pub uniformity: UniformityOptions,
@@ -290,7 +293,7 @@ pub fn predicate_function<'c, 'a>(
     let size = IntegerAttribute::new(IntegerType::new(context, 64).into(), i64::from(options.wave_size));
     // SAFETY: the function is live; only a discardable attribute changes.
     let mut function_mut = unsafe { OperationRefMut::from_raw(function.to_raw()) };
-    function_mut.set_discardable_attribute(crate::exec::WAVE_SIZE_ATTR, size.into());
+    function_mut.set_discardable_attribute(WAVE_SIZE_ATTR, size.into());
     Ok(stats)
 }
 

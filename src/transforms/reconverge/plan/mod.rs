@@ -246,13 +246,16 @@
 //! Layout `O(E * d)` (`d` = cycle nesting depth); sweep near-linear
 //! (`O((n + E) α(n) + P log P)` plus Flow heap merges, small into large);
 //! plus one post-dominator tree for the pre-check and the join hints, and
-//! one for the verification. [`bench::run_benchmark`] measures it against
-//! [`CfgAnalysis`](crate::analysis::cfg::CfgAnalysis); [`quality_report`]
+//! one for the verification. `bench::run_benchmark` measures it against
+//! [`CfgAnalysis`](crate::analysis::cfg::CfgAnalysis); `quality_report`
 //! compares the orderings.
 
+#[cfg(any(test, feature = "testing"))]
 pub mod bench;
+#[cfg(any(test, feature = "testing"))]
 pub mod corpus;
 mod order;
+#[cfg(any(test, feature = "testing"))]
 mod quality;
 mod selectors;
 mod sweep;
@@ -261,6 +264,7 @@ mod verify;
 #[cfg(test)]
 mod tests;
 
+#[cfg(any(test, feature = "testing"))]
 pub use quality::quality_report;
 pub use selectors::FlowChains;
 pub use verify::{is_reconverging, reconvergence_violations, Violation};

@@ -201,7 +201,7 @@ mod tests {
 
     #[test]
     fn property_selector_values_route_every_thread_to_its_destination() {
-        let seeds: usize = std::env::var("SPMD_SELECTOR_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(1500);
+        let seeds: usize = crate::testing::seed_count("SPMD_SELECTOR_SEEDS", 1500);
         let mut rng = SplitMix64::new(0x5E1E_C702);
         let (mut routes, mut shared) = (0, 0);
         for i in 0..seeds {

@@ -1,0 +1,140 @@
+//! # spmd-oracle: a reference SIMT executor, the semantic oracle for transforms
+//!
+//! This crate is test infrastructure, apart from the shipped `spmd` library:
+//! it depends on `spmd` (with its `testing` feature) and `spmd` never on it
+//! (docs/architecture.md). It was `spmd::exec`.
+//!
+//! A transform of the control flow (structurization, reconvergence,
+//! predication, branch folding) is correct only if every thread still
+//! computes the same thing. There is no GPU here, so `spmd_oracle`
+//! *interprets* MLIR: [`Executor::new`] reads a parsed module through
+//! melior once, decoding every operation by name into a compact table
+//! (`program.rs`), and [`Executor::run_thread`] runs one thread of a
+//! function on it. Nothing is JIT-compiled, and MLIR is not called while
+//! running.
+//!
+//! ```text
+//!  Module ──Executor::new──> program tables ──run_thread(func, args, thread)──> returned values
+//!                                 │                 │            ▲                + Memory (buffers,
+//!                                 │                 ▼            │                  side-effect log)
+//!                                 │             Tracer (blocks, branch decisions)
+//!                                 ├──run_wave(func, lanes)──> per-lane results (wave-level spmd IR)
+//!                                 └──run_cta(func, args, dims, cta)──> per-thread results, WarpStats
+//!                                        (LLVM+NVVM code in lockstep warps)
+//! ```
+//!
+//! ## Semantics
+//!
+//! * **Thread-level.** A thread runs alone from the function's entry to a
+//!   return. `gpu.thread_id`, `gpu.block_id`, `gpu.lane_id`, ... read the
+//!   [`ThreadId`] and [`GridDims`] given by the harness; for a one-block
+//!   launch ([`GridDims::linear`]) the lane is the linear thread id modulo
+//!   32. Wave-level operations (`spmd.ballot`, exec masks) are outside the
+//!   subset.
+//! * **Values** ([`value`]): signless integers of 1 to 64 bits (wrapping
+//!   arithmetic, the operation decides signedness), `index` (64 bits),
+//!   `f32`/`f64`, memrefs (views of buffers), convergence tokens, and
+//!   poison. Arithmetic on poison gives poison, so poison may flow through
+//!   block arguments harmlessly; branching on it, addressing memory with
+//!   it or storing it is an error ([`ExecError::PoisonUsed`]).
+//! * **Undefined behaviour** (division by zero, signed division overflow,
+//!   out-of-bounds accesses, `llvm.unreachable`) stops the thread with a
+//!   typed error. Overflow under `nsw`/`nuw` and over-wide shifts give
+//!   poison, as in MLIR's `arith` documentation (`arith.rs`).
+//! * **Memory** ([`memory`]): buffers created by the harness, identity
+//!   layout, every access bounds-checked, every store and atomic logged
+//!   with its thread.
+//! * **Pointers** (the LLVM dialect): an `!llvm.ptr` is a [`Pointer`], a
+//!   buffer and a byte offset (address arithmetic never fails, accesses are
+//!   checked: inside the buffer, exactly one element, through a generic
+//!   pointer or one of the buffer's address space). Harness buffers are
+//!   global memory (address space 1), `llvm.alloca` local (5),
+//!   `llvm.mlir.global`s in address space 3 shared memory with one copy per
+//!   CTA. A memref argument of a function lowered by MLIR's memref-to-LLVM
+//!   conversion is passed as [`Memory::descriptor`] (allocated and aligned
+//!   pointer, offset, sizes, strides); [`Memory::expand_memrefs`] does it
+//!   for a whole argument list. Struct and array values
+//!   ([`Value::Aggregate`]) are kept in the memory's aggregate table.
+//! * **Lockstep warps** ([`interpreter::warp`]): [`Executor::run_cta`] runs
+//!   a CTA's threads as warps of 32 lanes executing each block together;
+//!   divergence is allowed only at lane guards (reconverging at their
+//!   post-dominator), `.sync` collectives check their member masks,
+//!   barriers synchronise the warps. [`Executor::run_thread`] raises
+//!   [`ExecError::WarpCollective`] on the collectives and barriers.
+//! * **Fuel**: each entered block costs one unit; a thread without fuel
+//!   stops with [`ExecError::OutOfFuel`], so non-terminating programs are
+//!   reported rather than hanging the test.
+//! * **Tracing** ([`trace`]): a [`Tracer`] sees every block entry and every
+//!   decision of a terminator with two or more successors, keyed by a
+//!   thread-independent *dynamic instance* (call stack, static site, visit
+//!   number of the block in its frame); see [`trace`] for the definition.
+//!
+//! ## Supported operations
+//!
+//! | dialect | operations |
+//! |---|---|
+//! | `arith` | `constant`, `addi subi muli divsi divui remsi remui ceildivsi ceildivui floordivsi andi ori xori shli shrsi shrui minsi maxsi minui maxui`, `cmpi` (all predicates), `select`, `extsi extui trunci index_cast index_castui`, `addf subf mulf divf remf negf maximumf minimumf maxnumf minnumf cmpf sitofp uitofp fptosi fptoui extf truncf bitcast` |
+//! | `cf` | `br`, `cond_br`, `switch` (default and cases), `assert` |
+//! | `llvm` control | `br`, `cond_br`, `switch`, `return`, `unreachable`, `call` (same module; a declared `llvm.*` callee is an intrinsic), `call_intrinsic` |
+//! | `llvm` values | `mlir.constant`, `mlir.poison`, `mlir.undef` (as poison), `mlir.zero`, `freeze`, `add sub mul udiv sdiv urem srem and or xor shl lshr ashr` (with `nsw nuw exact disjoint`), `icmp` (all predicates, integers and pointers), `select`, `sext zext trunc` (with `nneg nsw nuw`), `fadd fsub fmul fdiv frem fneg fcmp`, `sitofp uitofp fptosi fptoui fpext fptrunc bitcast`, `insertvalue extractvalue` |
+//! | `llvm` memory | `getelementptr` (constant and dynamic indices through structs and arrays, `inbounds`), `load`, `store`, `atomicrmw` (`xchg add sub and nand or xor max min umax umin fadd fsub fmax fmin`), `cmpxchg`, `alloca`, `mlir.addressof` of `mlir.global` (no initializer, `undef`/`zero` region, integer, float or rank-1 dense value), `ptrtoint inttoptr addrspacecast` |
+//! | `llvm.intr` | `smin smax umin umax abs ctpop ctlz cttz fabs floor ceil trunc round rint nearbyint roundeven sqrt fma fmuladd copysign minnum maxnum minimum maximum`, `lifetime.start/end` and `assume` (no-ops) (also as `llvm.call_intrinsic "llvm.smax.i32"` ...) |
+//! | `nvvm` registers | `read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}`, `laneid`, `warpsize`, `warpid`, `lanemask.{eq,lt,le,gt,ge}`, also as `llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.*"` |
+//! | `nvvm` warp ops (lockstep warps only) | `vote.sync` (`ballot any all uni`), `shfl.sync` (`idx up down bfly`, with or without the validity flag), `bar.warp.sync`, `barrier0`, `barrier` (id; thread count of the whole CTA), `redux.sync` (`i32`), `llvm.nvvm.activemask` and the intrinsic spellings (`llvm.nvvm.vote.*.sync`, `llvm.nvvm.shfl.sync.*`, `llvm.nvvm.barrier*`) |
+//! | `func`, `gpu` | bodies of `func.func`/`gpu.func` (any `FunctionOpInterface` op), `func.return`, `gpu.return`, `func.call` (same module, depth limit [`Executor::DEFAULT_CALL_DEPTH_LIMIT`]) |
+//! | `memref` | `load`, `store`, `atomic_rmw` (`addi muli andi ori xori maxs maxu mins minu assign addf mulf`), `dim`, `alloca` (private scratch) |
+//! | `gpu` | `thread_id block_id block_dim grid_dim global_id lane_id subgroup_size subgroup_id num_subgroups` |
+//! | `ub`, `spmd` | `ub.poison`; `spmd.convergence.entry/anchor/loop` (a dummy token), `spmd.reconvergence.head/tail` (no-ops), `spmd.flow_br` |
+//!
+//! Anything else, including any operation with regions (`scf.if`, ...),
+//! vectors, tensors, integers wider than 64 bits, `f16`, non-identity
+//! memref layouts, loads and stores of pointers or aggregates, raises
+//! [`ExecError::Unsupported`], [`ExecError::UnsupportedType`] or
+//! [`ExecError::UnsupportedIntrinsic`] when executed (never a panic), with
+//! the operation's name and location.
+//!
+//! ## Comparing programs
+//!
+//! [`compare_runs`] runs two modules on identical fresh memories and
+//! returns the first [`Mismatch`] (returned values, per-thread side-effect
+//! sequences, final memory), see [`grid`]. [`random_kernel`] generates
+//! terminating random kernels with divergent control flow to feed it.
+//!
+//! ## A second oracle
+//!
+//! [`jit`] checks the same property without this interpreter: it lowers
+//! thread-level kernels to LLVM with upstream MLIR and runs them with MLIR's
+//! `ExecutionEngine` ([`jit::compare_batch`]).
+
+pub mod address;
+mod arith;
+pub mod error;
+pub mod grid;
+pub mod interpreter;
+pub mod jit;
+pub mod memory;
+mod program;
+pub mod random_kernel;
+pub mod trace;
+pub use interpreter::warp::{CtaRun, VotePoison, WarpError, WarpStats};
+pub use interpreter::wave::{BlockLog, WaveError, WaveRun};
+pub use program::WAVE_SIZE_ATTR;
+pub mod value;
+
+pub use error::{ExecError, OpSite, PoisonUse};
+pub use grid::{
+    compare_executors, compare_records, compare_runs, run_fresh, BufferSpec, GridRun, Mismatch,
+    RunInputs, RunRecord,
+};
+pub use interpreter::{Executor, GridDims, ThreadId};
+pub use jit::{compare_batch, JitError, JitInputs, JitMismatch, JitStats, KernelPair};
+pub use memory::{
+    address_space, AtomicKind, BufferId, EffectKind, ElementType, MemRefId, Memory, MemoryError,
+    Pointer, SideEffect,
+};
+pub use random_kernel::{long_range_kernel, KernelShape, RandomKernel};
+pub use trace::{
+    BlockEvent, BlockSite, BranchEvent, BranchSite, CallSite, DynamicInstance, NoTrace,
+    RecordingTracer, Tracer,
+};
+pub use value::{AggregateId, IntValue, Value, ValueType};

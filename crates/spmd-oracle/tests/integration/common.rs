@@ -1,0 +1,74 @@
+//! Shared fixtures: a context with every upstream dialect plus spmd.
+
+use melior::{
+    ir::{operation::OperationLike, Module},
+    Context,
+};
+
+/// A context with every upstream dialect and the spmd dialect loaded.
+pub fn context() -> Context {
+    spmd::dialect::context_with_all_dialects()
+}
+
+/// Parses and verifies `source`, panicking with the text on failure.
+pub fn parse<'c>(context: &'c Context, source: &str) -> Module<'c> {
+    let module = Module::parse(context, source)
+        .unwrap_or_else(|| panic!("failed to parse:\n{source}"));
+    assert!(module.as_operation().verify(), "invalid module:\n{source}");
+    module
+}
+
+/// Runs the textual pass pipeline `pipeline` on `module` (registering the
+/// spmd passes first); `Err` carries the diagnostics it emitted.
+pub fn try_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), Vec<String>> {
+    spmd::passes::register_all_passes();
+    let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let sink = messages.clone();
+    let handler = context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(d.to_string());
+        true
+    });
+    let manager = melior::pass::PassManager::new(context);
+    melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).expect("valid pipeline");
+    let result = manager.run(module);
+    context.detach_diagnostic_handler(handler);
+    let messages = messages.borrow().clone();
+    result.map_err(|_| messages)
+}
+
+/// Like [`try_pipeline`]; panics with the diagnostics and the input.
+pub fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) {
+    let before = module.as_operation().to_string();
+    if let Err(messages) = try_pipeline(context, module, pipeline) {
+        panic!("pipeline {pipeline} failed: {messages:?}\non\n{before}");
+    }
+}
+
+/// Threads per differential run of a random kernel.
+pub const KERNEL_THREADS: u32 = 64;
+
+/// Runs a random kernel's `original` and `transformed` modules on
+/// [`KERNEL_THREADS`] threads for `%n` in {0, 9} with our SIMT executor and
+/// panics (naming `what`, `%n` and both texts) on the first difference in
+/// results or memory effects.
+pub fn assert_kernels_agree(
+    original: &Module,
+    transformed: &Module,
+    kernel: &spmd_oracle::RandomKernel,
+    fuel: u64,
+    what: &str,
+) {
+    use spmd_oracle::{compare_runs, BufferSpec, MemRefId, RandomKernel, RunInputs, ThreadId};
+    for n in [0, 9] {
+        let args = move |t: ThreadId, buffers: &[MemRefId]| RandomKernel::arguments(buffers[0], n, t.x);
+        let inputs = RunInputs {
+            num_threads: KERNEL_THREADS,
+            buffers: vec![BufferSpec::zeroed_i32(kernel.out_len(KERNEL_THREADS))],
+            args: &args,
+            fuel,
+        };
+        if let Err(mismatch) = compare_runs(original, transformed, "kernel", &inputs) {
+            panic!("{what} n={n}: {mismatch}\noriginal:\n{}\ntransformed:\n{}", kernel.text, transformed.as_operation());
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! Integration tests that run code: the reference SIMT executor
+//! (`spmd_oracle`) itself, its second oracle (MLIR's JIT), and the
+//! differential property tests of every transform of the spmd library on
+//! random kernels (the transformed kernel must compute what the original
+//! does). The tests of the library that need no executor are in the root
+//! crate's tests/integration.
+//!
+//! All integration tests of a crate live in one binary (each test binary
+//! links a full static MLIR, about 250 MB).
+
+mod branch_fold;
+mod common;
+mod exec;
+mod exec_llvm;
+mod jit;
+mod nvvm_exec;
+mod predicate;
+mod reconverge;
+mod structurize;
+mod uniformity;

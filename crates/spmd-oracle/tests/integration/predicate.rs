@@ -1,0 +1,230 @@
+//! `--spmd-predicate` end to end: the wave-level executor against the
+//! thread-level one on random kernels.
+//!
+//! Each random kernel of every class is made reconverging by
+//! `spmd-reconverge` (each ordering) or `spmd-structurize{irreducible=fix}`,
+//! then lowered by `spmd-predicate` with both values of
+//! `skip-empty-blocks`. The reconverged thread-level function runs on 64
+//! threads, the wave-level one on 2 waves of 32 lanes (lane `l` of wave `w`
+//! is thread `32 w + l`; and, lowered with `wave-size=64`, on one wave of
+//! 64 lanes), for several `%n`, and:
+//! * every lane returns what its thread returns;
+//! * every lane performs exactly its thread's side effects, in order, and
+//!   the final memories are equal;
+//! * every lane is active in exactly the blocks its thread visits, in
+//!   order (so no lane runs anything, side effects included, with its exec
+//!   bit off);
+//! * at every rejoin point, every lane that diverged towards it is active
+//!   again (checked inside [`Executor::run_wave`]).
+//!
+//! `SPMD_PREDICATE_SEEDS=<n>` raises the seeds per class (default 6).
+
+use crate::common::{context, parse, run_pipeline, try_pipeline};
+use melior::ir::operation::OperationLike;
+use spmd_oracle::{
+    BlockLog, Executor, GridDims, KernelShape, Memory, RandomKernel, ThreadId, Value, WaveError, WaveRun,
+};
+
+const THREADS: u32 = 64;
+const WAVE: u32 = 32;
+const FUEL: u64 = 200_000;
+
+
+/// Thread-level run: per thread, results and block trace.
+struct ThreadRuns {
+    results: Vec<Vec<Value>>,
+    blocks: Vec<Vec<usize>>,
+    memory: Memory,
+    out: spmd_oracle::MemRefId,
+}
+
+fn run_threads(executor: &Executor, out_len: u64, n: i32) -> ThreadRuns {
+    let mut memory = Memory::new();
+    let out = memory.alloc_i32(&vec![0; out_len as usize]);
+    let dims = GridDims::linear(THREADS);
+    let mut log = BlockLog { function: executor.function_index("kernel").unwrap(), ..Default::default() };
+    let mut results = Vec::new();
+    for t in 0..THREADS {
+        let args = RandomKernel::arguments(out, n, t);
+        let id = ThreadId::from_linear(t, &dims);
+        results.push(executor.run_thread("kernel", &args, id, &dims, &mut memory, &mut log, FUEL).expect("thread runs"));
+    }
+    let blocks = (0..THREADS).map(|t| log.blocks.remove(&t).unwrap_or_default()).collect();
+    ThreadRuns { results, blocks, memory, out }
+}
+
+/// Wave-level run: waves of `wave` lanes.
+fn run_waves(executor: &Executor, out_len: u64, n: i32, wave: u32) -> Result<(Vec<WaveRun>, Memory), WaveError> {
+    let mut memory = Memory::new();
+    let out = memory.alloc_i32(&vec![0; out_len as usize]);
+    let dims = GridDims::linear(THREADS);
+    let mut waves = Vec::new();
+    for first in (0..THREADS).step_by(wave as usize) {
+        let args: Vec<Vec<Value>> = (first..first + wave).map(|t| RandomKernel::arguments(out, n, t)).collect();
+        waves.push(executor.run_wave("kernel", &args, first, &dims, &mut memory, FUEL)?);
+    }
+    Ok((waves, memory))
+}
+
+/// Compares the wave run with the thread run; `Err` names the first lane
+/// that differs.
+fn compare(threads: &ThreadRuns, waves: &[WaveRun], memory: &Memory) -> Result<(), String> {
+    let size = THREADS as usize / waves.len();
+    for t in 0..THREADS as usize {
+        let (wave, lane) = (&waves[t / size], t % size);
+        if wave.results[lane] != threads.results[t] {
+            return Err(format!("thread {t}: returned {:?}, expected {:?}", wave.results[lane], threads.results[t]));
+        }
+        if wave.blocks[lane] != threads.blocks[t] {
+            return Err(format!("thread {t}: active in blocks {:?}, visits {:?}", wave.blocks[lane], threads.blocks[t]));
+        }
+        let ours: Vec<_> = memory.effects_of_thread(t as u32).collect();
+        let theirs: Vec<_> = threads.memory.effects_of_thread(t as u32).collect();
+        if ours != theirs {
+            return Err(format!("thread {t}: side effects {ours:?}, expected {theirs:?}"));
+        }
+    }
+    if memory.read_i64s(threads.out) != threads.memory.read_i64s(threads.out) {
+        return Err("final memories differ".to_string());
+    }
+    Ok(())
+}
+
+fn seeds_per_class() -> u64 {
+    spmd::testing::seed_count("SPMD_PREDICATE_SEEDS", 6)
+}
+
+const ORDERINGS: [&str; 4] = ["df", "dfpd", "bf", "rpot"];
+
+#[test]
+fn predicate_matches_thread_level_execution_on_random_kernels() {
+    let context = context();
+    let mut checked = 0;
+    let mut rejoins = 0;
+    let mut failures = Vec::new();
+    for seed in 0..seeds_per_class() {
+        for (class, shape) in KernelShape::classes(3 + (seed as usize * 5) % 20) {
+            let kernel = RandomKernel::build(seed * 31 + 7, &shape);
+            let producers = [
+                format!("spmd-reconverge{{ordering={}}}", ORDERINGS[seed as usize % 4]),
+                "spmd-structurize{irreducible=fix}".to_string(),
+            ];
+            for producer in &producers {
+                let mut thread_level = parse(&context, &kernel.text);
+                run_pipeline(&context, &mut thread_level, &format!("builtin.module({producer})"));
+                let thread_executor = Executor::new(&thread_level);
+                let runs: Vec<ThreadRuns> =
+                    [0, 9, 40].iter().map(|&n| run_threads(&thread_executor, kernel.out_len(THREADS), n)).collect();
+                for (skip, wave) in [(true, WAVE), (false, WAVE), (true, 2 * WAVE)] {
+                    let mut wave_level = parse(&context, &thread_level.as_operation().to_string());
+                    let pass = format!("spmd-predicate{{skip-empty-blocks={skip} wave-size={wave}}}");
+                    run_pipeline(&context, &mut wave_level, &format!("builtin.module({pass})"));
+                    assert!(wave_level.as_operation().verify(), "invalid wave-level IR");
+                    let executor = Executor::new(&wave_level);
+                    for (threads, n) in runs.iter().zip([0, 9, 40]) {
+                        let what = format!("{class} seed {seed} {producer} skip={skip} wave={wave} n={n}");
+                        let outcome = run_waves(&executor, kernel.out_len(THREADS), n, wave)
+                            .map_err(|e| e.to_string())
+                            .and_then(|(waves, memory)| {
+                                rejoins += waves.iter().map(|w| w.rejoins_checked).sum::<usize>();
+                                compare(threads, &waves, &memory)
+                            });
+                        if let Err(message) = outcome {
+                            if std::env::var_os("SPMD_PREDICATE_DUMP").is_some() {
+                                eprintln!("{what}: {message}\nthread level:\n{}\nwave level:\n{}", thread_level.as_operation(), wave_level.as_operation());
+                            }
+                            failures.push(format!("{what}: {message}"));
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {checked} runs failed:\n{}", failures.len(), failures.join("\n"));
+    eprintln!("predicate: {checked} runs, {rejoins} rejoins checked");
+    assert!(checked >= 6 * 4 * 2 * 3 * 3 || seeds_per_class() < 6);
+    assert!(rejoins > 0, "no rejoin point was ever checked");
+}
+
+/// The checks can fail: a wave-level function that forgets to park the
+/// lanes leaving for the join (so they run the `then` block's store with
+/// their thread never there) and one that forgets to rejoin them.
+#[test]
+fn the_wave_checker_catches_broken_predication() {
+    let context = context();
+    let thread_level = r#"func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: i32 {spmd.divergent}) -> i32 {
+      %c0 = arith.constant 0 : i32
+      %i = arith.index_cast %tid : i32 to index
+      %odd_bit = arith.andi %tid, %n : i32
+      %odd = arith.cmpi ne, %odd_bit, %c0 : i32
+      cf.cond_br %odd, ^join, ^then
+    ^then:
+      %seven = arith.constant 7 : i32
+      memref.store %seven, %out[%i] : memref<?xi32>
+      cf.br ^join
+    ^join:
+      return %tid : i32
+    }"#;
+    // `drop` removes the park (exec keeps the leaving lanes) or the rejoin.
+    let wave_level = |park: bool, rejoin: bool| {
+        format!(
+            r#"func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: i32 {{spmd.divergent}}) -> i32 {{
+      %c0 = arith.constant 0 : i32
+      %i = arith.index_cast %tid : i32 to index
+      %odd_bit = arith.andi %tid, %n : i32
+      %odd = arith.cmpi ne, %odd_bit, %c0 : i32
+      %leave = spmd.ballot %odd : !spmd.mask
+      %exec = spmd.exec.read : !spmd.mask
+      %rest = spmd.mask.andn %exec, %leave : !spmd.mask
+      {}
+      spmd.exec.br_zero ^join, ^then
+    ^then:
+      %seven = arith.constant 7 : i32
+      memref.store %seven, %out[%i] : memref<?xi32>
+      cf.br ^join
+    ^join:
+      %now = spmd.exec.read : !spmd.mask
+      %all = spmd.mask.or %now, %leave : !spmd.mask
+      {}
+      return %tid : i32
+    }}"#,
+            if park { "spmd.exec.write %rest {spmd.park = 0} : !spmd.mask" } else { "spmd.exec.write %exec {spmd.park = 0} : !spmd.mask" },
+            if rejoin { "spmd.exec.write %all {spmd.rejoin = 0} : !spmd.mask" } else { "spmd.exec.write %now {spmd.rejoin = 0} : !spmd.mask" },
+        )
+    };
+    let original = parse(&context, thread_level);
+    let threads = run_threads(&Executor::new(&original), u64::from(THREADS), 1);
+    let check = |park: bool, rejoin: bool| -> Result<(), String> {
+        let module = parse(&context, &wave_level(park, rejoin));
+        let (waves, memory) = run_waves(&Executor::new(&module), u64::from(THREADS), 1, WAVE).map_err(|e| e.to_string())?;
+        compare(&threads, &waves, &memory)
+    };
+    assert_eq!(check(true, true), Ok(()));
+    let no_park = check(false, true).unwrap_err();
+    assert!(no_park.contains("thread 1: active in blocks"), "{no_park}");
+    let no_rejoin = check(true, false).unwrap_err();
+    assert!(no_rejoin.contains("rejoin point 0") && no_rejoin.contains("not active again"), "{no_rejoin}");
+}
+
+/// `wave-size` is recorded on the function and the executor refuses larger
+/// waves; unsupported sizes are rejected with a diagnostic.
+#[test]
+fn wave_size_is_recorded_and_checked() {
+    let context = context();
+    let text = r#"func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: i32 {spmd.divergent}) -> i32 {
+      return %tid : i32
+    }"#;
+    let mut module = parse(&context, text);
+    run_pipeline(&context, &mut module, "builtin.module(spmd-predicate{wave-size=16})");
+    assert!(module.as_operation().to_string().contains("spmd.wave_size = 16 : i64"));
+    let executor = Executor::new(&module);
+    let error = run_waves(&executor, u64::from(THREADS), 0, WAVE).err().expect("a wave of 32 for a 16-lane function");
+    assert!(matches!(error, WaveError::BadWaveSize { lanes: 32, wave_size: Some(16) }), "{error}");
+    assert!(run_waves(&executor, u64::from(THREADS), 0, 16).is_ok());
+    for bad in ["48", "0", "128"] {
+        let mut module = parse(&context, text);
+        let pipeline = format!("builtin.module(spmd-predicate{{wave-size={bad}}})");
+        assert!(try_pipeline(&context, &mut module, &pipeline).is_err(), "wave-size={bad} accepted");
+    }
+}
