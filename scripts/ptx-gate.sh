@@ -20,7 +20,7 @@
 #   --inputs DIR      instead of random kernels, every DIR/*.mlir (a kernel
 #                     in either front door's form)
 #
-# The kernels come from `dump_kernel` (examples/dump_kernel.rs), the same
+# The kernels come from `dump_kernel` (crates/spmd-oracle/examples/dump_kernel.rs), the same
 # generator as the Rust test corpus: classes reducible, irreducible,
 # multi_exit_switch and uniform. ptxas is $PTXAS, or the one scripts/setup.sh
 # installs (scripts/find-ptxas.sh).
