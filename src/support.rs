@@ -1,5 +1,8 @@
 //! Small shared utilities.
 
+mod id;
+pub(crate) use id::define_id;
+
 use std::{
     collections::{HashMap, HashSet},
     hash::{BuildHasherDefault, Hasher},

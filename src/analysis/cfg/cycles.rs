@@ -52,22 +52,12 @@ use super::traversal::Traversal;
 
 const NONE: u32 = u32::MAX;
 
-/// Index of a cycle in a [`CycleForest`]; ids are a preorder of the forest
-/// (a parent's id is smaller than its descendants').
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
-pub struct CycleId(u32);
-
-impl CycleId {
-    /// The cycle with the given dense index.
-    pub const fn new(index: usize) -> Self {
-        assert!(index < u32::MAX as usize, "CycleId index out of range");
-        CycleId(index as u32)
-    }
-
-    /// Dense index of this cycle.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
+crate::support::define_id! {
+    /// Index of a cycle in a [`CycleForest`]; ids are a preorder of the forest
+    /// (a parent's id is smaller than its descendants').
+    pub struct CycleId;
+    /// An optional [`CycleId`] (a parent cycle, a block's innermost cycle).
+    pub struct OptionCycleId;
 }
 
 /// The nesting forest of all cycles of a CFG (see module docs).
@@ -77,7 +67,7 @@ impl CycleId {
 #[derive(Clone, Debug, Default)]
 pub struct CycleForest {
     header: Vec<BlockId>,
-    parent: Vec<u32>,
+    parent: Vec<OptionCycleId>,
     depth: Vec<u32>,
     subtree_end: Vec<u32>,
     top_level: Vec<CycleId>,
@@ -88,8 +78,8 @@ pub struct CycleForest {
     exits: Csr<BlockId>,
     /// Rows per cycle id: blocks whose innermost cycle is that id.
     blocks: Csr<BlockId>,
-    /// Per block: innermost cycle id or NONE.
-    innermost: Vec<u32>,
+    /// Per block: innermost cycle, if any.
+    innermost: Vec<OptionCycleId>,
     discovery: Discovery,
     scratch: Scratch,
 }
@@ -148,9 +138,11 @@ impl CycleForest {
 
     /// Forgets all cycles (keeps capacity).
     pub fn clear(&mut self) {
-        for v in [&mut self.parent, &mut self.depth, &mut self.subtree_end, &mut self.innermost] {
+        for v in [&mut self.depth, &mut self.subtree_end] {
             v.clear();
         }
+        self.parent.clear();
+        self.innermost.clear();
         self.header.clear();
         self.top_level.clear();
         self.children.clear();
@@ -211,15 +203,15 @@ impl CycleForest {
             self.header.push(d.header[r]);
             let parent = d.parent[r];
             let (parent_id, depth) = match parent {
-                NONE => (NONE, 1),
-                p => (s.raw_to_id[p as usize], self.depth[s.raw_to_id[p as usize] as usize] + 1),
+                NONE => (None, 1),
+                p => (Some(CycleId(s.raw_to_id[p as usize])), self.depth[s.raw_to_id[p as usize] as usize] + 1),
             };
-            self.parent.push(parent_id);
+            self.parent.push(parent_id.into());
             self.depth.push(depth);
             self.subtree_end.push(id as u32 + s.size[r]);
             match parent_id {
-                NONE => self.top_level.push(CycleId(id as u32)),
-                p => s.child_pairs.push((p, CycleId(id as u32))),
+                None => self.top_level.push(CycleId(id as u32)),
+                Some(p) => s.child_pairs.push((p.0, CycleId(id as u32))),
             }
             self.entries.extend(d.entries_of(r));
             self.entries.end_row();
@@ -227,7 +219,7 @@ impl CycleForest {
         self.children.rebuild_by(m, &s.child_pairs, |p| p.0 as usize, |p| p.1);
         self.innermost.clear();
         self.innermost
-            .extend(d.innermost.iter().map(|&r| if r == NONE { NONE } else { s.raw_to_id[r as usize] }));
+            .extend(d.innermost.iter().map(|&r| if r == NONE { OptionCycleId::NONE } else { OptionCycleId(s.raw_to_id[r as usize]) }));
     }
 
     /// Groups the blocks of each cycle (in DFS preorder) by innermost cycle.
@@ -235,9 +227,8 @@ impl CycleForest {
         let pairs = &mut self.scratch.pairs;
         pairs.clear();
         for &b in dfs.preorder() {
-            let c = self.innermost[b.index()];
-            if c != NONE {
-                pairs.push((c, b));
+            if let Some(c) = self.innermost[b.index()].get() {
+                pairs.push((c.0, b));
             }
         }
         self.blocks.rebuild_by(self.header.len(), pairs, |p| p.0 as usize, |p| p.1);
@@ -266,10 +257,10 @@ impl CycleForest {
         leaving.clear();
         for &u in dfs.preorder() {
             for &v in g.successors(u) {
-                let mut c = self.innermost[u.index()];
-                while c != NONE && !self.contains(CycleId(c), v) {
-                    leaving.push((c, u, v));
-                    c = self.parent[c as usize];
+                let mut next = self.innermost[u.index()].get();
+                while let Some(c) = next.filter(|&c| !self.contains(c, v)) {
+                    leaving.push((c.0, u, v));
+                    next = self.parent[c.index()].get();
                 }
             }
         }
@@ -351,8 +342,7 @@ impl CycleForest {
 
     /// The enclosing cycle, if any.
     pub fn parent(&self, c: CycleId) -> Option<CycleId> {
-        let p = self.parent[c.index()];
-        (p != NONE).then_some(CycleId(p))
+        self.parent[c.index()].get()
     }
 
     /// Directly nested cycles, in header preorder.
@@ -374,8 +364,8 @@ impl CycleForest {
     /// True if block `b` belongs to cycle `c` (possibly via a nested
     /// cycle). O(1).
     pub fn contains(&self, c: CycleId, b: BlockId) -> bool {
-        let inner = self.innermost[b.index()];
-        inner != NONE && c.0 <= inner && inner < self.subtree_end[c.index()]
+        let inner = self.innermost[b.index()].get();
+        inner.is_some_and(|inner| c.0 <= inner.0 && inner.0 < self.subtree_end[c.index()])
     }
 
     /// True if `inner` is `outer` or nested (transitively) inside it. O(1).
@@ -386,8 +376,7 @@ impl CycleForest {
     /// The innermost cycle containing `b`; `None` if `b` is in no cycle
     /// (including every block unreachable from the entry).
     pub fn innermost_cycle(&self, b: BlockId) -> Option<CycleId> {
-        let c = self.innermost[b.index()];
-        (c != NONE).then_some(CycleId(c))
+        self.innermost[b.index()].get()
     }
 
     /// Number of cycles containing `b` (0 outside every cycle).

@@ -35,7 +35,7 @@
 //! * Duplicate edges and self loops are harmless.
 
 use super::csr::Csr;
-use super::graph::{BlockId, Graph};
+use super::graph::{BlockId, Graph, OptionBlockId};
 use super::traversal::Traversal;
 
 const NONE: u32 = u32::MAX;
@@ -48,8 +48,8 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub struct DominatorTree {
     root: BlockId,
-    /// Per block: immediate dominator, `NONE` for the root / unreachable.
-    idom: Vec<u32>,
+    /// Per block: immediate dominator, none for the root / unreachable.
+    idom: Vec<OptionBlockId>,
     /// Per block: position in a preorder of the dominator tree.
     tin: Vec<u32>,
     /// Per block: end (exclusive) of the block's subtree interval.
@@ -102,19 +102,20 @@ impl DominatorTree {
 
     /// Forgets the tree (keeps capacity).
     pub fn clear(&mut self) {
-        for v in [&mut self.idom, &mut self.tin, &mut self.tout, &mut self.depth] {
+        for v in [&mut self.tin, &mut self.tout, &mut self.depth] {
             v.clear();
         }
+        self.idom.clear();
         self.children.clear();
     }
 
     fn store_idoms(&mut self, dfs: &Traversal) {
         let n = dfs.num_blocks();
         self.idom.clear();
-        self.idom.resize(n, NONE);
+        self.idom.resize(n, OptionBlockId::NONE);
         let order = dfs.preorder();
         for (i, &b) in order.iter().enumerate().skip(1) {
-            self.idom[b.index()] = order[self.scratch.idom[i] as usize].as_u32();
+            self.idom[b.index()] = OptionBlockId::some(order[self.scratch.idom[i] as usize]);
         }
     }
 
@@ -158,7 +159,8 @@ impl DominatorTree {
         let pairs = &mut self.scratch.child_pairs;
         pairs.clear();
         for &b in &dfs.preorder()[dfs.num_reachable().min(1)..] {
-            pairs.push((self.idom[b.index()], b));
+            let idom = self.idom[b.index()].get().expect("a reachable block other than the root has an idom");
+            pairs.push((idom.as_u32(), b));
         }
         self.children.rebuild_by(n, pairs, |p| p.0 as usize, |p| p.1);
     }
@@ -181,8 +183,7 @@ impl DominatorTree {
     /// Immediate dominator of `b`; `None` for the entry and for
     /// unreachable blocks.
     pub fn idom(&self, b: BlockId) -> Option<BlockId> {
-        let d = self.idom[b.index()];
-        (d != NONE).then(|| BlockId::new(d as usize))
+        self.idom[b.index()].get()
     }
 
     /// True if every path from the entry to `b` passes through `a`

@@ -19,28 +19,20 @@
 use super::csr::Csr;
 use std::fmt;
 
-/// Dense index of a basic block within one [`Graph`].
-///
-/// Valid ids of a graph are `0..num_blocks`. `u32::MAX` is reserved as an
-/// internal "none" marker, so [`BlockId::new`] rejects it.
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug, Default)]
-pub struct BlockId(u32);
+crate::support::define_id! {
+    /// Dense index of a basic block within one [`Graph`].
+    ///
+    /// Valid ids of a graph are `0..num_blocks`. `u32::MAX` is reserved for
+    /// [`OptionBlockId::NONE`], so [`BlockId::new`] rejects it.
+    pub struct BlockId;
+    /// An optional [`BlockId`] (an immediate dominator, a join point, ...).
+    pub struct OptionBlockId;
+}
 
-impl BlockId {
-    /// The block with dense index `index`. Panics if `index >= u32::MAX`.
-    pub const fn new(index: usize) -> Self {
-        assert!(index < u32::MAX as usize, "BlockId index out of range");
-        BlockId(index as u32)
-    }
-
-    /// The dense index of this block, usable to index per-block arrays.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The index as a `u32` (the storage type).
-    pub const fn as_u32(self) -> u32 {
-        self.0
+impl Default for BlockId {
+    /// Block 0.
+    fn default() -> Self {
+        BlockId(0)
     }
 }
 

@@ -108,10 +108,10 @@ pub mod traversal;
 mod tests;
 
 pub use analysis::CfgAnalysis;
-pub use cycles::{CycleForest, CycleId};
+pub use cycles::{CycleForest, CycleId, OptionCycleId};
 pub use dominators::{reference_dominators, DominatorTree};
 pub use dot::{render_dot, render_dot_with_flow};
-pub use graph::{BlockId, CfgBuilder, CfgGraph, Graph, ReverseWithVirtualExit};
+pub use graph::{BlockId, CfgBuilder, CfgGraph, Graph, OptionBlockId, ReverseWithVirtualExit};
 pub use irreducible::{first_offending_back_edge, IrreducibleCycle, Irreducibility};
 pub use post_dominators::PostDominatorTree;
 pub use scc::SccFinder;

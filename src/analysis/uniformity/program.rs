@@ -49,23 +49,12 @@
 use crate::analysis::cfg::{BlockId, CfgAnalysis, Graph};
 use std::fmt;
 
-const NONE: u32 = u32::MAX;
 
-/// Dense index of an SSA value of a [`Program`].
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
-pub struct ValueId(u32);
-
-impl ValueId {
-    /// The value with dense index `index`. Panics if `index >= u32::MAX`.
-    pub const fn new(index: usize) -> Self {
-        assert!(index < u32::MAX as usize, "ValueId index out of range");
-        ValueId(index as u32)
-    }
-
-    /// The dense index, usable to index per-value arrays.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
+crate::support::define_id! {
+    /// Dense index of an SSA value of a [`Program`].
+    pub struct ValueId;
+    /// An optional [`ValueId`] (a branch condition).
+    pub struct OptionValueId;
 }
 
 impl fmt::Display for ValueId {
@@ -74,21 +63,11 @@ impl fmt::Display for ValueId {
     }
 }
 
-/// Dense index of an op of a [`Program`].
-#[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
-pub struct OpId(u32);
-
-impl OpId {
-    /// The op with dense index `index`. Panics if `index >= u32::MAX`.
-    pub const fn new(index: usize) -> Self {
-        assert!(index < u32::MAX as usize, "OpId index out of range");
-        OpId(index as u32)
-    }
-
-    /// The dense index, usable to index per-op arrays.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
+crate::support::define_id! {
+    /// Dense index of an op of a [`Program`].
+    pub struct OpId;
+    /// An optional [`OpId`] (the defining op of a value).
+    pub struct OptionOpId;
 }
 
 /// How an op's results relate to its operands.
@@ -189,8 +168,8 @@ pub enum Use {
 #[derive(Copy, Clone, Debug)]
 struct ValueRecord {
     block: u32,
-    /// Defining op, or `NONE` for a block argument.
-    op: u32,
+    /// Defining op; none for a block argument.
+    op: OptionOpId,
     index: u32,
     arg_kind: ArgumentKind,
 }
@@ -198,14 +177,14 @@ struct ValueRecord {
 #[derive(Copy, Clone, Debug)]
 struct Terminator {
     set: bool,
-    condition: u32,
+    condition: OptionValueId,
     mark: Option<BranchMark>,
     first_slot: u32,
     num_slots: u32,
 }
 
 const NO_TERMINATOR: Terminator =
-    Terminator { set: false, condition: NONE, mark: None, first_slot: 0, num_slots: 0 };
+    Terminator { set: false, condition: OptionValueId::NONE, mark: None, first_slot: 0, num_slots: 0 };
 
 /// A function body in the form the analysis consumes (see module docs).
 /// Build it with a [`ProgramBuilder`].
@@ -288,10 +267,9 @@ impl Program {
     /// Definition of `v`.
     pub fn value_def(&self, v: ValueId) -> ValueDef {
         let r = self.values[v.index()];
-        if r.op == NONE {
-            ValueDef::Argument { block: BlockId::new(r.block as usize), index: r.index, kind: r.arg_kind }
-        } else {
-            ValueDef::Result { op: OpId(r.op), index: r.index }
+        match r.op.get() {
+            None => ValueDef::Argument { block: BlockId::new(r.block as usize), index: r.index, kind: r.arg_kind },
+            Some(op) => ValueDef::Result { op, index: r.index },
         }
     }
 
@@ -304,10 +282,7 @@ impl Program {
     /// `(constant key, result index)`.
     pub fn constant_key(&self, v: ValueId) -> Option<(u64, u32)> {
         let r = self.values[v.index()];
-        if r.op == NONE {
-            return None;
-        }
-        match self.op_kind[r.op as usize] {
+        match self.op_kind[r.op.get()?.index()] {
             OpKind::Constant(k) => Some((k, r.index)),
             _ => None,
         }
@@ -320,8 +295,7 @@ impl Program {
 
     /// The terminator's condition, if any.
     pub fn condition(&self, b: BlockId) -> Option<ValueId> {
-        let c = self.terminators[b.index()].condition;
-        (c != NONE).then_some(ValueId(c))
+        self.terminators[b.index()].condition.get()
     }
 
     /// The terminator's trusted mark, if any.
@@ -363,8 +337,8 @@ impl Program {
             }
         }
         for (b, t) in self.terminators.iter().enumerate() {
-            if t.condition != NONE {
-                f(t.condition as usize, Use::Condition { block: BlockId::new(b) });
+            if let Some(c) = t.condition.get() {
+                f(c.index(), Use::Condition { block: BlockId::new(b) });
             }
         }
         for (b, t) in self.terminators.iter().enumerate() {
@@ -508,7 +482,7 @@ impl ProgramBuilder {
         debug_assert!(v.index() < self.program.values.len(), "{v} is not defined (yet) in this program");
     }
 
-    fn new_value(&mut self, block: BlockId, op: u32, index: u32, arg_kind: ArgumentKind) -> ValueId {
+    fn new_value(&mut self, block: BlockId, op: OptionOpId, index: u32, arg_kind: ArgumentKind) -> ValueId {
         let id = ValueId::new(self.program.values.len());
         self.program.values.push(ValueRecord { block: block.as_u32(), op, index, arg_kind });
         id
@@ -520,7 +494,7 @@ impl ProgramBuilder {
         self.check_block(block);
         let position = self.arg_counts[block.index()];
         self.arg_counts[block.index()] += 1;
-        self.new_value(block, NONE, position, kind)
+        self.new_value(block, OptionOpId::NONE, position, kind)
     }
 
     /// Number of arguments added to `block` so far.
@@ -541,7 +515,7 @@ impl ProgramBuilder {
         self.program.operands.extend_from_slice(operands);
         self.program.op_operand_start.push(self.program.operands.len() as u32);
         for i in 0..num_results {
-            let v = self.new_value(block, op.0, i as u32, ArgumentKind::Uniform);
+            let v = self.new_value(block, op.into(), i as u32, ArgumentKind::Uniform);
             self.program.results.push(v);
         }
         self.program.op_result_start.push(self.program.results.len() as u32);
@@ -581,7 +555,7 @@ impl ProgramBuilder {
         }
         p.terminators[block.index()] = Terminator {
             set: true,
-            condition: condition.map_or(NONE, |c| c.0),
+            condition: condition.into(),
             mark,
             first_slot,
             num_slots: forwarded.len() as u32,
@@ -598,7 +572,7 @@ impl ProgramBuilder {
         assert!(p.operands.iter().all(in_range), "an op uses an undefined value");
         assert!(p.forwarded.iter().all(in_range), "a terminator forwards an undefined value");
         assert!(
-            p.terminators.iter().all(|t| t.condition == NONE || (t.condition as usize) < num_values),
+            p.terminators.iter().all(|t| t.condition.get().is_none_or(|c| c.index() < num_values)),
             "a terminator's condition is undefined"
         );
         let n = p.num_blocks;
@@ -608,7 +582,7 @@ impl ProgramBuilder {
             n,
             &mut p.block_arg_start,
             &mut p.block_args,
-            p.values.iter().enumerate().filter(|(_, r)| r.op == NONE).map(|(i, r)| (r.block as usize, ValueId(i as u32))),
+            p.values.iter().enumerate().filter(|(_, r)| r.op.is_none()).map(|(i, r)| (r.block as usize, ValueId(i as u32))),
         );
         // Ops, by block, in insertion order.
         build_csr(

@@ -307,21 +307,11 @@ impl Ordering {
     }
 }
 
-/// Index of a Flow block in a [`ReconvergePlan`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct FlowId(u32);
-
-impl FlowId {
-    /// The Flow with the given index.
-    pub const fn new(index: usize) -> Self {
-        assert!(index < u32::MAX as usize, "FlowId index out of range");
-        FlowId(index as u32)
-    }
-
-    /// Its dense index.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
+crate::support::define_id! {
+    /// Index of a Flow block in a [`ReconvergePlan`].
+    pub struct FlowId;
+    /// An optional [`FlowId`].
+    pub struct OptionFlowId;
 }
 
 impl fmt::Display for FlowId {
