@@ -9,8 +9,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
-cargo build --locked --bins --examples
-cargo test --locked
+# The workspace: spmd, crates/spmd-oracle, crates/spmd-bench
+# (docs/architecture.md); every unit and integration test of the three.
+cargo build --locked --workspace --bins --examples
+cargo test --locked --workspace
 SPMD_BIN_DIR="$PWD/target/debug" /usr/lib/llvm-22/bin/lit -sv mlir-tests
 # Embedding from an installed prefix (docs/embedding.md): the C++ example,
 # the C API test, the one-copy-of-MLIR checks, stock mlir-opt + plugin on
@@ -18,5 +20,8 @@ SPMD_BIN_DIR="$PWD/target/debug" /usr/lib/llvm-22/bin/lit -sv mlir-tests
 SPMD_CARGO_PROFILE=dev scripts/install.sh "$PWD/build/ci-prefix"
 scripts/test-embedding.sh "$PWD/build/ci-prefix"
 cargo run --locked --quiet --example embed | /usr/lib/llvm-22/bin/FileCheck tests/embedding/embed-rust.check
-RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --lib
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --workspace --lib
+# The shipped library alone, without the `testing` feature the other
+# crates turn on: it must build and document cleanly by itself.
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p spmd --lib
 SPMD_BIN_DIR="$PWD/target/debug" scripts/ptx-gate.sh --seeds "${SPMD_PTX_GATE_SEEDS:-75}" --forms "${SPMD_PTX_GATE_FORMS:-gpu,llvm}"
