@@ -150,6 +150,7 @@ impl RView {
     /// Blocks of `R` strictly inside some divergent region: reachable from
     /// a divergent block `B` (two different successors in `R`) without
     /// passing `ipdom(B)`.
+    #[cfg(any(test, feature = "testing"))]
     pub(super) fn in_divergent_regions<G: Graph + ?Sized>(&self, g: &G, divergent: &dyn Fn(BlockId) -> bool) -> Vec<bool> {
         let n = g.num_blocks();
         let mut inside = vec![false; n];
