@@ -31,13 +31,7 @@ use melior::{
     utility::parse_pass_pipeline,
     Context,
 };
-use spmd::{
-    analysis::{
-        cfg::{CycleForest, Graph},
-        region_graph::RegionGraph,
-    },
-    exec::{KernelShape, RandomKernel},
-};
+use spmd::{analysis::cfg::{CycleForest, Graph}, ir::region_graph::RegionGraph, exec::{KernelShape, RandomKernel}};
 
 const FIGURE_1A: &str = include_str!("../mlir-tests/predicate/figure-1a.mlir");
 const LOOP: &str = include_str!("../mlir-tests/predicate/loop.mlir");

@@ -28,15 +28,7 @@ use melior::{
     utility::parse_pass_pipeline,
     Context,
 };
-use spmd::{
-    analysis::{
-        cfg::BlockId,
-        function_regions::cfg_regions,
-        region_uniformity::{RegionUniformity, UniformityOptions},
-    },
-    bench::llvm_ir,
-    transforms::reconverge::plan::Ordering,
-};
+use spmd::{analysis::{cfg::BlockId, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::function_regions::cfg_regions, bench::llvm_ir, transforms::reconverge::plan::Ordering};
 use std::{cell::RefCell, process::Command, rc::Rc};
 
 #[derive(Default, Clone, Copy)]

@@ -23,7 +23,7 @@ use melior::{
 pub fn handle() -> DialectHandle {
     // SAFETY: the function is defined by the statically linked C API archive
     // and returns a handle to static data.
-    unsafe { DialectHandle::from_raw(crate::ffi::mlirGetDialectHandle__spmd__()) }
+    unsafe { DialectHandle::from_raw(crate::ir::ffi::mlirGetDialectHandle__spmd__()) }
 }
 
 /// Adds the `spmd` dialect to a registry.

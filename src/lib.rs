@@ -19,7 +19,7 @@ pub mod bench;
 pub mod diagnostics;
 pub mod dialect;
 pub mod exec;
-pub mod ffi;
+pub mod ir;
 pub mod opt;
 pub mod passes;
 pub mod support;

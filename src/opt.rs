@@ -20,7 +20,7 @@ pub fn opt_main() -> i32 {
         arguments.iter().map(|argument| argument.as_ptr() as *mut c_char).collect();
     argv.push(std::ptr::null_mut());
     // SAFETY: argv is a NULL-terminated array of valid C strings that outlives the call.
-    unsafe { crate::ffi::spmdOptMain(arguments.len() as i32, argv.as_mut_ptr()) }
+    unsafe { crate::ir::ffi::spmdOptMain(arguments.len() as i32, argv.as_mut_ptr()) }
 }
 
 /// True if every module `spmd-opt` prints has already passed the verifier.

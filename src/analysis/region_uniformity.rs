@@ -29,10 +29,15 @@
 use super::{
     cfg::{BlockId, CfgAnalysis, Graph, Traversal},
     divergence_sources::{self, classify, ExtraSources, OpFacts},
-    region_graph::{RegionGraph, RegionGraphError},
     uniformity::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, ValueId},
 };
-use crate::{ffi, support::FastMap};
+use crate::{
+    ir::{
+        ffi,
+        region_graph::{RegionGraph, RegionGraphError},
+    },
+    support::FastMap,
+};
 use melior::ir::{
     attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute},
     block::BlockLike,
@@ -369,7 +374,7 @@ fn may_be_private(address: Value<'_, '_>) -> bool {
         }
     }
     let mut value = address;
-    while let Some(op) = crate::transforms::ir_edit::defining_op(value) {
+    while let Some(op) = crate::ir::edit::defining_op(value) {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default();
         if name == "memref.alloca" {

@@ -28,7 +28,8 @@
 use super::{PassOptions, Report};
 use crate::{
     diagnostics,
-    transforms::{ir_edit, prepare::op_name},
+    ir::edit,
+    transforms::prepare::op_name,
 };
 use melior::{
     dialect::cf,
@@ -76,7 +77,7 @@ pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Resul
     for (lowering, op) in &ops {
         match lowering {
             Lowering::FlowBranch => replace_flow_branch(context, *op),
-            Lowering::Marker => ir_edit::erase_operation(*op),
+            Lowering::Marker => edit::erase_operation(*op),
             Lowering::Token | Lowering::WaveLevel => {}
         }
     }
@@ -120,7 +121,7 @@ fn check_lowerable(ops: &[(Lowering, OperationRef<'_, '_>)]) -> Result<(), ()> {
 pub(crate) fn check_token_users(token_op: OperationRef<'_, '_>) -> bool {
     let mut only_tokens = true;
     for result in token_op.results() {
-        for user in ir_edit::users(result.into()) {
+        for user in edit::users(result.into()) {
             if Lowering::of(&op_name(user)) != Some(Lowering::Token) {
                 let message = format!(
                     "cannot lower convergence token of '{}': it is used by '{}'",
@@ -149,12 +150,12 @@ fn replace_flow_branch<'c>(context: &'c Context, flow: OperationRef<'c, '_>) {
     let branch = cf::cond_br(context, condition, &true_dest, &false_dest, &on_true, &on_false, flow.location());
     let block = flow.block().expect("a terminator is in a block");
     block.insert_operation_before(flow, branch);
-    ir_edit::erase_operation(flow);
+    edit::erase_operation(flow);
 }
 
 /// The operands `branch` forwards to successor `slot`.
 fn forwarded<'c, 'a>(branch: OperationRef<'c, 'a>, slot: usize) -> Vec<Value<'c, 'a>> {
-    ir_edit::successor_operands(branch, slot).expect("spmd.flow_br implements BranchOpInterface")
+    edit::successor_operands(branch, slot).expect("spmd.flow_br implements BranchOpInterface")
 }
 
 /// Erases the token ops, each after the child tokens that use it.
@@ -162,13 +163,13 @@ pub(crate) fn erase_token_ops(mut pending: Vec<OperationRef<'_, '_>>) {
     while !pending.is_empty() {
         let (unused, used): (Vec<_>, Vec<_>) = pending.into_iter().partition(|op| !has_uses(*op));
         assert!(!unused.is_empty(), "convergence tokens form a forest, so some token is unused");
-        unused.into_iter().for_each(ir_edit::erase_operation);
+        unused.into_iter().for_each(edit::erase_operation);
         pending = used;
     }
 }
 
 fn has_uses(op: OperationRef<'_, '_>) -> bool {
-    op.results().any(|result| !!ir_edit::is_used(result.into()))
+    op.results().any(|result| !!edit::is_used(result.into()))
 }
 
 /// Removes every discardable `spmd.*` attribute at or below `root`.

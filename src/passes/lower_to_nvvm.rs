@@ -21,8 +21,8 @@ use super::{
 };
 use crate::{
     diagnostics,
+    ir::edit,
     transforms::{
-        ir_edit,
         lower_to_nvvm::{check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp},
         prepare::op_name,
     },
@@ -57,7 +57,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     for function in &functions {
         lower_function(context, function, width);
     }
-    markers.into_iter().for_each(ir_edit::erase_operation);
+    markers.into_iter().for_each(edit::erase_operation);
     erase_token_ops(tokens);
     strip_spmd_attributes(root);
     gpu_functions(root).into_iter().for_each(strip_spmd_argument_attributes);

@@ -30,10 +30,7 @@ pub mod verify_reconverging;
 pub mod verify_structured;
 pub mod view_cfg;
 
-use crate::{
-    analysis::function_regions::{cfg_regions, CfgRegion},
-    diagnostics, ffi,
-};
+use crate::{ir::{function_regions::{cfg_regions, CfgRegion}, ffi}, diagnostics};
 use melior::ir::{operation::OperationLike, Location, OperationRef};
 use mlir_sys::{MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
 pub use options::PassOptions;

@@ -5,9 +5,8 @@ use super::{
     Report, Scope,
 };
 use crate::{
-    analysis::region_graph::RegionGraph,
+    ir::{edit, region_graph::RegionGraph},
     transforms::{
-        ir_edit,
         structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions},
     },
 };
@@ -52,10 +51,10 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
 /// front. The region is only snapshotted when it holds a marker (a scan in
 /// C++ tells), so unmarked input pays one walk of its block list.
 fn reject_malformed_markers<'c>(function: &CfgRegion<'c, '_>) -> Result<(), RegionFailure<'c>> {
-    let mut has_head = vec![false; ir_edit::blocks(function.region).len()];
+    let mut has_head = vec![false; edit::blocks(function.region).len()];
     // SAFETY: the region is live; the helper writes one flag per block.
     let next_id = unsafe {
-        crate::ffi::spmdScanReconvergenceMarkers(function.region.to_raw(), has_head.as_mut_ptr(), has_head.len() as isize)
+        crate::ir::ffi::spmdScanReconvergenceMarkers(function.region.to_raw(), has_head.as_mut_ptr(), has_head.len() as isize)
     };
     if next_id == 0 {
         return Ok(());

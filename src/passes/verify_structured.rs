@@ -7,10 +7,10 @@ use crate::{
     analysis::{
         cfg::BlockId,
         reconverging::Violation,
-        region_graph::RegionGraph,
         region_uniformity::{is_marked_uniform, RegionUniformity},
         structured::{check_markers, check_structured, MarkerViolation, StructuredInput, StructuredViolation},
     },
+    ir::region_graph::RegionGraph,
     transforms::{
         prepare::{self, op_name},
         structurize::flow_shapes,

@@ -9,14 +9,8 @@
 //! the start of the entry block (which dominates every use).
 
 use crate::support::FastMap;
-use super::{
-    ir_edit,
-    ssa_repair::{self, Available, Variable},
-};
-use crate::analysis::{
-    cfg::{BlockId, DominatorTree, Graph},
-    region_graph::RegionGraph,
-};
+use crate::{ir::edit, transforms::ssa_repair::{self, Available, Variable}};
+use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::region_graph::RegionGraph};
 use melior::{
     ir::{block::BlockLike, r#type::TypeLike, BlockRef, Location, Type, Value, ValueLike},
     Context,
@@ -109,7 +103,7 @@ pub fn apply_with<'c, 'a>(
         operands.clear();
         operands.extend(edge.iter().map(|&(_, _, k, value)| resolve(materializer, k, value)));
         // SSA construction only appends operands to the snapshot's terminators.
-        let appended = ir_edit::append_successor_operands(graph.snapshot_terminator(pred), slot, &operands);
+        let appended = edit::append_successor_operands(graph.snapshot_terminator(pred), slot, &operands);
         assert!(appended, "branches of a snapshotted region forward their operands");
     }
     timer.lap("successor operands");
@@ -162,7 +156,7 @@ impl<'c, 'a> Materializer<'c, 'a> {
     }
 
     fn poison(&mut self, r#type: Type<'c>) -> Value<'c, 'a> {
-        self.cached(Materialized::Poison(r#type.to_raw().ptr as usize), |s| ir_edit::poison(s.context, r#type, s.location))
+        self.cached(Materialized::Poison(r#type.to_raw().ptr as usize), |s| edit::poison(s.context, r#type, s.location))
     }
 
     fn cached_integer(&mut self, key: Materialized, width: u32, value: i64) -> Value<'c, 'a> {
@@ -170,7 +164,7 @@ impl<'c, 'a> Materializer<'c, 'a> {
             // SAFETY: the value was created in the entry block by this materializer.
             return unsafe { Value::from_raw(raw) };
         }
-        let value = ir_edit::prepend_integer_constant(self.entry, width, value, self.location);
+        let value = edit::prepend_integer_constant(self.entry, width, value, self.location);
         self.constants.insert(key, value.to_raw());
         value
     }
@@ -180,7 +174,7 @@ impl<'c, 'a> Materializer<'c, 'a> {
             // SAFETY: the value was created in the entry block by this materializer.
             return unsafe { Value::from_raw(raw) };
         }
-        let op = ir_edit::insert_at_start(self.entry, build(self));
+        let op = edit::insert_at_start(self.entry, build(self));
         let value: Value = op.result(0).unwrap().into();
         self.constants.insert(key, value.to_raw());
         value

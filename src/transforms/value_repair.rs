@@ -12,11 +12,9 @@
 //! after each edit would cost a walk of all its operations.
 
 use super::ssa_apply::{self, Def, IrVariable};
-use super::{ir_edit, ssa_repair::Variable};
-use crate::analysis::{
-    cfg::{BlockId, DominatorTree, Graph},
-    region_graph::RegionGraph,
-};
+use super::ssa_repair::Variable;
+use crate::ir::edit;
+use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::region_graph::RegionGraph};
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, Value, ValueLike},
     Context,
@@ -132,7 +130,7 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
                 next = op.next_in_block();
             }
             for value in arguments.chain(results) {
-                for user in ir_edit::users(value) {
+                for user in edit::users(value) {
                     if let Some(use_block) = enclosing_block_in(graph, user) {
                         self.check(dominators, value, def_block, use_block);
                     }
@@ -168,10 +166,10 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
         for (key, reads) in order.iter().zip(&reads) {
             let (value, def_block, _) = broken[key];
             let by_block: BTreeMap<BlockId, Value> = reads.iter().copied().collect();
-            for (user, operand) in ir_edit::uses(value) {
+            for (user, operand) in edit::uses(value) {
                 let Some(use_block) = enclosing_block_in(graph, user) else { continue };
                 if dominators.is_reachable(use_block) && !dominators.dominates(def_block, use_block) {
-                    ir_edit::set_operand(user, operand, by_block[&use_block]);
+                    edit::set_operand(user, operand, by_block[&use_block]);
                 }
             }
         }
@@ -271,7 +269,7 @@ fn for_each_operand_in<'c, 'a>(block: BlockRef<'c, 'a>, buffer: &mut Vec<mlir_sy
     buffer.clear();
     loop {
         // SAFETY: a live block; the helper writes at most `capacity` values.
-        let count = unsafe { crate::ffi::spmdCrossBlockOperands(block.to_raw(), buffer.as_mut_ptr(), buffer.capacity() as isize) } as usize;
+        let count = unsafe { crate::ir::ffi::spmdCrossBlockOperands(block.to_raw(), buffer.as_mut_ptr(), buffer.capacity() as isize) } as usize;
         if count <= buffer.capacity() {
             // SAFETY: the helper initialised the first `count` entries.
             unsafe { buffer.set_len(count) };

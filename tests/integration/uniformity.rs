@@ -19,17 +19,7 @@
 //! that trusts the analysis.
 
 use crate::common::{context, parse};
-use spmd::{
-    analysis::{
-        cfg::BlockId,
-        function_regions::cfg_regions,
-        region_uniformity::{RegionUniformity, UniformityOptions},
-    },
-    exec::{
-        trace::{BranchSite, DynamicInstance, Tracer},
-        ElementType, Executor, KernelShape, Memory, RandomKernel,
-    },
-};
+use spmd::{analysis::{cfg::BlockId, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::function_regions::cfg_regions, exec::{trace::{BranchSite, DynamicInstance, Tracer}, ElementType, Executor, KernelShape, Memory, RandomKernel}};
 use std::collections::HashMap;
 
 const THREADS: u32 = 64;

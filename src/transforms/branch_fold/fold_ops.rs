@@ -53,7 +53,7 @@
 //! executes them. Constants the folders create are materialized at the
 //! start of the entry block, where OptimizeBranches puts them anyway.
 
-use super::{ir_edit, prepare, safety, Folder};
+use super::{edit, prepare, safety, Folder};
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 
 /// Which operations the greedy driver may see (see the module docs).
@@ -81,7 +81,7 @@ pub fn fold_operations(folder: &mut Folder<'_, '_, '_>) -> Result<bool, &'static
     let (mut eligible, mut protected) = (Vec::new(), Vec::new());
     let mut next = folder.region.first_block();
     while let Some(block) = next {
-        for op in ir_edit::operations(block) {
+        for op in edit::operations(block) {
             if is_eligible(op) {
                 eligible.push(op);
             } else {
@@ -94,7 +94,7 @@ pub fn fold_operations(folder: &mut Folder<'_, '_, '_>) -> Result<bool, &'static
         return Ok(false);
     }
     let (_, before) = super::count(folder.region);
-    ir_edit::fold_operations(&eligible, &protected, folder.region)
+    edit::fold_operations(&eligible, &protected, folder.region)
         .map_err(|()| "the folding step moved or erased a protected operation or a block")?;
     let (_, after) = super::count(folder.region);
     if after < before {

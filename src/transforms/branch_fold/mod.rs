@@ -88,12 +88,9 @@ pub mod safety;
 pub mod tail_merge;
 
 use self::gate::{BlockLabel, Gate, PlannedCfg};
-use super::{ir_edit, prepare};
-use crate::analysis::{
-    cfg::{BlockId, Graph},
-    region_graph::{RegionGraph, RegionGraphError},
-    region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions},
-};
+use super::prepare;
+use crate::ir::edit;
+use crate::{analysis::{cfg::{BlockId, Graph}, region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions}}, ir::region_graph::{RegionGraph, RegionGraphError}};
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, RegionRef},
     Context,
@@ -320,7 +317,7 @@ pub fn count(region: RegionRef<'_, '_>) -> (usize, usize) {
     let mut next = region.first_block();
     while let Some(block) = next {
         blocks += 1;
-        ops += ir_edit::operations(block).len();
+        ops += edit::operations(block).len();
         next = block.next_in_region();
     }
     (blocks, ops)
@@ -455,7 +452,7 @@ fn view_of<'c, 'a>(
                 exit: prepare::is_function_exit(terminator),
                 flow,
                 flow_impure: flow && has_non_flow_ops(graph.block(id)),
-                loop_token: ir_edit::operations(graph.block(id))
+                loop_token: edit::operations(graph.block(id))
                     .iter()
                     .any(|op| prepare::op_name(*op) == "spmd.convergence.loop"),
                 unmarked_branch: {
@@ -646,7 +643,7 @@ fn is_flow_block(block: BlockRef<'_, '_>) -> bool {
 /// tails and the `arith.constant`/`arith.cmpi` of a selector chain (see
 /// [`crate::transforms::structurize::flow_shapes`]).
 fn has_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
-    let operations = ir_edit::operations(block);
+    let operations = edit::operations(block);
     operations[..operations.len().saturating_sub(1)].iter().any(|op| {
         !matches!(prepare::op_name(*op).as_str(), "spmd.reconvergence.tail" | "arith.constant" | "arith.cmpi")
     })
@@ -659,7 +656,7 @@ fn has_ops_before(op: OperationRef<'_, '_>) -> bool {
 
 /// The value of an `i1` constant, if `value` is one.
 fn constant_bool(value: melior::ir::Value<'_, '_>) -> Option<bool> {
-    let op = ir_edit::defining_op(value)?;
+    let op = edit::defining_op(value)?;
     let name = prepare::op_name(op);
     if name != "arith.constant" && name != "llvm.mlir.constant" {
         return None;

@@ -3,7 +3,7 @@
 //! diagnostic at the offending operation.
 
 use super::{SpmdOp, WaveFunction};
-use crate::{diagnostics, ffi, transforms::ir_edit, transforms::prepare::op_name};
+use crate::{diagnostics, ir::ffi, ir::edit, transforms::prepare::op_name};
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, WalkOrder, WalkResult},
@@ -93,7 +93,7 @@ pub fn check_function(function: &WaveFunction<'_, '_>, checker: &mut Checker) {
 }
 
 fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
-    for op in ir_edit::operations(block) {
+    for op in edit::operations(block) {
         let name = op_name(op);
         // `ub.poison` of a mask (hand-written wave-level code) lowers to a
         // poison integer like every other mask value.
@@ -111,7 +111,7 @@ fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
         );
     }
     for slot in 0..terminator.successor_count() {
-        if name != "spmd.exec.br_zero" && ir_edit::successor_operands(terminator, slot).is_none() {
+        if name != "spmd.exec.br_zero" && edit::successor_operands(terminator, slot).is_none() {
             checker.error(terminator, &format!("cannot forward the exec mask through '{name}'"));
             break;
         }

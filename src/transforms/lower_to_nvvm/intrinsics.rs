@@ -15,7 +15,7 @@
 //! `llvm.<name>.<type>`); vector forms are left for the conversion to
 //! report.
 
-use crate::{diagnostics, transforms::{ir_edit, prepare::op_name}};
+use crate::{diagnostics, ir::edit, transforms::prepare::op_name};
 use melior::{
     ir::{
         block::BlockLike,
@@ -92,8 +92,8 @@ pub fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, intrinsic: &s
         .expect("valid llvm.call_intrinsic");
     let block = op.block().expect("the op is in a block");
     let call = block.insert_operation_before(op, call);
-    ir_edit::replace_all_uses(result.into(), call.result(0).unwrap().into());
-    ir_edit::erase_operation(op);
+    edit::replace_all_uses(result.into(), call.result(0).unwrap().into());
+    edit::erase_operation(op);
 }
 
 /// `f16`, `f32` or `f64` for a scalar float result.

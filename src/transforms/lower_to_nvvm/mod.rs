@@ -91,7 +91,7 @@ use melior::{
     Context,
 };
 
-use crate::transforms::{ir_edit, prepare::op_name};
+use crate::{ir::edit, transforms::prepare::op_name};
 
 /// The spmd operations the lowering knows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -159,7 +159,7 @@ impl<'c, 'a> WaveFunction<'c, 'a> {
 
     /// The blocks of the body, in order.
     pub fn blocks(&self) -> Vec<BlockRef<'c, 'a>> {
-        ir_edit::blocks(self.body())
+        edit::blocks(self.body())
     }
 
     fn is_kernel(&self) -> bool {
@@ -170,7 +170,7 @@ impl<'c, 'a> WaveFunction<'c, 'a> {
     fn writes_exec(&self) -> bool {
         self.blocks()
             .into_iter()
-            .flat_map(ir_edit::operations)
+            .flat_map(edit::operations)
             .any(|op| SpmdOp::of(&op_name(op)) == Some(SpmdOp::ExecWrite))
     }
 }
@@ -276,7 +276,7 @@ fn lower_block<'c, 'a>(
 ) {
     let is_live = exec_in == lanes.live;
     let mut state = ExecState { exec: exec_in, is_live, active: None };
-    for op in ir_edit::operations(block) {
+    for op in edit::operations(block) {
         let emit = Emitter { context, anchor: op, location: op.location() };
         match SpmdOp::of(&op_name(op)) {
             Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, lanes, &mut state, kind),
@@ -341,9 +341,9 @@ fn lower_wave_op<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, state: &
         SpmdOp::FlowBranch | SpmdOp::Token | SpmdOp::Marker => unreachable!("not wave-level"),
     };
     if let Some(value) = replacement {
-        ir_edit::replace_all_uses(op.result(0).unwrap().into(), value);
+        edit::replace_all_uses(op.result(0).unwrap().into(), value);
     }
-    ir_edit::erase_operation(op);
+    edit::erase_operation(op);
 }
 
 /// `spmd.exec.br_zero ^z(a), ^nz(b)` becomes
@@ -353,7 +353,7 @@ fn lower_branch_zero<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, exec
     let zero = emit.constant(lanes.width, 0);
     let empty = emit.cmp(CmpiPredicate::Eq, exec, zero);
     let operands = |slot: usize| {
-        let mut values = ir_edit::successor_operands(op, slot).expect("spmd.exec.br_zero forwards its operands");
+        let mut values = edit::successor_operands(op, slot).expect("spmd.exec.br_zero forwards its operands");
         values.push(exec);
         values
     };
@@ -365,9 +365,9 @@ fn lower_branch_zero<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, exec
 /// Appends the block's final exec value to every successor's operands.
 fn forward_exec(terminator: OperationRef<'_, '_>, exec: Value<'_, '_>) {
     for slot in 0..terminator.successor_count() {
-        let mut values = ir_edit::successor_operands(terminator, slot).expect("checked: forwarded operands");
+        let mut values = edit::successor_operands(terminator, slot).expect("checked: forwarded operands");
         values.push(exec);
-        ir_edit::set_successor_operands(terminator, slot, &values);
+        edit::set_successor_operands(terminator, slot, &values);
     }
 }
 
@@ -383,7 +383,7 @@ fn retype_mask_values<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) {
                 argument.set_type(mask_type);
             }
         }
-        for op in ir_edit::operations(*block) {
+        for op in edit::operations(*block) {
             for result in op.results() {
                 if check::is_mask(result.r#type()) {
                     result.set_type(mask_type);

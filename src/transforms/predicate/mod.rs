@@ -137,18 +137,8 @@ pub mod carriers;
 pub mod live;
 pub mod plan;
 
-use super::{
-    ir_edit,
-    ssa_apply::{self, Def, IrVariable},
-    ssa_repair::Variable,
-    value_repair::enclosing_block_in,
-};
-use crate::analysis::{
-    cfg::{BlockId, DominatorTree, Graph},
-    reconverging::{check_with_exits, ExitPostDominance, Violation},
-    region_graph::{RegionGraph, RegionGraphError},
-    region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
-};
+use crate::{ir::edit, transforms::{ssa_apply::{self, Def, IrVariable}, ssa_repair::Variable, value_repair::enclosing_block_in}};
+use crate::{analysis::{cfg::{BlockId, DominatorTree, Graph}, reconverging::{check_with_exits, ExitPostDominance, Violation}, region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR}}, ir::region_graph::{RegionGraph, RegionGraphError}};
 use crate::transforms::prepare::{self, op_name};
 use melior::{
     ir::{
@@ -323,10 +313,10 @@ fn hoist_constants(region: RegionRef<'_, '_>) {
     let Some(anchor) = entry.first_operation() else { return };
     let mut block = entry.next_in_region();
     while let Some(b) = block {
-        for op in ir_edit::operations(b) {
+        for op in edit::operations(b) {
             let name = op_name(op);
             if (name == "arith.constant" || name == "ub.poison") && op.operand_count() == 0 && op.region_count() == 0 {
-                ir_edit::move_before(op, anchor);
+                edit::move_before(op, anchor);
             }
         }
         block = b.next_in_region();
@@ -347,7 +337,7 @@ fn reject_terminators<'c>(graph: &RegionGraph<'c, '_>, uniformity: &RegionUnifor
         any_divergent = true;
         let terminator = graph.terminator(b);
         // SAFETY: plain interface query on a live operation.
-        if !unsafe { crate::ffi::spmdIsBranch(terminator.to_raw()) } {
+        if !unsafe { crate::ir::ffi::spmdIsBranch(terminator.to_raw()) } {
             return Err(PredicateError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
@@ -371,7 +361,7 @@ fn reject_terminators<'c>(graph: &RegionGraph<'c, '_>, uniformity: &RegionUnifor
 /// Refuses input that already contains exec-mask code.
 fn reject_wave_level<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), PredicateError<'c>> {
     for b in (0..graph.num_blocks()).map(BlockId::new) {
-        for op in ir_edit::operations(graph.block(b)) {
+        for op in edit::operations(graph.block(b)) {
             if op_name(op).starts_with("spmd.exec.") {
                 return Err(PredicateError::AlreadyWaveLevel {
                     location: op.location(),
@@ -470,7 +460,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     fn new(context: &'c Context, graph: &'g RegionGraph<'c, 'a>, location: Location<'c>) -> Self {
         let mask = Type::parse(context, "!spmd.mask").expect("spmd dialect loaded");
         let entry = graph.block(graph.graph().entry());
-        let empty = ir_edit::insert_at_start(entry, build(context, "spmd.mask.empty", &[], &[mask], location));
+        let empty = edit::insert_at_start(entry, build(context, "spmd.mask.empty", &[], &[mask], location));
         Self {
             context,
             graph,
@@ -521,7 +511,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             } else if let Some(kept) = item.direct.and_then(merged) {
                 // A direct merge made before the merge of the argument it reads.
                 item.direct = Some(kept);
-                ir_edit::set_operand(merges[&k], 1, kept);
+                edit::set_operand(merges[&k], 1, kept);
             }
         }
         for &p in rejoins.keys() {
@@ -594,7 +584,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 let mut passed: Vec<Value<'c, 'a>> = parking
                     .iter()
                     .filter_map(|branch| {
-                        ir_edit::successor_operands(self.graph.terminator(branch.block), branch.primary_slot)
+                        edit::successor_operands(self.graph.terminator(branch.block), branch.primary_slot)
                             .and_then(|operands| operands.get(i).copied())
                     })
                     .filter(|&v| !is_poison(v))
@@ -657,7 +647,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let mut table = live::Values::default();
         for (i, &v) in values.iter().enumerate() {
             let mut uses = Vec::new();
-            for (user, operand) in ir_edit::uses(v) {
+            for (user, operand) in edit::uses(v) {
                 let Some(b) = enclosing_block_in(self.graph, user) else {
                     continue;
                 };
@@ -717,7 +707,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let mut values: Vec<Value<'c, 'a>> = (0..block.argument_count())
             .map(|i| block.argument(i).unwrap().into())
             .collect();
-        for op in ir_edit::operations(block) {
+        for op in edit::operations(block) {
             values.extend((0..op.result_count()).map(|i| Value::from(op.result(i).unwrap())));
         }
         values.retain(|v| self.is_lane_data(v.r#type()));
@@ -765,7 +755,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let block = self.graph.block(p);
         match at {
             Some(before) => block.insert_operation_before(before, op),
-            None => ir_edit::insert_before_terminator(block, op),
+            None => edit::insert_before_terminator(block, op),
         }
     }
 
@@ -797,9 +787,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             let merge = self.insert_at(p, at, op);
             if item.argument.is_some() {
                 let merged = value(merge);
-                for (user, operand) in ir_edit::uses(item.value) {
+                for (user, operand) in edit::uses(item.value) {
                     if user != merge {
-                        ir_edit::set_operand(user, operand, merged);
+                        edit::set_operand(user, operand, merged);
                     }
                 }
             }
@@ -818,19 +808,19 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let to_primary = if branch.primary_slot == 0 {
             condition
         } else {
-            let one = ir_edit::insert_before_terminator(block, ir_edit::bool_constant(self.context, true, location));
+            let one = edit::insert_before_terminator(block, edit::bool_constant(self.context, true, location));
             let i1: Type = IntegerType::new(self.context, 1).into();
-            value(ir_edit::insert_before_terminator(
+            value(edit::insert_before_terminator(
                 block,
                 build(self.context, "arith.xori", &[condition, value(one)], &[i1], location),
             ))
         };
-        let ballot = value(ir_edit::insert_before_terminator(
+        let ballot = value(edit::insert_before_terminator(
             block,
             build(self.context, "spmd.ballot", &[to_primary], &[self.mask], location),
         ));
         let p = branch.primary(g);
-        let primary_operands = ir_edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
+        let primary_operands = edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
         for item in parked
             .iter_mut()
             .filter(|item| item.rejoin == p && item.direct.is_none())
@@ -851,9 +841,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 location,
             );
             item.selects
-                .push((branch.block, ir_edit::insert_before_terminator(block, op)));
+                .push((branch.block, edit::insert_before_terminator(block, op)));
         }
-        let pending = ir_edit::insert_before_terminator(
+        let pending = edit::insert_before_terminator(
             block,
             build(
                 self.context,
@@ -863,11 +853,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 location,
             ),
         );
-        let exec = ir_edit::insert_before_terminator(
+        let exec = edit::insert_before_terminator(
             block,
             build(self.context, "spmd.exec.read", &[], &[self.mask], location),
         );
-        let rest = ir_edit::insert_before_terminator(
+        let rest = edit::insert_before_terminator(
             block,
             build(
                 self.context,
@@ -879,7 +869,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         );
         let mut write = build(self.context, "spmd.exec.write", &[value(rest)], &[], location);
         write.set_discardable_attribute(PARK_ATTR, self.i64_attr(id));
-        ir_edit::insert_before_terminator(block, write);
+        edit::insert_before_terminator(block, write);
         self.replace_terminator(branch, terminator, primary_operands);
         pending
     }
@@ -893,7 +883,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     ) {
         let g = self.graph.graph();
         let secondary_slot = 1 - branch.primary_slot;
-        let secondary_operands = ir_edit::successor_operands(terminator, secondary_slot).unwrap_or_default();
+        let secondary_operands = edit::successor_operands(terminator, secondary_slot).unwrap_or_default();
         let primary = self.graph.block(branch.primary(g));
         let secondary = self.graph.block(g.successors(branch.block)[secondary_slot]);
         let location = terminator.location();
@@ -919,7 +909,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         };
         let block = self.graph.block(branch.block);
         block.insert_operation_before(terminator, op);
-        ir_edit::erase_operation(terminator);
+        edit::erase_operation(terminator);
     }
 
     /// A divergent branch whose slots target one block: `cf.br` with
@@ -929,8 +919,8 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let terminator = self.graph.terminator(b);
         let location = terminator.location();
         let condition: Value<'c, 'a> = terminator.operand(0).unwrap();
-        let first = ir_edit::successor_operands(terminator, 0).unwrap_or_default();
-        let second = ir_edit::successor_operands(terminator, 1).unwrap_or_default();
+        let first = edit::successor_operands(terminator, 0).unwrap_or_default();
+        let second = edit::successor_operands(terminator, 1).unwrap_or_default();
         let operands: Vec<Value<'c, 'a>> = first
             .iter()
             .zip(&second)
@@ -956,7 +946,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             .add_successors(&[&target])
             .build();
         block.insert_operation_before(terminator, op.expect("valid cf.br"));
-        ir_edit::erase_operation(terminator);
+        edit::erase_operation(terminator);
     }
 
     /// SSA construction passes `ub.poison` where a variable has no
@@ -965,10 +955,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     /// understands.
     fn empty_instead_of_poison_masks(&self) {
         let entry = self.graph.block(self.graph.graph().entry());
-        for op in ir_edit::operations(entry) {
+        for op in edit::operations(entry) {
             if op_name(op) == "ub.poison" && op.result(0).is_ok_and(|result| result.r#type() == self.mask) {
-                ir_edit::replace_all_uses(value(op), self.empty);
-                ir_edit::erase_operation(op);
+                edit::replace_all_uses(value(op), self.empty);
+                edit::erase_operation(op);
             }
         }
     }
@@ -1044,13 +1034,13 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         // Patch rejoin masks.
         for (k, &p) in rejoins.keys().enumerate() {
             let m = read_at(k, id(p)).expect("rejoin mask read");
-            ir_edit::set_operand(rejoin_ors[&p], 1, m);
+            edit::set_operand(rejoin_ors[&p], 1, m);
             for (j, _) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p) {
-                ir_edit::set_operand(merges[&j], 0, m);
+                edit::set_operand(merges[&j], 0, m);
             }
             for &(b, _, pending) in parks.iter().filter(|(_, target, _)| *target == p) {
                 if b != p && id(b) != entry {
-                    ir_edit::set_operand(pending, 0, read_at(k, id(b)).expect("pending mask read"));
+                    edit::set_operand(pending, 0, read_at(k, id(b)).expect("pending mask read"));
                 }
             }
         }
@@ -1058,9 +1048,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         for (j, item) in parked.iter().enumerate() {
             let Some(k) = variable_of[j] else { continue };
             for &(b, select) in &item.selects {
-                ir_edit::set_operand(select, 2, read_at(k, id(b)).expect("parked value read"));
+                edit::set_operand(select, 2, read_at(k, id(b)).expect("parked value read"));
             }
-            ir_edit::set_operand(merges[&j], 1, read_at(k, id(item.rejoin)).expect("parked value read"));
+            edit::set_operand(merges[&j], 1, read_at(k, id(item.rejoin)).expect("parked value read"));
         }
         self.repair_values(parked, merges);
     }
@@ -1109,12 +1099,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 merge_in.insert(block, merge);
             }
             let mut uses = Vec::new();
-            for (user, operand) in ir_edit::uses(original) {
+            for (user, operand) in edit::uses(original) {
                 let block = enclosing_block_in(&graph, user).expect("use in the region");
                 match merge_in.get(&block) {
                     Some(&merge) if merge == user => {}
                     Some(&merge) => {
-                        ir_edit::set_operand(user, operand, value(merge));
+                        edit::set_operand(user, operand, value(merge));
                         continue;
                     }
                     None if block == def_block => continue,
@@ -1137,7 +1127,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                     .find(|(b, _)| *b == block)
                     .map(|&(_, v)| v)
                     .expect("read");
-                ir_edit::set_operand(user, site.index(user), seen);
+                edit::set_operand(user, site.index(user), seen);
             }
         }
     }
@@ -1160,10 +1150,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             .expect("block in a region");
         let mut block = region.first_block();
         while let Some(b) = block {
-            for op in ir_edit::operations(b) {
+            for op in edit::operations(b) {
                 let name = op_name(op);
                 if name == "spmd.reconvergence.head" || name == "spmd.reconvergence.tail" {
-                    ir_edit::erase_operation(op);
+                    edit::erase_operation(op);
                 } else if name == "spmd.mask.or" {
                     let (x, y): (Value, Value) = (op.operand(0).unwrap(), op.operand(1).unwrap());
                     let other = if x == self.empty {
@@ -1174,15 +1164,15 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                         None
                     };
                     if let Some(other) = other {
-                        ir_edit::replace_all_uses(value(op), other);
-                        ir_edit::erase_operation(op);
+                        edit::replace_all_uses(value(op), other);
+                        edit::erase_operation(op);
                     }
                 }
             }
             block = b.next_in_region();
         }
-        if !ir_edit::is_used(self.empty) {
-            ir_edit::erase_operation(ir_edit::defining_op(self.empty).expect("mask.empty op"));
+        if !edit::is_used(self.empty) {
+            edit::erase_operation(edit::defining_op(self.empty).expect("mask.empty op"));
         }
     }
 
@@ -1194,7 +1184,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
 /// The first operation of `block` that is not a reconvergence tail marker
 /// or a convergence token.
 fn first_non_marker<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    ir_edit::operations(block).into_iter().find(|op| {
+    edit::operations(block).into_iter().find(|op| {
         let name = op_name(*op);
         name != "spmd.reconvergence.tail" && !name.starts_with("spmd.convergence.")
     })
@@ -1238,7 +1228,7 @@ fn successor_range(user: OperationRef<'_, '_>, slot: usize) -> (usize, usize) {
     let (mut begin, mut count) = (0isize, 0isize);
     // SAFETY: query on a live operation.
     let known =
-        unsafe { crate::ffi::spmdGetSuccessorOperandRange(user.to_raw(), slot as isize, &mut begin, &mut count) };
+        unsafe { crate::ir::ffi::spmdGetSuccessorOperandRange(user.to_raw(), slot as isize, &mut begin, &mut count) };
     if known {
         (begin as usize, count as usize)
     } else {
@@ -1254,12 +1244,12 @@ fn is_pure(op: OperationRef<'_, '_>) -> bool {
 
 /// True if `value` is the result of `ub.poison`.
 fn is_poison(value: Value<'_, '_>) -> bool {
-    ir_edit::defining_op(value).is_some_and(|op| op_name(op) == "ub.poison")
+    edit::defining_op(value).is_some_and(|op| op_name(op) == "ub.poison")
 }
 
 /// The block defining `value` (argument owner or parent of the op).
 fn value_block<'c, 'a>(value: Value<'c, 'a>) -> BlockRef<'c, 'a> {
-    match ir_edit::defining_op(value) {
+    match edit::defining_op(value) {
         Some(op) => op.block().expect("op in a block"),
         None => {
             // SAFETY: a value that is not an op result is a block argument.

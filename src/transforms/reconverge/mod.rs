@@ -41,16 +41,7 @@
 pub mod apply;
 pub mod plan;
 
-use crate::{
-    analysis::{
-        cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal},
-        reconverging,
-        region_graph::{RegionGraph, RegionGraphError},
-        region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
-    },
-    ffi,
-    transforms::prepare::{self, op_name},
-};
+use crate::{analysis::{cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal}, reconverging, region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR}}, ir::{region_graph::{RegionGraph, RegionGraphError}, ffi}, transforms::prepare::{self, op_name}};
 use melior::{
     ir::{
         block::BlockLike,
@@ -304,7 +295,7 @@ fn mark_uniform<'c>(context: &'c Context, branches: &[OperationRef<'c, '_>]) {
 }
 
 /// Rejects terminators the transform cannot reroute.
-fn check_terminators<'c>(graph: &crate::analysis::region_graph::RegionGraph<'c, '_>) -> Result<(), ReconvergeError<'c>> {
+fn check_terminators<'c>(graph: &crate::ir::region_graph::RegionGraph<'c, '_>) -> Result<(), ReconvergeError<'c>> {
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         if graph.graph().successors(b).is_empty() {
             continue;
@@ -326,7 +317,7 @@ fn check_terminators<'c>(graph: &crate::analysis::region_graph::RegionGraph<'c, 
 fn prepare_region<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
-    graph: &crate::analysis::region_graph::RegionGraph<'c, 'a>,
+    graph: &crate::ir::region_graph::RegionGraph<'c, 'a>,
     divergent: &[bool],
     divergence: &mut CarriedDivergence,
     stats: &mut ReconvergeStats,

@@ -74,16 +74,7 @@ use super::{
         plan::{plan_reconvergence_checked_later, Ordering, PlanError},
     },
 };
-use crate::{
-    analysis::{
-        cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal},
-        reconverging,
-        region_graph::{RegionGraph, RegionGraphError},
-        region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
-        structured::{check_structured, FlowShape, StructuredInput},
-    },
-    ffi,
-};
+use crate::{analysis::{cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal}, reconverging, region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions, UNIFORMITY_ATTR}, structured::{check_structured, FlowShape, StructuredInput}}, ir::{region_graph::{RegionGraph, RegionGraphError}, ffi}};
 use melior::{
     ir::{
         block::BlockLike,

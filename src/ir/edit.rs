@@ -3,7 +3,7 @@
 //!
 //! All functions take live melior handles; they never keep them.
 
-use crate::ffi;
+use crate::ir::ffi;
 use melior::{
     ir::{
         attribute::IntegerAttribute,
