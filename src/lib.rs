@@ -16,7 +16,6 @@
 
 pub mod analysis;
 pub mod bench;
-pub mod diagnostics;
 pub mod dialect;
 pub mod exec;
 pub mod ir;

@@ -161,7 +161,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
     }
 
     /// The id of `block`, or `None` if it is not in the snapshotted region.
-    pub fn id(&self, block: BlockRef<'c, 'a>) -> Option<BlockId> {
+    pub fn id(&self, block: BlockRef<'_, '_>) -> Option<BlockId> {
         self.ids.get(&address(&block)).copied()
     }
 

@@ -26,11 +26,7 @@
 //! any MLIR tool reads and which lowerings to LLVM carry along harmlessly.
 
 use super::{PassOptions, Report};
-use crate::{
-    diagnostics,
-    ir::edit,
-    transforms::prepare::op_name,
-};
+use crate::{ir::{diagnostics, edit}, transforms::prepare::op_name};
 use melior::{
     dialect::cf,
     ir::{
@@ -69,9 +65,7 @@ impl Lowering {
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<(), ()> {
-    let context_ref = root.context();
-    // SAFETY: the context outlives the pass run.
-    let context = unsafe { context_ref.to_ref() };
+    let context = crate::ir::query::context_of(root);
     let ops = spmd_ops(root);
     check_lowerable(&ops)?;
     for (lowering, op) in &ops {
@@ -89,12 +83,10 @@ pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Resul
 /// Every spmd operation at or below `root`, in pre-order, with its lowering.
 fn spmd_ops<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<(Lowering, OperationRef<'c, 'a>)> {
     let mut found = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
+    crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| {
         if let Some(lowering) = Lowering::of(&op_name(op)) {
-            // SAFETY: the operation lives in `root`, which outlives the pass.
-            found.push((lowering, unsafe { OperationRef::from_raw(op.to_raw()) }));
+            found.push((lowering, op));
         }
-        WalkResult::Advance
     });
     found
 }
@@ -174,17 +166,7 @@ fn has_uses(op: OperationRef<'_, '_>) -> bool {
 
 /// Removes every discardable `spmd.*` attribute at or below `root`.
 pub(crate) fn strip_spmd_attributes(root: OperationRef<'_, '_>) {
-    root.walk(WalkOrder::PreOrder, |op| {
-        let names: Vec<String> = (0..op.discardable_attribute_count())
-            .filter_map(|index| op.discardable_attribute_at(index).ok())
-            .map(|(name, _)| name.as_string_ref().as_str().unwrap_or_default().to_string())
-            .filter(|name| name.starts_with("spmd."))
-            .collect();
-        // SAFETY: the walk visits live operations; only their attributes change.
-        let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
-        for name in names {
-            let _ = op.remove_discardable_attribute(&name);
-        }
-        WalkResult::Advance
+    crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| {
+        edit::remove_attributes_with_prefix(op, crate::ir::names::SPMD_PREFIX)
     });
 }

@@ -169,16 +169,7 @@ pub fn lower_switch_into_blocks<'c, 'a>(
 
 /// The case values of a switch, read from its `case_values` attribute.
 fn case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
-    let Ok(attribute) = switch.attribute("case_values") else {
-        return Some(Vec::new());
-    };
-    let text = attribute.to_string();
-    let inner = text.strip_prefix("dense<")?.split('>').next()?;
-    let inner = inner.trim_start_matches('[').trim_end_matches(']');
-    if inner.trim().is_empty() {
-        return Some(Vec::new());
-    }
-    inner.split(',').map(|v| v.trim().parse::<i64>().ok()).collect()
+    crate::ir::facts::switch_case_values(switch)
 }
 
 /// If several blocks of `region` end in a return, routes them all to one

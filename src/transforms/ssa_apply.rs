@@ -137,7 +137,7 @@ pub struct Materializer<'c, 'a> {
     context: &'c Context,
     location: Location<'c>,
     entry: BlockRef<'c, 'a>,
-    constants: FastMap<Materialized, mlir_sys::MlirValue>,
+    constants: FastMap<Materialized, Value<'c, 'a>>,
 }
 
 impl<'c, 'a> Materializer<'c, 'a> {
@@ -160,41 +160,26 @@ impl<'c, 'a> Materializer<'c, 'a> {
     }
 
     fn cached_integer(&mut self, key: Materialized, width: u32, value: i64) -> Value<'c, 'a> {
-        if let Some(&raw) = self.constants.get(&key) {
-            // SAFETY: the value was created in the entry block by this materializer.
-            return unsafe { Value::from_raw(raw) };
+        if let Some(&value) = self.constants.get(&key) {
+            return value;
         }
         let value = edit::prepend_integer_constant(self.entry, width, value, self.location);
-        self.constants.insert(key, value.to_raw());
+        self.constants.insert(key, value);
         value
     }
 
     fn cached(&mut self, key: Materialized, build: impl FnOnce(&Self) -> melior::ir::Operation<'c>) -> Value<'c, 'a> {
-        if let Some(&raw) = self.constants.get(&key) {
-            // SAFETY: the value was created in the entry block by this materializer.
-            return unsafe { Value::from_raw(raw) };
+        if let Some(&value) = self.constants.get(&key) {
+            return value;
         }
         let op = edit::insert_at_start(self.entry, build(self));
         let value: Value = op.result(0).unwrap().into();
-        self.constants.insert(key, value.to_raw());
+        self.constants.insert(key, value);
         value
     }
 }
 
 /// The block of `graph`'s region that defines `value`, if any.
 pub(crate) fn defining_block(graph: &RegionGraph<'_, '_>, value: Value<'_, '_>) -> Option<BlockId> {
-    // SAFETY: plain queries on a live value.
-    let block = unsafe {
-        let raw = value.to_raw();
-        if mlir_sys::mlirValueIsABlockArgument(raw) {
-            mlir_sys::mlirBlockArgumentGetOwner(raw)
-        } else {
-            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(raw))
-        }
-    };
-    if block.ptr.is_null() {
-        return None;
-    }
-    // SAFETY: a live block handle.
-    graph.id(unsafe { BlockRef::from_raw(block) })
+    graph.id(crate::ir::query::defining_block(value)?)
 }

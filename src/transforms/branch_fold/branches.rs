@@ -14,6 +14,7 @@
 //!
 //! Each rule builds the planned graph of its edit and asks the gate first.
 
+use crate::ir::{facts, names};
 use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, edit, prepare, Apply, Folder, PlanEdit, Round, View};
 use crate::{analysis::cfg::{BlockId, Graph}, ir::region_graph::{RegionGraph, RegionGraphError}};
 use melior::{
@@ -136,10 +137,7 @@ fn fold_flow_predicates<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGr
             }
             let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else { continue };
             let (Some((x, width)), Some((y, _))) = (constant_int_width(a), constant_int_width(b)) else { continue };
-            let Some(predicate) = op.attribute("predicate").ok().and_then(|p| p.to_string().split(" : ").next()?.trim().parse::<u8>().ok())
-            else {
-                continue;
-            };
+            let Some(predicate) = facts::cmpi_predicate(op) else { continue };
             let Some(value) = evaluate_cmpi(predicate, x, y, width) else { continue };
             let constant = block.insert_operation_before(op, edit::bool_constant(folder.context, value, op.location()));
             edit::replace_all_uses(op.result(0).unwrap().into(), constant.result(0).unwrap().into());
@@ -187,13 +185,11 @@ fn constant_int_width(value: Value<'_, '_>) -> Option<(i128, u32)> {
         return Some((i128::from(b), 1));
     }
     let op = edit::defining_op(value)?;
-    if prepare::op_name(op) != "arith.constant" {
+    if !edit::is_op(op, names::ARITH_CONSTANT) {
         return None;
     }
-    let text = op.attribute("value").ok()?.to_string();
-    let (number, ty) = text.split_once(" : ")?;
-    let width = ty.strip_prefix('i')?.parse().ok()?;
-    Some((number.trim().parse().ok()?, width))
+    let constant = facts::constant_value(op)?;
+    Some((i128::from(constant.value), constant.width))
 }
 
 /// Erases unused constants (`arith.constant`, `ub.poison`), merges equal
@@ -227,16 +223,16 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'
     });
     // Equal constants in the entry block (the folding step materializes its
     // own) merge into the first one.
-    let mut unique: HashMap<String, OperationRef<'c, 'a>> = HashMap::with_capacity(pool.len());
+    let mut unique: HashMap<facts::ConstantKey, OperationRef<'c, 'a>> = HashMap::with_capacity(pool.len());
     for op in pool {
-        match unique.get(&constant_key(op)) {
+        match unique.get(&facts::constant_key(op)) {
             Some(known) => {
                 edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
                 edit::erase_operation(op);
                 moved += 1;
             }
             None => {
-                unique.insert(constant_key(op), op);
+                unique.insert(facts::constant_key(op), op);
             }
         }
     }
@@ -251,7 +247,7 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'
                 moved += 1;
                 continue;
             }
-            match pool.get(&constant_key(op)) {
+            match pool.get(&facts::constant_key(op)) {
                 Some(known) => {
                     edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
                     edit::erase_operation(op);
@@ -261,7 +257,7 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'
                         Some(first) => edit::move_before(op, first),
                         None => edit::move_to_end(op, entry),
                     }
-                    pool.insert(constant_key(op), op);
+                    pool.insert(facts::constant_key(op), op);
                 }
             }
             moved += 1;
@@ -385,11 +381,8 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
             if incoming[target.index()].is_none() {
                 continue;
             }
-            let mut begin = 0isize;
-            let mut count = 0isize;
-            // SAFETY: query on a live operation.
-            if unsafe { crate::ir::ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count) } {
-                forwarded.extend(begin as usize..(begin + count) as usize);
+            if let Some((begin, count)) = crate::ir::query::successor_operand_range(op, slot) {
+                forwarded.extend(begin..begin + count);
             }
         }
         for i in 0..op.operand_count() {
@@ -484,19 +477,6 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
         }
     }
     erased
-}
-
-/// What makes two constants equal: name, result type, attributes.
-fn constant_key(op: OperationRef<'_, '_>) -> String {
-    use melior::ir::ValueLike;
-    let mut key = format!("{}|{}", prepare::op_name(op), op.result(0).map(|r| r.r#type().to_string()).unwrap_or_default());
-    for (name, value) in op.attributes() {
-        key.push('|');
-        key.push_str(name.as_string_ref().as_str().unwrap_or(""));
-        key.push('=');
-        key.push_str(&value.to_string());
-    }
-    key
 }
 
 /// `arith.constant` and `ub.poison`: pure, operand-free, position-independent.
@@ -607,8 +587,7 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
 
 /// The `id` of a reconvergence marker.
 fn marker_id(op: OperationRef<'_, '_>) -> Option<i64> {
-    let text = op.attribute("id").ok()?.to_string();
-    text.split(" : ").next()?.trim().parse().ok()
+    facts::marker_id(op).and_then(|id| i64::try_from(id).ok())
 }
 
 /// Erases the `spmd.reconvergence.tail` markers of the region whose id is
@@ -629,33 +608,21 @@ fn erase_tails(folder: &Folder<'_, '_, '_>, ids: &[i64]) {
 /// case whose value equals the flag, else the default (slot 0).
 fn known_switch_slot(switch: OperationRef<'_, '_>) -> Option<usize> {
     let flag = constant_int(switch.operand(0).ok()?)?;
-    let text = switch.attribute("case_values").ok()?.to_string();
-    let cases = switch.successor_count() - 1;
-    let body = text.strip_prefix("dense<")?;
-    let body = &body[..body.find('>')?];
-    let values: Vec<i128> = if let Some(list) = body.strip_prefix('[') {
-        list.trim_end_matches(']').split(',').map(|v| v.trim().parse().ok()).collect::<Option<_>>()?
-    } else {
-        vec![body.trim().parse().ok()?; cases]
-    };
-    if values.len() != cases {
+    switch.attribute(names::CASE_VALUES_ATTR).ok()?;
+    let values = facts::switch_case_values(switch)?;
+    if values.len() != switch.successor_count() - 1 {
         return None;
     }
-    Some(values.iter().position(|&v| v == flag).map_or(0, |k| k + 1))
+    Some(values.iter().position(|&v| i128::from(v) == flag).map_or(0, |k| k + 1))
 }
 
-/// The value of an integer `arith.constant` (text `N : iK`).
+/// The value of a wider-than-`i1` integer `arith.constant`.
 fn constant_int(value: Value<'_, '_>) -> Option<i128> {
     let op = edit::defining_op(value)?;
-    if prepare::op_name(op) != "arith.constant" {
+    if !edit::is_op(op, names::ARITH_CONSTANT) {
         return None;
     }
-    let text = op.attribute("value").ok()?.to_string();
-    let (number, ty) = text.split_once(" : ")?;
-    if !ty.starts_with('i') {
-        return None;
-    }
-    number.trim().parse().ok()
+    facts::constant_value(op).filter(|constant| constant.width > 1).map(|constant| i128::from(constant.value))
 }
 
 /// Erases the pure operation defining `value` if nothing uses it any more.

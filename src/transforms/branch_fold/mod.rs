@@ -87,6 +87,7 @@ pub mod hoist;
 pub mod safety;
 pub mod tail_merge;
 
+use crate::ir::{facts, names};
 use self::gate::{BlockLabel, Gate, PlannedCfg};
 use super::prepare;
 use crate::ir::edit;
@@ -657,14 +658,8 @@ fn has_ops_before(op: OperationRef<'_, '_>) -> bool {
 /// The value of an `i1` constant, if `value` is one.
 fn constant_bool(value: melior::ir::Value<'_, '_>) -> Option<bool> {
     let op = edit::defining_op(value)?;
-    let name = prepare::op_name(op);
-    if name != "arith.constant" && name != "llvm.mlir.constant" {
+    if !edit::is_op(op, names::ARITH_CONSTANT) && !edit::is_op(op, names::LLVM_CONSTANT) {
         return None;
     }
-    let text = op.attribute("value").ok()?.to_string();
-    match text.as_str() {
-        "true" | "1 : i1" => Some(true),
-        "false" | "0 : i1" => Some(false),
-        _ => None,
-    }
+    facts::bool_constant(op)
 }

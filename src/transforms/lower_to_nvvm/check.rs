@@ -3,7 +3,7 @@
 //! diagnostic at the offending operation.
 
 use super::{SpmdOp, WaveFunction};
-use crate::{diagnostics, ir::ffi, ir::edit, transforms::prepare::op_name};
+use crate::{ir::{diagnostics, edit, facts::{self, UniformityMark}, query}, transforms::prepare::op_name};
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, WalkOrder, WalkResult},
@@ -36,9 +36,7 @@ impl Checker {
 /// ops.
 pub fn wave_functions<'c, 'a>(root: OperationRef<'c, 'a>, checker: &mut Checker) -> Vec<WaveFunction<'c, 'a>> {
     let mut functions: Vec<WaveFunction<'c, 'a>> = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: the operation lives in `root`, which outlives the pass.
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+    query::for_each_op(root, WalkOrder::PreOrder, |op| {
         match SpmdOp::of(&op_name(op)) {
             Some(SpmdOp::FlowBranch) => checker.error(
                 op,
@@ -57,7 +55,6 @@ pub fn wave_functions<'c, 'a>(root: OperationRef<'c, 'a>, checker: &mut Checker)
             },
             _ => {}
         }
-        WalkResult::Advance
     });
     functions
 }
@@ -84,12 +81,7 @@ pub fn check_function(function: &WaveFunction<'_, '_>, checker: &mut Checker) {
     for block in function.blocks() {
         check_block(block, checker);
     }
-    function.op.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: a live operation of the function.
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        check_mask_operands(op, checker);
-        WalkResult::Advance
-    });
+    query::for_each_op(function.op, WalkOrder::PreOrder, |op| check_mask_operands(op, checker));
 }
 
 fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
@@ -121,18 +113,17 @@ fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
 /// A mask may only be used by spmd ops and as a branch operand.
 fn check_mask_operands(op: OperationRef<'_, '_>, checker: &mut Checker) {
     let name = op_name(op);
-    // SAFETY: query on a live operation.
-    let allowed = SpmdOp::of(&name).is_some() || unsafe { ffi::spmdIsBranch(op.to_raw()) };
+    let allowed = SpmdOp::of(&name).is_some() || query::is_branch(op);
     if !allowed && op.operands().any(|operand| is_mask(operand.r#type())) {
         checker.error(op, &format!("'{name}' uses a '!spmd.mask', which only spmd ops and branches may use"));
     }
 }
 
 fn is_marked_uniform(op: OperationRef<'_, '_>) -> bool {
-    op.attribute("spmd.uniformity").is_ok_and(|mark| mark.to_string() == UNIFORM_MARK)
+    facts::uniformity_mark(op) == Some(UniformityMark::Uniform)
 }
 
 /// True for `!spmd.mask`.
 pub fn is_mask(r#type: melior::ir::Type<'_>) -> bool {
-    r#type.to_string() == "!spmd.mask"
+    facts::is_mask_type(r#type)
 }

@@ -65,8 +65,7 @@ pub fn needs_guard(op: OperationRef<'_, '_>) -> bool {
     if name.starts_with("spmd.") || collective || op.next_in_block().is_none() {
         return false;
     }
-    // SAFETY: query on a live operation.
-    unsafe { ffi::spmdNeedsLaneGuard(op.to_raw()) }
+    crate::ir::query::needs_lane_guard(op)
 }
 
 /// Wraps `op` in an `scf.if` on `active`; the uses of its results become

@@ -15,7 +15,7 @@
 //! `llvm.<name>.<type>`); vector forms are left for the conversion to
 //! report.
 
-use crate::{diagnostics, ir::edit, transforms::prepare::op_name};
+use crate::{ir::{diagnostics, edit}, transforms::prepare::op_name};
 use melior::{
     ir::{
         block::BlockLike,
@@ -46,13 +46,11 @@ const NEEDS_LIBDEVICE: &[&str] = &["sin", "cos", "sincos", "exp", "log", "log2",
 pub fn find<'c, 'a>(root: OperationRef<'c, 'a>) -> Result<Vec<(OperationRef<'c, 'a>, &'static str)>, ()> {
     let mut native = Vec::new();
     let mut failed = false;
-    root.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: the operation lives in `root`, which outlives the pass.
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+    crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| {
         let name = op_name(op);
-        let Some(short) = name.strip_prefix("llvm.intr.") else { return WalkResult::Advance };
+        let Some(short) = name.strip_prefix("llvm.intr.") else { return };
         if !inside_gpu_func(op) {
-            return WalkResult::Advance;
+            return;
         }
         if let Some((_, intrinsic)) = NATIVE.iter().find(|(op_suffix, _)| *op_suffix == short) {
             if type_suffix(op).is_some() {
@@ -68,7 +66,6 @@ pub fn find<'c, 'a>(root: OperationRef<'c, 'a>) -> Result<Vec<(OperationRef<'c, 
             );
             failed = true;
         }
-        WalkResult::Advance
     });
     if failed { Err(()) } else { Ok(native) }
 }

@@ -397,49 +397,5 @@ fn retype_mask_values<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) {
 /// function (`{spmd.uniform}`, `{spmd.divergent}`): after the lowering no
 /// analysis reads them, and the output should not mention the dialect.
 pub fn strip_spmd_argument_attributes(function: OperationRef<'_, '_>) {
-    for name in ["arg_attrs", "res_attrs"] {
-        let Ok(array) = function.attribute(name) else { continue };
-        // SAFETY: C API queries and constructors on live attributes of the
-        // function's context; the new array replaces the old one.
-        unsafe {
-            use mlir_sys::*;
-            let raw = melior::ir::attribute::AttributeLike::to_raw(&array);
-            if !mlirAttributeIsAArray(raw) {
-                continue;
-            }
-            let context = mlirAttributeGetContext(raw);
-            let dictionaries: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(raw))
-                .map(|index| without_spmd_entries(context, mlirArrayAttrGetElement(raw, index)))
-                .collect();
-            let stripped = mlirArrayAttrGet(context, dictionaries.len() as isize, dictionaries.as_ptr());
-            let name = MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
-            mlirOperationSetAttributeByName(function.to_raw(), name, stripped);
-        }
-    }
-}
-
-/// A copy of `dictionary` without the entries whose name starts with
-/// `spmd.`.
-///
-/// # Safety
-/// `dictionary` must be a live attribute of `context`.
-unsafe fn without_spmd_entries(
-    context: mlir_sys::MlirContext,
-    dictionary: mlir_sys::MlirAttribute,
-) -> mlir_sys::MlirAttribute {
-    use mlir_sys::*;
-    unsafe {
-        if !mlirAttributeIsADictionary(dictionary) {
-            return dictionary;
-        }
-        let kept: Vec<MlirNamedAttribute> = (0..mlirDictionaryAttrGetNumElements(dictionary))
-            .map(|index| mlirDictionaryAttrGetElement(dictionary, index))
-            .filter(|entry| {
-                let name = mlirIdentifierStr(entry.name);
-                let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
-                !bytes.starts_with(b"spmd.")
-            })
-            .collect();
-        mlirDictionaryAttrGet(context, kept.len() as isize, kept.as_ptr())
-    }
+    edit::strip_argument_attributes(function, crate::ir::names::SPMD_PREFIX);
 }

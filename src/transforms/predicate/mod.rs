@@ -138,7 +138,7 @@ pub mod live;
 pub mod plan;
 
 use crate::{ir::edit, transforms::{ssa_apply::{self, Def, IrVariable}, ssa_repair::Variable, value_repair::enclosing_block_in}};
-use crate::{analysis::{cfg::{BlockId, DominatorTree, Graph}, reconverging::{check_with_exits, ExitPostDominance, Violation}, region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR}}, ir::region_graph::{RegionGraph, RegionGraphError}};
+use crate::{analysis::{cfg::{BlockId, DominatorTree, Graph}, reconverging::{check_with_exits, ExitPostDominance, Violation}, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{names::UNIFORMITY_ATTR, region_graph::{RegionGraph, RegionGraphError}}};
 use crate::transforms::prepare::{self, op_name};
 use melior::{
     ir::{
@@ -275,12 +275,10 @@ pub fn predicate_function<'c, 'a>(
     let lowerings = plan_function(graph, &divergent, options.skip_empty_blocks)?;
     let mut stats = PredicateStats::default();
     Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
-    let mask = Type::parse(context, "!spmd.mask").expect("spmd dialect loaded");
+    let mask = crate::ir::facts::mask_type(context);
     stats.mask_carriers = carriers::carry_masks_across_llvm_branches(context, region, mask, options.wave_size);
     let size = IntegerAttribute::new(IntegerType::new(context, 64).into(), i64::from(options.wave_size));
-    // SAFETY: the function is live; only a discardable attribute changes.
-    let mut function_mut = unsafe { OperationRefMut::from_raw(function.to_raw()) };
-    function_mut.set_discardable_attribute(crate::exec::WAVE_SIZE_ATTR, size.into());
+    crate::ir::facts::set_attribute(function, crate::ir::names::WAVE_SIZE_ATTR, size.into());
     Ok(stats)
 }
 
@@ -336,8 +334,7 @@ fn reject_terminators<'c>(graph: &RegionGraph<'c, '_>, uniformity: &RegionUnifor
         }
         any_divergent = true;
         let terminator = graph.terminator(b);
-        // SAFETY: plain interface query on a live operation.
-        if !unsafe { crate::ir::ffi::spmdIsBranch(terminator.to_raw()) } {
+        if !crate::ir::query::is_branch(terminator) {
             return Err(PredicateError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
@@ -458,7 +455,7 @@ struct Lowerer<'c, 'g, 'a> {
 
 impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     fn new(context: &'c Context, graph: &'g RegionGraph<'c, 'a>, location: Location<'c>) -> Self {
-        let mask = Type::parse(context, "!spmd.mask").expect("spmd dialect loaded");
+        let mask = crate::ir::facts::mask_type(context);
         let entry = graph.block(graph.graph().entry());
         let empty = edit::insert_at_start(entry, build(context, "spmd.mask.empty", &[], &[mask], location));
         Self {
@@ -715,7 +712,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     }
 
     fn is_lane_data(&self, r#type: Type<'c>) -> bool {
-        r#type != self.mask && !r#type.to_string().starts_with("!spmd.")
+        r#type != self.mask && !crate::ir::facts::is_spmd_type(r#type)
     }
 
     /// `exec |= m_P` at the start of `p` (after markers and tokens); the
@@ -1133,11 +1130,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     }
 
     fn mark_uniform(&self, branches: &[OperationRef<'c, 'a>]) {
-        let uniform = Attribute::parse(self.context, "#spmd.uniformity<uniform>").expect("spmd dialect loaded");
+        let uniform = crate::ir::facts::uniformity_attribute(self.context, crate::ir::facts::UniformityMark::Uniform);
         for branch in branches {
-            // SAFETY: the branch is live; only a discardable attribute changes.
-            let mut op = unsafe { OperationRefMut::from_raw(branch.to_raw()) };
-            op.set_discardable_attribute(UNIFORMITY_ATTR, uniform);
+            crate::ir::facts::set_attribute(*branch, UNIFORMITY_ATTR, uniform);
         }
     }
 
@@ -1225,15 +1220,7 @@ impl OperandSite {
 /// `(first operand, count)` of the operands `user` forwards to `slot`
 /// (`(0, 0)` if unknown).
 fn successor_range(user: OperationRef<'_, '_>, slot: usize) -> (usize, usize) {
-    let (mut begin, mut count) = (0isize, 0isize);
-    // SAFETY: query on a live operation.
-    let known =
-        unsafe { crate::ir::ffi::spmdGetSuccessorOperandRange(user.to_raw(), slot as isize, &mut begin, &mut count) };
-    if known {
-        (begin as usize, count as usize)
-    } else {
-        (0, 0)
-    }
+    crate::ir::query::successor_operand_range(user, slot).unwrap_or((0, 0))
 }
 
 /// Operations whose results are all the operands influence: a use by one
@@ -1249,14 +1236,7 @@ fn is_poison(value: Value<'_, '_>) -> bool {
 
 /// The block defining `value` (argument owner or parent of the op).
 fn value_block<'c, 'a>(value: Value<'c, 'a>) -> BlockRef<'c, 'a> {
-    match edit::defining_op(value) {
-        Some(op) => op.block().expect("op in a block"),
-        None => {
-            // SAFETY: a value that is not an op result is a block argument.
-            let raw = unsafe { mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()) };
-            unsafe { BlockRef::from_raw(raw) }
-        }
-    }
+    crate::ir::query::defining_block(value).expect("a value of the region is defined in a block")
 }
 
 /// The first result of `op`.

@@ -133,9 +133,7 @@ pub fn apply_plan<'c, 'a>(
     for (block, slot, dest) in plan.redirected_slots() {
         // The plan edits the snapshot's terminators in place.
         let terminator = graph.snapshot_terminator(block);
-        // SAFETY: a live operation; setting a successor does not move it.
-        let mut terminator_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(terminator.to_raw()) };
-        terminator_mut.set_successor(slot, &block_of(dest));
+        edit::set_successor(terminator, slot, block_of(dest));
         redirected += 1;
     }
     // Clear the operands each slot forwarded to a target with arguments
@@ -372,16 +370,7 @@ fn predicate_from_selector<'c, 'a>(
         FlowKind::LoopLatch { header } => (header, false),
     };
     let constant = materializer.def(Def::I32(chains.value_of(chain, key)));
-    // SAFETY: live operation and values of the region being edited.
-    unsafe {
-        Value::from_raw(crate::ir::ffi::spmdInsertSelectorCompare(
-            flow_branch.to_raw(),
-            selector.to_raw(),
-            constant.to_raw(),
-            equal,
-            location.to_raw(),
-        ))
-    }
+    edit::insert_selector_compare(flow_branch, selector, constant, equal, location)
 }
 
 /// Every original successor slot whose original target is `d`.

@@ -41,7 +41,7 @@
 pub mod apply;
 pub mod plan;
 
-use crate::{analysis::{cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal}, reconverging, region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR}}, ir::{region_graph::{RegionGraph, RegionGraphError}, ffi}, transforms::prepare::{self, op_name}};
+use crate::{analysis::{cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal}, reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{edit, facts::{self, UniformityMark}, names::{self, UNIFORMITY_ATTR}, query, region_graph::{RegionGraph, RegionGraphError}}, transforms::prepare::{self, op_name}};
 use melior::{
     ir::{
         block::BlockLike,
@@ -284,12 +284,10 @@ pub fn reconverge_function<'c, 'a>(
 /// them through Flow-block arguments where the analysis alone could no
 /// longer prove it. Existing marks are kept.
 fn mark_uniform<'c>(context: &'c Context, branches: &[OperationRef<'c, '_>]) {
-    let uniform = melior::ir::Attribute::parse(context, "#spmd.uniformity<uniform>").expect("spmd dialect loaded");
+    let uniform = facts::uniformity_attribute(context, UniformityMark::Uniform);
     for branch in branches {
-        if !branch.has_attribute(UNIFORMITY_ATTR) {
-            // SAFETY: the operation is live; setting an attribute does not move it.
-            let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(branch.to_raw()) };
-            melior::ir::operation::OperationMutLike::set_discardable_attribute(&mut op, UNIFORMITY_ATTR, uniform);
+        if !branch.has_attribute(names::UNIFORMITY_ATTR) {
+            facts::set_attribute(*branch, names::UNIFORMITY_ATTR, uniform);
         }
     }
 }
@@ -301,8 +299,7 @@ fn check_terminators<'c>(graph: &crate::ir::region_graph::RegionGraph<'c, '_>) -
             continue;
         }
         let terminator = graph.terminator(b);
-        // SAFETY: plain interface query on a live operation.
-        if !unsafe { ffi::spmdIsBranch(terminator.to_raw()) } {
+        if !query::is_branch(terminator) {
             return Err(ReconvergeError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
@@ -378,7 +375,7 @@ fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'
     let dominators = DominatorTree::build(graph.graph());
     let mut forest = CycleForest::new();
     forest.compute(graph.graph(), &dfs);
-    let token: Type = Type::parse(context, "!spmd.token").expect("spmd dialect loaded");
+    let token: Type = facts::token_type(context);
     let entry_block = graph.block(graph.graph().entry());
     let entry_token = existing_token(entry_block, "spmd.convergence.entry").unwrap_or_else(|| {
         let op = OperationBuilder::new("spmd.convergence.entry", location).add_results(&[token]).build().unwrap();
