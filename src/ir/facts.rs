@@ -248,9 +248,8 @@ pub fn token_type(context: &Context) -> Type<'_> {
 /// True for `!spmd.mask` (types are uniqued in their context, so this is a
 /// pointer comparison).
 pub fn is_mask_type(r#type: Type<'_>) -> bool {
-    let context = r#type.context();
-    // SAFETY: a type's context outlives the type.
-    let context = unsafe { context.to_ref() };
+    // SAFETY: a query on a live type.
+    let context = super::query::context_from_raw(unsafe { mlir_sys::mlirTypeGetContext(r#type.to_raw()) });
     is_spmd_type(r#type) && r#type == mask_type(context)
 }
 

@@ -135,10 +135,34 @@ pub fn for_each_op<'c, 'a>(root: OperationRef<'c, 'a>, order: WalkOrder, mut vis
 
 /// The context `op` lives in, for as long as `op`'s IR.
 pub fn context_of<'c>(op: OperationRef<'c, '_>) -> &'c Context {
-    let context = op.context();
-    // SAFETY: an operation's context outlives the operation, and `'c` is
-    // the context lifetime of `op`.
-    unsafe { context.to_ref() }
+    // SAFETY: a query on a live operation.
+    context_from_raw(unsafe { mlir_sys::mlirOperationGetContext(op.to_raw()) })
+}
+
+/// A `&Context` for a raw context handle that is live for `'c`.
+///
+/// melior hands out an external context as a `ContextRef` value, and a
+/// `&Context` made from it points into that value, so it must not outlive
+/// it. To give callers a reference that lasts as long as the context, each
+/// distinct context handle gets one `ContextRef` that is never freed (one
+/// small allocation per context address the process ever sees).
+pub(crate) fn context_from_raw<'c>(raw: mlir_sys::MlirContext) -> &'c Context {
+    use melior::ContextRef;
+    use std::{
+        collections::HashMap,
+        sync::{Mutex, OnceLock},
+    };
+    static HANDLES: OnceLock<Mutex<HashMap<usize, usize>>> = OnceLock::new();
+    let mut handles = HANDLES.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let address = *handles.entry(raw.ptr as usize).or_insert_with(|| {
+        // SAFETY: `raw` is a live context; the handle only stores it.
+        let handle: ContextRef<'static> = unsafe { ContextRef::from_raw(raw) };
+        Box::into_raw(Box::new(handle)) as usize
+    });
+    // SAFETY: the boxed handle is never freed and holds `raw`, so the
+    // reference into it is valid forever; the caller uses it only while the
+    // context lives (`'c`).
+    unsafe { (*(address as *const ContextRef<'c>)).to_ref() }
 }
 
 /// The block of `op`, re-borrowed with the lifetimes of `region`'s blocks
