@@ -26,6 +26,7 @@
 //! Operations in blocks unreachable from the entry never execute and are
 //! reported uniform.
 
+use crate::ir::names;
 use super::{
     cfg::{BlockId, CfgAnalysis, Graph, Traversal},
     divergence_sources::{self, classify, ExtraSources, OpFacts},
@@ -351,7 +352,7 @@ fn may_be_private(address: Value<'_, '_>) -> bool {
     while let Some(op) = crate::ir::edit::defining_op(value) {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default();
-        if name == "memref.alloca" {
+        if name == names::MEMREF_ALLOCA {
             return true;
         }
         match op.operand(0) {
@@ -391,7 +392,7 @@ pub fn is_marked_uniform(op: OperationRef<'_, '_>) -> bool {
 /// The trusted mark of a branch: `spmd.uniformity`, or uniform by
 /// definition for `spmd.exec.br_zero`.
 fn branch_mark(op: OperationRef<'_, '_>) -> Option<BranchMark> {
-    if op.name().as_string_ref().as_str() == Ok("spmd.exec.br_zero") {
+    if op.name().as_string_ref().as_str() == Ok(names::EXEC_BR_ZERO) {
         return Some(BranchMark::Uniform);
     }
     match facts::uniformity_mark(op)? {
@@ -413,9 +414,9 @@ fn argument_kinds(function: OperationRef<'_, '_>, options: &UniformityOptions) -
                 .and_then(|array| array.element(index).ok())
                 .and_then(|a| DictionaryAttribute::try_from(a).ok());
             let marked = |name: &str| dictionary.as_ref().is_some_and(|d| d.element_by_name(name).is_some());
-            if marked("spmd.divergent") {
+            if marked(names::DIVERGENT_ARGUMENT_ATTR) {
                 ArgumentKind::Divergent
-            } else if marked("spmd.uniform") {
+            } else if marked(names::UNIFORM_ARGUMENT_ATTR) {
                 ArgumentKind::Uniform
             } else {
                 default

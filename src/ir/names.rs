@@ -95,3 +95,15 @@ pub const CASE_VALUES_ATTR: &str = "case_values";
 pub const PREDICATE_ATTR: &str = "predicate";
 /// The intrinsic name of an `llvm.call_intrinsic`.
 pub const INTRINSIC_ATTR: &str = "intrin";
+/// Prefix of the `arith` dialect's operations.
+pub const ARITH_PREFIX: &str = "arith.";
+/// Prefix of the `cf` dialect's operations.
+pub const CF_PREFIX: &str = "cf.";
+/// Prefix of the `index` dialect's operations.
+pub const INDEX_PREFIX: &str = "index.";
+/// Prefix of the `math` dialect's operations.
+pub const MATH_PREFIX: &str = "math.";
+/// Prefix of the `memref` dialect's operations.
+pub const MEMREF_PREFIX: &str = "memref.";
+/// Prefix of the LLVM dialect's intrinsic operations (`llvm.intr.fabs`).
+pub const LLVM_INTRINSIC_PREFIX: &str = "llvm.intr.";

@@ -2,7 +2,7 @@
 
 use super::{for_each_region, options::read, uniformity_options, PassOptions, RegionFailure, Report, Scope};
 use crate::transforms::branch_fold::{fold_function, BranchFoldOptions};
-use melior::ir::{operation::OperationLike, OperationRef};
+use melior::ir::OperationRef;
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Report) -> Result<(), ()> {

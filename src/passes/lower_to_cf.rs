@@ -25,13 +25,14 @@
 //! argument attributes such as `{spmd.divergent}`, which are unit attributes
 //! any MLIR tool reads and which lowerings to LLVM carry along harmlessly.
 
+use crate::ir::names;
 use super::{PassOptions, Report};
 use crate::{ir::{diagnostics, edit}, transforms::prepare::op_name};
 use melior::{
     dialect::cf,
     ir::{
         block::BlockLike,
-        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        operation::{OperationLike, WalkOrder},
         OperationRef, Value,
     },
     Context,
@@ -54,10 +55,10 @@ impl Lowering {
     /// How `name` is lowered, or `None` for ops outside the spmd dialect.
     fn of(name: &str) -> Option<Self> {
         match name {
-            "spmd.flow_br" => Some(Self::FlowBranch),
-            "spmd.convergence.entry" | "spmd.convergence.anchor" | "spmd.convergence.loop" => Some(Self::Token),
-            "spmd.reconvergence.head" | "spmd.reconvergence.tail" => Some(Self::Marker),
-            other if other.starts_with("spmd.") => Some(Self::WaveLevel),
+            names::FLOW_BR => Some(Self::FlowBranch),
+            names::CONVERGENCE_ENTRY | names::CONVERGENCE_ANCHOR | names::CONVERGENCE_LOOP => Some(Self::Token),
+            names::RECONVERGENCE_HEAD | names::RECONVERGENCE_TAIL => Some(Self::Marker),
+            other if other.starts_with(names::SPMD_PREFIX) => Some(Self::WaveLevel),
             _ => None,
         }
     }

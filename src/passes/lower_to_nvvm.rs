@@ -21,7 +21,7 @@ use super::{
 };
 use crate::{ir::{diagnostics, edit}, transforms::{lower_to_nvvm::{check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp}, prepare::op_name}};
 use melior::ir::{
-    operation::{OperationLike, WalkOrder, WalkResult},
+    operation::{OperationLike, WalkOrder},
     OperationRef,
 };
 

@@ -10,7 +10,7 @@ use crate::{
         structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions},
     },
 };
-use melior::ir::{operation::OperationLike, OperationRef, RegionLike};
+use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Parses the pass options.
 fn parse_options(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<StructurizeOptions, ()> {

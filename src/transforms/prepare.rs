@@ -11,6 +11,7 @@
 //!                                            ^exit(%e): return %e
 //! ```
 
+use crate::ir::names;
 use crate::ir::edit;
 use crate::ir::region_graph::last_operation;
 use melior::ir::operation::OperationMutLike;
@@ -86,7 +87,7 @@ pub fn op_name(op: OperationRef<'_, '_>) -> String {
 /// have the flag as operand 0, the default as successor 0, and the case
 /// values in a `case_values` dense integer attribute (absent when there is
 /// no case).
-pub const SWITCH_OPS: &[&str] = &["cf.switch", "llvm.switch"];
+pub const SWITCH_OPS: &[&str] = &[names::CF_SWITCH, names::LLVM_SWITCH];
 
 /// True if `op` is one of the [`SWITCH_OPS`].
 pub fn is_switch(op: OperationRef<'_, '_>) -> bool {

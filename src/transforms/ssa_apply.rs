@@ -12,7 +12,7 @@ use crate::support::FastMap;
 use crate::{ir::edit, transforms::ssa_repair::{self, Available, Variable}};
 use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::region_graph::RegionGraph};
 use melior::{
-    ir::{block::BlockLike, r#type::TypeLike, BlockRef, Location, Type, Value, ValueLike},
+    ir::{block::BlockLike, r#type::TypeLike, BlockRef, Location, Type, Value},
     Context,
 };
 

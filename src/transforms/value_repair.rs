@@ -16,7 +16,7 @@ use super::ssa_repair::Variable;
 use crate::ir::edit;
 use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::region_graph::RegionGraph};
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, Value, ValueLike},
+    ir::{block::BlockLike, operation::OperationLike, Location, OperationRef, Value, ValueLike},
     Context,
 };
 use crate::support::FastMap;

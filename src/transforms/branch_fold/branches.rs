@@ -23,7 +23,7 @@ use melior::{
 };
 use std::collections::HashMap;
 
-const TWO_WAY: &[&str] = &["cf.cond_br", "spmd.flow_br"];
+const TWO_WAY: &[&str] = &[names::CF_COND_BR, names::FLOW_BR];
 
 /// One round: deletes unreachable blocks and hoists constants (both on the
 /// whole region), then applies every branch fold, redirect and merge that
@@ -78,7 +78,7 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGrap
     let dead_heads: Vec<i64> = dead
         .iter()
         .flat_map(|&b| edit::operations(b))
-        .filter(|op| prepare::op_name(*op) == "spmd.reconvergence.head")
+        .filter(|op| prepare::op_name(*op) == names::RECONVERGENCE_HEAD)
         .filter_map(marker_id)
         .collect();
     let entry = view.block(BlockId::new(0));
@@ -132,7 +132,7 @@ fn fold_flow_predicates<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGr
             continue;
         }
         for op in edit::operations(block) {
-            if prepare::op_name(op) != "arith.cmpi" {
+            if prepare::op_name(op) != names::ARITH_CMPI {
                 continue;
             }
             let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else { continue };
@@ -338,7 +338,7 @@ fn is_removable(op: OperationRef<'_, '_>) -> bool {
     let name = prepare::op_name(op);
     op.region_count() == 0
         && op.successor_count() == 0
-        && (name.starts_with("arith.") || name.starts_with("math.") || name.starts_with("index.") || name == "ub.poison")
+        && (name.starts_with(names::ARITH_PREFIX) || name.starts_with(names::MATH_PREFIX) || name.starts_with(names::INDEX_PREFIX) || name == names::UB_POISON)
 }
 
 /// Dead-value elimination over block arguments (region-wide liveness, as
@@ -482,7 +482,7 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
 /// `arith.constant` and `ub.poison`: pure, operand-free, position-independent.
 fn is_constant(op: OperationRef<'_, '_>) -> bool {
     let name = prepare::op_name(op);
-    (name == "arith.constant" || name == "ub.poison") && op.region_count() == 0 && op.operand_count() == 0
+    (name == names::ARITH_CONSTANT || name == names::UB_POISON) && op.region_count() == 0 && op.operand_count() == 0
 }
 
 /// Folds the two-way branch of `block` into `cf.br` when both sides are
@@ -491,7 +491,7 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
     let view = &round.view;
     let terminator = view.terminator(block);
     let name = prepare::op_name(terminator);
-    let switch = name == "cf.switch";
+    let switch = name == names::CF_SWITCH;
     if !(TWO_WAY.contains(&name.as_str()) && terminator.successor_count() == 2 || switch && terminator.successor_count() >= 1)
     {
         return false;
@@ -499,7 +499,7 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
     let ir_block = view.block(block);
     let heads: Vec<OperationRef<'c, 'a>> = edit::operations(ir_block)
         .into_iter()
-        .filter(|op| prepare::op_name(*op) == "spmd.reconvergence.head")
+        .filter(|op| prepare::op_name(*op) == names::RECONVERGENCE_HEAD)
         .collect();
     let Some(head_ids) = heads.iter().map(|op| marker_id(*op)).collect::<Option<Vec<i64>>>() else { return false };
     let count = terminator.successor_count();
@@ -519,7 +519,7 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
     // target then merges into it, which pays for the selects; otherwise the
     // selects would only add operations.
     let select = !all_equal
-        && name == "cf.cond_br"
+        && name == names::CF_COND_BR
         && slots[0].0 == slots[1].0
         && round.same_predecessors(slots[0].1)
         && view.predecessors(slots[0].1).iter().all(|&p| p == block);
@@ -596,7 +596,7 @@ fn erase_tails(folder: &Folder<'_, '_, '_>, ids: &[i64]) {
     let mut next = folder.region.first_block();
     while let Some(block) = next {
         for op in edit::operations(block) {
-            if prepare::op_name(op) == "spmd.reconvergence.tail" && marker_id(op).is_some_and(|id| ids.contains(&id)) {
+            if prepare::op_name(op) == names::RECONVERGENCE_TAIL && marker_id(op).is_some_and(|id| ids.contains(&id)) {
                 edit::erase_operation(op);
             }
         }
@@ -630,8 +630,8 @@ fn erase_if_dead(value: Value<'_, '_>) {
     let Some(op) = edit::defining_op(value) else { return };
     let name = prepare::op_name(op);
     if super::safety::is_hoistable(&name)
-        && !name.starts_with("memref.")
-        && !name.starts_with("llvm.")
+        && !name.starts_with(names::MEMREF_PREFIX)
+        && !name.starts_with(names::LLVM_PREFIX)
         && op.results().all(|r| !edit::is_used(r.into()))
     {
         edit::erase_operation(op);
@@ -678,7 +678,7 @@ fn jump_slot(block: BlockRef<'_, '_>, terminator: OperationRef<'_, '_>, incoming
         return None;
     }
     let name = prepare::op_name(terminator);
-    if name == "cf.br" {
+    if name == names::CF_BR {
         return Some(0);
     }
     if !TWO_WAY.contains(&name.as_str()) {
@@ -755,7 +755,7 @@ fn leads_back(round: &Round<'_, '_>, from: BlockId, to: BlockId) -> bool {
             return true;
         }
         let terminator = view.terminator(current);
-        if has_ops_before(terminator) || prepare::op_name(terminator) != "cf.br" {
+        if has_ops_before(terminator) || prepare::op_name(terminator) != names::CF_BR {
             return false;
         }
         let Some(next) = terminator.successor(0).ok().and_then(|s| view.id(s)) else { return false };
@@ -772,7 +772,7 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
         return false;
     }
     let branch = view.terminator(predecessor);
-    if prepare::op_name(branch) != "cf.br" {
+    if prepare::op_name(branch) != names::CF_BR {
         return false;
     }
     let (ir_block, ir_predecessor) = (view.block(block), view.block(predecessor));
@@ -783,7 +783,7 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
         return false;
     }
     // A reconvergence tail must start its block.
-    if edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == "spmd.reconvergence.tail") {
+    if edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == names::RECONVERGENCE_TAIL) {
         return false;
     }
     let Some(operands) = edit::successor_operands(branch, 0) else { return false };

@@ -53,6 +53,7 @@
 //! executes them. Constants the folders create are materialized at the
 //! start of the entry block, where OptimizeBranches puts them anyway.
 
+use crate::ir::names;
 use super::{edit, prepare, safety, Folder};
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 
@@ -63,8 +64,8 @@ pub fn is_eligible(op: OperationRef<'_, '_>) -> bool {
         && op.successor_count() == 0
         && op.region_count() == 0
         && op.next_in_block().is_some()
-        && !name.starts_with("cf.")
-        && !name.starts_with("spmd.")
+        && !name.starts_with(names::CF_PREFIX)
+        && !name.starts_with(names::SPMD_PREFIX)
         && !safety::is_convergent(&name)
         && !safety::reads_special_register(&name)
 }

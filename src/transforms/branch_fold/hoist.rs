@@ -21,6 +21,7 @@
 //! per-thread computation (see [`super::safety`] for stores). The CFG does
 //! not change, so the property gate has nothing to check.
 
+use crate::ir::names;
 use super::{block_key, edit, prepare, safety, same_shape, Folder, Refusal, Round};
 use crate::{analysis::cfg::BlockId, ir::region_graph::RegionGraphError};
 use melior::ir::{operation::OperationLike, OperationRef, Value};
@@ -39,7 +40,7 @@ pub fn hoist_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, Regi
 fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
     let view = &round.view;
     let branch = view.terminator(block);
-    if prepare::op_name(branch) != "cf.cond_br" {
+    if prepare::op_name(branch) != names::CF_COND_BR {
         return false;
     }
     let (Ok(s1), Ok(s2)) = (branch.successor(0), branch.successor(1)) else { return false };

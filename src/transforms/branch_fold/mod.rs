@@ -447,7 +447,7 @@ fn view_of<'c, 'a>(
         .map(|index| {
             let id = BlockId::new(index);
             let terminator = graph.terminator(id);
-            let flow = prepare::op_name(terminator) == "spmd.flow_br";
+            let flow = prepare::op_name(terminator) == names::FLOW_BR;
             BlockLabel {
                 divergent: uniformity.info().is_divergent_branch(id),
                 exit: prepare::is_function_exit(terminator),
@@ -455,7 +455,7 @@ fn view_of<'c, 'a>(
                 flow_impure: flow && has_non_flow_ops(graph.block(id)),
                 loop_token: edit::operations(graph.block(id))
                     .iter()
-                    .any(|op| prepare::op_name(*op) == "spmd.convergence.loop"),
+                    .any(|op| prepare::op_name(*op) == names::CONVERGENCE_LOOP),
                 unmarked_branch: {
                     let s = graph.graph().successors(id);
                     s.iter().any(|&t| t != s[0]) && !is_marked_uniform(terminator)
@@ -636,7 +636,7 @@ fn same_shape(o1: OperationRef<'_, '_>, o2: OperationRef<'_, '_>) -> bool {
 
 /// True if `block` ends in `spmd.flow_br`.
 fn is_flow_block(block: BlockRef<'_, '_>) -> bool {
-    block.terminator().is_some_and(|t| prepare::op_name(t) == "spmd.flow_br")
+    block.terminator().is_some_and(|t| prepare::op_name(t) == names::FLOW_BR)
 }
 
 /// True if `block` holds an operation that the structured contract does
@@ -646,7 +646,7 @@ fn is_flow_block(block: BlockRef<'_, '_>) -> bool {
 fn has_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
     let operations = edit::operations(block);
     operations[..operations.len().saturating_sub(1)].iter().any(|op| {
-        !matches!(prepare::op_name(*op).as_str(), "spmd.reconvergence.tail" | "arith.constant" | "arith.cmpi")
+        !matches!(prepare::op_name(*op).as_str(), names::RECONVERGENCE_TAIL | names::ARITH_CONSTANT | names::ARITH_CMPI)
     })
 }
 

@@ -35,6 +35,7 @@
 //! re-reads the region. A third block with the same tail merges with the
 //! shared block in a later round (its whole body is the tail).
 
+use crate::ir::names;
 use super::{block_key, has_ops_before, edit, prepare, safety, same_shape, Apply, BlockLabel, Folder, PlanEdit, Refusal, Round, View};
 use crate::{analysis::cfg::BlockId, ir::region_graph::RegionGraphError};
 use melior::{
@@ -89,7 +90,7 @@ fn candidate_groups(view: &View<'_, '_>, threshold: usize) -> Vec<Vec<BlockId>> 
                 Some(_) => {}
                 None => returns.push((name, vec![block])),
             }
-        } else if name == "cf.br" {
+        } else if name == names::CF_BR {
             let Some(target) = terminator.successor(0).ok().and_then(|t| view.id(t)) else { continue };
             if target == block {
                 continue;

@@ -2,11 +2,12 @@
 //! rejected module is left exactly as it was. Every problem gets its own
 //! diagnostic at the offending operation.
 
+use crate::ir::names;
 use super::{SpmdOp, WaveFunction};
 use crate::{ir::{diagnostics, edit, facts::{self, UniformityMark}, query}, transforms::prepare::op_name};
 use melior::ir::{
     block::BlockLike,
-    operation::{OperationLike, WalkOrder, WalkResult},
+    operation::{OperationLike, WalkOrder},
     BlockRef, OperationRef, RegionLike, ValueLike,
 };
 
@@ -60,7 +61,7 @@ pub fn wave_functions<'c, 'a>(root: OperationRef<'c, 'a>, checker: &mut Checker)
 }
 
 /// Function ops whose bodies the lowering handles.
-pub const WAVE_FUNCTION_OPS: &[&str] = &["gpu.func", "llvm.func"];
+pub const WAVE_FUNCTION_OPS: &[&str] = &[names::GPU_FUNC, "llvm.func"];
 
 /// The `gpu.func` or `llvm.func` whose body block holds `op` directly.
 fn body_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
@@ -89,21 +90,21 @@ fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
         let name = op_name(op);
         // `ub.poison` of a mask (hand-written wave-level code) lowers to a
         // poison integer like every other mask value.
-        let known = SpmdOp::of(&name).is_some() || name == "ub.poison";
+        let known = SpmdOp::of(&name).is_some() || name == names::UB_POISON;
         if !known && op.results().any(|result| is_mask(result.r#type())) {
             checker.error(op, &format!("'{}' produces a '!spmd.mask' the NVVM lowering cannot follow", op_name(op)));
         }
     }
     let Some(terminator) = block.terminator() else { return };
     let name = op_name(terminator);
-    if terminator.successor_count() >= 2 && name != "spmd.exec.br_zero" && !is_marked_uniform(terminator) {
+    if terminator.successor_count() >= 2 && name != names::EXEC_BR_ZERO && !is_marked_uniform(terminator) {
         checker.error(
             terminator,
             &format!("'{name}' in a wave-level function must be a uniform branch (marked {UNIFORM_MARK})"),
         );
     }
     for slot in 0..terminator.successor_count() {
-        if name != "spmd.exec.br_zero" && edit::successor_operands(terminator, slot).is_none() {
+        if name != names::EXEC_BR_ZERO && edit::successor_operands(terminator, slot).is_none() {
             checker.error(terminator, &format!("cannot forward the exec mask through '{name}'"));
             break;
         }

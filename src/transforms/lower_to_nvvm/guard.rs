@@ -17,7 +17,8 @@
 //! warp-collective operations of [`is_collective`], which the whole warp
 //! must execute.
 
-use crate::{ir::ffi, ir::edit, transforms::prepare::op_name};
+use crate::ir::names;
+use crate::{ir::edit, transforms::prepare::op_name};
 use melior::{
     ir::{
         block::BlockLike,
@@ -55,14 +56,14 @@ fn is_collective_intrinsic(op: OperationRef<'_, '_>) -> bool {
     let Ok(name) = op.attribute("intrin") else { return false };
     let name = name.to_string();
     let name = name.trim_matches('"');
-    name.strip_prefix("llvm.").is_some_and(is_collective)
+    name.strip_prefix(names::LLVM_PREFIX).is_some_and(is_collective)
 }
 
 /// True if `op` must only run in active lanes.
 pub fn needs_guard(op: OperationRef<'_, '_>) -> bool {
     let name = op_name(op);
-    let collective = is_collective(&name) || (name == "llvm.call_intrinsic" && is_collective_intrinsic(op));
-    if name.starts_with("spmd.") || collective || op.next_in_block().is_none() {
+    let collective = is_collective(&name) || (name == names::LLVM_CALL_INTRINSIC && is_collective_intrinsic(op));
+    if name.starts_with(names::SPMD_PREFIX) || collective || op.next_in_block().is_none() {
         return false;
     }
     crate::ir::query::needs_lane_guard(op)

@@ -15,11 +15,12 @@
 //! `llvm.<name>.<type>`); vector forms are left for the conversion to
 //! report.
 
+use crate::ir::names;
 use crate::{ir::{diagnostics, edit}, transforms::prepare::op_name};
 use melior::{
     ir::{
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        operation::{OperationBuilder, OperationLike, WalkOrder},
         Attribute, Identifier, OperationRef, Type, Value, ValueLike,
     },
     Context,
@@ -48,7 +49,7 @@ pub fn find<'c, 'a>(root: OperationRef<'c, 'a>) -> Result<Vec<(OperationRef<'c, 
     let mut failed = false;
     crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| {
         let name = op_name(op);
-        let Some(short) = name.strip_prefix("llvm.intr.") else { return };
+        let Some(short) = name.strip_prefix(names::LLVM_INTRINSIC_PREFIX) else { return };
         if !inside_gpu_func(op) {
             return;
         }
@@ -77,7 +78,7 @@ pub fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, intrinsic: &s
     let operands: Vec<Value> = op.operands().collect();
     let result = op.result(0).expect("a math intrinsic has a result");
     let string = |text: &str| Attribute::parse(context, text).expect("valid attribute");
-    let call = OperationBuilder::new("llvm.call_intrinsic", op.location())
+    let call = OperationBuilder::new(names::LLVM_CALL_INTRINSIC, op.location())
         .add_operands(&operands)
         .add_attributes(&[
             (Identifier::new(context, "intrin"), string(&format!("\"{intrinsic}.{suffix}\""))),
@@ -107,7 +108,7 @@ fn type_suffix(op: OperationRef<'_, '_>) -> Option<&'static str> {
 fn inside_gpu_func(op: OperationRef<'_, '_>) -> bool {
     let mut parent = op.parent_operation();
     while let Some(ancestor) = parent {
-        if op_name(ancestor) == "gpu.func" {
+        if op_name(ancestor) == names::GPU_FUNC {
             return true;
         }
         parent = ancestor.parent_operation();

@@ -78,6 +78,7 @@ pub mod guard;
 pub mod intrinsics;
 pub mod scalar_branch;
 
+use crate::ir::names;
 use emit::Emitter;
 use scalar_branch::WarpInvariant;
 use melior::{
@@ -119,20 +120,20 @@ impl SpmdOp {
     /// The kind of `name`, or `None` for ops outside the spmd dialect.
     pub fn of(name: &str) -> Option<Self> {
         Some(match name {
-            "spmd.exec.read" => Self::ExecRead,
-            "spmd.exec.write" => Self::ExecWrite,
-            "spmd.ballot" => Self::Ballot,
-            "spmd.mask.and" => Self::MaskAnd,
-            "spmd.mask.or" => Self::MaskOr,
-            "spmd.mask.andn" => Self::MaskAndNot,
-            "spmd.mask.empty" => Self::MaskEmpty,
-            "spmd.mask.select" => Self::MaskSelect,
-            "spmd.mask.to_bits" => Self::MaskToBits,
-            "spmd.mask.from_bits" => Self::MaskFromBits,
-            "spmd.exec.br_zero" => Self::BranchZero,
-            "spmd.flow_br" => Self::FlowBranch,
-            "spmd.convergence.entry" | "spmd.convergence.anchor" | "spmd.convergence.loop" => Self::Token,
-            "spmd.reconvergence.head" | "spmd.reconvergence.tail" => Self::Marker,
+            names::EXEC_READ => Self::ExecRead,
+            names::EXEC_WRITE => Self::ExecWrite,
+            names::BALLOT => Self::Ballot,
+            names::MASK_AND => Self::MaskAnd,
+            names::MASK_OR => Self::MaskOr,
+            names::MASK_ANDN => Self::MaskAndNot,
+            names::MASK_EMPTY => Self::MaskEmpty,
+            names::MASK_SELECT => Self::MaskSelect,
+            names::MASK_TO_BITS => Self::MaskToBits,
+            names::MASK_FROM_BITS => Self::MaskFromBits,
+            names::EXEC_BR_ZERO => Self::BranchZero,
+            names::FLOW_BR => Self::FlowBranch,
+            names::CONVERGENCE_ENTRY | names::CONVERGENCE_ANCHOR | names::CONVERGENCE_LOOP => Self::Token,
+            names::RECONVERGENCE_HEAD | names::RECONVERGENCE_TAIL => Self::Marker,
             _ => return None,
         })
     }

@@ -41,6 +41,7 @@
 //! same path through the wave-level CFG. A loop counter compared with a
 //! kernel argument therefore keeps its plain branch.
 
+use crate::ir::names;
 use super::{emit::Emitter, guard, ExecState, Lanes, SpmdOp};
 use crate::{ir::edit, transforms::prepare::op_name};
 use melior::ir::{
@@ -49,13 +50,13 @@ use melior::ir::{
 use std::collections::HashSet;
 
 /// The branch ops whose operand 0 decides the successor.
-const CONDITIONAL_BRANCHES: &[&str] = &["cf.cond_br", "llvm.cond_br"];
-const SWITCHES: &[&str] = &["cf.switch", "llvm.switch"];
+const CONDITIONAL_BRANCHES: &[&str] = &[names::CF_COND_BR, "llvm.cond_br"];
+const SWITCHES: &[&str] = &[names::CF_SWITCH, names::LLVM_SWITCH];
 
 /// Pure LLVM-dialect ops that compute the same result in every thread
 /// from the same operands.
 const LLVM_PURE_OPS: &[&str] = &[
-    "llvm.mlir.constant",
+    names::LLVM_CONSTANT,
     "llvm.add",
     "llvm.sub",
     "llvm.mul",
@@ -189,7 +190,7 @@ fn op_is_invariant(op: OperationRef<'_, '_>, varying: &HashSet<usize>) -> bool {
     if WARP_INVARIANT_READS.contains(&name.as_str()) {
         return true;
     }
-    let pure = name.starts_with("arith.") || name.starts_with("math.") || LLVM_PURE_OPS.contains(&name.as_str());
+    let pure = name.starts_with(names::ARITH_PREFIX) || name.starts_with(names::MATH_PREFIX) || LLVM_PURE_OPS.contains(&name.as_str());
     pure && op.region_count() == 0 && !guard::needs_guard(op) && operands_invariant()
 }
 

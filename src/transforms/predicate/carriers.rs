@@ -28,6 +28,7 @@
 //! turns both conversions into nothing (the mask is already an `iN` there),
 //! and the wave executor checks that the bits fit the wave.
 
+use crate::ir::names;
 use crate::{ir::edit, transforms::prepare::op_name};
 use melior::{
     ir::{
@@ -42,7 +43,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// True for terminators whose successor operands must be LLVM-compatible.
 pub fn needs_llvm_operands(terminator: OperationRef<'_, '_>) -> bool {
-    op_name(terminator).starts_with("llvm.")
+    op_name(terminator).starts_with(names::LLVM_PREFIX)
 }
 
 /// Applies the carrier rule to `region`; returns how many block arguments
@@ -118,7 +119,7 @@ fn pass_bits<'c>(block: BlockRef<'c, '_>, carriers: &HashMap<ArgumentKey, BlockR
             }
             let key = operand.to_raw().ptr as usize;
             let packed = *converted.entry(key).or_insert_with(|| {
-                let op = convert("spmd.mask.to_bits", *operand, bits, terminator.location());
+                let op = convert(names::MASK_TO_BITS, *operand, bits, terminator.location());
                 block.insert_operation_before(terminator, op).result(0).unwrap().into()
             });
             *operand = packed;
@@ -137,7 +138,7 @@ fn unpack_argument<'c>(block: BlockRef<'c, '_>, index: usize, bits: Type<'c>, ma
     let location = block.argument(index).unwrap().location();
     let users: Vec<(OperationRef, usize)> = edit::uses(argument);
     block.argument(index).unwrap().set_type(bits);
-    let unpacked = edit::insert_at_start(block, convert("spmd.mask.from_bits", argument, mask, location));
+    let unpacked = edit::insert_at_start(block, convert(names::MASK_FROM_BITS, argument, mask, location));
     let value: Value = unpacked.result(0).unwrap().into();
     let mut seen = HashSet::new();
     for (user, operand) in users {

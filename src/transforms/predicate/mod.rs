@@ -137,6 +137,7 @@ pub mod carriers;
 pub mod live;
 pub mod plan;
 
+use crate::ir::names;
 use crate::{ir::edit, transforms::{ssa_apply::{self, Def, IrVariable}, ssa_repair::Variable, value_repair::enclosing_block_in}};
 use crate::{analysis::{cfg::{BlockId, DominatorTree, Graph}, reconverging::{check_with_exits, ExitPostDominance, Violation}, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{names::UNIFORMITY_ATTR, region_graph::{RegionGraph, RegionGraphError}}};
 use crate::transforms::prepare::{self, op_name};
@@ -144,7 +145,7 @@ use melior::{
     ir::{
         attribute::IntegerAttribute,
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
+        operation::{OperationBuilder, OperationLike, OperationMutLike},
         r#type::IntegerType,
         Attribute, BlockRef, Identifier, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
     },
@@ -268,7 +269,7 @@ pub fn predicate_function<'c, 'a>(
         .map(BlockId::new)
         .map(|b| {
             graph.graph().successors(b).len() >= 2
-                && (uniformity.info().is_divergent_branch(b) || op_name(graph.terminator(b)) == "spmd.flow_br")
+                && (uniformity.info().is_divergent_branch(b) || op_name(graph.terminator(b)) == names::FLOW_BR)
         })
         .collect();
     check_reconverging(graph, &divergent)?;
@@ -313,7 +314,7 @@ fn hoist_constants(region: RegionRef<'_, '_>) {
     while let Some(b) = block {
         for op in edit::operations(b) {
             let name = op_name(op);
-            if (name == "arith.constant" || name == "ub.poison") && op.operand_count() == 0 && op.region_count() == 0 {
+            if (name == names::ARITH_CONSTANT || name == names::UB_POISON) && op.operand_count() == 0 && op.region_count() == 0 {
                 edit::move_before(op, anchor);
             }
         }
@@ -359,7 +360,7 @@ fn reject_terminators<'c>(graph: &RegionGraph<'c, '_>, uniformity: &RegionUnifor
 fn reject_wave_level<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), PredicateError<'c>> {
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         for op in edit::operations(graph.block(b)) {
-            if op_name(op).starts_with("spmd.exec.") {
+            if op_name(op).starts_with(names::EXEC_PREFIX) {
                 return Err(PredicateError::AlreadyWaveLevel {
                     location: op.location(),
                 });
@@ -457,7 +458,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     fn new(context: &'c Context, graph: &'g RegionGraph<'c, 'a>, location: Location<'c>) -> Self {
         let mask = crate::ir::facts::mask_type(context);
         let entry = graph.block(graph.graph().entry());
-        let empty = edit::insert_at_start(entry, build(context, "spmd.mask.empty", &[], &[mask], location));
+        let empty = edit::insert_at_start(entry, build(context, names::MASK_EMPTY, &[], &[mask], location));
         Self {
             context,
             graph,
@@ -724,20 +725,20 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let read = self.insert_at(
             p,
             at,
-            build(self.context, "spmd.exec.read", &[], &[self.mask], self.location),
+            build(self.context, names::EXEC_READ, &[], &[self.mask], self.location),
         );
         let or = self.insert_at(
             p,
             at,
             build(
                 self.context,
-                "spmd.mask.or",
+                names::MASK_OR,
                 &[value(read), self.empty],
                 &[self.mask],
                 self.location,
             ),
         );
-        let mut write = build(self.context, "spmd.exec.write", &[value(or)], &[], self.location);
+        let mut write = build(self.context, names::EXEC_WRITE, &[value(or)], &[], self.location);
         write.set_discardable_attribute(REJOIN_ATTR, self.i64_attr(id));
         self.insert_at(p, at, write);
         (or, at)
@@ -776,7 +777,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             let kept = item.direct.unwrap_or(item.value);
             let op = build(
                 self.context,
-                "spmd.mask.select",
+                names::MASK_SELECT,
                 &[self.empty, kept, item.value],
                 &[r#type],
                 self.location,
@@ -814,7 +815,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         };
         let ballot = value(edit::insert_before_terminator(
             block,
-            build(self.context, "spmd.ballot", &[to_primary], &[self.mask], location),
+            build(self.context, names::BALLOT, &[to_primary], &[self.mask], location),
         ));
         let p = branch.primary(g);
         let primary_operands = edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
@@ -832,7 +833,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             };
             let op = build(
                 self.context,
-                "spmd.mask.select",
+                names::MASK_SELECT,
                 &[ballot, parked_value, parked_value],
                 &[parked_value.r#type()],
                 location,
@@ -844,7 +845,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             block,
             build(
                 self.context,
-                "spmd.mask.or",
+                names::MASK_OR,
                 &[self.empty, ballot],
                 &[self.mask],
                 location,
@@ -852,19 +853,19 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         );
         let exec = edit::insert_before_terminator(
             block,
-            build(self.context, "spmd.exec.read", &[], &[self.mask], location),
+            build(self.context, names::EXEC_READ, &[], &[self.mask], location),
         );
         let rest = edit::insert_before_terminator(
             block,
             build(
                 self.context,
-                "spmd.mask.andn",
+                names::MASK_ANDN,
                 &[value(exec), ballot],
                 &[self.mask],
                 location,
             ),
         );
-        let mut write = build(self.context, "spmd.exec.write", &[value(rest)], &[], location);
+        let mut write = build(self.context, names::EXEC_WRITE, &[value(rest)], &[], location);
         write.set_discardable_attribute(PARK_ATTR, self.i64_attr(id));
         edit::insert_before_terminator(block, write);
         self.replace_terminator(branch, terminator, primary_operands);
@@ -888,7 +889,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             let sizes = format!("array<i32: {}, {}>", primary_operands.len(), secondary_operands.len());
             let mut operands = primary_operands;
             operands.extend(secondary_operands);
-            OperationBuilder::new("spmd.exec.br_zero", location)
+            OperationBuilder::new(names::EXEC_BR_ZERO, location)
                 .add_operands(&operands)
                 .add_successors(&[&primary, &secondary])
                 .add_attributes(&[(
@@ -898,7 +899,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 .build()
                 .expect("valid spmd.exec.br_zero")
         } else {
-            OperationBuilder::new("cf.br", location)
+            OperationBuilder::new(names::CF_BR, location)
                 .add_operands(&secondary_operands)
                 .add_successors(&[&secondary])
                 .build()
@@ -938,7 +939,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             })
             .collect();
         let target = self.graph.block(self.graph.graph().successors(b)[0]);
-        let op = OperationBuilder::new("cf.br", location)
+        let op = OperationBuilder::new(names::CF_BR, location)
             .add_operands(&operands)
             .add_successors(&[&target])
             .build();
@@ -953,7 +954,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     fn empty_instead_of_poison_masks(&self) {
         let entry = self.graph.block(self.graph.graph().entry());
         for op in edit::operations(entry) {
-            if op_name(op) == "ub.poison" && op.result(0).is_ok_and(|result| result.r#type() == self.mask) {
+            if op_name(op) == names::UB_POISON && op.result(0).is_ok_and(|result| result.r#type() == self.mask) {
                 edit::replace_all_uses(value(op), self.empty);
                 edit::erase_operation(op);
             }
@@ -1147,9 +1148,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         while let Some(b) = block {
             for op in edit::operations(b) {
                 let name = op_name(op);
-                if name == "spmd.reconvergence.head" || name == "spmd.reconvergence.tail" {
+                if name == names::RECONVERGENCE_HEAD || name == names::RECONVERGENCE_TAIL {
                     edit::erase_operation(op);
-                } else if name == "spmd.mask.or" {
+                } else if name == names::MASK_OR {
                     let (x, y): (Value, Value) = (op.operand(0).unwrap(), op.operand(1).unwrap());
                     let other = if x == self.empty {
                         Some(y)
@@ -1181,7 +1182,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
 fn first_non_marker<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     edit::operations(block).into_iter().find(|op| {
         let name = op_name(*op);
-        name != "spmd.reconvergence.tail" && !name.starts_with("spmd.convergence.")
+        name != names::RECONVERGENCE_TAIL && !name.starts_with(names::CONVERGENCE_PREFIX)
     })
 }
 
@@ -1226,12 +1227,12 @@ fn successor_range(user: OperationRef<'_, '_>, slot: usize) -> (usize, usize) {
 /// Operations whose results are all the operands influence: a use by one
 /// is observed only through its results ([`live::Use::Through`]).
 fn is_pure(op: OperationRef<'_, '_>) -> bool {
-    op_name(op).starts_with("arith.") && op.region_count() == 0
+    op_name(op).starts_with(names::ARITH_PREFIX) && op.region_count() == 0
 }
 
 /// True if `value` is the result of `ub.poison`.
 fn is_poison(value: Value<'_, '_>) -> bool {
-    edit::defining_op(value).is_some_and(|op| op_name(op) == "ub.poison")
+    edit::defining_op(value).is_some_and(|op| op_name(op) == names::UB_POISON)
 }
 
 /// The block defining `value` (argument owner or parent of the op).

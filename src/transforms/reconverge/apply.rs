@@ -41,7 +41,6 @@ use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::{region_graph::{
 use melior::{
     ir::{
         block::BlockLike,
-        operation::OperationMutLike,
         r#type::{IntegerType, TypeLike},
         Block, BlockRef, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
     },

@@ -41,7 +41,7 @@
 pub mod apply;
 pub mod plan;
 
-use crate::{analysis::{cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal}, reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{edit, facts::{self, UniformityMark}, names::{self, UNIFORMITY_ATTR}, query, region_graph::{RegionGraph, RegionGraphError}}, transforms::prepare::{self, op_name}};
+use crate::{analysis::{cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal}, reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{facts::{self, UniformityMark}, names::{self}, query, region_graph::{RegionGraph, RegionGraphError}}, transforms::prepare::{self, op_name}};
 use melior::{
     ir::{
         block::BlockLike,
@@ -377,8 +377,8 @@ fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'
     forest.compute(graph.graph(), &dfs);
     let token: Type = facts::token_type(context);
     let entry_block = graph.block(graph.graph().entry());
-    let entry_token = existing_token(entry_block, "spmd.convergence.entry").unwrap_or_else(|| {
-        let op = OperationBuilder::new("spmd.convergence.entry", location).add_results(&[token]).build().unwrap();
+    let entry_token = existing_token(entry_block, names::CONVERGENCE_ENTRY).unwrap_or_else(|| {
+        let op = OperationBuilder::new(names::CONVERGENCE_ENTRY, location).add_results(&[token]).build().unwrap();
         entry_block.insert_operation(0, op).result(0).unwrap().into()
     });
     let mut loop_tokens: Vec<Option<Value<'c, 'a>>> = vec![None; forest.num_cycles()];
@@ -396,8 +396,8 @@ fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'
             enclosing = forest.parent(p);
         }
         let parent = enclosing.and_then(|p| loop_tokens[p.index()]).unwrap_or(entry_token);
-        let value = existing_token(header, "spmd.convergence.loop").unwrap_or_else(|| {
-            let op = OperationBuilder::new("spmd.convergence.loop", location)
+        let value = existing_token(header, names::CONVERGENCE_LOOP).unwrap_or_else(|| {
+            let op = OperationBuilder::new(names::CONVERGENCE_LOOP, location)
                 .add_operands(&[parent])
                 .add_results(&[token])
                 .build()

@@ -74,12 +74,11 @@ use super::{
         plan::{plan_reconvergence_checked_later, Ordering, PlanError},
     },
 };
-use crate::{analysis::{cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal}, reconverging, region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions}, structured::{check_structured, FlowShape, StructuredInput}}, ir::{edit, facts::{self, UniformityMark}, names::{self, UNIFORMITY_ATTR}, query, region_graph::{RegionGraph, RegionGraphError}}};
+use crate::{analysis::{cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal}, reconverging, region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions}, structured::{check_structured, FlowShape, StructuredInput}}, ir::{edit, facts::{self, UniformityMark}, names::{self}, query, region_graph::{RegionGraph, RegionGraphError}}};
 use melior::{
     ir::{
         block::BlockLike,
-        operation::OperationLike,
-        Attribute, BlockRef, Location, OperationRef, RegionLike, RegionRef,
+        operation::OperationLike, BlockRef, Location, OperationRef, RegionRef,
     },
     Context,
 };
