@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs spmd into a prefix: bin/spmd-opt, lib/libspmd.a, the mlir-opt
-# plugin lib/libSpmdPlugin.so, include/spmd-c/Spmd.h and the CMake package
+# plugin lib/libSpmdPlugin.so, include/spmd-c/{Dialect,Internal}.h and the CMake package
 # lib/cmake/spmd (find_package(SPMD)). See docs/embedding.md.
 #
 #   scripts/install.sh <prefix>

@@ -2,7 +2,7 @@
 # Checks an installed prefix the way an embedder uses it (docs/embedding.md):
 #  1. examples/embed-cxx, a C++ tool built with find_package(MLIR) and
 #     find_package(SPMD), runs spmd-reconverge,spmd-predicate (FileCheck);
-#  2. tests/capi, a C program that calls every function of spmd-c/Spmd.h;
+#  2. tests/capi, a C program that calls every function of spmd-c/Dialect.h and spmd-c/Internal.h;
 #  3. one copy of MLIR: libspmd.a defines no MLIR symbol, the C++ tool does
 #     not load libMLIR.so (its MLIR is the static one of find_package(MLIR))
 #     and defines MLIRContext once; the plugin loads libMLIR.so and defines

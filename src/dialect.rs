@@ -21,9 +21,7 @@ use melior::{
 
 /// The handle of the `spmd` dialect (`mlirGetDialectHandle__spmd__`).
 pub fn handle() -> DialectHandle {
-    // SAFETY: the function is defined by the statically linked C API archive
-    // and returns a handle to static data.
-    unsafe { DialectHandle::from_raw(crate::ffi::mlirGetDialectHandle__spmd__()) }
+    crate::ir::ffi::dialect_handle()
 }
 
 /// Adds the `spmd` dialect to a registry.

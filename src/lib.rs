@@ -20,9 +20,8 @@
 
 
 pub mod analysis;
-pub mod diagnostics;
 pub mod dialect;
-pub mod ffi;
+pub mod ir;
 pub mod opt;
 pub mod passes;
 pub mod support;

@@ -1,6 +1,6 @@
 //! The body of `spmd-opt`: `mlir-opt` plus the spmd dialect and passes.
 
-use std::{ffi::CString, os::raw::c_char};
+use std::ffi::CString;
 
 /// Runs spmd-opt with the process arguments and returns its exit code.
 pub fn opt_main() -> i32 {
@@ -16,11 +16,7 @@ pub fn opt_main() -> i32 {
                 .unwrap_or_else(|_| CString::new("<argument with NUL byte>").unwrap())
         })
         .collect();
-    let mut argv: Vec<*mut c_char> =
-        arguments.iter().map(|argument| argument.as_ptr() as *mut c_char).collect();
-    argv.push(std::ptr::null_mut());
-    // SAFETY: argv is a NULL-terminated array of valid C strings that outlives the call.
-    unsafe { crate::ffi::spmdOptMain(arguments.len() as i32, argv.as_mut_ptr()) }
+    crate::ir::ffi::opt_main(&arguments)
 }
 
 /// True if every module `spmd-opt` prints has already passed the verifier.

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spmd-c/Spmd.h"
+#include "spmd-c/Dialect.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/DialectRegistry.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "spmd-c/Spmd.h"
+#include "spmd-c/Internal.h"
 
 #include "Spmd/SpmdDialect.h"
 

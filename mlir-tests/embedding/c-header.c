@@ -1,9 +1,11 @@
 // The C interface compiles as C (and as C++) for embedders, and declares
-// what the Rust library and the C++ archives define.
+// what the Rust library and the C++ archives define: the public header
+// alone, and the internal one (which includes it).
 // RUN: cc -std=c11 -Wall -Werror -fsyntax-only -I%spmd_src_root/dialect/include -I%llvm_include -x c %s
 // RUN: c++ -std=c++17 -Wall -Werror -fsyntax-only -I%spmd_src_root/dialect/include -I%llvm_include -x c++ %s
 
-#include "spmd-c/Spmd.h"
+#include "spmd-c/Dialect.h"
+#include "spmd-c/Internal.h"
 
 /* A C++ or C compiler embedding spmd registers the dialect and the passes. */
 static void registerSpmd(MlirDialectRegistry registry) {

@@ -59,7 +59,7 @@ SPMD_BIN_DIR="$out/bin" "$tools/lit" -q "$root/mlir-tests" > "$out/lit-result.tx
   || { echo "snapshot-outputs: lit failed, see $out/lit-result.txt" >&2; exit 1; }
 # Temporary paths differ from run to run, and so do timings.
 sed -i -E 's#/tmp/[A-Za-z0-9_./-]+#<tmp>#g; s#'"$root"'#<root>#g' "$out"/lit/* 2>/dev/null || true
-sed -i -E 's#[0-9]+\.[0-9]+#<t>#g' "$out"/lit/*timing* 2>/dev/null || true
+sed -i -E 's#[0-9]+\.[0-9]+#<t>#g; s#  +# #g' "$out"/lit/*timing* 2>/dev/null || true
 
 # --- 2. the random corpora through each pipeline ---------------------------
 pipelines=(

@@ -33,6 +33,7 @@
 //! adapter: their results depend on their operands and on every value their
 //! regions use from above, and they are a source if a nested op is.
 
+use crate::ir::names;
 use super::uniformity::OpKind;
 
 /// How an entry of the table names operations.
@@ -174,14 +175,14 @@ pub const SOURCE_TABLE: &[Entry] = &[
     row(IP("llvm.amdgcn.fcmp"), Uniform, WAVE),
     row(IP("llvm.amdgcn.wave.reduce."), Uniform, WAVE),
     // spmd's own wave-level values.
-    row(Op("spmd.ballot"), Uniform, SPMD),
-    row(Op("spmd.exec.read"), Uniform, SPMD),
+    row(Op(names::BALLOT), Uniform, SPMD),
+    row(Op(names::EXEC_READ), Uniform, SPMD),
     row(OP("spmd.mask."), Uniform, SPMD),
-    row(OP("spmd.convergence."), Uniform, SPMD),
+    row(OP(names::CONVERGENCE_PREFIX), Uniform, SPMD),
     // Constants.
-    row(Op("arith.constant"), Constant, CONSTANTS),
-    row(Op("llvm.mlir.constant"), Constant, CONSTANTS),
-    row(Op("ub.poison"), Constant, CONSTANTS),
+    row(Op(names::ARITH_CONSTANT), Constant, CONSTANTS),
+    row(Op(names::LLVM_CONSTANT), Constant, CONSTANTS),
+    row(Op(names::UB_POISON), Constant, CONSTANTS),
     row(Op("llvm.mlir.poison"), Constant, CONSTANTS),
     row(Op("llvm.mlir.undef"), Constant, CONSTANTS),
     row(Op("llvm.mlir.zero"), Constant, CONSTANTS),
@@ -424,13 +425,14 @@ pub fn markdown_table() -> String {
 #[cfg(test)]
 mod tests {
     use super::{classify, markdown_table, ExtraSources, OpFacts, OpKind};
+    use crate::ir::names;
 
     fn kind_of(name: &str) -> OpKind {
         classify(&OpFacts { name, ..OpFacts::default() }, &ExtraSources::default(), || 7)
     }
 
     fn kind_of_intrinsic(intrinsic: &str) -> OpKind {
-        let facts = OpFacts { name: "llvm.call_intrinsic", intrinsic: Some(intrinsic), ..OpFacts::default() };
+        let facts = OpFacts { name: names::LLVM_CALL_INTRINSIC, intrinsic: Some(intrinsic), ..OpFacts::default() };
         classify(&facts, &ExtraSources::default(), || 7)
     }
 
@@ -451,7 +453,7 @@ mod tests {
         assert_eq!(kind_of_intrinsic("llvm.nvvm.read.ptx.sreg.ctaid.x"), OpKind::Uniform);
         assert_eq!(kind_of_intrinsic("llvm.amdgcn.workgroup.id.x"), OpKind::Uniform);
         assert_eq!(kind_of_intrinsic("llvm.amdgcn.readfirstlane.i32"), OpKind::Uniform);
-        assert_eq!(kind_of("arith.constant"), OpKind::Constant(7));
+        assert_eq!(kind_of(names::ARITH_CONSTANT), OpKind::Constant(7));
         assert_eq!(kind_of("memref.load"), OpKind::Pure);
         assert_eq!(kind_of("arith.addi"), OpKind::Pure);
         assert_eq!(kind_of_intrinsic("llvm.smax.i32"), OpKind::Pure);
@@ -468,7 +470,7 @@ mod tests {
         let extra = ExtraSources { divergent: vec!["acme.lane".into(), "llvm.acme.*".into()], uniform: vec!["func.call".into()] };
         let facts = |name, intrinsic| OpFacts { name, intrinsic, ..OpFacts::default() };
         assert_eq!(classify(&facts("acme.lane", None), &extra, || 0), OpKind::Source);
-        assert_eq!(classify(&facts("llvm.call_intrinsic", Some("llvm.acme.id")), &extra, || 0), OpKind::Source);
+        assert_eq!(classify(&facts(names::LLVM_CALL_INTRINSIC, Some("llvm.acme.id")), &extra, || 0), OpKind::Source);
         assert_eq!(classify(&facts("func.call", None), &extra, || 0), OpKind::Uniform);
         let marked = OpFacts { name: "gpu.thread_id", marked_uniform: true, ..OpFacts::default() };
         assert_eq!(classify(&marked, &extra, || 0), OpKind::Uniform);

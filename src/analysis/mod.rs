@@ -3,12 +3,9 @@
 
 pub mod cfg;
 pub mod divergence_sources;
-pub mod function_regions;
 pub mod kernels;
 pub mod reconverging;
-pub mod region_graph;
 pub mod region_uniformity;
 pub mod report;
 pub mod structured;
 pub mod uniformity;
-pub mod value_names;

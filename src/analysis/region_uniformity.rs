@@ -26,13 +26,19 @@
 //! Operations in blocks unreachable from the entry never execute and are
 //! reported uniform.
 
+use crate::ir::names;
 use super::{
     cfg::{BlockId, CfgAnalysis, Graph, Traversal},
     divergence_sources::{self, classify, ExtraSources, OpFacts},
-    region_graph::{RegionGraph, RegionGraphError},
     uniformity::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, ValueId},
 };
-use crate::{ffi, support::FastMap};
+use crate::{
+    ir::{
+        facts::{self, PrivateMemory, UniformityMark},
+        region_graph::{RegionGraph, RegionGraphError},
+    },
+    support::FastMap,
+};
 use melior::ir::{
     attribute::{ArrayAttribute, DictionaryAttribute, StringAttribute},
     block::BlockLike,
@@ -45,7 +51,7 @@ use std::{
 };
 
 /// Name of the attribute that marks a branch uniform or divergent.
-pub const UNIFORMITY_ATTR: &str = "spmd.uniformity";
+pub use crate::ir::names::UNIFORMITY_ATTR;
 
 /// Options of the uniformity analysis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -292,17 +298,10 @@ fn summarise<'c, 'a>(op: OperationRef<'c, 'a>, extra: &ExtraSources) -> (OpKind,
             }
             melior::ir::operation::WalkResult::Advance
         });
-        op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-            if inner.to_raw().ptr != op.to_raw().ptr {
-                for operand in inner.operands() {
-                    if !defined_inside.contains(&address(&operand)) {
-                        // SAFETY: captured values are defined above `op`, so
-                        // they outlive this snapshot like `op`'s operands do.
-                        operands.push(unsafe { Value::from_raw(operand.to_raw()) });
-                    }
-                }
+        crate::ir::query::for_each_op(op, melior::ir::operation::WalkOrder::PreOrder, |inner| {
+            if inner != op {
+                operands.extend(inner.operands().filter(|operand| !defined_inside.contains(&address(operand))));
             }
-            melior::ir::operation::WalkResult::Advance
         });
         if nested_source {
             kind = OpKind::Source;
@@ -335,7 +334,6 @@ fn classify_op(op: OperationRef<'_, '_>, extra: &ExtraSources) -> OpKind {
 /// `!llvm.ptr<5>`, memrefs in `#gpu.address_space<private>` (or space 5),
 /// and memrefs allocated by `memref.alloca` (through view-like ops).
 fn may_be_private(address: Value<'_, '_>) -> bool {
-    const PRIVATE_SPACE: u32 = 5;
     const VIEWS: &[&str] = &[
         "memref.subview",
         "memref.cast",
@@ -345,34 +343,16 @@ fn may_be_private(address: Value<'_, '_>) -> bool {
         "memref.expand_shape",
         "memref.transpose",
     ];
-    let r#type = melior::ir::r#type::TypeLike::to_raw(&address.r#type());
-    // SAFETY: type queries on the live type of a live value.
-    unsafe {
-        if mlir_sys::mlirTypeIsALLVMPointerType(r#type) {
-            let space = mlir_sys::mlirLLVMPointerTypeGetAddressSpace(r#type);
-            return space == 0 || space == PRIVATE_SPACE;
-        }
-        if !mlir_sys::mlirTypeIsAMemRef(r#type) {
-            return false;
-        }
-        let space = mlir_sys::mlirMemRefTypeGetMemorySpace(r#type);
-        if !space.ptr.is_null() {
-            if mlir_sys::mlirAttributeIsAInteger(space) {
-                return mlir_sys::mlirIntegerAttrGetValueInt(space) == i64::from(PRIVATE_SPACE);
-            }
-            let context = mlir_sys::mlirAttributeGetContext(space);
-            let text = "#gpu.address_space<private>";
-            let private = mlir_sys::mlirAttributeParseGet(context, mlir_sys::MlirStringRef { data: text.as_ptr().cast(), length: text.len() });
-            if !private.ptr.is_null() && mlir_sys::mlirAttributeEqual(space, private) {
-                return true;
-            }
-        }
+    match facts::private_memory(address.r#type()) {
+        PrivateMemory::May => return true,
+        PrivateMemory::MayNot => return false,
+        PrivateMemory::DependsOnAllocation => {}
     }
     let mut value = address;
-    while let Some(op) = crate::transforms::ir_edit::defining_op(value) {
+    while let Some(op) = crate::ir::edit::defining_op(value) {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default();
-        if name == "memref.alloca" {
+        if name == names::MEMREF_ALLOCA {
             return true;
         }
         match op.operand(0) {
@@ -390,7 +370,7 @@ fn constant_key(op: OperationRef<'_, '_>) -> u64 {
     use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
     let mut hasher = DefaultHasher::new();
     (op.name().to_raw().ptr as usize).hash(&mut hasher);
-    if let Ok(value) = op.attribute("value") {
+    if let Ok(value) = op.attribute(crate::ir::names::VALUE_ATTR) {
         (value.to_raw().ptr as usize).hash(&mut hasher);
     }
     for result in op.results() {
@@ -400,10 +380,7 @@ fn constant_key(op: OperationRef<'_, '_>) -> u64 {
 }
 
 fn forwarded_range(op: OperationRef<'_, '_>, slot: usize) -> Option<(usize, usize)> {
-    let (mut begin, mut count) = (0isize, 0isize);
-    // SAFETY: plain query on a live operation.
-    let known = unsafe { ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count) };
-    known.then_some((begin as usize, count as usize))
+    crate::ir::query::successor_operand_range(op, slot)
 }
 
 /// True if the branch carries the trusted mark `#spmd.uniformity<uniform>`
@@ -415,16 +392,12 @@ pub fn is_marked_uniform(op: OperationRef<'_, '_>) -> bool {
 /// The trusted mark of a branch: `spmd.uniformity`, or uniform by
 /// definition for `spmd.exec.br_zero`.
 fn branch_mark(op: OperationRef<'_, '_>) -> Option<BranchMark> {
-    if op.name().as_string_ref().as_str() == Ok("spmd.exec.br_zero") {
+    if op.name().as_string_ref().as_str() == Ok(names::EXEC_BR_ZERO) {
         return Some(BranchMark::Uniform);
     }
-    let text = op.attribute(UNIFORMITY_ATTR).ok()?.to_string();
-    if text.contains("divergent") {
-        Some(BranchMark::Divergent)
-    } else if text.contains("uniform") {
-        Some(BranchMark::Uniform)
-    } else {
-        None
+    match facts::uniformity_mark(op)? {
+        UniformityMark::Divergent => Some(BranchMark::Divergent),
+        UniformityMark::Uniform => Some(BranchMark::Uniform),
     }
 }
 
@@ -441,9 +414,9 @@ fn argument_kinds(function: OperationRef<'_, '_>, options: &UniformityOptions) -
                 .and_then(|array| array.element(index).ok())
                 .and_then(|a| DictionaryAttribute::try_from(a).ok());
             let marked = |name: &str| dictionary.as_ref().is_some_and(|d| d.element_by_name(name).is_some());
-            if marked("spmd.divergent") {
+            if marked(names::DIVERGENT_ARGUMENT_ATTR) {
                 ArgumentKind::Divergent
-            } else if marked("spmd.uniform") {
+            } else if marked(names::UNIFORM_ARGUMENT_ATTR) {
                 ArgumentKind::Uniform
             } else {
                 default

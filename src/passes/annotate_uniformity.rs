@@ -1,10 +1,7 @@
 //! `--spmd-annotate-uniformity`: attach `spmd.uniformity` to every branch.
 
 use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
-use crate::analysis::{
-    cfg::BlockId,
-    region_uniformity::{RegionUniformity, UNIFORMITY_ATTR},
-};
+use crate::{analysis::{cfg::BlockId, region_uniformity::RegionUniformity}, ir::names::UNIFORMITY_ATTR};
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationMutLike},
@@ -14,9 +11,7 @@ use melior::ir::{
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
     let options = uniformity_options::parse(root, options)?;
-    let context_ref = root.context();
-    // SAFETY: the context outlives the pass run.
-    let context = unsafe { context_ref.to_ref() };
+    let context = crate::ir::query::context_of(root);
     let mark = |divergent: bool| {
         let text = if divergent { "#spmd.uniformity<divergent>" } else { "#spmd.uniformity<uniform>" };
         Attribute::parse(context, text).expect("the spmd dialect is loaded")

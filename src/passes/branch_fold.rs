@@ -2,7 +2,7 @@
 
 use super::{for_each_region, options::read, uniformity_options, PassOptions, RegionFailure, Report, Scope};
 use crate::transforms::branch_fold::{fold_function, BranchFoldOptions};
-use melior::ir::{operation::OperationLike, OperationRef};
+use melior::ir::OperationRef;
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Report) -> Result<(), ()> {
@@ -19,9 +19,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Repor
         uniformity,
     };
     let stats = read::flag(root, options, "stats", false)?;
-    let context_ref = root.context();
-    // SAFETY: the context outlives the pass run.
-    let context = unsafe { context_ref.to_ref() };
+    let context = crate::ir::query::context_of(root);
     for_each_region(root, Scope::FunctionBodies, |function| {
         let result = fold_function(context, function.owner, function.region, &fold_options)
             .map_err(|e| RegionFailure::cannot(function, "fold branches of", e))?;

@@ -19,9 +19,7 @@ pub fn run_unify_loop_exits(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut
 }
 
 fn run_hub_pass(root: OperationRef<'_, '_>, verb: &str, planner: fn(&crate::analysis::cfg::CfgGraph) -> Vec<HubSpec>) -> Result<(), ()> {
-    let context_ref = root.context();
-    // SAFETY: the context outlives the pass run.
-    let context = unsafe { context_ref.to_ref() };
+    let context = crate::ir::query::context_of(root);
     for_each_region(root, Scope::FunctionBodies, |function| {
         let location = function.owner.location();
         run_rounds(context, function.region, location, planner)

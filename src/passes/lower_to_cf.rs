@@ -25,16 +25,14 @@
 //! argument attributes such as `{spmd.divergent}`, which are unit attributes
 //! any MLIR tool reads and which lowerings to LLVM carry along harmlessly.
 
+use crate::ir::names;
 use super::{PassOptions, Report};
-use crate::{
-    diagnostics,
-    transforms::{ir_edit, prepare::op_name},
-};
+use crate::{ir::{diagnostics, edit}, transforms::prepare::op_name};
 use melior::{
     dialect::cf,
     ir::{
         block::BlockLike,
-        operation::{OperationLike, OperationMutLike, OperationRefMut, WalkOrder, WalkResult},
+        operation::{OperationLike, WalkOrder},
         OperationRef, Value,
     },
     Context,
@@ -57,10 +55,10 @@ impl Lowering {
     /// How `name` is lowered, or `None` for ops outside the spmd dialect.
     fn of(name: &str) -> Option<Self> {
         match name {
-            "spmd.flow_br" => Some(Self::FlowBranch),
-            "spmd.convergence.entry" | "spmd.convergence.anchor" | "spmd.convergence.loop" => Some(Self::Token),
-            "spmd.reconvergence.head" | "spmd.reconvergence.tail" => Some(Self::Marker),
-            other if other.starts_with("spmd.") => Some(Self::WaveLevel),
+            names::FLOW_BR => Some(Self::FlowBranch),
+            names::CONVERGENCE_ENTRY | names::CONVERGENCE_ANCHOR | names::CONVERGENCE_LOOP => Some(Self::Token),
+            names::RECONVERGENCE_HEAD | names::RECONVERGENCE_TAIL => Some(Self::Marker),
+            other if other.starts_with(names::SPMD_PREFIX) => Some(Self::WaveLevel),
             _ => None,
         }
     }
@@ -68,15 +66,13 @@ impl Lowering {
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<(), ()> {
-    let context_ref = root.context();
-    // SAFETY: the context outlives the pass run.
-    let context = unsafe { context_ref.to_ref() };
+    let context = crate::ir::query::context_of(root);
     let ops = spmd_ops(root);
     check_lowerable(&ops)?;
     for (lowering, op) in &ops {
         match lowering {
             Lowering::FlowBranch => replace_flow_branch(context, *op),
-            Lowering::Marker => ir_edit::erase_operation(*op),
+            Lowering::Marker => edit::erase_operation(*op),
             Lowering::Token | Lowering::WaveLevel => {}
         }
     }
@@ -88,12 +84,10 @@ pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Resul
 /// Every spmd operation at or below `root`, in pre-order, with its lowering.
 fn spmd_ops<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<(Lowering, OperationRef<'c, 'a>)> {
     let mut found = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
+    crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| {
         if let Some(lowering) = Lowering::of(&op_name(op)) {
-            // SAFETY: the operation lives in `root`, which outlives the pass.
-            found.push((lowering, unsafe { OperationRef::from_raw(op.to_raw()) }));
+            found.push((lowering, op));
         }
-        WalkResult::Advance
     });
     found
 }
@@ -120,7 +114,7 @@ fn check_lowerable(ops: &[(Lowering, OperationRef<'_, '_>)]) -> Result<(), ()> {
 pub(crate) fn check_token_users(token_op: OperationRef<'_, '_>) -> bool {
     let mut only_tokens = true;
     for result in token_op.results() {
-        for user in ir_edit::users(result.into()) {
+        for user in edit::users(result.into()) {
             if Lowering::of(&op_name(user)) != Some(Lowering::Token) {
                 let message = format!(
                     "cannot lower convergence token of '{}': it is used by '{}'",
@@ -149,12 +143,12 @@ fn replace_flow_branch<'c>(context: &'c Context, flow: OperationRef<'c, '_>) {
     let branch = cf::cond_br(context, condition, &true_dest, &false_dest, &on_true, &on_false, flow.location());
     let block = flow.block().expect("a terminator is in a block");
     block.insert_operation_before(flow, branch);
-    ir_edit::erase_operation(flow);
+    edit::erase_operation(flow);
 }
 
 /// The operands `branch` forwards to successor `slot`.
 fn forwarded<'c, 'a>(branch: OperationRef<'c, 'a>, slot: usize) -> Vec<Value<'c, 'a>> {
-    ir_edit::successor_operands(branch, slot).expect("spmd.flow_br implements BranchOpInterface")
+    edit::successor_operands(branch, slot).expect("spmd.flow_br implements BranchOpInterface")
 }
 
 /// Erases the token ops, each after the child tokens that use it.
@@ -162,28 +156,18 @@ pub(crate) fn erase_token_ops(mut pending: Vec<OperationRef<'_, '_>>) {
     while !pending.is_empty() {
         let (unused, used): (Vec<_>, Vec<_>) = pending.into_iter().partition(|op| !has_uses(*op));
         assert!(!unused.is_empty(), "convergence tokens form a forest, so some token is unused");
-        unused.into_iter().for_each(ir_edit::erase_operation);
+        unused.into_iter().for_each(edit::erase_operation);
         pending = used;
     }
 }
 
 fn has_uses(op: OperationRef<'_, '_>) -> bool {
-    op.results().any(|result| !!ir_edit::is_used(result.into()))
+    op.results().any(|result| !!edit::is_used(result.into()))
 }
 
 /// Removes every discardable `spmd.*` attribute at or below `root`.
 pub(crate) fn strip_spmd_attributes(root: OperationRef<'_, '_>) {
-    root.walk(WalkOrder::PreOrder, |op| {
-        let names: Vec<String> = (0..op.discardable_attribute_count())
-            .filter_map(|index| op.discardable_attribute_at(index).ok())
-            .map(|(name, _)| name.as_string_ref().as_str().unwrap_or_default().to_string())
-            .filter(|name| name.starts_with("spmd."))
-            .collect();
-        // SAFETY: the walk visits live operations; only their attributes change.
-        let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
-        for name in names {
-            let _ = op.remove_discardable_attribute(&name);
-        }
-        WalkResult::Advance
+    crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| {
+        edit::remove_attributes_with_prefix(op, crate::ir::names::SPMD_PREFIX)
     });
 }

@@ -19,24 +19,15 @@ use super::{
     lower_to_cf::{check_token_users, erase_token_ops, strip_spmd_attributes},
     PassOptions, Report,
 };
-use crate::{
-    diagnostics,
-    transforms::{
-        ir_edit,
-        lower_to_nvvm::{check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp},
-        prepare::op_name,
-    },
-};
+use crate::{ir::{diagnostics, edit}, transforms::{lower_to_nvvm::{check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp}, prepare::op_name}};
 use melior::ir::{
-    operation::{OperationLike, WalkOrder, WalkResult},
+    operation::{OperationLike, WalkOrder},
     OperationRef,
 };
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
-    let context_ref = root.context();
-    // SAFETY: the context outlives the pass run.
-    let context = unsafe { context_ref.to_ref() };
+    let context = crate::ir::query::context_of(root);
     let width = wave_size(root, options)?;
     let mut checker = check::Checker::default();
     let functions = check::wave_functions(root, &mut checker);
@@ -57,7 +48,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     for function in &functions {
         lower_function(context, function, width);
     }
-    markers.into_iter().for_each(ir_edit::erase_operation);
+    markers.into_iter().for_each(edit::erase_operation);
     erase_token_ops(tokens);
     strip_spmd_attributes(root);
     gpu_functions(root).into_iter().for_each(strip_spmd_argument_attributes);
@@ -80,28 +71,15 @@ fn wave_size(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<u32, (
 /// Every convergence token op and reconvergence marker below `root`.
 fn tokens_and_markers<'c, 'a>(root: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>>, Vec<OperationRef<'c, 'a>>) {
     let (mut tokens, mut markers) = (Vec::new(), Vec::new());
-    root.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: the operation lives in `root`, which outlives the pass.
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        match SpmdOp::of(&op_name(op)) {
-            Some(SpmdOp::Token) => tokens.push(op),
-            Some(SpmdOp::Marker) => markers.push(op),
-            _ => {}
-        }
-        WalkResult::Advance
+    crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| match SpmdOp::of(&op_name(op)) {
+        Some(SpmdOp::Token) => tokens.push(op),
+        Some(SpmdOp::Marker) => markers.push(op),
+        _ => {}
     });
     (tokens, markers)
 }
 
 /// Every `gpu.func` and `llvm.func` below `root`.
 fn gpu_functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    let mut functions = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        if check::WAVE_FUNCTION_OPS.contains(&op_name(op).as_str()) {
-            // SAFETY: the operation lives in `root`, which outlives the pass.
-            functions.push(unsafe { OperationRef::from_raw(op.to_raw()) });
-        }
-        WalkResult::Advance
-    });
-    functions
+    crate::ir::query::collect_ops(root, WalkOrder::PreOrder, |op| check::WAVE_FUNCTION_OPS.contains(&op_name(op).as_str()))
 }

@@ -30,10 +30,7 @@ pub mod verify_reconverging;
 pub mod verify_structured;
 pub mod view_cfg;
 
-use crate::{
-    analysis::function_regions::{cfg_regions, CfgRegion},
-    diagnostics, ffi,
-};
+use crate::ir::{function_regions::{cfg_regions, CfgRegion}, ffi, diagnostics};
 use melior::ir::{operation::OperationLike, Location, OperationRef};
 use mlir_sys::{MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
 pub use options::PassOptions;
@@ -132,14 +129,14 @@ pub(crate) fn for_each_region<'c, 'a>(
     if failed { Err(()) } else { Ok(()) }
 }
 
-/// C entry point for C and C++ embedders (declared in `spmd-c/Spmd.h`).
+/// C entry point for C and C++ embedders (declared in `spmd-c/Dialect.h`).
 #[unsafe(no_mangle)]
 pub extern "C" fn spmdRegisterAllPasses() {
     register_all_passes();
 }
 
 /// C entry point: the spmd dialect into `registry` (unless null) and every
-/// pass into MLIR's pass registry (declared in `spmd-c/Spmd.h`).
+/// pass into MLIR's pass registry (declared in `spmd-c/Dialect.h`).
 #[unsafe(no_mangle)]
 pub extern "C" fn spmdRegisterEverything(registry: mlir_sys::MlirDialectRegistry) {
     if !registry.ptr.is_null() {

@@ -1,10 +1,7 @@
 //! `--spmd-predicate`: see [`crate::transforms::predicate`].
 
 use super::{for_each_region, options::read, uniformity_options, PassOptions, RegionFailure, Report, Scope};
-use crate::{
-    diagnostics,
-    transforms::predicate::{predicate_function, valid_wave_size, PredicateOptions},
-};
+use crate::{ir::diagnostics, transforms::predicate::{predicate_function, valid_wave_size, PredicateOptions}};
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Runs the pass on `root`.
@@ -22,9 +19,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
         return Err(());
     };
     let options = PredicateOptions { skip_empty_blocks, wave_size, uniformity };
-    let context_ref = root.context();
-    // SAFETY: the context outlives the pass run.
-    let context = unsafe { context_ref.to_ref() };
+    let context = crate::ir::query::context_of(root);
     for_each_region(root, Scope::FunctionBodies, |function| {
         predicate_function(context, function.owner, function.region, &options).map(|_| ()).map_err(|error| {
             RegionFailure {

@@ -1,7 +1,10 @@
 //! `--spmd-print-cfg-analysis`: the CFG analyses of every function, as text.
 
 use super::{for_each_region, PassOptions, RegionFailure, Report, Scope};
-use crate::analysis::{cfg::CfgAnalysis, region_graph::RegionGraph, report::render_text};
+use crate::{
+    analysis::{cfg::CfgAnalysis, report::render_text},
+    ir::region_graph::RegionGraph,
+};
 use melior::ir::OperationRef;
 
 /// Runs the pass on `root`.

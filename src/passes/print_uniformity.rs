@@ -1,10 +1,12 @@
 //! `--spmd-print-uniformity`: every value and branch, uniform or divergent.
 
 use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
-use crate::analysis::{
-    cfg::BlockId,
-    region_uniformity::{RegionUniformity, UniformityOptions},
-    value_names::AsmNames,
+use crate::{
+    analysis::{
+        cfg::BlockId,
+        region_uniformity::{RegionUniformity, UniformityOptions},
+    },
+    ir::value_names::AsmNames,
 };
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 

@@ -10,9 +10,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     let ordering = read::ordering(root, options, "dfpd")?;
     let selector_chain_length = read::number(root, options, "selector-chain-length", 4)?;
     let options = ReconvergeOptions { ordering, uniformity, selector_chain_length };
-    let context_ref = root.context();
-    // SAFETY: the context outlives the pass run.
-    let context = unsafe { context_ref.to_ref() };
+    let context = crate::ir::query::context_of(root);
     for_each_region(root, Scope::FunctionBodies, |function| {
         reconverge_function(context, function.owner, function.region, &options).map(|_| ()).map_err(|error| {
             RegionFailure {

@@ -5,13 +5,12 @@ use super::{
     Report, Scope,
 };
 use crate::{
-    analysis::region_graph::RegionGraph,
+    ir::{edit, region_graph::RegionGraph},
     transforms::{
-        ir_edit,
         structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions},
     },
 };
-use melior::ir::{operation::OperationLike, OperationRef, RegionLike};
+use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Parses the pass options.
 fn parse_options(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<StructurizeOptions, ()> {
@@ -33,9 +32,7 @@ fn parse_options(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<St
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
     let options = parse_options(root, options)?;
-    let context_ref = root.context();
-    // SAFETY: the context outlives the pass run.
-    let context = unsafe { context_ref.to_ref() };
+    let context = crate::ir::query::context_of(root);
     for_each_region(root, Scope::FunctionBodies, |function| {
         reject_malformed_markers(function)?;
         structurize_function(context, function.owner, function.region, &options).map(|_| ()).map_err(|error| {
@@ -52,11 +49,8 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
 /// front. The region is only snapshotted when it holds a marker (a scan in
 /// C++ tells), so unmarked input pays one walk of its block list.
 fn reject_malformed_markers<'c>(function: &CfgRegion<'c, '_>) -> Result<(), RegionFailure<'c>> {
-    let mut has_head = vec![false; ir_edit::blocks(function.region).len()];
-    // SAFETY: the region is live; the helper writes one flag per block.
-    let next_id = unsafe {
-        crate::ffi::spmdScanReconvergenceMarkers(function.region.to_raw(), has_head.as_mut_ptr(), has_head.len() as isize)
-    };
+    let num_blocks = edit::blocks(function.region).len();
+    let (next_id, _) = crate::ir::facts::reconvergence_markers(function.region, num_blocks).expect("the block count is current");
     if next_id == 0 {
         return Ok(());
     }

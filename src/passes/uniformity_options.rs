@@ -1,10 +1,7 @@
 //! The options shared by the uniformity passes.
 
 use super::PassOptions;
-use crate::{
-    analysis::{divergence_sources::ExtraSources, region_uniformity::UniformityOptions, uniformity::ArgumentKind},
-    diagnostics,
-};
+use crate::{analysis::{divergence_sources::ExtraSources, region_uniformity::UniformityOptions, uniformity::ArgumentKind}, ir::diagnostics};
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Reads `default-arguments=divergent|uniform` (emitting a diagnostic on

@@ -2,15 +2,16 @@
 //! ([`crate::analysis::structured`]) and names the first violation of each
 //! function.
 
+use crate::ir::names;
 use super::{for_each_region, options::read, uniformity_options, PassOptions, RegionFailure, Report, Scope};
 use crate::{
     analysis::{
         cfg::BlockId,
         reconverging::Violation,
-        region_graph::RegionGraph,
         region_uniformity::{is_marked_uniform, RegionUniformity},
         structured::{check_markers, check_structured, MarkerViolation, StructuredInput, StructuredViolation},
     },
+    ir::region_graph::RegionGraph,
     transforms::{
         prepare::{self, op_name},
         structurize::flow_shapes,
@@ -72,8 +73,8 @@ fn markers(graph: &RegionGraph<'_, '_>) -> (Vec<(u64, BlockId)>, Vec<(u64, Block
         while let Some(op) = next {
             let name = op_name(op);
             let list = match name.as_str() {
-                "spmd.reconvergence.head" => Some(&mut heads),
-                "spmd.reconvergence.tail" => Some(&mut tails),
+                names::RECONVERGENCE_HEAD => Some(&mut heads),
+                names::RECONVERGENCE_TAIL => Some(&mut tails),
                 _ => None,
             };
             if let Some(list) = list {
@@ -148,8 +149,8 @@ fn describe_marker<'c>(graph: &RegionGraph<'c, '_>, violation: &MarkerViolation)
 /// first marker with a matching name), or of the block's terminator.
 fn marker_location<'c>(block: BlockRef<'c, '_>, violation: &MarkerViolation) -> Location<'c> {
     let wanted = match violation {
-        MarkerViolation::DuplicateHead { .. } | MarkerViolation::HeadWithoutTail { .. } => "spmd.reconvergence.head",
-        _ => "spmd.reconvergence.tail",
+        MarkerViolation::DuplicateHead { .. } | MarkerViolation::HeadWithoutTail { .. } => names::RECONVERGENCE_HEAD,
+        _ => names::RECONVERGENCE_TAIL,
     };
     let mut next = block.first_operation();
     while let Some(op) = next {

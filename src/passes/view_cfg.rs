@@ -5,9 +5,9 @@
 //! diamonds. `dot -Tsvg cfg.dot -o cfg.svg` turns the output into a picture.
 
 use super::{for_each_region, PassOptions, RegionFailure, Report, Scope};
-use crate::analysis::{
-    cfg::{render_dot_with_flow, CfgAnalysis},
-    region_graph::RegionGraph,
+use crate::{
+    analysis::cfg::{render_dot_with_flow, CfgAnalysis},
+    ir::region_graph::RegionGraph,
 };
 use melior::ir::{operation::OperationLike, OperationRef};
 

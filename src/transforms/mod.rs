@@ -3,7 +3,6 @@
 //! below the transforms are their shared IR machinery.
 
 pub mod hubs;
-pub mod ir_edit;
 pub mod lower_to_nvvm;
 pub mod predicate;
 pub mod prepare;

@@ -11,8 +11,9 @@
 //!                                            ^exit(%e): return %e
 //! ```
 
-use super::ir_edit;
-use crate::analysis::region_graph::last_operation;
+use crate::ir::names;
+use crate::ir::edit;
+use crate::ir::region_graph::last_operation;
 use melior::ir::operation::OperationMutLike;
 use melior::{
     dialect::{arith, cf},
@@ -36,7 +37,7 @@ pub const DEAD_END_OPS: &[&str] = &["llvm.unreachable"];
 /// True if `terminator` ends the function normally: it has no successors
 /// and is not a known dead end.
 pub fn is_function_exit(terminator: OperationRef<'_, '_>) -> bool {
-    terminator.successor_count() == 0 && !DEAD_END_OPS.iter().any(|&name| ir_edit::is_op(terminator, name))
+    terminator.successor_count() == 0 && !DEAD_END_OPS.iter().any(|&name| edit::is_op(terminator, name))
 }
 
 /// Why a terminator without successors that is neither a return nor a
@@ -47,7 +48,7 @@ pub const UNKNOWN_EXIT_REASON: &str = "it has no successors but is neither a ret
 /// The first block of `graph` that ends in a terminator without successors
 /// that is neither a return nor a dead end (an unregistered `"test.exit"`,
 /// say).
-pub fn unknown_exit(graph: &crate::analysis::region_graph::RegionGraph<'_, '_>) -> Option<crate::analysis::cfg::BlockId> {
+pub fn unknown_exit(graph: &crate::ir::region_graph::RegionGraph<'_, '_>) -> Option<crate::analysis::cfg::BlockId> {
     use crate::analysis::cfg::Graph;
     (0..graph.num_blocks()).map(crate::analysis::cfg::BlockId::new).find(|&b| {
         let terminator = graph.terminator(b);
@@ -57,12 +58,12 @@ pub fn unknown_exit(graph: &crate::analysis::region_graph::RegionGraph<'_, '_>) 
 
 /// True if `op` is one of the [`RETURN_OPS`].
 pub fn is_return(op: OperationRef<'_, '_>) -> bool {
-    RETURN_OPS.iter().any(|&name| ir_edit::is_op(op, name))
+    RETURN_OPS.iter().any(|&name| edit::is_op(op, name))
 }
 
 /// The blocks of `graph` that end in a return, in region order. Only
 /// blocks without successors are read (returns have none).
-pub fn return_blocks<'g>(graph: &'g crate::analysis::region_graph::RegionGraph<'_, '_>) -> impl Iterator<Item = crate::analysis::cfg::BlockId> + 'g {
+pub fn return_blocks<'g>(graph: &'g crate::ir::region_graph::RegionGraph<'_, '_>) -> impl Iterator<Item = crate::analysis::cfg::BlockId> + 'g {
     use crate::analysis::cfg::Graph;
     (0..graph.num_blocks())
         .map(crate::analysis::cfg::BlockId::new)
@@ -70,7 +71,7 @@ pub fn return_blocks<'g>(graph: &'g crate::analysis::region_graph::RegionGraph<'
 }
 
 /// The only block of `graph` that ends in a return, if there is exactly one.
-pub fn single_return_block_in(graph: &crate::analysis::region_graph::RegionGraph<'_, '_>) -> Option<crate::analysis::cfg::BlockId> {
+pub fn single_return_block_in(graph: &crate::ir::region_graph::RegionGraph<'_, '_>) -> Option<crate::analysis::cfg::BlockId> {
     let mut returns = return_blocks(graph);
     let first = returns.next()?;
     returns.next().is_none().then_some(first)
@@ -86,11 +87,11 @@ pub fn op_name(op: OperationRef<'_, '_>) -> String {
 /// have the flag as operand 0, the default as successor 0, and the case
 /// values in a `case_values` dense integer attribute (absent when there is
 /// no case).
-pub const SWITCH_OPS: &[&str] = &["cf.switch", "llvm.switch"];
+pub const SWITCH_OPS: &[&str] = &[names::CF_SWITCH, names::LLVM_SWITCH];
 
 /// True if `op` is one of the [`SWITCH_OPS`].
 pub fn is_switch(op: OperationRef<'_, '_>) -> bool {
-    SWITCH_OPS.iter().any(|&name| ir_edit::is_op(op, name))
+    SWITCH_OPS.iter().any(|&name| edit::is_op(op, name))
 }
 
 /// Rewrites the `cf.switch` or `llvm.switch` terminating `block` into a
@@ -116,7 +117,7 @@ pub fn lower_switch_into_blocks<'c, 'a>(
     let location = switch.location();
     let flag = switch.operand(0).unwrap();
     let slots: Option<Vec<(BlockRef, Vec<Value>)>> = (0..switch.successor_count())
-        .map(|slot| Some((switch.successor(slot).ok()?, ir_edit::successor_operands(switch, slot)?)))
+        .map(|slot| Some((switch.successor(slot).ok()?, edit::successor_operands(switch, slot)?)))
         .collect();
     let slots = slots?;
     let (default, case_slots) = slots.split_first().expect("a switch has a default");
@@ -163,22 +164,13 @@ pub fn lower_switch_into_blocks<'c, 'a>(
     if cases.is_empty() {
         block.append_operation(cf::br(&default.0, &default.1, location));
     }
-    ir_edit::erase_operation(switch);
+    edit::erase_operation(switch);
     Some(created)
 }
 
 /// The case values of a switch, read from its `case_values` attribute.
 fn case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
-    let Ok(attribute) = switch.attribute("case_values") else {
-        return Some(Vec::new());
-    };
-    let text = attribute.to_string();
-    let inner = text.strip_prefix("dense<")?.split('>').next()?;
-    let inner = inner.trim_start_matches('[').trim_end_matches(']');
-    if inner.trim().is_empty() {
-        return Some(Vec::new());
-    }
-    inner.split(',').map(|v| v.trim().parse::<i64>().ok()).collect()
+    crate::ir::facts::switch_case_values(switch)
 }
 
 /// If several blocks of `region` end in a return, routes them all to one
@@ -186,7 +178,7 @@ fn case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
 /// single existing one when there is only one), or `None` when the region
 /// has no return. `graph` is a snapshot of `region`; blocks added since
 /// must not return.
-pub fn unify_returns_in<'c, 'a>(region: RegionRef<'c, 'a>, graph: &crate::analysis::region_graph::RegionGraph<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+pub fn unify_returns_in<'c, 'a>(region: RegionRef<'c, 'a>, graph: &crate::ir::region_graph::RegionGraph<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
     let returns: Vec<BlockRef<'c, 'a>> = return_blocks(graph).map(|b| graph.block(b)).collect();
     unify_return_blocks(region, &returns)
 }
@@ -212,7 +204,7 @@ fn unify_return_blocks<'c, 'a>(region: RegionRef<'c, 'a>, returns: &[BlockRef<'c
         let terminator = last_operation(block).expect("a return block ends in its return");
         let operands: Vec<Value> = terminator.operands().collect();
         block.insert_operation_before(terminator, cf::br(&exit, &operands, terminator.location()));
-        ir_edit::erase_operation(terminator);
+        edit::erase_operation(terminator);
     }
     Some(exit)
 }
@@ -232,14 +224,14 @@ pub fn add_never_taken_exit<'c, 'a>(
 ) -> Option<BlockRef<'c, 'a>> {
     let terminator = block.terminator()?;
     let target = terminator.successor(slot).ok()?;
-    let operands = ir_edit::successor_operands(terminator, slot)?;
+    let operands = edit::successor_operands(terminator, slot)?;
     let location = terminator.location();
     let types: Vec<(Type, Location)> = operands.iter().map(|v| (v.r#type(), location)).collect();
     let detour = region.insert_block_after(block, Block::new(&types));
     let forwarded: Vec<Value> = (0..detour.argument_count()).map(|i| detour.argument(i).unwrap().into()).collect();
-    let always = detour.append_operation(ir_edit::bool_constant(context, true, location));
+    let always = detour.append_operation(edit::bool_constant(context, true, location));
     let poison: Vec<Value> = (0..exit.argument_count())
-        .map(|i| detour.append_operation(ir_edit::poison(context, exit.argument(i).unwrap().r#type(), location)).result(0).unwrap().into())
+        .map(|i| detour.append_operation(edit::poison(context, exit.argument(i).unwrap().r#type(), location)).result(0).unwrap().into())
         .collect();
     detour.append_operation(cf::cond_br(
         context,
@@ -252,7 +244,7 @@ pub fn add_never_taken_exit<'c, 'a>(
     ));
     let mut terminator_mut = block.terminator_mut().expect("checked above");
     terminator_mut.set_successor(slot, &detour);
-    ir_edit::set_successor_operands(terminator, slot, &operands);
+    edit::set_successor_operands(terminator, slot, &operands);
     Some(detour)
 }
 
@@ -272,7 +264,7 @@ pub fn add_never_taken_exit<'c, 'a>(
 pub fn add_infinite_loop_exits<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
-    graph: &crate::analysis::region_graph::RegionGraph<'c, 'a>,
+    graph: &crate::ir::region_graph::RegionGraph<'c, 'a>,
     on_detour: &mut dyn FnMut(BlockRef<'c, 'a>),
 ) -> usize {
     use crate::analysis::cfg::{Graph, PostDominatorTree};

@@ -9,16 +9,10 @@
 //! the start of the entry block (which dominates every use).
 
 use crate::support::FastMap;
-use super::{
-    ir_edit,
-    ssa_repair::{self, Available, Variable},
-};
-use crate::analysis::{
-    cfg::{BlockId, DominatorTree, Graph},
-    region_graph::RegionGraph,
-};
+use crate::{ir::edit, transforms::ssa_repair::{self, Available, Variable}};
+use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::region_graph::RegionGraph};
 use melior::{
-    ir::{block::BlockLike, r#type::TypeLike, BlockRef, Location, Type, Value, ValueLike},
+    ir::{block::BlockLike, r#type::TypeLike, BlockRef, Location, Type, Value},
     Context,
 };
 
@@ -109,7 +103,7 @@ pub fn apply_with<'c, 'a>(
         operands.clear();
         operands.extend(edge.iter().map(|&(_, _, k, value)| resolve(materializer, k, value)));
         // SSA construction only appends operands to the snapshot's terminators.
-        let appended = ir_edit::append_successor_operands(graph.snapshot_terminator(pred), slot, &operands);
+        let appended = edit::append_successor_operands(graph.snapshot_terminator(pred), slot, &operands);
         assert!(appended, "branches of a snapshotted region forward their operands");
     }
     timer.lap("successor operands");
@@ -143,7 +137,7 @@ pub struct Materializer<'c, 'a> {
     context: &'c Context,
     location: Location<'c>,
     entry: BlockRef<'c, 'a>,
-    constants: FastMap<Materialized, mlir_sys::MlirValue>,
+    constants: FastMap<Materialized, Value<'c, 'a>>,
 }
 
 impl<'c, 'a> Materializer<'c, 'a> {
@@ -162,45 +156,30 @@ impl<'c, 'a> Materializer<'c, 'a> {
     }
 
     fn poison(&mut self, r#type: Type<'c>) -> Value<'c, 'a> {
-        self.cached(Materialized::Poison(r#type.to_raw().ptr as usize), |s| ir_edit::poison(s.context, r#type, s.location))
+        self.cached(Materialized::Poison(r#type.to_raw().ptr as usize), |s| edit::poison(s.context, r#type, s.location))
     }
 
     fn cached_integer(&mut self, key: Materialized, width: u32, value: i64) -> Value<'c, 'a> {
-        if let Some(&raw) = self.constants.get(&key) {
-            // SAFETY: the value was created in the entry block by this materializer.
-            return unsafe { Value::from_raw(raw) };
+        if let Some(&value) = self.constants.get(&key) {
+            return value;
         }
-        let value = ir_edit::prepend_integer_constant(self.entry, width, value, self.location);
-        self.constants.insert(key, value.to_raw());
+        let value = edit::prepend_integer_constant(self.entry, width, value, self.location);
+        self.constants.insert(key, value);
         value
     }
 
     fn cached(&mut self, key: Materialized, build: impl FnOnce(&Self) -> melior::ir::Operation<'c>) -> Value<'c, 'a> {
-        if let Some(&raw) = self.constants.get(&key) {
-            // SAFETY: the value was created in the entry block by this materializer.
-            return unsafe { Value::from_raw(raw) };
+        if let Some(&value) = self.constants.get(&key) {
+            return value;
         }
-        let op = ir_edit::insert_at_start(self.entry, build(self));
+        let op = edit::insert_at_start(self.entry, build(self));
         let value: Value = op.result(0).unwrap().into();
-        self.constants.insert(key, value.to_raw());
+        self.constants.insert(key, value);
         value
     }
 }
 
 /// The block of `graph`'s region that defines `value`, if any.
 pub(crate) fn defining_block(graph: &RegionGraph<'_, '_>, value: Value<'_, '_>) -> Option<BlockId> {
-    // SAFETY: plain queries on a live value.
-    let block = unsafe {
-        let raw = value.to_raw();
-        if mlir_sys::mlirValueIsABlockArgument(raw) {
-            mlir_sys::mlirBlockArgumentGetOwner(raw)
-        } else {
-            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(raw))
-        }
-    };
-    if block.ptr.is_null() {
-        return None;
-    }
-    // SAFETY: a live block handle.
-    graph.id(unsafe { BlockRef::from_raw(block) })
+    graph.id(crate::ir::query::defining_block(value)?)
 }

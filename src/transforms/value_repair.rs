@@ -12,13 +12,11 @@
 //! after each edit would cost a walk of all its operations.
 
 use super::ssa_apply::{self, Def, IrVariable};
-use super::{ir_edit, ssa_repair::Variable};
-use crate::analysis::{
-    cfg::{BlockId, DominatorTree, Graph},
-    region_graph::RegionGraph,
-};
+use super::ssa_repair::Variable;
+use crate::ir::edit;
+use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::region_graph::RegionGraph};
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, Value, ValueLike},
+    ir::{block::BlockLike, operation::OperationLike, Location, OperationRef, Value, ValueLike},
     Context,
 };
 use crate::support::FastMap;
@@ -104,7 +102,7 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
             if !dominators.is_reachable(use_block) {
                 continue;
             }
-            for_each_operand_in(graph.block(use_block), &mut buffer, |value| {
+            crate::ir::query::for_each_cross_block_operand(graph.block(use_block), &mut buffer, |value| {
                 // Values of nested regions (no block of `graph`) are only used there.
                 if let Some(def_block) = ssa_apply::defining_block(graph, value) {
                     self.check(dominators, value, def_block, use_block);
@@ -132,7 +130,7 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
                 next = op.next_in_block();
             }
             for value in arguments.chain(results) {
-                for user in ir_edit::users(value) {
+                for user in edit::users(value) {
                     if let Some(use_block) = enclosing_block_in(graph, user) {
                         self.check(dominators, value, def_block, use_block);
                     }
@@ -168,10 +166,10 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
         for (key, reads) in order.iter().zip(&reads) {
             let (value, def_block, _) = broken[key];
             let by_block: BTreeMap<BlockId, Value> = reads.iter().copied().collect();
-            for (user, operand) in ir_edit::uses(value) {
+            for (user, operand) in edit::uses(value) {
                 let Some(use_block) = enclosing_block_in(graph, user) else { continue };
                 if dominators.is_reachable(use_block) && !dominators.dominates(def_block, use_block) {
-                    ir_edit::set_operand(user, operand, by_block[&use_block]);
+                    edit::set_operand(user, operand, by_block[&use_block]);
                 }
             }
         }
@@ -263,36 +261,13 @@ fn lost_dominance_within(
     }
 }
 
-/// Calls `visit` on every operand of the operations of `block` (including
-/// those nested in their regions) that is defined in another block of the
-/// region than `block` and the entry block: the only operands whose
-/// dominance an edit can break (the entry dominates every reachable block).
-fn for_each_operand_in<'c, 'a>(block: BlockRef<'c, 'a>, buffer: &mut Vec<mlir_sys::MlirValue>, mut visit: impl FnMut(Value<'c, 'a>)) {
-    buffer.clear();
-    loop {
-        // SAFETY: a live block; the helper writes at most `capacity` values.
-        let count = unsafe { crate::ffi::spmdCrossBlockOperands(block.to_raw(), buffer.as_mut_ptr(), buffer.capacity() as isize) } as usize;
-        if count <= buffer.capacity() {
-            // SAFETY: the helper initialised the first `count` entries.
-            unsafe { buffer.set_len(count) };
-            break;
-        }
-        buffer.reserve(count);
-    }
-    for &raw in buffer.iter() {
-        // SAFETY: operands of live operations of the block.
-        visit(unsafe { Value::from_raw(raw) });
-    }
-}
-
 /// The block of `graph`'s region that contains `op`, possibly through
 /// nested regions.
 pub(crate) fn enclosing_block_in(graph: &RegionGraph<'_, '_>, op: OperationRef<'_, '_>) -> Option<BlockId> {
     let mut current = op;
     loop {
         let block = current.block()?;
-        // SAFETY: re-borrowing the same block handle with the graph's lifetimes.
-        if let Some(id) = graph.id(unsafe { BlockRef::from_raw(block.to_raw()) }) {
+        if let Some(id) = graph.id(block) {
             return Some(id);
         }
         current = current.parent_operation()?;

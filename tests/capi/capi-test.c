@@ -1,14 +1,15 @@
-/*===- capi-test.c - calls every function of spmd-c/Spmd.h -----*- C -*-===*\
+/*===- capi-test.c - calls every function of the spmd C API ------*- C -*-===*\
 |*                                                                          *|
 |* A C program that uses spmd only through its C interface and MLIR's C    *|
 |* API, linked against an installed prefix (tests/capi/CMakeLists.txt).    *|
-|* Every function declared in Spmd.h is called and its result checked.    *|
+|* Every function of Dialect.h and Internal.h is called and checked.       *|
 |* Usage: spmd-capi-test <scratch directory>. Prints "capi-test: ok".     *|
 |*                                                                          *|
 \*===----------------------------------------------------------------------===*/
 
-#include "spmd-c/Spmd.h"
+#include "spmd-c/Internal.h"
 
+#include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
@@ -157,6 +158,33 @@ static void testIrHelpers(MlirContext context) {
   CHECK(mlirOperationEqual(spmdBlockGetLastOperation(entry), condBr));
   CHECK(spmdIsBranch(condBr));
   CHECK(!spmdIsBranch(mlirBlockGetTerminator(b)));
+
+  /* The uniformity mark, built and read without text. */
+  MlirContext context = mlirOperationGetContext(f);
+  MlirAttribute uniform = spmdUniformityAttrGet(context, SpmdUniformityUniform);
+  MlirAttribute divergent =
+      spmdUniformityAttrGet(context, SpmdUniformityDivergent);
+  CHECK(!mlirAttributeIsNull(uniform) && !mlirAttributeIsNull(divergent));
+  CHECK(mlirAttributeIsNull(spmdUniformityAttrGet(context, SpmdUniformityNone)));
+  CHECK(spmdUniformityAttrGetValue(uniform) == SpmdUniformityUniform);
+  CHECK(spmdUniformityAttrGetValue(divergent) == SpmdUniformityDivergent);
+  CHECK(spmdUniformityAttrGetValue(mlirUnitAttrGet(context)) ==
+        SpmdUniformityNone);
+  CHECK(spmdUniformityAttrGetValue((MlirAttribute){NULL}) ==
+        SpmdUniformityNone);
+
+  /* Integer elements, splats expanded. */
+  int64_t cases[4] = {0, 0, 0, 0};
+  MlirAttribute list = mlirAttributeParseGet(
+      context, mlirStringRefCreateFromCString("dense<[3, -2]> : vector<2xi32>"));
+  CHECK(spmdReadIntegerElements(list, cases, 4) == 2);
+  CHECK(cases[0] == 3 && cases[1] == -2);
+  MlirAttribute splat = mlirAttributeParseGet(
+      context, mlirStringRefCreateFromCString("dense<7> : vector<3xi8>"));
+  CHECK(spmdReadIntegerElements(splat, cases, 1) == 3);
+  CHECK(cases[0] == 7 && cases[1] == -2); /* only `capacity` written */
+  CHECK(spmdReadIntegerElements(uniform, cases, 4) == -1);
+  CHECK(spmdReadIntegerElements((MlirAttribute){NULL}, cases, 4) == -1);
 
   /* Terminators with successors that are not BranchOpInterface. */
   MlirOperation terminators[3] = {condBr, mlirBlockGetTerminator(b),

@@ -2,11 +2,7 @@
 
 use crate::common::{context, parse};
 use melior::ir::{block::BlockLike, operation::{OperationLike, OperationMutLike}, RegionLike};
-use spmd::analysis::{
-    cfg::{BlockId, CfgAnalysis, Graph},
-    function_regions::cfg_regions,
-    region_graph::RegionGraph,
-};
+use spmd::{analysis::cfg::{BlockId, CfgAnalysis, Graph}, ir::{function_regions::cfg_regions, region_graph::RegionGraph}};
 
 const SOURCE: &str = r#"
   func.func @f(%c: i1, %x: i32) {

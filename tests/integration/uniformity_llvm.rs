@@ -19,10 +19,7 @@
 
 use crate::common::{context, parse};
 use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike};
-use spmd::analysis::{
-    function_regions::cfg_regions,
-    region_uniformity::{RegionUniformity, UniformityOptions},
-};
+use spmd::{ir::function_regions::cfg_regions, analysis::region_uniformity::{RegionUniformity, UniformityOptions}};
 use std::{path::Path, process::Command};
 
 const LLVM_BIN: &str = "/usr/lib/llvm-22/bin";

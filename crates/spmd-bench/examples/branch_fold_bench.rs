@@ -17,7 +17,7 @@
 //! (`spmd-opt --spmd-branch-fold --mlir-timing cfg-N.mlir`).
 
 use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline, Context};
-use spmd::{analysis::function_regions::cfg_regions, transforms::branch_fold};
+use spmd::{ir::function_regions::cfg_regions, transforms::branch_fold};
 use std::time::Instant;
 
 const ROWS: &[(&str, &str)] = &[

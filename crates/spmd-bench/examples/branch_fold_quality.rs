@@ -22,14 +22,7 @@
 //! `cargo run --release --example branch_fold_quality [seeds per class]`
 
 use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline, Context};
-use spmd::{
-    analysis::{
-        function_regions::cfg_regions,
-        reconverging,
-        region_uniformity::{RegionUniformity, UniformityOptions},
-    },
-    transforms::{branch_fold, prepare},
-};
+use spmd::{ir::function_regions::cfg_regions, analysis::{reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, transforms::{branch_fold, prepare}};
 use spmd_oracle::{KernelShape, RandomKernel};
 
 const CLEANUPS: &[(&str, &str)] = &[

@@ -31,12 +31,7 @@ use melior::{
     utility::parse_pass_pipeline,
     Context,
 };
-use spmd::{
-    analysis::{
-        cfg::{CycleForest, Graph},
-        region_graph::RegionGraph,
-    },
-};
+use spmd::{analysis::cfg::{CycleForest, Graph}, ir::region_graph::RegionGraph};
 use spmd_oracle::{KernelShape, RandomKernel};
 
 const FIGURE_1A: &str = include_str!("../../../mlir-tests/predicate/figure-1a.mlir");

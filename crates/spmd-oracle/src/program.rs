@@ -29,7 +29,7 @@ pub(crate) use llvm::{
 use super::error::OpSite;
 use super::memory::{AtomicKind, ElementType};
 use super::value::{IntValue, Value, ValueType};
-use spmd::ffi;
+use spmd::ir::ffi;
 use melior::ir::{
     attribute::{
         AttributeLike, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,

@@ -1,6 +1,6 @@
 //===- Spmd.cpp - C interface of the spmd dialect -------------------------===//
 
-#include "spmd-c/Spmd.h"
+#include "spmd-c/Internal.h"
 
 #include "Spmd/SpmdDialect.h"
 
@@ -24,6 +24,51 @@
 using namespace mlir;
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Spmd, spmd, spmd::SpmdDialect)
+
+MlirAttribute spmdUniformityAttrGet(MlirContext context,
+                                    SpmdUniformity value) {
+  switch (value) {
+  case SpmdUniformityUniform:
+    return wrap(spmd::UniformityAttr::get(unwrap(context),
+                                          spmd::Uniformity::uniform));
+  case SpmdUniformityDivergent:
+    return wrap(spmd::UniformityAttr::get(unwrap(context),
+                                          spmd::Uniformity::divergent));
+  case SpmdUniformityNone:
+    break;
+  }
+  return MlirAttribute{nullptr};
+}
+
+SpmdUniformity spmdUniformityAttrGetValue(MlirAttribute attribute) {
+  if (mlirAttributeIsNull(attribute))
+    return SpmdUniformityNone;
+  auto mark = dyn_cast<spmd::UniformityAttr>(unwrap(attribute));
+  if (!mark)
+    return SpmdUniformityNone;
+  return mark.getValue() == spmd::Uniformity::uniform ? SpmdUniformityUniform
+                                                      : SpmdUniformityDivergent;
+}
+
+intptr_t spmdReadIntegerElements(MlirAttribute attribute, int64_t *out,
+                                 intptr_t capacity) {
+  if (mlirAttributeIsNull(attribute))
+    return -1;
+  auto elements = dyn_cast<DenseIntElementsAttr>(unwrap(attribute));
+  if (!elements)
+    return -1;
+  intptr_t count = 0;
+  for (const APInt &value : elements.getValues<APInt>())
+    if (value.getSignificantBits() > 64)
+      return -1;
+  for (const APInt &value : elements.getValues<APInt>()) {
+    if (count < capacity)
+      out[count] = value.getBitWidth() == 1 ? int64_t(value.getZExtValue())
+                                            : value.getSExtValue();
+    ++count;
+  }
+  return count;
+}
 
 bool spmdIsFunctionLike(MlirOperation op) {
   return isa<FunctionOpInterface>(unwrap(op));

@@ -14,18 +14,16 @@
 //!
 //! Each rule builds the planned graph of its edit and asks the gate first.
 
-use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, ir_edit, prepare, Apply, Folder, PlanEdit, Round, View};
-use crate::analysis::{
-    cfg::{BlockId, Graph},
-    region_graph::{RegionGraph, RegionGraphError},
-};
+use crate::ir::{facts, names};
+use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, edit, prepare, Apply, Folder, PlanEdit, Round, View};
+use crate::{analysis::cfg::{BlockId, Graph}, ir::region_graph::{RegionGraph, RegionGraphError}};
 use melior::{
     dialect::cf,
     ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike},
 };
 use std::collections::HashMap;
 
-const TWO_WAY: &[&str] = &["cf.cond_br", "spmd.flow_br"];
+const TWO_WAY: &[&str] = &[names::CF_COND_BR, names::FLOW_BR];
 
 /// One round: deletes unreachable blocks and hoists constants (both on the
 /// whole region), then applies every branch fold, redirect and merge that
@@ -79,8 +77,8 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGrap
     // Divergent regions whose head is unreachable are gone: drop their tails.
     let dead_heads: Vec<i64> = dead
         .iter()
-        .flat_map(|&b| ir_edit::operations(b))
-        .filter(|op| prepare::op_name(*op) == "spmd.reconvergence.head")
+        .flat_map(|&b| edit::operations(b))
+        .filter(|op| prepare::op_name(*op) == names::RECONVERGENCE_HEAD)
         .filter_map(marker_id)
         .collect();
     let entry = view.block(BlockId::new(0));
@@ -88,30 +86,30 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGrap
     let mut values: Vec<Value<'c, 'a>> = Vec::new();
     for &block in &dead {
         values.extend((0..block.argument_count()).map(|i| Value::from(block.argument(i).unwrap())));
-        for op in ir_edit::operations(block) {
+        for op in edit::operations(block) {
             values.extend(op.results().map(Value::from));
         }
     }
     for value in values {
-        if !ir_edit::is_used(value) {
+        if !edit::is_used(value) {
             continue;
         }
         let key = melior::ir::r#type::TypeLike::to_raw(&value.r#type()).ptr as usize;
         let placeholder = *placeholders.entry(key).or_insert_with(|| {
-            ir_edit::insert_at_start(entry, ir_edit::poison(folder.context, value.r#type(), value.location()))
+            edit::insert_at_start(entry, edit::poison(folder.context, value.r#type(), value.location()))
         });
-        ir_edit::replace_all_uses(value, placeholder.result(0).unwrap().into());
+        edit::replace_all_uses(value, placeholder.result(0).unwrap().into());
     }
     for &block in &dead {
-        for op in ir_edit::operations(block).into_iter().rev() {
-            ir_edit::erase_operation(op);
+        for op in edit::operations(block).into_iter().rev() {
+            edit::erase_operation(op);
         }
     }
     for &block in &dead {
-        ir_edit::erase_block(block);
+        edit::erase_block(block);
     }
     for (_, placeholder) in placeholders {
-        ir_edit::erase_operation(placeholder);
+        edit::erase_operation(placeholder);
     }
     if !dead_heads.is_empty() {
         erase_tails(folder, &dead_heads);
@@ -133,20 +131,17 @@ fn fold_flow_predicates<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGr
         if !super::is_flow_block(block) {
             continue;
         }
-        for op in ir_edit::operations(block) {
-            if prepare::op_name(op) != "arith.cmpi" {
+        for op in edit::operations(block) {
+            if prepare::op_name(op) != names::ARITH_CMPI {
                 continue;
             }
             let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else { continue };
             let (Some((x, width)), Some((y, _))) = (constant_int_width(a), constant_int_width(b)) else { continue };
-            let Some(predicate) = op.attribute("predicate").ok().and_then(|p| p.to_string().split(" : ").next()?.trim().parse::<u8>().ok())
-            else {
-                continue;
-            };
+            let Some(predicate) = facts::cmpi_predicate(op) else { continue };
             let Some(value) = evaluate_cmpi(predicate, x, y, width) else { continue };
-            let constant = block.insert_operation_before(op, ir_edit::bool_constant(folder.context, value, op.location()));
-            ir_edit::replace_all_uses(op.result(0).unwrap().into(), constant.result(0).unwrap().into());
-            ir_edit::erase_operation(op);
+            let constant = block.insert_operation_before(op, edit::bool_constant(folder.context, value, op.location()));
+            edit::replace_all_uses(op.result(0).unwrap().into(), constant.result(0).unwrap().into());
+            edit::erase_operation(op);
             folded += 1;
         }
     }
@@ -189,14 +184,12 @@ fn constant_int_width(value: Value<'_, '_>) -> Option<(i128, u32)> {
     if let Some(b) = constant_bool(value) {
         return Some((i128::from(b), 1));
     }
-    let op = ir_edit::defining_op(value)?;
-    if prepare::op_name(op) != "arith.constant" {
+    let op = edit::defining_op(value)?;
+    if !edit::is_op(op, names::ARITH_CONSTANT) {
         return None;
     }
-    let text = op.attribute("value").ok()?.to_string();
-    let (number, ty) = text.split_once(" : ")?;
-    let width = ty.strip_prefix('i')?.parse().ok()?;
-    Some((number.trim().parse().ok()?, width))
+    let constant = facts::constant_value(op)?;
+    Some((i128::from(constant.value), constant.width))
 }
 
 /// Erases unused constants (`arith.constant`, `ub.poison`), merges equal
@@ -214,57 +207,57 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'
         return false;
     }
     let mut pool: Vec<OperationRef<'c, 'a>> =
-        ir_edit::operations(entry).into_iter().filter(|op| is_constant(*op)).collect();
+        edit::operations(entry).into_iter().filter(|op| is_constant(*op)).collect();
     let mut moved = 0;
     for op in &pool {
-        if !ir_edit::is_used(op.result(0).unwrap().into()) {
+        if !edit::is_used(op.result(0).unwrap().into()) {
             moved += 1;
         }
     }
     pool.retain(|op| {
-        let dead = !ir_edit::is_used(op.result(0).unwrap().into());
+        let dead = !edit::is_used(op.result(0).unwrap().into());
         if dead {
-            ir_edit::erase_operation(*op);
+            edit::erase_operation(*op);
         }
         !dead
     });
     // Equal constants in the entry block (the folding step materializes its
     // own) merge into the first one.
-    let mut unique: HashMap<String, OperationRef<'c, 'a>> = HashMap::with_capacity(pool.len());
+    let mut unique: HashMap<facts::ConstantKey, OperationRef<'c, 'a>> = HashMap::with_capacity(pool.len());
     for op in pool {
-        match unique.get(&constant_key(op)) {
+        match unique.get(&facts::constant_key(op)) {
             Some(known) => {
-                ir_edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
-                ir_edit::erase_operation(op);
+                edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
+                edit::erase_operation(op);
                 moved += 1;
             }
             None => {
-                unique.insert(constant_key(op), op);
+                unique.insert(facts::constant_key(op), op);
             }
         }
     }
     let mut pool = unique;
     for index in 1..view.num_blocks() {
-        for op in ir_edit::operations(view.block(BlockId::new(index))) {
+        for op in edit::operations(view.block(BlockId::new(index))) {
             if !is_constant(op) {
                 continue;
             }
-            if !ir_edit::is_used(op.result(0).unwrap().into()) {
-                ir_edit::erase_operation(op);
+            if !edit::is_used(op.result(0).unwrap().into()) {
+                edit::erase_operation(op);
                 moved += 1;
                 continue;
             }
-            match pool.get(&constant_key(op)) {
+            match pool.get(&facts::constant_key(op)) {
                 Some(known) => {
-                    ir_edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
-                    ir_edit::erase_operation(op);
+                    edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
+                    edit::erase_operation(op);
                 }
                 None => {
                     match entry.first_operation() {
-                        Some(first) => ir_edit::move_before(op, first),
-                        None => ir_edit::move_to_end(op, entry),
+                        Some(first) => edit::move_before(op, first),
+                        None => edit::move_to_end(op, entry),
                     }
-                    pool.insert(constant_key(op), op);
+                    pool.insert(facts::constant_key(op), op);
                 }
             }
             moved += 1;
@@ -305,7 +298,7 @@ fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &Regi
                 if terminator.successor(slot).unwrap() != block {
                     continue;
                 }
-                match ir_edit::successor_operands(terminator, slot) {
+                match edit::successor_operands(terminator, slot) {
                     Some(values) if values.len() == block.argument_count() => incoming.push((terminator, slot, values)),
                     _ => forwarded = false,
                 }
@@ -323,10 +316,10 @@ fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &Regi
                 v == argument || *unique.get_or_insert(v) == v
             });
             let Some(value) = unique.filter(|_| same) else { continue };
-            if ir_edit::defining_block_address(value) == address || !ir_edit::is_used(argument) {
+            if edit::defining_block_address(value) == address || !edit::is_used(argument) {
                 continue;
             }
-            ir_edit::replace_all_uses(argument, value);
+            edit::replace_all_uses(argument, value);
             changed += 1;
         }
     }
@@ -345,7 +338,7 @@ fn is_removable(op: OperationRef<'_, '_>) -> bool {
     let name = prepare::op_name(op);
     op.region_count() == 0
         && op.successor_count() == 0
-        && (name.starts_with("arith.") || name.starts_with("math.") || name.starts_with("index.") || name == "ub.poison")
+        && (name.starts_with(names::ARITH_PREFIX) || name.starts_with(names::MATH_PREFIX) || name.starts_with(names::INDEX_PREFIX) || name == names::UB_POISON)
 }
 
 /// Dead-value elimination over block arguments (region-wide liveness, as
@@ -364,7 +357,7 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
         let terminator = view.terminator(BlockId::new(index));
         for slot in 0..terminator.successor_count() {
             let Some(target) = terminator.successor(slot).ok().and_then(|t| view.id(t)) else { continue };
-            let forwards = ir_edit::successor_operands(terminator, slot)
+            let forwards = edit::successor_operands(terminator, slot)
                 .is_some_and(|v| v.len() == view.block(target).argument_count());
             match (&mut incoming[target.index()], forwards) {
                 (Some(edges), true) => edges.push((terminator, slot)),
@@ -388,11 +381,8 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
             if incoming[target.index()].is_none() {
                 continue;
             }
-            let mut begin = 0isize;
-            let mut count = 0isize;
-            // SAFETY: query on a live operation.
-            if unsafe { crate::ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count) } {
-                forwarded.extend(begin as usize..(begin + count) as usize);
+            if let Some((begin, count)) = crate::ir::query::successor_operand_range(op, slot) {
+                forwarded.extend(begin..begin + count);
             }
         }
         for i in 0..op.operand_count() {
@@ -408,7 +398,7 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
                 work.push(block.argument(i).unwrap().into());
             }
         }
-        for op in ir_edit::operations(block) {
+        for op in edit::operations(block) {
             if !is_removable(op) {
                 mark_op(op, &mut work, &mut live_ops);
             }
@@ -418,16 +408,16 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
         if !live.insert(key(value)) {
             continue;
         }
-        if let Some(op) = ir_edit::defining_op(value) {
+        if let Some(op) = edit::defining_op(value) {
             mark_op(op, &mut work, &mut live_ops);
             continue;
         }
         // A block argument of this region: its incoming operands are live.
-        let Some(&owner) = owners.get(&ir_edit::defining_block_address(value)) else { continue };
-        let position = ir_edit::value_position(value);
+        let Some(&owner) = owners.get(&edit::defining_block_address(value)) else { continue };
+        let position = edit::value_position(value);
         if let Some(edges) = &incoming[owner.index()] {
             for &(terminator, slot) in edges {
-                if let Some(values) = ir_edit::successor_operands(terminator, slot) {
+                if let Some(values) = edit::successor_operands(terminator, slot) {
                     work.push(values[position]);
                 }
             }
@@ -445,19 +435,19 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
             continue;
         }
         for &(terminator, slot) in edges {
-            let Some(mut values) = ir_edit::successor_operands(terminator, slot) else { continue };
+            let Some(mut values) = edit::successor_operands(terminator, slot) else { continue };
             for &i in dead.iter().rev() {
                 values.remove(i);
             }
             // Cannot fail: successor_operands accepted the same slot.
-            let updated = ir_edit::set_successor_operands(terminator, slot, &values);
+            let updated = edit::set_successor_operands(terminator, slot, &values);
             debug_assert!(updated);
         }
         dead_arguments.extend(dead.into_iter().rev().map(|i| (block, i)));
     }
     let mut dead_ops: Vec<OperationRef<'c, 'a>> = Vec::new();
     for index in 0..n {
-        for op in ir_edit::operations(view.block(BlockId::new(index))) {
+        for op in edit::operations(view.block(BlockId::new(index))) {
             if is_removable(op) && !live_ops.contains(&(op.to_raw().ptr as usize)) {
                 dead_ops.push(op);
             }
@@ -469,9 +459,9 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
     while !remaining.is_empty() {
         let before = remaining.len();
         remaining.retain(|op| {
-            let unused = op.results().all(|r| !ir_edit::is_used(r.into()));
+            let unused = op.results().all(|r| !edit::is_used(r.into()));
             if unused {
-                ir_edit::erase_operation(*op);
+                edit::erase_operation(*op);
                 erased += 1;
             }
             !unused
@@ -481,31 +471,18 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
         }
     }
     for (block, i) in dead_arguments {
-        if !ir_edit::is_used(block.argument(i).unwrap().into()) {
-            ir_edit::erase_argument(block, i);
+        if !edit::is_used(block.argument(i).unwrap().into()) {
+            edit::erase_argument(block, i);
             erased += 1;
         }
     }
     erased
 }
 
-/// What makes two constants equal: name, result type, attributes.
-fn constant_key(op: OperationRef<'_, '_>) -> String {
-    use melior::ir::ValueLike;
-    let mut key = format!("{}|{}", prepare::op_name(op), op.result(0).map(|r| r.r#type().to_string()).unwrap_or_default());
-    for (name, value) in op.attributes() {
-        key.push('|');
-        key.push_str(name.as_string_ref().as_str().unwrap_or(""));
-        key.push('=');
-        key.push_str(&value.to_string());
-    }
-    key
-}
-
 /// `arith.constant` and `ub.poison`: pure, operand-free, position-independent.
 fn is_constant(op: OperationRef<'_, '_>) -> bool {
     let name = prepare::op_name(op);
-    (name == "arith.constant" || name == "ub.poison") && op.region_count() == 0 && op.operand_count() == 0
+    (name == names::ARITH_CONSTANT || name == names::UB_POISON) && op.region_count() == 0 && op.operand_count() == 0
 }
 
 /// Folds the two-way branch of `block` into `cf.br` when both sides are
@@ -514,21 +491,21 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
     let view = &round.view;
     let terminator = view.terminator(block);
     let name = prepare::op_name(terminator);
-    let switch = name == "cf.switch";
+    let switch = name == names::CF_SWITCH;
     if !(TWO_WAY.contains(&name.as_str()) && terminator.successor_count() == 2 || switch && terminator.successor_count() >= 1)
     {
         return false;
     }
     let ir_block = view.block(block);
-    let heads: Vec<OperationRef<'c, 'a>> = ir_edit::operations(ir_block)
+    let heads: Vec<OperationRef<'c, 'a>> = edit::operations(ir_block)
         .into_iter()
-        .filter(|op| prepare::op_name(*op) == "spmd.reconvergence.head")
+        .filter(|op| prepare::op_name(*op) == names::RECONVERGENCE_HEAD)
         .collect();
     let Some(head_ids) = heads.iter().map(|op| marker_id(*op)).collect::<Option<Vec<i64>>>() else { return false };
     let count = terminator.successor_count();
     let mut slots = Vec::with_capacity(count);
     for slot in 0..count {
-        let Some(operands) = ir_edit::successor_operands(terminator, slot) else { return false };
+        let Some(operands) = edit::successor_operands(terminator, slot) else { return false };
         let target = terminator.successor(slot).unwrap();
         let Some(id) = view.id(target) else { return false };
         slots.push((target, id, operands));
@@ -542,7 +519,7 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
     // target then merges into it, which pays for the selects; otherwise the
     // selects would only add operations.
     let select = !all_equal
-        && name == "cf.cond_br"
+        && name == names::CF_COND_BR
         && slots[0].0 == slots[1].0
         && round.same_predecessors(slots[0].1)
         && view.predecessors(slots[0].1).iter().all(|&p| p == block);
@@ -572,7 +549,7 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
         // A divergent region whose branch folds is gone: its markers go too.
         if !head_ids.is_empty() {
             for op in heads {
-                ir_edit::erase_operation(op);
+                edit::erase_operation(op);
             }
             erase_tails(folder, &head_ids);
             folder.stats.regions_dissolved += head_ids.len();
@@ -596,7 +573,7 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
             slots[taken].2.clone()
         };
         ir_block.insert_operation_before(terminator, cf::br(&target, &operands, location));
-        ir_edit::erase_operation(terminator);
+        edit::erase_operation(terminator);
         erase_if_dead(condition);
         if select {
             folder.stats.branches_selected += 1;
@@ -610,8 +587,7 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
 
 /// The `id` of a reconvergence marker.
 fn marker_id(op: OperationRef<'_, '_>) -> Option<i64> {
-    let text = op.attribute("id").ok()?.to_string();
-    text.split(" : ").next()?.trim().parse().ok()
+    facts::marker_id(op).and_then(|id| i64::try_from(id).ok())
 }
 
 /// Erases the `spmd.reconvergence.tail` markers of the region whose id is
@@ -619,9 +595,9 @@ fn marker_id(op: OperationRef<'_, '_>) -> Option<i64> {
 fn erase_tails(folder: &Folder<'_, '_, '_>, ids: &[i64]) {
     let mut next = folder.region.first_block();
     while let Some(block) = next {
-        for op in ir_edit::operations(block) {
-            if prepare::op_name(op) == "spmd.reconvergence.tail" && marker_id(op).is_some_and(|id| ids.contains(&id)) {
-                ir_edit::erase_operation(op);
+        for op in edit::operations(block) {
+            if prepare::op_name(op) == names::RECONVERGENCE_TAIL && marker_id(op).is_some_and(|id| ids.contains(&id)) {
+                edit::erase_operation(op);
             }
         }
         next = block.next_in_region();
@@ -632,45 +608,33 @@ fn erase_tails(folder: &Folder<'_, '_, '_>, ids: &[i64]) {
 /// case whose value equals the flag, else the default (slot 0).
 fn known_switch_slot(switch: OperationRef<'_, '_>) -> Option<usize> {
     let flag = constant_int(switch.operand(0).ok()?)?;
-    let text = switch.attribute("case_values").ok()?.to_string();
-    let cases = switch.successor_count() - 1;
-    let body = text.strip_prefix("dense<")?;
-    let body = &body[..body.find('>')?];
-    let values: Vec<i128> = if let Some(list) = body.strip_prefix('[') {
-        list.trim_end_matches(']').split(',').map(|v| v.trim().parse().ok()).collect::<Option<_>>()?
-    } else {
-        vec![body.trim().parse().ok()?; cases]
-    };
-    if values.len() != cases {
+    switch.attribute(names::CASE_VALUES_ATTR).ok()?;
+    let values = facts::switch_case_values(switch)?;
+    if values.len() != switch.successor_count() - 1 {
         return None;
     }
-    Some(values.iter().position(|&v| v == flag).map_or(0, |k| k + 1))
+    Some(values.iter().position(|&v| i128::from(v) == flag).map_or(0, |k| k + 1))
 }
 
-/// The value of an integer `arith.constant` (text `N : iK`).
+/// The value of a wider-than-`i1` integer `arith.constant`.
 fn constant_int(value: Value<'_, '_>) -> Option<i128> {
-    let op = ir_edit::defining_op(value)?;
-    if prepare::op_name(op) != "arith.constant" {
+    let op = edit::defining_op(value)?;
+    if !edit::is_op(op, names::ARITH_CONSTANT) {
         return None;
     }
-    let text = op.attribute("value").ok()?.to_string();
-    let (number, ty) = text.split_once(" : ")?;
-    if !ty.starts_with('i') {
-        return None;
-    }
-    number.trim().parse().ok()
+    facts::constant_value(op).filter(|constant| constant.width > 1).map(|constant| i128::from(constant.value))
 }
 
 /// Erases the pure operation defining `value` if nothing uses it any more.
 fn erase_if_dead(value: Value<'_, '_>) {
-    let Some(op) = ir_edit::defining_op(value) else { return };
+    let Some(op) = edit::defining_op(value) else { return };
     let name = prepare::op_name(op);
     if super::safety::is_hoistable(&name)
-        && !name.starts_with("memref.")
-        && !name.starts_with("llvm.")
-        && op.results().all(|r| !ir_edit::is_used(r.into()))
+        && !name.starts_with(names::MEMREF_PREFIX)
+        && !name.starts_with(names::LLVM_PREFIX)
+        && op.results().all(|r| !edit::is_used(r.into()))
     {
-        ir_edit::erase_operation(op);
+        edit::erase_operation(op);
     }
 }
 
@@ -682,10 +646,10 @@ fn known_predicate<'c, 'a>(view: &View<'c, 'a>, block: BlockId, condition: Value
         return Some(value);
     }
     let ir_block = view.block(block);
-    if !condition.is_block_argument() || ir_edit::defining_block_address(condition) != block_key(ir_block) {
+    if !condition.is_block_argument() || edit::defining_block_address(condition) != block_key(ir_block) {
         return None;
     }
-    let position = ir_edit::value_position(condition);
+    let position = edit::value_position(condition);
     let mut known = None;
     let mut predecessors = view.predecessors(block).to_vec();
     predecessors.sort();
@@ -696,7 +660,7 @@ fn known_predicate<'c, 'a>(view: &View<'c, 'a>, block: BlockId, condition: Value
             if terminator.successor(slot).unwrap() != ir_block {
                 continue;
             }
-            let value = constant_bool(*ir_edit::successor_operands(terminator, slot)?.get(position)?)?;
+            let value = constant_bool(*edit::successor_operands(terminator, slot)?.get(position)?)?;
             if known.is_some_and(|k| k != value) {
                 return None;
             }
@@ -714,17 +678,17 @@ fn jump_slot(block: BlockRef<'_, '_>, terminator: OperationRef<'_, '_>, incoming
         return None;
     }
     let name = prepare::op_name(terminator);
-    if name == "cf.br" {
+    if name == names::CF_BR {
         return Some(0);
     }
     if !TWO_WAY.contains(&name.as_str()) {
         return None;
     }
     let condition = terminator.operand(0).ok()?;
-    if !condition.is_block_argument() || ir_edit::defining_block_address(condition) != block_key(block) {
+    if !condition.is_block_argument() || edit::defining_block_address(condition) != block_key(block) {
         return None;
     }
-    constant_bool(*incoming.get(ir_edit::value_position(condition))?).map(|v| if v { 0 } else { 1 })
+    constant_bool(*incoming.get(edit::value_position(condition))?).map(|v| if v { 0 } else { 1 })
 }
 
 /// Redirects slot `slot` of `block`'s terminator past a jump-only target.
@@ -739,7 +703,7 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, 
     if !round.untouched(&[block, middle_id]) {
         return false;
     }
-    let Some(incoming) = ir_edit::successor_operands(terminator, slot) else { return false };
+    let Some(incoming) = edit::successor_operands(terminator, slot) else { return false };
     let middle_terminator = view.terminator(middle_id);
     let Some(taken) = jump_slot(middle, middle_terminator, &incoming) else { return false };
     let Ok(target) = middle_terminator.successor(taken) else { return false };
@@ -750,17 +714,17 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, 
     // The middle block's arguments must only feed its terminator.
     for i in 0..middle.argument_count() {
         let argument: Value = middle.argument(i).unwrap().into();
-        if ir_edit::users(argument).iter().any(|user| *user != middle_terminator) {
+        if edit::users(argument).iter().any(|user| *user != middle_terminator) {
             return false;
         }
     }
-    let Some(forwarded) = ir_edit::successor_operands(middle_terminator, taken) else { return false };
+    let Some(forwarded) = edit::successor_operands(middle_terminator, taken) else { return false };
     let middle_address = block_key(middle);
     let operands: Vec<Value> = forwarded
         .iter()
         .map(|&v| {
-            if v.is_block_argument() && ir_edit::defining_block_address(v) == middle_address {
-                incoming[ir_edit::value_position(v)]
+            if v.is_block_argument() && edit::defining_block_address(v) == middle_address {
+                incoming[edit::value_position(v)]
             } else {
                 v
             }
@@ -771,9 +735,9 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, 
     round.change_predecessors(&[middle_id, target_id]);
     let apply: Apply<'c, 'a> = Box::new(move |folder| {
         // Cannot fail: successor_operands accepted the same slot.
-        let updated = ir_edit::set_successor_operands(terminator, slot, &operands);
+        let updated = edit::set_successor_operands(terminator, slot, &operands);
         debug_assert!(updated);
-        ir_edit::set_successor(terminator, slot, target);
+        edit::set_successor(terminator, slot, target);
         folder.stats.jumps_redirected += 1;
     });
     folder.propose(round, vec![PlanEdit::Redirect(block, slot, target_id)], key, apply);
@@ -791,7 +755,7 @@ fn leads_back(round: &Round<'_, '_>, from: BlockId, to: BlockId) -> bool {
             return true;
         }
         let terminator = view.terminator(current);
-        if has_ops_before(terminator) || prepare::op_name(terminator) != "cf.br" {
+        if has_ops_before(terminator) || prepare::op_name(terminator) != names::CF_BR {
             return false;
         }
         let Some(next) = terminator.successor(0).ok().and_then(|s| view.id(s)) else { return false };
@@ -808,7 +772,7 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
         return false;
     }
     let branch = view.terminator(predecessor);
-    if prepare::op_name(branch) != "cf.br" {
+    if prepare::op_name(branch) != names::CF_BR {
         return false;
     }
     let (ir_block, ir_predecessor) = (view.block(block), view.block(predecessor));
@@ -819,10 +783,10 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
         return false;
     }
     // A reconvergence tail must start its block.
-    if ir_edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == "spmd.reconvergence.tail") {
+    if edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == names::RECONVERGENCE_TAIL) {
         return false;
     }
-    let Some(operands) = ir_edit::successor_operands(branch, 0) else { return false };
+    let Some(operands) = edit::successor_operands(branch, 0) else { return false };
     let mut label = round.planned.labels[block.index()];
     label.flow_impure = label.flow && (super::has_non_flow_ops(ir_predecessor) || label.flow_impure);
     label.loop_token |= round.planned.labels[predecessor.index()].loop_token;
@@ -832,13 +796,13 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
     let edits = vec![PlanEdit::SetTerminator(predecessor, successors, label), PlanEdit::Remove(block)];
     let apply: Apply<'c, 'a> = Box::new(move |folder| {
         for (i, value) in operands.into_iter().enumerate() {
-            ir_edit::replace_all_uses(ir_block.argument(i).unwrap().into(), value);
+            edit::replace_all_uses(ir_block.argument(i).unwrap().into(), value);
         }
-        ir_edit::erase_operation(branch);
-        for op in ir_edit::operations(ir_block) {
-            ir_edit::move_to_end(op, ir_predecessor);
+        edit::erase_operation(branch);
+        for op in edit::operations(ir_block) {
+            edit::move_to_end(op, ir_predecessor);
         }
-        ir_edit::erase_block(ir_block);
+        edit::erase_block(ir_block);
         folder.stats.blocks_merged += 1;
     });
     folder.propose(round, edits, (block_key(ir_predecessor), block_key(ir_block)), apply);

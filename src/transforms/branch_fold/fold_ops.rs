@@ -53,7 +53,8 @@
 //! executes them. Constants the folders create are materialized at the
 //! start of the entry block, where OptimizeBranches puts them anyway.
 
-use super::{ir_edit, prepare, safety, Folder};
+use crate::ir::names;
+use super::{edit, prepare, safety, Folder};
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 
 /// Which operations the greedy driver may see (see the module docs).
@@ -63,8 +64,8 @@ pub fn is_eligible(op: OperationRef<'_, '_>) -> bool {
         && op.successor_count() == 0
         && op.region_count() == 0
         && op.next_in_block().is_some()
-        && !name.starts_with("cf.")
-        && !name.starts_with("spmd.")
+        && !name.starts_with(names::CF_PREFIX)
+        && !name.starts_with(names::SPMD_PREFIX)
         && !safety::is_convergent(&name)
         && !safety::reads_special_register(&name)
 }
@@ -81,7 +82,7 @@ pub fn fold_operations(folder: &mut Folder<'_, '_, '_>) -> Result<bool, &'static
     let (mut eligible, mut protected) = (Vec::new(), Vec::new());
     let mut next = folder.region.first_block();
     while let Some(block) = next {
-        for op in ir_edit::operations(block) {
+        for op in edit::operations(block) {
             if is_eligible(op) {
                 eligible.push(op);
             } else {
@@ -94,7 +95,7 @@ pub fn fold_operations(folder: &mut Folder<'_, '_, '_>) -> Result<bool, &'static
         return Ok(false);
     }
     let (_, before) = super::count(folder.region);
-    ir_edit::fold_operations(&eligible, &protected, folder.region)
+    edit::fold_operations(&eligible, &protected, folder.region)
         .map_err(|()| "the folding step moved or erased a protected operation or a block")?;
     let (_, after) = super::count(folder.region);
     if after < before {

@@ -21,8 +21,9 @@
 //! per-thread computation (see [`super::safety`] for stores). The CFG does
 //! not change, so the property gate has nothing to check.
 
-use super::{block_key, ir_edit, prepare, safety, same_shape, Folder, Refusal, Round};
-use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
+use crate::ir::names;
+use super::{block_key, edit, prepare, safety, same_shape, Folder, Refusal, Round};
+use crate::{analysis::cfg::BlockId, ir::region_graph::RegionGraphError};
 use melior::ir::{operation::OperationLike, OperationRef, Value};
 
 /// Hoists the common prefix of every eligible branch whose blocks no
@@ -39,7 +40,7 @@ pub fn hoist_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, Regi
 fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
     let view = &round.view;
     let branch = view.terminator(block);
-    if prepare::op_name(branch) != "cf.cond_br" {
+    if prepare::op_name(branch) != names::CF_COND_BR {
         return false;
     }
     let (Ok(s1), Ok(s2)) = (branch.successor(0), branch.successor(1)) else { return false };
@@ -50,8 +51,8 @@ fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, 
     if !round.untouched(&[block, id1, id2]) {
         return false;
     }
-    let ops1 = ir_edit::operations(s1);
-    let ops2 = ir_edit::operations(s2);
+    let ops1 = edit::operations(s1);
+    let ops2 = edit::operations(s2);
     let (body1, body2) = (&ops1[..ops1.len() - 1], &ops2[..ops2.len() - 1]);
     let (address1, address2) = (block_key(s1), block_key(s2));
     let mut count = 0;
@@ -79,11 +80,11 @@ fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, 
     }
     round.write(&[block, id1, id2]);
     for k in 0..count {
-        ir_edit::move_before(body1[k], branch);
+        edit::move_before(body1[k], branch);
         for r in 0..body1[k].result_count() {
-            ir_edit::replace_all_uses(body2[k].result(r).unwrap().into(), body1[k].result(r).unwrap().into());
+            edit::replace_all_uses(body2[k].result(r).unwrap().into(), body1[k].result(r).unwrap().into());
         }
-        ir_edit::erase_operation(body2[k]);
+        edit::erase_operation(body2[k]);
     }
     folder.stats.ops_hoisted += count;
     folder.edits += 1;
@@ -111,7 +112,7 @@ fn operands_correspond(
             (Some(x), Some(y)) => x == y,
             (None, None) => {
                 a == b && {
-                    let defined = ir_edit::defining_block_address(a);
+                    let defined = edit::defining_block_address(a);
                     defined != address1 && defined != address2
                 }
             }

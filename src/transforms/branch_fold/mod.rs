@@ -87,13 +87,11 @@ pub mod hoist;
 pub mod safety;
 pub mod tail_merge;
 
+use crate::ir::{facts, names};
 use self::gate::{BlockLabel, Gate, PlannedCfg};
-use super::{ir_edit, prepare};
-use crate::analysis::{
-    cfg::{BlockId, Graph},
-    region_graph::{RegionGraph, RegionGraphError},
-    region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions},
-};
+use super::prepare;
+use crate::ir::edit;
+use crate::{analysis::{cfg::{BlockId, Graph}, region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions}}, ir::region_graph::{RegionGraph, RegionGraphError}};
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, RegionRef},
     Context,
@@ -320,7 +318,7 @@ pub fn count(region: RegionRef<'_, '_>) -> (usize, usize) {
     let mut next = region.first_block();
     while let Some(block) = next {
         blocks += 1;
-        ops += ir_edit::operations(block).len();
+        ops += edit::operations(block).len();
         next = block.next_in_region();
     }
     (blocks, ops)
@@ -449,15 +447,15 @@ fn view_of<'c, 'a>(
         .map(|index| {
             let id = BlockId::new(index);
             let terminator = graph.terminator(id);
-            let flow = prepare::op_name(terminator) == "spmd.flow_br";
+            let flow = prepare::op_name(terminator) == names::FLOW_BR;
             BlockLabel {
                 divergent: uniformity.info().is_divergent_branch(id),
                 exit: prepare::is_function_exit(terminator),
                 flow,
                 flow_impure: flow && has_non_flow_ops(graph.block(id)),
-                loop_token: ir_edit::operations(graph.block(id))
+                loop_token: edit::operations(graph.block(id))
                     .iter()
-                    .any(|op| prepare::op_name(*op) == "spmd.convergence.loop"),
+                    .any(|op| prepare::op_name(*op) == names::CONVERGENCE_LOOP),
                 unmarked_branch: {
                     let s = graph.graph().successors(id);
                     s.iter().any(|&t| t != s[0]) && !is_marked_uniform(terminator)
@@ -638,7 +636,7 @@ fn same_shape(o1: OperationRef<'_, '_>, o2: OperationRef<'_, '_>) -> bool {
 
 /// True if `block` ends in `spmd.flow_br`.
 fn is_flow_block(block: BlockRef<'_, '_>) -> bool {
-    block.terminator().is_some_and(|t| prepare::op_name(t) == "spmd.flow_br")
+    block.terminator().is_some_and(|t| prepare::op_name(t) == names::FLOW_BR)
 }
 
 /// True if `block` holds an operation that the structured contract does
@@ -646,9 +644,9 @@ fn is_flow_block(block: BlockRef<'_, '_>) -> bool {
 /// tails and the `arith.constant`/`arith.cmpi` of a selector chain (see
 /// [`crate::transforms::structurize::flow_shapes`]).
 fn has_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
-    let operations = ir_edit::operations(block);
+    let operations = edit::operations(block);
     operations[..operations.len().saturating_sub(1)].iter().any(|op| {
-        !matches!(prepare::op_name(*op).as_str(), "spmd.reconvergence.tail" | "arith.constant" | "arith.cmpi")
+        !matches!(prepare::op_name(*op).as_str(), names::RECONVERGENCE_TAIL | names::ARITH_CONSTANT | names::ARITH_CMPI)
     })
 }
 
@@ -659,15 +657,9 @@ fn has_ops_before(op: OperationRef<'_, '_>) -> bool {
 
 /// The value of an `i1` constant, if `value` is one.
 fn constant_bool(value: melior::ir::Value<'_, '_>) -> Option<bool> {
-    let op = ir_edit::defining_op(value)?;
-    let name = prepare::op_name(op);
-    if name != "arith.constant" && name != "llvm.mlir.constant" {
+    let op = edit::defining_op(value)?;
+    if !edit::is_op(op, names::ARITH_CONSTANT) && !edit::is_op(op, names::LLVM_CONSTANT) {
         return None;
     }
-    let text = op.attribute("value").ok()?.to_string();
-    match text.as_str() {
-        "true" | "1 : i1" => Some(true),
-        "false" | "0 : i1" => Some(false),
-        _ => None,
-    }
+    facts::bool_constant(op)
 }

@@ -36,8 +36,10 @@
 //! operations in the same order per thread, so any non-convergent,
 //! non-special-register operation without regions may be merged.
 
+use crate::ir::names;
+
 const CONVERGENT_PREFIXES: &[&str] = &[
-    "spmd.",
+    names::SPMD_PREFIX,
     "nvvm.vote.",
     "nvvm.shfl.",
     "nvvm.bar",
@@ -70,7 +72,7 @@ const CONVERGENT_OPS: &[&str] = &[
     "func.call",
     "func.call_indirect",
     "llvm.call",
-    "llvm.call_intrinsic",
+    names::LLVM_CALL_INTRINSIC,
     "llvm.inline_asm",
 ];
 
@@ -97,7 +99,7 @@ const SPECIAL_REGISTER_OPS: &[&str] = &[
     "gpu.num_subgroups",
 ];
 
-const HOISTABLE_PREFIXES: &[&str] = &["arith.", "math.", "index."];
+const HOISTABLE_PREFIXES: &[&str] = &[names::ARITH_PREFIX, names::MATH_PREFIX, names::INDEX_PREFIX];
 
 const HOISTABLE_OPS: &[&str] = &[
     "memref.load",
@@ -105,8 +107,8 @@ const HOISTABLE_OPS: &[&str] = &[
     "memref.dim",
     "llvm.load",
     "llvm.store",
-    "llvm.mlir.constant",
-    "ub.poison",
+    names::LLVM_CONSTANT,
+    names::UB_POISON,
 ];
 
 /// True if the operation named `name` is convergent.
@@ -135,7 +137,7 @@ mod tests {
     #[test]
     fn classifies_each_family() {
         for name in ["gpu.barrier", "gpu.shuffle", "gpu.subgroup_reduce", "nvvm.vote.ballot.sync", "nvvm.shfl.sync",
-            "nvvm.barrier0", "spmd.convergence.anchor", "spmd.exec.read", "spmd.ballot", "func.call"]
+            "nvvm.barrier0", names::CONVERGENCE_ANCHOR, names::EXEC_READ, names::BALLOT, "func.call"]
         {
             assert!(is_convergent(name), "{name}");
             assert!(!is_hoistable(name), "{name}");

@@ -35,8 +35,9 @@
 //! re-reads the region. A third block with the same tail merges with the
 //! shared block in a later round (its whole body is the tail).
 
-use super::{block_key, has_ops_before, ir_edit, prepare, safety, same_shape, Apply, BlockLabel, Folder, PlanEdit, Refusal, Round, View};
-use crate::analysis::{cfg::BlockId, region_graph::RegionGraphError};
+use crate::ir::names;
+use super::{block_key, has_ops_before, edit, prepare, safety, same_shape, Apply, BlockLabel, Folder, PlanEdit, Refusal, Round, View};
+use crate::{analysis::cfg::BlockId, ir::region_graph::RegionGraphError};
 use melior::{
     dialect::cf,
     ir::{block::BlockLike, operation::OperationLike, Block, BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike},
@@ -89,7 +90,7 @@ fn candidate_groups(view: &View<'_, '_>, threshold: usize) -> Vec<Vec<BlockId>> 
                 Some(_) => {}
                 None => returns.push((name, vec![block])),
             }
-        } else if name == "cf.br" {
+        } else if name == names::CF_BR {
             let Some(target) = terminator.successor(0).ok().and_then(|t| view.id(t)) else { continue };
             if target == block {
                 continue;
@@ -107,7 +108,7 @@ fn candidate_groups(view: &View<'_, '_>, threshold: usize) -> Vec<Vec<BlockId>> 
 /// Hash of the last non-terminator operation of `block`.
 fn tail_hash(block: BlockRef<'_, '_>) -> u64 {
     let mut hasher = DefaultHasher::new();
-    let operations = ir_edit::operations(block);
+    let operations = edit::operations(block);
     let last = operations[operations.len().checked_sub(2).expect("candidates have a body")];
     prepare::op_name(last).hash(&mut hasher);
     last.operand_count().hash(&mut hasher);
@@ -185,8 +186,8 @@ fn common_tail<'c, 'a>(
     block2: BlockRef<'c, 'a>,
     min_size: usize,
 ) -> Result<(Tail<'c, 'a>, Stop), ()> {
-    let all1 = ir_edit::operations(block1);
-    let all2 = ir_edit::operations(block2);
+    let all1 = edit::operations(block1);
+    let all2 = edit::operations(block2);
     let (t1, t2) = (*all1.last().unwrap(), *all2.last().unwrap());
     let empty = |stop| Ok((Tail { ops: [vec![t1], vec![t2]], threaded: Vec::new(), rewired: Vec::new() }, stop));
     let same_terminator = t1.name() == t2.name()
@@ -236,7 +237,7 @@ fn common_tail<'c, 'a>(
         for k in 0..ops1.len() {
             let (o1, o2) = (ops1[k], ops2[k]);
             let escapes = |op: OperationRef<'c, 'a>, block: BlockRef<'c, 'a>| {
-                op.results().any(|r| ir_edit::users(r.into()).iter().any(|user| user.block() != Some(block)))
+                op.results().any(|r| edit::users(r.into()).iter().any(|user| user.block() != Some(block)))
             };
             let mut cut = escapes(o1, block1) || escapes(o2, block2);
             for i in 0..o1.operand_count() {
@@ -254,7 +255,7 @@ fn common_tail<'c, 'a>(
                     }
                 }
                 let special = |v: Value| {
-                    ir_edit::defining_op(v).is_some_and(|op| safety::reads_special_register(&prepare::op_name(op)))
+                    edit::defining_op(v).is_some_and(|op| safety::reads_special_register(&prepare::op_name(op)))
                 };
                 if special(a) || special(b) {
                     // Seed 002 rejects the whole merge, if there is one to reject.
@@ -296,10 +297,10 @@ fn apply<'c, 'a>(after: BlockRef<'c, 'a>, block1: BlockRef<'c, 'a>, tail: &Tail<
     let types: Vec<(Type, Location)> = tail.threaded.iter().map(|(a, _)| (a.r#type(), location)).collect();
     let shared = region.insert_block_after(after, Block::new(&types));
     for &op in &tail.ops[0] {
-        ir_edit::move_to_end(op, shared);
+        edit::move_to_end(op, shared);
     }
     for &(k, operand, pair) in &tail.rewired {
-        ir_edit::set_operand(tail.ops[0][k], operand, shared.argument(pair).unwrap().into());
+        edit::set_operand(tail.ops[0][k], operand, shared.argument(pair).unwrap().into());
     }
     let firsts: Vec<Value> = tail.threaded.iter().map(|p| p.0).collect();
     let seconds: Vec<Value> = tail.threaded.iter().map(|p| p.1).collect();
@@ -307,7 +308,7 @@ fn apply<'c, 'a>(after: BlockRef<'c, 'a>, block1: BlockRef<'c, 'a>, tail: &Tail<
     let block2 = tail.ops[1].last().unwrap().block().expect("terminator in a block");
     let location2 = tail.ops[1].last().unwrap().location();
     for &op in tail.ops[1].iter().rev() {
-        ir_edit::erase_operation(op);
+        edit::erase_operation(op);
     }
     block2.append_operation(cf::br(&shared, &seconds, location2));
 }

@@ -31,20 +31,7 @@
 pub mod fix_irreducible;
 pub mod unify_loop_exits;
 
-use crate::{
-    analysis::{
-        cfg::{BlockId, CfgGraph, Graph},
-        region_graph::{RegionGraph, RegionGraphError},
-    },
-    ffi,
-    transforms::{
-        prepare::op_name,
-        reconverge::{
-            apply::{apply_plan, FlowStyle},
-            plan::{HubSpec, ReconvergePlan},
-        },
-    },
-};
+use crate::{analysis::cfg::{BlockId, CfgGraph, Graph}, ir::region_graph::{RegionGraph, RegionGraphError}, transforms::{prepare::op_name, reconverge::{apply::{apply_plan, FlowStyle}, plan::{HubSpec, ReconvergePlan}}}};
 use melior::{
     ir::{operation::OperationLike, Location, RegionRef},
     Context,
@@ -112,11 +99,8 @@ impl<'c> HubError<'c> {
 /// Rejects terminators whose successor operands cannot be rewritten.
 /// `graph`'s snapshot terminators must be current (one C++ pass over them).
 pub fn check_branch_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), HubError<'c>> {
-    let terminators: Vec<mlir_sys::MlirOperation> =
-        (0..graph.num_blocks()).map(|b| graph.snapshot_terminator(BlockId::new(b)).to_raw()).collect();
-    // SAFETY: live operations of the region; the helper only queries them.
-    let found = unsafe { ffi::spmdFindNonBranchTerminator(terminators.as_ptr(), terminators.len() as isize) };
-    let Ok(index) = usize::try_from(found) else { return Ok(()) };
+    let terminators: Vec<_> = (0..graph.num_blocks()).map(|b| graph.snapshot_terminator(BlockId::new(b))).collect();
+    let Some(index) = crate::ir::query::find_non_branch_terminator(&terminators) else { return Ok(()) };
     let terminator = graph.snapshot_terminator(BlockId::new(index));
     Err(HubError::UnsupportedTerminator { location: terminator.location(), name: op_name(terminator) })
 }

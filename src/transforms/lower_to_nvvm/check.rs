@@ -2,11 +2,12 @@
 //! rejected module is left exactly as it was. Every problem gets its own
 //! diagnostic at the offending operation.
 
+use crate::ir::names;
 use super::{SpmdOp, WaveFunction};
-use crate::{diagnostics, ffi, transforms::ir_edit, transforms::prepare::op_name};
+use crate::{ir::{diagnostics, edit, facts::{self, UniformityMark}, query}, transforms::prepare::op_name};
 use melior::ir::{
     block::BlockLike,
-    operation::{OperationLike, WalkOrder, WalkResult},
+    operation::{OperationLike, WalkOrder},
     BlockRef, OperationRef, RegionLike, ValueLike,
 };
 
@@ -36,9 +37,7 @@ impl Checker {
 /// ops.
 pub fn wave_functions<'c, 'a>(root: OperationRef<'c, 'a>, checker: &mut Checker) -> Vec<WaveFunction<'c, 'a>> {
     let mut functions: Vec<WaveFunction<'c, 'a>> = Vec::new();
-    root.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: the operation lives in `root`, which outlives the pass.
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+    query::for_each_op(root, WalkOrder::PreOrder, |op| {
         match SpmdOp::of(&op_name(op)) {
             Some(SpmdOp::FlowBranch) => checker.error(
                 op,
@@ -57,13 +56,12 @@ pub fn wave_functions<'c, 'a>(root: OperationRef<'c, 'a>, checker: &mut Checker)
             },
             _ => {}
         }
-        WalkResult::Advance
     });
     functions
 }
 
 /// Function ops whose bodies the lowering handles.
-pub const WAVE_FUNCTION_OPS: &[&str] = &["gpu.func", "llvm.func"];
+pub const WAVE_FUNCTION_OPS: &[&str] = &[names::GPU_FUNC, "llvm.func"];
 
 /// The `gpu.func` or `llvm.func` whose body block holds `op` directly.
 fn body_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
@@ -84,34 +82,29 @@ pub fn check_function(function: &WaveFunction<'_, '_>, checker: &mut Checker) {
     for block in function.blocks() {
         check_block(block, checker);
     }
-    function.op.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: a live operation of the function.
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
-        check_mask_operands(op, checker);
-        WalkResult::Advance
-    });
+    query::for_each_op(function.op, WalkOrder::PreOrder, |op| check_mask_operands(op, checker));
 }
 
 fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
-    for op in ir_edit::operations(block) {
+    for op in edit::operations(block) {
         let name = op_name(op);
         // `ub.poison` of a mask (hand-written wave-level code) lowers to a
         // poison integer like every other mask value.
-        let known = SpmdOp::of(&name).is_some() || name == "ub.poison";
+        let known = SpmdOp::of(&name).is_some() || name == names::UB_POISON;
         if !known && op.results().any(|result| is_mask(result.r#type())) {
             checker.error(op, &format!("'{}' produces a '!spmd.mask' the NVVM lowering cannot follow", op_name(op)));
         }
     }
     let Some(terminator) = block.terminator() else { return };
     let name = op_name(terminator);
-    if terminator.successor_count() >= 2 && name != "spmd.exec.br_zero" && !is_marked_uniform(terminator) {
+    if terminator.successor_count() >= 2 && name != names::EXEC_BR_ZERO && !is_marked_uniform(terminator) {
         checker.error(
             terminator,
             &format!("'{name}' in a wave-level function must be a uniform branch (marked {UNIFORM_MARK})"),
         );
     }
     for slot in 0..terminator.successor_count() {
-        if name != "spmd.exec.br_zero" && ir_edit::successor_operands(terminator, slot).is_none() {
+        if name != names::EXEC_BR_ZERO && edit::successor_operands(terminator, slot).is_none() {
             checker.error(terminator, &format!("cannot forward the exec mask through '{name}'"));
             break;
         }
@@ -121,18 +114,17 @@ fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
 /// A mask may only be used by spmd ops and as a branch operand.
 fn check_mask_operands(op: OperationRef<'_, '_>, checker: &mut Checker) {
     let name = op_name(op);
-    // SAFETY: query on a live operation.
-    let allowed = SpmdOp::of(&name).is_some() || unsafe { ffi::spmdIsBranch(op.to_raw()) };
+    let allowed = SpmdOp::of(&name).is_some() || query::is_branch(op);
     if !allowed && op.operands().any(|operand| is_mask(operand.r#type())) {
         checker.error(op, &format!("'{name}' uses a '!spmd.mask', which only spmd ops and branches may use"));
     }
 }
 
 fn is_marked_uniform(op: OperationRef<'_, '_>) -> bool {
-    op.attribute("spmd.uniformity").is_ok_and(|mark| mark.to_string() == UNIFORM_MARK)
+    facts::uniformity_mark(op) == Some(UniformityMark::Uniform)
 }
 
 /// True for `!spmd.mask`.
 pub fn is_mask(r#type: melior::ir::Type<'_>) -> bool {
-    r#type.to_string() == "!spmd.mask"
+    facts::is_mask_type(r#type)
 }

@@ -2,6 +2,7 @@
 //! [`Emitter`] inserts operations right before an anchor operation and
 //! returns their single result.
 
+use crate::ir::names;
 use melior::{
     dialect::arith,
     ir::{
@@ -54,7 +55,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
         let segments = Attribute::parse(self.context, "array<i32: 0, 0>").expect("valid segment sizes");
         let bundles = Attribute::parse(self.context, "array<i32>").expect("valid bundle sizes");
         let name = Attribute::parse(self.context, "\"llvm.nvvm.activemask\"").expect("valid string");
-        let op = OperationBuilder::new("llvm.call_intrinsic", self.location)
+        let op = OperationBuilder::new(names::LLVM_CALL_INTRINSIC, self.location)
             .add_attributes(&[
                 (Identifier::new(self.context, "intrin"), name),
                 (Identifier::new(self.context, "op_bundle_sizes"), bundles),

@@ -12,12 +12,13 @@
 //! ```
 //!
 //! Which operations need a guard is MLIR's own judgement
-//! ([`crate::ffi::spmdNeedsLaneGuard`]: memory effects other than
+//! ([`crate::ir::ffi::spmdNeedsLaneGuard`]: memory effects other than
 //! allocation, unknown effects, or not speculatable), except for the
 //! warp-collective operations of [`is_collective`], which the whole warp
 //! must execute.
 
-use crate::{ffi, transforms::ir_edit, transforms::prepare::op_name};
+use crate::ir::names;
+use crate::{ir::edit, transforms::prepare::op_name};
 use melior::{
     ir::{
         block::BlockLike,
@@ -55,18 +56,17 @@ fn is_collective_intrinsic(op: OperationRef<'_, '_>) -> bool {
     let Ok(name) = op.attribute("intrin") else { return false };
     let name = name.to_string();
     let name = name.trim_matches('"');
-    name.strip_prefix("llvm.").is_some_and(is_collective)
+    name.strip_prefix(names::LLVM_PREFIX).is_some_and(is_collective)
 }
 
 /// True if `op` must only run in active lanes.
 pub fn needs_guard(op: OperationRef<'_, '_>) -> bool {
     let name = op_name(op);
-    let collective = is_collective(&name) || (name == "llvm.call_intrinsic" && is_collective_intrinsic(op));
-    if name.starts_with("spmd.") || collective || op.next_in_block().is_none() {
+    let collective = is_collective(&name) || (name == names::LLVM_CALL_INTRINSIC && is_collective_intrinsic(op));
+    if name.starts_with(names::SPMD_PREFIX) || collective || op.next_in_block().is_none() {
         return false;
     }
-    // SAFETY: query on a live operation.
-    unsafe { ffi::spmdNeedsLaneGuard(op.to_raw()) }
+    crate::ir::query::needs_lane_guard(op)
 }
 
 /// Wraps `op` in an `scf.if` on `active`; the uses of its results become
@@ -89,16 +89,16 @@ pub fn wrap<'c>(context: &'c Context, op: OperationRef<'c, '_>, active: Value<'c
     let block = op.block().expect("a guarded op is in a block");
     let guard = block.insert_operation_before(op, built);
     for (index, result) in op.results().enumerate() {
-        ir_edit::replace_all_uses(result.into(), guard.result(index).unwrap().into());
+        edit::replace_all_uses(result.into(), guard.result(index).unwrap().into());
     }
     let then_block = guard.region(0).unwrap().first_block().unwrap();
-    ir_edit::move_to_end(op, then_block);
+    edit::move_to_end(op, then_block);
     let results: Vec<Value> = op.results().map(Into::into).collect();
     then_block.append_operation(yield_op(location, &results));
     if let Some(else_block) = guard.region(1).unwrap().first_block() {
         let poison: Vec<Value> = types
             .iter()
-            .map(|r#type| else_block.append_operation(ir_edit::poison(context, *r#type, location)).result(0).unwrap().into())
+            .map(|r#type| else_block.append_operation(edit::poison(context, *r#type, location)).result(0).unwrap().into())
             .collect();
         else_block.append_operation(yield_op(location, &poison));
     }

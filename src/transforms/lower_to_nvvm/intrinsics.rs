@@ -15,11 +15,12 @@
 //! `llvm.<name>.<type>`); vector forms are left for the conversion to
 //! report.
 
-use crate::{diagnostics, transforms::{ir_edit, prepare::op_name}};
+use crate::ir::names;
+use crate::{ir::{diagnostics, edit}, transforms::prepare::op_name};
 use melior::{
     ir::{
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, WalkOrder, WalkResult},
+        operation::{OperationBuilder, OperationLike, WalkOrder},
         Attribute, Identifier, OperationRef, Type, Value, ValueLike,
     },
     Context,
@@ -46,13 +47,11 @@ const NEEDS_LIBDEVICE: &[&str] = &["sin", "cos", "sincos", "exp", "log", "log2",
 pub fn find<'c, 'a>(root: OperationRef<'c, 'a>) -> Result<Vec<(OperationRef<'c, 'a>, &'static str)>, ()> {
     let mut native = Vec::new();
     let mut failed = false;
-    root.walk(WalkOrder::PreOrder, |op| {
-        // SAFETY: the operation lives in `root`, which outlives the pass.
-        let op = unsafe { OperationRef::from_raw(op.to_raw()) };
+    crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| {
         let name = op_name(op);
-        let Some(short) = name.strip_prefix("llvm.intr.") else { return WalkResult::Advance };
+        let Some(short) = name.strip_prefix(names::LLVM_INTRINSIC_PREFIX) else { return };
         if !inside_gpu_func(op) {
-            return WalkResult::Advance;
+            return;
         }
         if let Some((_, intrinsic)) = NATIVE.iter().find(|(op_suffix, _)| *op_suffix == short) {
             if type_suffix(op).is_some() {
@@ -68,7 +67,6 @@ pub fn find<'c, 'a>(root: OperationRef<'c, 'a>) -> Result<Vec<(OperationRef<'c, 
             );
             failed = true;
         }
-        WalkResult::Advance
     });
     if failed { Err(()) } else { Ok(native) }
 }
@@ -80,7 +78,7 @@ pub fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, intrinsic: &s
     let operands: Vec<Value> = op.operands().collect();
     let result = op.result(0).expect("a math intrinsic has a result");
     let string = |text: &str| Attribute::parse(context, text).expect("valid attribute");
-    let call = OperationBuilder::new("llvm.call_intrinsic", op.location())
+    let call = OperationBuilder::new(names::LLVM_CALL_INTRINSIC, op.location())
         .add_operands(&operands)
         .add_attributes(&[
             (Identifier::new(context, "intrin"), string(&format!("\"{intrinsic}.{suffix}\""))),
@@ -92,8 +90,8 @@ pub fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, intrinsic: &s
         .expect("valid llvm.call_intrinsic");
     let block = op.block().expect("the op is in a block");
     let call = block.insert_operation_before(op, call);
-    ir_edit::replace_all_uses(result.into(), call.result(0).unwrap().into());
-    ir_edit::erase_operation(op);
+    edit::replace_all_uses(result.into(), call.result(0).unwrap().into());
+    edit::erase_operation(op);
 }
 
 /// `f16`, `f32` or `f64` for a scalar float result.
@@ -110,7 +108,7 @@ fn type_suffix(op: OperationRef<'_, '_>) -> Option<&'static str> {
 fn inside_gpu_func(op: OperationRef<'_, '_>) -> bool {
     let mut parent = op.parent_operation();
     while let Some(ancestor) = parent {
-        if op_name(ancestor) == "gpu.func" {
+        if op_name(ancestor) == names::GPU_FUNC {
             return true;
         }
         parent = ancestor.parent_operation();

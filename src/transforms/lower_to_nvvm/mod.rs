@@ -78,6 +78,7 @@ pub mod guard;
 pub mod intrinsics;
 pub mod scalar_branch;
 
+use crate::ir::names;
 use emit::Emitter;
 use scalar_branch::WarpInvariant;
 use melior::{
@@ -91,7 +92,7 @@ use melior::{
     Context,
 };
 
-use crate::transforms::{ir_edit, prepare::op_name};
+use crate::{ir::edit, transforms::prepare::op_name};
 
 /// The spmd operations the lowering knows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -119,20 +120,20 @@ impl SpmdOp {
     /// The kind of `name`, or `None` for ops outside the spmd dialect.
     pub fn of(name: &str) -> Option<Self> {
         Some(match name {
-            "spmd.exec.read" => Self::ExecRead,
-            "spmd.exec.write" => Self::ExecWrite,
-            "spmd.ballot" => Self::Ballot,
-            "spmd.mask.and" => Self::MaskAnd,
-            "spmd.mask.or" => Self::MaskOr,
-            "spmd.mask.andn" => Self::MaskAndNot,
-            "spmd.mask.empty" => Self::MaskEmpty,
-            "spmd.mask.select" => Self::MaskSelect,
-            "spmd.mask.to_bits" => Self::MaskToBits,
-            "spmd.mask.from_bits" => Self::MaskFromBits,
-            "spmd.exec.br_zero" => Self::BranchZero,
-            "spmd.flow_br" => Self::FlowBranch,
-            "spmd.convergence.entry" | "spmd.convergence.anchor" | "spmd.convergence.loop" => Self::Token,
-            "spmd.reconvergence.head" | "spmd.reconvergence.tail" => Self::Marker,
+            names::EXEC_READ => Self::ExecRead,
+            names::EXEC_WRITE => Self::ExecWrite,
+            names::BALLOT => Self::Ballot,
+            names::MASK_AND => Self::MaskAnd,
+            names::MASK_OR => Self::MaskOr,
+            names::MASK_ANDN => Self::MaskAndNot,
+            names::MASK_EMPTY => Self::MaskEmpty,
+            names::MASK_SELECT => Self::MaskSelect,
+            names::MASK_TO_BITS => Self::MaskToBits,
+            names::MASK_FROM_BITS => Self::MaskFromBits,
+            names::EXEC_BR_ZERO => Self::BranchZero,
+            names::FLOW_BR => Self::FlowBranch,
+            names::CONVERGENCE_ENTRY | names::CONVERGENCE_ANCHOR | names::CONVERGENCE_LOOP => Self::Token,
+            names::RECONVERGENCE_HEAD | names::RECONVERGENCE_TAIL => Self::Marker,
             _ => return None,
         })
     }
@@ -159,7 +160,7 @@ impl<'c, 'a> WaveFunction<'c, 'a> {
 
     /// The blocks of the body, in order.
     pub fn blocks(&self) -> Vec<BlockRef<'c, 'a>> {
-        ir_edit::blocks(self.body())
+        edit::blocks(self.body())
     }
 
     fn is_kernel(&self) -> bool {
@@ -170,7 +171,7 @@ impl<'c, 'a> WaveFunction<'c, 'a> {
     fn writes_exec(&self) -> bool {
         self.blocks()
             .into_iter()
-            .flat_map(ir_edit::operations)
+            .flat_map(edit::operations)
             .any(|op| SpmdOp::of(&op_name(op)) == Some(SpmdOp::ExecWrite))
     }
 }
@@ -276,7 +277,7 @@ fn lower_block<'c, 'a>(
 ) {
     let is_live = exec_in == lanes.live;
     let mut state = ExecState { exec: exec_in, is_live, active: None };
-    for op in ir_edit::operations(block) {
+    for op in edit::operations(block) {
         let emit = Emitter { context, anchor: op, location: op.location() };
         match SpmdOp::of(&op_name(op)) {
             Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, lanes, &mut state, kind),
@@ -341,9 +342,9 @@ fn lower_wave_op<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, state: &
         SpmdOp::FlowBranch | SpmdOp::Token | SpmdOp::Marker => unreachable!("not wave-level"),
     };
     if let Some(value) = replacement {
-        ir_edit::replace_all_uses(op.result(0).unwrap().into(), value);
+        edit::replace_all_uses(op.result(0).unwrap().into(), value);
     }
-    ir_edit::erase_operation(op);
+    edit::erase_operation(op);
 }
 
 /// `spmd.exec.br_zero ^z(a), ^nz(b)` becomes
@@ -353,7 +354,7 @@ fn lower_branch_zero<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, exec
     let zero = emit.constant(lanes.width, 0);
     let empty = emit.cmp(CmpiPredicate::Eq, exec, zero);
     let operands = |slot: usize| {
-        let mut values = ir_edit::successor_operands(op, slot).expect("spmd.exec.br_zero forwards its operands");
+        let mut values = edit::successor_operands(op, slot).expect("spmd.exec.br_zero forwards its operands");
         values.push(exec);
         values
     };
@@ -365,9 +366,9 @@ fn lower_branch_zero<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, exec
 /// Appends the block's final exec value to every successor's operands.
 fn forward_exec(terminator: OperationRef<'_, '_>, exec: Value<'_, '_>) {
     for slot in 0..terminator.successor_count() {
-        let mut values = ir_edit::successor_operands(terminator, slot).expect("checked: forwarded operands");
+        let mut values = edit::successor_operands(terminator, slot).expect("checked: forwarded operands");
         values.push(exec);
-        ir_edit::set_successor_operands(terminator, slot, &values);
+        edit::set_successor_operands(terminator, slot, &values);
     }
 }
 
@@ -383,7 +384,7 @@ fn retype_mask_values<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) {
                 argument.set_type(mask_type);
             }
         }
-        for op in ir_edit::operations(*block) {
+        for op in edit::operations(*block) {
             for result in op.results() {
                 if check::is_mask(result.r#type()) {
                     result.set_type(mask_type);
@@ -397,49 +398,5 @@ fn retype_mask_values<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) {
 /// function (`{spmd.uniform}`, `{spmd.divergent}`): after the lowering no
 /// analysis reads them, and the output should not mention the dialect.
 pub fn strip_spmd_argument_attributes(function: OperationRef<'_, '_>) {
-    for name in ["arg_attrs", "res_attrs"] {
-        let Ok(array) = function.attribute(name) else { continue };
-        // SAFETY: C API queries and constructors on live attributes of the
-        // function's context; the new array replaces the old one.
-        unsafe {
-            use mlir_sys::*;
-            let raw = melior::ir::attribute::AttributeLike::to_raw(&array);
-            if !mlirAttributeIsAArray(raw) {
-                continue;
-            }
-            let context = mlirAttributeGetContext(raw);
-            let dictionaries: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(raw))
-                .map(|index| without_spmd_entries(context, mlirArrayAttrGetElement(raw, index)))
-                .collect();
-            let stripped = mlirArrayAttrGet(context, dictionaries.len() as isize, dictionaries.as_ptr());
-            let name = MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
-            mlirOperationSetAttributeByName(function.to_raw(), name, stripped);
-        }
-    }
-}
-
-/// A copy of `dictionary` without the entries whose name starts with
-/// `spmd.`.
-///
-/// # Safety
-/// `dictionary` must be a live attribute of `context`.
-unsafe fn without_spmd_entries(
-    context: mlir_sys::MlirContext,
-    dictionary: mlir_sys::MlirAttribute,
-) -> mlir_sys::MlirAttribute {
-    use mlir_sys::*;
-    unsafe {
-        if !mlirAttributeIsADictionary(dictionary) {
-            return dictionary;
-        }
-        let kept: Vec<MlirNamedAttribute> = (0..mlirDictionaryAttrGetNumElements(dictionary))
-            .map(|index| mlirDictionaryAttrGetElement(dictionary, index))
-            .filter(|entry| {
-                let name = mlirIdentifierStr(entry.name);
-                let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
-                !bytes.starts_with(b"spmd.")
-            })
-            .collect();
-        mlirDictionaryAttrGet(context, kept.len() as isize, kept.as_ptr())
-    }
+    edit::strip_argument_attributes(function, crate::ir::names::SPMD_PREFIX);
 }

@@ -41,21 +41,22 @@
 //! same path through the wave-level CFG. A loop counter compared with a
 //! kernel argument therefore keeps its plain branch.
 
+use crate::ir::names;
 use super::{emit::Emitter, guard, ExecState, Lanes, SpmdOp};
-use crate::transforms::{ir_edit, prepare::op_name};
+use crate::{ir::edit, transforms::prepare::op_name};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, r#type::IntegerType, BlockRef, OperationRef, Value, ValueLike,
 };
 use std::collections::HashSet;
 
 /// The branch ops whose operand 0 decides the successor.
-const CONDITIONAL_BRANCHES: &[&str] = &["cf.cond_br", "llvm.cond_br"];
-const SWITCHES: &[&str] = &["cf.switch", "llvm.switch"];
+const CONDITIONAL_BRANCHES: &[&str] = &[names::CF_COND_BR, "llvm.cond_br"];
+const SWITCHES: &[&str] = &[names::CF_SWITCH, names::LLVM_SWITCH];
 
 /// Pure LLVM-dialect ops that compute the same result in every thread
 /// from the same operands.
 const LLVM_PURE_OPS: &[&str] = &[
-    "llvm.mlir.constant",
+    names::LLVM_CONSTANT,
     "llvm.add",
     "llvm.sub",
     "llvm.mul",
@@ -125,7 +126,7 @@ impl WarpInvariant {
                         changed |= varying.insert(key(value));
                     }
                 }
-                for op in ir_edit::operations(*block) {
+                for op in edit::operations(*block) {
                     if !op_is_invariant(op, &varying) {
                         for result in op.results() {
                             changed |= varying.insert(key(result.into()));
@@ -139,7 +140,7 @@ impl WarpInvariant {
             .flat_map(|block| {
                 let arguments: Vec<usize> = (0..block.argument_count()).map(|i| key(block.argument(i).unwrap().into())).collect();
                 let results: Vec<usize> =
-                    ir_edit::operations(*block).into_iter().flat_map(|op| op.results().map(|r| key(r.into())).collect::<Vec<_>>()).collect();
+                    edit::operations(*block).into_iter().flat_map(|op| op.results().map(|r| key(r.into())).collect::<Vec<_>>()).collect();
                 arguments.into_iter().chain(results)
             })
             .filter(|value| !varying.contains(value))
@@ -164,7 +165,7 @@ fn incoming_edges<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<Option<Vec<Val
         let Some(terminator) = block.terminator() else { continue };
         for slot in 0..terminator.successor_count() {
             if let Some(&target) = position.get(&address(terminator.successor(slot).unwrap())) {
-                incoming[target].push(ir_edit::successor_operands(terminator, slot));
+                incoming[target].push(edit::successor_operands(terminator, slot));
             }
         }
     }
@@ -189,7 +190,7 @@ fn op_is_invariant(op: OperationRef<'_, '_>, varying: &HashSet<usize>) -> bool {
     if WARP_INVARIANT_READS.contains(&name.as_str()) {
         return true;
     }
-    let pure = name.starts_with("arith.") || name.starts_with("math.") || LLVM_PURE_OPS.contains(&name.as_str());
+    let pure = name.starts_with(names::ARITH_PREFIX) || name.starts_with(names::MATH_PREFIX) || LLVM_PURE_OPS.contains(&name.as_str());
     pure && op.region_count() == 0 && !guard::needs_guard(op) && operands_invariant()
 }
 
@@ -220,7 +221,7 @@ pub(super) fn decide_by_active_lanes<'c, 'a>(
         let source = emit.and(emit.resize(lowest, emit.int_type(32)), emit.constant(32, 31));
         shuffle_pieces(emit, live32, mine, source)
     };
-    ir_edit::set_operand(terminator, 0, decided);
+    edit::set_operand(terminator, 0, decided);
 }
 
 /// `value` (an integer of any width) as seen in lane `source`: one

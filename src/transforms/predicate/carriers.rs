@@ -28,7 +28,8 @@
 //! turns both conversions into nothing (the mask is already an `iN` there),
 //! and the wave executor checks that the bits fit the wave.
 
-use crate::transforms::{ir_edit, prepare::op_name};
+use crate::ir::names;
+use crate::{ir::edit, transforms::prepare::op_name};
 use melior::{
     ir::{
         block::BlockLike,
@@ -42,7 +43,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// True for terminators whose successor operands must be LLVM-compatible.
 pub fn needs_llvm_operands(terminator: OperationRef<'_, '_>) -> bool {
-    op_name(terminator).starts_with("llvm.")
+    op_name(terminator).starts_with(names::LLVM_PREFIX)
 }
 
 /// Applies the carrier rule to `region`; returns how many block arguments
@@ -53,7 +54,7 @@ pub fn carry_masks_across_llvm_branches<'c>(
     mask: Type<'c>,
     wave_size: u32,
 ) -> usize {
-    let blocks = ir_edit::blocks(region);
+    let blocks = edit::blocks(region);
     let carriers = carrier_arguments(&blocks, mask);
     if carriers.is_empty() {
         return 0;
@@ -92,7 +93,7 @@ fn carrier_arguments<'c, 'a>(blocks: &[BlockRef<'c, 'a>], mask: Type<'c>) -> Has
         }
         for slot in 0..terminator.successor_count() {
             let target = terminator.successor(slot).expect("slot in range");
-            let Some(operands) = ir_edit::successor_operands(terminator, slot) else { continue };
+            let Some(operands) = edit::successor_operands(terminator, slot) else { continue };
             for (index, operand) in operands.iter().enumerate() {
                 if operand.r#type() == mask && index < target.argument_count() {
                     carriers.insert((block_key(target), index), target);
@@ -110,7 +111,7 @@ fn pass_bits<'c>(block: BlockRef<'c, '_>, carriers: &HashMap<ArgumentKey, BlockR
     let mut converted: HashMap<usize, Value<'c, '_>> = HashMap::new();
     for slot in 0..terminator.successor_count() {
         let target = terminator.successor(slot).expect("slot in range");
-        let Some(mut operands) = ir_edit::successor_operands(terminator, slot) else { continue };
+        let Some(mut operands) = edit::successor_operands(terminator, slot) else { continue };
         let mut changed = false;
         for (index, operand) in operands.iter_mut().enumerate() {
             if !carriers.contains_key(&(block_key(target), index)) {
@@ -118,14 +119,14 @@ fn pass_bits<'c>(block: BlockRef<'c, '_>, carriers: &HashMap<ArgumentKey, BlockR
             }
             let key = operand.to_raw().ptr as usize;
             let packed = *converted.entry(key).or_insert_with(|| {
-                let op = convert("spmd.mask.to_bits", *operand, bits, terminator.location());
+                let op = convert(names::MASK_TO_BITS, *operand, bits, terminator.location());
                 block.insert_operation_before(terminator, op).result(0).unwrap().into()
             });
             *operand = packed;
             changed = true;
         }
         if changed {
-            ir_edit::set_successor_operands(terminator, slot, &operands);
+            edit::set_successor_operands(terminator, slot, &operands);
         }
     }
 }
@@ -135,14 +136,14 @@ fn pass_bits<'c>(block: BlockRef<'c, '_>, carriers: &HashMap<ArgumentKey, BlockR
 fn unpack_argument<'c>(block: BlockRef<'c, '_>, index: usize, bits: Type<'c>, mask: Type<'c>) {
     let argument: Value = block.argument(index).expect("carrier index in range").into();
     let location = block.argument(index).unwrap().location();
-    let users: Vec<(OperationRef, usize)> = ir_edit::uses(argument);
+    let users: Vec<(OperationRef, usize)> = edit::uses(argument);
     block.argument(index).unwrap().set_type(bits);
-    let unpacked = ir_edit::insert_at_start(block, convert("spmd.mask.from_bits", argument, mask, location));
+    let unpacked = edit::insert_at_start(block, convert(names::MASK_FROM_BITS, argument, mask, location));
     let value: Value = unpacked.result(0).unwrap().into();
     let mut seen = HashSet::new();
     for (user, operand) in users {
         if seen.insert((user.to_raw().ptr as usize, operand)) {
-            ir_edit::set_operand(user, operand, value);
+            edit::set_operand(user, operand, value);
         }
     }
 }

@@ -137,24 +137,15 @@ pub mod carriers;
 pub mod live;
 pub mod plan;
 
-use super::{
-    ir_edit,
-    ssa_apply::{self, Def, IrVariable},
-    ssa_repair::Variable,
-    value_repair::enclosing_block_in,
-};
-use crate::analysis::{
-    cfg::{BlockId, DominatorTree, Graph},
-    reconverging::{check_with_exits, ExitPostDominance, Violation},
-    region_graph::{RegionGraph, RegionGraphError},
-    region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
-};
+use crate::ir::names;
+use crate::{ir::edit, transforms::{ssa_apply::{self, Def, IrVariable}, ssa_repair::Variable, value_repair::enclosing_block_in}};
+use crate::{analysis::{cfg::{BlockId, DominatorTree, Graph}, reconverging::{check_with_exits, ExitPostDominance, Violation}, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{names::UNIFORMITY_ATTR, region_graph::{RegionGraph, RegionGraphError}}};
 use crate::transforms::prepare::{self, op_name};
 use melior::{
     ir::{
         attribute::IntegerAttribute,
         block::BlockLike,
-        operation::{OperationBuilder, OperationLike, OperationMutLike, OperationRefMut},
+        operation::{OperationBuilder, OperationLike, OperationMutLike},
         r#type::IntegerType,
         Attribute, BlockRef, Identifier, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
     },
@@ -169,7 +160,7 @@ pub const PARK_ATTR: &str = "spmd.park";
 pub const REJOIN_ATTR: &str = "spmd.rejoin";
 /// Attribute the pass puts on wave-level functions: the lanes per wave the
 /// code was lowered for (read back by the reference executor).
-pub const WAVE_SIZE_ATTR: &str = "spmd.wave_size";
+pub use crate::ir::names::WAVE_SIZE_ATTR;
 
 /// Options of the pass.
 #[derive(Clone, Debug)]
@@ -281,19 +272,17 @@ pub fn predicate_function<'c, 'a>(
         .map(BlockId::new)
         .map(|b| {
             graph.graph().successors(b).len() >= 2
-                && (uniformity.info().is_divergent_branch(b) || op_name(graph.terminator(b)) == "spmd.flow_br")
+                && (uniformity.info().is_divergent_branch(b) || op_name(graph.terminator(b)) == names::FLOW_BR)
         })
         .collect();
     check_reconverging(graph, &divergent)?;
     let lowerings = plan_function(graph, &divergent, options.skip_empty_blocks)?;
     let mut stats = PredicateStats::default();
     Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
-    let mask = Type::parse(context, "!spmd.mask").expect("spmd dialect loaded");
+    let mask = crate::ir::facts::mask_type(context);
     stats.mask_carriers = carriers::carry_masks_across_llvm_branches(context, region, mask, options.wave_size);
     let size = IntegerAttribute::new(IntegerType::new(context, 64).into(), i64::from(options.wave_size));
-    // SAFETY: the function is live; only a discardable attribute changes.
-    let mut function_mut = unsafe { OperationRefMut::from_raw(function.to_raw()) };
-    function_mut.set_discardable_attribute(WAVE_SIZE_ATTR, size.into());
+    crate::ir::facts::set_attribute(function, crate::ir::names::WAVE_SIZE_ATTR, size.into());
     Ok(stats)
 }
 
@@ -326,10 +315,10 @@ fn hoist_constants(region: RegionRef<'_, '_>) {
     let Some(anchor) = entry.first_operation() else { return };
     let mut block = entry.next_in_region();
     while let Some(b) = block {
-        for op in ir_edit::operations(b) {
+        for op in edit::operations(b) {
             let name = op_name(op);
-            if (name == "arith.constant" || name == "ub.poison") && op.operand_count() == 0 && op.region_count() == 0 {
-                ir_edit::move_before(op, anchor);
+            if (name == names::ARITH_CONSTANT || name == names::UB_POISON) && op.operand_count() == 0 && op.region_count() == 0 {
+                edit::move_before(op, anchor);
             }
         }
         block = b.next_in_region();
@@ -349,8 +338,7 @@ fn reject_terminators<'c>(graph: &RegionGraph<'c, '_>, uniformity: &RegionUnifor
         }
         any_divergent = true;
         let terminator = graph.terminator(b);
-        // SAFETY: plain interface query on a live operation.
-        if !unsafe { crate::ffi::spmdIsBranch(terminator.to_raw()) } {
+        if !crate::ir::query::is_branch(terminator) {
             return Err(PredicateError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
@@ -374,8 +362,8 @@ fn reject_terminators<'c>(graph: &RegionGraph<'c, '_>, uniformity: &RegionUnifor
 /// Refuses input that already contains exec-mask code.
 fn reject_wave_level<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), PredicateError<'c>> {
     for b in (0..graph.num_blocks()).map(BlockId::new) {
-        for op in ir_edit::operations(graph.block(b)) {
-            if op_name(op).starts_with("spmd.exec.") {
+        for op in edit::operations(graph.block(b)) {
+            if op_name(op).starts_with(names::EXEC_PREFIX) {
                 return Err(PredicateError::AlreadyWaveLevel {
                     location: op.location(),
                 });
@@ -471,9 +459,9 @@ struct Lowerer<'c, 'g, 'a> {
 
 impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     fn new(context: &'c Context, graph: &'g RegionGraph<'c, 'a>, location: Location<'c>) -> Self {
-        let mask = Type::parse(context, "!spmd.mask").expect("spmd dialect loaded");
+        let mask = crate::ir::facts::mask_type(context);
         let entry = graph.block(graph.graph().entry());
-        let empty = ir_edit::insert_at_start(entry, build(context, "spmd.mask.empty", &[], &[mask], location));
+        let empty = edit::insert_at_start(entry, build(context, names::MASK_EMPTY, &[], &[mask], location));
         Self {
             context,
             graph,
@@ -524,7 +512,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             } else if let Some(kept) = item.direct.and_then(merged) {
                 // A direct merge made before the merge of the argument it reads.
                 item.direct = Some(kept);
-                ir_edit::set_operand(merges[&k], 1, kept);
+                edit::set_operand(merges[&k], 1, kept);
             }
         }
         for &p in rejoins.keys() {
@@ -597,7 +585,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 let mut passed: Vec<Value<'c, 'a>> = parking
                     .iter()
                     .filter_map(|branch| {
-                        ir_edit::successor_operands(self.graph.terminator(branch.block), branch.primary_slot)
+                        edit::successor_operands(self.graph.terminator(branch.block), branch.primary_slot)
                             .and_then(|operands| operands.get(i).copied())
                     })
                     .filter(|&v| !is_poison(v))
@@ -660,7 +648,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let mut table = live::Values::default();
         for (i, &v) in values.iter().enumerate() {
             let mut uses = Vec::new();
-            for (user, operand) in ir_edit::uses(v) {
+            for (user, operand) in edit::uses(v) {
                 let Some(b) = enclosing_block_in(self.graph, user) else {
                     continue;
                 };
@@ -720,7 +708,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let mut values: Vec<Value<'c, 'a>> = (0..block.argument_count())
             .map(|i| block.argument(i).unwrap().into())
             .collect();
-        for op in ir_edit::operations(block) {
+        for op in edit::operations(block) {
             values.extend((0..op.result_count()).map(|i| Value::from(op.result(i).unwrap())));
         }
         values.retain(|v| self.is_lane_data(v.r#type()));
@@ -728,7 +716,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     }
 
     fn is_lane_data(&self, r#type: Type<'c>) -> bool {
-        r#type != self.mask && !r#type.to_string().starts_with("!spmd.")
+        r#type != self.mask && !crate::ir::facts::is_spmd_type(r#type)
     }
 
     /// `exec |= m_P` at the start of `p` (after markers and tokens); the
@@ -740,20 +728,20 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let read = self.insert_at(
             p,
             at,
-            build(self.context, "spmd.exec.read", &[], &[self.mask], self.location),
+            build(self.context, names::EXEC_READ, &[], &[self.mask], self.location),
         );
         let or = self.insert_at(
             p,
             at,
             build(
                 self.context,
-                "spmd.mask.or",
+                names::MASK_OR,
                 &[value(read), self.empty],
                 &[self.mask],
                 self.location,
             ),
         );
-        let mut write = build(self.context, "spmd.exec.write", &[value(or)], &[], self.location);
+        let mut write = build(self.context, names::EXEC_WRITE, &[value(or)], &[], self.location);
         write.set_discardable_attribute(REJOIN_ATTR, self.i64_attr(id));
         self.insert_at(p, at, write);
         (or, at)
@@ -768,7 +756,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let block = self.graph.block(p);
         match at {
             Some(before) => block.insert_operation_before(before, op),
-            None => ir_edit::insert_before_terminator(block, op),
+            None => edit::insert_before_terminator(block, op),
         }
     }
 
@@ -792,7 +780,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             let kept = item.direct.unwrap_or(item.value);
             let op = build(
                 self.context,
-                "spmd.mask.select",
+                names::MASK_SELECT,
                 &[self.empty, kept, item.value],
                 &[r#type],
                 self.location,
@@ -800,9 +788,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             let merge = self.insert_at(p, at, op);
             if item.argument.is_some() {
                 let merged = value(merge);
-                for (user, operand) in ir_edit::uses(item.value) {
+                for (user, operand) in edit::uses(item.value) {
                     if user != merge {
-                        ir_edit::set_operand(user, operand, merged);
+                        edit::set_operand(user, operand, merged);
                     }
                 }
             }
@@ -821,19 +809,19 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let to_primary = if branch.primary_slot == 0 {
             condition
         } else {
-            let one = ir_edit::insert_before_terminator(block, ir_edit::bool_constant(self.context, true, location));
+            let one = edit::insert_before_terminator(block, edit::bool_constant(self.context, true, location));
             let i1: Type = IntegerType::new(self.context, 1).into();
-            value(ir_edit::insert_before_terminator(
+            value(edit::insert_before_terminator(
                 block,
                 build(self.context, "arith.xori", &[condition, value(one)], &[i1], location),
             ))
         };
-        let ballot = value(ir_edit::insert_before_terminator(
+        let ballot = value(edit::insert_before_terminator(
             block,
-            build(self.context, "spmd.ballot", &[to_primary], &[self.mask], location),
+            build(self.context, names::BALLOT, &[to_primary], &[self.mask], location),
         ));
         let p = branch.primary(g);
-        let primary_operands = ir_edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
+        let primary_operands = edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
         for item in parked
             .iter_mut()
             .filter(|item| item.rejoin == p && item.direct.is_none())
@@ -848,41 +836,41 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             };
             let op = build(
                 self.context,
-                "spmd.mask.select",
+                names::MASK_SELECT,
                 &[ballot, parked_value, parked_value],
                 &[parked_value.r#type()],
                 location,
             );
             item.selects
-                .push((branch.block, ir_edit::insert_before_terminator(block, op)));
+                .push((branch.block, edit::insert_before_terminator(block, op)));
         }
-        let pending = ir_edit::insert_before_terminator(
+        let pending = edit::insert_before_terminator(
             block,
             build(
                 self.context,
-                "spmd.mask.or",
+                names::MASK_OR,
                 &[self.empty, ballot],
                 &[self.mask],
                 location,
             ),
         );
-        let exec = ir_edit::insert_before_terminator(
+        let exec = edit::insert_before_terminator(
             block,
-            build(self.context, "spmd.exec.read", &[], &[self.mask], location),
+            build(self.context, names::EXEC_READ, &[], &[self.mask], location),
         );
-        let rest = ir_edit::insert_before_terminator(
+        let rest = edit::insert_before_terminator(
             block,
             build(
                 self.context,
-                "spmd.mask.andn",
+                names::MASK_ANDN,
                 &[value(exec), ballot],
                 &[self.mask],
                 location,
             ),
         );
-        let mut write = build(self.context, "spmd.exec.write", &[value(rest)], &[], location);
+        let mut write = build(self.context, names::EXEC_WRITE, &[value(rest)], &[], location);
         write.set_discardable_attribute(PARK_ATTR, self.i64_attr(id));
-        ir_edit::insert_before_terminator(block, write);
+        edit::insert_before_terminator(block, write);
         self.replace_terminator(branch, terminator, primary_operands);
         pending
     }
@@ -896,7 +884,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     ) {
         let g = self.graph.graph();
         let secondary_slot = 1 - branch.primary_slot;
-        let secondary_operands = ir_edit::successor_operands(terminator, secondary_slot).unwrap_or_default();
+        let secondary_operands = edit::successor_operands(terminator, secondary_slot).unwrap_or_default();
         let primary = self.graph.block(branch.primary(g));
         let secondary = self.graph.block(g.successors(branch.block)[secondary_slot]);
         let location = terminator.location();
@@ -904,7 +892,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             let sizes = format!("array<i32: {}, {}>", primary_operands.len(), secondary_operands.len());
             let mut operands = primary_operands;
             operands.extend(secondary_operands);
-            OperationBuilder::new("spmd.exec.br_zero", location)
+            OperationBuilder::new(names::EXEC_BR_ZERO, location)
                 .add_operands(&operands)
                 .add_successors(&[&primary, &secondary])
                 .add_attributes(&[(
@@ -914,7 +902,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 .build()
                 .expect("valid spmd.exec.br_zero")
         } else {
-            OperationBuilder::new("cf.br", location)
+            OperationBuilder::new(names::CF_BR, location)
                 .add_operands(&secondary_operands)
                 .add_successors(&[&secondary])
                 .build()
@@ -922,7 +910,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         };
         let block = self.graph.block(branch.block);
         block.insert_operation_before(terminator, op);
-        ir_edit::erase_operation(terminator);
+        edit::erase_operation(terminator);
     }
 
     /// A divergent branch whose slots target one block: `cf.br` with
@@ -932,8 +920,8 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let terminator = self.graph.terminator(b);
         let location = terminator.location();
         let condition: Value<'c, 'a> = terminator.operand(0).unwrap();
-        let first = ir_edit::successor_operands(terminator, 0).unwrap_or_default();
-        let second = ir_edit::successor_operands(terminator, 1).unwrap_or_default();
+        let first = edit::successor_operands(terminator, 0).unwrap_or_default();
+        let second = edit::successor_operands(terminator, 1).unwrap_or_default();
         let operands: Vec<Value<'c, 'a>> = first
             .iter()
             .zip(&second)
@@ -954,12 +942,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             })
             .collect();
         let target = self.graph.block(self.graph.graph().successors(b)[0]);
-        let op = OperationBuilder::new("cf.br", location)
+        let op = OperationBuilder::new(names::CF_BR, location)
             .add_operands(&operands)
             .add_successors(&[&target])
             .build();
         block.insert_operation_before(terminator, op.expect("valid cf.br"));
-        ir_edit::erase_operation(terminator);
+        edit::erase_operation(terminator);
     }
 
     /// SSA construction passes `ub.poison` where a variable has no
@@ -968,10 +956,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     /// understands.
     fn empty_instead_of_poison_masks(&self) {
         let entry = self.graph.block(self.graph.graph().entry());
-        for op in ir_edit::operations(entry) {
-            if op_name(op) == "ub.poison" && op.result(0).is_ok_and(|result| result.r#type() == self.mask) {
-                ir_edit::replace_all_uses(value(op), self.empty);
-                ir_edit::erase_operation(op);
+        for op in edit::operations(entry) {
+            if op_name(op) == names::UB_POISON && op.result(0).is_ok_and(|result| result.r#type() == self.mask) {
+                edit::replace_all_uses(value(op), self.empty);
+                edit::erase_operation(op);
             }
         }
     }
@@ -1047,13 +1035,13 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         // Patch rejoin masks.
         for (k, &p) in rejoins.keys().enumerate() {
             let m = read_at(k, id(p)).expect("rejoin mask read");
-            ir_edit::set_operand(rejoin_ors[&p], 1, m);
+            edit::set_operand(rejoin_ors[&p], 1, m);
             for (j, _) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p) {
-                ir_edit::set_operand(merges[&j], 0, m);
+                edit::set_operand(merges[&j], 0, m);
             }
             for &(b, _, pending) in parks.iter().filter(|(_, target, _)| *target == p) {
                 if b != p && id(b) != entry {
-                    ir_edit::set_operand(pending, 0, read_at(k, id(b)).expect("pending mask read"));
+                    edit::set_operand(pending, 0, read_at(k, id(b)).expect("pending mask read"));
                 }
             }
         }
@@ -1061,9 +1049,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         for (j, item) in parked.iter().enumerate() {
             let Some(k) = variable_of[j] else { continue };
             for &(b, select) in &item.selects {
-                ir_edit::set_operand(select, 2, read_at(k, id(b)).expect("parked value read"));
+                edit::set_operand(select, 2, read_at(k, id(b)).expect("parked value read"));
             }
-            ir_edit::set_operand(merges[&j], 1, read_at(k, id(item.rejoin)).expect("parked value read"));
+            edit::set_operand(merges[&j], 1, read_at(k, id(item.rejoin)).expect("parked value read"));
         }
         self.repair_values(parked, merges);
     }
@@ -1112,12 +1100,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 merge_in.insert(block, merge);
             }
             let mut uses = Vec::new();
-            for (user, operand) in ir_edit::uses(original) {
+            for (user, operand) in edit::uses(original) {
                 let block = enclosing_block_in(&graph, user).expect("use in the region");
                 match merge_in.get(&block) {
                     Some(&merge) if merge == user => {}
                     Some(&merge) => {
-                        ir_edit::set_operand(user, operand, value(merge));
+                        edit::set_operand(user, operand, value(merge));
                         continue;
                     }
                     None if block == def_block => continue,
@@ -1140,17 +1128,15 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                     .find(|(b, _)| *b == block)
                     .map(|&(_, v)| v)
                     .expect("read");
-                ir_edit::set_operand(user, site.index(user), seen);
+                edit::set_operand(user, site.index(user), seen);
             }
         }
     }
 
     fn mark_uniform(&self, branches: &[OperationRef<'c, 'a>]) {
-        let uniform = Attribute::parse(self.context, "#spmd.uniformity<uniform>").expect("spmd dialect loaded");
+        let uniform = crate::ir::facts::uniformity_attribute(self.context, crate::ir::facts::UniformityMark::Uniform);
         for branch in branches {
-            // SAFETY: the branch is live; only a discardable attribute changes.
-            let mut op = unsafe { OperationRefMut::from_raw(branch.to_raw()) };
-            op.set_discardable_attribute(UNIFORMITY_ATTR, uniform);
+            crate::ir::facts::set_attribute(*branch, UNIFORMITY_ATTR, uniform);
         }
     }
 
@@ -1163,11 +1149,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             .expect("block in a region");
         let mut block = region.first_block();
         while let Some(b) = block {
-            for op in ir_edit::operations(b) {
+            for op in edit::operations(b) {
                 let name = op_name(op);
-                if name == "spmd.reconvergence.head" || name == "spmd.reconvergence.tail" {
-                    ir_edit::erase_operation(op);
-                } else if name == "spmd.mask.or" {
+                if name == names::RECONVERGENCE_HEAD || name == names::RECONVERGENCE_TAIL {
+                    edit::erase_operation(op);
+                } else if name == names::MASK_OR {
                     let (x, y): (Value, Value) = (op.operand(0).unwrap(), op.operand(1).unwrap());
                     let other = if x == self.empty {
                         Some(y)
@@ -1177,15 +1163,15 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                         None
                     };
                     if let Some(other) = other {
-                        ir_edit::replace_all_uses(value(op), other);
-                        ir_edit::erase_operation(op);
+                        edit::replace_all_uses(value(op), other);
+                        edit::erase_operation(op);
                     }
                 }
             }
             block = b.next_in_region();
         }
-        if !ir_edit::is_used(self.empty) {
-            ir_edit::erase_operation(ir_edit::defining_op(self.empty).expect("mask.empty op"));
+        if !edit::is_used(self.empty) {
+            edit::erase_operation(edit::defining_op(self.empty).expect("mask.empty op"));
         }
     }
 
@@ -1197,9 +1183,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
 /// The first operation of `block` that is not a reconvergence tail marker
 /// or a convergence token.
 fn first_non_marker<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
-    ir_edit::operations(block).into_iter().find(|op| {
+    edit::operations(block).into_iter().find(|op| {
         let name = op_name(*op);
-        name != "spmd.reconvergence.tail" && !name.starts_with("spmd.convergence.")
+        name != names::RECONVERGENCE_TAIL && !name.starts_with(names::CONVERGENCE_PREFIX)
     })
 }
 
@@ -1238,38 +1224,23 @@ impl OperandSite {
 /// `(first operand, count)` of the operands `user` forwards to `slot`
 /// (`(0, 0)` if unknown).
 fn successor_range(user: OperationRef<'_, '_>, slot: usize) -> (usize, usize) {
-    let (mut begin, mut count) = (0isize, 0isize);
-    // SAFETY: query on a live operation.
-    let known =
-        unsafe { crate::ffi::spmdGetSuccessorOperandRange(user.to_raw(), slot as isize, &mut begin, &mut count) };
-    if known {
-        (begin as usize, count as usize)
-    } else {
-        (0, 0)
-    }
+    crate::ir::query::successor_operand_range(user, slot).unwrap_or((0, 0))
 }
 
 /// Operations whose results are all the operands influence: a use by one
 /// is observed only through its results ([`live::Use::Through`]).
 fn is_pure(op: OperationRef<'_, '_>) -> bool {
-    op_name(op).starts_with("arith.") && op.region_count() == 0
+    op_name(op).starts_with(names::ARITH_PREFIX) && op.region_count() == 0
 }
 
 /// True if `value` is the result of `ub.poison`.
 fn is_poison(value: Value<'_, '_>) -> bool {
-    ir_edit::defining_op(value).is_some_and(|op| op_name(op) == "ub.poison")
+    edit::defining_op(value).is_some_and(|op| op_name(op) == names::UB_POISON)
 }
 
 /// The block defining `value` (argument owner or parent of the op).
 fn value_block<'c, 'a>(value: Value<'c, 'a>) -> BlockRef<'c, 'a> {
-    match ir_edit::defining_op(value) {
-        Some(op) => op.block().expect("op in a block"),
-        None => {
-            // SAFETY: a value that is not an op result is a block argument.
-            let raw = unsafe { mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()) };
-            unsafe { BlockRef::from_raw(raw) }
-        }
-    }
+    crate::ir::query::defining_block(value).expect("a value of the region is defined in a block")
 }
 
 /// The first result of `op`.

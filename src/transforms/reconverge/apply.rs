@@ -37,22 +37,10 @@
 
 use crate::support::{FastMap, FastSet};
 use super::plan::{Dest, FlowChains, FlowKind, ReconvergePlan};
-use crate::{
-    analysis::{
-        cfg::{BlockId, DominatorTree, Graph},
-        region_graph::{RegionGraph, RegionGraphError},
-    },
-    transforms::{
-        ir_edit,
-        ssa_apply::{self, Def, IrVariable},
-        ssa_repair::Variable,
-        value_repair,
-    },
-};
+use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::{region_graph::{RegionGraph, RegionGraphError}, edit}, transforms::{ssa_apply::{self, Def, IrVariable}, ssa_repair::Variable, value_repair}};
 use melior::{
     ir::{
         block::BlockLike,
-        operation::OperationMutLike,
         r#type::{IntegerType, TypeLike},
         Block, BlockRef, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
     },
@@ -137,23 +125,21 @@ pub fn apply_plan<'c, 'a>(
         .flatten()
         .map(|&(b, s)| {
             let terminator = graph.snapshot_terminator(b);
-            ((b, s), ir_edit::successor_operands(terminator, s).unwrap_or_default())
+            ((b, s), edit::successor_operands(terminator, s).unwrap_or_default())
         })
         .collect();
     let mut redirected = 0;
     for (block, slot, dest) in plan.redirected_slots() {
         // The plan edits the snapshot's terminators in place.
         let terminator = graph.snapshot_terminator(block);
-        // SAFETY: a live operation; setting a successor does not move it.
-        let mut terminator_mut = unsafe { melior::ir::operation::OperationRefMut::from_raw(terminator.to_raw()) };
-        terminator_mut.set_successor(slot, &block_of(dest));
+        edit::set_successor(terminator, slot, block_of(dest));
         redirected += 1;
     }
     // Clear the operands each slot forwarded to a target with arguments
     // that lost a direct edge. Every redirected slot whose old target has
     // arguments is among these; the other redirected slots forward nothing.
     for &(b, s) in incoming_slots.values().flatten() {
-        ir_edit::set_successor_operands(graph.snapshot_terminator(b), s, &[]);
+        edit::set_successor_operands(graph.snapshot_terminator(b), s, &[]);
     }
 
     timer.lap("flow blocks, redirects");
@@ -305,7 +291,7 @@ pub fn apply_plan<'c, 'a>(
             }
             None => reads[predicate_var[&flow]][0].1,
         };
-        ir_edit::set_operand(flow_branch, 0, predicate);
+        edit::set_operand(flow_branch, 0, predicate);
     }
     branches.finish();
     replace_old_arguments(context, graph, &argument_vars, &reads, location);
@@ -314,8 +300,8 @@ pub fn apply_plan<'c, 'a>(
         for i in (0..count).rev() {
             // Never erase a used argument: that would leave dangling uses.
             // (If one stayed used, the verifier reports it instead.)
-            if !ir_edit::is_used(graph.block(d).argument(i).unwrap().into()) {
-                ir_edit::erase_argument(graph.block(d), i);
+            if !edit::is_used(graph.block(d).argument(i).unwrap().into()) {
+                edit::erase_argument(graph.block(d), i);
             }
         }
     }
@@ -356,12 +342,12 @@ fn replace_old_arguments<'c, 'a>(
             value = next;
             steps += 1;
             if steps > replacement.len() {
-                let poison = ir_edit::poison(context, old.r#type(), location);
-                value = ir_edit::insert_at_start(graph.block(d), poison).result(0).unwrap().into();
+                let poison = edit::poison(context, old.r#type(), location);
+                value = edit::insert_at_start(graph.block(d), poison).result(0).unwrap().into();
                 break;
             }
         }
-        ir_edit::replace_all_uses(old, value);
+        edit::replace_all_uses(old, value);
     }
 }
 
@@ -383,16 +369,7 @@ fn predicate_from_selector<'c, 'a>(
         FlowKind::LoopLatch { header } => (header, false),
     };
     let constant = materializer.def(Def::I32(chains.value_of(chain, key)));
-    // SAFETY: live operation and values of the region being edited.
-    unsafe {
-        Value::from_raw(crate::ffi::spmdInsertSelectorCompare(
-            flow_branch.to_raw(),
-            selector.to_raw(),
-            constant.to_raw(),
-            equal,
-            location.to_raw(),
-        ))
-    }
+    edit::insert_selector_compare(flow_branch, selector, constant, equal, location)
 }
 
 /// Every original successor slot whose original target is `d`.
@@ -474,24 +451,24 @@ struct FlowBranchBuilder<'c, 'a> {
 
 impl<'c, 'a> FlowBranchBuilder<'c, 'a> {
     fn new(context: &'c Context, entry: BlockRef<'c, 'a>, style: FlowStyle, location: Location<'c>) -> Self {
-        let placeholder = ir_edit::insert_at_start(entry, ir_edit::bool_constant(context, false, location));
+        let placeholder = edit::insert_at_start(entry, edit::bool_constant(context, false, location));
         Self { style, location, placeholder }
     }
 
     /// Ends `block` with a branch on the placeholder to `on_true`/`on_false`.
     fn terminate(&self, block: BlockRef<'c, 'a>, on_true: BlockRef<'c, 'a>, on_false: BlockRef<'c, 'a>, kind: FlowKind) -> OperationRef<'c, 'a> {
         let kind = match (self.style, kind) {
-            (FlowStyle::CfGuard, _) => ir_edit::TwoWayBranch::CondBr,
-            (FlowStyle::SpmdFlow, FlowKind::LoopLatch { .. }) => ir_edit::TwoWayBranch::LoopFlow,
-            (FlowStyle::SpmdFlow, FlowKind::Plain) => ir_edit::TwoWayBranch::Flow,
+            (FlowStyle::CfGuard, _) => edit::TwoWayBranch::CondBr,
+            (FlowStyle::SpmdFlow, FlowKind::LoopLatch { .. }) => edit::TwoWayBranch::LoopFlow,
+            (FlowStyle::SpmdFlow, FlowKind::Plain) => edit::TwoWayBranch::Flow,
         };
-        ir_edit::append_two_way_branch(block, self.placeholder.result(0).unwrap().into(), on_true, on_false, kind, self.location)
+        edit::append_two_way_branch(block, self.placeholder.result(0).unwrap().into(), on_true, on_false, kind, self.location)
     }
 
     /// Erases the placeholder once every branch has its real predicate.
     fn finish(self) {
-        if !ir_edit::is_used(self.placeholder.result(0).unwrap().into()) {
-            ir_edit::erase_operation(self.placeholder);
+        if !edit::is_used(self.placeholder.result(0).unwrap().into()) {
+            edit::erase_operation(self.placeholder);
         }
     }
 }

@@ -41,16 +41,7 @@
 pub mod apply;
 pub mod plan;
 
-use crate::{
-    analysis::{
-        cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal},
-        reconverging,
-        region_graph::{RegionGraph, RegionGraphError},
-        region_uniformity::{RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
-    },
-    ffi,
-    transforms::prepare::{self, op_name},
-};
+use crate::{analysis::{cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal}, reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{facts::{self, UniformityMark}, names::{self}, query, region_graph::{RegionGraph, RegionGraphError}}, transforms::prepare::{self, op_name}};
 use melior::{
     ir::{
         block::BlockLike,
@@ -293,25 +284,22 @@ pub fn reconverge_function<'c, 'a>(
 /// them through Flow-block arguments where the analysis alone could no
 /// longer prove it. Existing marks are kept.
 fn mark_uniform<'c>(context: &'c Context, branches: &[OperationRef<'c, '_>]) {
-    let uniform = melior::ir::Attribute::parse(context, "#spmd.uniformity<uniform>").expect("spmd dialect loaded");
+    let uniform = facts::uniformity_attribute(context, UniformityMark::Uniform);
     for branch in branches {
-        if !branch.has_attribute(UNIFORMITY_ATTR) {
-            // SAFETY: the operation is live; setting an attribute does not move it.
-            let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(branch.to_raw()) };
-            melior::ir::operation::OperationMutLike::set_discardable_attribute(&mut op, UNIFORMITY_ATTR, uniform);
+        if !branch.has_attribute(names::UNIFORMITY_ATTR) {
+            facts::set_attribute(*branch, names::UNIFORMITY_ATTR, uniform);
         }
     }
 }
 
 /// Rejects terminators the transform cannot reroute.
-fn check_terminators<'c>(graph: &crate::analysis::region_graph::RegionGraph<'c, '_>) -> Result<(), ReconvergeError<'c>> {
+fn check_terminators<'c>(graph: &crate::ir::region_graph::RegionGraph<'c, '_>) -> Result<(), ReconvergeError<'c>> {
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         if graph.graph().successors(b).is_empty() {
             continue;
         }
         let terminator = graph.terminator(b);
-        // SAFETY: plain interface query on a live operation.
-        if !unsafe { ffi::spmdIsBranch(terminator.to_raw()) } {
+        if !query::is_branch(terminator) {
             return Err(ReconvergeError::UnsupportedTerminator {
                 location: terminator.location(),
                 name: op_name(terminator),
@@ -326,7 +314,7 @@ fn check_terminators<'c>(graph: &crate::analysis::region_graph::RegionGraph<'c, 
 fn prepare_region<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
-    graph: &crate::analysis::region_graph::RegionGraph<'c, 'a>,
+    graph: &crate::ir::region_graph::RegionGraph<'c, 'a>,
     divergent: &[bool],
     divergence: &mut CarriedDivergence,
     stats: &mut ReconvergeStats,
@@ -387,10 +375,10 @@ fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'
     let dominators = DominatorTree::build(graph.graph());
     let mut forest = CycleForest::new();
     forest.compute(graph.graph(), &dfs);
-    let token: Type = Type::parse(context, "!spmd.token").expect("spmd dialect loaded");
+    let token: Type = facts::token_type(context);
     let entry_block = graph.block(graph.graph().entry());
-    let entry_token = existing_token(entry_block, "spmd.convergence.entry").unwrap_or_else(|| {
-        let op = OperationBuilder::new("spmd.convergence.entry", location).add_results(&[token]).build().unwrap();
+    let entry_token = existing_token(entry_block, names::CONVERGENCE_ENTRY).unwrap_or_else(|| {
+        let op = OperationBuilder::new(names::CONVERGENCE_ENTRY, location).add_results(&[token]).build().unwrap();
         entry_block.insert_operation(0, op).result(0).unwrap().into()
     });
     let mut loop_tokens: Vec<Option<Value<'c, 'a>>> = vec![None; forest.num_cycles()];
@@ -408,8 +396,8 @@ fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'
             enclosing = forest.parent(p);
         }
         let parent = enclosing.and_then(|p| loop_tokens[p.index()]).unwrap_or(entry_token);
-        let value = existing_token(header, "spmd.convergence.loop").unwrap_or_else(|| {
-            let op = OperationBuilder::new("spmd.convergence.loop", location)
+        let value = existing_token(header, names::CONVERGENCE_LOOP).unwrap_or_else(|| {
+            let op = OperationBuilder::new(names::CONVERGENCE_LOOP, location)
                 .add_operands(&[parent])
                 .add_results(&[token])
                 .build()

@@ -74,21 +74,11 @@ use super::{
         plan::{plan_reconvergence_checked_later, Ordering, PlanError},
     },
 };
-use crate::{
-    analysis::{
-        cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal},
-        reconverging,
-        region_graph::{RegionGraph, RegionGraphError},
-        region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions, UNIFORMITY_ATTR},
-        structured::{check_structured, FlowShape, StructuredInput},
-    },
-    ffi,
-};
+use crate::{analysis::{cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal}, reconverging, region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions}, structured::{check_structured, FlowShape, StructuredInput}}, ir::{edit, facts::{self, UniformityMark}, names::{self}, query, region_graph::{RegionGraph, RegionGraphError}}};
 use melior::{
     ir::{
         block::BlockLike,
-        operation::OperationLike,
-        Attribute, BlockRef, Location, OperationRef, RegionLike, RegionRef,
+        operation::OperationLike, BlockRef, Location, OperationRef, RegionRef,
     },
     Context,
 };
@@ -243,8 +233,7 @@ pub fn structurize_function<'c, 'a>(
 ) -> Result<StructurizeStats, StructurizeError<'c>> {
     let location = function.location();
     let mut timer = crate::support::PhaseTimer::new("structurize");
-    // SAFETY: plain interface query on a live operation; bodies are region 0.
-    if unsafe { ffi::spmdIsGraphRegion(function.to_raw(), 0) } {
+    if query::is_graph_region(function, 0) {
         return Err(StructurizeError::GraphRegion);
     }
     let graph = RegionGraph::snapshot(region).map_err(StructurizeError::Region)?;
@@ -391,8 +380,7 @@ fn prepare_region<'c, 'a>(
     let snapshot = || RegionGraph::snapshot(region).map_err(StructurizeError::Region);
     let mut timer = crate::support::PhaseTimer::new("prepare");
     let mut stats = StructurizeStats::default();
-    // SAFETY: the region is live and owned by the function being processed.
-    let erased = has_unreachable && unsafe { ffi::spmdEraseUnreachableBlocks(region.to_raw()) };
+    let erased = has_unreachable && edit::erase_unreachable_blocks(region);
     stats.changed |= erased;
     let mut graph = if erased { snapshot()? } else { graph };
     timer.lap("unreachable blocks");
@@ -488,16 +476,8 @@ impl BranchDivergence {
 /// (`arith.constant` and `arith.cmpi`). Read from the IR as it is now, in
 /// one pass on the C++ side (no per-op name lookups).
 pub fn flow_shapes(graph: &RegionGraph<'_, '_>) -> Vec<Option<FlowShape>> {
-    let n = graph.num_blocks();
-    let blocks: Vec<mlir_sys::MlirBlock> = (0..n).map(|b| graph.block(BlockId::new(b)).to_raw()).collect();
-    let mut shapes = vec![0u8; n];
-    // SAFETY: live blocks of one region; the helper only reads them and
-    // writes `n` bytes.
-    unsafe { ffi::spmdReadFlowShapes(blocks.as_ptr(), n as isize, shapes.as_mut_ptr()) };
-    shapes
-        .into_iter()
-        .map(|shape| (shape & 1 != 0).then_some(FlowShape { is_loop: shape & 2 != 0, has_other_ops: shape & 4 != 0 }))
-        .collect()
+    let blocks: Vec<_> = (0..graph.num_blocks()).map(|b| graph.block(BlockId::new(b))).collect();
+    facts::flow_shapes(&blocks)
 }
 
 /// Marks the kept branches that do not reconverge with a trusted
@@ -508,7 +488,7 @@ fn mark_kept_uniform<'c>(context: &'c Context, graph: &RegionGraph<'c, '_>, kept
     }
     let is_kept = |b: BlockId| kept.contains(&(graph.block(b).to_raw().ptr as usize));
     let violations = reconverging::check_with_exits(graph.graph(), &is_kept, &|b| prepare::is_function_exit(graph.terminator(b)));
-    let uniform = Attribute::parse(context, "#spmd.uniformity<uniform>").expect("spmd dialect loaded");
+    let uniform = facts::uniformity_attribute(context, UniformityMark::Uniform);
     let mut added = false;
     for violation in violations {
         let (reconverging::Violation::NotTwoWay { block, .. } | reconverging::Violation::NoPostDominatingSuccessor { block, .. }) =
@@ -518,9 +498,7 @@ fn mark_kept_uniform<'c>(context: &'c Context, graph: &RegionGraph<'c, '_>, kept
             continue;
         }
         added = true;
-        // SAFETY: the operation is live; setting an attribute does not move it.
-        let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(terminator.to_raw()) };
-        melior::ir::operation::OperationMutLike::set_discardable_attribute(&mut op, UNIFORMITY_ATTR, uniform);
+        facts::set_attribute(terminator, names::UNIFORMITY_ATTR, uniform);
     }
     added
 }
@@ -553,18 +531,8 @@ fn add_reconvergence_markers<'c>(
         let Some(&join) = graph.graph().successors(b).iter().find(|&&s| pdom.post_dominates(s, b)) else { continue };
         // The branch and its join are in the snapshot, their terminators unreplaced.
         let terminator = graph.snapshot_terminator(b);
-        // SAFETY: live blocks and operations of the region; the helper inserts
-        // the new markers into them.
-        unsafe {
-            ffi::spmdInsertReconvergenceMarker(block.to_raw(), terminator.to_raw(), true, next_id, location.to_raw());
-            ffi::spmdInsertReconvergenceMarker(
-                graph.block(join).to_raw(),
-                mlir_sys::MlirOperation { ptr: std::ptr::null_mut() },
-                false,
-                next_id,
-                location.to_raw(),
-            );
-        }
+        edit::insert_reconvergence_marker(block, Some(terminator), true, next_id, location);
+        edit::insert_reconvergence_marker(graph.block(join), None, false, next_id, location);
         next_id += 1;
         added += 1;
     }
@@ -573,9 +541,5 @@ fn add_reconvergence_markers<'c>(
 
 /// The next free marker id and which blocks already hold a head.
 fn existing_heads(region: RegionRef<'_, '_>, graph: &RegionGraph<'_, '_>) -> (u64, Vec<bool>) {
-    let mut has_head = vec![false; graph.num_blocks()];
-    // SAFETY: a live region; the helper writes one flag per block.
-    let next_id = unsafe { ffi::spmdScanReconvergenceMarkers(region.to_raw(), has_head.as_mut_ptr(), has_head.len() as isize) };
-    assert!(next_id >= 0, "the snapshot has the region's blocks");
-    (next_id as u64, has_head)
+    facts::reconvergence_markers(region, graph.num_blocks()).expect("the snapshot has the region's blocks")
 }

@@ -28,14 +28,7 @@ use melior::{
     ir::{operation::OperationLike, Module},
     Context,
 };
-use spmd::{
-    analysis::{
-        function_regions::cfg_regions,
-        reconverging,
-        region_uniformity::{RegionUniformity, UniformityOptions},
-    },
-    transforms::prepare,
-};
+use spmd::{ir::function_regions::cfg_regions, analysis::{reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, transforms::prepare};
 use spmd_oracle::{KernelShape, RandomKernel};
 
 

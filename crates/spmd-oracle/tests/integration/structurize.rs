@@ -17,13 +17,7 @@ use crate::common::{assert_kernels_agree, context, parse, try_pipeline as run};
 use melior::{
     ir::{operation::OperationLike, Module},
 };
-use spmd::{
-    analysis::{
-        cfg::{CfgAnalysis, Graph},
-        function_regions::cfg_regions,
-        region_graph::RegionGraph,
-    },
-};
+use spmd::{analysis::cfg::{CfgAnalysis, Graph}, ir::{function_regions::cfg_regions, region_graph::RegionGraph}};
 use spmd_oracle::{KernelShape, RandomKernel};
 
 

@@ -28,7 +28,7 @@
 //! per block and successor made snapshots about 4x faster.
 
 use crate::support::FastMap;
-use super::cfg::{BlockId, CfgBuilder, CfgGraph};
+use crate::analysis::cfg::{BlockId, CfgBuilder, CfgGraph};
 use melior::ir::{
     block::BlockLike, operation::OperationLike, BlockRef, Location, RegionLike, RegionRef,
 };
@@ -161,7 +161,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
     }
 
     /// The id of `block`, or `None` if it is not in the snapshotted region.
-    pub fn id(&self, block: BlockRef<'c, 'a>) -> Option<BlockId> {
+    pub fn id(&self, block: BlockRef<'_, '_>) -> Option<BlockId> {
         self.ids.get(&address(&block)).copied()
     }
 
@@ -200,16 +200,16 @@ fn region_owner_location<'c>(block: &BlockRef<'c, '_>) -> Option<Location<'c>> {
 /// whose successors still are CFG edges.
 pub fn last_operation<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<melior::ir::OperationRef<'c, 'a>> {
     // SAFETY: `block` is live; the C API returns null for an empty block.
-    unsafe { melior::ir::OperationRef::from_option_raw(crate::ffi::spmdBlockGetLastOperation(block.to_raw())) }
+    unsafe { melior::ir::OperationRef::from_option_raw(crate::ir::ffi::spmdBlockGetLastOperation(block.to_raw())) }
 }
 
 /// A region's CFG as the C++ reader returns it (see `spmdRegionCfgRead`).
-struct RawCfg(crate::ffi::SpmdRegionCfg);
+struct RawCfg(crate::ir::ffi::SpmdRegionCfg);
 
 impl RawCfg {
     fn read(region: RegionRef<'_, '_>) -> Self {
         // SAFETY: a live region; the result owns its arrays until dropped.
-        Self(unsafe { crate::ffi::spmdRegionCfgRead(region.to_raw()) })
+        Self(unsafe { crate::ir::ffi::spmdRegionCfgRead(region.to_raw()) })
     }
 
     fn slices(&self) -> (&[mlir_sys::MlirBlock], &[mlir_sys::MlirOperation], &[i32], &[i32]) {
@@ -230,7 +230,7 @@ impl RawCfg {
 impl Drop for RawCfg {
     fn drop(&mut self) {
         // SAFETY: read by spmdRegionCfgRead and released once.
-        unsafe { crate::ffi::spmdRegionCfgDestroy(self.0) }
+        unsafe { crate::ir::ffi::spmdRegionCfgDestroy(self.0) }
     }
 }
 

@@ -3,7 +3,7 @@
 //!
 //! All functions take live melior handles; they never keep them.
 
-use crate::ffi;
+use crate::ir::ffi;
 use melior::{
     ir::{
         attribute::IntegerAttribute,
@@ -43,7 +43,7 @@ pub fn append_successor_operands(op: OperationRef<'_, '_>, slot: usize, values: 
 
 /// Runs the folders and canonicalization patterns of `ops` on `ops` (and
 /// on what the rewrites create) with MLIR's greedy driver, region
-/// simplification off; see `spmdFoldOperations` in `spmd-c/Spmd.h`.
+/// simplification off; see `spmdFoldOperations` in `spmd-c/Internal.h`.
 /// Returns whether the IR changed, or `Err` if the driver moved, replaced
 /// or erased one of `protected`, or touched a block.
 pub fn fold_operations(
@@ -315,4 +315,124 @@ pub fn value_position(value: Value<'_, '_>) -> usize {
 /// True if `op` is named `name` (no allocation, unlike formatting the name).
 pub fn is_op(op: OperationRef<'_, '_>, name: &str) -> bool {
     op.name().as_string_ref().as_str() == Ok(name)
+}
+
+/// Inserts `arith.cmpi eq` (or `ne` if `equal` is false) of `selector` and
+/// `index` right before `before` and returns its `i1` result: the
+/// predicate a Flow block derives from its chain's selector.
+pub fn insert_selector_compare<'c, 'a>(
+    before: OperationRef<'c, 'a>,
+    selector: Value<'c, 'a>,
+    index: Value<'c, 'a>,
+    equal: bool,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    // SAFETY: live operation and values of one region; the helper inserts
+    // the new op into the block of `before`, which owns it.
+    unsafe {
+        Value::from_raw(ffi::spmdInsertSelectorCompare(
+            before.to_raw(),
+            selector.to_raw(),
+            index.to_raw(),
+            equal,
+            location.to_raw(),
+        ))
+    }
+}
+
+/// Inserts `spmd.reconvergence.head <id>` (if `head`) or `.tail <id>` into
+/// `block`, before `before` or at the start of the block if `None`.
+pub fn insert_reconvergence_marker<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    before: Option<OperationRef<'c, 'a>>,
+    head: bool,
+    id: u64,
+    location: Location<'c>,
+) -> OperationRef<'c, 'a> {
+    let before = before.map_or(mlir_sys::MlirOperation { ptr: std::ptr::null_mut() }, |op| op.to_raw());
+    // SAFETY: a live block and (if any) an op of it; the helper inserts the
+    // marker into the block, which owns it.
+    unsafe {
+        OperationRef::from_raw(ffi::spmdInsertReconvergenceMarker(block.to_raw(), before, head, id, location.to_raw()))
+    }
+}
+
+/// Erases the blocks of `region` unreachable from its entry (and the uses
+/// of their values, which can only be in other unreachable blocks); true
+/// if one was erased. Handles to erased blocks and ops become dangling.
+pub fn erase_unreachable_blocks(region: melior::ir::RegionRef<'_, '_>) -> bool {
+    // SAFETY: a live region; the helper only erases its unreachable blocks.
+    unsafe { ffi::spmdEraseUnreachableBlocks(melior::ir::RegionLike::to_raw(&region)) }
+}
+
+/// Removes the entries whose name starts with `prefix` from the argument
+/// and result attribute dictionaries of `function` (such as
+/// `{spmd.uniform}`).
+pub fn strip_argument_attributes(function: OperationRef<'_, '_>, prefix: &str) {
+    use mlir_sys::*;
+    for name in ["arg_attrs", "res_attrs"] {
+        let Ok(array) = function.attribute(name) else { continue };
+        let raw = melior::ir::attribute::AttributeLike::to_raw(&array);
+        // SAFETY: C API queries and constructors on live attributes of the
+        // function's context; the new array replaces the old one.
+        unsafe {
+            if !mlirAttributeIsAArray(raw) {
+                continue;
+            }
+            let context = mlirAttributeGetContext(raw);
+            let dictionaries: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(raw))
+                .map(|index| without_entries(context, mlirArrayAttrGetElement(raw, index), prefix))
+                .collect();
+            let stripped = mlirArrayAttrGet(context, dictionaries.len() as isize, dictionaries.as_ptr());
+            let name = MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
+            mlirOperationSetAttributeByName(function.to_raw(), name, stripped);
+        }
+    }
+}
+
+/// A copy of `dictionary` without the entries whose name starts with
+/// `prefix` (anything else is returned as it is).
+///
+/// # Safety
+/// `dictionary` must be a live attribute of `context`.
+unsafe fn without_entries(
+    context: mlir_sys::MlirContext,
+    dictionary: mlir_sys::MlirAttribute,
+    prefix: &str,
+) -> mlir_sys::MlirAttribute {
+    use mlir_sys::*;
+    // SAFETY: the caller guarantees a live attribute; the entries' names are
+    // strings owned by the context.
+    unsafe {
+        if !mlirAttributeIsADictionary(dictionary) {
+            return dictionary;
+        }
+        let kept: Vec<MlirNamedAttribute> = (0..mlirDictionaryAttrGetNumElements(dictionary))
+            .map(|index| mlirDictionaryAttrGetElement(dictionary, index))
+            .filter(|entry| {
+                let name = mlirIdentifierStr(entry.name);
+                let bytes = std::slice::from_raw_parts(name.data as *const u8, name.length);
+                !bytes.starts_with(prefix.as_bytes())
+            })
+            .collect();
+        mlirDictionaryAttrGet(context, kept.len() as isize, kept.as_ptr())
+    }
+}
+
+/// Removes the discardable attributes of `op` whose name starts with
+/// `prefix`.
+pub fn remove_attributes_with_prefix(op: OperationRef<'_, '_>, prefix: &str) {
+    let names: Vec<String> = (0..op.discardable_attribute_count())
+        .filter_map(|index| op.discardable_attribute_at(index).ok())
+        .map(|(name, _)| name.as_string_ref().as_str().unwrap_or_default().to_string())
+        .filter(|name| name.starts_with(prefix))
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    // SAFETY: `op` is live; the mutable handle is used for these calls only.
+    let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
+    for name in names {
+        let _ = melior::ir::operation::OperationMutLike::remove_discardable_attribute(&mut op, &name);
+    }
 }

@@ -6,7 +6,7 @@
 //! `scf.execute_region`). Each is an independent CFG: the regions nested in
 //! a function's operations are listed separately, never merged into it.
 
-use crate::ffi;
+use crate::ir::ffi;
 use melior::ir::{
     attribute::StringAttribute, operation::OperationLike, OperationRef, RegionLike, RegionRef,
 };

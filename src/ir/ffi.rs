@@ -1,10 +1,29 @@
-//! Raw bindings to the C interface in `dialect/include/spmd-c/Spmd.h`.
+//! Raw bindings to the C interface in `dialect/include/spmd-c/` (the
+//! public `Dialect.h` and the internal hooks of `Internal.h`).
 //!
 //! Only this module and the pass runner touch these symbols; everything else
 //! goes through the safe wrappers in [`crate::dialect`] and [`crate::passes`].
 
 use mlir_sys::{MlirDialectHandle, MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef, MlirValue};
 use std::os::raw::{c_char, c_int, c_void};
+
+/// The handle of the `spmd` dialect (static data; nothing to release).
+pub fn dialect_handle() -> melior::dialect::DialectHandle {
+    // SAFETY: the function is defined by the statically linked C++ archive
+    // and returns a handle to static data.
+    unsafe { melior::dialect::DialectHandle::from_raw(mlirGetDialectHandle__spmd__()) }
+}
+
+/// Runs spmd-opt's main on the program arguments `arguments` and returns
+/// the exit code. Like MLIR's `MlirOptMain` it shuts LLVM's global state
+/// down, so no MLIR call may follow.
+pub fn opt_main(arguments: &[std::ffi::CString]) -> i32 {
+    let mut argv: Vec<*mut c_char> = arguments.iter().map(|argument| argument.as_ptr() as *mut c_char).collect();
+    argv.push(std::ptr::null_mut());
+    // SAFETY: argv is a null-terminated array of C strings that `arguments`
+    // keeps alive during the call; spmdOptMain only reads them.
+    unsafe { spmdOptMain(arguments.len() as c_int, argv.as_mut_ptr()) }
+}
 
 /// Signature of the function that runs a pass by name (see `SpmdPassRunner`).
 pub type PassRunner = unsafe extern "C" fn(
@@ -30,6 +49,15 @@ pub const SPMD_FLOW_SHAPE_FLOW_BRANCH: u8 = 1;
 pub const SPMD_FLOW_SHAPE_LOOP: u8 = 2;
 /// `SpmdFlowShapeHasOtherOps`: the Flow block holds other operations.
 pub const SPMD_FLOW_SHAPE_HAS_OTHER_OPS: u8 = 4;
+
+/// `SpmdUniformity`: the value of `#spmd.uniformity<...>`.
+pub type SpmdUniformity = c_int;
+/// `SpmdUniformityNone`: not a uniformity attribute.
+pub const SPMD_UNIFORMITY_NONE: SpmdUniformity = -1;
+/// `SpmdUniformityUniform`.
+pub const SPMD_UNIFORMITY_UNIFORM: SpmdUniformity = 0;
+/// `SpmdUniformityDivergent`.
+pub const SPMD_UNIFORMITY_DIVERGENT: SpmdUniformity = 1;
 
 /// `SpmdRegionCfg`: a region's CFG as read by `spmdRegionCfgRead`.
 #[repr(C)]
@@ -121,5 +149,8 @@ unsafe extern "C" {
     ) -> MlirLogicalResult;
     pub fn spmdIsGraphRegion(op: MlirOperation, index: isize) -> bool;
     pub fn spmdNeedsLaneGuard(op: MlirOperation) -> bool;
+    pub fn spmdUniformityAttrGet(context: mlir_sys::MlirContext, value: SpmdUniformity) -> mlir_sys::MlirAttribute;
+    pub fn spmdUniformityAttrGetValue(attribute: mlir_sys::MlirAttribute) -> SpmdUniformity;
+    pub fn spmdReadIntegerElements(attribute: mlir_sys::MlirAttribute, out: *mut i64, capacity: isize) -> isize;
     pub fn spmdOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 }

@@ -1,52 +1,23 @@
-/*===- spmd-c/Spmd.h - C interface of the spmd toolkit -------------*- C -*-===*\
+/*===- spmd-c/Internal.h - internal C hooks of spmd ---------------*- C -*-===*\
 |*                                                                            *|
-|* The C interface of spmd, for C and C++ compilers that embed it and for    *|
-|* the Rust crate, which binds to the same symbols.                          *|
-|*                                                                            *|
-|* Embedding (see docs/embedding.md): link the `SPMD::spmd` CMake target     *|
-|* (find_package(SPMD), lib/libspmd.a of an installed prefix) into a tool   *|
-|* that links MLIR 22, then call                                             *|
-|*   spmdRegisterEverything(registry);  // the dialect and every pass       *|
-|* before creating the context. libspmd.a holds no MLIR code of its own:    *|
-|* every MLIR symbol resolves against the host's single copy.               *|
-|*                                                                            *|
-|* Conventions, as in MLIR's C API: handles (MlirOperation, MlirBlock, ...) *|
-|* are borrowed; a function never takes ownership of an argument unless it  *|
-|* says so. IR that a function creates is owned by the block or region it   *|
-|* is inserted into. Arrays passed in are read during the call only; arrays *|
-|* passed out are owned by the caller unless the function says otherwise.   *|
-|* None of these functions is thread-safe with respect to concurrent edits  *|
-|* of the same IR (MLIR's own rules apply).                                 *|
+|* The C++ side of the Rust crate: the pass-runner hook and the IR queries  *|
+|* and edits that MLIR's C API lacks, with the C enums they use. This is    *|
+|* not a stable interface: embedders include spmd-c/Dialect.h only. The     *|
+|* Rust bindings (src/ir/ffi.rs) mirror this file; the conventions of       *|
+|* Dialect.h (borrowed handles, caller-owned arrays) apply.                 *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-#ifndef SPMD_C_SPMD_H
-#define SPMD_C_SPMD_H
+#ifndef SPMD_C_INTERNAL_H
+#define SPMD_C_INTERNAL_H
 
-#include "mlir-c/IR.h"
-#include "mlir-c/Support.h"
+#include "spmd-c/Dialect.h"
+
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/*===----------------------------------------------------------------------===*
- * Registration
- *===----------------------------------------------------------------------===*/
-
-/* The `spmd` dialect: mlirGetDialectHandle__spmd__() returns a handle to
- * static data (nothing to release). Insert it into a registry with
- * mlirDialectHandleInsertDialect, or load it with
- * mlirDialectHandleLoadDialect. */
-MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Spmd, spmd);
-
-/* The one call an embedder needs: inserts the spmd dialect into `registry`
- * (skipped if `registry` is null) and registers every spmd pass and the
- * `spmd-gpu-to-nvvm` pipeline with MLIR's global pass registry, so that
- * textual pipelines such as "builtin.module(spmd-reconverge)" resolve.
- * Idempotent and safe to call from several threads. The registry stays
- * owned by the caller. Defined in the Rust library (libspmd.a). */
-MLIR_CAPI_EXPORTED void spmdRegisterEverything(MlirDialectRegistry registry);
 
 /*===----------------------------------------------------------------------===*
  * Passes
@@ -73,12 +44,6 @@ MLIR_CAPI_EXPORTED void spmdSetPassRunner(SpmdPassRunner runner);
  * MLIR's global pass registry, so that they can be named in textual
  * pipelines. Does not install a runner. Idempotent. */
 MLIR_CAPI_EXPORTED void spmdRegisterPassShells(void);
-
-/* Installs the Rust runner and registers every spmd pass and the
- * `spmd-gpu-to-nvvm` pipeline (defined in the Rust library). Idempotent:
- * the passes are registered once, the runner is installed again on every
- * call (undoing a spmdSetPassRunner). spmdRegisterEverything calls it. */
-MLIR_CAPI_EXPORTED void spmdRegisterAllPasses(void);
 
 /*===----------------------------------------------------------------------===*
  * IR queries the Rust side needs beyond MLIR's C API
@@ -286,21 +251,36 @@ MLIR_CAPI_EXPORTED bool spmdIsGraphRegion(MlirOperation op, intptr_t index);
  * Operations whose only effect is allocating (memref.alloca) are not. */
 MLIR_CAPI_EXPORTED bool spmdNeedsLaneGuard(MlirOperation op);
 
-/*===----------------------------------------------------------------------===*
- * spmd-opt
- *===----------------------------------------------------------------------===*/
+/* The values of `#spmd.uniformity<...>` (the `spmd.uniformity` mark of a
+ * branch), and SpmdUniformityNone for an attribute that is not one. */
+typedef enum SpmdUniformity {
+  SpmdUniformityNone = -1,
+  SpmdUniformityUniform = 0,
+  SpmdUniformityDivergent = 1,
+} SpmdUniformity;
 
-/* The body of spmd-opt: MlirOptMain with every upstream dialect, extension
- * and pass plus the spmd dialect and passes. `argv` holds `argc` C strings
- * followed by a null pointer, as `main` receives them; they are read, not
- * kept. The spmd passes run only if the caller installed the runner
- * (spmdRegisterAllPasses). This is a program's `main`: like MlirOptMain it
- * shuts LLVM's global state (the pass registry among it) down on return,
- * so no MLIR call may follow it. Returns the process exit code. */
-MLIR_CAPI_EXPORTED int spmdOptMain(int argc, char **argv);
+/* `#spmd.uniformity<value>` in `context` (uniqued by the context; nothing
+ * to release). Null for SpmdUniformityNone or a value outside the enum. */
+MLIR_CAPI_EXPORTED MlirAttribute spmdUniformityAttrGet(MlirContext context,
+                                                       SpmdUniformity value);
+
+/* The value of a `#spmd.uniformity<...>` attribute, or SpmdUniformityNone if
+ * `attribute` is null or of another kind. */
+MLIR_CAPI_EXPORTED SpmdUniformity
+spmdUniformityAttrGetValue(MlirAttribute attribute);
+
+/* The integers of a dense integer elements attribute (such as the
+ * `case_values` of a switch), splats expanded, each sign-extended to 64
+ * bits: writes at most `capacity` of them to `out` (caller-owned) and
+ * returns how many there are. Returns -1 (and writes nothing) if
+ * `attribute` is not a dense integer elements attribute or an element
+ * does not fit in 64 bits. */
+MLIR_CAPI_EXPORTED intptr_t spmdReadIntegerElements(MlirAttribute attribute,
+                                                    int64_t *out,
+                                                    intptr_t capacity);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* SPMD_C_SPMD_H */
+#endif /* SPMD_C_INTERNAL_H */

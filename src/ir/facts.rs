@@ -1,0 +1,275 @@
+//! Typed accessors for the facts the passes read from operations and
+//! attributes: the uniformity mark of a branch, integer constants, switch
+//! cases, `arith.cmpi` predicates, reconvergence marker ids, Flow-block
+//! shapes and spmd types.
+//!
+//! Every fact is read through MLIR's C API or the spmd C hooks, never by
+//! printing an attribute and parsing the text; each accessor says what it
+//! answers for IR of an unexpected form (`None`, never a guess).
+
+use super::{ffi, names};
+use crate::analysis::structured::FlowShape;
+use melior::{
+    ir::{
+        attribute::{AttributeLike, IntegerAttribute},
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
+        r#type::TypeLike,
+        Attribute, BlockRef, OperationRef, RegionLike, RegionRef, Type,
+    },
+    Context,
+};
+
+/// The value of a `#spmd.uniformity<...>` mark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UniformityMark {
+    /// `#spmd.uniformity<uniform>`: every thread takes the same successor.
+    Uniform,
+    /// `#spmd.uniformity<divergent>`: threads may take different successors.
+    Divergent,
+}
+
+/// The `spmd.uniformity` mark of `op`, if it has one (an attribute of
+/// another kind under that name counts as none).
+pub fn uniformity_mark(op: OperationRef<'_, '_>) -> Option<UniformityMark> {
+    let attribute = op.attribute(names::UNIFORMITY_ATTR).ok()?;
+    // SAFETY: a query on a live attribute.
+    match unsafe { ffi::spmdUniformityAttrGetValue(attribute.to_raw()) } {
+        ffi::SPMD_UNIFORMITY_UNIFORM => Some(UniformityMark::Uniform),
+        ffi::SPMD_UNIFORMITY_DIVERGENT => Some(UniformityMark::Divergent),
+        _ => None,
+    }
+}
+
+/// The attribute `#spmd.uniformity<mark>` (the spmd dialect must be loaded
+/// in `context`).
+pub fn uniformity_attribute(context: &Context, mark: UniformityMark) -> Attribute<'_> {
+    let value = match mark {
+        UniformityMark::Uniform => ffi::SPMD_UNIFORMITY_UNIFORM,
+        UniformityMark::Divergent => ffi::SPMD_UNIFORMITY_DIVERGENT,
+    };
+    // SAFETY: the constructor returns an attribute uniqued in `context`,
+    // non-null for the two values of the enum.
+    unsafe { Attribute::from_raw(ffi::spmdUniformityAttrGet(context.to_raw(), value)) }
+}
+
+/// Sets the `spmd.uniformity` mark of `op` to `mark`.
+pub fn set_uniformity_mark(op: OperationRef<'_, '_>, mark: UniformityMark) {
+    let context = super::query::context_of(op);
+    set_attribute(op, names::UNIFORMITY_ATTR, uniformity_attribute(context, mark));
+}
+
+/// Sets the discardable attribute `name` of `op` to `value`.
+pub fn set_attribute(op: OperationRef<'_, '_>, name: &str, value: Attribute<'_>) {
+    // SAFETY: `op` is live; the mutable handle is used for this one call and
+    // no other handle writes to the op meanwhile.
+    let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
+    op.set_discardable_attribute(name, value);
+}
+
+/// An integer constant: its value and the width of its type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntConstant {
+    /// The value, sign-extended (`i1` gives 0 or 1).
+    pub value: i64,
+    /// The bit width of its integer type.
+    pub width: u32,
+}
+
+/// The integer attribute `name` of `op` (such as the `value` of an
+/// `arith.constant`): `None` if there is none, it is not an integer
+/// attribute, its type is `index`, or it is wider than 64 bits.
+pub fn integer_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<IntConstant> {
+    let attribute = op.attribute(name).ok()?;
+    let integer = IntegerAttribute::try_from(attribute).ok()?;
+    let r#type = attribute.r#type();
+    if !r#type.is_integer() {
+        return None;
+    }
+    // SAFETY: a query on a live integer type.
+    let width = unsafe { mlir_sys::mlirIntegerTypeGetWidth(r#type.to_raw()) };
+    if width > 64 {
+        return None;
+    }
+    let value = integer.value();
+    Some(IntConstant { value: if width == 1 { value & 1 } else { value }, width })
+}
+
+/// The `value` of an integer constant op (`arith.constant`,
+/// `llvm.mlir.constant`); see [`integer_attribute`].
+pub fn constant_value(op: OperationRef<'_, '_>) -> Option<IntConstant> {
+    integer_attribute(op, names::VALUE_ATTR)
+}
+
+/// The `i1` value of a boolean constant op, if `op` is one.
+pub fn bool_constant(op: OperationRef<'_, '_>) -> Option<bool> {
+    constant_value(op).filter(|constant| constant.width == 1).map(|constant| constant.value != 0)
+}
+
+/// The case values of a switch (`cf.switch`, `llvm.switch`), splats
+/// expanded: an empty list when it has no `case_values` (no case), `None`
+/// when the attribute is not a dense integer list of 64-bit values.
+pub fn switch_case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
+    let Ok(attribute) = switch.attribute(names::CASE_VALUES_ATTR) else {
+        return Some(Vec::new());
+    };
+    integer_elements(attribute)
+}
+
+/// The integers of a dense integer elements attribute, splats expanded.
+pub fn integer_elements(attribute: Attribute<'_>) -> Option<Vec<i64>> {
+    // SAFETY: a live attribute; a zero capacity writes nothing.
+    let count = unsafe { ffi::spmdReadIntegerElements(attribute.to_raw(), std::ptr::null_mut(), 0) };
+    let count = usize::try_from(count).ok()?;
+    let mut values = vec![0i64; count];
+    // SAFETY: `values` has room for the `count` elements the helper writes.
+    unsafe { ffi::spmdReadIntegerElements(attribute.to_raw(), values.as_mut_ptr(), count as isize) };
+    Some(values)
+}
+
+/// The predicate of an `arith.cmpi` (its `predicate` attribute, in
+/// `arith::CmpIPredicate` numbering: 0 `eq`, 1 `ne`, 2 `slt`, ... 9 `uge`).
+pub fn cmpi_predicate(op: OperationRef<'_, '_>) -> Option<u8> {
+    let attribute = op.attribute(names::PREDICATE_ATTR).ok()?;
+    let value = IntegerAttribute::try_from(attribute).ok()?.value();
+    u8::try_from(value).ok()
+}
+
+/// The `id` of a reconvergence marker (`spmd.reconvergence.head`/`tail`).
+pub fn marker_id(op: OperationRef<'_, '_>) -> Option<u64> {
+    let attribute = op.attribute(names::MARKER_ID_ATTR).ok()?;
+    u64::try_from(IntegerAttribute::try_from(attribute).ok()?.value()).ok()
+}
+
+/// The Flow-block shape of each of `blocks` (`None` for a block that does
+/// not end in `spmd.flow_br`), read in one call on the C++ side, which
+/// holds the rule of what a Flow block may contain.
+pub fn flow_shapes(blocks: &[BlockRef<'_, '_>]) -> Vec<Option<FlowShape>> {
+    let raw: Vec<mlir_sys::MlirBlock> = blocks.iter().map(|block| block.to_raw()).collect();
+    let mut shapes = vec![0u8; raw.len()];
+    // SAFETY: live blocks; the helper reads them and writes `len` bytes.
+    unsafe { ffi::spmdReadFlowShapes(raw.as_ptr(), raw.len() as isize, shapes.as_mut_ptr()) };
+    shapes
+        .into_iter()
+        .map(|shape| {
+            (shape & ffi::SPMD_FLOW_SHAPE_FLOW_BRANCH != 0).then_some(FlowShape {
+                is_loop: shape & ffi::SPMD_FLOW_SHAPE_LOOP != 0,
+                has_other_ops: shape & ffi::SPMD_FLOW_SHAPE_HAS_OTHER_OPS != 0,
+            })
+        })
+        .collect()
+}
+
+/// The reconvergence markers of the `num_blocks` blocks of `region`: one
+/// more than the largest marker id (0 if there is none), and for each
+/// block (in region order) whether it holds an `spmd.reconvergence.head`.
+/// `None` if the region does not have `num_blocks` blocks.
+pub fn reconvergence_markers(region: RegionRef<'_, '_>, num_blocks: usize) -> Option<(u64, Vec<bool>)> {
+    let mut has_head = vec![false; num_blocks];
+    // SAFETY: a live region; the helper writes at most `num_blocks` flags.
+    let next_id =
+        unsafe { ffi::spmdScanReconvergenceMarkers(region.to_raw(), has_head.as_mut_ptr(), num_blocks as isize) };
+    u64::try_from(next_id).ok().map(|next_id| (next_id, has_head))
+}
+
+/// True if `type` belongs to the spmd dialect (`!spmd.mask`, ...).
+pub fn is_spmd_type(r#type: Type<'_>) -> bool {
+    // SAFETY: queries on a live type and its dialect.
+    let namespace = unsafe {
+        let dialect = mlir_sys::mlirTypeGetDialect(r#type.to_raw());
+        mlir_sys::mlirDialectGetNamespace(dialect)
+    };
+    // SAFETY: the namespace is a string owned by the dialect, live here.
+    let bytes = unsafe { std::slice::from_raw_parts(namespace.data as *const u8, namespace.length) };
+    bytes == names::SPMD_DIALECT.as_bytes()
+}
+
+/// Whether the memory an address type points to may be private to each
+/// thread, as far as the type tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrivateMemory {
+    /// It may: `!llvm.ptr` (generic: it may point there), `!llvm.ptr<5>`,
+    /// a memref in `#gpu.address_space<private>` or integer space 5.
+    May,
+    /// It may not: another pointer or memref space, or not an address.
+    MayNot,
+    /// A memref whose space does not tell (the default space): where it
+    /// was allocated decides.
+    DependsOnAllocation,
+}
+
+/// The address space of NVPTX and AMDGPU that is private to each thread.
+const PRIVATE_ADDRESS_SPACE: u32 = 5;
+
+/// What the type of `address` (an `!llvm.ptr` or a memref) says about
+/// private memory.
+pub fn private_memory(address_type: Type<'_>) -> PrivateMemory {
+    let r#type = address_type.to_raw();
+    let verdict = |may: bool| if may { PrivateMemory::May } else { PrivateMemory::MayNot };
+    // SAFETY: type and attribute queries on a live type of a live context.
+    unsafe {
+        if mlir_sys::mlirTypeIsALLVMPointerType(r#type) {
+            let space = mlir_sys::mlirLLVMPointerTypeGetAddressSpace(r#type);
+            return verdict(space == 0 || space == PRIVATE_ADDRESS_SPACE);
+        }
+        if !mlir_sys::mlirTypeIsAMemRef(r#type) {
+            return PrivateMemory::MayNot;
+        }
+        let space = mlir_sys::mlirMemRefTypeGetMemorySpace(r#type);
+        if space.ptr.is_null() {
+            return PrivateMemory::DependsOnAllocation;
+        }
+        if mlir_sys::mlirAttributeIsAInteger(space) {
+            return verdict(mlir_sys::mlirIntegerAttrGetValueInt(space) == i64::from(PRIVATE_ADDRESS_SPACE));
+        }
+        let context = mlir_sys::mlirAttributeGetContext(space);
+        let text = "#gpu.address_space<private>";
+        let private = mlir_sys::mlirAttributeParseGet(
+            context,
+            mlir_sys::MlirStringRef { data: text.as_ptr().cast(), length: text.len() },
+        );
+        if !private.ptr.is_null() && mlir_sys::mlirAttributeEqual(space, private) {
+            return PrivateMemory::May;
+        }
+    }
+    PrivateMemory::DependsOnAllocation
+}
+
+/// The type `!spmd.mask` (the spmd dialect must be loaded in `context`).
+pub fn mask_type(context: &Context) -> Type<'_> {
+    Type::parse(context, "!spmd.mask").expect("the spmd dialect is loaded")
+}
+
+/// The type `!spmd.token` (the spmd dialect must be loaded in `context`).
+pub fn token_type(context: &Context) -> Type<'_> {
+    Type::parse(context, "!spmd.token").expect("the spmd dialect is loaded")
+}
+
+/// True for `!spmd.mask` (types are uniqued in their context, so this is a
+/// pointer comparison).
+pub fn is_mask_type(r#type: Type<'_>) -> bool {
+    // SAFETY: a query on a live type.
+    let context = super::query::context_from_raw(unsafe { mlir_sys::mlirTypeGetContext(r#type.to_raw()) });
+    is_spmd_type(r#type) && r#type == mask_type(context)
+}
+
+/// What makes two operand-free constants equal: their name, every
+/// attribute (name and value) and their result types. MLIR uniques
+/// identifiers, attributes and types in the context, so their addresses
+/// stand for their contents and two keys are equal exactly when the ops
+/// print the same (locations aside).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ConstantKey(Vec<usize>);
+
+/// The [`ConstantKey`] of `op`.
+pub fn constant_key(op: OperationRef<'_, '_>) -> ConstantKey {
+    let mut key = vec![op.name().to_raw().ptr as usize];
+    for result in op.results() {
+        key.push(melior::ir::ValueLike::r#type(&result).to_raw().ptr as usize);
+    }
+    for (name, value) in op.attributes() {
+        key.push(name.to_raw().ptr as usize);
+        key.push(value.to_raw().ptr as usize);
+    }
+    ConstantKey(key)
+}

@@ -1,0 +1,31 @@
+//! The boundary to MLIR.
+//!
+//! Everything that touches MLIR's raw C handles, or reads a fact out of an
+//! operation or attribute, lives here; the analyses and transforms above
+//! see typed answers only.
+//!
+//! * [`ffi`]: the raw bindings to `dialect/include/spmd-c/`.
+//! * [`diagnostics`]: emitting MLIR diagnostics from Rust.
+//! * [`edit`]: IR edits melior does not offer (successor operands, moving
+//!   and erasing operations and blocks, constants, branches).
+//! * [`region_graph`]: the adapter that snapshots a region's CFG into the
+//!   IR-independent [`crate::analysis::cfg`] graph.
+//! * [`function_regions`]: the CFG regions under a root operation.
+//! * [`value_names`]: the names MLIR's printer gives values and blocks.
+//! * [`query`]: read-only questions (interfaces, defining blocks, walks).
+//! * [`facts`]: typed accessors for the facts passes read from ops and
+//!   attributes (uniformity marks, constants, switch cases, markers).
+//! * [`names`]: the operation and attribute names, as constants.
+//!
+//! Outside this module there is no `unsafe` (the oracle's JIT aside) and
+//! no attribute is read by printing and parsing it.
+
+pub mod diagnostics;
+pub mod edit;
+pub mod facts;
+pub mod ffi;
+pub mod function_regions;
+pub mod names;
+pub mod query;
+pub mod region_graph;
+pub mod value_names;

@@ -1,0 +1,179 @@
+//! Read-only questions about the IR that melior does not answer: which
+//! interfaces an op implements, which block a value lives in, the operands
+//! an edit can break, and walks that hand out handles with the root's
+//! lifetimes.
+//!
+//! All functions take live melior handles and never keep them.
+
+use crate::ir::ffi;
+use melior::{
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+        BlockRef, OperationRef, RegionLike, RegionRef, Value, ValueLike,
+    },
+    Context,
+};
+
+/// True if `op` implements `BranchOpInterface` (its successor operands can
+/// be read and rewritten).
+pub fn is_branch(op: OperationRef<'_, '_>) -> bool {
+    // SAFETY: an interface query on a live operation.
+    unsafe { ffi::spmdIsBranch(op.to_raw()) }
+}
+
+/// True if region `index` of `op` is a graph region (no SSA dominance);
+/// false for an index out of range.
+pub fn is_graph_region(op: OperationRef<'_, '_>, index: usize) -> bool {
+    // SAFETY: an interface query on a live operation; the helper checks the
+    // index.
+    unsafe { ffi::spmdIsGraphRegion(op.to_raw(), index as isize) }
+}
+
+/// True if running `op` in a lane that should be inactive could be
+/// observed (memory effects, unknown effects, not speculatable), so a
+/// wave-level lowering must guard it with the lane's exec bit.
+pub fn needs_lane_guard(op: OperationRef<'_, '_>) -> bool {
+    // SAFETY: an interface query on a live operation.
+    unsafe { ffi::spmdNeedsLaneGuard(op.to_raw()) }
+}
+
+/// The position of the first of `terminators` that has successors but is
+/// not a `BranchOpInterface` op, if any.
+pub fn find_non_branch_terminator(terminators: &[OperationRef<'_, '_>]) -> Option<usize> {
+    let raw: Vec<_> = terminators.iter().map(|op| op.to_raw()).collect();
+    // SAFETY: live operations; the helper reads the array during the call.
+    let found = unsafe { ffi::spmdFindNonBranchTerminator(raw.as_ptr(), raw.len() as isize) };
+    usize::try_from(found).ok()
+}
+
+/// For a branch: the position of the first operand forwarded to successor
+/// `slot` and how many there are; `None` if `op` is not a branch or the
+/// successor has produced operands.
+pub fn successor_operand_range(op: OperationRef<'_, '_>, slot: usize) -> Option<(usize, usize)> {
+    let (mut begin, mut count) = (0isize, 0isize);
+    // SAFETY: a query on a live operation; the outputs are locals.
+    let known = unsafe { ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count) };
+    known.then_some((begin as usize, count as usize))
+}
+
+/// The block that defines `value`: the owner of a block argument, or the
+/// block of the defining operation (`None` for an operation outside any
+/// block).
+pub fn defining_block<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+    // SAFETY: queries on a live value; a non-null block handle is live for
+    // as long as the value's IR is.
+    unsafe {
+        let raw = value.to_raw();
+        let block = if mlir_sys::mlirValueIsABlockArgument(raw) {
+            mlir_sys::mlirBlockArgumentGetOwner(raw)
+        } else {
+            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(raw))
+        };
+        BlockRef::from_option_raw(block)
+    }
+}
+
+/// Calls `visit` on every operand of the operations of `block` (including
+/// operations nested in their regions) that is defined in another block of
+/// the same region other than its entry block: the only uses whose
+/// dominance a CFG edit can break. `scratch` is a buffer reused between
+/// calls.
+pub fn for_each_cross_block_operand<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    scratch: &mut Vec<mlir_sys::MlirValue>,
+    mut visit: impl FnMut(Value<'c, 'a>),
+) {
+    scratch.clear();
+    loop {
+        // SAFETY: a live block; the helper writes at most `capacity` values.
+        let count =
+            unsafe { ffi::spmdCrossBlockOperands(block.to_raw(), scratch.as_mut_ptr(), scratch.capacity() as isize) }
+                as usize;
+        if count <= scratch.capacity() {
+            // SAFETY: the helper initialised the first `count` entries.
+            unsafe { scratch.set_len(count) };
+            break;
+        }
+        scratch.reserve(count);
+    }
+    for &raw in scratch.iter() {
+        // SAFETY: operands of live operations of `block`, so live values of
+        // the same IR.
+        visit(unsafe { Value::from_raw(raw) });
+    }
+}
+
+/// The operations nested in `root` (and `root` itself) for which `keep`
+/// is true, in `order`. Unlike a melior walk, the handles carry `root`'s
+/// lifetimes, so they can be kept after the walk.
+pub fn collect_ops<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+    order: WalkOrder,
+    mut keep: impl FnMut(OperationRef<'c, 'a>) -> bool,
+) -> Vec<OperationRef<'c, 'a>> {
+    let mut found = Vec::new();
+    for_each_op(root, order, |op| {
+        if keep(op) {
+            found.push(op);
+        }
+    });
+    found
+}
+
+/// Calls `visit` on `root` and every operation nested in it, in `order`,
+/// with handles that carry `root`'s lifetimes. `visit` must not erase or
+/// move operations.
+pub fn for_each_op<'c, 'a>(root: OperationRef<'c, 'a>, order: WalkOrder, mut visit: impl FnMut(OperationRef<'c, 'a>)) {
+    root.walk(order, |op| {
+        // SAFETY: the walk only visits operations nested in `root`, which
+        // live as long as `root`'s IR; `visit` does not erase them.
+        visit(unsafe { OperationRef::from_raw(op.to_raw()) });
+        WalkResult::Advance
+    });
+}
+
+/// The context `op` lives in, for as long as `op`'s IR.
+pub fn context_of<'c>(op: OperationRef<'c, '_>) -> &'c Context {
+    // SAFETY: a query on a live operation.
+    context_from_raw(unsafe { mlir_sys::mlirOperationGetContext(op.to_raw()) })
+}
+
+/// A `&Context` for a raw context handle that is live for `'c`.
+///
+/// melior hands out an external context as a `ContextRef` value, and a
+/// `&Context` made from it points into that value, so it must not outlive
+/// it. To give callers a reference that lasts as long as the context, each
+/// distinct context handle gets one `ContextRef` that is never freed (one
+/// small allocation per context address the process ever sees).
+pub(crate) fn context_from_raw<'c>(raw: mlir_sys::MlirContext) -> &'c Context {
+    use melior::ContextRef;
+    use std::{
+        collections::HashMap,
+        sync::{Mutex, OnceLock},
+    };
+    static HANDLES: OnceLock<Mutex<HashMap<usize, usize>>> = OnceLock::new();
+    let mut handles = HANDLES.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let address = *handles.entry(raw.ptr as usize).or_insert_with(|| {
+        // SAFETY: `raw` is a live context; the handle only stores it.
+        let handle: ContextRef<'static> = unsafe { ContextRef::from_raw(raw) };
+        Box::into_raw(Box::new(handle)) as usize
+    });
+    // SAFETY: the boxed handle is never freed and holds `raw`, so the
+    // reference into it is valid forever; the caller uses it only while the
+    // context lives (`'c`).
+    unsafe { (*(address as *const ContextRef<'c>)).to_ref() }
+}
+
+/// The block of `op`, re-borrowed with the lifetimes of `region`'s blocks
+/// when `op` is directly inside `region`; `None` otherwise.
+pub fn block_in<'c, 'a>(region: RegionRef<'c, 'a>, op: OperationRef<'_, '_>) -> Option<BlockRef<'c, 'a>> {
+    let block = op.block()?;
+    let parent = block.parent_region()?;
+    if parent.to_raw().ptr != region.to_raw().ptr {
+        return None;
+    }
+    // SAFETY: the block belongs to `region`, so it lives as long as the
+    // region's IR.
+    Some(unsafe { BlockRef::from_raw(block.to_raw()) })
+}
