@@ -273,3 +273,110 @@ pub fn constant_key(op: OperationRef<'_, '_>) -> ConstantKey {
     }
     ConstantKey(key)
 }
+
+/// Element `index` of a rank-1 elements attribute (such as a switch's
+/// `case_values`); `None` if `attribute` is not an elements attribute.
+pub fn element_at<'c>(attribute: Attribute<'c>, index: usize) -> Option<Attribute<'c>> {
+    if !attribute.is_elements() {
+        return None;
+    }
+    let mut position = index as u64;
+    // SAFETY: a live elements attribute; the index vector has one element
+    // and lives during the call.
+    unsafe { Attribute::from_option_raw(mlir_sys::mlirElementsAttrGetValue(attribute.to_raw(), 1, &mut position)) }
+}
+
+/// Whether a dense elements attribute is a splat, and the rank of its
+/// type; `None` for any other attribute.
+pub fn dense_elements_shape(attribute: Attribute<'_>) -> Option<(bool, i64)> {
+    if !attribute.is_dense_elements() {
+        return None;
+    }
+    // SAFETY: queries on a live dense elements attribute and its shaped type.
+    unsafe {
+        Some((
+            mlir_sys::mlirDenseElementsAttrIsSplat(attribute.to_raw()),
+            mlir_sys::mlirShapedTypeGetRank(mlir_sys::mlirAttributeGetType(attribute.to_raw())),
+        ))
+    }
+}
+
+/// The address space of an `!llvm.ptr` type; `None` for other types.
+pub fn llvm_pointer_space(r#type: Type<'_>) -> Option<u32> {
+    // SAFETY: plain queries on a live type.
+    unsafe {
+        mlir_sys::mlirTypeIsALLVMPointerType(r#type.to_raw())
+            .then(|| mlir_sys::mlirLLVMPointerTypeGetAddressSpace(r#type.to_raw()))
+    }
+}
+
+/// The body of a non-opaque `!llvm.struct`: whether it is packed, and its
+/// field types in order; `None` for other types and opaque structs.
+pub fn llvm_struct_body(r#type: Type<'_>) -> Option<(bool, Vec<Type<'_>>)> {
+    let raw = r#type.to_raw();
+    // SAFETY: queries on a live type; the field types are live types of the
+    // same context.
+    unsafe {
+        if !mlir_sys::mlirTypeIsALLVMStructType(raw) || mlir_sys::mlirLLVMStructTypeIsOpaque(raw) {
+            return None;
+        }
+        let count = mlir_sys::mlirLLVMStructTypeGetNumElementTypes(raw);
+        let fields = (0..count).map(|index| Type::from_raw(mlir_sys::mlirLLVMStructTypeGetElementType(raw, index)));
+        Some((mlir_sys::mlirLLVMStructTypeIsPacked(raw), fields.collect()))
+    }
+}
+
+/// The element type and length of an `!llvm.array`; `None` for other
+/// types. MLIR 22's C API has no getter for the length, so it is read from
+/// the type's spelling (`!llvm.array<N x T>`), here and nowhere else.
+pub fn llvm_array(r#type: Type<'_>) -> Option<(Type<'_>, u64)> {
+    let text = r#type.to_string();
+    let count: u64 = text.strip_prefix("!llvm.array<")?.split(" x ").next()?.trim().parse().ok()?;
+    // SAFETY: `r#type` is an LLVM array type (checked by its spelling).
+    let element = unsafe { Type::from_raw(mlir_sys::mlirLLVMArrayTypeGetElementType(r#type.to_raw())) };
+    Some((element, count))
+}
+
+/// The op's properties as its generic form prints them (the text between
+/// `<{` and `}>`, empty if none). Some LLVM-dialect properties are not
+/// attributes (`overflowFlags` of `llvm.add`, `noWrapFlags` of
+/// `llvm.getelementptr`), so the C API cannot read them by name; only the
+/// printed form shows them. For the reference executor only.
+pub fn properties_text(op: OperationRef<'_, '_>) -> String {
+    // SAFETY: a printing callback; MLIR calls it only from the print below,
+    // with the `String` passed there as `user_data`.
+    unsafe extern "C" fn append(piece: mlir_sys::MlirStringRef, user_data: *mut std::ffi::c_void) {
+        // SAFETY: `user_data` is the `String` below; `piece` is valid for
+        // the duration of the call.
+        let text = unsafe { &mut *(user_data as *mut String) };
+        // SAFETY: `piece` points at `length` bytes during the call.
+        let bytes = unsafe { std::slice::from_raw_parts(piece.data as *const u8, piece.length) };
+        text.push_str(&String::from_utf8_lossy(bytes));
+    }
+    let mut text = String::new();
+    // SAFETY: the flags are created and destroyed here; the callback only
+    // appends to `text`, which outlives the call.
+    unsafe {
+        let flags = mlir_sys::mlirOpPrintingFlagsCreate();
+        mlir_sys::mlirOpPrintingFlagsPrintGenericOpForm(flags);
+        mlir_sys::mlirOpPrintingFlagsUseLocalScope(flags);
+        mlir_sys::mlirOpPrintingFlagsSkipRegions(flags);
+        mlir_sys::mlirOperationPrintWithFlags(
+            op.to_raw(),
+            flags,
+            Some(append),
+            &mut text as *mut String as *mut std::ffi::c_void,
+        );
+        mlir_sys::mlirOpPrintingFlagsDestroy(flags);
+    }
+    match (text.find("<{"), text.find("}>")) {
+        (Some(start), Some(end)) if start < end => text[start + 2..end].to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The context of a module, for as long as the module's context lives
+/// (for tests and tools that hold a module but not its context).
+pub fn module_context<'c>(module: &melior::ir::Module<'c>) -> &'c Context {
+    super::query::context_of(module.as_operation())
+}

@@ -73,6 +73,9 @@ pub struct SpmdRegionCfg {
     pub storage: *mut c_void,
 }
 
+// SAFETY: these declarations match dialect/include/spmd-c/{Dialect,
+// Internal}.h, whose definitions the C++ archives linked into this crate
+// provide; each call site states why its arguments are valid.
 #[allow(missing_docs)]
 unsafe extern "C" {
     pub fn mlirGetDialectHandle__spmd__() -> MlirDialectHandle;

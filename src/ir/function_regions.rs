@@ -31,7 +31,7 @@ pub fn cfg_regions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<CfgRegion<'c, 'a>>
     collect_owners(root, &mut owners);
     let mut regions = Vec::new();
     for owner in owners {
-        let function_like = unsafe { ffi::spmdIsFunctionLike(owner.to_raw()) };
+        let function_like = super::query::is_function_like(owner);
         for (index, region) in owner.regions().enumerate() {
             // A function body with blocks, or any other region with a CFG.
             let blocks = count_blocks_up_to(region, 2);
@@ -53,6 +53,8 @@ pub fn cfg_regions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<CfgRegion<'c, 'a>>
 /// region (the others cannot hold a CFG region), collected in one walk on
 /// the C++ side.
 fn collect_owners<'c, 'a>(op: OperationRef<'c, 'a>, out: &mut Vec<OperationRef<'c, 'a>>) {
+    // SAFETY: a walk callback; the C++ walk below calls it only with the
+    // vector passed there as `owners`.
     unsafe extern "C" fn push(op: mlir_sys::MlirOperation, owners: *mut std::ffi::c_void) {
         // SAFETY: `owners` is the vector passed below, alive for the walk.
         unsafe { (*owners.cast::<Vec<mlir_sys::MlirOperation>>()).push(op) };
@@ -89,7 +91,7 @@ fn symbol_label(op: OperationRef<'_, '_>) -> String {
 fn enclosing_label(op: OperationRef<'_, '_>) -> String {
     let mut parent = op.parent_operation();
     while let Some(p) = parent {
-        if unsafe { ffi::spmdIsFunctionLike(p.to_raw()) } {
+        if super::query::is_function_like(p) {
             return symbol_label(p);
         }
         parent = p.parent_operation();

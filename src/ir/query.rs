@@ -177,3 +177,10 @@ pub fn block_in<'c, 'a>(region: RegionRef<'c, 'a>, op: OperationRef<'_, '_>) -> 
     // region's IR.
     Some(unsafe { BlockRef::from_raw(block.to_raw()) })
 }
+
+/// True if `op` implements `FunctionOpInterface` (`func.func`, `gpu.func`,
+/// `llvm.func`, ...).
+pub fn is_function_like(op: OperationRef<'_, '_>) -> bool {
+    // SAFETY: an interface query on a live operation.
+    unsafe { ffi::spmdIsFunctionLike(op.to_raw()) }
+}

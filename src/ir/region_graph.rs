@@ -235,6 +235,10 @@ impl Drop for RawCfg {
 }
 
 /// `len` entries at `data` (`data` may be null when `len` is 0).
+///
+/// # Safety
+/// Unless `len` is 0, `data` must point to `len` initialised values that
+/// stay valid and unchanged for `'s`.
 unsafe fn raw_slice<'s, T>(data: *const T, len: usize) -> &'s [T] {
     if len == 0 {
         &[]

@@ -56,9 +56,12 @@ impl Drop for AsmNames {
     }
 }
 
+// SAFETY: a printing callback; MLIR calls it only from the prints above,
+// with the `String` passed there as `user_data`.
 unsafe extern "C" fn append(piece: MlirStringRef, user_data: *mut c_void) {
     // SAFETY: `user_data` is the `String` passed by the callers above.
     let text = unsafe { &mut *(user_data as *mut String) };
+    // SAFETY: MLIR passes `length` valid bytes at `data` for the call.
     let bytes = unsafe { std::slice::from_raw_parts(piece.data as *const u8, piece.length) };
     text.push_str(&String::from_utf8_lossy(bytes));
 }

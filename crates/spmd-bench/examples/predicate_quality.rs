@@ -158,9 +158,7 @@ fn count(module: &Module) -> Counts {
     counts
 }
 
-fn lower(context: &Context, text: &str, pipeline: &str) -> Option<Module<'static>> {
-    // SAFETY of the lifetime: the context is leaked by the caller.
-    let context: &'static Context = unsafe { std::mem::transmute(context) };
+fn lower(context: &'static Context, text: &str, pipeline: &str) -> Option<Module<'static>> {
     let mut module = Module::parse(context, text)?;
     let manager = PassManager::new(context);
     parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).ok()?;

@@ -534,6 +534,7 @@ fn compare_job(job: &Job, n: i32, num_threads: u32) -> Result<(), (u32, Differen
         // SAFETY: both functions have type KERNEL_TYPE (checked when the
         // module was built) and the buffers hold `len` elements.
         let original = unsafe { call_kernel(job.original, &mut original_out, n, tid) };
+        // SAFETY: as above.
         let transformed = unsafe { call_kernel(job.transformed, &mut transformed_out, n, tid) };
         for (transformed_side, buffer) in [(false, &original_out), (true, &transformed_out)] {
             if let Some(offset) = buffer.damaged_guard() {

@@ -29,7 +29,6 @@ pub(crate) use llvm::{
 use super::error::OpSite;
 use super::memory::{AtomicKind, ElementType};
 use super::value::{IntValue, Value, ValueType};
-use spmd::ir::ffi;
 use melior::ir::{
     attribute::{
         AttributeLike, FlatSymbolRefAttribute, FloatAttribute, IntegerAttribute, StringAttribute,
@@ -418,9 +417,7 @@ fn collect_functions<'c, 'a>(
     let mut next = body.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
-        // SAFETY: `op` is a live operation of the module.
-        let is_function = unsafe { ffi::spmdIsFunctionLike(op.to_raw()) };
-        if is_function {
+        if spmd::ir::query::is_function_like(op) {
             if has_body(op) {
                 found.push((scope.to_string(), op));
             }
@@ -963,17 +960,10 @@ fn compile_successors(compiler: &mut FunctionCompiler, op: OperationRef) -> Opti
     for index in 0..op.successor_count() {
         let block = op.successor(index).ok()?;
         let block = *compiler.block_ids.get(&(block.to_raw().ptr as usize))?;
-        let (mut begin, mut count) = (0isize, 0isize);
-        // SAFETY: `op` is live; the outputs are plain integers.
-        let known = unsafe {
-            ffi::spmdGetSuccessorOperandRange(op.to_raw(), index as isize, &mut begin, &mut count)
-        };
-        if !known {
-            return None;
-        }
+        let (begin, count) = spmd::ir::query::successor_operand_range(op, index)?;
         let arguments = (begin..begin + count)
             .map(|position| {
-                op.operand(position as usize)
+                op.operand(position)
                     .map(|operand| compiler.slot(operand))
             })
             .collect::<Result<Vec<_>, _>>()
@@ -1000,16 +990,7 @@ fn switch_cases(op: OperationRef, cache: &mut IrCache) -> Option<Vec<IntValue>> 
 }
 
 fn elements_attribute_value<'c>(attribute: Attribute<'c>, index: usize) -> Option<Attribute<'c>> {
-    if !attribute.is_elements() {
-        return None;
-    }
-    let mut position = index as u64;
-    // SAFETY: `attribute` is a live elements attribute of rank 1 (switch
-    // case values); the index vector has one element.
-    unsafe {
-        let raw = mlir_sys::mlirElementsAttrGetValue(attribute.to_raw(), 1, &mut position);
-        Attribute::from_option_raw(raw)
-    }
+    spmd::ir::facts::element_at(attribute, index)
 }
 
 /// The executor's view of an MLIR type.

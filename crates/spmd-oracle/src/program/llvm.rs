@@ -277,11 +277,7 @@ fn align_to(offset: u64, align: u64) -> u64 {
 
 /// The address space of a pointer type.
 pub(crate) fn pointer_space(r#type: Type) -> Option<u32> {
-    // SAFETY: plain queries on a live type.
-    unsafe {
-        mlir_sys::mlirTypeIsALLVMPointerType(r#type.to_raw())
-            .then(|| mlir_sys::mlirLLVMPointerTypeGetAddressSpace(r#type.to_raw()))
-    }
+    spmd::ir::facts::llvm_pointer_space(r#type)
 }
 
 /// The layout of an LLVM-compatible type, if the executor models it.
@@ -303,34 +299,20 @@ pub(crate) fn layout(r#type: Type) -> Option<Layout> {
     if let Some(space) = pointer_space(r#type) {
         return scalar(8, ValueType::Ptr(space));
     }
-    let raw = r#type.to_raw();
-    // SAFETY: queries on a live type; element types are live types of the
-    // same context.
-    unsafe {
-        if mlir_sys::mlirTypeIsALLVMStructType(raw) {
-            if mlir_sys::mlirLLVMStructTypeIsOpaque(raw) {
-                return None;
-            }
-            let packed = mlir_sys::mlirLLVMStructTypeIsPacked(raw);
-            let count = mlir_sys::mlirLLVMStructTypeGetNumElementTypes(raw);
-            let (mut fields, mut offset, mut align) = (Vec::new(), 0, 1);
-            for index in 0..count {
-                let field = layout(Type::from_raw(mlir_sys::mlirLLVMStructTypeGetElementType(raw, index)))?;
-                let field_align = if packed { 1 } else { field.align() };
-                offset = align_to(offset, field_align);
-                align = align.max(field_align);
-                let size = field.size();
-                fields.push((offset, field));
-                offset += size;
-            }
-            return Some(Layout::Struct { fields, size: align_to(offset, align), align });
+    if let Some((packed, field_types)) = spmd::ir::facts::llvm_struct_body(r#type) {
+        let (mut fields, mut offset, mut align) = (Vec::new(), 0, 1);
+        for field_type in field_types {
+            let field = layout(field_type)?;
+            let field_align = if packed { 1 } else { field.align() };
+            offset = align_to(offset, field_align);
+            align = align.max(field_align);
+            let size = field.size();
+            fields.push((offset, field));
+            offset += size;
         }
+        return Some(Layout::Struct { fields, size: align_to(offset, align), align });
     }
-    let text = r#type.to_string();
-    if let Some(rest) = text.strip_prefix("!llvm.array<") {
-        let count: u64 = rest.split(" x ").next()?.trim().parse().ok()?;
-        // SAFETY: `r#type` is an LLVM array type (checked by its spelling).
-        let element = unsafe { Type::from_raw(mlir_sys::mlirLLVMArrayTypeGetElementType(raw)) };
+    if let Some((element, count)) = spmd::ir::facts::llvm_array(r#type) {
         return Some(Layout::Array { element: Box::new(layout(element)?), count });
     }
     None
@@ -391,14 +373,7 @@ fn initial_values(op: OperationRef, element: ElementType, count: u64) -> Option<
         }
     };
     if let Ok(value) = op.attribute("value") {
-        if value.is_dense_elements() {
-            // SAFETY: `value` is a live dense elements attribute.
-            let (splat, rank) = unsafe {
-                (
-                    mlir_sys::mlirDenseElementsAttrIsSplat(value.to_raw()),
-                    mlir_sys::mlirShapedTypeGetRank(mlir_sys::mlirAttributeGetType(value.to_raw())),
-                )
-            };
+        if let Some((splat, rank)) = spmd::ir::facts::dense_elements_shape(value) {
             if !splat && rank != 1 {
                 return None;
             }
@@ -445,28 +420,7 @@ fn has_attribute(op: OperationRef, name: &str) -> bool {
 /// `llvm.add`, `noWrapFlags` of `llvm.getelementptr`), so the C API cannot
 /// read them by name; their printed form can.
 fn properties_text(op: OperationRef) -> String {
-    unsafe extern "C" fn append(piece: mlir_sys::MlirStringRef, user_data: *mut std::ffi::c_void) {
-        // SAFETY: `user_data` is the `String` below; `piece` is valid for
-        // the duration of the call.
-        let text = unsafe { &mut *(user_data as *mut String) };
-        let bytes = unsafe { std::slice::from_raw_parts(piece.data as *const u8, piece.length) };
-        text.push_str(&String::from_utf8_lossy(bytes));
-    }
-    let mut text = String::new();
-    // SAFETY: the flags are created and destroyed here; the callback only
-    // appends to `text`, which outlives the call.
-    unsafe {
-        let flags = mlir_sys::mlirOpPrintingFlagsCreate();
-        mlir_sys::mlirOpPrintingFlagsPrintGenericOpForm(flags);
-        mlir_sys::mlirOpPrintingFlagsUseLocalScope(flags);
-        mlir_sys::mlirOpPrintingFlagsSkipRegions(flags);
-        mlir_sys::mlirOperationPrintWithFlags(op.to_raw(), flags, Some(append), &mut text as *mut String as *mut std::ffi::c_void);
-        mlir_sys::mlirOpPrintingFlagsDestroy(flags);
-    }
-    match (text.find("<{"), text.find("}>")) {
-        (Some(start), Some(end)) if start < end => text[start + 2..end].to_string(),
-        _ => String::new(),
-    }
+    spmd::ir::facts::properties_text(op)
 }
 
 /// The integer value of property `name` in [`properties_text`] (the

@@ -69,9 +69,7 @@ fn differential(pipeline_of: &dyn Fn(&str, u64) -> String, check: &dyn Fn(&Modul
 }
 
 fn assert_structured(module: &Module, what: &str, use_uniformity: bool) {
-    let context = module.as_operation().context();
-    // SAFETY: the module's context outlives this call.
-    let context = unsafe { context.to_ref() };
+    let context = spmd::ir::facts::module_context(module);
     let mut copy = Module::parse(context, &module.as_operation().to_string()).expect("reparse");
     let pipeline = format!("builtin.module(spmd-verify-structured{{use-uniformity={use_uniformity}}})");
     if let Err(messages) = run(context, &mut copy, &pipeline) {

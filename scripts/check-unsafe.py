@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""check-unsafe.py: the project's rules for `unsafe`, checked on every .rs file.
+
+  python3 scripts/check-unsafe.py          # exit 1 and a list if a rule is broken
+
+1. `unsafe` appears only in the IR boundary layer (`src/ir/`) and in the
+   oracle's JIT (`crates/spmd-oracle/src/jit.rs`); everything else goes
+   through their safe functions.
+2. Every `unsafe` block, function, impl, extern block or attribute says why
+   it is sound: a `// SAFETY:` comment on the same line or in the comment
+   block right above it (a `# Safety` section in the doc comment of an
+   `unsafe fn`, which states the caller's obligations, counts too).
+
+Comments and string literals are ignored.
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ALLOWED = ("src/ir/", "crates/spmd-oracle/src/jit.rs")
+UNSAFE = re.compile(r"\bunsafe\b")
+
+
+def code_part(line):
+    """The line without string literals and without a trailing // comment."""
+    line = re.sub(r'"(?:\\.|[^"\\])*"', '""', line)
+    return line.split("//", 1)[0]
+
+
+def justified(lines, index):
+    if "SAFETY" in lines[index]:
+        return True
+    above = index - 1
+    while above >= 0:
+        text = lines[above].strip()
+        if text.startswith("//") or text.startswith("#["):
+            if "SAFETY:" in text or "# Safety" in text:
+                return True
+            above -= 1
+            continue
+        # A statement continued from the line above (`let x =` / `if !`).
+        if text.endswith(("=", "(", "&&", "||", "!")) and above == index - 1:
+            above -= 1
+            continue
+        return False
+    return False
+
+
+def main():
+    problems = []
+    files = sorted(
+        path
+        for pattern in ("src/**/*.rs", "crates/**/*.rs", "tests/**/*.rs", "examples/**/*.rs")
+        for path in ROOT.glob(pattern)
+        if "/target/" not in str(path)
+    )
+    for path in files:
+        relative = path.relative_to(ROOT).as_posix()
+        lines = path.read_text().splitlines()
+        for index, line in enumerate(lines):
+            code = code_part(line)
+            if not UNSAFE.search(code):
+                continue
+            # A function pointer type (`unsafe extern "C" fn(...)`) is not
+            # an unsafe operation; the code that calls through it is.
+            if not re.search(r"\bunsafe\b(?!\s+extern\s+\"\"\s+fn\s*\()(?!\s+fn\s*\()", code):
+                continue
+            where = f"{relative}:{index + 1}"
+            if not relative.startswith(ALLOWED):
+                problems.append(f"{where}: `unsafe` outside src/ir/ and the oracle's JIT")
+            if not justified(lines, index):
+                problems.append(f"{where}: `unsafe` without a `// SAFETY:` comment")
+    for problem in problems:
+        print(problem)
+    print(f"check-unsafe: {len(files)} files, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
