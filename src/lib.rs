@@ -1,14 +1,24 @@
 //! # spmd: divergence-aware control flow on MLIR
 //!
 //! spmd analyses and transforms control-flow graphs of SPMD (GPU) programs
-//! written in upstream MLIR dialects (`cf`, `llvm`, `func`, `gpu`, ...):
+//! written in upstream MLIR dialects (`cf`, `llvm`, `func`, `gpu`, ...).
+//! The layers, bottom up (each uses only the ones below it):
 //!
 //! * [`analysis::cfg`]: an IR-independent CFG core (RPO, dominators,
 //!   post-dominators with a virtual exit, the cycle forest, irreducibility,
-//!   per-block tags, DOT), and [`analysis::region_graph`], the adapter that
-//!   snapshots an MLIR region into it;
-//! * [`dialect`]: the `spmd` dialect (ODS, C++), registered into melior;
-//! * [`passes`]: the passes, usable from `spmd-opt`, melior pipelines and C++.
+//!   per-block tags, DOT), on dense arrays and newtype ids;
+//! * [`ir`]: the one boundary to MLIR: raw bindings, IR edits, typed
+//!   accessors for every IR fact, operation and attribute names, and
+//!   [`ir::region_graph`], the adapter that snapshots a region into the CFG
+//!   core. No `unsafe` exists outside it;
+//! * [`analysis`]: the analyses on top (uniformity, Definition 1, the
+//!   structured contract);
+//! * [`transforms`]: the Flow engine ([`transforms::flow`]) and its four
+//!   drivers (reconverge, structurize, the hubs of fix-irreducible and
+//!   unify-loop-exits), predication, the NVVM lowering and branch folding;
+//! * [`passes`]: the MLIR pass shells, usable from `spmd-opt`, melior
+//!   pipelines, C++ and stock `mlir-opt`; [`dialect`] registers the `spmd`
+//!   dialect (ODS, C++) into melior.
 //!
 //! Test generators (random CFGs, programs and kernel texts) are compiled
 //! only with the `testing` feature (module `testing`); the reference executor

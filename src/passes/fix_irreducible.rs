@@ -2,10 +2,7 @@
 //! [`crate::transforms::hubs`].
 
 use super::{for_each_region, PassOptions, RegionFailure, Report, Scope};
-use crate::transforms::{
-    hubs::{fix_irreducible::irreducible_hubs, run_rounds, unify_loop_exits::loop_exit_hubs},
-    reconverge::plan::HubSpec,
-};
+use crate::transforms::{hubs::{fix_irreducible::irreducible_hubs, run_rounds, unify_loop_exits::loop_exit_hubs}, flow::plan::HubSpec};
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Runs `--spmd-fix-irreducible` on `root`.

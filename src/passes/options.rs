@@ -77,7 +77,7 @@ fn unquote(value: &str) -> &str {
 /// `root` and returns `Err(())` for a value it cannot read.
 pub(crate) mod read {
     use super::PassOptions;
-    use crate::{ir::diagnostics, transforms::reconverge::plan::Ordering};
+    use crate::{ir::diagnostics, transforms::flow::plan::Ordering};
     use melior::ir::{operation::OperationLike, OperationRef};
 
     fn invalid(root: OperationRef<'_, '_>, key: &str, value: &str, expected: &str) {

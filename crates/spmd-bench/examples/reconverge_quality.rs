@@ -28,7 +28,7 @@ use melior::{
     utility::parse_pass_pipeline,
     Context,
 };
-use spmd::{analysis::{cfg::BlockId, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::function_regions::cfg_regions, transforms::reconverge::plan::Ordering};
+use spmd::{analysis::{cfg::BlockId, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::function_regions::cfg_regions, transforms::flow::plan::Ordering};
 use spmd_bench::llvm_ir;
 use std::{cell::RefCell, process::Command, rc::Rc};
 

@@ -34,11 +34,7 @@
 //! be a cycle entry in MLIR (it has no predecessors).
 
 use super::slots_into;
-use crate::{
-    analysis::cfg::{CycleForest, Graph, Traversal},
-    support::FastSet,
-    transforms::reconverge::plan::HubSpec,
-};
+use crate::{analysis::cfg::{CycleForest, Graph, Traversal}, support::FastSet, transforms::flow::plan::HubSpec};
 
 /// The hubs of one round: one per irreducible cycle whose entries and
 /// entering slots are not claimed by a hub chosen before it in forest

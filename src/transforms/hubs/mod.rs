@@ -31,7 +31,7 @@
 pub mod fix_irreducible;
 pub mod unify_loop_exits;
 
-use crate::{analysis::cfg::{BlockId, CfgGraph, Graph}, ir::region_graph::{RegionGraph, RegionGraphError}, transforms::{prepare::op_name, reconverge::{apply::{apply_plan, FlowStyle}, plan::{HubSpec, ReconvergePlan}}}};
+use crate::{analysis::cfg::{BlockId, CfgGraph, Graph}, ir::region_graph::{RegionGraph, RegionGraphError}, transforms::{prepare::op_name, flow::{apply::{apply_plan, FlowStyle}, plan::{HubSpec, ReconvergePlan}}}};
 use melior::{
     ir::{operation::OperationLike, Location, RegionRef},
     Context,

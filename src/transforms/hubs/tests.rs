@@ -4,13 +4,7 @@
 //! promised shape.
 
 use super::{fix_irreducible::irreducible_hubs, unify_loop_exits::loop_exit_hubs};
-use crate::{
-    analysis::cfg::{random::SplitMix64, CfgGraph, CycleForest, Graph, Traversal},
-    transforms::reconverge::plan::{
-        corpus::{sample, Class},
-        HubSpec, ReconvergePlan,
-    },
-};
+use crate::{analysis::cfg::{random::SplitMix64, CfgGraph, CycleForest, Graph, Traversal}, transforms::flow::plan::{corpus::{sample, Class}, HubSpec, ReconvergePlan}};
 
 /// Runs `planner` to a fixed point on `g`; checks each round's routes and
 /// returns the final graph with the number of guard blocks added.

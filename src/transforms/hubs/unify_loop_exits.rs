@@ -23,10 +23,7 @@
 //! cycle are then ordinary exiting edges of the outer cycle, handled in a
 //! later round. Cycles without exits (infinite loops) need nothing.
 
-use crate::{
-    analysis::cfg::{CycleForest, Graph, Traversal},
-    transforms::reconverge::plan::HubSpec,
-};
+use crate::{analysis::cfg::{CycleForest, Graph, Traversal}, transforms::flow::plan::HubSpec};
 
 /// The hubs of one round: one per cycle with several exit blocks whose
 /// nested cycles all have at most one.

@@ -23,7 +23,7 @@
 //! one SSA variable `m_P` (the lanes parked for `P`): empty at the entry,
 //! `m_P | c` after each branch parking for `P`, empty again after `P` adds
 //! it back. Its block arguments are placed by the generic SSA construction
-//! ([`ssa_repair`](super::ssa_repair)), so several rejoin masks may be live
+//! ([`ssa::solve`]), so several rejoin masks may be live
 //! at once (nested regions) without any bookkeeping here.
 //!
 //! ## Why the wave always reaches the rejoin point in time
@@ -137,8 +137,9 @@ pub mod carriers;
 pub mod live;
 pub mod plan;
 
+use crate::transforms::flow::ssa;
 use crate::ir::names;
-use crate::{ir::edit, transforms::{ssa_apply::{self, Def, IrVariable}, ssa_repair::Variable, value_repair::enclosing_block_in}};
+use crate::{ir::edit, transforms::flow::ssa::{rewrite::{Def, IrVariable}, solve::Variable, values::enclosing_block_in}};
 use crate::{analysis::{cfg::{BlockId, DominatorTree, Graph}, reconverging::{check_with_exits, ExitPostDominance, Violation}, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{names::UNIFORMITY_ATTR, region_graph::{RegionGraph, RegionGraphError}}};
 use crate::transforms::prepare::{self, op_name};
 use melior::{
@@ -1030,7 +1031,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 variable,
             });
         }
-        let reads = ssa_apply::apply(self.context, &graph, &defs, &variables, self.location);
+        let reads = ssa::rewrite::apply(self.context, &graph, &defs, &variables, self.location);
         let read_at = |k: usize, b: BlockId| reads[k].iter().find(|(block, _)| *block == b).map(|&(_, v)| v);
         // Patch rejoin masks.
         for (k, &p) in rejoins.keys().enumerate() {
@@ -1120,7 +1121,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             });
             users.push(uses);
         }
-        let reads = ssa_apply::apply(self.context, &graph, &defs, &variables, self.location);
+        let reads = ssa::rewrite::apply(self.context, &graph, &defs, &variables, self.location);
         for (k, uses) in users.into_iter().enumerate() {
             for (user, site, block) in uses {
                 let seen = reads[k]
@@ -1189,7 +1190,7 @@ fn first_non_marker<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<OperationRef<'c, 
     })
 }
 
-/// An operand of an operation, stable across [`ssa_apply::apply`]: that
+/// An operand of an operation, stable across [`ssa::rewrite::apply`]: that
 /// appends successor operands to branches, which shifts the indices of
 /// every later successor segment, so a successor operand is remembered by
 /// its slot and its position in the slot's segment.

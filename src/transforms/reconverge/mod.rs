@@ -19,7 +19,7 @@
 //!    of two-way branches; several returns are routed to one exit block,
 //!    so that a reconvergence point exists for branches leading to
 //!    different returns.
-//! 3. **Plan** on the IR-independent graph ([`plan`]): the OpenTree-style
+//! 3. **Plan** on the IR-independent graph ([`plan`](crate::transforms::flow::plan)): the OpenTree-style
 //!    sweep that inserts Flow nodes and redirects edges, with the chosen
 //!    block ordering (`df`, `dfpd`, `bf`, `rpot`).
 //! 4. **Apply** the plan to the IR ([`apply`]): Flow blocks ending in
@@ -38,9 +38,8 @@
 //! A round that does not make progress is an internal error, reported as
 //! a diagnostic: the transform never returns silently wrong IR.
 
-pub mod apply;
-pub mod plan;
 
+use crate::transforms::flow::apply;
 use crate::{analysis::{cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal}, reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{facts::{self, UniformityMark}, names::{self}, query, region_graph::{RegionGraph, RegionGraphError}}, transforms::prepare::{self, op_name}};
 use melior::{
     ir::{
@@ -50,7 +49,7 @@ use melior::{
     },
     Context,
 };
-use plan::{plan_reconvergence_checked_later, Ordering, PlanError};
+use crate::transforms::flow::plan::{plan_reconvergence_checked_later, Ordering, PlanError};
 use crate::support::FastSet;
 
 /// Options of the transform.

@@ -13,7 +13,7 @@
 //! would otherwise bypass the next node, and rebuilds the phis with an
 //! SSA updater. Per region that is quadratic in the worst case (the
 //! "wantsToGoTo" predicate sets), and the region tree adds more. The sweep
-//! of the reconverging transform ([`plan`](super::reconverge::plan)) does
+//! of the reconverging transform ([`plan`](super::flow::plan)) does
 //! the same job in one near-linear pass over a loop-contiguous layout:
 //! when every branch is treated as divergent, "one successor
 //! post-dominates every branch" forces exactly the serialization
@@ -66,14 +66,7 @@
 pub mod uniform_regions;
 
 use crate::support::{FastMap, FastSet};
-use super::{
-    hubs::{self, fix_irreducible::irreducible_hubs, HubError, HubStats},
-    prepare::{self, op_name},
-    reconverge::{
-        apply::{apply_plan, FlowStyle},
-        plan::{plan_reconvergence_checked_later, Ordering, PlanError},
-    },
-};
+use crate::transforms::{hubs::{self, fix_irreducible::irreducible_hubs, HubError, HubStats}, prepare::{self, op_name}, flow::{apply::{apply_plan, FlowStyle}, plan::{plan_reconvergence_checked_later, Ordering, PlanError}}};
 use crate::{analysis::{cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal}, reconverging, region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions}, structured::{check_structured, FlowShape, StructuredInput}}, ir::{edit, facts::{self, UniformityMark}, names::{self}, query, region_graph::{RegionGraph, RegionGraphError}}};
 use melior::{
     ir::{

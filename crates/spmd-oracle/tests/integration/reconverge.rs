@@ -19,7 +19,7 @@ use crate::common::{assert_kernels_agree, context, parse, run_pipeline};
 use melior::{
     ir::{operation::OperationLike, Module},
 };
-use spmd::{ir::function_regions::cfg_regions, analysis::{reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, transforms::reconverge::plan::Ordering};
+use spmd::{ir::function_regions::cfg_regions, analysis::{reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, transforms::flow::plan::Ordering};
 use spmd_oracle::{KernelShape, RandomKernel};
 
 

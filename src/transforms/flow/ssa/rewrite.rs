@@ -1,4 +1,4 @@
-//! Applying [`ssa_repair`] solutions to MLIR: new block
+//! Applying [`solve`](super::solve) solutions to MLIR: new block
 //! arguments, extra successor operands, and the value each read sees.
 //!
 //! The CFG must already have its final shape (every terminator in place);
@@ -9,7 +9,7 @@
 //! the start of the entry block (which dominates every use).
 
 use crate::support::FastMap;
-use crate::{ir::edit, transforms::ssa_repair::{self, Available, Variable}};
+use crate::{ir::edit, transforms::flow::ssa::solve::{Available, Variable}};
 use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::region_graph::RegionGraph};
 use melior::{
     ir::{block::BlockLike, r#type::TypeLike, BlockRef, Location, Type, Value},
@@ -65,7 +65,7 @@ pub fn apply_with<'c, 'a>(
         Def::Bool(_) | Def::I32(_) => None,
         Def::Value(value) => defining_block(graph, value),
     };
-    let mut solver = ssa_repair::Solver::new();
+    let mut solver = super::solve::Solver::new();
     let solutions: Vec<_> =
         variables.iter().map(|v| solver.solve(graph.graph(), dominators, &v.variable, &def_block)).collect();
     timer.lap(&format!("solve {} variables", variables.len()));

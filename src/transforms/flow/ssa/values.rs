@@ -11,8 +11,9 @@
 //! itself wired to new places. Checking every use of a large function
 //! after each edit would cost a walk of all its operations.
 
-use super::ssa_apply::{self, Def, IrVariable};
-use super::ssa_repair::Variable;
+use crate::transforms::flow::ssa;
+use crate::transforms::flow::ssa::rewrite::{Def, IrVariable};
+use crate::transforms::flow::ssa::solve::Variable;
 use crate::ir::edit;
 use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::region_graph::RegionGraph};
 use melior::{
@@ -104,7 +105,7 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
             }
             crate::ir::query::for_each_cross_block_operand(graph.block(use_block), &mut buffer, |value| {
                 // Values of nested regions (no block of `graph`) are only used there.
-                if let Some(def_block) = ssa_apply::defining_block(graph, value) {
+                if let Some(def_block) = ssa::rewrite::defining_block(graph, value) {
                     self.check(dominators, value, def_block, use_block);
                 }
             });
@@ -158,8 +159,8 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
             });
             defs.push(Def::Value(*value));
         }
-        let mut materializer = ssa_apply::Materializer::new(context, graph.block(graph.graph().entry()), location);
-        let reads = ssa_apply::apply_with(&mut materializer, graph, dominators, &defs, &variables);
+        let mut materializer = ssa::rewrite::Materializer::new(context, graph.block(graph.graph().entry()), location);
+        let reads = ssa::rewrite::apply_with(&mut materializer, graph, dominators, &defs, &variables);
         // Operand positions moved where successor operands were appended, so the
         // uses are looked up again; the new ones (edges out of the defining
         // block) are dominated and stay.

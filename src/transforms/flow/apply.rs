@@ -3,7 +3,7 @@
 //! 1. One empty block per Flow node, ending in `spmd.flow_br` (with `loop`
 //!    for loop latches) to its two planned targets.
 //! 2. Every redirected successor slot is pointed at its Flow block.
-//! 3. SSA, through [`ssa_apply`]: each Flow predicate is a variable
+//! 3. SSA, through [`ssa::rewrite`]: each Flow predicate is a variable
 //!    assigned (`true`/`false`) on the edges that enter its chain, following
 //!    each edge's route (chains longer than `selector_chain_length` instead
 //!    carry one `i32` selector, a value standing for the destination
@@ -27,17 +27,18 @@
 //!    is built from the plan (`graph_after`), not read back from the
 //!    region; debug builds check that the two agree.
 //! 4. Values whose definition no longer dominates a use are repaired
-//!    ([`value_repair`]), looking only at the uses of the values defined
+//!    ([`ssa::values`]), looking only at the uses of the values defined
 //!    in blocks that stopped dominating some of their old dominated blocks
-//!    ([`value_repair::lost_dominance`]).
+//!    ([`ssa::values::lost_dominance`]).
 //!
 //! The result carries that graph: the edits after it only add block
 //! arguments and operands, so callers check and plan the next round on it
 //! without re-reading the region.
 
+use crate::transforms::flow::ssa;
 use crate::support::{FastMap, FastSet};
 use super::plan::{Dest, FlowChains, FlowKind, ReconvergePlan};
-use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::{region_graph::{RegionGraph, RegionGraphError}, edit}, transforms::{ssa_apply::{self, Def, IrVariable}, ssa_repair::Variable, value_repair}};
+use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::{region_graph::{RegionGraph, RegionGraphError}, edit}, transforms::flow::ssa::{rewrite::{Def, IrVariable}, solve::Variable}};
 use melior::{
     ir::{
         block::BlockLike,
@@ -260,20 +261,20 @@ pub fn apply_plan<'c, 'a>(
     let mut forwarded_definers: Vec<BlockId> = defs
         .iter()
         .filter_map(|def| match def {
-            Def::Value(value) => ssa_apply::defining_block(&new_graph, *value),
+            Def::Value(value) => ssa::rewrite::defining_block(&new_graph, *value),
             _ => None,
         })
         .collect();
-    let mut materializer = ssa_apply::Materializer::new(context, new_graph.block(new_graph.graph().entry()), location);
+    let mut materializer = ssa::rewrite::Materializer::new(context, new_graph.block(new_graph.graph().entry()), location);
     let dominators = new_dominators.join();
-    let reads = ssa_apply::apply_with(&mut materializer, &new_graph, &dominators, &defs, &variables);
+    let reads = ssa::rewrite::apply_with(&mut materializer, &new_graph, &dominators, &defs, &variables);
     // Uses of the old arguments (including forwarded operands just placed
     // on edges) are about to get these values.
     forwarded_definers.extend(
         argument_vars
             .iter()
             .map(|&(_, _, var, read)| reads[var][read].1)
-            .filter_map(|value| ssa_apply::defining_block(&new_graph, value)),
+            .filter_map(|value| ssa::rewrite::defining_block(&new_graph, value)),
     );
     timer.lap("ssa");
     let selector_reads: FastMap<(usize, BlockId), Value<'c, 'a>> = selector_var
@@ -307,9 +308,9 @@ pub fn apply_plan<'c, 'a>(
     }
     timer.lap("predicates, old arguments");
     let old_dominators = old_dominators.join();
-    let mut lost = value_repair::lost_dominance(graph, &old_dominators, &new_graph, &dominators);
+    let mut lost = ssa::values::lost_dominance(graph, &old_dominators, &new_graph, &dominators);
     lost.add_definers(forwarded_definers);
-    let repaired_values = value_repair::repair(context, &new_graph, &dominators, &lost, location);
+    let repaired_values = ssa::values::repair(context, &new_graph, &dominators, &lost, location);
     timer.lap(&format!("dominance repair ({lost})"));
     Ok(Applied {
         stats: ApplyStats { flows: plan.num_flows(), redirected_slots: redirected, repaired_values },
@@ -357,7 +358,7 @@ fn replace_old_arguments<'c, 'a>(
 /// pass, when they pass it).
 fn predicate_from_selector<'c, 'a>(
     chains: &FlowChains,
-    materializer: &mut ssa_apply::Materializer<'c, 'a>,
+    materializer: &mut ssa::rewrite::Materializer<'c, 'a>,
     flow_branch: OperationRef<'c, 'a>,
     selector: Value<'c, 'a>,
     node: &super::plan::FlowNode,
