@@ -37,7 +37,7 @@
 
 use crate::transforms::flow::ssa;
 use crate::support::{FastMap, FastSet};
-use super::plan::{Dest, FlowChains, FlowKind, ReconvergePlan};
+use super::plan::{Dest, FlowChains, FlowId, FlowKind, ReconvergePlan};
 use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::{region_graph::{RegionGraph, RegionGraphError}, edit}, transforms::flow::ssa::{rewrite::{Def, IrVariable}, solve::Variable}};
 use melior::{
     ir::{
@@ -83,7 +83,8 @@ pub enum FlowStyle {
     CfGuard,
 }
 
-/// Applies `plan`, made for `graph` (a snapshot of `region`).
+/// Applies `plan`, made for `graph` (a snapshot of `region`), in the phases
+/// the module documentation lists.
 pub fn apply_plan<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
@@ -98,53 +99,10 @@ pub fn apply_plan<'c, 'a>(
         let old = graph.graph().clone();
         crate::support::in_background(old.num_blocks(), move || DominatorTree::build(&old))
     };
-    let flow_blocks = create_flow_blocks(region, graph, plan);
-    let block_of = |dest: Dest| match dest {
-        Dest::Block(b) => graph.block(b),
-        Dest::Flow(f) => flow_blocks[f.index()],
-    };
-    let branches = FlowBranchBuilder::new(context, graph.block(graph.graph().entry()), style, location);
-    let flow_branches: Vec<OperationRef<'c, 'a>> = plan
-        .flows()
-        .map(|(flow, node)| branches.terminate(flow_blocks[flow.index()], block_of(node.on_true), block_of(node.on_false), node.kind))
-        .collect();
-
-    // Blocks with arguments that lose a direct edge: their arguments become
-    // variables, assigned on every edge that originally reached them, so
-    // those edges' forwarded operands are remembered before any slot changes.
-    let rerouted_targets: Vec<BlockId> = {
-        let mut targets: Vec<BlockId> = plan.redirected_slots().map(|(b, s, _)| plan.original_target(b, s)).collect();
-        targets.sort();
-        targets.dedup();
-        targets.retain(|&d| graph.block(d).argument_count() > 0);
-        targets
-    };
-    let incoming_slots: FastMap<BlockId, Vec<(BlockId, usize)>> =
-        rerouted_targets.iter().map(|&d| (d, slots_targeting(graph, plan, d))).collect();
-    let old_operands: FastMap<(BlockId, usize), Vec<Value<'c, 'a>>> = incoming_slots
-        .values()
-        .flatten()
-        .map(|&(b, s)| {
-            let terminator = graph.snapshot_terminator(b);
-            ((b, s), edit::successor_operands(terminator, s).unwrap_or_default())
-        })
-        .collect();
-    let mut redirected = 0;
-    for (block, slot, dest) in plan.redirected_slots() {
-        // The plan edits the snapshot's terminators in place.
-        let terminator = graph.snapshot_terminator(block);
-        edit::set_successor(terminator, slot, block_of(dest));
-        redirected += 1;
-    }
-    // Clear the operands each slot forwarded to a target with arguments
-    // that lost a direct edge. Every redirected slot whose old target has
-    // arguments is among these; the other redirected slots forward nothing.
-    for &(b, s) in incoming_slots.values().flatten() {
-        edit::set_successor_operands(graph.snapshot_terminator(b), s, &[]);
-    }
-
+    let flows = FlowBlocks::create(context, region, graph, plan, style, location);
+    let rerouted = reroute_edges(graph, plan, &flows);
     timer.lap("flow blocks, redirects");
-    let new_graph = graph_after(graph, plan, &flow_blocks, &flow_branches);
+    let new_graph = graph_after(graph, plan, &flows.blocks, &flows.flow_branches);
     if cfg!(debug_assertions) {
         assert!(new_graph.same_as(&RegionGraph::snapshot(region)?), "the planned graph differs from the region");
     }
@@ -153,150 +111,339 @@ pub fn apply_plan<'c, 'a>(
         crate::support::in_background(new.num_blocks(), move || DominatorTree::build(&new))
     };
     timer.lap("graph after the edit");
-    let id_of = |block: BlockRef<'c, 'a>| new_graph.id(block).expect("block of the region");
-    let i1: Type = IntegerType::new(context, 1).into();
-    let mut defs: Vec<Def<'c, 'a>> = vec![Def::Bool(false), Def::Bool(true)];
-    let mut variables: Vec<IrVariable<'c>> = Vec::new();
-
-    // Flow predicates and forwarded arguments live only in the Flow blocks
-    // (and where they are read): edges from other blocks that do not assign
-    // them pass poison, which keeps every live range local.
-    let flow_region: Rc<FastSet<BlockId>> =
-        Rc::new(flow_blocks.iter().map(|&block| id_of(block)).collect());
-    // Short chains thread one i1 predicate per Flow block; long chains
-    // thread one i32 selector (the destination's value in the chain) from
-    // which each Flow block computes its i1 predicate, so that the cost
-    // stays linear in the chain's length.
     let chains = FlowChains::new(plan, selector_chain_length);
-    let i32_type: Type = IntegerType::new(context, 32).into();
-    let mut selector_var: FastMap<usize, usize> = FastMap::default();
-    for (flow, _) in plan.flows() {
-        let chain = chains.chain_of(flow);
-        if chains.uses_selector(chain) {
-            let var = *selector_var.entry(chain).or_insert_with(|| push_flow_variable(&mut variables, i32_type, &flow_region));
-            variables[var].variable.reads.push(id_of(flow_blocks[flow.index()]));
-        }
-    }
-    let mut predicate_var = FastMap::default();
-    for (flow, _) in plan.flows() {
-        if chains.uses_selector(chains.chain_of(flow)) {
-            continue;
-        }
-        predicate_var.insert(flow, variables.len());
-        variables.push(IrVariable {
-            r#type: i1,
-            variable: Variable {
-                block_defs: vec![],
-                edge_defs: vec![],
-                reads: vec![id_of(flow_blocks[flow.index()])],
-                live_region: Some(flow_region.clone()),
-            },
-        });
-    }
-    // Each edge entering a chain assigns the predicates on its route.
-    let mut selector_defs: FastMap<i64, usize> = FastMap::default();
-    for (block, slot, dest) in plan.redirected_slots() {
-        if !matches!(dest, Dest::Flow(_)) {
-            continue;
-        }
-        let source = id_of(graph.block(block));
-        let destination = plan.original_target(block, slot);
-        let Dest::Flow(entry) = dest else { unreachable!() };
-        let chain = chains.chain_of(entry);
-        if let Some(&var) = selector_var.get(&chain) {
-            // One def per selector value: edges that pass the same value
-            // then need no block argument where they merge.
-            let value = chains.value_of(chain, destination);
-            let def = *selector_defs.entry(value).or_insert_with(|| {
-                defs.push(Def::I32(value));
-                defs.len() - 1
-            });
-            variables[var].variable.edge_defs.push((source, slot, def));
-            continue;
-        }
-        for (flow, value) in plan.route(dest, destination) {
-            variables[predicate_var[&flow]].variable.edge_defs.push((source, slot, usize::from(value)));
-        }
-    }
-    // Arguments of blocks that lost a direct edge. Payloads share typed
-    // slots: the k-th argument of type T of every such block is one
-    // variable, read at each of those blocks. Every edge into one of them
-    // (direct or redirected into a Flow chain) assigns the slot with the
-    // operand it forwarded, and between that edge and its destination a
-    // thread passes only Flow blocks, which assign nothing: so the value a
-    // thread reads at its destination is the one its own edge assigned.
-    // A Flow block merging k destinations then gets one argument per slot,
-    // not one per destination, and the SSA work is linear in the Flow
-    // region instead of proportional to destinations times their chains.
-    let mut argument_vars: Vec<(BlockId, usize, usize, usize)> = Vec::new();
-    let mut slot_vars: FastMap<(usize, usize), usize> = FastMap::default();
-    let mut rank: FastMap<usize, usize> = FastMap::default();
-    for &d in &rerouted_targets {
-        let target = graph.block(d);
-        rank.clear();
-        for i in 0..target.argument_count() {
-            let r#type = target.argument(i).unwrap().r#type();
-            let type_key = r#type.to_raw().ptr as usize;
-            let k = {
-                let next = rank.entry(type_key).or_insert(0);
-                *next += 1;
-                *next - 1
-            };
-            let var = *slot_vars.entry((type_key, k)).or_insert_with(|| push_flow_variable(&mut variables, r#type, &flow_region));
-            let variable = &mut variables[var].variable;
-            let read = variable.reads.len();
-            variable.reads.push(id_of(target));
-            for &(b, s) in &incoming_slots[&d] {
-                defs.push(Def::Value(old_operands[&(b, s)][i]));
-                variable.edge_defs.push((id_of(graph.block(b)), s, defs.len() - 1));
-            }
-            argument_vars.push((d, i, var, read));
-        }
-    }
-
+    let mut variables = FlowVariables::new(&new_graph, &flows.blocks);
+    variables.declare_selectors_and_predicates(context, plan, &chains);
+    variables.assign_routes(graph, plan, &chains);
+    variables.declare_payload_slots(graph, &rerouted);
     timer.lap(&format!("variables ({} selector values)", chains.num_values()));
-    // Blocks whose values get new uses: the forwarded operands, which now
-    // also travel through Flow blocks (read now: some of them are old
-    // arguments erased below).
-    let mut forwarded_definers: Vec<BlockId> = defs
-        .iter()
-        .filter_map(|def| match def {
-            Def::Value(value) => ssa::rewrite::defining_block(&new_graph, *value),
-            _ => None,
-        })
-        .collect();
     let mut materializer = ssa::rewrite::Materializer::new(context, new_graph.block(new_graph.graph().entry()), location);
     let dominators = new_dominators.join();
-    let reads = ssa::rewrite::apply_with(&mut materializer, &new_graph, &dominators, &defs, &variables);
-    // Uses of the old arguments (including forwarded operands just placed
-    // on edges) are about to get these values.
-    forwarded_definers.extend(
-        argument_vars
-            .iter()
-            .map(|&(_, _, var, read)| reads[var][read].1)
-            .filter_map(|value| ssa::rewrite::defining_block(&new_graph, value)),
-    );
+    let (reads, forwarded_definers) = variables.solve(&mut materializer, &dominators);
     timer.lap("ssa");
-    let selector_reads: FastMap<(usize, BlockId), Value<'c, 'a>> = selector_var
-        .values()
-        .flat_map(|&var| reads[var].iter().map(move |&(b, value)| ((var, b), value)))
-        .collect();
-    for (flow, node) in plan.flows() {
-        let block = flow_blocks[flow.index()];
-        let chain = chains.chain_of(flow);
-        let flow_branch = new_graph.snapshot_terminator(id_of(block));
-        let predicate = match selector_var.get(&chain) {
-            Some(&var) => {
-                let selector = selector_reads[&(var, id_of(block))];
-                predicate_from_selector(&chains, &mut materializer, flow_branch, selector, node, chain, location)
-            }
-            None => reads[predicate_var[&flow]][0].1,
-        };
-        edit::set_operand(flow_branch, 0, predicate);
+    variables.set_flow_predicates(plan, &chains, &flows.blocks, &reads, &mut materializer, location);
+    flows.builder.finish();
+    retire_old_arguments(context, graph, &rerouted.targets, &variables.argument_vars, &reads, location);
+    timer.lap("predicates, old arguments");
+    let old_dominators = old_dominators.join();
+    let mut lost = ssa::values::lost_dominance(graph, &old_dominators, &new_graph, &dominators);
+    lost.add_definers(forwarded_definers);
+    let repaired_values = ssa::values::repair(context, &new_graph, &dominators, &lost, location);
+    timer.lap(&format!("dominance repair ({lost})"));
+    Ok(Applied {
+        stats: ApplyStats { flows: plan.num_flows(), redirected_slots: rerouted.redirected, repaired_values },
+        graph: new_graph,
+    })
+}
+
+/// Phase 1: the Flow blocks of a plan, each ending in its branch.
+struct FlowBlocks<'c, 'a> {
+    /// One block per Flow node, in node order.
+    blocks: Vec<BlockRef<'c, 'a>>,
+    /// The terminator of each of `blocks`.
+    flow_branches: Vec<OperationRef<'c, 'a>>,
+    builder: FlowBranchBuilder<'c, 'a>,
+}
+
+impl<'c, 'a> FlowBlocks<'c, 'a> {
+    fn create(
+        context: &'c Context,
+        region: RegionRef<'c, 'a>,
+        graph: &RegionGraph<'c, 'a>,
+        plan: &ReconvergePlan,
+        style: FlowStyle,
+        location: Location<'c>,
+    ) -> Self {
+        let blocks = create_flow_blocks(region, graph, plan);
+        let builder = FlowBranchBuilder::new(context, graph.block(graph.graph().entry()), style, location);
+        let block_of = |dest| block_of(graph, &blocks, dest);
+        let flow_branches = plan
+            .flows()
+            .map(|(flow, node)| {
+                builder.terminate(blocks[flow.index()], block_of(node.on_true), block_of(node.on_false), node.kind)
+            })
+            .collect();
+        Self { blocks, flow_branches, builder }
     }
-    branches.finish();
-    replace_old_arguments(context, graph, &argument_vars, &reads, location);
-    for &d in rerouted_targets.iter() {
+}
+
+/// The block a planned destination stands for.
+fn block_of<'c, 'a>(graph: &RegionGraph<'c, 'a>, flow_blocks: &[BlockRef<'c, 'a>], dest: Dest) -> BlockRef<'c, 'a> {
+    match dest {
+        Dest::Block(b) => graph.block(b),
+        Dest::Flow(f) => flow_blocks[f.index()],
+    }
+}
+
+/// Phase 2's record: the blocks with arguments that lost a direct edge,
+/// every slot that reached each of them, and what those slots forwarded.
+struct Rerouted<'c, 'a> {
+    targets: Vec<BlockId>,
+    incoming_slots: FastMap<BlockId, Vec<(BlockId, usize)>>,
+    old_operands: FastMap<(BlockId, usize), Vec<Value<'c, 'a>>>,
+    redirected: usize,
+}
+
+/// Phase 2: points every redirected slot at its Flow block. Blocks with
+/// arguments that lose a direct edge get their arguments as variables,
+/// assigned on every edge that originally reached them, so those edges'
+/// forwarded operands are remembered first and then cleared.
+fn reroute_edges<'c, 'a>(graph: &RegionGraph<'c, 'a>, plan: &ReconvergePlan, flows: &FlowBlocks<'c, 'a>) -> Rerouted<'c, 'a> {
+    let targets: Vec<BlockId> = {
+        let mut targets: Vec<BlockId> = plan.redirected_slots().map(|(b, s, _)| plan.original_target(b, s)).collect();
+        targets.sort();
+        targets.dedup();
+        targets.retain(|&d| graph.block(d).argument_count() > 0);
+        targets
+    };
+    let incoming_slots: FastMap<BlockId, Vec<(BlockId, usize)>> =
+        targets.iter().map(|&d| (d, slots_targeting(graph, plan, d))).collect();
+    let old_operands = incoming_slots
+        .values()
+        .flatten()
+        .map(|&(b, s)| ((b, s), edit::successor_operands(graph.snapshot_terminator(b), s).unwrap_or_default()))
+        .collect();
+    let mut redirected = 0;
+    for (block, slot, dest) in plan.redirected_slots() {
+        // The plan edits the snapshot's terminators in place.
+        edit::set_successor(graph.snapshot_terminator(block), slot, block_of(graph, &flows.blocks, dest));
+        redirected += 1;
+    }
+    // Every redirected slot whose old target has arguments is among these;
+    // the other redirected slots forward nothing.
+    for &(b, s) in incoming_slots.values().flatten() {
+        edit::set_successor_operands(graph.snapshot_terminator(b), s, &[]);
+    }
+    Rerouted { targets, incoming_slots, old_operands, redirected }
+}
+
+/// Phase 3: the SSA variables of the Flow region (predicates, selectors,
+/// payload slots) and their definitions, in the order SSA numbers them.
+struct FlowVariables<'g, 'c, 'a> {
+    new_graph: &'g RegionGraph<'c, 'a>,
+    flow_blocks: &'g [BlockRef<'c, 'a>],
+    /// Definitions; `defs[0]` is `false` and `defs[1]` is `true`.
+    defs: Vec<Def<'c, 'a>>,
+    variables: Vec<IrVariable<'c>>,
+    /// The selector variable of each chain that uses one.
+    selector_var: FastMap<usize, usize>,
+    /// The `i1` predicate variable of each Flow node on a short chain.
+    predicate_var: FastMap<FlowId, usize>,
+    /// `(block, argument, variable, read)`: where each old argument's value
+    /// is read.
+    argument_vars: Vec<(BlockId, usize, usize, usize)>,
+    /// Flow predicates and forwarded arguments live only in the Flow blocks
+    /// (and where they are read): edges from other blocks that do not
+    /// assign them pass poison, which keeps every live range local.
+    flow_region: Rc<FastSet<BlockId>>,
+}
+
+impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
+    fn new(new_graph: &'g RegionGraph<'c, 'a>, flow_blocks: &'g [BlockRef<'c, 'a>]) -> Self {
+        let flow_region = Rc::new(flow_blocks.iter().map(|&block| Self::id_in(new_graph, block)).collect());
+        Self {
+            new_graph,
+            flow_blocks,
+            defs: vec![Def::Bool(false), Def::Bool(true)],
+            variables: Vec::new(),
+            selector_var: FastMap::default(),
+            predicate_var: FastMap::default(),
+            argument_vars: Vec::new(),
+            flow_region,
+        }
+    }
+
+    fn id_in(new_graph: &RegionGraph<'c, 'a>, block: BlockRef<'c, 'a>) -> BlockId {
+        new_graph.id(block).expect("block of the region")
+    }
+
+    fn id_of(&self, block: BlockRef<'c, 'a>) -> BlockId {
+        Self::id_in(self.new_graph, block)
+    }
+
+    /// Short chains thread one `i1` predicate per Flow block; long chains
+    /// thread one `i32` selector (the destination's value in the chain)
+    /// from which each Flow block computes its `i1` predicate, so that the
+    /// cost stays linear in the chain's length.
+    fn declare_selectors_and_predicates(&mut self, context: &'c Context, plan: &ReconvergePlan, chains: &FlowChains) {
+        let i32_type: Type = IntegerType::new(context, 32).into();
+        for (flow, _) in plan.flows() {
+            let chain = chains.chain_of(flow);
+            if chains.uses_selector(chain) {
+                let var = match self.selector_var.get(&chain) {
+                    Some(&var) => var,
+                    None => {
+                        let var = push_flow_variable(&mut self.variables, i32_type, &self.flow_region);
+                        self.selector_var.insert(chain, var);
+                        var
+                    }
+                };
+                let read = self.id_of(self.flow_blocks[flow.index()]);
+                self.variables[var].variable.reads.push(read);
+            }
+        }
+        let i1: Type = IntegerType::new(context, 1).into();
+        for (flow, _) in plan.flows() {
+            if chains.uses_selector(chains.chain_of(flow)) {
+                continue;
+            }
+            self.predicate_var.insert(flow, self.variables.len());
+            let read = self.id_of(self.flow_blocks[flow.index()]);
+            self.variables.push(IrVariable {
+                r#type: i1,
+                variable: Variable {
+                    block_defs: vec![],
+                    edge_defs: vec![],
+                    reads: vec![read],
+                    live_region: Some(self.flow_region.clone()),
+                },
+            });
+        }
+    }
+
+    /// Each edge entering a chain assigns the predicates on its route, or
+    /// its destination's selector value (one def per value, so that edges
+    /// passing the same value need no block argument where they merge).
+    fn assign_routes(&mut self, graph: &RegionGraph<'c, 'a>, plan: &ReconvergePlan, chains: &FlowChains) {
+        let mut selector_defs: FastMap<i64, usize> = FastMap::default();
+        for (block, slot, dest) in plan.redirected_slots() {
+            let Dest::Flow(entry) = dest else { continue };
+            let source = self.id_of(graph.block(block));
+            let destination = plan.original_target(block, slot);
+            let chain = chains.chain_of(entry);
+            if let Some(&var) = self.selector_var.get(&chain) {
+                let value = chains.value_of(chain, destination);
+                let defs = &mut self.defs;
+                let def = *selector_defs.entry(value).or_insert_with(|| {
+                    defs.push(Def::I32(value));
+                    defs.len() - 1
+                });
+                self.variables[var].variable.edge_defs.push((source, slot, def));
+                continue;
+            }
+            for (flow, value) in plan.route(dest, destination) {
+                self.variables[self.predicate_var[&flow]].variable.edge_defs.push((source, slot, usize::from(value)));
+            }
+        }
+    }
+
+    /// Arguments of blocks that lost a direct edge. Payloads share typed
+    /// slots: the k-th argument of type T of every such block is one
+    /// variable, read at each of those blocks. Every edge into one of them
+    /// (direct or redirected into a Flow chain) assigns the slot with the
+    /// operand it forwarded, and between that edge and its destination a
+    /// thread passes only Flow blocks, which assign nothing: so the value a
+    /// thread reads at its destination is the one its own edge assigned.
+    /// A Flow block merging k destinations then gets one argument per slot,
+    /// not one per destination, and the SSA work is linear in the Flow
+    /// region instead of proportional to destinations times their chains.
+    fn declare_payload_slots(&mut self, graph: &RegionGraph<'c, 'a>, rerouted: &Rerouted<'c, 'a>) {
+        let mut slot_vars: FastMap<(usize, usize), usize> = FastMap::default();
+        let mut rank: FastMap<usize, usize> = FastMap::default();
+        for &d in &rerouted.targets {
+            let target = graph.block(d);
+            rank.clear();
+            for i in 0..target.argument_count() {
+                let r#type = target.argument(i).unwrap().r#type();
+                let type_key = r#type.to_raw().ptr as usize;
+                let next = rank.entry(type_key).or_insert(0);
+                let k = *next;
+                *next += 1;
+                let var = match slot_vars.get(&(type_key, k)) {
+                    Some(&var) => var,
+                    None => {
+                        let var = push_flow_variable(&mut self.variables, r#type, &self.flow_region);
+                        slot_vars.insert((type_key, k), var);
+                        var
+                    }
+                };
+                let read = self.variables[var].variable.reads.len();
+                let target_id = self.id_of(target);
+                self.variables[var].variable.reads.push(target_id);
+                for &(b, s) in &rerouted.incoming_slots[&d] {
+                    self.defs.push(Def::Value(rerouted.old_operands[&(b, s)][i]));
+                    let source = self.id_of(graph.block(b));
+                    let def = self.defs.len() - 1;
+                    self.variables[var].variable.edge_defs.push((source, s, def));
+                }
+                self.argument_vars.push((d, i, var, read));
+            }
+        }
+    }
+
+    /// Phase 4: SSA for every variable. Returns each variable's reads and
+    /// the blocks whose values got new uses (the forwarded operands, which
+    /// now also travel through Flow blocks, and the values that replace the
+    /// old arguments), for the dominance repair.
+    #[allow(clippy::type_complexity)]
+    fn solve(
+        &self,
+        materializer: &mut ssa::rewrite::Materializer<'c, 'a>,
+        dominators: &DominatorTree,
+    ) -> (Vec<Vec<(BlockId, Value<'c, 'a>)>>, Vec<BlockId>) {
+        // Read now: some of these values are old arguments erased later.
+        let mut forwarded_definers: Vec<BlockId> = self
+            .defs
+            .iter()
+            .filter_map(|def| match def {
+                Def::Value(value) => ssa::rewrite::defining_block(self.new_graph, *value),
+                _ => None,
+            })
+            .collect();
+        let reads = ssa::rewrite::apply_with(materializer, self.new_graph, dominators, &self.defs, &self.variables);
+        forwarded_definers.extend(
+            self.argument_vars
+                .iter()
+                .map(|&(_, _, var, read)| reads[var][read].1)
+                .filter_map(|value| ssa::rewrite::defining_block(self.new_graph, value)),
+        );
+        (reads, forwarded_definers)
+    }
+
+    /// Phase 5: each Flow branch's condition: its predicate variable, or
+    /// the comparison of its chain's selector with its destination's value.
+    fn set_flow_predicates(
+        &self,
+        plan: &ReconvergePlan,
+        chains: &FlowChains,
+        flow_blocks: &[BlockRef<'c, 'a>],
+        reads: &[Vec<(BlockId, Value<'c, 'a>)>],
+        materializer: &mut ssa::rewrite::Materializer<'c, 'a>,
+        location: Location<'c>,
+    ) {
+        let selector_reads: FastMap<(usize, BlockId), Value<'c, 'a>> = self
+            .selector_var
+            .values()
+            .flat_map(|&var| reads[var].iter().map(move |&(b, value)| ((var, b), value)))
+            .collect();
+        for (flow, node) in plan.flows() {
+            let block = flow_blocks[flow.index()];
+            let chain = chains.chain_of(flow);
+            let flow_branch = self.new_graph.snapshot_terminator(self.id_of(block));
+            let predicate = match self.selector_var.get(&chain) {
+                Some(&var) => {
+                    let selector = selector_reads[&(var, self.id_of(block))];
+                    predicate_from_selector(chains, materializer, flow_branch, selector, node, chain, location)
+                }
+                None => reads[self.predicate_var[&flow]][0].1,
+            };
+            edit::set_operand(flow_branch, 0, predicate);
+        }
+    }
+}
+
+/// Phase 6: the old arguments of the blocks that lost a direct edge take
+/// their variables' values and are erased when nothing uses them any more.
+fn retire_old_arguments<'c, 'a>(
+    context: &'c Context,
+    graph: &RegionGraph<'c, 'a>,
+    targets: &[BlockId],
+    argument_vars: &[(BlockId, usize, usize, usize)],
+    reads: &[Vec<(BlockId, Value<'c, 'a>)>],
+    location: Location<'c>,
+) {
+    replace_old_arguments(context, graph, argument_vars, reads, location);
+    for &d in targets {
         let count = argument_vars.iter().filter(|(b, _, _, _)| *b == d).count();
         for i in (0..count).rev() {
             // Never erase a used argument: that would leave dangling uses.
@@ -306,16 +453,6 @@ pub fn apply_plan<'c, 'a>(
             }
         }
     }
-    timer.lap("predicates, old arguments");
-    let old_dominators = old_dominators.join();
-    let mut lost = ssa::values::lost_dominance(graph, &old_dominators, &new_graph, &dominators);
-    lost.add_definers(forwarded_definers);
-    let repaired_values = ssa::values::repair(context, &new_graph, &dominators, &lost, location);
-    timer.lap(&format!("dominance repair ({lost})"));
-    Ok(Applied {
-        stats: ApplyStats { flows: plan.num_flows(), redirected_slots: redirected, repaired_values },
-        graph: new_graph,
-    })
 }
 
 /// Replaces each old argument of a block that lost a direct edge by the
