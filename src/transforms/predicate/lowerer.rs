@@ -1,0 +1,154 @@
+//! The [`Lowerer`]: applies a predication plan to the IR, one divergent
+//! branch after another (see the module docs of [`super`] for the
+//! scheme). Its work is split by concern: [`super::parking`] (the values
+//! lanes keep while parked), [`super::masks`] (exec-mask updates at
+//! branches and rejoin points) and [`super::repair`] (SSA and value repair
+//! after the edit); this file holds the driver and the final clean-up.
+
+use super::*;
+
+/// Applies the plan to the IR.
+pub(super) struct Lowerer<'c, 'g, 'a> {
+    pub(super) context: &'c Context,
+    pub(super) graph: &'g RegionGraph<'c, 'a>,
+    pub(super) location: Location<'c>,
+    pub(super) mask: Type<'c>,
+    pub(super) empty: Value<'c, 'a>,
+}
+
+impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
+    pub(super) fn new(context: &'c Context, graph: &'g RegionGraph<'c, 'a>, location: Location<'c>) -> Self {
+        let mask = crate::ir::facts::mask_type(context);
+        let entry = graph.block(graph.graph().entry());
+        let empty = edit::insert_at_start(entry, build(context, names::MASK_EMPTY, &[], &[mask], location));
+        Self {
+            context,
+            graph,
+            location,
+            mask,
+            empty: empty.result(0).unwrap().into(),
+        }
+    }
+
+    pub(super) fn run(&self, lowerings: &[Lowering], divergent: &[bool], stats: &mut PredicateStats) {
+        let g = self.graph.graph();
+        let uniform: Vec<OperationRef<'c, 'a>> = (0..g.num_blocks())
+            .map(BlockId::new)
+            .filter(|&b| g.successors(b).len() >= 2 && !divergent[b.index()])
+            .map(|b| self.graph.terminator(b))
+            .collect();
+        let branches: Vec<&DivergentBranch> = lowerings
+            .iter()
+            .filter_map(|l| if let Lowering::Park(b) = l { Some(b) } else { None })
+            .collect();
+        let rejoins: BTreeMap<BlockId, i64> = {
+            let mut points: Vec<BlockId> = branches.iter().map(|b| b.primary(g)).collect();
+            points.sort();
+            points.dedup();
+            points.into_iter().enumerate().map(|(i, p)| (p, i as i64)).collect()
+        };
+        let mut parked = self.collect_parked(&branches);
+        // Rejoin points: exec |= m_P, then the merges of parked arguments;
+        // the values passed around see the merged arguments; then the
+        // merges of parked values.
+        let mut rejoin_ors = HashMap::new();
+        let mut anchors = HashMap::new();
+        let mut merges: HashMap<usize, OperationRef<'c, 'a>> = HashMap::new();
+        let mut merged_arguments: HashMap<usize, Value<'c, 'a>> = HashMap::new();
+        for (&p, &id) in &rejoins {
+            let (or, anchor) = self.emit_rejoin(p, id);
+            rejoin_ors.insert(p, or);
+            anchors.insert(p, anchor);
+            for (k, merge) in self.emit_merges(p, anchor, &parked, |item| item.argument.is_some()) {
+                merged_arguments.insert(parked[k].value.to_raw().ptr as usize, value(merge));
+                merges.insert(k, merge);
+            }
+        }
+        for (k, item) in parked.iter_mut().enumerate() {
+            let merged = |v: Value<'c, 'a>| merged_arguments.get(&(v.to_raw().ptr as usize)).copied();
+            if item.argument.is_none() {
+                item.value = merged(item.value).unwrap_or(item.value);
+            } else if let Some(kept) = item.direct.and_then(merged) {
+                // A direct merge made before the merge of the argument it reads.
+                item.direct = Some(kept);
+                edit::set_operand(merges[&k], 1, kept);
+            }
+        }
+        for &p in rejoins.keys() {
+            merges.extend(self.emit_merges(p, anchors[&p], &parked, |item| item.argument.is_none()));
+        }
+        // Divergent branches.
+        let mut parks = Vec::new();
+        for lowering in lowerings {
+            match lowering {
+                Lowering::SameTarget(b) => self.emit_same_target(*b),
+                Lowering::Park(branch) => {
+                    let p = branch.primary(g);
+                    parks.push((branch.block, p, self.emit_park(branch, rejoins[&p], &mut parked)));
+                    stats.guarded += usize::from(branch.guarded);
+                }
+            }
+        }
+        stats.divergent_branches = lowerings.len();
+        stats.rejoin_points = rejoins.len();
+        stats.parked_values = parked.len();
+        self.repair_ssa(&rejoins, &rejoin_ors, &parks, &parked, &merges);
+        self.empty_instead_of_poison_masks();
+        self.mark_uniform(&uniform);
+        self.drop_markers_and_fold();
+    }
+
+    /// Places the block arguments of the rejoin masks and parked values and
+    /// patches the placeholder operands.
+    /// A fresh snapshot of the region being lowered, after the edits so far.
+    pub(super) fn snapshot_now(&self) -> RegionGraph<'c, 'a> {
+        let region = self.graph.block(self.graph.graph().entry()).parent_region().expect("block in a region");
+        RegionGraph::snapshot(region).expect("the lowered region is well formed")
+    }
+
+    pub(super) fn i64_attr(&self, id: i64) -> Attribute<'c> {
+        IntegerAttribute::new(IntegerType::new(self.context, 64).into(), id).into()
+    }
+
+    pub(super) fn mark_uniform(&self, branches: &[OperationRef<'c, 'a>]) {
+        let uniform = crate::ir::facts::uniformity_attribute(self.context, crate::ir::facts::UniformityMark::Uniform);
+        for branch in branches {
+            crate::ir::facts::set_attribute(*branch, UNIFORMITY_ATTR, uniform);
+        }
+    }
+
+    /// Drops reconvergence markers and folds `spmd.mask.or %empty, %x`.
+    pub(super) fn drop_markers_and_fold(&self) {
+        let region = self
+            .graph
+            .block(self.graph.graph().entry())
+            .parent_region()
+            .expect("block in a region");
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            for op in edit::operations(b) {
+                let name = op_name(op);
+                if name == names::RECONVERGENCE_HEAD || name == names::RECONVERGENCE_TAIL {
+                    edit::erase_operation(op);
+                } else if name == names::MASK_OR {
+                    let (x, y): (Value, Value) = (op.operand(0).unwrap(), op.operand(1).unwrap());
+                    let other = if x == self.empty {
+                        Some(y)
+                    } else if y == self.empty {
+                        Some(x)
+                    } else {
+                        None
+                    };
+                    if let Some(other) = other {
+                        edit::replace_all_uses(value(op), other);
+                        edit::erase_operation(op);
+                    }
+                }
+            }
+            block = b.next_in_region();
+        }
+        if !edit::is_used(self.empty) {
+            edit::erase_operation(edit::defining_op(self.empty).expect("mask.empty op"));
+        }
+    }
+}

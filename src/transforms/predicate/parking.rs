@@ -1,0 +1,279 @@
+//! Parking: the values a lane keeps while it waits at a rejoin point for
+//! the other side of a divergent branch ([`Parked`]), found from the
+//! liveness table, and the branch that parks lanes.
+
+use super::*;
+use super::lowerer::Lowerer;
+
+/// A value kept per lane for the lanes parked for one rejoin point.
+pub(super) struct Parked<'c, 'a> {
+    pub(super) rejoin: BlockId,
+    /// `Some(i)`: argument `i` of the rejoin point; `None`: a value live at
+    /// the rejoin point.
+    pub(super) argument: Option<usize>,
+    pub(super) value: Value<'c, 'a>,
+    /// For an argument: every parking edge passes this value (or poison),
+    /// and it is still intact in the parked lanes at the rejoin point, so
+    /// the merge reads it directly (no copy at the parking branches).
+    pub(super) direct: Option<Value<'c, 'a>>,
+    /// `(parking block, the select made there)`.
+    pub(super) selects: Vec<(BlockId, OperationRef<'c, 'a>)>,
+}
+
+impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
+    /// The per-lane values to keep for parked lanes: the observed block
+    /// arguments of every rejoin point, and every value live-in at a rejoin
+    /// point `P` and defined in the region of a branch parking for `P`
+    /// ([`live`]).
+    pub(super) fn collect_parked(&self, branches: &[&DivergentBranch]) -> Vec<Parked<'c, 'a>> {
+        let g = self.graph.graph();
+        let (table, values) = self.value_table();
+        let mut at = vec![false; g.num_blocks()];
+        for branch in branches {
+            at[branch.primary(g).index()] = true;
+        }
+        let live = table.live_in_at(g, &at);
+        let observed = table.observed();
+        let index: HashMap<usize, usize> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.to_raw().ptr as usize, i))
+            .collect();
+        let dominators = DominatorTree::build(g);
+        let mut by_rejoin: BTreeMap<BlockId, Vec<&DivergentBranch>> = BTreeMap::new();
+        for &branch in branches {
+            by_rejoin.entry(branch.primary(g)).or_default().push(branch);
+        }
+        let mut parked: Vec<Parked<'c, 'a>> = Vec::new();
+        for (&p, parking) in &by_rejoin {
+            // The region of each parking branch: what the wave may run
+            // while its lanes wait.
+            let regions: Vec<Vec<bool>> = parking
+                .iter()
+                .map(|branch| {
+                    plan::reachable_avoiding(g, g.successors(branch.block)[1 - branch.primary_slot], p, false)
+                })
+                .collect();
+            let clobbered = |d: BlockId| regions.iter().any(|region| region[d.index()]);
+            let block = self.graph.block(p);
+            for i in 0..block.argument_count() {
+                let argument: Value<'c, 'a> = block.argument(i).unwrap().into();
+                if !index
+                    .get(&(argument.to_raw().ptr as usize))
+                    .is_some_and(|&k| observed[k])
+                {
+                    continue;
+                }
+                let mut passed: Vec<Value<'c, 'a>> = parking
+                    .iter()
+                    .filter_map(|branch| {
+                        edit::successor_operands(self.graph.terminator(branch.block), branch.primary_slot)
+                            .and_then(|operands| operands.get(i).copied())
+                    })
+                    .filter(|&v| !is_poison(v))
+                    .collect();
+                let mut distinct = std::collections::HashSet::new();
+                passed.retain(|v| distinct.insert(v.to_raw().ptr as usize));
+                if passed.is_empty() {
+                    // Every parking edge passes poison: any value will do.
+                    continue;
+                }
+                let direct = match passed[..] {
+                    [u] => {
+                        let d = self.graph.id(value_block(u));
+                        d.is_none_or(|d| dominators.strictly_dominates(d, p) && !clobbered(d))
+                            .then_some(u)
+                    }
+                    _ => None,
+                };
+                parked.push(Parked {
+                    rejoin: p,
+                    argument: Some(i),
+                    value: argument,
+                    direct,
+                    selects: Vec::new(),
+                });
+            }
+            for &v in &live[p.index()] {
+                if table.values[v].def.is_some_and(clobbered) {
+                    parked.push(Parked {
+                        rejoin: p,
+                        argument: None,
+                        value: values[v],
+                        direct: None,
+                        selects: Vec::new(),
+                    });
+                }
+            }
+        }
+        parked
+    }
+
+    /// The lane-data values of the region with their uses, for [`live`].
+    pub(super) fn value_table(&self) -> (live::Values, Vec<Value<'c, 'a>>) {
+        let g = self.graph.graph();
+        let mut values: Vec<Value<'c, 'a>> = Vec::new();
+        let mut defs = Vec::new();
+        for b in (0..g.num_blocks()).map(BlockId::new) {
+            for v in self.defined_values(b) {
+                values.push(v);
+                defs.push(b);
+            }
+        }
+        let index: HashMap<usize, usize> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.to_raw().ptr as usize, i))
+            .collect();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        let mut group_of: HashMap<usize, usize> = HashMap::new();
+        let mut table = live::Values::default();
+        for (i, &v) in values.iter().enumerate() {
+            let mut uses = Vec::new();
+            for (user, operand) in edit::uses(v) {
+                let Some(b) = enclosing_block_in(self.graph, user) else {
+                    continue;
+                };
+                let top_level = user.block().is_some_and(|ub| self.graph.id(ub) == Some(b));
+                if top_level && user == self.graph.terminator(b) {
+                    if let Some(target) = self
+                        .forwarded_to(b, user, operand)
+                        .and_then(|t| index.get(&(t.to_raw().ptr as usize)))
+                    {
+                        uses.push(live::Use::Forward(b, *target));
+                        continue;
+                    }
+                } else if top_level && is_pure(user) {
+                    let results: Vec<usize> = (0..user.result_count())
+                        .filter_map(|r| {
+                            index
+                                .get(&(Value::from(user.result(r).unwrap()).to_raw().ptr as usize))
+                                .copied()
+                        })
+                        .collect();
+                    if results.len() == user.result_count() {
+                        let key = user.to_raw().ptr as usize;
+                        let group = *group_of.entry(key).or_insert_with(|| {
+                            groups.push(results);
+                            groups.len() - 1
+                        });
+                        uses.push(live::Use::Through(b, group));
+                        continue;
+                    }
+                }
+                uses.push(live::Use::Plain(b));
+            }
+            table.values.push(live::ValueInfo {
+                def: Some(defs[i]),
+                uses,
+            });
+        }
+        table.groups = groups;
+        (table, values)
+    }
+
+    /// The block argument that operand `operand` of terminator `user` of
+    /// `b` is forwarded to, if it is a successor operand.
+    pub(super) fn forwarded_to(&self, b: BlockId, user: OperationRef<'c, 'a>, operand: usize) -> Option<Value<'c, 'a>> {
+        let successors = self.graph.graph().successors(b);
+        match OperandSite::of(user, operand) {
+            OperandSite::Successor { slot, position } => {
+                Some(self.graph.block(successors[slot]).argument(position).ok()?.into())
+            }
+            OperandSite::Plain(_) => None,
+        }
+    }
+
+    /// Block arguments and op results of `block` that are per-lane data.
+    pub(super) fn defined_values(&self, block: BlockId) -> Vec<Value<'c, 'a>> {
+        let block = self.graph.block(block);
+        let mut values: Vec<Value<'c, 'a>> = (0..block.argument_count())
+            .map(|i| block.argument(i).unwrap().into())
+            .collect();
+        for op in edit::operations(block) {
+            values.extend((0..op.result_count()).map(|i| Value::from(op.result(i).unwrap())));
+        }
+        values.retain(|v| self.is_lane_data(v.r#type()));
+        values
+    }
+
+    pub(super) fn is_lane_data(&self, r#type: Type<'c>) -> bool {
+        r#type != self.mask && !crate::ir::facts::is_spmd_type(r#type)
+    }
+
+    /// The mask code of a parking branch; returns `(m_P | c)`.
+    pub(super) fn emit_park(&self, branch: &DivergentBranch, id: i64, parked: &mut [Parked<'c, 'a>]) -> OperationRef<'c, 'a> {
+        let g = self.graph.graph();
+        let block = self.graph.block(branch.block);
+        let terminator = self.graph.terminator(branch.block);
+        let location = terminator.location();
+        let condition: Value<'c, 'a> = terminator.operand(0).unwrap();
+        let to_primary = if branch.primary_slot == 0 {
+            condition
+        } else {
+            let one = edit::insert_before_terminator(block, edit::bool_constant(self.context, true, location));
+            let i1: Type = IntegerType::new(self.context, 1).into();
+            value(edit::insert_before_terminator(
+                block,
+                build(self.context, "arith.xori", &[condition, value(one)], &[i1], location),
+            ))
+        };
+        let ballot = value(edit::insert_before_terminator(
+            block,
+            build(self.context, names::BALLOT, &[to_primary], &[self.mask], location),
+        ));
+        let p = branch.primary(g);
+        let primary_operands = edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
+        for item in parked
+            .iter_mut()
+            .filter(|item| item.rejoin == p && item.direct.is_none())
+        {
+            // Every lane parked for `p` takes its merge from the parked
+            // copy, so every branch parking for `p` keeps its lanes' values.
+            let parked_value = match item.argument {
+                // A lane passing poison may rejoin with any value.
+                Some(i) if is_poison(primary_operands[i]) => continue,
+                Some(i) => primary_operands[i],
+                None => item.value,
+            };
+            let op = build(
+                self.context,
+                names::MASK_SELECT,
+                &[ballot, parked_value, parked_value],
+                &[parked_value.r#type()],
+                location,
+            );
+            item.selects
+                .push((branch.block, edit::insert_before_terminator(block, op)));
+        }
+        let pending = edit::insert_before_terminator(
+            block,
+            build(
+                self.context,
+                names::MASK_OR,
+                &[self.empty, ballot],
+                &[self.mask],
+                location,
+            ),
+        );
+        let exec = edit::insert_before_terminator(
+            block,
+            build(self.context, names::EXEC_READ, &[], &[self.mask], location),
+        );
+        let rest = edit::insert_before_terminator(
+            block,
+            build(
+                self.context,
+                names::MASK_ANDN,
+                &[value(exec), ballot],
+                &[self.mask],
+                location,
+            ),
+        );
+        let mut write = build(self.context, names::EXEC_WRITE, &[value(rest)], &[], location);
+        write.set_discardable_attribute(PARK_ATTR, self.i64_attr(id));
+        edit::insert_before_terminator(block, write);
+        self.replace_terminator(branch, terminator, primary_operands);
+        pending
+    }
+}
