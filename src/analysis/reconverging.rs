@@ -47,6 +47,38 @@
 //! `X`; consumers that need a rejoin point (`--spmd-predicate`) take the
 //! strictly post-dominating successor and never park lanes on the self
 //! loop, where they could be stranded.
+//!
+//! # One rule, two models of post-dominance
+//!
+//! The rule itself is checked in one place, [`check_against`]: a divergent
+//! block must have two successor slots, and one of its two successors must
+//! post-dominate it. What "post-dominate" means, and which blocks the rule
+//! applies to, is a [`PostDominanceModel`]:
+//!
+//! * [`ExitPostDominance`], the model above, for the passes
+//!   (`--spmd-verify-reconverging`, the structured contract, the rounds of
+//!   `--spmd-reconverge`, `--spmd-predicate`, the branch-fold gate): exits
+//!   chosen by the caller, every block judged, infinite loops against the
+//!   whole graph's tree. A divergent terminator with fewer than two
+//!   successors is no branch and is not judged. [`check`] and
+//!   [`check_with_exits`] use it.
+//! * The planner's model (`RView` in the `plan` module of
+//!   `--spmd-reconverge`; see its docs, "What reconverging means here"):
+//!   only `R`, the blocks reachable from the entry that can reach the
+//!   unique exit (the return block), matters, and post-dominance is
+//!   computed on the subgraph induced by `R`, whose only sink is the exit.
+//!   A divergent block outside `R`, one with both slots to one block, or
+//!   one with a successor outside `R` is trivially reconverging; without an
+//!   exit nothing terminates, so every graph is reconverging. A divergent
+//!   block must have exactly two slots wherever it is (one with fewer also
+//!   violates the rule). The planner checks its output with it, through
+//!   `plan::reconvergence_violations`.
+//!
+//! With the unique return as the only exit, the two models give the same
+//! verdict on every two-way divergent block of `R`; they differ on what
+//! lies outside it (inside infinite loops, unreachable code), which the
+//! planner leaves alone and the passes still judge, and on divergent
+//! blocks with fewer than two slots.
 
 use super::cfg::{BlockId, CfgGraph, Graph, PostDominatorTree};
 
@@ -55,9 +87,46 @@ use super::cfg::{BlockId, CfgGraph, Graph, PostDominatorTree};
 pub enum Violation {
     /// The branch has `successors` successor slots instead of two.
     NotTwoWay { block: BlockId, successors: usize },
-    /// Neither successor post-dominates the branch; `reconvergence` is where
-    /// its threads actually meet (`None`: only at the function's end).
-    NoPostDominatingSuccessor { block: BlockId, reconvergence: Option<BlockId> },
+    /// Neither of the two `successors` post-dominates the branch;
+    /// `reconvergence` is its immediate post-dominator in the model, where
+    /// its threads actually meet (`None`: only at the function's end, the
+    /// virtual exit).
+    NoPostDominatingSuccessor { block: BlockId, successors: [BlockId; 2], reconvergence: Option<BlockId> },
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Violation::NotTwoWay { block, successors } => {
+                write!(f, "divergent {block} has {successors} successor slots (expected 2)")
+            }
+            Violation::NoPostDominatingSuccessor { block, successors, reconvergence } => {
+                write!(f, "divergent {block}: neither {} nor {} post-dominates it", successors[0], successors[1])?;
+                match reconvergence {
+                    Some(p) => write!(f, " (ipdom {p})"),
+                    None => write!(f, " (ipdom: virtual exit)"),
+                }
+            }
+        }
+    }
+}
+
+/// How a check reads post-dominance and which divergent blocks the rule
+/// applies to (see the module docs, "One rule, two models").
+pub trait PostDominanceModel {
+    /// True if a divergent block with fewer than two successor slots breaks
+    /// the rule; false if it is no branch and is not judged. (More than two
+    /// always breaks it.)
+    fn fewer_than_two_slots_violate(&self) -> bool;
+    /// True if the divergent two-way `block` with `successors` is not
+    /// judged (it imposes nothing in this model).
+    fn exempt<G: Graph + ?Sized>(&self, graph: &G, block: BlockId, successors: [BlockId; 2]) -> bool;
+    /// True if the successor `successor` of `block` post-dominates it, as
+    /// the rule reads it.
+    fn successor_post_dominates<G: Graph + ?Sized>(&self, graph: &G, successor: BlockId, block: BlockId) -> bool;
+    /// Where the paths from `block` meet again (`None`: only at the end),
+    /// reported with a violation.
+    fn reconvergence<G: Graph + ?Sized>(&self, graph: &G, block: BlockId) -> Option<BlockId>;
 }
 
 /// Checks every block for which `divergent` holds, in block order; every
@@ -73,26 +142,38 @@ pub fn check_with_exits<G: Graph + ?Sized>(
     divergent: &dyn Fn(BlockId) -> bool,
     is_exit: &dyn Fn(BlockId) -> bool,
 ) -> Vec<Violation> {
-    let dominance = ExitPostDominance::new(graph, is_exit);
+    check_against(graph, divergent, &ExitPostDominance::new(graph, is_exit))
+}
+
+/// Definition 1, the one checker: every block for which `divergent` holds
+/// must have two successor slots, one of which post-dominates it, as
+/// `model` reads post-dominance. Returns the violations in block order.
+pub fn check_against<G: Graph + ?Sized, M: PostDominanceModel>(
+    graph: &G,
+    divergent: &dyn Fn(BlockId) -> bool,
+    model: &M,
+) -> Vec<Violation> {
     let mut violations = Vec::new();
     for index in 0..graph.num_blocks() {
         let block = BlockId::new(index);
         let successors = graph.successors(block);
-        if successors.len() < 2 || !divergent(block) {
+        if (successors.len() < 2 && !model.fewer_than_two_slots_violate()) || !divergent(block) {
             continue;
         }
-        if successors.len() != 2 {
+        let &[first, second] = successors else {
             violations.push(Violation::NotTwoWay { block, successors: successors.len() });
             continue;
+        };
+        let successors = [first, second];
+        if model.exempt(graph, block, successors) {
+            continue;
         }
-        // In an infinite loop the self edge never counts (the whole graph's
-        // tree has no terminating path to make it harmless).
-        let in_infinite_loop = !dominance.reaches_exit(block);
-        let ok = successors
-            .iter()
-            .any(|&s| !(in_infinite_loop && s == block) && dominance.post_dominates(graph, s, block));
-        if !ok {
-            violations.push(Violation::NoPostDominatingSuccessor { block, reconvergence: dominance.ipdom(graph, block) });
+        if !successors.iter().any(|&s| model.successor_post_dominates(graph, s, block)) {
+            violations.push(Violation::NoPostDominatingSuccessor {
+                block,
+                successors,
+                reconvergence: model.reconvergence(graph, block),
+            });
         }
     }
     violations
@@ -142,6 +223,27 @@ impl ExitPostDominance {
 
     fn whole<G: Graph + ?Sized>(&self, graph: &G) -> &PostDominatorTree {
         self.whole.get_or_init(|| PostDominatorTree::build(graph))
+    }
+}
+
+impl PostDominanceModel for ExitPostDominance {
+    fn fewer_than_two_slots_violate(&self) -> bool {
+        false
+    }
+
+    fn exempt<G: Graph + ?Sized>(&self, _graph: &G, _block: BlockId, _successors: [BlockId; 2]) -> bool {
+        false
+    }
+
+    fn successor_post_dominates<G: Graph + ?Sized>(&self, graph: &G, successor: BlockId, block: BlockId) -> bool {
+        // In an infinite loop the self edge never counts (the whole graph's
+        // tree has no terminating path to make it harmless).
+        let in_infinite_loop = !self.reaches_exit(block);
+        !(in_infinite_loop && successor == block) && self.post_dominates(graph, successor, block)
+    }
+
+    fn reconvergence<G: Graph + ?Sized>(&self, graph: &G, block: BlockId) -> Option<BlockId> {
+        self.ipdom(graph, block)
     }
 }
 
@@ -218,7 +320,7 @@ mod tests {
         let a = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
         assert_eq!(
             check(&a, &|x| x == b(0)),
-            vec![Violation::NoPostDominatingSuccessor { block: b(0), reconvergence: Some(b(3)) }]
+            vec![Violation::NoPostDominatingSuccessor { block: b(0), successors: [b(1), b(2)], reconvergence: Some(b(3)) }]
         );
         // 2b: A -> C, Flow(4); C -> Flow; Flow -> B, D; B -> D.
         let fixed = CfgGraph::from_edges(5, b(0), &[(0, 2), (0, 4), (2, 4), (4, 1), (4, 3), (1, 3)]);
@@ -255,7 +357,7 @@ mod tests {
         let g = CfgGraph::from_edges(6, b(0), &[(0, 1), (1, 1), (1, 2), (2, 3), (2, 4), (3, 5), (4, 5)]);
         assert_eq!(
             check(&g, &|x| x == b(1) || x == b(2)),
-            vec![Violation::NoPostDominatingSuccessor { block: b(2), reconvergence: Some(b(5)) }]
+            vec![Violation::NoPostDominatingSuccessor { block: b(2), successors: [b(3), b(4)], reconvergence: Some(b(5)) }]
         );
     }
 

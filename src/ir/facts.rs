@@ -160,6 +160,16 @@ pub fn flow_shapes(blocks: &[BlockRef<'_, '_>]) -> Vec<Option<FlowShape>> {
         .collect()
 }
 
+/// True if `block` holds an operation besides its terminator that a Flow
+/// block may not hold, whatever its terminator is. The list of what a
+/// Flow block may hold (reconvergence tails, and the `arith.constant` and
+/// `arith.cmpi` of a selector chain) lives on the C++ side only, the same
+/// rule [`flow_shapes`] reports as `has_other_ops`.
+pub fn holds_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
+    // SAFETY: a query on a live block.
+    unsafe { ffi::spmdBlockHoldsNonFlowOps(block.to_raw()) }
+}
+
 /// The reconvergence markers of the `num_blocks` blocks of `region`: one
 /// more than the largest marker id (0 if there is none), and for each
 /// block (in region order) whether it holds an `spmd.reconvergence.head`.

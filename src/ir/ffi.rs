@@ -90,6 +90,7 @@ unsafe extern "C" {
     pub fn spmdIsBranch(op: MlirOperation) -> bool;
     pub fn spmdFindNonBranchTerminator(ops: *const MlirOperation, num_ops: isize) -> isize;
     pub fn spmdReadFlowShapes(blocks: *const mlir_sys::MlirBlock, num_blocks: isize, shapes: *mut u8);
+    pub fn spmdBlockHoldsNonFlowOps(block: mlir_sys::MlirBlock) -> bool;
     pub fn spmdAppendTwoWayBranch(
         block: mlir_sys::MlirBlock,
         condition: MlirValue,

@@ -30,7 +30,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
                     graph.name(*block)
                 ),
             ),
-            Violation::NoPostDominatingSuccessor { block, reconvergence } => {
+            Violation::NoPostDominatingSuccessor { block, reconvergence, .. } => {
                 let meet = reconvergence.map_or("only at the function's end".to_string(), |r| format!("at {}", graph.name(r)));
                 (
                     *block,

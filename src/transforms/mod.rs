@@ -2,6 +2,7 @@
 //! ([`crate::analysis::cfg`]) and then applies them to MLIR; the modules
 //! below the transforms are their shared IR machinery.
 
+pub mod constants;
 pub mod hubs;
 pub mod lower_to_nvvm;
 pub mod predicate;

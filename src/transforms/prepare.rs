@@ -1,6 +1,10 @@
 //! CFG preparations shared by the reconvergence and structurization
-//! transforms: divergent switches become chains of two-way branches, and
-//! several returns become one exit block.
+//! transforms: divergent switches become chains of two-way branches,
+//! several returns become one exit block, and infinite loops get a
+//! never-taken exit. [`prepare_region`] is the one sequence of these steps
+//! both transforms run; [`Preparation`] holds what differs (which switches
+//! are lowered, when infinite loops get an exit, whether to stop after the
+//! first change and let the caller re-check).
 //!
 //! ```text
 //!  cf.switch %x [default: ^d, 1: ^a, 2: ^b]      cond_br (%x == 1), ^a, ^s2
@@ -283,4 +287,159 @@ pub fn add_infinite_loop_exits<'c, 'a>(
         }
     }
     added
+}
+
+/// What [`prepare_region`] does differently for the transform calling it.
+pub struct Preparation<'p> {
+    /// Which blocks with a multi-way branch (more than two successors) to
+    /// lower into two-way branches: the divergent ones for
+    /// `--spmd-reconverge`, all for `--spmd-structurize`.
+    pub lower_switch: &'p dyn Fn(crate::analysis::cfg::BlockId) -> bool,
+    /// Why a multi-way branch to lower that is not a switch is rejected.
+    pub switch_reason: &'static str,
+    /// When infinite loops get a never-taken exit.
+    pub infinite_loops: InfiniteLoops<'p>,
+    /// Return as soon as a step (switches and returns together, then
+    /// infinite loops) changed the region, without re-reading it: the
+    /// caller re-reads it and checks whether it needs more
+    /// (`--spmd-reconverge`). Otherwise every step runs, and the region is
+    /// re-read after each step that changed it.
+    pub stop_after_change: bool,
+}
+
+/// When [`prepare_region`] gives infinite loops a never-taken exit
+/// ([`add_infinite_loop_exits`]).
+pub enum InfiniteLoops<'p> {
+    /// Always (`--spmd-structurize`: branches inside them are structurized
+    /// too).
+    Always,
+    /// Only when a block flagged here (a divergent branch) cannot reach a
+    /// return: it needs a rejoin point. If no exit can be added (no single
+    /// return), that block's terminator is rejected for `reason`.
+    ForStranded { divergent: &'p [bool], reason: &'static str },
+}
+
+/// Sees the blocks [`prepare_region`] creates, to keep per-block facts
+/// (divergence) up to date.
+pub trait PrepareObserver<'c, 'a> {
+    /// The multi-way branch of `block` became a chain of two-way branches;
+    /// `created` are the chain's new blocks.
+    fn switch_lowered(&mut self, _block: BlockRef<'c, 'a>, _created: &[BlockRef<'c, 'a>]) {}
+    /// `detour` gives an infinite loop its never-taken exit (its branch is
+    /// on a constant, hence uniform).
+    fn detour_added(&mut self, _detour: BlockRef<'c, 'a>) {}
+}
+
+/// What [`prepare_region`] did.
+pub struct Prepared<'c, 'a> {
+    /// Multi-way branches lowered.
+    pub switches_lowered: usize,
+    /// Return blocks routed to one exit (0 if there was at most one).
+    pub returns_unified: usize,
+    /// Infinite loops given a never-taken exit.
+    pub infinite_loops: usize,
+    /// An exact snapshot of the region as prepared; `None` when
+    /// [`Preparation::stop_after_change`] stopped after a change, before
+    /// re-reading the region.
+    pub graph: Option<crate::ir::region_graph::RegionGraph<'c, 'a>>,
+}
+
+impl Prepared<'_, '_> {
+    /// True if the region changed.
+    pub fn changed(&self) -> bool {
+        self.switches_lowered > 0 || self.returns_unified > 0 || self.infinite_loops > 0
+    }
+}
+
+/// Why [`prepare_region`] failed.
+#[derive(Debug)]
+pub enum PrepareError<'c> {
+    /// The prepared region cannot be snapshotted.
+    Region(crate::ir::region_graph::RegionGraphError<'c>),
+    /// A terminator the preparation cannot handle.
+    UnsupportedTerminator { location: Location<'c>, name: String, reason: &'static str },
+}
+
+/// The CFG preparation of `--spmd-reconverge` and `--spmd-structurize`
+/// (see the module docs), on `region` whose exact snapshot is `graph`:
+///
+/// 1. multi-way branches chosen by [`Preparation::lower_switch`] become
+///    chains of two-way branches ([`lower_switch_into_blocks`]);
+/// 2. several returns go to one exit block ([`unify_returns_in`]);
+/// 3. infinite loops get a never-taken exit, as
+///    [`Preparation::infinite_loops`] says ([`add_infinite_loop_exits`]).
+///
+/// `observer` sees the blocks created on the way.
+pub fn prepare_region<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    graph: crate::ir::region_graph::RegionGraph<'c, 'a>,
+    preparation: &Preparation<'_>,
+    observer: &mut dyn PrepareObserver<'c, 'a>,
+    mut timer: Option<&mut crate::support::PhaseTimer>,
+) -> Result<Prepared<'c, 'a>, PrepareError<'c>> {
+    use crate::analysis::cfg::{BlockId, Graph};
+    use crate::ir::region_graph::RegionGraph;
+    let snapshot = || RegionGraph::snapshot(region).map_err(PrepareError::Region);
+    let mut prepared = Prepared { switches_lowered: 0, returns_unified: 0, infinite_loops: 0, graph: None };
+    let mut graph = graph;
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        if graph.graph().successors(b).len() <= 2 || !(preparation.lower_switch)(b) {
+            continue;
+        }
+        let terminator = graph.terminator(b);
+        let Some(created) = lower_switch_into_blocks(context, region, graph.block(b)) else {
+            return Err(PrepareError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: preparation.switch_reason,
+            });
+        };
+        observer.switch_lowered(graph.block(b), &created);
+        prepared.switches_lowered += 1;
+    }
+    let returns = return_blocks(&graph).count();
+    if returns > 1 {
+        unify_returns_in(region, &graph);
+        prepared.returns_unified = returns;
+    }
+    if prepared.changed() {
+        if preparation.stop_after_change {
+            return Ok(prepared);
+        }
+        graph = snapshot()?;
+    }
+    if let Some(timer) = timer.as_deref_mut() {
+        timer.lap("switches, returns");
+    }
+    let stranded = match preparation.infinite_loops {
+        InfiniteLoops::Always => None,
+        InfiniteLoops::ForStranded { divergent, reason } => {
+            let g = graph.graph();
+            let reaches = crate::analysis::reconverging::reaches_exit(g, &|b| is_function_exit(graph.terminator(b)));
+            match (0..g.num_blocks()).find(|&b| divergent[b] && !reaches[b]) {
+                Some(b) => Some((BlockId::new(b), reason)),
+                None => {
+                    prepared.graph = Some(graph);
+                    return Ok(prepared);
+                }
+            }
+        }
+    };
+    prepared.infinite_loops = add_infinite_loop_exits(context, region, &graph, &mut |detour| observer.detour_added(detour));
+    if let (0, Some((b, reason))) = (prepared.infinite_loops, stranded) {
+        let terminator = graph.terminator(b);
+        return Err(PrepareError::UnsupportedTerminator { location: terminator.location(), name: op_name(terminator), reason });
+    }
+    if prepared.infinite_loops > 0 {
+        if preparation.stop_after_change {
+            return Ok(prepared);
+        }
+        graph = snapshot()?;
+    }
+    if let Some(timer) = timer {
+        timer.lap("infinite loops");
+    }
+    prepared.graph = Some(graph);
+    Ok(prepared)
 }

@@ -169,7 +169,9 @@ typedef enum SpmdFlowShape {
   /* The branch is a loop Flow (`spmd.flow_br loop`). */
   SpmdFlowShapeLoop = 2,
   /* The block holds operations other than the branch, reconvergence tails
-   * and a selector comparison (`arith.constant`, `arith.cmpi`). */
+   * and a selector comparison (`arith.constant`, `arith.cmpi`). This list
+   * of what a Flow block may hold is kept in Spmd.cpp only (see also
+   * spmdBlockHoldsNonFlowOps). */
   SpmdFlowShapeHasOtherOps = 4,
 } SpmdFlowShape;
 
@@ -181,6 +183,12 @@ typedef enum SpmdFlowShape {
 MLIR_CAPI_EXPORTED void spmdReadFlowShapes(const MlirBlock *blocks,
                                            intptr_t numBlocks,
                                            uint8_t *shapes);
+
+/* True if `block`, whatever its terminator, holds an operation besides its
+ * terminator that a Flow block may not hold (the rule behind
+ * SpmdFlowShapeHasOtherOps): for transforms that ask whether a block's
+ * operations could stay in a Flow block, e.g. when merging it into one. */
+MLIR_CAPI_EXPORTED bool spmdBlockHoldsNonFlowOps(MlirBlock block);
 
 /* The last operation of `block` in constant time (null if the block is
  * empty), whether or not it is a registered terminator. Borrowed from the

@@ -141,6 +141,17 @@ MlirValue spmdInsertSelectorCompare(MlirOperation before, MlirValue selector,
                   .getResult());
 }
 
+/// The rule of what a Flow block may hold besides its branch, the only
+/// copy of it (the Rust side asks through spmdReadFlowShapes and
+/// spmdBlockHoldsNonFlowOps): reconvergence tails and, in a selector
+/// chain, the comparison that derives the block's predicate
+/// (`arith.constant`, `arith.cmpi`).
+static bool holdsNonFlowOps(Block *block) {
+  return llvm::any_of(block->without_terminator(), [](Operation &op) {
+    return !isa<spmd::ReconvergenceTailOp, arith::ConstantOp, arith::CmpIOp>(op);
+  });
+}
+
 void spmdReadFlowShapes(const MlirBlock *blocks, intptr_t numBlocks,
                         uint8_t *shapes) {
   for (intptr_t i = 0; i < numBlocks; ++i) {
@@ -151,13 +162,15 @@ void spmdReadFlowShapes(const MlirBlock *blocks, intptr_t numBlocks,
       shapes[i] = 0;
       continue;
     }
-    bool otherOps = llvm::any_of(block->without_terminator(), [](Operation &op) {
-      return !isa<spmd::ReconvergenceTailOp, arith::ConstantOp, arith::CmpIOp>(op);
-    });
+    bool otherOps = holdsNonFlowOps(block);
     shapes[i] = SpmdFlowShapeFlowBranch |
                 (branch.getLoop() ? SpmdFlowShapeLoop : 0) |
                 (otherOps ? SpmdFlowShapeHasOtherOps : 0);
   }
+}
+
+bool spmdBlockHoldsNonFlowOps(MlirBlock block) {
+  return holdsNonFlowOps(unwrap(block));
 }
 
 MlirOperation spmdInsertReconvergenceMarker(MlirBlock block,

@@ -16,7 +16,7 @@
 
 use crate::ir::{facts, names};
 use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, edit, prepare, Apply, Folder, PlanEdit, Round, View};
-use crate::{analysis::cfg::{BlockId, Graph}, ir::region_graph::{RegionGraph, RegionGraphError}};
+use crate::{analysis::cfg::{BlockId, Graph}, ir::region_graph::{RegionGraph, RegionGraphError}, transforms::constants};
 use melior::{
     dialect::cf,
     ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike},
@@ -193,76 +193,18 @@ fn constant_int_width(value: Value<'_, '_>) -> Option<(i128, u32)> {
 }
 
 /// Erases unused constants (`arith.constant`, `ub.poison`), merges equal
-/// ones in the entry block and moves every other one outside the entry
-/// block to the start of the entry block, reusing an equal constant
-/// already there. Constants are
-/// pure and position-independent and the entry dominates every block, so
-/// this is always valid; it leaves blocks that only materialized a
-/// predicate or a phi input for a Flow block empty, which the other rules
-/// then remove.
+/// ones and moves every other one to the start of the entry block
+/// ([`constants::hoist_constants`], merging, each moved constant first).
+/// This leaves blocks that only materialized a predicate or a phi input
+/// for a Flow block empty, which the other rules then remove.
 fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
     let entry = view.block(BlockId::new(0));
     if super::is_flow_block(entry) {
         // A Flow entry block must stay empty (the input had it; keep it).
         return false;
     }
-    let mut pool: Vec<OperationRef<'c, 'a>> =
-        edit::operations(entry).into_iter().filter(|op| is_constant(*op)).collect();
-    let mut moved = 0;
-    for op in &pool {
-        if !edit::is_used(op.result(0).unwrap().into()) {
-            moved += 1;
-        }
-    }
-    pool.retain(|op| {
-        let dead = !edit::is_used(op.result(0).unwrap().into());
-        if dead {
-            edit::erase_operation(*op);
-        }
-        !dead
-    });
-    // Equal constants in the entry block (the folding step materializes its
-    // own) merge into the first one.
-    let mut unique: HashMap<facts::ConstantKey, OperationRef<'c, 'a>> = HashMap::with_capacity(pool.len());
-    for op in pool {
-        match unique.get(&facts::constant_key(op)) {
-            Some(known) => {
-                edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
-                edit::erase_operation(op);
-                moved += 1;
-            }
-            None => {
-                unique.insert(facts::constant_key(op), op);
-            }
-        }
-    }
-    let mut pool = unique;
-    for index in 1..view.num_blocks() {
-        for op in edit::operations(view.block(BlockId::new(index))) {
-            if !is_constant(op) {
-                continue;
-            }
-            if !edit::is_used(op.result(0).unwrap().into()) {
-                edit::erase_operation(op);
-                moved += 1;
-                continue;
-            }
-            match pool.get(&facts::constant_key(op)) {
-                Some(known) => {
-                    edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
-                    edit::erase_operation(op);
-                }
-                None => {
-                    match entry.first_operation() {
-                        Some(first) => edit::move_before(op, first),
-                        None => edit::move_to_end(op, entry),
-                    }
-                    pool.insert(facts::constant_key(op), op);
-                }
-            }
-            moved += 1;
-        }
-    }
+    let later = (1..view.num_blocks()).map(|index| view.block(BlockId::new(index)));
+    let moved = constants::hoist_constants(entry, later, constants::Hoisting { placement: constants::Placement::Front, merge: true });
     if moved == 0 {
         return false;
     }
@@ -477,12 +419,6 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
         }
     }
     erased
-}
-
-/// `arith.constant` and `ub.poison`: pure, operand-free, position-independent.
-fn is_constant(op: OperationRef<'_, '_>) -> bool {
-    let name = prepare::op_name(op);
-    (name == names::ARITH_CONSTANT || name == names::UB_POISON) && op.region_count() == 0 && op.operand_count() == 0
 }
 
 /// Folds the two-way branch of `block` into `cf.br` when both sides are

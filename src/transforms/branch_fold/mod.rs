@@ -639,15 +639,12 @@ fn is_flow_block(block: BlockRef<'_, '_>) -> bool {
     block.terminator().is_some_and(|t| prepare::op_name(t) == names::FLOW_BR)
 }
 
-/// True if `block` holds an operation that the structured contract does
-/// not allow in a Flow block besides its branch: anything but reconvergence
-/// tails and the `arith.constant`/`arith.cmpi` of a selector chain (see
-/// [`crate::transforms::structurize::flow_shapes`]).
+/// True if `block` holds an operation besides its terminator that the
+/// structured contract does not allow in a Flow block. The rule is decided
+/// on the C++ side only ([`facts::holds_non_flow_ops`], the same one
+/// [`crate::transforms::structurize::flow_shapes`] reads).
 fn has_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
-    let operations = edit::operations(block);
-    operations[..operations.len().saturating_sub(1)].iter().any(|op| {
-        !matches!(prepare::op_name(*op).as_str(), names::RECONVERGENCE_TAIL | names::ARITH_CONSTANT | names::ARITH_CMPI)
-    })
+    facts::holds_non_flow_ops(block)
 }
 
 /// True if `op` is not the first operation of its block.

@@ -147,7 +147,7 @@ use crate::transforms::flow::ssa;
 use crate::ir::names;
 use crate::{ir::edit, transforms::flow::ssa::{rewrite::{Def, IrVariable}, solve::Variable, values::enclosing_block_in}};
 use crate::{analysis::{cfg::{BlockId, DominatorTree, Graph}, reconverging::{check_with_exits, ExitPostDominance, Violation}, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{names::UNIFORMITY_ATTR, region_graph::{RegionGraph, RegionGraphError}}};
-use crate::transforms::prepare::{self, op_name};
+use crate::transforms::{constants, prepare::{self, op_name}};
 use melior::{
     ir::{
         attribute::IntegerAttribute,
@@ -313,23 +313,14 @@ fn lower_divergent_switches<'c>(
     Ok(())
 }
 
-/// Moves `arith.constant` and `ub.poison` to the start of the entry block.
-/// They have no operands and no effects, so this is always valid; and a
-/// value defined in the entry block is never recomputed while lanes are
-/// parked, so it never needs to be kept for them.
+/// Moves `arith.constant` and `ub.poison` to the start of the entry block,
+/// in region order ([`constants::hoist_constants`]): a value defined in the
+/// entry block is never recomputed while lanes are parked, so it never
+/// needs to be kept for them.
 fn hoist_constants(region: RegionRef<'_, '_>) {
     let Some(entry) = region.first_block() else { return };
-    let Some(anchor) = entry.first_operation() else { return };
-    let mut block = entry.next_in_region();
-    while let Some(b) = block {
-        for op in edit::operations(b) {
-            let name = op_name(op);
-            if (name == names::ARITH_CONSTANT || name == names::UB_POISON) && op.operand_count() == 0 && op.region_count() == 0 {
-                edit::move_before(op, anchor);
-            }
-        }
-        block = b.next_in_region();
-    }
+    let later = edit::blocks(region).into_iter().skip(1);
+    constants::hoist_constants(entry, later, constants::Hoisting { placement: constants::Placement::InRegionOrder, merge: false });
 }
 
 /// Refuses terminators the lowering cannot handle: a divergent branch

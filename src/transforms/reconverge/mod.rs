@@ -15,10 +15,12 @@
 //!    divergent); each round snapshots the region ([`RegionGraph`]) and
 //!    checks Definition 1 ([`reconverging::check_with_exits`], returns as
 //!    exits, dead ends impose nothing).
-//! 2. **Prepare** (once, if needed): divergent `cf.switch`es become chains
+//! 2. **Prepare** (once, if needed; [`prepare::prepare_region`], shared
+//!    with `--spmd-structurize`): divergent `cf.switch`es become chains
 //!    of two-way branches; several returns are routed to one exit block,
 //!    so that a reconvergence point exists for branches leading to
-//!    different returns.
+//!    different returns; in a later round, if a divergent branch sits in
+//!    an infinite loop, the loops get a never-taken exit.
 //! 3. **Plan** on the IR-independent graph ([`plan`](crate::transforms::flow::plan)): the OpenTree-style
 //!    sweep that inserts Flow nodes and redirects edges, with the chosen
 //!    block ordering (`df`, `dfpd`, `bf`, `rpot`).
@@ -243,13 +245,13 @@ pub fn reconverge_function<'c, 'a>(
                 reason: prepare::UNKNOWN_EXIT_REASON,
             });
         }
-        let prepared = prepare_region(context, region, &graph, &divergent, &mut divergence, &mut stats)?;
+        let prepared = prepare_region(context, region, graph, &divergent, &mut divergence, &mut stats)?;
         timer.lap("prepare");
-        if prepared {
+        let Some(graph) = prepared else {
             stats.changed = true;
             carried = Some(divergence);
             continue;
-        }
+        };
         let exit = prepare::single_return_block_in(&graph);
         let plan = plan_reconvergence_checked_later(graph.graph(), &divergent, exit, options.ordering)
             .map_err(|error| ReconvergeError::Plan { location, error })?;
@@ -309,62 +311,49 @@ fn check_terminators<'c>(graph: &crate::ir::region_graph::RegionGraph<'c, '_>) -
     Ok(())
 }
 
-/// Lowers divergent switches and unifies returns; true if anything changed.
+impl<'c, 'a> prepare::PrepareObserver<'c, 'a> for CarriedDivergence {
+    fn detour_added(&mut self, detour: BlockRef<'c, 'a>) {
+        self.set_uniform(detour);
+    }
+}
+
+/// Step 2 of the module docs ([`prepare::prepare_region`]): lowers
+/// divergent switches and unifies returns; if neither was needed, gives
+/// infinite loops a never-taken exit when a divergent branch inside one
+/// needs a rejoin point. Stops after the first step that changed the
+/// region (the next round re-reads and re-checks it). Returns the graph
+/// back when nothing changed.
 fn prepare_region<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
-    graph: &crate::ir::region_graph::RegionGraph<'c, 'a>,
+    graph: RegionGraph<'c, 'a>,
     divergent: &[bool],
     divergence: &mut CarriedDivergence,
     stats: &mut ReconvergeStats,
-) -> Result<bool, ReconvergeError<'c>> {
-    let mut changed = false;
-    for b in 0..graph.num_blocks() {
-        let block = graph.block(BlockId::new(b));
-        if !divergent[b] || graph.graph().successors(BlockId::new(b)).len() <= 2 {
-            continue;
+) -> Result<Option<RegionGraph<'c, 'a>>, ReconvergeError<'c>> {
+    let preparation = prepare::Preparation {
+        lower_switch: &|b| divergent[b.index()],
+        switch_reason: "a divergent multi-way branch must be a cf.switch or llvm.switch to be lowered into two-way branches",
+        // A divergent branch inside an infinite loop still needs a rejoin
+        // point (the wave-level lowering parks lanes there): give the loops
+        // a never-taken exit so that post-dominance inside them is the
+        // ordinary one, as --spmd-structurize does.
+        infinite_loops: prepare::InfiniteLoops::ForStranded {
+            divergent,
+            reason: "it is a divergent branch in an infinite loop of a function that never returns, so its threads have no point to rejoin at",
+        },
+        stop_after_change: true,
+    };
+    let prepared = prepare::prepare_region(context, region, graph, &preparation, divergence, None).map_err(|error| match error {
+        prepare::PrepareError::Region(error) => ReconvergeError::Region(error),
+        prepare::PrepareError::UnsupportedTerminator { location, name, reason } => {
+            ReconvergeError::UnsupportedTerminator { location, name, reason }
         }
-        let terminator = graph.terminator(BlockId::new(b));
-        if !prepare::lower_switch(context, region, block) {
-            return Err(ReconvergeError::UnsupportedTerminator {
-                location: terminator.location(),
-                name: op_name(terminator),
-                reason: "a divergent multi-way branch must be a cf.switch or llvm.switch to be lowered into two-way branches",
-            });
-        }
-        stats.switches_lowered += 1;
-        changed = true;
-    }
-    let returns = prepare::return_blocks(graph).count();
-    if returns > 1 {
-        prepare::unify_returns_in(region, &graph);
-        stats.returns_unified += returns;
-        changed = true;
-    }
-    if changed {
-        return Ok(true);
-    }
-    // A divergent branch inside an infinite loop still needs a rejoin
-    // point (the wave-level lowering parks lanes there): give the loops a
-    // never-taken exit so that post-dominance inside them is the ordinary
-    // one, as --spmd-structurize does.
-    let g = graph.graph();
-    let reaches = reconverging::reaches_exit(g, &|b| prepare::is_function_exit(graph.terminator(b)));
-    let stranded = (0..g.num_blocks()).find(|&b| divergent[b] && !reaches[b]);
-    if let Some(b) = stranded {
-        let added = prepare::add_infinite_loop_exits(context, region, graph, &mut |detour| divergence.set_uniform(detour));
-        if added == 0 {
-            let terminator = graph.terminator(BlockId::new(b));
-            return Err(ReconvergeError::UnsupportedTerminator {
-                location: terminator.location(),
-                name: op_name(terminator),
-                reason: "it is a divergent branch in an infinite loop of a function that never returns, so its threads have no point to rejoin at",
-            });
-        }
-        stats.infinite_loops += added;
-        return Ok(true);
-    }
-    Ok(false)
+    })?;
+    stats.switches_lowered += prepared.switches_lowered;
+    stats.returns_unified += prepared.returns_unified;
+    stats.infinite_loops += prepared.infinite_loops;
+    Ok(if prepared.changed() { None } else { prepared.graph })
 }
 
 /// Puts `spmd.convergence.entry` in the entry block and

@@ -358,9 +358,12 @@ fn check_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), StructurizeE
     }
 }
 
-/// Step 2 of the module docs. Takes an exact snapshot of `region` and
-/// returns one of the prepared region, re-reading the region only after
-/// steps that changed its CFG.
+/// Step 2 of the module docs: erases unreachable blocks and fixes
+/// irreducible cycles (steps only this transform takes), then the shared
+/// preparation ([`prepare::prepare_region`]) lowers every multi-way branch,
+/// unifies returns and gives every infinite loop a never-taken exit. Takes
+/// an exact snapshot of `region` and returns one of the prepared region,
+/// re-reading the region only after steps that changed its CFG.
 fn prepare_region<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
@@ -368,7 +371,7 @@ fn prepare_region<'c, 'a>(
     has_unreachable: bool,
     irreducible: bool,
     location: Location<'c>,
-    mut divergence: Option<&mut BranchDivergence>,
+    divergence: Option<&mut BranchDivergence>,
 ) -> Result<(StructurizeStats, RegionGraph<'c, 'a>), StructurizeError<'c>> {
     let snapshot = || RegionGraph::snapshot(region).map_err(StructurizeError::Region);
     let mut timer = crate::support::PhaseTimer::new("prepare");
@@ -385,50 +388,44 @@ fn prepare_region<'c, 'a>(
         graph = fixed;
         timer.lap("irreducible cycles");
     }
-    for b in (0..graph.num_blocks()).map(BlockId::new) {
-        if graph.graph().successors(b).len() <= 2 {
-            continue;
+    let preparation = prepare::Preparation {
+        lower_switch: &|_| true,
+        switch_reason: "a multi-way branch must be a cf.switch or llvm.switch to be lowered into two-way branches",
+        infinite_loops: prepare::InfiniteLoops::Always,
+        stop_after_change: false,
+    };
+    let mut observer = divergence;
+    let prepared = prepare::prepare_region(context, region, graph, &preparation, &mut observer, Some(&mut timer)).map_err(|error| match error {
+        prepare::PrepareError::Region(error) => StructurizeError::Region(error),
+        prepare::PrepareError::UnsupportedTerminator { location, name, reason } => {
+            StructurizeError::UnsupportedTerminator { location, name, reason }
         }
-        let terminator = graph.terminator(b);
-        let Some(created) = prepare::lower_switch_into_blocks(context, region, graph.block(b)) else {
-            return Err(StructurizeError::UnsupportedTerminator {
-                location: terminator.location(),
-                name: op_name(terminator),
-                reason: "a multi-way branch must be a cf.switch or llvm.switch to be lowered into two-way branches",
-            });
-        };
-        if let Some(divergence) = divergence.as_deref_mut() {
+    })?;
+    stats.switches_lowered = prepared.switches_lowered;
+    stats.infinite_loops = prepared.infinite_loops;
+    stats.changed |= prepared.changed();
+    let graph = prepared.graph.expect("a preparation that does not stop re-reads the region");
+    Ok((stats, graph))
+}
+
+impl<'c, 'a> prepare::PrepareObserver<'c, 'a> for Option<&mut BranchDivergence> {
+    fn switch_lowered(&mut self, block: BlockRef<'c, 'a>, created: &[BlockRef<'c, 'a>]) {
+        if let Some(divergence) = self.as_deref_mut() {
             // The chain compares the switch's operand: its branches are as
             // divergent as the switch was.
-            let flag = divergence.is_divergent(graph.block(b));
-            for block in created {
+            let flag = divergence.is_divergent(block);
+            for &block in created {
                 divergence.set(block, flag);
             }
         }
-        stats.switches_lowered += 1;
-        stats.changed = true;
     }
-    let returns = prepare::return_blocks(&graph).count();
-    if returns > 1 {
-        prepare::unify_returns_in(region, &graph);
-        stats.changed = true;
-    }
-    if stats.switches_lowered > 0 || returns > 1 {
-        graph = snapshot()?;
-    }
-    timer.lap("switches, returns");
-    stats.infinite_loops = prepare::add_infinite_loop_exits(context, region, &graph, &mut |detour| {
+
+    fn detour_added(&mut self, detour: BlockRef<'c, 'a>) {
         // A branch on a constant is uniform.
-        if let Some(divergence) = divergence.as_deref_mut() {
+        if let Some(divergence) = self.as_deref_mut() {
             divergence.set(detour, false);
         }
-    });
-    if stats.infinite_loops > 0 {
-        stats.changed = true;
-        graph = snapshot()?;
     }
-    timer.lap("infinite loops");
-    Ok((stats, graph))
 }
 
 /// Which branches diverge, by block identity, as analysed on the input
@@ -467,7 +464,8 @@ impl BranchDivergence {
 /// Besides the branch, a Flow block may hold reconvergence tails and, in a
 /// selector chain, the comparison that derives its predicate
 /// (`arith.constant` and `arith.cmpi`). Read from the IR as it is now, in
-/// one pass on the C++ side (no per-op name lookups).
+/// one pass on the C++ side (no per-op name lookups), where that list of
+/// allowed operations is kept, once ([`facts::flow_shapes`]).
 pub fn flow_shapes(graph: &RegionGraph<'_, '_>) -> Vec<Option<FlowShape>> {
     let blocks: Vec<_> = (0..graph.num_blocks()).map(|b| graph.block(BlockId::new(b))).collect();
     facts::flow_shapes(&blocks)

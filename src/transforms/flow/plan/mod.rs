@@ -50,7 +50,9 @@
 //! The same holds for two failing asserts on the two sides of a divergent
 //! branch. Ignoring non-returning paths makes every input plannable and
 //! never spends a Flow block on a trap. [`reconvergence_violations`] is this
-//! definition as a checker; the planner verifies its output with it.
+//! definition as a checker (the one Definition-1 checker,
+//! [`crate::analysis::reconverging::check_against`], with `R` and its
+//! post-dominators as the model); the planner verifies its output with it.
 //!
 //! # Output: the plan
 //!
@@ -259,7 +261,7 @@ mod order;
 mod quality;
 mod selectors;
 mod sweep;
-mod verify;
+mod relevant;
 
 #[cfg(test)]
 mod tests;
@@ -267,7 +269,8 @@ mod tests;
 #[cfg(any(test, feature = "testing"))]
 pub use quality::quality_report;
 pub use selectors::FlowChains;
-pub use verify::{is_reconverging, reconvergence_violations, Violation};
+pub use crate::analysis::reconverging::Violation;
+pub use relevant::{is_reconverging, reconvergence_violations};
 
 use crate::analysis::cfg::{BlockId, CfgGraph, CycleForest, Graph, Traversal};
 use std::fmt;
@@ -638,12 +641,12 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
         original.extend_from_slice(g.successors(b));
         slot_base.push(original.len() as u32);
     }
-    let view = verify::RView::build(g, exit);
+    let view = relevant::RView::build(g, exit);
     let in_r = &view.in_r;
     let stats = count_branches(g, divergent, in_r);
     let targets: Vec<Dest> = original.iter().map(|&b| Dest::Block(b)).collect();
     if stats.divergent_branches == 0
-        || (options.keep_reconverging_input && view.violations(g, &|b| divergent[b.index()]).is_empty())
+        || (options.keep_reconverging_input && crate::analysis::reconverging::check_against(g, &|b| divergent[b.index()], &view).is_empty())
     {
         let order = (0..n).filter(|&b| in_r[b]).map(|b| Dest::Block(BlockId::new(b))).collect();
         return Ok(ReconvergePlan {

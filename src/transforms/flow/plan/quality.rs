@@ -1,7 +1,7 @@
 //! [`quality_report`]: the orderings compared on a mixed corpus.
 
 use super::corpus::{sample, Class};
-use super::verify::RView;
+use super::relevant::RView;
 use super::{plan_reconvergence_with, Ordering, PlanOptions};
 use crate::analysis::cfg::random::SplitMix64;
 use crate::analysis::cfg::{BlockId, Graph};
@@ -34,7 +34,8 @@ pub fn quality_report(seed: u64, count: usize) -> String {
         let view = RView::build(g, s.exit);
         let is_div = |b: BlockId| s.divergent[b.index()];
         let inside = view.in_divergent_regions(g, &is_div);
-        needing += !view.violations(g, &is_div).is_empty() as usize;
+        // Only two-slot blocks are divergent in the corpus: no NotTwoWay.
+        needing += !crate::analysis::reconverging::check_against(g, &is_div, &view).is_empty() as usize;
         for b in (0..g.num_blocks()).map(BlockId::new) {
             if !is_branch(g, &view.in_r, b) {
                 continue;

@@ -29,7 +29,7 @@
 //!   `n + f` stands for "whatever the pending Flow `f` routes".
 
 use super::order::{Layout, Position, NONE};
-use super::verify::RView;
+use super::relevant::RView;
 use super::{Dest, FlowId, FlowKind, FlowNode};
 use crate::analysis::cfg::{BlockId, CycleForest, CycleId, Graph};
 use std::cmp::Reverse;

@@ -76,7 +76,7 @@ fn check_plan(g: &CfgGraph, divergent: &[bool], exit: Option<BlockId>, plan: &Re
         }
     }
     // Slots into / out of blocks that cannot return are never touched.
-    let in_r = verify::relevant_blocks(g, exit);
+    let in_r = relevant::relevant_blocks(g, exit);
     for (x, s, _) in plan.redirected_slots() {
         assert!(in_r[x.index()], "slot of non-returning {x} rerouted");
         assert!(in_r[plan.original_target(x, s).index()], "slot into non-returning block rerouted");
@@ -118,7 +118,7 @@ fn random_walks_replay(rng: &mut SplitMix64, g: &CfgGraph, plan: &ReconvergePlan
 /// in `R`, computed here independently) and in no irreducible cycle.
 fn uniform_violations(g: &CfgGraph, divergent: &[bool], exit: Option<BlockId>, plan: &ReconvergePlan) -> usize {
     let n = g.num_blocks();
-    let in_r = verify::relevant_blocks(g, exit);
+    let in_r = relevant::relevant_blocks(g, exit);
     let mut id = vec![u32::MAX; n];
     let mut m = 0;
     for x in 0..n {

@@ -1,60 +1,18 @@
-//! Definition 1 (seed 004) as an executable check, with the planner's
-//! semantics of post-dominance (see the `plan` module docs, "What
-//! reconverging means here"):
-//!
-//! * only blocks reachable from the entry that can reach the exit (the
-//!   unique return block) matter: the set `R`;
-//! * post-dominance is computed on the subgraph induced by `R`, whose only
-//!   sink is the exit — paths that end in a dead end or never terminate
-//!   impose nothing;
-//! * a divergent block of `R` must have exactly two successor slots; if
-//!   both lead to the same block, or one leads outside `R`, it is
-//!   reconverging; otherwise one of its two successors must post-dominate
-//!   it.
+//! The planner's view of Definition 1 (see the `plan` module docs, "What
+//! reconverging means here"): `R`, the blocks reachable from the entry
+//! that can reach the exit (the unique return block), and post-dominance
+//! computed on the subgraph induced by `R`, whose only sink is the exit
+//! ([`RView`]). The rule itself is checked by
+//! [`reconverging::check_against`], with [`RView`] as its
+//! [`PostDominanceModel`]; the module docs of [`reconverging`] tell how this
+//! model differs from the passes' one.
 //!
 //! Without an exit nothing terminates, so every graph is reconverging.
 
-use crate::analysis::cfg::{BlockId, CfgGraph, Graph, PostDominatorTree};
-use std::fmt;
-
-/// Why a graph is not reconverging.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Violation {
-    /// A divergent block whose terminator does not have exactly two slots.
-    NotTwoWay {
-        /// The block.
-        block: BlockId,
-        /// Its number of successor slots.
-        slots: usize,
-    },
-    /// A divergent block neither of whose successors post-dominates it.
-    NoPostDominatingSuccessor {
-        /// The block.
-        block: BlockId,
-        /// Its two successors.
-        successors: [BlockId; 2],
-        /// Its immediate post-dominator in `R` (`None`: the exit's virtual
-        /// parent, i.e. the successors only meet at the end).
-        ipdom: Option<BlockId>,
-    },
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Violation::NotTwoWay { block, slots } => {
-                write!(f, "divergent {block} has {slots} successor slots (expected 2)")
-            }
-            Violation::NoPostDominatingSuccessor { block, successors, ipdom } => {
-                write!(f, "divergent {block}: neither {} nor {} post-dominates it", successors[0], successors[1])?;
-                match ipdom {
-                    Some(p) => write!(f, " (ipdom {p})"),
-                    None => write!(f, " (ipdom: virtual exit)"),
-                }
-            }
-        }
-    }
-}
+use crate::analysis::{
+    cfg::{BlockId, CfgGraph, Graph, PostDominatorTree},
+    reconverging::{self, PostDominanceModel, Violation},
+};
 
 /// `R`: blocks reachable from the entry that can reach `exit`.
 pub(super) fn relevant_blocks<G: Graph + ?Sized>(g: &G, exit: Option<BlockId>) -> Vec<bool> {
@@ -179,43 +137,43 @@ impl RView {
         let s = g.successors(b);
         self.in_r[b.index()] && s.len() == 2 && s[0] != s[1] && self.in_r[s[0].index()] && self.in_r[s[1].index()]
     }
+}
 
-    /// Definition 1 violations of the divergent blocks of `R`.
-    pub(super) fn violations<G: Graph + ?Sized>(&self, g: &G, is_divergent: &dyn Fn(BlockId) -> bool) -> Vec<Violation> {
-        let mut out = Vec::new();
-        for &b in &self.global {
-            if !is_divergent(b) || !self.is_relevant_divergent(g, b) {
-                continue;
-            }
-            let s = g.successors(b);
-            if !self.post_dominates(s[0], b) && !self.post_dominates(s[1], b) {
-                out.push(Violation::NoPostDominatingSuccessor { block: b, successors: [s[0], s[1]], ipdom: self.ipdom(b) });
-            }
-        }
-        out
+/// The planner's model: a divergent block must have two slots wherever it
+/// is; only the divergent blocks of `R` with two different successors in
+/// `R` are judged, against post-dominance in `R`.
+impl PostDominanceModel for RView {
+    fn fewer_than_two_slots_violate(&self) -> bool {
+        true
+    }
+
+    fn exempt<G: Graph + ?Sized>(&self, graph: &G, block: BlockId, _successors: [BlockId; 2]) -> bool {
+        !self.is_relevant_divergent(graph, block)
+    }
+
+    fn successor_post_dominates<G: Graph + ?Sized>(&self, _graph: &G, successor: BlockId, block: BlockId) -> bool {
+        self.post_dominates(successor, block)
+    }
+
+    fn reconvergence<G: Graph + ?Sized>(&self, _graph: &G, block: BlockId) -> Option<BlockId> {
+        self.ipdom(block)
     }
 }
 
-/// Checks Definition 1 (see module docs) and returns every violation, in
-/// block order. `is_divergent(b)` tells whether `b` ends in a divergent
-/// branch; `exit` is the unique return block (it must have no successors).
+/// Checks Definition 1 in the planner's model (see module docs) and
+/// returns every violation, in block order. `is_divergent(b)` tells whether
+/// `b` ends in a divergent branch; `exit` is the unique return block (it
+/// must have no successors).
 pub fn reconvergence_violations<G: Graph + ?Sized>(
     g: &G,
     is_divergent: &dyn Fn(BlockId) -> bool,
     exit: Option<BlockId>,
 ) -> Vec<Violation> {
-    let mut out = Vec::new();
-    for b in (0..g.num_blocks()).map(BlockId::new) {
-        let slots = g.successors(b).len();
-        if is_divergent(b) && slots != 2 {
-            out.push(Violation::NotTwoWay { block: b, slots });
-        }
-    }
-    out.extend(RView::build(g, exit).violations(g, is_divergent));
-    out
+    reconverging::check_against(g, is_divergent, &RView::build(g, exit))
 }
 
-/// True if the graph satisfies Definition 1 (see module docs).
+/// True if the graph satisfies Definition 1 in the planner's model (see
+/// module docs).
 pub fn is_reconverging<G: Graph + ?Sized>(g: &G, is_divergent: &dyn Fn(BlockId) -> bool, exit: Option<BlockId>) -> bool {
     reconvergence_violations(g, is_divergent, exit).is_empty()
 }

@@ -1,0 +1,135 @@
+//! Constant hoisting, shared by `--spmd-predicate` and
+//! `--spmd-branch-fold`.
+//!
+//! `arith.constant` and `ub.poison` (without operands or regions) are pure
+//! and position-independent, and the entry block dominates every block, so
+//! moving them to the start of the entry block is always valid:
+//!
+//! ```text
+//!   ^entry: a; b; br ^x          ^entry: %c = const 1; a; b; br ^x
+//!   ^x: %c = const 1; use %c ==> ^x: use %c
+//! ```
+//!
+//! The two transforms want it for different reasons, which decide the
+//! parameters ([`Hoisting`]):
+//!
+//! * `--spmd-predicate`: a value defined in the entry block is never
+//!   recomputed while lanes are parked, so it never needs to be kept for
+//!   them. Constants move as they are, in region order, before the entry
+//!   block's first operation ([`Placement::InRegionOrder`], no merging).
+//! * `--spmd-branch-fold`: hoisting leaves blocks that only materialized a
+//!   predicate or a phi input for a Flow block empty, which its other
+//!   rules then remove. It also erases unused constants and merges equal
+//!   ones ([`facts::constant_key`]), in the entry block into the first
+//!   one and elsewhere into the one already in the entry block; each
+//!   constant it moves becomes the entry block's first operation
+//!   ([`Placement::Front`], so moved constants end up in reverse order).
+//!   It never hoists into a Flow entry block, which must stay empty (its
+//!   own check, before calling [`hoist_constants`]).
+
+use crate::ir::{edit, facts, names};
+use crate::transforms::prepare::op_name;
+use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef};
+use std::collections::HashMap;
+
+/// Where a hoisted constant goes in the entry block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Before the operation that was first in the entry block when the
+    /// moves began: moved constants keep their region order. Nothing moves
+    /// if the entry block is empty.
+    InRegionOrder,
+    /// Before the entry block's current first operation (at its end if it
+    /// is empty): each moved constant becomes the first operation.
+    Front,
+}
+
+/// How [`hoist_constants`] hoists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hoisting {
+    /// Where moved constants go.
+    pub placement: Placement,
+    /// Erase unused constants and merge equal ones (see the module docs)
+    /// instead of only moving them.
+    pub merge: bool,
+}
+
+/// True if `op` is a constant that [`hoist_constants`] moves:
+/// `arith.constant` or `ub.poison` without operands or regions.
+pub fn is_constant(op: OperationRef<'_, '_>) -> bool {
+    let name = op_name(op);
+    (name == names::ARITH_CONSTANT || name == names::UB_POISON) && op.region_count() == 0 && op.operand_count() == 0
+}
+
+/// Hoists the constants of the top level of `later` (the blocks after the
+/// entry, in region order) into `entry`, as `how` says (see the module
+/// docs). Returns the number of constants moved, merged or erased.
+pub fn hoist_constants<'c, 'a>(
+    entry: BlockRef<'c, 'a>,
+    later: impl IntoIterator<Item = BlockRef<'c, 'a>>,
+    how: Hoisting,
+) -> usize {
+    let mut count = 0;
+    let mut pool: Option<HashMap<facts::ConstantKey, OperationRef<'c, 'a>>> = None;
+    if how.merge {
+        // Unused constants of the entry block go; equal ones (the folding
+        // step materializes its own) merge into the first one.
+        let mut unique = HashMap::new();
+        for op in edit::operations(entry).into_iter().filter(|op| is_constant(*op)) {
+            if !edit::is_used(op.result(0).unwrap().into()) {
+                edit::erase_operation(op);
+                count += 1;
+                continue;
+            }
+            match unique.get(&facts::constant_key(op)) {
+                Some(known) => {
+                    replace_by(op, *known);
+                    count += 1;
+                }
+                None => {
+                    unique.insert(facts::constant_key(op), op);
+                }
+            }
+        }
+        pool = Some(unique);
+    }
+    let anchor = entry.first_operation();
+    if how.placement == Placement::InRegionOrder && anchor.is_none() {
+        return count;
+    }
+    for block in later {
+        for op in edit::operations(block) {
+            if !is_constant(op) {
+                continue;
+            }
+            count += 1;
+            if let Some(pool) = &pool {
+                if !edit::is_used(op.result(0).unwrap().into()) {
+                    edit::erase_operation(op);
+                    continue;
+                }
+                if let Some(known) = pool.get(&facts::constant_key(op)) {
+                    replace_by(op, *known);
+                    continue;
+                }
+            }
+            match (how.placement, anchor, entry.first_operation()) {
+                (Placement::InRegionOrder, Some(anchor), _) | (Placement::Front, _, Some(anchor)) => {
+                    edit::move_before(op, anchor)
+                }
+                _ => edit::move_to_end(op, entry),
+            }
+            if let Some(pool) = &mut pool {
+                pool.insert(facts::constant_key(op), op);
+            }
+        }
+    }
+    count
+}
+
+/// Replaces the uses of the constant `op` by those of the equal `known`
+/// and erases `op`.
+fn replace_by(op: OperationRef<'_, '_>, known: OperationRef<'_, '_>) {
+    edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
+    edit::erase_operation(op);
+}
