@@ -1,6 +1,6 @@
 //! `--spmd-annotate-uniformity`: attach `spmd.uniformity` to every branch.
 
-use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
+use super::{for_each_region, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
 use crate::analysis::{
     cfg::BlockId,
     region_uniformity::{RegionUniformity, UNIFORMITY_ATTR},
@@ -11,8 +11,15 @@ use melior::ir::{
     Attribute, OperationRef,
 };
 
+/// The statistics of the pass (see `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = &[
+    stat("divergent-branches", "Branches marked divergent"),
+    stat("uniform-branches", "Branches marked uniform"),
+];
+
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+    let mut outcome = PassOutcome::new(STATISTICS);
     let options = uniformity_options::parse(root, options)?;
     let context_ref = root.context();
     // SAFETY: the context outlives the pass run.
@@ -31,8 +38,12 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
             if terminator.successor_count() < 2 || terminator.has_attribute(UNIFORMITY_ATTR) {
                 continue;
             }
-            terminator.set_discardable_attribute(UNIFORMITY_ATTR, mark(uniformity.info().is_divergent_branch(id)));
+            let divergent = uniformity.info().is_divergent_branch(id);
+            terminator.set_discardable_attribute(UNIFORMITY_ATTR, mark(divergent));
+            outcome.add(if divergent { "divergent-branches" } else { "uniform-branches" }, 1);
+            outcome.changed = true;
         }
         Ok(())
-    })
+    })?;
+    Ok(outcome)
 }

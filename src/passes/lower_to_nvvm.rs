@@ -17,7 +17,7 @@
 
 use super::{
     lower_to_cf::{check_token_users, erase_token_ops, strip_spmd_attributes},
-    PassOptions, Report,
+    stat, PassOptions, PassOutcome, Report, Statistic,
 };
 use crate::{
     diagnostics,
@@ -33,7 +33,14 @@ use melior::ir::{
 };
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+/// The statistics of the pass (see `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = &[
+    stat("functions", "Wave-level functions lowered"),
+    stat("tokens-erased", "Convergence tokens erased"),
+    stat("markers-erased", "Reconvergence markers erased"),
+];
+
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
     let context_ref = root.context();
     // SAFETY: the context outlives the pass run.
     let context = unsafe { context_ref.to_ref() };
@@ -54,6 +61,11 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     for (op, intrinsic) in math {
         intrinsics::rewrite(context, op, intrinsic);
     }
+    let mut outcome = PassOutcome::new(STATISTICS);
+    outcome.changed = true;
+    outcome.add("functions", functions.len());
+    outcome.add("tokens-erased", tokens.len());
+    outcome.add("markers-erased", markers.len());
     for function in &functions {
         lower_function(context, function, width);
     }
@@ -61,7 +73,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     erase_token_ops(tokens);
     strip_spmd_attributes(root);
     gpu_functions(root).into_iter().for_each(strip_spmd_argument_attributes);
-    Ok(())
+    Ok(outcome)
 }
 
 /// The `wave-size` option: 32 or 64.

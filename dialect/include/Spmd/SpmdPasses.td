@@ -35,6 +35,10 @@ def SpmdPrintCfgAnalysis : Pass<"spmd-print-cfg-analysis"> {
     spmd-opt --spmd-print-cfg-analysis kernel.mlir -o /dev/null
     ```
   }];
+  let statistics = [
+    Statistic<"numRegions", "regions", "CFG regions analysed">,
+    Statistic<"numBlocks", "blocks", "Blocks in the analysed regions">,
+  ];
 }
 
 def SpmdViewCfg : Pass<"spmd-view-cfg"> {
@@ -51,6 +55,10 @@ def SpmdViewCfg : Pass<"spmd-view-cfg"> {
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the DOT text to ('-' = stderr)">,
+  ];
+  let statistics = [
+    Statistic<"numRegions", "regions", "CFG regions drawn">,
+    Statistic<"numBlocks", "blocks", "Blocks drawn">,
   ];
 }
 
@@ -101,6 +109,10 @@ def SpmdPrintUniformity : SpmdUniformityPass<"spmd-print-uniformity"> {
     trusted. The report goes to stderr; the IR is unchanged.
   }];
   let options = uniformityOptions;
+  let statistics = [
+    Statistic<"numDivergentBranches", "divergent-branches", "Branches found divergent">,
+    Statistic<"numUniformBranches", "uniform-branches", "Branches found uniform">,
+  ];
 }
 
 def SpmdAnnotateUniformity : SpmdUniformityPass<"spmd-annotate-uniformity"> {
@@ -113,6 +125,10 @@ def SpmdAnnotateUniformity : SpmdUniformityPass<"spmd-annotate-uniformity"> {
     analysis.
   }];
   let options = uniformityOptions;
+  let statistics = [
+    Statistic<"numDivergentBranches", "divergent-branches", "Branches marked divergent">,
+    Statistic<"numUniformBranches", "uniform-branches", "Branches marked uniform">,
+  ];
 }
 
 def SpmdVerifyReconverging : SpmdUniformityPass<"spmd-verify-reconverging"> {
@@ -128,6 +144,10 @@ def SpmdVerifyReconverging : SpmdUniformityPass<"spmd-verify-reconverging"> {
     fails. The IR is never changed.
   }];
   let options = uniformityOptions;
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Functions checked">,
+    Statistic<"numDivergentBranches", "divergent-branches", "Divergent branches checked">,
+  ];
 }
 
 def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
@@ -169,6 +189,15 @@ def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
            "(each Flow block compares it to get its i1 predicate) instead of "
            "one i1 predicate per Flow block, keeping long chains linear">,
   ]);
+  let statistics = [
+    Statistic<"numBlocksAdded", "blocks-added", "Blocks added (Flow blocks, exit blocks, switch chains)">,
+    Statistic<"numFlowBlocks", "flow-blocks", "Flow blocks inserted">,
+    Statistic<"numDivergentBranches", "divergent-branches", "Divergent branches made reconverging">,
+    Statistic<"numUniformBranchesKept", "uniform-branches-kept", "Uniform branches kept as they are">,
+    Statistic<"numSwitchesLowered", "switches-lowered", "Divergent switches lowered to two-way chains">,
+    Statistic<"numReturnsUnified", "returns-unified", "Return blocks routed to one exit">,
+    Statistic<"numInfiniteLoops", "infinite-loops", "Infinite loops given a never-taken exit">,
+  ];
 }
 
 def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
@@ -232,6 +261,16 @@ def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
            "arith.cmpi (linear cost instead of quadratic). Set it very "
            "large for i1 block-argument predicates only">,
   ]);
+  let statistics = [
+    Statistic<"numBlocksAdded", "blocks-added", "Blocks added (Flow blocks, guard blocks, exit blocks, switch chains)">,
+    Statistic<"numFlowBlocks", "flow-blocks", "Flow blocks inserted">,
+    Statistic<"numDivergentBranches", "divergent-branches", "Branches structurized (reconvergence heads)">,
+    Statistic<"numUniformBranchesKept", "uniform-branches-kept", "Uniform branches kept by skip-uniform-regions">,
+    Statistic<"numIrreducibleCycles", "irreducible-cycles", "Irreducible cycles made reducible">,
+    Statistic<"numGuardBlocks", "guard-blocks", "Guard blocks of the irreducible-cycle hubs">,
+    Statistic<"numSwitchesLowered", "switches-lowered", "Switches lowered to two-way chains">,
+    Statistic<"numInfiniteLoops", "infinite-loops", "Infinite loops given a never-taken exit">,
+  ];
 }
 
 def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
@@ -277,6 +316,14 @@ def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
            "mask in the wave executor), recorded on each lowered function "
            "as spmd.wave_size; other values are rejected with a diagnostic">,
   ]);
+  let statistics = [
+    Statistic<"numBlocksAdded", "blocks-added", "Blocks added">,
+    Statistic<"numDivergentBranches", "divergent-branches", "Divergent branches lowered to exec-mask updates">,
+    Statistic<"numRejoinPoints", "rejoin-points", "Rejoin points (post-dominating successors) given a mask">,
+    Statistic<"numMaskOps", "mask-ops", "Exec-mask operations in the output (spmd.exec.*, spmd.mask.*)">,
+    Statistic<"numBallots", "ballots", "spmd.ballot operations in the output">,
+    Statistic<"numTokensRemoved", "tokens-removed", "Unused convergence tokens removed">,
+  ];
 }
 
 def SpmdFixIrreducible : Pass<"spmd-fix-irreducible"> {
@@ -303,6 +350,11 @@ def SpmdFixIrreducible : Pass<"spmd-fix-irreducible"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::ub::UBDialect"];
+  let statistics = [
+    Statistic<"numIrreducibleCycles", "irreducible-cycles", "Irreducible cycles made reducible (one hub each)">,
+    Statistic<"numGuardBlocks", "guard-blocks", "Guard blocks inserted">,
+    Statistic<"numEdgesRedirected", "edges-redirected", "Edges routed through a hub">,
+  ];
 }
 
 def SpmdUnifyLoopExits : Pass<"spmd-unify-loop-exits"> {
@@ -324,6 +376,11 @@ def SpmdUnifyLoopExits : Pass<"spmd-unify-loop-exits"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::ub::UBDialect"];
+  let statistics = [
+    Statistic<"numLoopsUnified", "loops-unified", "Loops given a single exit block (one hub each)">,
+    Statistic<"numGuardBlocks", "guard-blocks", "Guard blocks inserted">,
+    Statistic<"numEdgesRedirected", "edges-redirected", "Edges routed through a hub">,
+  ];
 }
 
 def SpmdVerifyStructured : SpmdUniformityPass<"spmd-verify-structured"> {
@@ -356,6 +413,9 @@ def SpmdVerifyStructured : SpmdUniformityPass<"spmd-verify-structured"> {
            "Check only the branches the uniformity analysis calls divergent "
            "(for output of skip-uniform-regions or of --spmd-reconverge)">,
   ]);
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Functions checked">,
+  ];
 }
 
 def SpmdLowerToCf : Pass<"spmd-lower-to-cf"> {
@@ -379,6 +439,11 @@ def SpmdLowerToCf : Pass<"spmd-lower-to-cf"> {
     ```
   }];
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+  let statistics = [
+    Statistic<"numFlowBranches", "flow-branches", "spmd.flow_br lowered to cf.cond_br">,
+    Statistic<"numTokensErased", "tokens-erased", "Convergence tokens erased">,
+    Statistic<"numMarkersErased", "markers-erased", "Reconvergence markers erased">,
+  ];
 }
 
 def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
@@ -456,6 +521,11 @@ def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
     "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect"
+  ];
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Wave-level functions lowered">,
+    Statistic<"numTokensErased", "tokens-erased", "Convergence tokens erased">,
+    Statistic<"numMarkersErased", "markers-erased", "Reconvergence markers erased">,
   ];
 }
 
@@ -554,6 +624,16 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
            "Print per-function statistics (blocks and ops removed, rules "
            "applied, merges refused) to stderr">,
   ]);
+  let statistics = [
+    Statistic<"numBlocksRemoved", "blocks-removed", "Blocks removed (net, per function, never below 0)">,
+    Statistic<"numOpsRemoved", "ops-removed", "Operations removed (net, per function, never below 0)">,
+    Statistic<"numBranchesFolded", "branches-folded", "Conditional branches folded into unconditional ones">,
+    Statistic<"numBlocksMerged", "blocks-merged", "Blocks merged into their only predecessor">,
+    Statistic<"numTailsMerged", "tails-merged", "Common tails merged">,
+    Statistic<"numOpsHoisted", "ops-hoisted", "Operations hoisted above a branch">,
+    Statistic<"numRegionsDissolved", "regions-dissolved", "Divergent regions dissolved (head and tails erased)">,
+    Statistic<"numRefusedByGate", "refused-by-gate", "CFG edits refused by the reconvergence gate">,
+  ];
 }
 
 #endif // SPMD_PASSES_TD
