@@ -1,7 +1,10 @@
 //! `--spmd-branch-fold`: see [`crate::transforms::branch_fold`].
 
 use super::{for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
-use crate::transforms::branch_fold::{fold_function, BranchFoldOptions};
+use crate::transforms::{
+    branch_fold::{fold_function, BranchFoldOptions},
+    locations::{block_set, relocate_inserted_blocks, InsertedKind},
+};
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// The statistics of the pass (see `SpmdPasses.td`).
@@ -36,6 +39,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Repor
     // SAFETY: the context outlives the pass run.
     let context = unsafe { context_ref.to_ref() };
     for_each_region(root, Scope::FunctionBodies, |function| {
+        let before = block_set(function.region);
         let result = fold_function(context, function.owner, function.region, &fold_options)
             .map_err(|e| RegionFailure::cannot(function, "fold branches of", e))?;
         if stats {
@@ -44,6 +48,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Repor
         // Conservative: any rule that fired, or a net change, means the IR
         // changed (FoldOperations may rewrite without changing counts).
         outcome.changed_if(true);
+        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Tail);
         outcome.add("blocks-removed", result.blocks_removed().max(0) as usize);
         outcome.add("ops-removed", result.ops_removed().max(0) as usize);
         outcome.add("branches-folded", result.branches_folded);

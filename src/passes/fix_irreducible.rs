@@ -3,6 +3,7 @@
 
 use super::{for_each_region, stat, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
 use crate::transforms::{
+    locations::{block_set, relocate_inserted_blocks, InsertedKind},
     hubs::{fix_irreducible::irreducible_hubs, run_rounds, unify_loop_exits::loop_exit_hubs},
     reconverge::plan::HubSpec,
 };
@@ -46,11 +47,13 @@ fn run_hub_pass(
     let context = unsafe { context_ref.to_ref() };
     for_each_region(root, Scope::FunctionBodies, |function| {
         let location = function.owner.location();
+        let before = block_set(function.region);
         let stats = run_rounds(context, function.region, location, planner).map_err(|error| RegionFailure {
             location: error.location(location),
             message: format!("cannot {verb} {}: {error}", function.label),
         })?;
         outcome.changed_if(stats.hubs > 0 || stats.rounds > 0);
+        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Guard);
         outcome.add(hubs_statistic, stats.hubs);
         outcome.add("guard-blocks", stats.guards);
         outcome.add("edges-redirected", stats.redirected_slots);

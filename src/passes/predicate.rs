@@ -8,6 +8,7 @@ use crate::{
     diagnostics,
     transforms::{
         ir_edit,
+        locations::{block_set, relocate_inserted_blocks, InsertedKind},
         predicate::{predicate_function, valid_wave_size, PredicateOptions},
         prepare::op_name,
     },
@@ -48,6 +49,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
         let blocks_before = ir_edit::blocks(function.region).len();
+        let before = block_set(function.region);
         let stats = predicate_function(context, function.owner, function.region, &options).map_err(|error| {
             RegionFailure {
                 location: error.location(function.owner.location()),
@@ -58,6 +60,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
         // wherever it runs (see the pass description).
         outcome.add("tokens-removed", erase_unused_token_ops(function.owner));
         outcome.changed = true;
+        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Rejoin);
         outcome.add("blocks-added", ir_edit::blocks(function.region).len().saturating_sub(blocks_before));
         outcome.add("divergent-branches", stats.divergent_branches);
         outcome.add("rejoin-points", stats.rejoin_points);

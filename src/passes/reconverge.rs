@@ -3,6 +3,7 @@
 use super::{for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
 use crate::transforms::{
     ir_edit,
+    locations::{block_set, relocate_inserted_blocks, InsertedKind},
     reconverge::{reconverge_function, ReconvergeOptions},
 };
 use melior::ir::{operation::OperationLike, OperationRef};
@@ -30,6 +31,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
         let blocks_before = ir_edit::blocks(function.region).len();
+        let before = block_set(function.region);
         let stats = reconverge_function(context, function.owner, function.region, &options).map_err(|error| {
             RegionFailure {
                 location: error.location(function.owner.location()),
@@ -37,6 +39,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
             }
         })?;
         outcome.changed_if(stats.changed);
+        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Rejoin);
         outcome.add("blocks-added", ir_edit::blocks(function.region).len().saturating_sub(blocks_before));
         outcome.add("flow-blocks", stats.flows);
         outcome.add("divergent-branches", stats.divergent_branches);

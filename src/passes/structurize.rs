@@ -8,6 +8,7 @@ use crate::{
     analysis::region_graph::RegionGraph,
     transforms::{
         ir_edit,
+        locations::{block_set, relocate_inserted_blocks, InsertedKind},
         structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions},
     },
 };
@@ -52,6 +53,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     for_each_region(root, Scope::FunctionBodies, |function| {
         reject_malformed_markers(function)?;
         let blocks_before = ir_edit::blocks(function.region).len();
+        let before = block_set(function.region);
         let stats = structurize_function(context, function.owner, function.region, &options).map_err(|error| {
             RegionFailure {
                 location: error.location(function.owner.location()),
@@ -59,6 +61,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
             }
         })?;
         outcome.changed_if(stats.changed);
+        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Rejoin);
         outcome.add("blocks-added", ir_edit::blocks(function.region).len().saturating_sub(blocks_before));
         outcome.add("flow-blocks", stats.flows);
         outcome.add("divergent-branches", stats.regions);

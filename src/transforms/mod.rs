@@ -4,6 +4,7 @@
 
 pub mod hubs;
 pub mod ir_edit;
+pub mod locations;
 pub mod lower_to_nvvm;
 pub mod predicate;
 pub mod prepare;
