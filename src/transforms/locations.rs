@@ -22,9 +22,9 @@
 //! transform and whose terminator still carries the function's location
 //! (the transforms never give an inserted block another one, and user
 //! blocks never lose theirs). Which branch a block serves: the terminator of
-//! its first predecessor (in block order) that is not itself inserted;
-//! through chains of inserted blocks, the branch the first predecessor
-//! serves. That is the divergent branch a Flow block reconverges, the edge
+//! its first predecessor (in block order) that is not itself inserted; if
+//! all its predecessors are inserted, what the first of them that serves a
+//! branch serves. That is the divergent branch a Flow block reconverges, the edge
 //! a guard dispatches, the last branch before a rejoin. A block with no
 //! such predecessor keeps the function's location inside the fused one.
 //!
@@ -169,11 +169,10 @@ pub fn relocate_inserted_blocks<'c>(
             if !inserted[b] || served[b].is_some() {
                 continue;
             }
-            let Some(&first) = predecessors[b].first() else { continue };
-            let location = if inserted[first] {
-                served[first]
-            } else {
-                terminators[first].map(|t| t.location())
+            let original = predecessors[b].iter().find(|&&p| !inserted[p]);
+            let location = match original {
+                Some(&p) => terminators[p].map(|t| t.location()),
+                None => predecessors[b].iter().find_map(|&p| served[p]),
             };
             if location.is_some() {
                 served[b] = location;
