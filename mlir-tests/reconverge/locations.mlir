@@ -3,7 +3,7 @@
 // src/transforms/locations.rs). --mlir-print-debuginfo shows it.
 
 // RUN: spmd-opt %s -split-input-file --spmd-reconverge --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=RECONVERGE
-// RUN: spmd-opt %s -split-input-file --spmd-structurize --mlir-print-debuginfo --mlir-print-local-scope 2>/dev/null | FileCheck %s --check-prefix=STRUCTURIZE
+// RUN: not spmd-opt %s -split-input-file --spmd-structurize --mlir-print-debuginfo --mlir-print-local-scope 2>/dev/null | FileCheck %s --check-prefix=STRUCTURIZE
 // RUN: spmd-opt %s -split-input-file --spmd-fix-irreducible --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=HUB
 // RUN: spmd-opt %s -split-input-file --spmd-unify-loop-exits --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=EXITS
 // Without --mlir-print-debuginfo the printed IR shows no location.
