@@ -41,27 +41,6 @@ def SpmdPrintCfgAnalysis : Pass<"spmd-print-cfg-analysis"> {
   ];
 }
 
-def SpmdViewCfg : Pass<"spmd-view-cfg"> {
-  let summary = "Print each function's CFG as Graphviz DOT";
-  let description = [{
-    Writes one `digraph` per function region to stderr (or to the file
-    named by `output`), labelled with the same information as
-    `--spmd-print-cfg-analysis`: RPO number, idom, ipdom and cycle depth in
-    each node, back edges dashed, irreducible-cycle entries highlighted,
-    unreachable blocks greyed out, Flow blocks (ending in `spmd.flow_br`)
-    drawn as diamonds. Turn it into a picture with
-    `dot -Tsvg cfg.dot -o cfg.svg`.
-  }];
-  let options = [
-    Option<"output", "output", "std::string", /*default=*/"\"-\"",
-           "File to write the DOT text to ('-' = stderr)">,
-  ];
-  let statistics = [
-    Statistic<"numRegions", "regions", "CFG regions drawn">,
-    Statistic<"numBlocks", "blocks", "Blocks drawn">,
-  ];
-}
-
 class SpmdUniformityPass<string name> : Pass<name> {
   list<Option> uniformityOptions = [
     Option<"defaultArguments", "default-arguments", "std::string",
@@ -76,6 +55,47 @@ class SpmdUniformityPass<string name> : Pass<name> {
     ListOption<"uniformOps", "uniform-ops", "std::string",
            "Operation or intrinsic names whose results are uniform whatever "
            "their operands ('name*' matches a prefix)">,
+  ];
+}
+
+def SpmdViewCfg : SpmdUniformityPass<"spmd-view-cfg"> {
+  let summary = "Print the module's CFGs as one Graphviz DOT graph that explains divergence";
+  let description = [{
+    Writes one `digraph` to stderr (or to the file named by `output`) with
+    a cluster per CFG region (function bodies, and multi-block regions of
+    other operations), so that Graphviz draws a whole module in one
+    picture. Each block shows its name and the information of
+    `--spmd-print-cfg-analysis` (RPO number, idom, ipdom, loop depth, loop
+    roles). On top of that, with a legend in the picture:
+
+    | what | look |
+    |---|---|
+    | divergent branch (uniformity analysis, `spmd.uniformity` marks trusted) | red bold border, `divergent` line |
+    | uniform branch with two or more successors | blue border, `uniform` line |
+    | Flow block (`spmd.flow_br`) / loop Flow block | green diamond / green double diamond |
+    | guard block (hubs, switch chains; from its location) | yellow hexagon, `[guard]` |
+    | other inserted block (`rejoin`, `exit`, `tail`; from its location) | yellow rounded box, `[kind]` |
+    | loop header / irreducible-cycle entry | light blue / orange fill |
+    | unreachable block | grey, dashed |
+    | `spmd.reconvergence.head N` ... `tail N` | `head N`, `tail N` lines, purple dotted edge `rejoin N` |
+    | edges | labelled `T`/`F` (two-way), `default`/`case V` (`cf.switch`), slot index otherwise; back edges dashed |
+
+    Inserted blocks are recognised by the kind in their location
+    (`fused<"guard">[...]`, see `src/transforms/locations.rs`), so the
+    same options draw the input and the output of any pass. Turn the text
+    into a picture with `dot -Tsvg cfg.dot -o cfg.svg`;
+    `scripts/cfg-diff.sh kernel.mlir [pipeline]` draws the CFGs before and
+    after a pipeline side by side. The IR is left unchanged.
+  }];
+  let options = !listconcat(uniformityOptions, [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the DOT text to ('-' = stderr)">,
+    Option<"legend", "legend", "bool", /*default=*/"true",
+           "Add a legend cluster that shows every look">,
+  ]);
+  let statistics = [
+    Statistic<"numRegions", "regions", "CFG regions drawn">,
+    Statistic<"numBlocks", "blocks", "Blocks drawn">,
   ];
 }
 
