@@ -9,7 +9,7 @@
 // CHECK-DAG: --canonicalize {{.*}}Canonicalize operations
 // CHECK-DAG: --cse {{.*}}Eliminate common sub-expressions
 // CHECK-DAG: --spmd-print-cfg-analysis {{.*}}Print the CFG analyses of every function (for FileCheck)
-// CHECK-DAG: --spmd-view-cfg {{.*}}Print each function's CFG as Graphviz DOT
+// CHECK-DAG: --spmd-view-cfg {{.*}}Print the module's CFGs as one Graphviz DOT graph
 // CHECK-DAG: --split-input-file
 // CHECK-DAG: --mlir-print-ir-after-all
 // CHECK-DAG: --mlir-timing

@@ -396,7 +396,7 @@ mod tests {
         assert!(dot.contains("subgraph \"cluster_1\" {\n    label=\"@g \\\"q\\\"\";"));
         assert!(dot.contains("c0_bb0 [label=\"^bb0\\nrpo=0 idom=- ipdom=^bb3 depth=0\\ndivergent\\nhead 7\", color=red, penwidth=2.5];"));
         assert!(dot.contains("c0_bb2 [label=\"^bb2\\nrpo=1 idom=^bb0 ipdom=^bb3 depth=0\", shape=diamond, fillcolor=palegreen, style=\"filled\"];"));
-        assert!(dot.contains("c1_bb2 [label=\"^bb2\\nrpo=1 idom=^bb0 ipdom=^bb3 depth=0\", shape=hexagon, fillcolor=lightyellow, style=\"filled\"];"));
+        assert!(dot.contains("c1_bb2 [label=\"^bb2 [guard]\\nrpo=1 idom=^bb0 ipdom=^bb3 depth=0\", shape=hexagon, fillcolor=lightyellow, style=\"filled\"];"));
         assert!(dot.contains("c1_bb0 [label=\"^bb0\\nrpo=0 idom=- ipdom=^bb3 depth=0\\nuniform\", color=blue, penwidth=1.5];"));
         assert!(dot.contains("  c0_bb0 -> c0_bb1 [label=\"T\"];\n  c0_bb0 -> c0_bb2 [label=\"F\"];"));
         assert!(dot.contains("c0_bb0 -> c0_bb3 [style=dotted, color=purple, fontcolor=purple, constraint=false, label=\"rejoin 7\"];"));
