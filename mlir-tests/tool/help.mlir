@@ -14,6 +14,9 @@
 // CHECK-DAG: --mlir-print-ir-after-all
 // CHECK-DAG: --mlir-timing
 
-// The option of --spmd-view-cfg comes right after it.
+// The options of --spmd-view-cfg come right after it.
 // OPTIONS: --spmd-view-cfg
+// OPTIONS-NEXT: --default-arguments=<string>
+// OPTIONS-NEXT: --divergent-ops=<string>
+// OPTIONS-NEXT: --legend {{.*}}Add a legend cluster that shows every look
 // OPTIONS-NEXT: --output=<string> {{.*}}File to write the DOT text to ('-' = stderr)
