@@ -187,7 +187,16 @@ def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
     node splitting. SSA is repaired with block arguments (`ub.poison` on
     paths that never define a value). Functions that change get convergence
     tokens: `spmd.convergence.entry` in the entry block and
-    `spmd.convergence.loop` in each cycle header.
+    `spmd.convergence.loop` in each cycle header. They stay even though no
+    operation uses them yet: they are the thread-level convergence contract
+    of the output (which threads execute each cycle iteration together)
+    for a thread-level consumer, and `--spmd-branch-fold` refuses edits
+    that would move a `spmd.convergence.loop` out of its cycle header.
+    `--spmd-predicate` removes the unused ones (wave-level code needs
+    none), `--spmd-lower-to-cf` and `--spmd-lower-to-nvvm` erase them all.
+
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
 
     Example:
 
@@ -249,6 +258,9 @@ def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
     `spmd.uniformity = #spmd.uniformity<uniform>`; each structurized region
     gets an `spmd.reconvergence.head` at its branch and an
     `spmd.reconvergence.tail` at its reconvergence block.
+
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
 
     Example:
 
@@ -315,6 +327,15 @@ def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
     executor can check reconvergence; each lowered function carries
     `spmd.wave_size`, the `wave-size` option.
 
+    Convergence tokens that nothing uses (those `--spmd-reconverge`
+    inserts, children before parents) are removed: wave-level code runs
+    converged by construction, and no later pass reads them
+    (`--spmd-lower-to-nvvm` would erase them). Tokens that some operation
+    uses stay, with their parents.
+
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
+
     Example:
 
     ```
@@ -361,6 +382,9 @@ def SpmdFixIrreducible : Pass<"spmd-fix-irreducible"> {
     are repaired through block arguments (`ub.poison` on paths that never
     define them).
 
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
+
     Example:
 
     ```
@@ -386,6 +410,9 @@ def SpmdUnifyLoopExits : Pass<"spmd-unify-loop-exits"> {
     heading for. Afterwards every cycle has exactly one exit block. Inner
     cycles are processed before the cycles around them. Values defined
     inside the loop and used after it are repaired through block arguments.
+
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
 
     Example:
 
@@ -617,6 +644,9 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
     snapshots and gate checks it took. `fold-operations=false` turns off
     FoldOperations and the value-level cleanups (block arguments, dead
     values) to leave only the CFG rules.
+
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
 
     Example:
 
