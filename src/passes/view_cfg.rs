@@ -45,14 +45,21 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Repor
     let mut outcome = PassOutcome::new(STATISTICS);
     let mut document = DotDocument::new();
     let result = for_each_region(root, Scope::CfgRegions, |cfg| {
-        let (graph, divergent) = if cfg.function_like {
-            let uniformity = RegionUniformity::compute(cfg.owner, cfg.region, &uniformity_options)
-                .map_err(|e| RegionFailure::cannot(cfg, "draw", e))?;
-            let divergent: Vec<bool> =
-                (0..uniformity.graph().num_blocks()).map(|b| uniformity.info().is_divergent_branch(BlockId::new(b))).collect();
-            (uniformity.into_graph(), Some(divergent))
+        // A region the uniformity analysis cannot read is still drawn,
+        // without branch uniformity.
+        let uniformity = if cfg.function_like {
+            RegionUniformity::compute(cfg.owner, cfg.region, &uniformity_options).ok()
         } else {
-            (RegionGraph::snapshot(cfg.region).map_err(|e| RegionFailure::cannot(cfg, "draw", e))?, None)
+            None
+        };
+        let (graph, divergent) = match uniformity {
+            Some(uniformity) => {
+                let divergent: Vec<bool> = (0..uniformity.graph().num_blocks())
+                    .map(|b| uniformity.info().is_divergent_branch(BlockId::new(b)))
+                    .collect();
+                (uniformity.into_graph(), Some(divergent))
+            }
+            None => (RegionGraph::snapshot(cfg.region).map_err(|e| RegionFailure::cannot(cfg, "draw", e))?, None),
         };
         analysis.compute(graph.graph());
         let views: Vec<BlockView> = (0..graph.num_blocks())
