@@ -209,3 +209,73 @@ pub fn relocate_inserted_blocks<'c>(
     }
     relocated
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::{Module, RegionLike};
+
+    #[test]
+    fn kinds_round_trip_through_their_names() {
+        for kind in [
+            InsertedKind::Flow,
+            InsertedKind::LoopFlow,
+            InsertedKind::Guard,
+            InsertedKind::Rejoin,
+            InsertedKind::Exit,
+            InsertedKind::Tail,
+        ] {
+            assert_eq!(InsertedKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(InsertedKind::from_name("flows"), None);
+    }
+
+    #[test]
+    fn location_names_kind_and_served_branch() {
+        let context = crate::dialect::context_with_all_dialects();
+        let branch = Location::new(&context, "k.mlir", 3, 5);
+        let location = inserted_location(&context, branch, InsertedKind::Guard);
+        assert_eq!(location.to_string(), "loc(fused<\"guard\">[\"k.mlir\":3:5])");
+        assert_eq!(inserted_kind(location), Some(InsertedKind::Guard));
+        assert_eq!(location.fused_location(0), branch);
+        assert_eq!(inserted_kind(branch), None);
+        let other = Location::fused(&context, &[branch], StringAttribute::new(&context, "user").into());
+        assert_eq!(inserted_kind(other), None);
+    }
+
+    /// Blocks whose terminator carries the function's location count as
+    /// inserted (here with an empty "before" set); they take the location
+    /// of the branch of their first original predecessor.
+    #[test]
+    fn relocates_blocks_that_carry_the_function_location() {
+        let context = crate::dialect::context_with_all_dialects();
+        let source = r#"
+            func.func @f(%c: i1, %d: i1) {
+              cf.cond_br %c, ^a, ^b loc("k.mlir":2:3)
+            ^a:
+              cf.cond_br %d, ^b, ^x loc("k.mlir":4:3)
+            ^b:
+              %0 = arith.constant 0 : i32 loc("k.mlir":1:1)
+              cf.br ^x loc("k.mlir":1:1)
+            ^x:
+              return loc("k.mlir":9:3)
+            } loc("k.mlir":1:1)
+        "#;
+        let module = Module::parse(&context, source).expect("valid module");
+        let function = module.body().first_operation().expect("one function");
+        let region = function.region(0).expect("a body");
+        let relocated = relocate_inserted_blocks(&context, function, region, &HashSet::new(), InsertedKind::Rejoin);
+        assert_eq!(relocated, 1);
+        let blocks = ir_edit::blocks(region);
+        let b = blocks[2];
+        let expected = "loc(fused<\"rejoin\">[\"k.mlir\":2:3])";
+        assert_eq!(b.first_operation().unwrap().location().to_string(), expected);
+        assert_eq!(last_operation(b).unwrap().location().to_string(), expected);
+        assert_eq!(inserted_kind(last_operation(b).unwrap().location()), Some(InsertedKind::Rejoin));
+        // User blocks are untouched.
+        assert_eq!(last_operation(blocks[1]).unwrap().location().to_string(), "loc(\"k.mlir\":4:3)");
+        // Known blocks are never relocated.
+        let all = block_set(region);
+        assert_eq!(relocate_inserted_blocks(&context, function, region, &all, InsertedKind::Rejoin), 0);
+    }
+}
