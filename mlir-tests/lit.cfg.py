@@ -11,6 +11,7 @@
 # `config` and `lit_config` are injected by lit.
 
 import os
+import shutil
 
 import lit.formats
 
@@ -113,12 +114,17 @@ config.environment["PATH"] = os.pathsep.join(path)
 config.environment["TERM"] = "dumb"
 config.environment.pop("LLVM_SYMBOLIZER_PATH", None)
 
+# Graphviz's dot (scripts/setup.sh installs it) for scripts/cfg-diff.sh.
+if shutil.which("dot"):
+    config.available_features.add("graphviz")
+
 config.substitutions.append(("%spmd_plugin", spmd_plugin))
 config.substitutions.append(("%mlir_opt", os.path.join(llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(
     ("%mlir_tblgen", os.path.join(llvm_tools_dir, "mlir-tblgen"))
 )
 config.substitutions.append(("%spmd_src_root", spmd_src_root))
+config.substitutions.append(("%spmd_bin_dir", spmd_bin_dir))
 config.substitutions.append(("%llvm_include", llvm_include))
 
 lit_config.note("using spmd-opt from %s" % spmd_bin_dir)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what spmd needs on a fresh Debian 12 machine, idempotently:
 # LLVM/MLIR 22 (headers, static libraries, libMLIR.so, the tools), clang 22
-# (the CUDA front door), CMake and Ninja. Packages that are already installed
+# (the CUDA front door), CMake and Ninja, and Graphviz (`dot`, which
+# scripts/cfg-diff.sh uses to draw CFGs). Packages that are already installed
 # are left alone. Without root, the script uses sudo if it can, otherwise it
 # prints the apt-get command for an administrator and fails.
 #
@@ -17,7 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libclang-22-dev
   libpolly-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev cmake ninja-build
-  clang-22 python3-venv
+  clang-22 python3-venv graphviz
 )
 
 # ptxas: CUDA 12.9's. The 12.x line is the last that assembles for sm_70
@@ -63,6 +64,7 @@ fi
 for tool in mlir-opt mlir-tblgen FileCheck lit not clang; do
   [[ -x /usr/lib/llvm-22/bin/$tool ]] || { echo "spmd setup: /usr/lib/llvm-22/bin/$tool missing" >&2; exit 1; }
 done
+command -v dot >/dev/null || { echo "spmd setup: Graphviz's dot missing (Debian package graphviz)" >&2; exit 1; }
 
 # ptxas and nvdisasm in .venv, from the pinned wheels (40 MB and 5 MB).
 venv=$root/.venv

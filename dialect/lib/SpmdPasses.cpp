@@ -12,6 +12,7 @@
 #include "spmd-c/Internal.h"
 
 #include "Spmd/SpmdDialect.h"
+#include "Spmd/SpmdPassStatistics.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -25,10 +26,16 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
 
 using namespace mlir;
 
@@ -40,8 +47,32 @@ void appendToStream(MlirStringRef text, void *userData) {
   *static_cast<llvm::raw_ostream *>(userData) << unwrap(text);
 }
 
+/// Where the statistics of one pass run go: the pass's MLIR statistics
+/// (which count only in builds of MLIR with LLVM_ENABLE_STATS) and, in
+/// builds without them, the process-wide tally of spmd/PassStatistics.h.
+struct OutcomeSink {
+  Pass &pass;
+};
+
+void addStatistic(MlirStringRef name, MlirStringRef description,
+                  uint64_t value, void *userData) {
+  Pass &pass = static_cast<OutcomeSink *>(userData)->pass;
+#if LLVM_ENABLE_STATS
+  for (Pass::Statistic *statistic : pass.getStatistics())
+    if (unwrap(name) == statistic->getName())
+      *statistic += value;
+  (void)description;
+#else
+  spmd::recordPassStatistic(pass.getName(), unwrap(name), unwrap(description),
+                            value);
+#endif
+}
+
 /// Runs the Rust implementation of `pass` on `op`, reporting into `os`.
-LogicalResult runInRust(Pass &pass, Operation *op, llvm::raw_ostream &os) {
+/// `changed` tells whether the IR may have changed.
+LogicalResult runInRust(Pass &pass, Operation *op, llvm::raw_ostream &os,
+                        bool &changed) {
+  changed = true;
   SpmdPassRunner runner = passRunner.load();
   if (!runner)
     return op->emitError() << "the spmd pass '" << pass.getArgument()
@@ -54,13 +85,58 @@ LogicalResult runInRust(Pass &pass, Operation *op, llvm::raw_ostream &os) {
   }
   // printAsTextualPipeline prints "name{opts}"; keep only "{opts}".
   StringRef optionText = StringRef(options).drop_front(pass.getArgument().size());
+  OutcomeSink sink{pass};
+  SpmdPassOutcome outcome{addStatistic, &sink, /*changed=*/true};
   MlirLogicalResult result =
       runner(wrap(pass.getArgument()), wrap(op), wrap(optionText),
-             appendToStream, &os);
+             appendToStream, &os, &outcome);
   os.flush();
+  changed = outcome.changed;
   return unwrap(result);
 }
+
+/// The tally of spmd statistics for builds without LLVM_ENABLE_STATS, by
+/// pass name, then statistic name: (description, value).
+struct StatisticTally {
+  std::mutex mutex;
+  std::map<std::string, std::map<std::string, std::pair<std::string, uint64_t>>>
+      passes;
+};
+
+StatisticTally &statisticTally() {
+  static StatisticTally tally;
+  return tally;
+}
 } // namespace
+
+void mlir::spmd::recordPassStatistic(StringRef pass, StringRef name,
+                                     StringRef description, uint64_t value) {
+  StatisticTally &tally = statisticTally();
+  std::lock_guard<std::mutex> lock(tally.mutex);
+  auto &entry = tally.passes[pass.str()][name.str()];
+  entry.first = description.str();
+  entry.second += value;
+}
+
+void mlir::spmd::printPassStatistics(llvm::raw_ostream &os) {
+  StatisticTally &tally = statisticTally();
+  std::lock_guard<std::mutex> lock(tally.mutex);
+  // The layout of MLIR's list display: passes and statistics sorted by
+  // name, values right-aligned, names left-aligned.
+  for (const auto &[pass, statistics] : tally.passes) {
+    os << "  " << pass << "\n";
+    size_t nameWidth = 0, valueWidth = 0;
+    for (const auto &[name, entry] : statistics) {
+      nameWidth = std::max(nameWidth, name.size());
+      valueWidth = std::max(valueWidth, std::to_string(entry.second).size());
+    }
+    for (const auto &[name, entry] : statistics)
+      os << "    (S) " << llvm::right_justify(std::to_string(entry.second), valueWidth)
+         << " " << llvm::left_justify(name, nameWidth) << " - "
+         << entry.first << "\n";
+  }
+  os.flush();
+}
 
 namespace mlir::spmd {
 #define GEN_PASS_DECL
@@ -88,8 +164,11 @@ template <typename Base>
 struct ReportingShell : Base {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(runInRust(*this, this->getOperation(), llvm::errs())))
-      this->signalPassFailure();
+    bool changed = true;
+    if (failed(runInRust(*this, this->getOperation(), llvm::errs(), changed)))
+      return this->signalPassFailure();
+    if (!changed)
+      this->markAllAnalysesPreserved();
   }
 };
 
@@ -162,9 +241,12 @@ struct PredicatePass
 struct ViewCfgPass : impl::SpmdViewCfgBase<ViewCfgPass> {
   using SpmdViewCfgBase::SpmdViewCfgBase;
   void runOnOperation() override {
+    bool changed = true;
     if (output == "-") {
-      if (failed(runInRust(*this, getOperation(), llvm::errs())))
-        signalPassFailure();
+      if (failed(runInRust(*this, getOperation(), llvm::errs(), changed)))
+        return signalPassFailure();
+      if (!changed)
+        markAllAnalysesPreserved();
       return;
     }
     std::error_code error;
@@ -174,8 +256,10 @@ struct ViewCfgPass : impl::SpmdViewCfgBase<ViewCfgPass> {
                                   << "' for writing: " << error.message();
       return signalPassFailure();
     }
-    if (failed(runInRust(*this, getOperation(), file)))
-      signalPassFailure();
+    if (failed(runInRust(*this, getOperation(), file, changed)))
+      return signalPassFailure();
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 } // namespace

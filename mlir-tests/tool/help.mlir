@@ -9,11 +9,14 @@
 // CHECK-DAG: --canonicalize {{.*}}Canonicalize operations
 // CHECK-DAG: --cse {{.*}}Eliminate common sub-expressions
 // CHECK-DAG: --spmd-print-cfg-analysis {{.*}}Print the CFG analyses of every function (for FileCheck)
-// CHECK-DAG: --spmd-view-cfg {{.*}}Print each function's CFG as Graphviz DOT
+// CHECK-DAG: --spmd-view-cfg {{.*}}Print the module's CFGs as one Graphviz DOT graph
 // CHECK-DAG: --split-input-file
 // CHECK-DAG: --mlir-print-ir-after-all
 // CHECK-DAG: --mlir-timing
 
-// The option of --spmd-view-cfg comes right after it.
+// The options of --spmd-view-cfg come right after it.
 // OPTIONS: --spmd-view-cfg
+// OPTIONS-NEXT: --default-arguments=<string>
+// OPTIONS-NEXT: --divergent-ops=<string>
+// OPTIONS-NEXT: --legend {{.*}}Add a legend cluster that shows every look
 // OPTIONS-NEXT: --output=<string> {{.*}}File to write the DOT text to ('-' = stderr)

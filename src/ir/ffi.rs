@@ -32,7 +32,19 @@ pub type PassRunner = unsafe extern "C" fn(
     options: MlirStringRef,
     report: MlirStringCallback,
     report_user_data: *mut c_void,
+    outcome: *mut PassOutcomeSink,
 ) -> MlirLogicalResult;
+
+/// `SpmdPassOutcome`: where a pass run reports its statistics and whether
+/// it changed the IR.
+#[repr(C)]
+pub struct PassOutcomeSink {
+    pub add_statistic: Option<
+        unsafe extern "C" fn(name: MlirStringRef, description: MlirStringRef, value: u64, user_data: *mut c_void),
+    >,
+    pub user_data: *mut c_void,
+    pub changed: bool,
+}
 
 /// `SpmdBranchKind`: which two-way branch `spmdAppendTwoWayBranch` creates.
 pub type SpmdBranchKind = c_int;

@@ -1,15 +1,25 @@
 //! `--spmd-annotate-uniformity`: attach `spmd.uniformity` to every branch.
 
-use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
-use crate::{analysis::{cfg::BlockId, region_uniformity::RegionUniformity}, ir::names::UNIFORMITY_ATTR};
+use super::{for_each_region, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
+use crate::analysis::{
+    cfg::BlockId,
+    region_uniformity::{RegionUniformity, UNIFORMITY_ATTR},
+};
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, OperationMutLike},
     Attribute, OperationRef,
 };
 
+/// The statistics of the pass (see `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = &[
+    stat("divergent-branches", "Branches marked divergent"),
+    stat("uniform-branches", "Branches marked uniform"),
+];
+
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+    let mut outcome = PassOutcome::new(STATISTICS);
     let options = uniformity_options::parse(root, options)?;
     let context = crate::ir::query::context_of(root);
     let mark = |divergent: bool| {
@@ -26,8 +36,12 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
             if terminator.successor_count() < 2 || terminator.has_attribute(UNIFORMITY_ATTR) {
                 continue;
             }
-            terminator.set_discardable_attribute(UNIFORMITY_ATTR, mark(uniformity.info().is_divergent_branch(id)));
+            let divergent = uniformity.info().is_divergent_branch(id);
+            terminator.set_discardable_attribute(UNIFORMITY_ATTR, mark(divergent));
+            outcome.add(if divergent { "divergent-branches" } else { "uniform-branches" }, 1);
+            outcome.changed = true;
         }
         Ok(())
-    })
+    })?;
+    Ok(outcome)
 }

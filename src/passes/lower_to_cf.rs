@@ -26,7 +26,7 @@
 //! any MLIR tool reads and which lowerings to LLVM carry along harmlessly.
 
 use crate::ir::names;
-use super::{PassOptions, Report};
+use super::{stat, PassOptions, PassOutcome, Report, Statistic};
 use crate::{ir::{diagnostics, edit}, transforms::prepare::op_name};
 use melior::{
     dialect::cf,
@@ -64,8 +64,15 @@ impl Lowering {
     }
 }
 
+/// The statistics of the pass (see `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = &[
+    stat("flow-branches", "spmd.flow_br lowered to cf.cond_br"),
+    stat("tokens-erased", "Convergence tokens erased"),
+    stat("markers-erased", "Reconvergence markers erased"),
+];
+
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<(), ()> {
+pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
     let context = crate::ir::query::context_of(root);
     let ops = spmd_ops(root);
     check_lowerable(&ops)?;
@@ -76,9 +83,16 @@ pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Resul
             Lowering::Token | Lowering::WaveLevel => {}
         }
     }
+    let mut outcome = PassOutcome::new(STATISTICS);
+    let count = |kind: Lowering| ops.iter().filter(|(lowering, _)| *lowering == kind).count();
+    outcome.add("flow-branches", count(Lowering::FlowBranch));
+    outcome.add("tokens-erased", count(Lowering::Token));
+    outcome.add("markers-erased", count(Lowering::Marker));
     erase_token_ops(ops.iter().filter(|(lowering, _)| *lowering == Lowering::Token).map(|(_, op)| *op).collect());
+    // Stripping attributes may change the IR even without spmd ops.
+    outcome.changed = true;
     strip_spmd_attributes(root);
-    Ok(())
+    Ok(outcome)
 }
 
 /// Every spmd operation at or below `root`, in pre-order, with its lowering.
@@ -156,6 +170,27 @@ pub(crate) fn erase_token_ops(mut pending: Vec<OperationRef<'_, '_>>) {
     while !pending.is_empty() {
         let (unused, used): (Vec<_>, Vec<_>) = pending.into_iter().partition(|op| !has_uses(*op));
         assert!(!unused.is_empty(), "convergence tokens form a forest, so some token is unused");
+        unused.into_iter().for_each(edit::erase_operation);
+        pending = used;
+    }
+}
+
+/// Erases the convergence token ops at or below `root` that have no users,
+/// children before the parents they leave unused; tokens that something
+/// else uses stay. Returns how many were erased.
+pub(crate) fn erase_unused_token_ops(root: OperationRef<'_, '_>) -> usize {
+    let mut pending: Vec<OperationRef<'_, '_>> = spmd_ops(root)
+        .into_iter()
+        .filter(|(lowering, _)| *lowering == Lowering::Token)
+        .map(|(_, op)| op)
+        .collect();
+    let mut erased = 0;
+    loop {
+        let (unused, used): (Vec<_>, Vec<_>) = pending.into_iter().partition(|op| !has_uses(*op));
+        if unused.is_empty() {
+            return erased;
+        }
+        erased += unused.len();
         unused.into_iter().for_each(edit::erase_operation);
         pending = used;
     }

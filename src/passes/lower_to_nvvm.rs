@@ -17,7 +17,7 @@
 
 use super::{
     lower_to_cf::{check_token_users, erase_token_ops, strip_spmd_attributes},
-    PassOptions, Report,
+    stat, PassOptions, PassOutcome, Report, Statistic,
 };
 use crate::{ir::{diagnostics, edit}, transforms::{lower_to_nvvm::{check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp}, prepare::op_name}};
 use melior::ir::{
@@ -26,7 +26,14 @@ use melior::ir::{
 };
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+/// The statistics of the pass (see `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = &[
+    stat("functions", "Wave-level functions lowered"),
+    stat("tokens-erased", "Convergence tokens erased"),
+    stat("markers-erased", "Reconvergence markers erased"),
+];
+
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
     let context = crate::ir::query::context_of(root);
     let width = wave_size(root, options)?;
     let mut checker = check::Checker::default();
@@ -45,6 +52,11 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     for (op, intrinsic) in math {
         intrinsics::rewrite(context, op, intrinsic);
     }
+    let mut outcome = PassOutcome::new(STATISTICS);
+    outcome.changed = true;
+    outcome.add("functions", functions.len());
+    outcome.add("tokens-erased", tokens.len());
+    outcome.add("markers-erased", markers.len());
     for function in &functions {
         lower_function(context, function, width);
     }
@@ -52,7 +64,7 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     erase_token_ops(tokens);
     strip_spmd_attributes(root);
     gpu_functions(root).into_iter().for_each(strip_spmd_argument_attributes);
-    Ok(())
+    Ok(outcome)
 }
 
 /// The `wave-size` option: 32 or 64.

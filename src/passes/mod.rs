@@ -13,6 +13,14 @@
 //! (see [`PassFn`]). It emits diagnostics itself and returns `Err(())` to
 //! fail the pipeline. A panic is caught and turned into an "internal error"
 //! diagnostic, so a bug never aborts the host compiler.
+//!
+//! On success a pass returns a [`PassOutcome`]: whether it may have changed
+//! the IR, and the values of the statistics it declares in
+//! `SpmdPasses.td` (`let statistics = [...]`). The runner hands both to the
+//! C++ shell, which adds the values to the pass's MLIR statistics (printed
+//! by `--mlir-pass-statistics`) and preserves every analysis when nothing
+//! changed. [`STATISTICS`] lists each pass's statistics; a unit test keeps
+//! it equal to the ODS declarations.
 
 pub mod annotate_uniformity;
 pub mod branch_fold;
@@ -53,8 +61,66 @@ impl Report {
     }
 }
 
-/// The body of one pass: the operation it runs on, its options, its report.
-pub type PassFn = fn(OperationRef<'_, '_>, &PassOptions, &mut Report) -> Result<(), ()>;
+/// One statistic of a pass: its name and description, as declared with
+/// `Statistic<"name", "name", "description">` in `SpmdPasses.td`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Statistic {
+    /// The name `--mlir-pass-statistics` shows (kebab-case).
+    pub name: &'static str,
+    /// What it counts.
+    pub description: &'static str,
+}
+
+/// What a successful pass run did: whether the IR may have changed, and the
+/// value of each statistic of the pass (zero unless added to).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassOutcome {
+    /// False only if the pass certainly left the IR untouched (the shell
+    /// then preserves every analysis). Analyses always report false.
+    pub changed: bool,
+    counters: Vec<(Statistic, u64)>,
+}
+
+impl PassOutcome {
+    /// An outcome with every statistic of `statistics` at zero and the IR
+    /// unchanged.
+    pub fn new(statistics: &'static [Statistic]) -> Self {
+        Self { changed: false, counters: statistics.iter().map(|&s| (s, 0)).collect() }
+    }
+
+    /// Adds `amount` to the statistic called `name`. Panics (an internal
+    /// error) if the pass did not declare it.
+    pub fn add(&mut self, name: &str, amount: usize) {
+        let Some(entry) = self.counters.iter_mut().find(|(s, _)| s.name == name) else {
+            panic!("statistic '{name}' is not declared by this pass");
+        };
+        entry.1 += amount as u64;
+    }
+
+    /// Records that the IR may have changed if `changed` holds.
+    pub fn changed_if(&mut self, changed: bool) {
+        self.changed |= changed;
+    }
+
+    /// The value of statistic `name` (0 if the pass does not declare it).
+    pub fn get(&self, name: &str) -> u64 {
+        self.counters.iter().find(|(s, _)| s.name == name).map_or(0, |(_, v)| *v)
+    }
+
+    /// Every statistic with its value, in declaration order.
+    pub fn counters(&self) -> impl Iterator<Item = (Statistic, u64)> + '_ {
+        self.counters.iter().copied()
+    }
+}
+
+/// Shorthand for the statistic tables of the pass modules.
+pub(crate) const fn stat(name: &'static str, description: &'static str) -> Statistic {
+    Statistic { name, description }
+}
+
+/// The body of one pass: the operation it runs on, its options, its report;
+/// what it did on success.
+pub type PassFn = fn(OperationRef<'_, '_>, &PassOptions, &mut Report) -> Result<PassOutcome, ()>;
 
 /// Every pass implemented in Rust, by command-line name.
 pub const PASSES: &[(&str, PassFn)] = &[
@@ -73,6 +139,30 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-branch-fold", branch_fold::run),
     ("spmd-predicate", predicate::run),
 ];
+
+/// The statistics of every pass, by command-line name, in the order of
+/// their `let statistics` in `SpmdPasses.td`.
+pub const STATISTICS: &[(&str, &[Statistic])] = &[
+    ("spmd-print-cfg-analysis", print_cfg_analysis::STATISTICS),
+    ("spmd-view-cfg", view_cfg::STATISTICS),
+    ("spmd-print-uniformity", print_uniformity::STATISTICS),
+    ("spmd-annotate-uniformity", annotate_uniformity::STATISTICS),
+    ("spmd-verify-reconverging", verify_reconverging::STATISTICS),
+    ("spmd-reconverge", reconverge::STATISTICS),
+    ("spmd-fix-irreducible", fix_irreducible::FIX_IRREDUCIBLE_STATISTICS),
+    ("spmd-unify-loop-exits", fix_irreducible::UNIFY_LOOP_EXITS_STATISTICS),
+    ("spmd-structurize", structurize::STATISTICS),
+    ("spmd-verify-structured", verify_structured::STATISTICS),
+    ("spmd-lower-to-cf", lower_to_cf::STATISTICS),
+    ("spmd-lower-to-nvvm", lower_to_nvvm::STATISTICS),
+    ("spmd-branch-fold", branch_fold::STATISTICS),
+    ("spmd-predicate", predicate::STATISTICS),
+];
+
+/// The statistics of the pass called `name` (none for an unknown name).
+pub fn statistics_of(name: &str) -> &'static [Statistic] {
+    STATISTICS.iter().find(|(known, _)| *known == name).map_or(&[], |(_, statistics)| statistics)
+}
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global
 /// registry. Idempotent (the registration happens once; the runner is
@@ -153,6 +243,7 @@ unsafe extern "C" fn run_pass_by_name(
     options: MlirStringRef,
     report: MlirStringCallback,
     report_user_data: *mut c_void,
+    outcome_sink: *mut ffi::PassOutcomeSink,
 ) -> MlirLogicalResult {
     // SAFETY: MLIR passes valid string refs and the operation being processed.
     let (name, options, op) = unsafe {
@@ -166,7 +257,14 @@ unsafe extern "C" fn run_pass_by_name(
     };
     let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| pass(op, &options, &mut report)));
     let succeeded = match outcome {
-        Ok(result) => result.is_ok(),
+        Ok(Ok(outcome)) => {
+            // SAFETY: the shell passes a live sink for the duration of the call.
+            if let Some(sink) = unsafe { outcome_sink.as_mut() } {
+                report_outcome(sink, &outcome);
+            }
+            true
+        }
+        Ok(Err(())) => false,
         Err(payload) => {
             let detail = payload
                 .downcast_ref::<String>()
@@ -181,6 +279,18 @@ unsafe extern "C" fn run_pass_by_name(
         }
     };
     logical_result(succeeded)
+}
+
+/// Hands `outcome` to the C++ shell: every statistic, then `changed`.
+fn report_outcome(sink: &mut ffi::PassOutcomeSink, outcome: &PassOutcome) {
+    if let Some(add) = sink.add_statistic {
+        for (statistic, value) in outcome.counters() {
+            // SAFETY: the callback and its user data come from the shell,
+            // which keeps them alive during the call.
+            unsafe { add(string_ref(statistic.name), string_ref(statistic.description), value, sink.user_data) };
+        }
+    }
+    sink.changed = outcome.changed;
 }
 
 fn logical_result(success: bool) -> MlirLogicalResult {
@@ -199,4 +309,64 @@ unsafe fn str_from(text: MlirStringRef) -> String {
 
 fn string_ref(text: &str) -> MlirStringRef {
     MlirStringRef { data: text.as_ptr() as *const _, length: text.len() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `let statistics` of every pass in `SpmdPasses.td`, by pass name:
+    /// (name, description) pairs in declaration order.
+    fn declared_statistics() -> Vec<(String, Vec<(String, String)>)> {
+        let td = include_str!("../../dialect/include/Spmd/SpmdPasses.td");
+        let mut passes = Vec::new();
+        for chunk in td.split("\ndef ").skip(1) {
+            let header = chunk.lines().next().unwrap_or_default();
+            let Some(start) = header.find("<\"") else { continue };
+            let name = header[start + 2..].split('"').next().unwrap().to_string();
+            let mut statistics = Vec::new();
+            for line in chunk.lines().map(str::trim).filter(|l| l.starts_with("Statistic<")) {
+                let fields: Vec<&str> = line.split('"').collect();
+                // Statistic<"member", "name", "description">
+                statistics.push((fields[3].to_string(), fields[5].to_string()));
+            }
+            passes.push((name, statistics));
+        }
+        passes
+    }
+
+    #[test]
+    fn statistics_match_the_ods_declarations() {
+        let declared = declared_statistics();
+        assert_eq!(declared.len(), PASSES.len(), "every pass of SpmdPasses.td has a Rust implementation");
+        for (pass, statistics) in declared {
+            assert!(PASSES.iter().any(|(name, _)| *name == pass), "{pass} is implemented");
+            let rust: Vec<(String, String)> =
+                statistics_of(&pass).iter().map(|s| (s.name.to_string(), s.description.to_string())).collect();
+            assert!(!rust.is_empty(), "{pass} declares statistics");
+            assert_eq!(rust, statistics, "statistics of {pass}: Rust vs SpmdPasses.td");
+        }
+    }
+
+    #[test]
+    fn outcome_counts_declared_statistics() {
+        const STATS: &[Statistic] = &[stat("a", "A"), stat("b", "B")];
+        let mut outcome = PassOutcome::new(STATS);
+        assert!(!outcome.changed);
+        outcome.add("b", 2);
+        outcome.add("b", 1);
+        outcome.changed_if(false);
+        assert!(!outcome.changed);
+        outcome.changed_if(true);
+        assert!(outcome.changed);
+        assert_eq!(outcome.get("a"), 0);
+        assert_eq!(outcome.get("b"), 3);
+        assert_eq!(outcome.counters().map(|(s, v)| (s.name, v)).collect::<Vec<_>>(), vec![("a", 0), ("b", 3)]);
+    }
+
+    #[test]
+    #[should_panic(expected = "not declared")]
+    fn undeclared_statistic_is_an_internal_error() {
+        PassOutcome::new(&[]).add("nope", 1);
+    }
 }

@@ -1,11 +1,27 @@
 //! `--spmd-predicate`: see [`crate::transforms::predicate`].
 
-use super::{for_each_region, options::read, uniformity_options, PassOptions, RegionFailure, Report, Scope};
-use crate::{ir::diagnostics, transforms::predicate::{predicate_function, valid_wave_size, PredicateOptions}};
-use melior::ir::{operation::OperationLike, OperationRef};
+use super::{
+    for_each_region, lower_to_cf::erase_unused_token_ops, options::read, stat, uniformity_options, PassOptions,
+    PassOutcome, RegionFailure, Report, Scope, Statistic,
+};
+use crate::{ir::{diagnostics, edit}, transforms::{locations::{block_set, relocate_inserted_blocks, InsertedKind}, predicate::{predicate_function, valid_wave_size, PredicateOptions}, prepare::op_name}};
+use melior::ir::{
+    operation::{OperationLike, WalkOrder, WalkResult},
+    OperationRef,
+};
+
+/// The statistics of the pass (see `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = &[
+    stat("blocks-added", "Blocks added"),
+    stat("divergent-branches", "Divergent branches lowered to exec-mask updates"),
+    stat("rejoin-points", "Rejoin points (post-dominating successors) given a mask"),
+    stat("mask-ops", "Exec-mask operations in the output (spmd.exec.*, spmd.mask.*)"),
+    stat("ballots", "spmd.ballot operations in the output"),
+    stat("tokens-removed", "Unused convergence tokens removed"),
+];
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
     let uniformity = uniformity_options::parse(root, options)?;
     let skip_empty_blocks = read::flag(root, options, "skip-empty-blocks", true)?;
     let wave_size_text = options.get_or("wave-size", "32");
@@ -20,12 +36,43 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     };
     let options = PredicateOptions { skip_empty_blocks, wave_size, uniformity };
     let context = crate::ir::query::context_of(root);
+    let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
-        predicate_function(context, function.owner, function.region, &options).map(|_| ()).map_err(|error| {
+        let blocks_before = edit::blocks(function.region).len();
+        let before = block_set(function.region);
+        let stats = predicate_function(context, function.owner, function.region, &options).map_err(|error| {
             RegionFailure {
                 location: error.location(function.owner.location()),
                 message: format!("cannot predicate {}: {error}", function.label),
             }
-        })
-    })
+        })?;
+        // Wave-level code needs no convergence token: the wave is converged
+        // wherever it runs (see the pass description).
+        outcome.add("tokens-removed", erase_unused_token_ops(function.owner));
+        outcome.changed = true;
+        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Rejoin);
+        outcome.add("blocks-added", edit::blocks(function.region).len().saturating_sub(blocks_before));
+        outcome.add("divergent-branches", stats.divergent_branches);
+        outcome.add("rejoin-points", stats.rejoin_points);
+        let (masks, ballots) = count_wave_ops(function.owner);
+        outcome.add("mask-ops", masks);
+        outcome.add("ballots", ballots);
+        Ok(())
+    })?;
+    Ok(outcome)
+}
+
+/// The exec-mask operations and ballots at or below `function`.
+fn count_wave_ops(function: OperationRef<'_, '_>) -> (usize, usize) {
+    let (mut masks, mut ballots) = (0, 0);
+    function.walk(WalkOrder::PreOrder, |op| {
+        let name = op_name(op);
+        if name == "spmd.ballot" {
+            ballots += 1;
+        } else if name.starts_with("spmd.exec.") || name.starts_with("spmd.mask.") {
+            masks += 1;
+        }
+        WalkResult::Advance
+    });
+    (masks, ballots)
 }

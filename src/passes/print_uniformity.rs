@@ -1,17 +1,12 @@
 //! `--spmd-print-uniformity`: every value and branch, uniform or divergent.
 
-use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
-use crate::{
-    analysis::{
-        cfg::BlockId,
-        region_uniformity::{RegionUniformity, UniformityOptions},
-    },
-    ir::value_names::AsmNames,
-};
+use super::{for_each_region, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
+use crate::{analysis::{cfg::BlockId, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::value_names::AsmNames};
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Report) -> Result<(), ()> {
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Report) -> Result<PassOutcome, ()> {
+    let mut outcome = PassOutcome::new(STATISTICS);
     // The report lists every join of every divergent branch.
     let options = UniformityOptions { complete_joins: true, ..uniformity_options::parse(root, options)? };
     for_each_region(root, Scope::FunctionBodies, |function| {
@@ -20,9 +15,24 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Repor
         let names = AsmNames::new(function.owner);
         report.write(&format!("// uniformity {}\n", function.label));
         report.write(&render(&uniformity, &names));
+        let graph = uniformity.graph();
+        for index in 0..graph.num_blocks() {
+            let id = BlockId::new(index);
+            if crate::analysis::cfg::Graph::successors(graph.graph(), id).len() >= 2 {
+                let divergent = uniformity.info().is_divergent_branch(id);
+                outcome.add(if divergent { "divergent-branches" } else { "uniform-branches" }, 1);
+            }
+        }
         Ok(())
-    })
+    })?;
+    Ok(outcome)
 }
+
+/// The statistics of the pass (see `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = &[
+    stat("divergent-branches", "Branches found divergent"),
+    stat("uniform-branches", "Branches found uniform"),
+];
 
 fn classification(divergent: bool) -> &'static str {
     if divergent { "divergent" } else { "uniform" }

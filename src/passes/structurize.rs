@@ -1,15 +1,10 @@
 //! `--spmd-structurize`: see [`crate::transforms::structurize`].
 
 use super::{
-    for_each_region, options::read, uniformity_options, verify_structured, CfgRegion, PassOptions, RegionFailure,
-    Report, Scope,
+    for_each_region, options::read, stat, uniformity_options, verify_structured, CfgRegion, PassOptions, PassOutcome,
+    RegionFailure, Report, Scope, Statistic,
 };
-use crate::{
-    ir::{edit, region_graph::RegionGraph},
-    transforms::{
-        structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions},
-    },
-};
+use crate::{ir::{edit, region_graph::RegionGraph}, transforms::{locations::{block_set, relocate_inserted_blocks, InsertedKind}, structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions}}};
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Parses the pass options.
@@ -29,19 +24,46 @@ fn parse_options(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<St
     })
 }
 
+/// The statistics of the pass (see `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = &[
+    stat("blocks-added", "Blocks added (Flow blocks, guard blocks, exit blocks, switch chains)"),
+    stat("flow-blocks", "Flow blocks inserted"),
+    stat("divergent-branches", "Branches structurized (reconvergence heads)"),
+    stat("uniform-branches-kept", "Uniform branches kept by skip-uniform-regions"),
+    stat("irreducible-cycles", "Irreducible cycles made reducible"),
+    stat("guard-blocks", "Guard blocks of the irreducible-cycle hubs"),
+    stat("switches-lowered", "Switches lowered to two-way chains"),
+    stat("infinite-loops", "Infinite loops given a never-taken exit"),
+];
+
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
     let options = parse_options(root, options)?;
     let context = crate::ir::query::context_of(root);
+    let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
         reject_malformed_markers(function)?;
-        structurize_function(context, function.owner, function.region, &options).map(|_| ()).map_err(|error| {
+        let blocks_before = edit::blocks(function.region).len();
+        let before = block_set(function.region);
+        let stats = structurize_function(context, function.owner, function.region, &options).map_err(|error| {
             RegionFailure {
                 location: error.location(function.owner.location()),
                 message: format!("cannot structurize {}: {error}", function.label),
             }
-        })
-    })
+        })?;
+        outcome.changed_if(stats.changed);
+        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Rejoin);
+        outcome.add("blocks-added", edit::blocks(function.region).len().saturating_sub(blocks_before));
+        outcome.add("flow-blocks", stats.flows);
+        outcome.add("divergent-branches", stats.regions);
+        outcome.add("uniform-branches-kept", stats.kept_uniform);
+        outcome.add("irreducible-cycles", stats.irreducible.hubs);
+        outcome.add("guard-blocks", stats.irreducible.guards);
+        outcome.add("switches-lowered", stats.switches_lowered);
+        outcome.add("infinite-loops", stats.infinite_loops);
+        Ok(())
+    })?;
+    Ok(outcome)
 }
 
 /// Markers already in the input are kept and extended: malformed ones would

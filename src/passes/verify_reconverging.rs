@@ -1,7 +1,7 @@
 //! `--spmd-verify-reconverging`: checks Definition 1 on every function and
 //! names the first offending branch of each.
 
-use super::{for_each_region, uniformity_options, PassOptions, RegionFailure, Report, Scope};
+use super::{for_each_region, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
 use crate::{
     analysis::{
         reconverging::{check_with_exits, Violation},
@@ -11,13 +11,25 @@ use crate::{
 };
 use melior::ir::OperationRef;
 
+/// The statistics of the pass (see `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = &[
+    stat("functions", "Functions checked"),
+    stat("divergent-branches", "Divergent branches checked"),
+];
+
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
     let options = uniformity_options::parse(root, options)?;
+    let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
         let uniformity = RegionUniformity::compute(function.owner, function.region, &options)
             .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
         let graph = uniformity.graph();
+        outcome.add("functions", 1);
+        let divergent = (0..graph.num_blocks())
+            .filter(|&b| uniformity.info().is_divergent_branch(crate::analysis::cfg::BlockId::new(b)))
+            .count();
+        outcome.add("divergent-branches", divergent);
         let violations = check_with_exits(graph.graph(), &|b| uniformity.info().is_divergent_branch(b), &|b| {
             prepare::is_function_exit(graph.terminator(b))
         });
@@ -42,5 +54,6 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
             }
         };
         Err(RegionFailure { location: graph.terminator_location(block), message })
-    })
+    })?;
+    Ok(outcome)
 }

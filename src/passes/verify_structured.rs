@@ -3,7 +3,7 @@
 //! function.
 
 use crate::ir::names;
-use super::{for_each_region, options::read, uniformity_options, PassOptions, RegionFailure, Report, Scope};
+use super::{for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
 use crate::{
     analysis::{
         cfg::BlockId,
@@ -20,10 +20,12 @@ use crate::{
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef};
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<(), ()> {
+pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
     let uniformity_options = uniformity_options::parse(root, options)?;
     let use_uniformity = read::flag(root, options, "use-uniformity", false)?;
+    let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
+        outcome.add("functions", 1);
         let uniformity = RegionUniformity::compute(function.owner, function.region, &uniformity_options)
             .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
         let graph = uniformity.graph();
@@ -51,8 +53,12 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
             Some((location, message)) => Err(RegionFailure { location, message }),
             None => Ok(()),
         }
-    })
+    })?;
+    Ok(outcome)
 }
+
+/// The statistics of the pass (see `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = &[stat("functions", "Functions checked")];
 
 /// The first malformed pair of reconvergence markers in `graph` (a head
 /// without tail or the reverse, a duplicate id, a tail that does not

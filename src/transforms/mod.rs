@@ -4,6 +4,7 @@
 
 pub mod constants;
 pub mod hubs;
+pub mod locations;
 pub mod lower_to_nvvm;
 pub mod predicate;
 pub mod prepare;

@@ -354,10 +354,13 @@ static MlirLogicalResult countingRunner(MlirStringRef passName,
                                         MlirOperation op,
                                         MlirStringRef options,
                                         MlirStringCallback report,
-                                        void *reportUserData) {
+                                        void *reportUserData,
+                                        SpmdPassOutcome *outcome) {
   (void)op;
   (void)report;
   (void)reportUserData;
+  CHECK(outcome != NULL && outcome->changed);
+  outcome->changed = false;
   ++runnerCalls;
   CHECK(mlirStringRefEqual(passName, str("spmd-reconverge")));
   CHECK(options.length > 0 && options.data[0] == '{');

@@ -35,22 +35,9 @@ def SpmdPrintCfgAnalysis : Pass<"spmd-print-cfg-analysis"> {
     spmd-opt --spmd-print-cfg-analysis kernel.mlir -o /dev/null
     ```
   }];
-}
-
-def SpmdViewCfg : Pass<"spmd-view-cfg"> {
-  let summary = "Print each function's CFG as Graphviz DOT";
-  let description = [{
-    Writes one `digraph` per function region to stderr (or to the file
-    named by `output`), labelled with the same information as
-    `--spmd-print-cfg-analysis`: RPO number, idom, ipdom and cycle depth in
-    each node, back edges dashed, irreducible-cycle entries highlighted,
-    unreachable blocks greyed out, Flow blocks (ending in `spmd.flow_br`)
-    drawn as diamonds. Turn it into a picture with
-    `dot -Tsvg cfg.dot -o cfg.svg`.
-  }];
-  let options = [
-    Option<"output", "output", "std::string", /*default=*/"\"-\"",
-           "File to write the DOT text to ('-' = stderr)">,
+  let statistics = [
+    Statistic<"numRegions", "regions", "CFG regions analysed">,
+    Statistic<"numBlocks", "blocks", "Blocks in the analysed regions">,
   ];
 }
 
@@ -68,6 +55,47 @@ class SpmdUniformityPass<string name> : Pass<name> {
     ListOption<"uniformOps", "uniform-ops", "std::string",
            "Operation or intrinsic names whose results are uniform whatever "
            "their operands ('name*' matches a prefix)">,
+  ];
+}
+
+def SpmdViewCfg : SpmdUniformityPass<"spmd-view-cfg"> {
+  let summary = "Print the module's CFGs as one Graphviz DOT graph that explains divergence";
+  let description = [{
+    Writes one `digraph` to stderr (or to the file named by `output`) with
+    a cluster per CFG region (function bodies, and multi-block regions of
+    other operations), so that Graphviz draws a whole module in one
+    picture. Each block shows its name and the information of
+    `--spmd-print-cfg-analysis` (RPO number, idom, ipdom, loop depth, loop
+    roles). On top of that, with a legend in the picture:
+
+    | what | look |
+    |---|---|
+    | divergent branch (uniformity analysis, `spmd.uniformity` marks trusted) | red bold border, `divergent` line |
+    | uniform branch with two or more successors | blue border, `uniform` line |
+    | Flow block (`spmd.flow_br`) / loop Flow block | green diamond / green double diamond |
+    | guard block (hubs, switch chains; from its location) | yellow hexagon, `[guard]` |
+    | other inserted block (`rejoin`, `exit`, `tail`; from its location) | yellow rounded box, `[kind]` |
+    | loop header / irreducible-cycle entry | light blue / orange fill |
+    | unreachable block | grey, dashed |
+    | `spmd.reconvergence.head N` ... `tail N` | `head N`, `tail N` lines, purple dotted edge `rejoin N` |
+    | edges | labelled `T`/`F` (two-way), `default`/`case V` (`cf.switch`), slot index otherwise; back edges dashed |
+
+    Inserted blocks are recognised by the kind in their location
+    (`fused<"guard">[...]`, see `src/transforms/locations.rs`), so the
+    same options draw the input and the output of any pass. Turn the text
+    into a picture with `dot -Tsvg cfg.dot -o cfg.svg`;
+    `scripts/cfg-diff.sh kernel.mlir [pipeline]` draws the CFGs before and
+    after a pipeline side by side. The IR is left unchanged.
+  }];
+  let options = !listconcat(uniformityOptions, [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "File to write the DOT text to ('-' = stderr)">,
+    Option<"legend", "legend", "bool", /*default=*/"true",
+           "Add a legend cluster that shows every look">,
+  ]);
+  let statistics = [
+    Statistic<"numRegions", "regions", "CFG regions drawn">,
+    Statistic<"numBlocks", "blocks", "Blocks drawn">,
   ];
 }
 
@@ -101,6 +129,10 @@ def SpmdPrintUniformity : SpmdUniformityPass<"spmd-print-uniformity"> {
     trusted. The report goes to stderr; the IR is unchanged.
   }];
   let options = uniformityOptions;
+  let statistics = [
+    Statistic<"numDivergentBranches", "divergent-branches", "Branches found divergent">,
+    Statistic<"numUniformBranches", "uniform-branches", "Branches found uniform">,
+  ];
 }
 
 def SpmdAnnotateUniformity : SpmdUniformityPass<"spmd-annotate-uniformity"> {
@@ -113,6 +145,10 @@ def SpmdAnnotateUniformity : SpmdUniformityPass<"spmd-annotate-uniformity"> {
     analysis.
   }];
   let options = uniformityOptions;
+  let statistics = [
+    Statistic<"numDivergentBranches", "divergent-branches", "Branches marked divergent">,
+    Statistic<"numUniformBranches", "uniform-branches", "Branches marked uniform">,
+  ];
 }
 
 def SpmdVerifyReconverging : SpmdUniformityPass<"spmd-verify-reconverging"> {
@@ -128,6 +164,10 @@ def SpmdVerifyReconverging : SpmdUniformityPass<"spmd-verify-reconverging"> {
     fails. The IR is never changed.
   }];
   let options = uniformityOptions;
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Functions checked">,
+    Statistic<"numDivergentBranches", "divergent-branches", "Divergent branches checked">,
+  ];
 }
 
 def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
@@ -147,7 +187,16 @@ def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
     node splitting. SSA is repaired with block arguments (`ub.poison` on
     paths that never define a value). Functions that change get convergence
     tokens: `spmd.convergence.entry` in the entry block and
-    `spmd.convergence.loop` in each cycle header.
+    `spmd.convergence.loop` in each cycle header. They stay even though no
+    operation uses them yet: they are the thread-level convergence contract
+    of the output (which threads execute each cycle iteration together)
+    for a thread-level consumer, and `--spmd-branch-fold` refuses edits
+    that would move a `spmd.convergence.loop` out of its cycle header.
+    `--spmd-predicate` removes the unused ones (wave-level code needs
+    none), `--spmd-lower-to-cf` and `--spmd-lower-to-nvvm` erase them all.
+
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
 
     Example:
 
@@ -169,6 +218,15 @@ def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
            "(each Flow block compares it to get its i1 predicate) instead of "
            "one i1 predicate per Flow block, keeping long chains linear">,
   ]);
+  let statistics = [
+    Statistic<"numBlocksAdded", "blocks-added", "Blocks added (Flow blocks, exit blocks, switch chains)">,
+    Statistic<"numFlowBlocks", "flow-blocks", "Flow blocks inserted">,
+    Statistic<"numDivergentBranches", "divergent-branches", "Divergent branches made reconverging">,
+    Statistic<"numUniformBranchesKept", "uniform-branches-kept", "Uniform branches kept as they are">,
+    Statistic<"numSwitchesLowered", "switches-lowered", "Divergent switches lowered to two-way chains">,
+    Statistic<"numReturnsUnified", "returns-unified", "Return blocks routed to one exit">,
+    Statistic<"numInfiniteLoops", "infinite-loops", "Infinite loops given a never-taken exit">,
+  ];
 }
 
 def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
@@ -201,6 +259,9 @@ def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
     gets an `spmd.reconvergence.head` at its branch and an
     `spmd.reconvergence.tail` at its reconvergence block.
 
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
+
     Example:
 
     ```
@@ -232,6 +293,16 @@ def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
            "arith.cmpi (linear cost instead of quadratic). Set it very "
            "large for i1 block-argument predicates only">,
   ]);
+  let statistics = [
+    Statistic<"numBlocksAdded", "blocks-added", "Blocks added (Flow blocks, guard blocks, exit blocks, switch chains)">,
+    Statistic<"numFlowBlocks", "flow-blocks", "Flow blocks inserted">,
+    Statistic<"numDivergentBranches", "divergent-branches", "Branches structurized (reconvergence heads)">,
+    Statistic<"numUniformBranchesKept", "uniform-branches-kept", "Uniform branches kept by skip-uniform-regions">,
+    Statistic<"numIrreducibleCycles", "irreducible-cycles", "Irreducible cycles made reducible">,
+    Statistic<"numGuardBlocks", "guard-blocks", "Guard blocks of the irreducible-cycle hubs">,
+    Statistic<"numSwitchesLowered", "switches-lowered", "Switches lowered to two-way chains">,
+    Statistic<"numInfiniteLoops", "infinite-loops", "Infinite loops given a never-taken exit">,
+  ];
 }
 
 def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
@@ -256,6 +327,15 @@ def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
     executor can check reconvergence; each lowered function carries
     `spmd.wave_size`, the `wave-size` option.
 
+    Convergence tokens that nothing uses (those `--spmd-reconverge`
+    inserts, children before parents) are removed: wave-level code runs
+    converged by construction, and no later pass reads them
+    (`--spmd-lower-to-nvvm` would erase them). Tokens that some operation
+    uses stay, with their parents.
+
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
+
     Example:
 
     ```
@@ -277,6 +357,14 @@ def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
            "mask in the wave executor), recorded on each lowered function "
            "as spmd.wave_size; other values are rejected with a diagnostic">,
   ]);
+  let statistics = [
+    Statistic<"numBlocksAdded", "blocks-added", "Blocks added">,
+    Statistic<"numDivergentBranches", "divergent-branches", "Divergent branches lowered to exec-mask updates">,
+    Statistic<"numRejoinPoints", "rejoin-points", "Rejoin points (post-dominating successors) given a mask">,
+    Statistic<"numMaskOps", "mask-ops", "Exec-mask operations in the output (spmd.exec.*, spmd.mask.*)">,
+    Statistic<"numBallots", "ballots", "spmd.ballot operations in the output">,
+    Statistic<"numTokensRemoved", "tokens-removed", "Unused convergence tokens removed">,
+  ];
 }
 
 def SpmdFixIrreducible : Pass<"spmd-fix-irreducible"> {
@@ -294,6 +382,9 @@ def SpmdFixIrreducible : Pass<"spmd-fix-irreducible"> {
     are repaired through block arguments (`ub.poison` on paths that never
     define them).
 
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
+
     Example:
 
     ```
@@ -303,6 +394,11 @@ def SpmdFixIrreducible : Pass<"spmd-fix-irreducible"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::ub::UBDialect"];
+  let statistics = [
+    Statistic<"numIrreducibleCycles", "irreducible-cycles", "Irreducible cycles made reducible (one hub each)">,
+    Statistic<"numGuardBlocks", "guard-blocks", "Guard blocks inserted">,
+    Statistic<"numEdgesRedirected", "edges-redirected", "Edges routed through a hub">,
+  ];
 }
 
 def SpmdUnifyLoopExits : Pass<"spmd-unify-loop-exits"> {
@@ -315,6 +411,9 @@ def SpmdUnifyLoopExits : Pass<"spmd-unify-loop-exits"> {
     cycles are processed before the cycles around them. Values defined
     inside the loop and used after it are repaired through block arguments.
 
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
+
     Example:
 
     ```
@@ -324,6 +423,11 @@ def SpmdUnifyLoopExits : Pass<"spmd-unify-loop-exits"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::ub::UBDialect"];
+  let statistics = [
+    Statistic<"numLoopsUnified", "loops-unified", "Loops given a single exit block (one hub each)">,
+    Statistic<"numGuardBlocks", "guard-blocks", "Guard blocks inserted">,
+    Statistic<"numEdgesRedirected", "edges-redirected", "Edges routed through a hub">,
+  ];
 }
 
 def SpmdVerifyStructured : SpmdUniformityPass<"spmd-verify-structured"> {
@@ -356,6 +460,9 @@ def SpmdVerifyStructured : SpmdUniformityPass<"spmd-verify-structured"> {
            "Check only the branches the uniformity analysis calls divergent "
            "(for output of skip-uniform-regions or of --spmd-reconverge)">,
   ]);
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Functions checked">,
+  ];
 }
 
 def SpmdLowerToCf : Pass<"spmd-lower-to-cf"> {
@@ -379,6 +486,11 @@ def SpmdLowerToCf : Pass<"spmd-lower-to-cf"> {
     ```
   }];
   let dependentDialects = ["::mlir::cf::ControlFlowDialect"];
+  let statistics = [
+    Statistic<"numFlowBranches", "flow-branches", "spmd.flow_br lowered to cf.cond_br">,
+    Statistic<"numTokensErased", "tokens-erased", "Convergence tokens erased">,
+    Statistic<"numMarkersErased", "markers-erased", "Reconvergence markers erased">,
+  ];
 }
 
 def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
@@ -457,6 +569,11 @@ def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
     "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect"
   ];
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Wave-level functions lowered">,
+    Statistic<"numTokensErased", "tokens-erased", "Convergence tokens erased">,
+    Statistic<"numMarkersErased", "markers-erased", "Reconvergence markers erased">,
+  ];
 }
 
 def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
@@ -528,6 +645,9 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
     FoldOperations and the value-level cleanups (block arguments, dead
     values) to leave only the CFG rules.
 
+    Blocks it inserts carry `fused<"kind">[...]` locations naming the
+    branch or join they serve (see `src/transforms/locations.rs`).
+
     Example:
 
     ```
@@ -554,6 +674,16 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
            "Print per-function statistics (blocks and ops removed, rules "
            "applied, merges refused) to stderr">,
   ]);
+  let statistics = [
+    Statistic<"numBlocksRemoved", "blocks-removed", "Blocks removed (net, per function, never below 0)">,
+    Statistic<"numOpsRemoved", "ops-removed", "Operations removed (net, per function, never below 0)">,
+    Statistic<"numBranchesFolded", "branches-folded", "Conditional branches folded into unconditional ones">,
+    Statistic<"numBlocksMerged", "blocks-merged", "Blocks merged into their only predecessor">,
+    Statistic<"numTailsMerged", "tails-merged", "Common tails merged">,
+    Statistic<"numOpsHoisted", "ops-hoisted", "Operations hoisted above a branch">,
+    Statistic<"numRegionsDissolved", "regions-dissolved", "Divergent regions dissolved (head and tails erased)">,
+    Statistic<"numRefusedByGate", "refused-by-gate", "CFG edits refused by the reconvergence gate">,
+  ];
 }
 
 #endif // SPMD_PASSES_TD

@@ -23,16 +23,33 @@ extern "C" {
  * Passes
  *===----------------------------------------------------------------------===*/
 
+/* What one pass run did, reported back to the pass shell. The shell fills
+ * in `addStatistic` and `userData` and sets `changed` to true; the runner
+ * calls `addStatistic(name, description, value, userData)` once per
+ * statistic of the pass (zeros included; `name` and `description` are the
+ * ones declared in SpmdPasses.td, borrowed for the call) and sets `changed`
+ * to false if it left the IR untouched, so the shell can preserve every
+ * analysis. The shell adds the values to the pass's MLIR statistics
+ * (`--mlir-pass-statistics`). */
+typedef struct SpmdPassOutcome {
+  void (*addStatistic)(MlirStringRef name, MlirStringRef description,
+                       uint64_t value, void *userData);
+  void *userData;
+  bool changed;
+} SpmdPassOutcome;
+
 /* Runs the pass called `passName` (its command-line argument, such as
  * "spmd-reconverge") on `op`. `options` is the pass's textual option list as
  * MLIR prints it, e.g. "{ordering=dfpd}" or "" when the pass has none.
- * Text reports (analysis printers) are written through `report`.
+ * Text reports (analysis printers) are written through `report`; what the
+ * pass did goes to `outcome` (never null, see SpmdPassOutcome).
  * Returns failure after emitting a diagnostic on `op` or inside it. */
 typedef MlirLogicalResult (*SpmdPassRunner)(MlirStringRef passName,
                                             MlirOperation op,
                                             MlirStringRef options,
                                             MlirStringCallback report,
-                                            void *reportUserData);
+                                            void *reportUserData,
+                                            SpmdPassOutcome *outcome);
 
 /* Installs the implementation of every spmd pass (a plain function
  * pointer; null uninstalls it). The Rust library calls this from

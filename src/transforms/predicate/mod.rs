@@ -119,7 +119,9 @@
 //!   `N` adding them back): the wave executor checks at each rejoin that
 //!   every lane that diverged is active again.
 //! * `spmd.reconvergence.head/tail` markers are dropped (their heads no
-//!   longer end in divergent branches); convergence tokens stay.
+//!   longer end in divergent branches). Convergence tokens stay here; the
+//!   pass (`crate::passes::predicate`) then removes the ones nothing uses,
+//!   which wave-level code does not need.
 //!
 //! * Every lowered function carries `spmd.wave_size` (option `wave-size`,
 //!   a power of two up to 64); the wave executor refuses larger waves.

@@ -97,6 +97,10 @@ pub struct ReconvergeStats {
     /// Infinite loops given a never-taken exit because a divergent branch
     /// inside them needed a rejoin point.
     pub infinite_loops: usize,
+    /// Divergent and uniform branches (two or more successors) of the CFG
+    /// the first plan was made for; uniform ones are kept as they are.
+    pub divergent_branches: usize,
+    pub kept_uniform: usize,
 }
 
 /// Why a function could not be made reconverging.
@@ -264,6 +268,12 @@ pub fn reconverge_function<'c, 'a>(
             .filter(|&b| !divergent[b.index()] && graph.graph().successors(b).len() >= 2)
             .map(|b| graph.terminator(b))
             .collect();
+        if stats.flows == 0 {
+            stats.kept_uniform = uniform_branches.len();
+            stats.divergent_branches = (0..graph.num_blocks())
+                .filter(|&b| divergent[b] && graph.graph().successors(BlockId::new(b)).len() >= 2)
+                .count();
+        }
         let applied = apply::apply_plan(context, region, &graph, &plan, options.selector_chain_length, apply::FlowStyle::SpmdFlow, location).map_err(ReconvergeError::Region)?;
         mark_uniform(context, &uniform_branches);
         timer.lap("apply, mark");

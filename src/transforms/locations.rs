@@ -1,0 +1,281 @@
+//! Locations of the blocks the transforms insert.
+//!
+//! The transforms build Flow blocks, guard blocks, rejoin and exit blocks
+//! with the location of the function they edit, which tells a reader (or a
+//! diagnostic, or a debugger) nothing about why the block exists. After a
+//! transform ran on a function, [`relocate_inserted_blocks`] gives every
+//! operation of each inserted block a location that points back:
+//!
+//! ```text
+//! loc(fused<"flow">["kernel.mlir":12:5])
+//! ```
+//!
+//! a `FusedLoc` whose metadata is a string naming the kind of block
+//! ([`InsertedKind`]: `flow`, `loop-flow`, `guard`, `rejoin`, `exit`,
+//! `tail`) and whose one location is the one of the branch or join the
+//! block serves. `--mlir-print-debuginfo` shows it as above; diagnostics
+//! about the block point at the user's branch, because MLIR's source
+//! manager handler looks through fused locations; and `--spmd-view-cfg`
+//! reads the kind back ([`inserted_kind`]) to draw the block.
+//!
+//! Which blocks are inserted: blocks that did not exist before the
+//! transform and whose terminator still carries the function's location
+//! (the transforms never give an inserted block another one, and user
+//! blocks never lose theirs). Which branch a block serves: the terminator of
+//! its first predecessor (in block order) that is not itself inserted; if
+//! all its predecessors are inserted, what the first of them that serves a
+//! branch serves. That is the divergent branch a Flow block reconverges, the edge
+//! a guard dispatches, the last branch before a rejoin. A block with no
+//! such predecessor keeps the function's location inside the fused one.
+//!
+//! Only operations (and block arguments) that still carry the function's
+//! location are changed: operations the transform moved into an inserted
+//! block keep theirs.
+
+use crate::ir::{region_graph::last_operation, edit};
+use melior::{
+    ir::{
+        attribute::StringAttribute, block::BlockLike, operation::OperationLike, Attribute, BlockRef, ValueLike,
+        Location,
+        OperationRef, RegionRef,
+    },
+    Context,
+};
+use std::collections::HashSet;
+
+/// The kinds of inserted blocks, as named in their locations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InsertedKind {
+    /// A Flow block (`spmd.flow_br`): threads wait here for the others.
+    Flow,
+    /// A loop Flow block (`spmd.flow_br loop`).
+    LoopFlow,
+    /// A block that dispatches threads on a predicate or selector (hub
+    /// guards, switch chains, never-taken exits).
+    Guard,
+    /// A block where paths join again.
+    Rejoin,
+    /// A block that leaves the function (the unified return).
+    Exit,
+    /// A common tail that branch-fold moved into its own block.
+    Tail,
+}
+
+impl InsertedKind {
+    /// The name in the location.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Flow => "flow",
+            Self::LoopFlow => "loop-flow",
+            Self::Guard => "guard",
+            Self::Rejoin => "rejoin",
+            Self::Exit => "exit",
+            Self::Tail => "tail",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Self::Flow, Self::LoopFlow, Self::Guard, Self::Rejoin, Self::Exit, Self::Tail]
+            .into_iter()
+            .find(|kind| kind.name() == name)
+    }
+
+    /// The kind of an inserted block ending in `terminator`; `joining` is
+    /// the kind of a block that neither branches nor leaves the function.
+    fn of(terminator: OperationRef<'_, '_>, joining: InsertedKind) -> Self {
+        let name = crate::transforms::prepare::op_name(terminator);
+        if name == "spmd.flow_br" {
+            if terminator.attribute("loop").is_ok() { Self::LoopFlow } else { Self::Flow }
+        } else if terminator.successor_count() >= 2 {
+            Self::Guard
+        } else if terminator.successor_count() == 0 {
+            Self::Exit
+        } else {
+            joining
+        }
+    }
+}
+
+/// `fused<"kind">[served]`: the location of an inserted block of `kind`
+/// serving the branch or join at `served`.
+pub fn inserted_location<'c>(context: &'c Context, served: Location<'c>, kind: InsertedKind) -> Location<'c> {
+    Location::fused(context, &[served], StringAttribute::new(context, kind.name()).into())
+}
+
+/// The kind named by a location built with [`inserted_location`].
+pub fn inserted_kind(location: Location<'_>) -> Option<InsertedKind> {
+    if !location.is_fused() {
+        return None;
+    }
+    let metadata: Attribute = location.fused_metadata();
+    let text = StringAttribute::try_from(metadata).ok()?;
+    InsertedKind::from_name(text.value())
+}
+
+/// The blocks of `region`, to tell afterwards which blocks a transform
+/// inserted.
+pub fn block_set(region: RegionRef<'_, '_>) -> HashSet<usize> {
+    edit::blocks(region).iter().map(|block| block.to_raw().ptr as usize).collect()
+}
+
+/// Gives the operations of every block of `region` inserted since `before`
+/// (see the module documentation) the location of the branch or join it
+/// serves, fused with its kind. `joining` names blocks that neither branch
+/// nor return. Returns how many blocks were relocated.
+pub fn relocate_inserted_blocks<'c>(
+    context: &'c Context,
+    function: OperationRef<'c, '_>,
+    region: RegionRef<'c, '_>,
+    before: &HashSet<usize>,
+    joining: InsertedKind,
+) -> usize {
+    let function_location = function.location();
+    let blocks = edit::blocks(region);
+    let index_of = |block: BlockRef<'c, '_>| blocks.iter().position(|b| *b == block);
+    let terminators: Vec<Option<OperationRef<'c, '_>>> = blocks.iter().map(|b| last_operation(*b)).collect();
+    let inserted: Vec<bool> = blocks
+        .iter()
+        .zip(&terminators)
+        .map(|(block, terminator)| {
+            !before.contains(&(block.to_raw().ptr as usize))
+                && terminator.is_some_and(|t| t.location() == function_location)
+        })
+        .collect();
+    if !inserted.contains(&true) {
+        return 0;
+    }
+    // Predecessors in block order.
+    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
+    for (from, terminator) in terminators.iter().enumerate() {
+        let Some(terminator) = terminator else { continue };
+        for slot in 0..terminator.successor_count() {
+            if let Some(to) = terminator.successor(slot).ok().and_then(index_of) {
+                if !predecessors[to].contains(&from) {
+                    predecessors[to].push(from);
+                }
+            }
+        }
+    }
+    for list in &mut predecessors {
+        list.sort_unstable();
+    }
+    // What each inserted block serves; chains of inserted blocks settle in
+    // at most one round per block.
+    let mut served: Vec<Option<Location<'c>>> = vec![None; blocks.len()];
+    for _ in 0..blocks.len() {
+        let mut progress = false;
+        for b in 0..blocks.len() {
+            if !inserted[b] || served[b].is_some() {
+                continue;
+            }
+            let original = predecessors[b].iter().find(|&&p| !inserted[p]);
+            let location = match original {
+                Some(&p) => terminators[p].map(|t| t.location()),
+                None => predecessors[b].iter().find_map(|&p| served[p]),
+            };
+            if location.is_some() {
+                served[b] = location;
+                progress = true;
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    let mut relocated = 0;
+    for b in (0..blocks.len()).filter(|&b| inserted[b]) {
+        let terminator = terminators[b].expect("an inserted block has a terminator");
+        let kind = InsertedKind::of(terminator, joining);
+        let location = inserted_location(context, served[b].unwrap_or(function_location), kind);
+        let mut next = blocks[b].first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            if op.location() == function_location {
+                // SAFETY: the operation is live; only its location changes.
+                unsafe { mlir_sys::mlirOperationSetLocation(op.to_raw(), location.to_raw()) };
+            }
+        }
+        for index in 0..blocks[b].argument_count() {
+            let argument = blocks[b].argument(index).expect("index in range");
+            // SAFETY: the argument is live; only its location changes.
+            unsafe {
+                if Location::from_raw(mlir_sys::mlirValueGetLocation(argument.to_raw())) == function_location {
+                    mlir_sys::mlirBlockArgumentSetLocation(argument.to_raw(), location.to_raw());
+                }
+            }
+        }
+        relocated += 1;
+    }
+    relocated
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::ir::{Module, RegionLike};
+
+    #[test]
+    fn kinds_round_trip_through_their_names() {
+        for kind in [
+            InsertedKind::Flow,
+            InsertedKind::LoopFlow,
+            InsertedKind::Guard,
+            InsertedKind::Rejoin,
+            InsertedKind::Exit,
+            InsertedKind::Tail,
+        ] {
+            assert_eq!(InsertedKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(InsertedKind::from_name("flows"), None);
+    }
+
+    #[test]
+    fn location_names_kind_and_served_branch() {
+        let context = crate::dialect::context_with_all_dialects();
+        let branch = Location::new(&context, "k.mlir", 3, 5);
+        let location = inserted_location(&context, branch, InsertedKind::Guard);
+        assert_eq!(location.to_string(), "loc(fused<\"guard\">[\"k.mlir\":3:5])");
+        assert_eq!(inserted_kind(location), Some(InsertedKind::Guard));
+        assert_eq!(location.fused_location(0), branch);
+        assert_eq!(inserted_kind(branch), None);
+        let other = Location::fused(&context, &[branch], StringAttribute::new(&context, "user").into());
+        assert_eq!(inserted_kind(other), None);
+    }
+
+    /// Blocks whose terminator carries the function's location count as
+    /// inserted (here with an empty "before" set); they take the location
+    /// of the branch of their first original predecessor.
+    #[test]
+    fn relocates_blocks_that_carry_the_function_location() {
+        let context = crate::dialect::context_with_all_dialects();
+        let source = r#"
+            func.func @f(%c: i1, %d: i1) {
+              cf.cond_br %c, ^a, ^b loc("k.mlir":2:3)
+            ^a:
+              cf.cond_br %d, ^b, ^x loc("k.mlir":4:3)
+            ^b:
+              %0 = arith.constant 0 : i32 loc("k.mlir":1:1)
+              cf.br ^x loc("k.mlir":1:1)
+            ^x:
+              return loc("k.mlir":9:3)
+            } loc("k.mlir":1:1)
+        "#;
+        let module = Module::parse(&context, source).expect("valid module");
+        let function = module.body().first_operation().expect("one function");
+        let region = function.region(0).expect("a body");
+        let relocated = relocate_inserted_blocks(&context, function, region, &HashSet::new(), InsertedKind::Rejoin);
+        assert_eq!(relocated, 1);
+        let blocks = edit::blocks(region);
+        let b = blocks[2];
+        let expected = "loc(fused<\"rejoin\">[\"k.mlir\":2:3])";
+        assert_eq!(b.first_operation().unwrap().location().to_string(), expected);
+        assert_eq!(last_operation(b).unwrap().location().to_string(), expected);
+        assert_eq!(inserted_kind(last_operation(b).unwrap().location()), Some(InsertedKind::Rejoin));
+        // User blocks are untouched.
+        assert_eq!(last_operation(blocks[1]).unwrap().location().to_string(), "loc(\"k.mlir\":4:3)");
+        // Known blocks are never relocated.
+        let all = block_set(region);
+        assert_eq!(relocate_inserted_blocks(&context, function, region, &all, InsertedKind::Rejoin), 0);
+    }
+}
