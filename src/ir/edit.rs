@@ -436,3 +436,22 @@ pub fn remove_attributes_with_prefix(op: OperationRef<'_, '_>, prefix: &str) {
         let _ = melior::ir::operation::OperationMutLike::remove_discardable_attribute(&mut op, &name);
     }
 }
+
+/// Sets the location of `op`.
+pub fn set_location(op: OperationRef<'_, '_>, location: Location<'_>) {
+    // SAFETY: a live operation and location; only the location changes.
+    unsafe { mlir_sys::mlirOperationSetLocation(op.to_raw(), location.to_raw()) };
+}
+
+/// The location of a block argument.
+pub fn argument_location<'c>(argument: melior::ir::block::BlockArgument<'c, '_>) -> Location<'c> {
+    // SAFETY: a query on a live block argument; locations live as long as
+    // their context.
+    unsafe { Location::from_raw(mlir_sys::mlirValueGetLocation(argument.to_raw())) }
+}
+
+/// Sets the location of a block argument.
+pub fn set_argument_location(argument: melior::ir::block::BlockArgument<'_, '_>, location: Location<'_>) {
+    // SAFETY: a live block argument and location; only the location changes.
+    unsafe { mlir_sys::mlirBlockArgumentSetLocation(argument.to_raw(), location.to_raw()) };
+}

@@ -16,6 +16,8 @@
 //! * [`facts`]: typed accessors for the facts passes read from ops and
 //!   attributes (uniformity marks, constants, switch cases, markers).
 //! * [`names`]: the operation and attribute names, as constants.
+//! * [`pass_runner`]: the runner the C++ pass shells call, and the C entry
+//!   points that register the passes.
 //!
 //! Outside this module there is no `unsafe` (the oracle's JIT aside) and
 //! no attribute is read by printing and parsing it.
@@ -26,6 +28,7 @@ pub mod facts;
 pub mod ffi;
 pub mod function_regions;
 pub mod names;
+pub mod pass_runner;
 pub mod query;
 pub mod region_graph;
 pub mod value_names;

@@ -1,5 +1,6 @@
 //! `--spmd-predicate`: see [`crate::transforms::predicate`].
 
+use crate::ir::names;
 use super::{
     for_each_region, lower_to_cf::erase_unused_token_ops, options::read, stat, uniformity_options, PassOptions,
     PassOutcome, RegionFailure, Report, Scope, Statistic,
@@ -67,9 +68,9 @@ fn count_wave_ops(function: OperationRef<'_, '_>) -> (usize, usize) {
     let (mut masks, mut ballots) = (0, 0);
     function.walk(WalkOrder::PreOrder, |op| {
         let name = op_name(op);
-        if name == "spmd.ballot" {
+        if name == names::BALLOT {
             ballots += 1;
-        } else if name.starts_with("spmd.exec.") || name.starts_with("spmd.mask.") {
+        } else if name.starts_with(names::EXEC_PREFIX) || name.starts_with("spmd.mask.") {
             masks += 1;
         }
         WalkResult::Advance

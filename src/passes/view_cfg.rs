@@ -20,6 +20,7 @@
 //! side by side. Regions that are not function bodies (multi-block regions
 //! of other operations) are drawn without uniformity.
 
+use crate::ir::names;
 use super::{for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
 use crate::{analysis::{cfg::{BlockId, BlockLook, BlockView, BranchLook, CfgAnalysis, DotDocument}, region_uniformity::RegionUniformity}, ir::region_graph::RegionGraph, transforms::{locations::{inserted_kind, InsertedKind}, prepare::op_name}};
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
@@ -70,7 +71,7 @@ fn block_view(graph: &RegionGraph<'_, '_>, b: BlockId, divergent: Option<bool>) 
     let terminator = graph.terminator(b);
     let name = op_name(terminator);
     let successors = terminator.successor_count();
-    let look = if name == "spmd.flow_br" {
+    let look = if name == names::FLOW_BR {
         if terminator.attribute("loop").is_ok() { BlockLook::LoopFlow } else { BlockLook::Flow }
     } else {
         match inserted_kind(terminator.location()) {
@@ -85,8 +86,8 @@ fn block_view(graph: &RegionGraph<'_, '_>, b: BlockId, divergent: Option<bool>) 
     while let Some(op) = next {
         next = op.next_in_block();
         let list = match op_name(op).as_str() {
-            "spmd.reconvergence.head" => &mut heads,
-            "spmd.reconvergence.tail" => &mut tails,
+            names::RECONVERGENCE_HEAD => &mut heads,
+            names::RECONVERGENCE_TAIL => &mut tails,
             _ => continue,
         };
         let id = op
@@ -111,7 +112,7 @@ fn edge_labels(terminator: OperationRef<'_, '_>, name: &str, successors: usize) 
     if successors < 2 {
         return Vec::new();
     }
-    if name == "cf.switch" {
+    if name == names::CF_SWITCH {
         let cases = switch_cases(terminator);
         return (0..successors)
             .map(|slot| match slot {

@@ -32,10 +32,11 @@
 //! location are changed: operations the transform moved into an inserted
 //! block keep theirs.
 
+use crate::ir::names;
 use crate::ir::{region_graph::last_operation, edit};
 use melior::{
     ir::{
-        attribute::StringAttribute, block::BlockLike, operation::OperationLike, Attribute, BlockRef, ValueLike,
+        attribute::StringAttribute, block::BlockLike, operation::OperationLike, Attribute, BlockRef,
         Location,
         OperationRef, RegionRef,
     },
@@ -85,7 +86,7 @@ impl InsertedKind {
     /// the kind of a block that neither branches nor leaves the function.
     fn of(terminator: OperationRef<'_, '_>, joining: InsertedKind) -> Self {
         let name = crate::transforms::prepare::op_name(terminator);
-        if name == "spmd.flow_br" {
+        if name == names::FLOW_BR {
             if terminator.attribute("loop").is_ok() { Self::LoopFlow } else { Self::Flow }
         } else if terminator.successor_count() >= 2 {
             Self::Guard
@@ -192,17 +193,13 @@ pub fn relocate_inserted_blocks<'c>(
         while let Some(op) = next {
             next = op.next_in_block();
             if op.location() == function_location {
-                // SAFETY: the operation is live; only its location changes.
-                unsafe { mlir_sys::mlirOperationSetLocation(op.to_raw(), location.to_raw()) };
+                edit::set_location(op, location);
             }
         }
         for index in 0..blocks[b].argument_count() {
             let argument = blocks[b].argument(index).expect("index in range");
-            // SAFETY: the argument is live; only its location changes.
-            unsafe {
-                if Location::from_raw(mlir_sys::mlirValueGetLocation(argument.to_raw())) == function_location {
-                    mlir_sys::mlirBlockArgumentSetLocation(argument.to_raw(), location.to_raw());
-                }
+            if edit::argument_location(argument) == function_location {
+                edit::set_argument_location(argument, location);
             }
         }
         relocated += 1;
