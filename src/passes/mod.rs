@@ -26,6 +26,7 @@
 pub mod annotate_uniformity;
 pub mod branch_fold;
 pub mod fix_irreducible;
+mod hub_pass;
 pub mod lower_to_cf;
 pub mod lower_to_nvvm;
 pub mod options;
@@ -35,6 +36,7 @@ pub mod print_uniformity;
 pub mod reconverge;
 pub mod structurize;
 mod uniformity_options;
+pub mod unify_loop_exits;
 pub mod verify_reconverging;
 pub mod verify_structured;
 pub mod view_cfg;
@@ -63,8 +65,8 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-annotate-uniformity", annotate_uniformity::run),
     ("spmd-verify-reconverging", verify_reconverging::run),
     ("spmd-reconverge", reconverge::run),
-    ("spmd-fix-irreducible", fix_irreducible::run_fix_irreducible),
-    ("spmd-unify-loop-exits", fix_irreducible::run_unify_loop_exits),
+    ("spmd-fix-irreducible", fix_irreducible::run),
+    ("spmd-unify-loop-exits", unify_loop_exits::run),
     ("spmd-structurize", structurize::run),
     ("spmd-verify-structured", verify_structured::run),
     ("spmd-lower-to-cf", lower_to_cf::run),
@@ -82,8 +84,8 @@ pub const STATISTICS: &[(&str, &[Statistic])] = &[
     ("spmd-annotate-uniformity", annotate_uniformity::STATISTICS),
     ("spmd-verify-reconverging", verify_reconverging::STATISTICS),
     ("spmd-reconverge", reconverge::STATISTICS),
-    ("spmd-fix-irreducible", fix_irreducible::FIX_IRREDUCIBLE_STATISTICS),
-    ("spmd-unify-loop-exits", fix_irreducible::UNIFY_LOOP_EXITS_STATISTICS),
+    ("spmd-fix-irreducible", fix_irreducible::STATISTICS),
+    ("spmd-unify-loop-exits", unify_loop_exits::STATISTICS),
     ("spmd-structurize", structurize::STATISTICS),
     ("spmd-verify-structured", verify_structured::STATISTICS),
     ("spmd-lower-to-cf", lower_to_cf::STATISTICS),
