@@ -1,8 +1,10 @@
 //! Raw bindings to the C interface in `dialect/include/spmd-c/` (the
 //! public `Dialect.h` and the internal hooks of `Internal.h`).
 //!
-//! Only this module and the pass runner touch these symbols; everything else
-//! goes through the safe wrappers in [`crate::dialect`] and [`crate::passes`].
+//! Only the other modules of [`crate::ir`] call these symbols; everything
+//! outside `ir/` goes through their safe functions. The constants mirror the
+//! C enums of `Internal.h` (`SpmdBranchKind`, `SpmdFlowShape`,
+//! `SpmdUniformity`).
 
 use mlir_sys::{MlirDialectHandle, MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef, MlirValue};
 use std::os::raw::{c_char, c_int, c_void};
