@@ -11,11 +11,38 @@
 //!   and [`ssa::values`] repairs the values whose definitions no longer
 //!   dominate their uses.
 //!
-//! Four drivers use it, each a thin layer of hooks:
-//! [`reconverge`](super::reconverge) (divergent branches must reconverge),
-//! [`structurize`](super::structurize) (every branch must),
-//! [`hubs`](super::hubs) with `fix-irreducible` (one entry per cycle) and
-//! `unify-loop-exits` (one exit per loop).
+//! ```text
+//!   reconverge   structurize   fix-irreducible   unify-loop-exits   drivers
+//!        \            |               \               /
+//!    "these blocks must reconverge"    "route these slots through a hub"
+//!         plan::plan_reconvergence_*        ReconvergePlan::from_hubs
+//!                     \                       /
+//!                      apply::apply_plan(style)                 engine
+//!                               |
+//!                 ssa::{solve, rewrite, values}
+//! ```
+//!
+//! The hook surface is small, in the manner of MLIR's CFGToSCF (one engine,
+//! a few decisions left to the client):
+//!
+//! * **what to plan**: a per-block predicate "this branch must reconverge"
+//!   (reconverge: the divergent branches; structurize: every branch outside
+//!   a uniform region) handed to [`plan::plan_reconvergence_checked_later`]
+//!   with an [`plan::Ordering`], or hub specifications ([`plan::HubSpec`]:
+//!   the slots to route and their targets) from the hub planners of
+//!   [`hubs`](super::hubs);
+//! * **how Flow blocks branch**: [`apply::FlowStyle`] (`spmd.flow_br` for
+//!   Flow blocks, `cf.cond_br` for guard blocks);
+//! * **when predicates become a selector**: the selector chain length;
+//! * **what to do around it**: each driver prepares the region first
+//!   ([`prepare`](super::prepare)), and checks or marks the result
+//!   afterwards (reconvergence markers, kept-uniform marks), outside the
+//!   engine.
+//!
+//! Four drivers use it: [`reconverge`](super::reconverge) (divergent
+//! branches must reconverge), [`structurize`](super::structurize) (every
+//! branch must), and [`hubs`](super::hubs) with `fix-irreducible` (one
+//! entry per cycle) and `unify-loop-exits` (one exit per loop).
 
 pub mod apply;
 pub mod plan;
