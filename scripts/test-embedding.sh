@@ -35,7 +35,7 @@ if "$tool" "$root/examples/divergent-kernel.mlir" 'builtin.module(spmd-no-such-p
 fi
 grep -q "spmd-no-such-pass" "$build/err.txt"
 
-echo "== C host: tests/capi (every function of Spmd.h)"
+echo "== C host: tests/capi (every function of Dialect.h and Internal.h)"
 cmake -S "$root/tests/capi" -B "$build/capi" "${cmake_args[@]}" >/dev/null
 cmake --build "$build/capi" >/dev/null
 mkdir -p "$build/capi/scratch"

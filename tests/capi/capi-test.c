@@ -160,7 +160,6 @@ static void testIrHelpers(MlirContext context) {
   CHECK(!spmdIsBranch(mlirBlockGetTerminator(b)));
 
   /* The uniformity mark, built and read without text. */
-  MlirContext context = mlirOperationGetContext(f);
   MlirAttribute uniform = spmdUniformityAttrGet(context, SpmdUniformityUniform);
   MlirAttribute divergent =
       spmdUniformityAttrGet(context, SpmdUniformityDivergent);
