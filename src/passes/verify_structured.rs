@@ -84,12 +84,7 @@ fn markers(graph: &RegionGraph<'_, '_>) -> (Vec<(u64, BlockId)>, Vec<(u64, Block
                 _ => None,
             };
             if let Some(list) = list {
-                let id = op
-                    .attribute("id")
-                    .ok()
-                    .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-                    .map_or(0, |a| a.value() as u64);
-                list.push((id, b));
+                list.push((crate::ir::facts::marker_id(op).unwrap_or(0), b));
             }
             next = op.next_in_block();
         }

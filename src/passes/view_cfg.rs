@@ -90,12 +90,7 @@ fn block_view(graph: &RegionGraph<'_, '_>, b: BlockId, divergent: Option<bool>) 
             names::RECONVERGENCE_TAIL => &mut tails,
             _ => continue,
         };
-        let id = op
-            .attribute("id")
-            .ok()
-            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-            .map_or(0, |a| a.value() as u64);
-        list.push(id);
+        list.push(crate::ir::facts::marker_id(op).unwrap_or(0));
     }
     BlockView {
         label,
@@ -127,12 +122,7 @@ fn edge_labels(terminator: OperationRef<'_, '_>, name: &str, successors: usize) 
     (0..successors).map(|slot| slot.to_string()).collect()
 }
 
-/// The case values of a `cf.switch`, read from its printed `case_values`
-/// attribute (`dense<[0, 1]> : vector<2xi32>`).
+/// The case values of a `cf.switch` (splats expanded), as edge labels.
 fn switch_cases(switch: OperationRef<'_, '_>) -> Vec<String> {
-    let Ok(values) = switch.attribute("case_values") else { return Vec::new() };
-    let text = values.to_string();
-    let Some(inner) = text.strip_prefix("dense<").and_then(|rest| rest.split('>').next()) else { return Vec::new() };
-    let inner = inner.trim_start_matches('[').trim_end_matches(']');
-    inner.split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect()
+    crate::ir::facts::switch_case_values(switch).unwrap_or_default().iter().map(i64::to_string).collect()
 }
