@@ -28,6 +28,7 @@
 //! Everything runs on one static copy of MLIR (mlir-sys); see the README for
 //! how the C++ dialect is linked in.
 
+#![warn(missing_docs)]
 
 pub mod analysis;
 pub mod dialect;

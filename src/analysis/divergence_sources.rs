@@ -65,7 +65,9 @@ pub enum Behaviour {
 /// One row of the table.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
+    /// Which operations (or intrinsics) the row matches.
     pub spelling: Spelling,
+    /// What the matched operations' results are.
     pub behaviour: Behaviour,
     /// The family the row belongs to, for the documentation.
     pub family: &'static str,
@@ -292,7 +294,11 @@ pub const UNIFORM_ATTR: &str = "spmd.uniform";
 /// matches a prefix) that are divergence sources or uniform.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExtraSources {
+    /// Names whose results are divergence sources (the `divergent-ops`
+    /// option); checked first, so they win over `uniform`.
     pub divergent: Vec<String>,
+    /// Names whose results are uniform whatever the operands (the
+    /// `uniform-ops` option).
     pub uniform: Vec<String>,
 }
 

@@ -86,12 +86,24 @@ use super::cfg::{BlockId, CfgGraph, Graph, PostDominatorTree};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Violation {
     /// The branch has `successors` successor slots instead of two.
-    NotTwoWay { block: BlockId, successors: usize },
+    NotTwoWay {
+        /// The block ending in the divergent branch.
+        block: BlockId,
+        /// Its number of successor slots (0, 1, or more than 2).
+        successors: usize,
+    },
     /// Neither of the two `successors` post-dominates the branch;
     /// `reconvergence` is its immediate post-dominator in the model, where
     /// its threads actually meet (`None`: only at the function's end, the
     /// virtual exit).
-    NoPostDominatingSuccessor { block: BlockId, successors: [BlockId; 2], reconvergence: Option<BlockId> },
+    NoPostDominatingSuccessor {
+        /// The block ending in the divergent branch.
+        block: BlockId,
+        /// Its two successors, in slot order.
+        successors: [BlockId; 2],
+        /// Where its threads meet again, if before the virtual exit.
+        reconvergence: Option<BlockId>,
+    },
 }
 
 impl std::fmt::Display for Violation {

@@ -146,15 +146,42 @@ pub fn check_structured<G: Graph + ?Sized>(g: &G, input: &StructuredInput<'_>) -
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MarkerViolation {
     /// Two heads use `id`; `block` holds the second.
-    DuplicateHead { id: u64, block: BlockId },
+    DuplicateHead {
+        /// The marker id used twice.
+        id: u64,
+        /// The block of the second head (in program order).
+        block: BlockId,
+    },
     /// Two tails use `id`; `block` holds the second.
-    DuplicateTail { id: u64, block: BlockId },
+    DuplicateTail {
+        /// The marker id used twice.
+        id: u64,
+        /// The block of the second tail (in program order).
+        block: BlockId,
+    },
     /// A tail without a head.
-    TailWithoutHead { id: u64, block: BlockId },
+    TailWithoutHead {
+        /// The tail's marker id.
+        id: u64,
+        /// The block holding the tail.
+        block: BlockId,
+    },
     /// A head without a tail.
-    HeadWithoutTail { id: u64, block: BlockId },
+    HeadWithoutTail {
+        /// The head's marker id.
+        id: u64,
+        /// The block holding the head.
+        block: BlockId,
+    },
     /// The tail's block does not post-dominate the head's.
-    TailDoesNotPostDominate { id: u64, head: BlockId, tail: BlockId },
+    TailDoesNotPostDominate {
+        /// The pair's marker id.
+        id: u64,
+        /// The block holding the head.
+        head: BlockId,
+        /// The block holding the tail.
+        tail: BlockId,
+    },
 }
 
 /// Checks rule 5 for the markers `heads` and `tails` (`(id, block)`, in

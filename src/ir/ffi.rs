@@ -41,10 +41,18 @@ pub type PassRunner = unsafe extern "C" fn(
 /// it changed the IR.
 #[repr(C)]
 pub struct PassOutcomeSink {
+    /// `addStatistic`, filled in by the shell: the runner calls it once per
+    /// statistic of the pass (zeros included) with the `name` and
+    /// `description` declared in `SpmdPasses.td` (borrowed for the call)
+    /// and `user_data`; `None` (null) skips the statistics.
     pub add_statistic: Option<
         unsafe extern "C" fn(name: MlirStringRef, description: MlirStringRef, value: u64, user_data: *mut c_void),
     >,
+    /// `userData`: the shell's context, opaque to the runner and passed
+    /// back to `add_statistic`.
     pub user_data: *mut c_void,
+    /// `changed`: true on entry; the runner sets it to false if the pass
+    /// left the IR untouched, so the shell can preserve every analysis.
     pub changed: bool,
 }
 
@@ -66,7 +74,9 @@ pub const SPMD_FLOW_SHAPE_HAS_OTHER_OPS: u8 = 4;
 
 /// `SpmdUniformity`: the value of `#spmd.uniformity<...>`.
 pub type SpmdUniformity = c_int;
-/// `SpmdUniformityNone`: not a uniformity attribute.
+/// `SpmdUniformityNone`: not a uniformity attribute. Kept to mirror the C
+/// enum; readers treat every value but the two marks as none.
+#[allow(dead_code)]
 pub const SPMD_UNIFORMITY_NONE: SpmdUniformity = -1;
 /// `SpmdUniformityUniform`.
 pub const SPMD_UNIFORMITY_UNIFORM: SpmdUniformity = 0;

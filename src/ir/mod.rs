@@ -4,7 +4,7 @@
 //! operation or attribute, lives here; the analyses and transforms above
 //! see typed answers only.
 //!
-//! * [`ffi`]: the raw bindings to `dialect/include/spmd-c/`.
+//! * `ffi` (crate-private): the raw bindings to `dialect/include/spmd-c/`.
 //! * [`diagnostics`]: emitting MLIR diagnostics from Rust.
 //! * [`edit`]: IR edits melior does not offer (successor operands, moving
 //!   and erasing operations and blocks, constants, branches).
@@ -25,7 +25,7 @@
 pub mod diagnostics;
 pub mod edit;
 pub mod facts;
-pub mod ffi;
+pub(crate) mod ffi;
 pub mod function_regions;
 pub mod names;
 pub mod pass_runner;

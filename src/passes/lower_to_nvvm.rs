@@ -25,7 +25,6 @@ use melior::ir::{
     OperationRef,
 };
 
-/// Runs the pass on `root`.
 /// The statistics of the pass (see `SpmdPasses.td`).
 pub const STATISTICS: &[Statistic] = &[
     stat("functions", "Wave-level functions lowered"),
@@ -33,6 +32,9 @@ pub const STATISTICS: &[Statistic] = &[
     stat("markers-erased", "Reconvergence markers erased"),
 ];
 
+/// Runs the pass on `root` (see the module docs): `Err(())`, with every
+/// problem reported as a diagnostic and the IR unchanged, if the check of
+/// the module fails.
 pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
     let context = crate::ir::query::context_of(root);
     let width = wave_size(root, options)?;

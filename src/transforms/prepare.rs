@@ -316,7 +316,14 @@ pub enum InfiniteLoops<'p> {
     /// Only when a block flagged here (a divergent branch) cannot reach a
     /// return: it needs a rejoin point. If no exit can be added (no single
     /// return), that block's terminator is rejected for `reason`.
-    ForStranded { divergent: &'p [bool], reason: &'static str },
+    ForStranded {
+        /// Per block index: the block ends in a divergent branch, which
+        /// needs a rejoin point.
+        divergent: &'p [bool],
+        /// Why such a block's terminator is rejected when no exit can be
+        /// added (the end of the diagnostic).
+        reason: &'static str,
+    },
 }
 
 /// Sees the blocks [`prepare_region`] creates, to keep per-block facts
@@ -357,7 +364,14 @@ pub enum PrepareError<'c> {
     /// The prepared region cannot be snapshotted.
     Region(crate::ir::region_graph::RegionGraphError<'c>),
     /// A terminator the preparation cannot handle.
-    UnsupportedTerminator { location: Location<'c>, name: String, reason: &'static str },
+    UnsupportedTerminator {
+        /// The terminator.
+        location: Location<'c>,
+        /// Its operation name.
+        name: String,
+        /// Why it is rejected (the end of the diagnostic).
+        reason: &'static str,
+    },
 }
 
 /// The CFG preparation of `--spmd-reconverge` and `--spmd-structurize`

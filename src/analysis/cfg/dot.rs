@@ -142,13 +142,20 @@ pub enum BlockLook {
 /// each outgoing edge (in successor-slot order; missing ones are blank).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BlockView {
+    /// The block's name as the caller spells it (e.g. `^bb3`); escaped for
+    /// DOT when drawn.
     pub label: String,
+    /// How its branch behaves across a wave; `None` (default border) for
+    /// blocks with fewer than two successors or when uniformity is unknown.
     pub branch: Option<BranchLook>,
+    /// The kind of block, which picks the node's shape and colour.
     pub look: BlockLook,
     /// Ids of the `spmd.reconvergence.head` markers in the block.
     pub heads: Vec<u64>,
     /// Ids of the `spmd.reconvergence.tail` markers in the block.
     pub tails: Vec<u64>,
+    /// Label of each outgoing edge by successor slot (`T`/`F`, `case V`);
+    /// missing or empty entries leave the edge unlabelled.
     pub edge_labels: Vec<String>,
 }
 

@@ -132,11 +132,15 @@ impl Default for BranchFoldOptions {
 /// What [`fold_function`] did to one region.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BranchFoldStats {
-    /// Blocks before and after.
+    /// Blocks of the region before the fold.
     pub blocks_before: usize,
+    /// Blocks of the region after the fold.
     pub blocks_after: usize,
-    /// Operations (of the region's blocks, not nested) before and after.
+    /// Operations of the region's blocks (not counting nested ones) before
+    /// the fold.
     pub ops_before: usize,
+    /// Operations of the region's blocks (not counting nested ones) after
+    /// the fold.
     pub ops_after: usize,
     /// Operations removed by FoldOperations (net).
     pub ops_folded: usize,
@@ -159,8 +163,9 @@ pub struct BranchFoldStats {
     pub jumps_redirected: usize,
     /// Blocks merged into their only predecessor.
     pub blocks_merged: usize,
-    /// Tail merges, and operations removed by them.
+    /// Tail merges performed.
     pub tails_merged: usize,
+    /// Operations removed by the tail merges (one copy of each merged op).
     pub tail_ops_merged: usize,
     /// Operations hoisted (one copy removed each).
     pub ops_hoisted: usize,
@@ -170,9 +175,10 @@ pub struct BranchFoldStats {
     pub refused_special_register: usize,
     /// CFG edits refused by the property gate.
     pub refused_property: usize,
-    /// Snapshots taken (uniformity and graph computed) and gate checks run:
-    /// the cost drivers.
+    /// Snapshots taken (uniformity and graph computed): a cost driver.
     pub snapshots: usize,
+    /// Property-gate checks run, one per batch of candidate CFG edits tried
+    /// (a rejected batch is split and retried): the other cost driver.
     pub gate_checks: usize,
 }
 

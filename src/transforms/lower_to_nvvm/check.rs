@@ -27,6 +27,8 @@ impl Checker {
         self.failed = true;
     }
 
+    /// `Err(())` if any problem was reported (each already has its
+    /// diagnostic), else `Ok(())`.
     pub fn finish(self) -> Result<(), ()> {
         if self.failed { Err(()) } else { Ok(()) }
     }

@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Which operations need a guard is MLIR's own judgement
-//! ([`crate::ir::ffi::spmdNeedsLaneGuard`]: memory effects other than
+//! ([`crate::ir::query::needs_lane_guard`]: memory effects other than
 //! allocation, unknown effects, or not speculatable), except for the
 //! warp-collective operations of [`is_collective`], which the whole warp
 //! must execute.

@@ -97,22 +97,36 @@ use crate::{ir::edit, transforms::prepare::op_name};
 /// The spmd operations the lowering knows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum SpmdOp {
+    /// `spmd.exec.read`: the current exec mask.
     ExecRead,
+    /// `spmd.exec.write %m`: `%m` becomes the exec mask.
     ExecWrite,
+    /// `spmd.ballot %p`: the mask of active lanes where `%p` holds.
     Ballot,
+    /// `spmd.mask.and`: lanes in both masks.
     MaskAnd,
+    /// `spmd.mask.or`: lanes in either mask.
     MaskOr,
+    /// `spmd.mask.andn %a, %b`: lanes in `%a` but not in `%b`.
     MaskAndNot,
+    /// `spmd.mask.empty`: the mask with no lane.
     MaskEmpty,
     /// `spmd.mask.select %m, %a, %b`: per lane, `%a` if the lane is in `%m`.
     MaskSelect,
-    /// `spmd.mask.to_bits` / `spmd.mask.from_bits`: a mask carried in an
-    /// integer across an `llvm` branch.
+    /// `spmd.mask.to_bits`: a mask carried in an integer across an `llvm`
+    /// branch (paired with [`SpmdOp::MaskFromBits`]).
     MaskToBits,
+    /// `spmd.mask.from_bits`: the mask back from its integer.
     MaskFromBits,
+    /// `spmd.exec.br_zero ^z, ^nz`: branches on whether exec is empty.
     BranchZero,
+    /// `spmd.flow_br`: a Flow branch (thread-level; rejected in wave-level
+    /// code).
     FlowBranch,
+    /// A convergence token op (`spmd.convergence.entry`, `.anchor`,
+    /// `.loop`); erased.
     Token,
+    /// A reconvergence marker (`spmd.reconvergence.head` / `.tail`); erased.
     Marker,
 }
 
@@ -146,14 +160,18 @@ impl SpmdOp {
 
 /// A function (`gpu.func` or `llvm.func`) holding wave-level code.
 pub struct WaveFunction<'c, 'a> {
+    /// The function operation.
     pub op: OperationRef<'c, 'a>,
 }
 
 impl<'c, 'a> WaveFunction<'c, 'a> {
+    /// Wraps `op`, which must be a `gpu.func` or `llvm.func` with a body
+    /// (see [`check::wave_functions`]).
     pub fn new(op: OperationRef<'c, 'a>) -> Self {
         Self { op }
     }
 
+    /// The function's body region. Panics if the function has no region.
     pub fn body(&self) -> RegionRef<'c, 'a> {
         self.op.region(0).expect("a wave-level function has a body")
     }

@@ -148,6 +148,9 @@ impl WarpInvariant {
         Self { values }
     }
 
+    /// True if every thread of the warp holds the same `value`; false for
+    /// values varying across lanes and for values not in the function
+    /// (e.g. created by the lowering).
     pub fn contains(&self, value: Value<'_, '_>) -> bool {
         self.values.contains(&key(value))
     }

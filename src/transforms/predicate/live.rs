@@ -52,14 +52,18 @@ pub enum Use {
     /// A successor operand in this block, forwarded to value `usize`.
     Forward(BlockId, usize),
     /// An operand of a pure operation in this block with these results
-    /// (indices into the value table, given by `ValueInfo::results_of`).
+    /// (the index of a result group, [`Values::groups`]).
     Through(BlockId, usize),
 }
 
 /// A value: where it is defined and how it is used.
 #[derive(Clone, Debug, Default)]
 pub struct ValueInfo {
+    /// The defining block (block arguments: their block); `None` for a
+    /// value defined outside the graph, whose liveness walk never stops
+    /// at a definition.
     pub def: Option<BlockId>,
+    /// Every use of the value, in any order.
     pub uses: Vec<Use>,
 }
 
@@ -67,7 +71,10 @@ pub struct ValueInfo {
 /// (`Use::Through(_, g)` refers to `groups[g]`).
 #[derive(Clone, Debug, Default)]
 pub struct Values {
+    /// The table of values; a value is named by its index here.
     pub values: Vec<ValueInfo>,
+    /// Per pure operation used through [`Use::Through`]: the indices of
+    /// its results.
     pub groups: Vec<Vec<usize>>,
 }
 

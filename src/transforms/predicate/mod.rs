@@ -174,11 +174,17 @@ pub use crate::ir::names::WAVE_SIZE_ATTR;
 /// Options of the pass.
 #[derive(Clone, Debug)]
 pub struct PredicateOptions {
+    /// Guard every parking branch with `spmd.exec.br_zero`, so the wave
+    /// jumps over the other successor when no lane is left for it (like
+    /// `s_cbranch_execz`); when false the wave falls through with an empty
+    /// exec wherever that is safe (no cycle and no uniform branch before
+    /// the rejoin point). Default true (`skip-empty-blocks`).
     pub skip_empty_blocks: bool,
     /// Lanes per wave, recorded on the function as
     /// [`WAVE_SIZE_ATTR`]; see
     /// [`valid_wave_size`].
     pub wave_size: u32,
+    /// How divergence is computed (extra sources, argument defaults).
     pub uniformity: UniformityOptions,
 }
 
@@ -201,9 +207,14 @@ pub fn valid_wave_size(size: u32) -> bool {
 /// What the lowering did to one function.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PredicateStats {
+    /// Divergent branches lowered to exec-mask updates.
     pub divergent_branches: usize,
+    /// Rejoin points (post-dominating successors) given a mask.
     pub rejoin_points: usize,
+    /// Parking branches guarded with `spmd.exec.br_zero`.
     pub guarded: usize,
+    /// Per-lane values kept for parked lanes (`spmd.mask.select` copies,
+    /// see the module docs).
     pub parked_values: usize,
     /// Mask block arguments carried as integers across `llvm` branches
     /// ([`carriers`]).
@@ -213,20 +224,27 @@ pub struct PredicateStats {
 /// Why a function cannot be lowered.
 #[derive(Debug)]
 pub enum PredicateError<'c> {
+    /// The region cannot be snapshotted (e.g. a block without terminator).
     Region(RegionGraphError<'c>),
     /// A divergent branch breaks Definition 1 (or has no rejoin point).
     NotReconverging {
+        /// The divergent branch.
         location: Location<'c>,
+        /// The full diagnostic text (which branch, why, what to run first).
         message: String,
     },
     /// The input already is wave-level code.
     AlreadyWaveLevel {
+        /// The first `spmd.exec.*` operation found.
         location: Location<'c>,
     },
     /// A terminator the lowering cannot rewrite or reason about.
     UnsupportedTerminator {
+        /// The terminator.
         location: Location<'c>,
+        /// Its operation name.
         name: String,
+        /// Why it is rejected (the end of the diagnostic).
         reason: &'static str,
     },
 }

@@ -13,6 +13,7 @@ use crate::analysis::{
 /// One divergent branch and how it is lowered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DivergentBranch {
+    /// The block ending in the divergent two-way branch.
     pub block: BlockId,
     /// The successor slot of the rejoin point (the post-dominating one).
     pub primary_slot: usize,

@@ -97,9 +97,11 @@ pub struct ReconvergeStats {
     /// Infinite loops given a never-taken exit because a divergent branch
     /// inside them needed a rejoin point.
     pub infinite_loops: usize,
-    /// Divergent and uniform branches (two or more successors) of the CFG
-    /// the first plan was made for; uniform ones are kept as they are.
+    /// Divergent branches (two or more successors) of the CFG the first
+    /// plan was made for.
     pub divergent_branches: usize,
+    /// Uniform branches (two or more successors) of that CFG, kept as they
+    /// are.
     pub kept_uniform: usize,
 }
 
@@ -111,11 +113,26 @@ pub enum ReconvergeError<'c> {
     /// A terminator with successors that does not implement
     /// BranchOpInterface, or a divergent multi-way branch other than
     /// `cf.switch`.
-    UnsupportedTerminator { location: Location<'c>, name: String, reason: &'static str },
+    UnsupportedTerminator {
+        /// The terminator.
+        location: Location<'c>,
+        /// Its operation name.
+        name: String,
+        /// Why it is rejected (the end of the diagnostic).
+        reason: &'static str,
+    },
     /// The planner rejected the graph.
-    Plan { location: Location<'c>, error: PlanError },
+    Plan {
+        /// The function being transformed.
+        location: Location<'c>,
+        /// The planner's error.
+        error: PlanError,
+    },
     /// Internal error: the rounds did not converge.
-    NotConverged { location: Location<'c> },
+    NotConverged {
+        /// The function being transformed.
+        location: Location<'c>,
+    },
 }
 
 impl std::fmt::Display for ReconvergeError<'_> {

@@ -156,13 +156,35 @@ pub enum StructurizeError<'c> {
     /// A graph region has no control flow to structurize.
     GraphRegion,
     /// A terminator the transform cannot reroute.
-    UnsupportedTerminator { location: Location<'c>, name: String, reason: &'static str },
+    UnsupportedTerminator {
+        /// The terminator.
+        location: Location<'c>,
+        /// Its operation name.
+        name: String,
+        /// Why it is rejected (the end of the diagnostic).
+        reason: &'static str,
+    },
     /// Irreducible control flow with `irreducible=reject`.
-    Irreducible { location: Location<'c>, entries: Vec<String> },
+    Irreducible {
+        /// The function being transformed.
+        location: Location<'c>,
+        /// The names of the entry blocks of one irreducible cycle.
+        entries: Vec<String>,
+    },
     /// The planner rejected the graph (a bug).
-    Plan { location: Location<'c>, error: PlanError },
+    Plan {
+        /// The function being transformed.
+        location: Location<'c>,
+        /// The planner's error.
+        error: PlanError,
+    },
     /// The output does not satisfy the contract (a bug).
-    NotStructured { location: Location<'c>, detail: String },
+    NotStructured {
+        /// The function being transformed.
+        location: Location<'c>,
+        /// The first violation left (and in which block), for the report.
+        detail: String,
+    },
 }
 
 impl std::fmt::Display for StructurizeError<'_> {

@@ -596,7 +596,6 @@ pub fn plan_reconvergence<G: Graph + ?Sized>(
     plan_reconvergence_with(g, divergent, exit, &PlanOptions { ordering, ..PlanOptions::default() })
 }
 
-/// Plans with explicit options (see module docs).
 /// [`plan_reconvergence`] for a transform that checks the IR it produces
 /// (and plans another round if that check fails): the planner skips its
 /// own check of the result, which the IR check subsumes (a third of the
@@ -610,6 +609,10 @@ pub fn plan_reconvergence_checked_later<G: Graph + ?Sized>(
     plan_reconvergence_with(g, divergent, exit, &PlanOptions { ordering, verify: false, ..PlanOptions::default() })
 }
 
+/// Plans with explicit options (see the module docs): the general form of
+/// [`plan_reconvergence`]. `divergent` has one flag per block of `g`;
+/// `exit` is the function's unique return block, if any. Fails on inputs
+/// the planner does not accept (see [`PlanError`]).
 pub fn plan_reconvergence_with<G: Graph + ?Sized>(
     g: &G,
     divergent: &[bool],
