@@ -210,7 +210,7 @@ pub fn relocate_inserted_blocks<'c>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use melior::ir::{Module, RegionLike};
+    use melior::ir::Module;
 
     #[test]
     fn kinds_round_trip_through_their_names() {
