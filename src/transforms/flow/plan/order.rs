@@ -377,7 +377,7 @@ fn block_ranks<G: Graph + ?Sized>(g: &G, dfs: &Traversal, ordering: Ordering) ->
     let n = g.num_blocks();
     match ordering {
         Ordering::Df | Ordering::Dfpd => {
-            (0..n).map(|b| dfs.pre_number(BlockId::new(b)).unwrap_or(NONE)).collect()
+            (0..n).map(|b| dfs.pre_number(BlockId::new(b)).map_or(NONE, |p| p.as_u32())).collect()
         }
         Ordering::Rpot => (0..n).map(|b| dfs.rpo_number(BlockId::new(b)).unwrap_or(NONE)).collect(),
         Ordering::Bf => {
