@@ -41,9 +41,9 @@ use super::traversal::{OptionPreorderNumber, PreorderNumber, Traversal};
 crate::support::define_id! {
     /// Position of a reachable block in a preorder of the dominator tree
     /// (the start of its subtree interval; the root is 0).
-    pub struct DomTreeNumber;
+    struct DomTreeNumber;
     /// An optional [`DomTreeNumber`] (none: unreachable).
-    pub struct OptionDomTreeNumber;
+    struct OptionDomTreeNumber;
 }
 
 crate::support::define_id! {
