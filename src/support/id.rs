@@ -10,8 +10,10 @@
 /// The id gets `new(usize)` (panics on `u32::MAX` and above), `index()`,
 /// `as_u32()` and the usual derives; the optional gets `NONE`, `some`,
 /// `get() -> Option<$name>`, `is_some`/`is_none`, `Default` (empty), and
-/// conversions from `$name` and `Option<$name>`. Formatting (`Display`) is
-/// the caller's, as ids print differently.
+/// conversions from `$name` and `Option<$name>`, and an order that puts
+/// every id (by index) before the empty value, so a sentinel used as
+/// "infinity" (`min` over optional ranks, heap keys) keeps its meaning.
+/// Formatting (`Display`) is the caller's, as ids print differently.
 macro_rules! define_id {
     (
         $(#[$meta:meta])*
@@ -23,6 +25,7 @@ macro_rules! define_id {
         #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
         $vis struct $name(u32);
 
+        #[allow(dead_code)]
         impl $name {
             #[doc = concat!("The ", stringify!($name), " with dense index `index`. Panics if `index >= u32::MAX`.")]
             pub const fn new(index: usize) -> Self {
@@ -42,8 +45,8 @@ macro_rules! define_id {
         }
 
         $(#[$option_meta])*
-        #[doc = concat!("\n\nAn `Option<", stringify!($name), ">` in 32 bits (`u32::MAX` is `None`).")]
-        #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+        #[doc = concat!("\n\nAn `Option<", stringify!($name), ">` in 32 bits (`u32::MAX` is `None`), ordered by index with `None` last.")]
+        #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash, Debug)]
         $option_vis struct $option(u32);
 
         #[allow(dead_code)]

@@ -348,9 +348,9 @@ pub struct Memory {
     buffers: Vec<Buffer>,
     views: Vec<View>,
     log: Vec<SideEffect>,
-    /// Buffers of module globals, by (global, CTA) (`u32::MAX` for globals
+    /// Buffers of module globals, by (global, CTA) (no CTA for globals
     /// outside shared memory, of which the whole grid has one copy).
-    globals: HashMap<(usize, u32), BufferId>,
+    globals: HashMap<(usize, Option<u32>), BufferId>,
     /// Leaves of aggregate values ([`Value::Aggregate`]).
     aggregates: Vec<Box<[Value]>>,
 }
@@ -784,7 +784,7 @@ impl Memory {
         (element, count, space): (ElementType, u64, u32),
         init: &[Value],
     ) -> Result<BufferId, MemoryError> {
-        let key = (global, cta.unwrap_or(u32::MAX));
+        let key = (global, cta);
         if let Some(&buffer) = self.globals.get(&key) {
             return Ok(buffer);
         }

@@ -50,7 +50,6 @@ use super::csr::Csr;
 use super::graph::{BlockId, Graph};
 use super::traversal::Traversal;
 
-const NONE: u32 = u32::MAX;
 
 crate::support::define_id! {
     /// Index of a cycle in a [`CycleForest`]; ids are a preorder of the forest
@@ -58,6 +57,14 @@ crate::support::define_id! {
     pub struct CycleId;
     /// An optional [`CycleId`] (a parent cycle, a block's innermost cycle).
     pub struct OptionCycleId;
+}
+
+crate::support::define_id! {
+    /// A cycle in discovery order ("raw" id, before renumbering into a
+    /// [`CycleId`]): raw ids increase as the header's preorder decreases.
+    struct RawCycleId;
+    /// An optional [`RawCycleId`] (no parent cycle, no innermost cycle).
+    struct OptionRawCycleId;
 }
 
 /// The nesting forest of all cycles of a CFG (see module docs).
@@ -88,11 +95,12 @@ pub struct CycleForest {
 #[derive(Clone, Debug, Default)]
 struct Discovery {
     header: Vec<BlockId>,
-    parent: Vec<u32>,
-    top: Vec<u32>,
+    parent: Vec<OptionRawCycleId>,
+    /// Union-find parent towards the outermost cycle found so far.
+    top: Vec<RawCycleId>,
     entry_start: Vec<u32>,
     entry_list: Vec<BlockId>,
-    innermost: Vec<u32>,
+    innermost: Vec<OptionRawCycleId>,
     worklist: Vec<BlockId>,
 }
 
@@ -101,14 +109,15 @@ struct Discovery {
 struct Scratch {
     size: Vec<u32>,
     next_slot: Vec<u32>,
-    raw_to_id: Vec<u32>,
-    id_to_raw: Vec<u32>,
+    raw_to_id: Vec<CycleId>,
+    id_to_raw: Vec<RawCycleId>,
     pairs: Vec<(u32, BlockId)>,
     child_pairs: Vec<(u32, CycleId)>,
     leaving: Vec<(u32, BlockId, BlockId)>,
     leaving_by_cycle: Csr<(BlockId, BlockId)>,
-    stamp_a: Vec<u32>,
-    stamp_b: Vec<u32>,
+    /// Per block: the last cycle that recorded it (deduplication).
+    stamp_a: Vec<OptionCycleId>,
+    stamp_b: Vec<OptionCycleId>,
 }
 
 impl CycleForest {
@@ -160,29 +169,29 @@ impl CycleForest {
         s.size.resize(m, 1);
         // Raw ids increase as header preorder decreases: children first.
         for r in 0..m {
-            if d.parent[r] != NONE {
-                s.size[d.parent[r] as usize] += s.size[r];
+            if let Some(p) = d.parent[r].get() {
+                s.size[p.index()] += s.size[r];
             }
         }
         s.next_slot.clear();
         s.next_slot.resize(m, 0);
         s.raw_to_id.clear();
-        s.raw_to_id.resize(m, NONE);
+        s.raw_to_id.resize(m, CycleId(0));
         let mut next_top = 0;
         for r in (0..m).rev() {
-            let slot = match d.parent[r] {
-                NONE => &mut next_top,
-                p => &mut s.next_slot[p as usize],
+            let slot = match d.parent[r].get() {
+                None => &mut next_top,
+                Some(p) => &mut s.next_slot[p.index()],
             };
             let id = *slot;
             *slot += s.size[r];
             s.next_slot[r] = id + 1;
-            s.raw_to_id[r] = id;
+            s.raw_to_id[r] = CycleId(id);
         }
         s.id_to_raw.clear();
-        s.id_to_raw.resize(m, 0);
+        s.id_to_raw.resize(m, RawCycleId(0));
         for (r, &id) in s.raw_to_id.iter().enumerate() {
-            s.id_to_raw[id as usize] = r as u32;
+            s.id_to_raw[id.index()] = RawCycleId(r as u32);
         }
     }
 
@@ -199,12 +208,15 @@ impl CycleForest {
         self.entries.start();
         s.child_pairs.clear();
         for id in 0..m {
-            let r = s.id_to_raw[id] as usize;
+            let r = s.id_to_raw[id].index();
             self.header.push(d.header[r]);
             let parent = d.parent[r];
-            let (parent_id, depth) = match parent {
-                NONE => (None, 1),
-                p => (Some(CycleId(s.raw_to_id[p as usize])), self.depth[s.raw_to_id[p as usize] as usize] + 1),
+            let (parent_id, depth) = match parent.get() {
+                None => (None, 1),
+                Some(p) => {
+                    let p = s.raw_to_id[p.index()];
+                    (Some(p), self.depth[p.index()] + 1)
+                }
             };
             self.parent.push(parent_id.into());
             self.depth.push(depth);
@@ -219,7 +231,7 @@ impl CycleForest {
         self.children.rebuild_by(m, &s.child_pairs, |p| p.0 as usize, |p| p.1);
         self.innermost.clear();
         self.innermost
-            .extend(d.innermost.iter().map(|&r| if r == NONE { OptionCycleId::NONE } else { OptionCycleId(s.raw_to_id[r as usize]) }));
+            .extend(d.innermost.iter().map(|&r| OptionCycleId::from(r.get().map(|r| s.raw_to_id[r.index()]))));
     }
 
     /// Groups the blocks of each cycle (in DFS preorder) by innermost cycle.
@@ -241,8 +253,8 @@ impl CycleForest {
         for id in 0..self.header.len() {
             let c = CycleId(id as u32);
             for &p in g.predecessors(self.header[id]) {
-                if self.contains(c, p) && self.scratch.stamp_a[p.index()] != id as u32 {
-                    self.scratch.stamp_a[p.index()] = id as u32;
+                if self.contains(c, p) && self.scratch.stamp_a[p.index()] != OptionCycleId::some(c) {
+                    self.scratch.stamp_a[p.index()] = OptionCycleId::some(c);
                     self.latches.push(p);
                 }
             }
@@ -273,11 +285,12 @@ impl CycleForest {
         self.exiting.start();
         self.exits.start();
         for id in 0..m {
+            let c = OptionCycleId::some(CycleId(id as u32));
             for &(u, v) in s.leaving_by_cycle.row(id) {
-                if std::mem::replace(&mut s.stamp_a[u.index()], id as u32) != id as u32 {
+                if std::mem::replace(&mut s.stamp_a[u.index()], c) != c {
                     self.exiting.push(u);
                 }
-                if std::mem::replace(&mut s.stamp_b[v.index()], id as u32) != id as u32 {
+                if std::mem::replace(&mut s.stamp_b[v.index()], c) != c {
                     self.exits.push(v);
                 }
             }
@@ -390,9 +403,9 @@ impl CycleForest {
     }
 }
 
-fn reset_stamps(stamps: &mut Vec<u32>, n: usize) {
+fn reset_stamps(stamps: &mut Vec<OptionCycleId>, n: usize) {
     stamps.clear();
-    stamps.resize(n, NONE);
+    stamps.resize(n, OptionCycleId::NONE);
 }
 
 impl Discovery {
@@ -403,7 +416,7 @@ impl Discovery {
         self.entry_start.clear();
         self.entry_list.clear();
         self.innermost.clear();
-        self.innermost.resize(n, NONE);
+        self.innermost.resize(n, OptionRawCycleId::NONE);
     }
 
     /// Finds all cycles, innermost first (see module docs).
@@ -423,23 +436,23 @@ impl Discovery {
     /// Creates the cycle headed by `h` from the back-edge sources already
     /// on the worklist.
     fn grow_cycle<G: Graph + ?Sized>(&mut self, g: &G, dfs: &Traversal, h: BlockId) {
-        let c = self.header.len() as u32;
+        let c = RawCycleId::new(self.header.len());
         self.header.push(h);
-        self.parent.push(NONE);
+        self.parent.push(OptionRawCycleId::NONE);
         self.top.push(c);
         self.entry_start.push(self.entry_list.len() as u32);
         self.entry_list.push(h);
-        self.innermost[h.index()] = c;
+        self.innermost[h.index()] = OptionRawCycleId::some(c);
         while let Some(b) = self.worklist.pop() {
             if b == h {
                 continue;
             }
-            match self.innermost[b.index()] {
-                NONE => {
-                    self.innermost[b.index()] = c;
+            match self.innermost[b.index()].get() {
+                None => {
+                    self.innermost[b.index()] = OptionRawCycleId::some(c);
                     self.scan_predecessors(g, dfs, h, b);
                 }
-                inner => {
+                Some(inner) => {
                     let top = self.find_top(inner);
                     if top != c {
                         self.adopt(g, dfs, h, c, top);
@@ -447,16 +460,16 @@ impl Discovery {
                 }
             }
         }
-        let first_other = self.entry_start[c as usize] as usize + 1;
+        let first_other = self.entry_start[c.index()] as usize + 1;
         self.entry_list[first_other..].sort_unstable_by_key(|&e| dfs.pre_number(e));
     }
 
     /// Makes the top-level cycle `child` a child of `c` and continues the
     /// search from the child's entries.
-    fn adopt<G: Graph + ?Sized>(&mut self, g: &G, dfs: &Traversal, h: BlockId, c: u32, child: u32) {
-        self.parent[child as usize] = c;
-        self.top[child as usize] = c;
-        let (start, end) = (self.entry_start[child as usize], self.entry_start[child as usize + 1]);
+    fn adopt<G: Graph + ?Sized>(&mut self, g: &G, dfs: &Traversal, h: BlockId, c: RawCycleId, child: RawCycleId) {
+        self.parent[child.index()] = OptionRawCycleId::some(c);
+        self.top[child.index()] = c;
+        let (start, end) = (self.entry_start[child.index()], self.entry_start[child.index() + 1]);
         for i in start..end {
             let entry = self.entry_list[i as usize];
             self.scan_predecessors(g, dfs, h, entry);
@@ -481,10 +494,10 @@ impl Discovery {
 
     /// The outermost cycle discovered so far that contains cycle `c`
     /// (union-find root, with path halving).
-    fn find_top(&mut self, mut c: u32) -> u32 {
-        while self.top[c as usize] != c {
-            let grand = self.top[self.top[c as usize] as usize];
-            self.top[c as usize] = grand;
+    fn find_top(&mut self, mut c: RawCycleId) -> RawCycleId {
+        while self.top[c.index()] != c {
+            let grand = self.top[self.top[c.index()].index()];
+            self.top[c.index()] = grand;
             c = grand;
         }
         c

@@ -36,9 +36,22 @@
 
 use super::csr::Csr;
 use super::graph::{BlockId, Graph, OptionBlockId};
-use super::traversal::Traversal;
+use super::traversal::{OptionPreorderNumber, PreorderNumber, Traversal};
 
-const NONE: u32 = u32::MAX;
+crate::support::define_id! {
+    /// Position of a reachable block in a preorder of the dominator tree
+    /// (the start of its subtree interval; the root is 0).
+    struct DomTreeNumber;
+    /// An optional [`DomTreeNumber`] (none: unreachable).
+    struct OptionDomTreeNumber;
+}
+
+crate::support::define_id! {
+    /// An RPO number in [`reference_dominators`] (the entry is 0).
+    struct RefRpo;
+    /// An optional [`RefRpo`] (none: no idom found yet).
+    struct OptionRefRpo;
+}
 
 /// Dominator tree of the blocks reachable from a graph's entry.
 ///
@@ -50,11 +63,14 @@ pub struct DominatorTree {
     root: BlockId,
     /// Per block: immediate dominator, none for the root / unreachable.
     idom: Vec<OptionBlockId>,
-    /// Per block: position in a preorder of the dominator tree.
-    tin: Vec<u32>,
-    /// Per block: end (exclusive) of the block's subtree interval.
+    /// Per block: position in a preorder of the dominator tree, none if
+    /// unreachable.
+    tin: Vec<OptionDomTreeNumber>,
+    /// Per block: end (exclusive) of the block's subtree interval
+    /// (meaningful where `tin` is some).
     tout: Vec<u32>,
-    /// Per block: depth in the dominator tree (root = 0).
+    /// Per block: depth in the dominator tree (root = 0; meaningful where
+    /// `tin` is some).
     depth: Vec<u32>,
     children: Csr<BlockId>,
     scratch: Scratch,
@@ -63,14 +79,17 @@ pub struct DominatorTree {
 /// Buffers indexed by DFS preorder number, kept between runs.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
-    parent: Vec<u32>,
-    semi: Vec<u32>,
-    label: Vec<u32>,
-    ancestor: Vec<u32>,
-    idom: Vec<u32>,
+    /// DFS tree parent (none for the root).
+    parent: Vec<OptionPreorderNumber>,
+    semi: Vec<PreorderNumber>,
+    label: Vec<PreorderNumber>,
+    /// Link/eval forest parent (none: a forest root, not linked yet).
+    ancestor: Vec<OptionPreorderNumber>,
+    /// Immediate dominator (the root's entry is the root itself, unused).
+    idom: Vec<PreorderNumber>,
     size: Vec<u32>,
     next_slot: Vec<u32>,
-    path: Vec<u32>,
+    path: Vec<PreorderNumber>,
     child_pairs: Vec<(u32, BlockId)>,
 }
 
@@ -102,9 +121,9 @@ impl DominatorTree {
 
     /// Forgets the tree (keeps capacity).
     pub fn clear(&mut self) {
-        for v in [&mut self.tin, &mut self.tout, &mut self.depth] {
-            v.clear();
-        }
+        self.tin.clear();
+        self.tout.clear();
+        self.depth.clear();
         self.idom.clear();
         self.children.clear();
     }
@@ -115,7 +134,7 @@ impl DominatorTree {
         self.idom.resize(n, OptionBlockId::NONE);
         let order = dfs.preorder();
         for (i, &b) in order.iter().enumerate().skip(1) {
-            self.idom[b.index()] = OptionBlockId::some(order[self.scratch.idom[i] as usize]);
+            self.idom[b.index()] = OptionBlockId::some(order[self.scratch.idom[i].index()]);
         }
     }
 
@@ -124,15 +143,17 @@ impl DominatorTree {
     fn number_tree(&mut self, dfs: &Traversal) {
         let n = dfs.num_blocks();
         let k = dfs.num_reachable();
-        for v in [&mut self.tin, &mut self.tout, &mut self.depth] {
+        self.tin.clear();
+        self.tin.resize(n, OptionDomTreeNumber::NONE);
+        for v in [&mut self.tout, &mut self.depth] {
             v.clear();
-            v.resize(n, NONE);
+            v.resize(n, 0);
         }
         let s = &mut self.scratch;
         s.size.clear();
         s.size.resize(k, 1);
         for i in (1..k).rev() {
-            let p = s.idom[i] as usize;
+            let p = s.idom[i].index();
             s.size[p] += s.size[i];
         }
         s.next_slot.clear();
@@ -142,14 +163,14 @@ impl DominatorTree {
             let (tin, depth) = if i == 0 {
                 (0, 0)
             } else {
-                let p = s.idom[i] as usize;
+                let p = s.idom[i].index();
                 let parent_depth = self.depth[order[p].index()];
                 let tin = s.next_slot[p];
                 s.next_slot[p] += s.size[i];
                 (tin, parent_depth + 1)
             };
             s.next_slot[i] = tin + 1;
-            self.tin[b.index()] = tin;
+            self.tin[b.index()] = OptionDomTreeNumber::some(DomTreeNumber(tin));
             self.tout[b.index()] = tin + s.size[i];
             self.depth[b.index()] = depth;
         }
@@ -177,7 +198,7 @@ impl DominatorTree {
 
     /// True if `b` is reachable from the entry (so it is in the tree).
     pub fn is_reachable(&self, b: BlockId) -> bool {
-        self.tin[b.index()] != NONE
+        self.tin[b.index()].is_some()
     }
 
     /// Immediate dominator of `b`; `None` for the entry and for
@@ -190,8 +211,10 @@ impl DominatorTree {
     /// (reflexive: a reachable block dominates itself). `false` whenever
     /// `a` or `b` is unreachable. O(1).
     pub fn dominates(&self, a: BlockId, b: BlockId) -> bool {
-        let (ta, tb) = (self.tin[a.index()], self.tin[b.index()]);
-        ta != NONE && tb != NONE && ta <= tb && tb < self.tout[a.index()]
+        match (self.tin[a.index()].get(), self.tin[b.index()].get()) {
+            (Some(ta), Some(tb)) => ta <= tb && tb.0 < self.tout[a.index()],
+            _ => false,
+        }
     }
 
     /// `dominates(a, b) && a != b`. O(1).
@@ -224,15 +247,13 @@ impl DominatorTree {
     /// Depth of `b` in the dominator tree (entry = 0); `None` if
     /// unreachable.
     pub fn depth(&self, b: BlockId) -> Option<u32> {
-        let d = self.depth[b.index()];
-        (d != NONE).then_some(d)
+        self.is_reachable(b).then(|| self.depth[b.index()])
     }
 
     /// The half-open interval `[start, end)` of `b`'s subtree in a preorder
     /// numbering of the dominator tree; `None` if unreachable.
     pub fn tree_interval(&self, b: BlockId) -> Option<(u32, u32)> {
-        let t = self.tin[b.index()];
-        (t != NONE).then(|| (t, self.tout[b.index()]))
+        self.tin[b.index()].get().map(|t| (t.0, self.tout[b.index()]))
     }
 }
 
@@ -247,16 +268,16 @@ impl Scratch {
             for &p in g.predecessors(block) {
                 if let Some(v) = dfs.pre_number(p) {
                     let u = self.eval(v);
-                    s = s.min(self.semi[u as usize]);
+                    s = s.min(self.semi[u.index()]);
                 }
             }
             self.semi[w] = s;
             self.ancestor[w] = self.parent[w];
         }
         for w in 1..k {
-            let mut x = self.parent[w];
+            let mut x = self.parent[w].get().expect("a non-root block has a DFS parent");
             while x > self.semi[w] {
-                x = self.idom[x as usize];
+                x = self.idom[x.index()];
             }
             self.idom[w] = x;
         }
@@ -265,40 +286,42 @@ impl Scratch {
     fn init(&mut self, dfs: &Traversal) {
         let k = dfs.num_reachable();
         self.parent.clear();
-        self.parent.extend(dfs.preorder().iter().map(|&b| {
-            dfs.dfs_parent(b).and_then(|p| dfs.pre_number(p)).unwrap_or(NONE)
-        }));
-        for v in [&mut self.semi, &mut self.label] {
+        self.parent.extend(dfs.preorder().iter().map(|&b| OptionPreorderNumber::from(dfs.dfs_parent(b).and_then(|p| dfs.pre_number(p)))));
+        for v in [&mut self.semi, &mut self.label, &mut self.idom] {
             v.clear();
-            v.extend(0..k as u32);
+            v.extend((0..k).map(PreorderNumber::new));
         }
-        for v in [&mut self.ancestor, &mut self.idom] {
-            v.clear();
-            v.resize(k, NONE);
-        }
+        self.ancestor.clear();
+        self.ancestor.resize(k, OptionPreorderNumber::NONE);
     }
 
     /// The vertex with minimum semidominator on the forest path from `v` to
     /// (excluding) its forest root; `v` itself if `v` is not linked yet.
-    fn eval(&mut self, v: u32) -> u32 {
-        if self.ancestor[v as usize] == NONE {
+    fn eval(&mut self, v: PreorderNumber) -> PreorderNumber {
+        if self.ancestor[v.index()].is_none() {
             return v;
         }
         self.compress(v);
-        self.label[v as usize]
+        self.label[v.index()]
     }
 
     /// Iterative path compression from `v` up to the forest root.
-    fn compress(&mut self, v: u32) {
+    /// `v` must be linked (its `ancestor` is some).
+    fn compress(&mut self, v: PreorderNumber) {
+        let linked = |a: OptionPreorderNumber| a.get().expect("compress starts from a linked vertex");
         let mut x = v;
         self.path.clear();
-        while self.ancestor[self.ancestor[x as usize] as usize] != NONE {
+        loop {
+            let a = linked(self.ancestor[x.index()]);
+            if self.ancestor[a.index()].is_none() {
+                break;
+            }
             self.path.push(x);
-            x = self.ancestor[x as usize];
+            x = a;
         }
         while let Some(y) = self.path.pop() {
-            let (yu, a) = (y as usize, self.ancestor[y as usize] as usize);
-            if self.semi[self.label[a] as usize] < self.semi[self.label[yu] as usize] {
+            let (yu, a) = (y.index(), linked(self.ancestor[y.index()]).index());
+            if self.semi[self.label[a].index()] < self.semi[self.label[yu].index()] {
                 self.label[yu] = self.label[a];
             }
             self.ancestor[yu] = self.ancestor[a];
@@ -319,18 +342,21 @@ pub fn reference_dominators<G: Graph + ?Sized>(g: &G) -> Vec<Option<BlockId>> {
     let dfs = Traversal::build(g);
     let rpo = dfs.rpo();
     let rpo_num = |b: BlockId| dfs.rpo_number(b);
-    let mut doms: Vec<u32> = vec![NONE; rpo.len()];
-    doms[0] = 0;
+    let mut doms: Vec<OptionRefRpo> = vec![OptionRefRpo::NONE; rpo.len()];
+    doms[0] = OptionRefRpo::some(RefRpo(0));
     let mut changed = true;
     while changed {
         changed = false;
         for (i, &b) in rpo.iter().enumerate().skip(1) {
-            let mut new_idom = NONE;
-            for p in g.predecessors(b).iter().filter_map(|&p| rpo_num(p)) {
-                if doms[p as usize] == NONE {
+            let mut new_idom = OptionRefRpo::NONE;
+            for p in g.predecessors(b).iter().filter_map(|&p| rpo_num(p)).map(RefRpo) {
+                if doms[p.index()].is_none() {
                     continue;
                 }
-                new_idom = if new_idom == NONE { p } else { intersect(&doms, p, new_idom) };
+                new_idom = OptionRefRpo::some(match new_idom.get() {
+                    None => p,
+                    Some(cur) => intersect(&doms, p, cur),
+                });
             }
             if doms[i] != new_idom {
                 doms[i] = new_idom;
@@ -340,19 +366,21 @@ pub fn reference_dominators<G: Graph + ?Sized>(g: &G) -> Vec<Option<BlockId>> {
     }
     let mut out = vec![None; g.num_blocks()];
     for (i, &b) in rpo.iter().enumerate().skip(1) {
-        out[b.index()] = Some(rpo[doms[i] as usize]);
+        out[b.index()] = Some(rpo[doms[i].get().expect("a reachable block gets an idom").index()]);
     }
     out
 }
 
 /// Walks two RPO numbers up the partial dominator tree until they meet.
-fn intersect(doms: &[u32], mut a: u32, mut b: u32) -> u32 {
+/// Both must have an idom already (every block on their walk up has one).
+fn intersect(doms: &[OptionRefRpo], mut a: RefRpo, mut b: RefRpo) -> RefRpo {
+    let up = |x: RefRpo| doms[x.index()].get().expect("a processed block has an idom");
     while a != b {
         while a > b {
-            a = doms[a as usize];
+            a = up(a);
         }
         while b > a {
-            b = doms[b as usize];
+            b = up(b);
         }
     }
     a

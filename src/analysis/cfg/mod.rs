@@ -114,6 +114,6 @@ pub use dot::{render_dot, render_dot_with_flow, BlockLook, BlockView, BranchLook
 pub use graph::{BlockId, CfgBuilder, CfgGraph, Graph, OptionBlockId, ReverseWithVirtualExit};
 pub use irreducible::{first_offending_back_edge, IrreducibleCycle, Irreducibility};
 pub use post_dominators::PostDominatorTree;
-pub use scc::SccFinder;
+pub use scc::{SccFinder, SccId};
 pub use tags::{BlockFlags, BlockTag, BlockTags};
-pub use traversal::Traversal;
+pub use traversal::{PostorderNumber, PreorderNumber, RpoNumber, Traversal};

@@ -33,7 +33,7 @@
 //! block visits them) — they only appear as extra leaves/roots.
 
 use super::dominators::DominatorTree;
-use super::graph::{BlockId, Graph, ReverseWithVirtualExit};
+use super::graph::{BlockId, Graph, OptionBlockId, ReverseWithVirtualExit};
 use super::scc::SccFinder;
 use super::traversal::Traversal;
 
@@ -55,10 +55,9 @@ pub struct PostDominatorTree {
     worklist: Vec<BlockId>,
     scc: SccFinder,
     terminal: Vec<bool>,
-    best_of_comp: Vec<u32>,
+    /// Per terminal SCC (by [`super::scc::SccId`]): its representative so far.
+    best_of_comp: Vec<OptionBlockId>,
 }
-
-const NONE: u32 = u32::MAX;
 
 impl PostDominatorTree {
     /// An empty tree; call [`PostDominatorTree::compute`].
@@ -134,22 +133,20 @@ impl PostDominatorTree {
         self.scc.compute_masked(g, &self.no_exit);
         self.mark_terminal_components(g);
         self.best_of_comp.clear();
-        self.best_of_comp.resize(self.scc.num_components(), NONE);
+        self.best_of_comp.resize(self.scc.num_components(), OptionBlockId::NONE);
         for i in 0..g.num_blocks() {
             let b = BlockId::new(i);
             let Some(c) = self.scc.component(b) else { continue };
-            if !self.terminal[c as usize] {
+            if !self.terminal[c.index()] {
                 continue;
             }
-            let best = &mut self.best_of_comp[c as usize];
-            let better = *best == NONE
-                || representative_key(forward, b) > representative_key(forward, BlockId::new(*best as usize));
+            let best = &mut self.best_of_comp[c.index()];
+            let better = best.get().is_none_or(|r| representative_key(forward, b) > representative_key(forward, r));
             if better {
-                *best = b.as_u32();
+                *best = OptionBlockId::some(b);
             }
         }
-        let reps = self.best_of_comp.iter().filter(|&&r| r != NONE);
-        self.extra_roots.extend(reps.map(|&r| BlockId::new(r as usize)));
+        self.extra_roots.extend(self.best_of_comp.iter().filter_map(|r| r.get()));
         self.extra_roots.sort_unstable();
     }
 
@@ -161,7 +158,7 @@ impl PostDominatorTree {
             let b = BlockId::new(i);
             let Some(c) = self.scc.component(b) else { continue };
             if g.successors(b).iter().any(|&s| self.scc.component(s) != Some(c)) {
-                self.terminal[c as usize] = false;
+                self.terminal[c.index()] = false;
             }
         }
     }

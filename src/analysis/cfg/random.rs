@@ -44,11 +44,16 @@ impl SplitMix64 {
 struct LoopPlan {
     header: usize,
     end: usize,
-    parent: u32,
+    parent: OptionLoopPlanId,
     infinite: bool,
 }
 
-const NONE: u32 = u32::MAX;
+crate::support::define_id! {
+    /// Index of a [`LoopPlan`] in the generator's plan (parents first).
+    struct LoopPlanId;
+    /// An optional [`LoopPlanId`] (outside every loop, no parent loop).
+    struct OptionLoopPlanId;
+}
 
 /// A random CFG shaped like compiled code, blocks in layout order:
 /// properly nested loops (latch at the bottom, `continue` and `break`
@@ -70,8 +75,8 @@ pub fn realistic_cfg(rng: &mut SplitMix64, n: usize) -> CfgGraph {
 struct Generator {
     n: usize,
     loops: Vec<LoopPlan>,
-    innermost: Vec<u32>,
-    latch_of: Vec<u32>,
+    innermost: Vec<OptionLoopPlanId>,
+    latch_of: Vec<OptionLoopPlanId>,
     is_return: Vec<bool>,
     edges: Vec<(u32, u32)>,
 }
@@ -79,9 +84,9 @@ struct Generator {
 impl Generator {
     fn new(rng: &mut SplitMix64, n: usize) -> Self {
         let (loops, innermost) = plan_loops(rng, n);
-        let mut latch_of = vec![NONE; n];
+        let mut latch_of = vec![OptionLoopPlanId::NONE; n];
         for (id, l) in loops.iter().enumerate() {
-            latch_of[l.end] = id as u32;
+            latch_of[l.end] = OptionLoopPlanId::some(LoopPlanId::new(id));
         }
         let edges = Vec::with_capacity(n * 8 / 5);
         Generator { n, loops, innermost, latch_of, is_return: vec![false; n], edges }
@@ -96,8 +101,8 @@ impl Generator {
         if self.is_return[i] {
             return;
         }
-        if self.latch_of[i] != NONE {
-            let l = self.loops[self.latch_of[i] as usize];
+        if let Some(latch_of) = self.latch_of[i].get() {
+            let l = self.loops[latch_of.index()];
             self.edge(i, l.header);
             if !l.infinite {
                 self.edge(i, i + 1);
@@ -110,11 +115,12 @@ impl Generator {
 
     /// If an infinite loop starts at `i + 1`, let `i` also branch past it.
     fn guard_infinite_loop(&mut self, i: usize) {
-        let next = self.innermost[i + 1];
-        if next == NONE || self.loops[next as usize].header != i + 1 || !self.loops[next as usize].infinite {
+        let Some(next) = self.innermost[i + 1].get() else { return };
+        let next = self.loops[next.index()];
+        if next.header != i + 1 || !next.infinite {
             return;
         }
-        let after = (self.loops[next as usize].end + 1).min(self.n - 1);
+        let after = (next.end + 1).min(self.n - 1);
         let t = self.legal_forward_target(i, after);
         self.edge(i, t);
     }
@@ -131,8 +137,8 @@ impl Generator {
             0..=399 => self.edge(i, i + 1),
             400..=409 => {
                 self.edge(i, i + 1);
-                if inner != NONE {
-                    self.edge(i, self.loops[inner as usize].header); // `continue`
+                if let Some(inner) = inner.get() {
+                    self.edge(i, self.loops[inner.index()].header); // `continue`
                 }
             }
             410..=989 => {
@@ -162,8 +168,8 @@ impl Generator {
         i + 2 < self.n
             && self.innermost[i + 1] == inner
             && self.innermost[i + 2] == inner
-            && self.latch_of[i + 1] == NONE
-            && (inner == NONE || !self.loops[inner as usize].infinite)
+            && self.latch_of[i + 1].is_none()
+            && inner.get().is_none_or(|l| !self.loops[l.index()].infinite)
     }
 
     fn random_forward(&self, rng: &mut SplitMix64, i: usize, max_jump: usize) -> usize {
@@ -179,11 +185,8 @@ impl Generator {
     fn legal_forward_target(&self, i: usize, t: usize) -> usize {
         let mut t = self.clamp_to_infinite_loops(i, t);
         loop {
-            let foreign = self.outermost_foreign_loop(i, t);
-            if foreign == NONE {
-                return t;
-            }
-            let plan = self.loops[foreign as usize];
+            let Some(foreign) = self.outermost_foreign_loop(i, t) else { return t };
+            let plan = self.loops[foreign.index()];
             if !plan.infinite {
                 return plan.header;
             }
@@ -192,55 +195,55 @@ impl Generator {
     }
 
     fn clamp_to_infinite_loops(&self, i: usize, mut t: usize) -> usize {
-        let mut l = self.innermost[i];
-        while l != NONE {
-            let plan = self.loops[l as usize];
+        let mut l = self.innermost[i].get();
+        while let Some(id) = l {
+            let plan = self.loops[id.index()];
             if plan.infinite {
                 t = t.min(plan.end);
             }
-            l = plan.parent;
+            l = plan.parent.get();
         }
         t
     }
 
-    /// The outermost loop containing `t` but not `i`, or `NONE`.
-    fn outermost_foreign_loop(&self, i: usize, t: usize) -> u32 {
-        let mut outermost = NONE;
-        let mut l = self.innermost[t];
-        while l != NONE {
-            let plan = self.loops[l as usize];
+    /// The outermost loop containing `t` but not `i`, if any.
+    fn outermost_foreign_loop(&self, i: usize, t: usize) -> Option<LoopPlanId> {
+        let mut outermost = None;
+        let mut l = self.innermost[t].get();
+        while let Some(id) = l {
+            let plan = self.loops[id.index()];
             if !(plan.header <= i && i <= plan.end) {
-                outermost = l;
+                outermost = Some(id);
             }
-            l = plan.parent;
+            l = plan.parent.get();
         }
         outermost
     }
 }
 
 /// Plans properly nested loops over the layout; returns them and each
-/// block's innermost loop (`NONE` outside loops). A child loop starts after
+/// block's innermost loop (none outside loops). A child loop starts after
 /// its parent's header and ends before its parent's latch.
-fn plan_loops(rng: &mut SplitMix64, n: usize) -> (Vec<LoopPlan>, Vec<u32>) {
+fn plan_loops(rng: &mut SplitMix64, n: usize) -> (Vec<LoopPlan>, Vec<OptionLoopPlanId>) {
     let mut loops: Vec<LoopPlan> = Vec::new();
-    let mut innermost = vec![NONE; n];
-    let mut open: Vec<u32> = Vec::new();
+    let mut innermost = vec![OptionLoopPlanId::NONE; n];
+    let mut open: Vec<LoopPlanId> = Vec::new();
     for (i, slot) in innermost.iter_mut().enumerate() {
-        while open.last().is_some_and(|&l| loops[l as usize].end < i) {
+        while open.last().is_some_and(|&l| loops[l.index()].end < i) {
             open.pop();
         }
-        let limit = open.last().map_or(n - 2, |&l| loops[l as usize].end - 1);
+        let limit = open.last().map_or(n - 2, |&l| loops[l.index()].end - 1);
         if open.len() < 8 && i + 2 <= limit && rng.chance(25) {
             let len = 2 + (rng.below(64) * rng.below(64) / 16) as usize;
             loops.push(LoopPlan {
                 header: i,
                 end: (i + len).min(limit),
-                parent: open.last().copied().unwrap_or(NONE),
+                parent: open.last().copied().into(),
                 infinite: rng.chance(20),
             });
-            open.push(loops.len() as u32 - 1);
+            open.push(LoopPlanId::new(loops.len() - 1));
         }
-        *slot = open.last().copied().unwrap_or(NONE);
+        *slot = open.last().copied().into();
     }
     (loops, innermost)
 }

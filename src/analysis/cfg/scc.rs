@@ -9,14 +9,32 @@
 
 use super::graph::{BlockId, Graph};
 
-const NONE: u32 = u32::MAX;
+crate::support::define_id! {
+    /// A strongly connected component found by [`SccFinder`], numbered in
+    /// completion order (a reverse topological order of the condensation).
+    pub struct SccId;
+    /// An optional [`SccId`] (none: a block excluded by the mask).
+    pub struct OptionSccId;
+}
+
+crate::support::define_id! {
+    /// Tarjan's discovery number of a block (its position in the order the
+    /// search opened blocks).
+    struct TarjanIndex;
+    /// An optional [`TarjanIndex`] (none: not opened yet).
+    struct OptionTarjanIndex;
+}
 
 /// Reusable SCC decomposition of a graph or of an induced subgraph.
 #[derive(Clone, Debug, Default)]
 pub struct SccFinder {
-    comp: Vec<u32>,
-    index: Vec<u32>,
-    low: Vec<u32>,
+    comp: Vec<OptionSccId>,
+    /// Per block: discovery number, none until opened.
+    index: Vec<OptionTarjanIndex>,
+    /// Per block: lowest discovery number reachable through the DFS
+    /// subtree and one edge to a block still on the stack (meaningful once
+    /// opened).
+    low: Vec<TarjanIndex>,
     on_stack: Vec<bool>,
     stack: Vec<u32>,
     frames: Vec<(u32, u32)>,
@@ -45,17 +63,19 @@ impl SccFinder {
 
     fn compute_impl<G: Graph + ?Sized>(&mut self, g: &G, include: Option<&[bool]>) {
         let n = g.num_blocks();
-        for v in [&mut self.comp, &mut self.index, &mut self.low] {
-            v.clear();
-            v.resize(n, NONE);
-        }
+        self.comp.clear();
+        self.comp.resize(n, OptionSccId::NONE);
+        self.index.clear();
+        self.index.resize(n, OptionTarjanIndex::NONE);
+        self.low.clear();
+        self.low.resize(n, TarjanIndex(0));
         self.on_stack.clear();
         self.on_stack.resize(n, false);
         self.num_comps = 0;
         self.counter = 0;
         let included = |i: usize| include.is_none_or(|m| m[i]);
         for start in 0..n {
-            if included(start) && self.index[start] == NONE {
+            if included(start) && self.index[start].is_none() {
                 self.search(g, start as u32, &included);
             }
         }
@@ -73,11 +93,12 @@ impl SccFinder {
                     if !included(w as usize) {
                         continue;
                     }
-                    if self.index[w as usize] == NONE {
-                        self.open(w);
-                    } else if self.on_stack[w as usize] {
-                        let lw = self.index[w as usize];
-                        self.low[v as usize] = self.low[v as usize].min(lw);
+                    match self.index[w as usize].get() {
+                        None => self.open(w),
+                        Some(iw) if self.on_stack[w as usize] => {
+                            self.low[v as usize] = self.low[v as usize].min(iw);
+                        }
+                        Some(_) => {}
                     }
                 }
                 None => self.close(v),
@@ -86,8 +107,9 @@ impl SccFinder {
     }
 
     fn open(&mut self, v: u32) {
-        self.index[v as usize] = self.counter;
-        self.low[v as usize] = self.counter;
+        let i = TarjanIndex(self.counter);
+        self.index[v as usize] = OptionTarjanIndex::some(i);
+        self.low[v as usize] = i;
         self.counter += 1;
         self.stack.push(v);
         self.on_stack[v as usize] = true;
@@ -100,12 +122,12 @@ impl SccFinder {
         if let Some(&(p, _)) = self.frames.last() {
             self.low[p as usize] = self.low[p as usize].min(lv);
         }
-        if lv != self.index[v as usize] {
+        if OptionTarjanIndex::some(lv) != self.index[v as usize] {
             return;
         }
         while let Some(w) = self.stack.pop() {
             self.on_stack[w as usize] = false;
-            self.comp[w as usize] = self.num_comps;
+            self.comp[w as usize] = OptionSccId::some(SccId(self.num_comps));
             if w == v {
                 break;
             }
@@ -119,9 +141,8 @@ impl SccFinder {
     }
 
     /// Component of `b`; `None` if `b` was excluded by the mask.
-    pub fn component(&self, b: BlockId) -> Option<u32> {
-        let c = self.comp[b.index()];
-        (c != NONE).then_some(c)
+    pub fn component(&self, b: BlockId) -> Option<SccId> {
+        self.comp[b.index()].get()
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::cycles::CycleForest;
 use super::graph::{BlockId, Graph};
-use super::traversal::Traversal;
+use super::traversal::{OptionRpoNumber, RpoNumber, Traversal};
 use std::fmt;
 
 /// A set of per-block boolean tags.
@@ -128,12 +128,10 @@ impl BlockTag {
 /// Per-block tags for a whole graph (struct-of-arrays).
 #[derive(Clone, Debug, Default)]
 pub struct BlockTags {
-    rpo: Vec<u32>,
+    rpo: Vec<OptionRpoNumber>,
     depth: Vec<u32>,
     flags: Vec<BlockFlags>,
 }
-
-const NONE: u32 = u32::MAX;
 
 impl BlockTags {
     /// Empty tags.
@@ -145,7 +143,7 @@ impl BlockTags {
     pub fn compute<G: Graph + ?Sized>(&mut self, g: &G, dfs: &Traversal, forest: &CycleForest) {
         let n = g.num_blocks();
         self.rpo.clear();
-        self.rpo.extend((0..n).map(|i| dfs.rpo_number(BlockId::new(i)).unwrap_or(NONE)));
+        self.rpo.extend((0..n).map(|i| OptionRpoNumber::from(dfs.rpo_number(BlockId::new(i)).map(|r| RpoNumber::new(r as usize)))));
         self.depth.clear();
         self.depth.extend((0..n).map(|i| forest.cycle_depth(BlockId::new(i))));
         self.flags.clear();
@@ -212,9 +210,8 @@ impl BlockTags {
 
     /// All tags of block `b`.
     pub fn get(&self, b: BlockId) -> BlockTag {
-        let rpo = self.rpo[b.index()];
         BlockTag {
-            rpo: (rpo != NONE).then_some(rpo),
+            rpo: self.rpo[b.index()].get().map(RpoNumber::as_u32),
             loop_depth: self.depth[b.index()],
             flags: self.flags[b.index()],
         }

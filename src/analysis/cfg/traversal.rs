@@ -17,9 +17,32 @@
 //! put) in RPO: for every other edge `rpo(u) < rpo(v)`, so RPO is a
 //! topological order of the graph minus its back edges.
 
-use super::graph::{BlockId, Graph};
+use super::graph::{BlockId, Graph, OptionBlockId};
 
-const NONE: u32 = u32::MAX;
+crate::support::define_id! {
+    /// Position of a reachable block in [`Traversal::preorder`] (the root
+    /// is 0).
+    pub struct PreorderNumber;
+    /// An optional [`PreorderNumber`] (none: not reached by the DFS yet, or
+    /// unreachable).
+    pub struct OptionPreorderNumber;
+}
+
+crate::support::define_id! {
+    /// Position of a reachable block in [`Traversal::rpo`] (the root is 0).
+    pub struct RpoNumber;
+    /// An optional [`RpoNumber`] (none: unreachable).
+    pub struct OptionRpoNumber;
+}
+
+crate::support::define_id! {
+    /// Position of a reachable block in [`Traversal::postorder`] (the root
+    /// is last).
+    pub struct PostorderNumber;
+    /// An optional [`PostorderNumber`] (none: not finished by the DFS yet,
+    /// or unreachable).
+    pub struct OptionPostorderNumber;
+}
 
 /// Reusable DFS numbering of the blocks reachable from a root.
 ///
@@ -29,14 +52,14 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub struct Traversal {
     root: BlockId,
-    pre: Vec<u32>,
-    post: Vec<u32>,
-    parent: Vec<u32>,
+    pre: Vec<OptionPreorderNumber>,
+    post: Vec<OptionPostorderNumber>,
+    parent: Vec<OptionBlockId>,
     preorder: Vec<BlockId>,
     postorder: Vec<BlockId>,
     rpo: Vec<BlockId>,
     back_edges: Vec<(BlockId, BlockId)>,
-    stack: Vec<(u32, u32)>,
+    stack: Vec<(BlockId, u32)>,
 }
 
 impl Traversal {
@@ -63,10 +86,10 @@ impl Traversal {
         let n = g.num_blocks();
         assert!(root.index() < n, "DFS root {root} out of range");
         self.reset(n, root);
-        self.visit(root, NONE);
+        self.visit(root, OptionBlockId::NONE);
         while let Some(top) = self.stack.last_mut() {
             let (v, slot) = *top;
-            let succs = g.successors(BlockId::new(v as usize));
+            let succs = g.successors(v);
             match succs.get(slot as usize) {
                 Some(&w) => {
                     top.1 += 1;
@@ -86,10 +109,12 @@ impl Traversal {
 
     fn reset(&mut self, n: usize, root: BlockId) {
         self.root = root;
-        for v in [&mut self.pre, &mut self.post, &mut self.parent] {
-            v.clear();
-            v.resize(n, NONE);
-        }
+        self.pre.clear();
+        self.pre.resize(n, OptionPreorderNumber::NONE);
+        self.post.clear();
+        self.post.resize(n, OptionPostorderNumber::NONE);
+        self.parent.clear();
+        self.parent.resize(n, OptionBlockId::NONE);
         self.preorder.clear();
         self.postorder.clear();
         self.rpo.clear();
@@ -97,26 +122,26 @@ impl Traversal {
         self.stack.clear();
     }
 
-    fn visit(&mut self, b: BlockId, parent: u32) {
-        self.pre[b.index()] = self.preorder.len() as u32;
+    fn visit(&mut self, b: BlockId, parent: OptionBlockId) {
+        self.pre[b.index()] = OptionPreorderNumber::some(PreorderNumber(self.preorder.len() as u32));
         self.parent[b.index()] = parent;
         self.preorder.push(b);
-        self.stack.push((b.as_u32(), 0));
+        self.stack.push((b, 0));
     }
 
-    fn examine_edge(&mut self, v: u32, w: BlockId) {
-        if self.pre[w.index()] == NONE {
-            self.visit(w, v);
-        } else if self.post[w.index()] == NONE {
+    fn examine_edge(&mut self, v: BlockId, w: BlockId) {
+        if self.pre[w.index()].is_none() {
+            self.visit(w, OptionBlockId::some(v));
+        } else if self.post[w.index()].is_none() {
             // Started but not finished: `w` is on the DFS stack.
-            self.back_edges.push((BlockId::new(v as usize), w));
+            self.back_edges.push((v, w));
         }
     }
 
-    fn finish(&mut self, v: u32) {
+    fn finish(&mut self, v: BlockId) {
         self.stack.pop();
-        self.post[v as usize] = self.postorder.len() as u32;
-        self.postorder.push(BlockId::new(v as usize));
+        self.post[v.index()] = OptionPostorderNumber::some(PostorderNumber(self.postorder.len() as u32));
+        self.postorder.push(v);
     }
 
     /// Number of blocks of the graph last computed on.
@@ -136,7 +161,7 @@ impl Traversal {
 
     /// True if `b` is reachable from the root.
     pub fn is_reachable(&self, b: BlockId) -> bool {
-        self.pre[b.index()] != NONE
+        self.pre[b.index()].is_some()
     }
 
     /// Reachable blocks in DFS preorder (root first).
@@ -155,33 +180,35 @@ impl Traversal {
     }
 
     /// Position of `b` in [`Traversal::preorder`]; `None` if unreachable.
-    pub fn pre_number(&self, b: BlockId) -> Option<u32> {
-        some(self.pre[b.index()])
+    pub fn pre_number(&self, b: BlockId) -> Option<PreorderNumber> {
+        self.pre[b.index()].get()
     }
 
     /// Position of `b` in [`Traversal::postorder`]; `None` if unreachable.
-    pub fn post_number(&self, b: BlockId) -> Option<u32> {
-        some(self.post[b.index()])
+    pub fn post_number(&self, b: BlockId) -> Option<PostorderNumber> {
+        self.post[b.index()].get()
     }
 
     /// Position of `b` in [`Traversal::rpo`] (the root is 0); `None` if
     /// unreachable.
     pub fn rpo_number(&self, b: BlockId) -> Option<u32> {
         let post = self.post_number(b)?;
-        Some(self.num_reachable() as u32 - 1 - post)
+        Some(self.num_reachable() as u32 - 1 - post.as_u32())
     }
 
     /// Parent of `b` in the DFS spanning tree; `None` for the root and for
     /// unreachable blocks.
     pub fn dfs_parent(&self, b: BlockId) -> Option<BlockId> {
-        some(self.parent[b.index()]).map(|p| BlockId::new(p as usize))
+        self.parent[b.index()].get()
     }
 
     /// True if `a` is an ancestor of `d` in the DFS tree, or `a == d`
     /// (both reachable). O(1) via preorder/postorder intervals.
     pub fn is_dfs_ancestor(&self, a: BlockId, d: BlockId) -> bool {
-        let (pa, pd) = (self.pre[a.index()], self.pre[d.index()]);
-        pa != NONE && pd != NONE && pa <= pd && self.post[d.index()] <= self.post[a.index()]
+        match (self.pre[a.index()].get(), self.pre[d.index()].get()) {
+            (Some(pa), Some(pd)) => pa <= pd && self.post[d.index()].get() <= self.post[a.index()].get(),
+            _ => false,
+        }
     }
 
     /// Back edges `(from, to)` in the order the DFS examined them; an edge
@@ -195,10 +222,6 @@ impl Traversal {
     pub fn is_back_edge(&self, from: BlockId, to: BlockId) -> bool {
         self.is_dfs_ancestor(to, from)
     }
-}
-
-fn some(x: u32) -> Option<u32> {
-    (x != NONE).then_some(x)
 }
 
 #[cfg(test)]

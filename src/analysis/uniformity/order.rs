@@ -38,20 +38,25 @@
 //! Cost: `O(n + E * d)` where `d` bounds how many cycle levels an
 //! edge crosses (walks up the forest to find an edge's level).
 
-use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleForest, CycleId, Graph};
+use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleForest, CycleId, Graph, OptionCycleId};
 use std::collections::VecDeque;
 
-const NONE: u32 = u32::MAX;
+crate::support::define_id! {
+    /// Position of a reachable block in the cycle-contiguous order.
+    pub(super) struct OrderPosition;
+    /// An optional [`OrderPosition`] (none: unreachable).
+    pub(super) struct OptionOrderPosition;
+}
 
 /// Positions of blocks and cycles in the cycle-contiguous order.
 #[derive(Clone, Debug, Default)]
 pub(super) struct ForestOrder {
-    /// Per block: position, or `NONE` if unreachable.
-    index: Vec<u32>,
+    /// Per block: position, none if unreachable.
+    index: Vec<OptionOrderPosition>,
     /// Per cycle: position of its first block (the header).
-    cycle_first: Vec<u32>,
+    cycle_first: Vec<OptionOrderPosition>,
     /// Per cycle: position of its last block.
-    cycle_last: Vec<u32>,
+    cycle_last: Vec<OptionOrderPosition>,
     /// Condensed edges as `(from item, to item)`; items are blocks `0..n`
     /// and cycles `n + c`.
     edges: Vec<(u32, u32)>,
@@ -61,8 +66,8 @@ pub(super) struct ForestOrder {
     fill: Vec<u32>,
     /// One FIFO queue of ready items per open level (stack).
     queues: Vec<VecDeque<u32>>,
-    /// Open levels: cycle id, or `NONE` for the function.
-    frames: Vec<u32>,
+    /// Open levels: cycle id, or none for the function.
+    frames: Vec<OptionCycleId>,
 }
 
 impl ForestOrder {
@@ -72,7 +77,7 @@ impl ForestOrder {
         let dfs = cfg.traversal();
         let n = g.num_blocks();
         let nc = forest.num_cycles();
-        assert!(n + nc < NONE as usize, "too many blocks and cycles");
+        assert!(n + nc < u32::MAX as usize, "too many blocks and cycles");
         let items = n + nc;
         // Condensed edges.
         self.edges.clear();
@@ -107,11 +112,11 @@ impl ForestOrder {
         self.frames.clear();
         // Kahn per level, levels stacked.
         self.index.clear();
-        self.index.resize(n, NONE);
+        self.index.resize(n, OptionOrderPosition::NONE);
         self.cycle_first.clear();
-        self.cycle_first.resize(nc, NONE);
+        self.cycle_first.resize(nc, OptionOrderPosition::NONE);
         self.cycle_last.clear();
-        self.cycle_last.resize(nc, NONE);
+        self.cycle_last.resize(nc, OptionOrderPosition::NONE);
         if dfs.num_reachable() == 0 {
             return;
         }
@@ -125,35 +130,35 @@ impl ForestOrder {
                 (n + c.index()) as u32
             }
         };
-        self.open(NONE, root_item);
+        self.open(OptionCycleId::NONE, root_item);
         let mut cursor = 0u32;
         while let Some(&level) = self.frames.last() {
             let depth = self.frames.len() - 1;
             let Some(item) = self.queues[depth].pop_front() else {
                 // Level finished: it was a cycle item of the enclosing level.
                 self.frames.pop();
-                if level != NONE {
-                    self.cycle_last[level as usize] = cursor - 1;
-                    self.release((n + level as usize) as u32);
+                if let Some(level) = level.get() {
+                    self.cycle_last[level.index()] = OptionOrderPosition::some(OrderPosition(cursor - 1));
+                    self.release((n + level.index()) as u32);
                 }
                 continue;
             };
             if (item as usize) < n {
-                self.index[item as usize] = cursor;
+                self.index[item as usize] = OptionOrderPosition::some(OrderPosition(cursor));
                 cursor += 1;
                 self.release(item);
             } else {
                 let c = CycleId::new(item as usize - n);
-                self.cycle_first[c.index()] = cursor;
+                self.cycle_first[c.index()] = OptionOrderPosition::some(OrderPosition(cursor));
                 let h = forest.header(c).as_u32();
-                self.open(c.index() as u32, h);
+                self.open(OptionCycleId::some(c), h);
             }
         }
         debug_assert_eq!(cursor as usize, dfs.num_reachable());
         debug_assert!(self.check(g, cfg));
     }
 
-    fn open(&mut self, level: u32, first: u32) {
+    fn open(&mut self, level: OptionCycleId, first: u32) {
         let depth = self.frames.len();
         self.frames.push(level);
         if self.queues.len() <= depth {
@@ -179,19 +184,19 @@ impl ForestOrder {
 
     /// Position of reachable block `b`.
     pub(super) fn index(&self, b: BlockId) -> u32 {
-        self.index[b.index()]
+        self.index[b.index()].get().expect("a reachable block has a position").as_u32()
     }
 
-    /// Position of the last block of cycle `c`.
+    /// Position of the last block of cycle `c` (every cycle is reachable).
     pub(super) fn cycle_last(&self, c: CycleId) -> u32 {
-        self.cycle_last[c.index()]
+        self.cycle_last[c.index()].get().expect("a cycle has a last block").as_u32()
     }
 
     /// Debug check of properties 1 and 2 of the module docs.
     fn check<G: Graph + ?Sized>(&self, g: &G, cfg: &CfgAnalysis) -> bool {
         let forest: &CycleForest = cfg.cycles();
         for c in forest.cycles() {
-            let first = self.cycle_first[c.index()];
+            let first = self.cycle_first[c.index()].get().expect("a cycle has a first block").as_u32();
             assert_eq!(self.index(forest.header(c)), first, "header not first in its cycle");
             assert_eq!(self.cycle_last(c) + 1 - first, forest.blocks(c).len() as u32, "cycle size");
             for &b in forest.blocks(c) {

@@ -62,11 +62,9 @@
 //! paths reconverge at the very end of a long function).
 
 use super::order::ForestOrder;
-use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleForest, CycleId, Graph};
+use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleForest, CycleId, Graph, OptionBlockId, OptionCycleId};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-const NONE: u32 = u32::MAX;
 
 /// What a node of `G_B` stands for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -82,15 +80,16 @@ pub(super) enum Node {
 /// Reusable label propagation (see module docs).
 #[derive(Clone, Debug, Default)]
 pub(super) struct SyncPropagator {
-    /// Per block: current label (a node id) or `NONE`.
-    label: Vec<u32>,
+    /// Per block: current label (a node id), none before the first visit.
+    label: Vec<OptionBlockId>,
     is_join: Vec<bool>,
     /// Per label: number of pending (pushed, not popped) nodes carrying it.
     pending: Vec<u32>,
     /// Number of labels with a non-zero `pending` count.
     distinct: u32,
-    touched: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u64, u32, u32, u8)>>,
+    touched: Vec<BlockId>,
+    /// Pending nodes: `(key, node, cycle of a sink or cycle node, tag)`.
+    heap: BinaryHeap<Reverse<(u64, BlockId, OptionCycleId, u8)>>,
     /// Joins of the last propagation, in discovery order.
     pub(super) joins: Vec<(BlockId, Node)>,
     /// Nodes popped over all propagations since the last `reset` (stats).
@@ -101,7 +100,7 @@ impl SyncPropagator {
     /// Prepares for a graph of `n` blocks.
     pub(super) fn reset(&mut self, n: usize) {
         self.label.clear();
-        self.label.resize(n, NONE);
+        self.label.resize(n, OptionBlockId::NONE);
         self.is_join.clear();
         self.is_join.resize(n, false);
         self.pending.clear();
@@ -128,9 +127,9 @@ impl SyncPropagator {
     ) {
         let stop_key = stop.map_or(u64::MAX, |p| u64::from(p) << 32);
         for &t in &self.touched {
-            self.label[t as usize] = NONE;
-            self.is_join[t as usize] = false;
-            self.pending[t as usize] = 0;
+            self.label[t.index()] = OptionBlockId::NONE;
+            self.is_join[t.index()] = false;
+            self.pending[t.index()] = 0;
         }
         self.distinct = 0;
         self.touched.clear();
@@ -139,7 +138,7 @@ impl SyncPropagator {
         let forest = cfg.cycles();
         for &s in g.successors(b) {
             let (node, key, kind) = classify(forest, order, s, b);
-            self.visit(node, key, kind, node.as_u32(), true);
+            self.visit(node, key, kind, node, true);
         }
         let mut last_key = 0;
         while self.distinct > 1 {
@@ -150,11 +149,11 @@ impl SyncPropagator {
             debug_assert!(key >= last_key, "propagation went backwards");
             last_key = key;
             self.work += 1;
-            let label = self.label[node as usize];
+            let label = self.label[node.index()].get().expect("a queued node has a label");
             self.unpend(label);
             let targets = match tag {
-                0 => g.successors(BlockId::new(node as usize)),
-                _ => forest.exit_blocks(CycleId::new(cycle as usize)),
+                0 => g.successors(node),
+                _ => forest.exit_blocks(cycle.get().expect("a sink or cycle node has its cycle")),
             };
             for &t in targets {
                 let (to, to_key, kind) = classify(forest, order, t, b);
@@ -168,43 +167,44 @@ impl SyncPropagator {
     /// Gives `label` to `node`. Dead ends (no `G_B` successors) are queued
     /// too: until the propagation has passed them they can still become
     /// joins, so they count as pending for the stopping rule.
-    fn visit(&mut self, node: BlockId, key: u64, kind: Node, label: u32, seeding: bool) {
+    fn visit(&mut self, node: BlockId, key: u64, kind: Node, label: BlockId, seeding: bool) {
         let i = node.index();
-        let current = self.label[i];
-        if current == NONE {
-            self.label[i] = label;
-            self.touched.push(node.as_u32());
+        let Some(current) = self.label[i].get() else {
+            self.label[i] = OptionBlockId::some(label);
+            self.touched.push(node);
             let (cycle, tag) = match kind {
-                Node::Block => (NONE, 0),
-                Node::Sink(c) => (c.index() as u32, 1),
-                Node::Cycle(c) => (c.index() as u32, 2),
+                Node::Block => (OptionCycleId::NONE, 0),
+                Node::Sink(c) => (OptionCycleId::some(c), 1),
+                Node::Cycle(c) => (OptionCycleId::some(c), 2),
             };
-            self.heap.push(Reverse((key, node.as_u32(), cycle, tag)));
+            self.heap.push(Reverse((key, node, cycle, tag)));
             self.pend(label);
-        } else if seeding || current != label {
+            return;
+        };
+        if seeding || current != label {
             if !self.is_join[i] {
                 self.is_join[i] = true;
                 self.joins.push((node, kind));
             }
-            if current != node.as_u32() {
+            if current != node {
                 // Still pending (keys increase along edges): relabel.
                 self.unpend(current);
-                self.pend(node.as_u32());
-                self.label[i] = node.as_u32();
+                self.pend(node);
+                self.label[i] = OptionBlockId::some(node);
             }
         }
     }
 
-    fn pend(&mut self, label: u32) {
-        let c = &mut self.pending[label as usize];
+    fn pend(&mut self, label: BlockId) {
+        let c = &mut self.pending[label.index()];
         if *c == 0 {
             self.distinct += 1;
         }
         *c += 1;
     }
 
-    fn unpend(&mut self, label: u32) {
-        let c = &mut self.pending[label as usize];
+    fn unpend(&mut self, label: BlockId) {
+        let c = &mut self.pending[label.index()];
         *c -= 1;
         if *c == 0 {
             self.distinct -= 1;

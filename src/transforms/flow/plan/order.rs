@@ -41,12 +41,24 @@
 //! walks the cycle forest), plus a heap per level for the ranked orders.
 
 use super::Ordering;
-use crate::analysis::cfg::{BlockId, CycleForest, CycleId, Graph, Traversal};
+use crate::analysis::cfg::{BlockId, CycleForest, CycleId, Graph, OptionCycleId, Traversal};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Marker for "none" in `u32` tables.
-pub(super) const NONE: u32 = u32::MAX;
+crate::support::define_id! {
+    /// Index of a position in [`Layout::seq`].
+    pub(super) struct LayoutPos;
+    /// An optional [`LayoutPos`] (none: a block or cycle outside `R`).
+    pub(super) struct OptionLayoutPos;
+}
+
+crate::support::define_id! {
+    /// A block's tie-break rank under the ordering (smaller = earlier).
+    struct Rank;
+    /// An optional [`Rank`] (none: unranked, i.e. unreachable; it orders
+    /// after every rank).
+    struct OptionRank;
+}
 
 /// One position of the layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,15 +74,15 @@ pub(super) enum Position {
 pub(super) struct Layout {
     /// Positions in order.
     pub seq: Vec<Position>,
-    /// Per block: its position, `NONE` outside `R`.
-    pub block_pos: Vec<u32>,
-    /// Per cycle: position of its end marker, `NONE` for cycles outside `R`.
-    pub cycle_end: Vec<u32>,
+    /// Per block: its position, none outside `R`.
+    pub block_pos: Vec<OptionLayoutPos>,
+    /// Per cycle: position of its end marker, none for cycles outside `R`.
+    pub cycle_end: Vec<OptionLayoutPos>,
     /// Per position: the innermost cycle a Flow block placed at this
-    /// position lies in (`NONE` = no cycle). A Flow placed before a header
+    /// position lies in (none = no cycle). A Flow placed before a header
     /// is outside that header's cycle; a Flow at an end marker is inside
     /// the ending cycle.
-    pub flow_ctx: Vec<u32>,
+    pub flow_ctx: Vec<OptionCycleId>,
 }
 
 impl Layout {
@@ -93,7 +105,7 @@ struct Ready {
 
 /// Min-heap by key (ranked orderings) or stack (`Dfpd`).
 enum List {
-    Heap(BinaryHeap<Reverse<(u32, u32)>>),
+    Heap(BinaryHeap<Reverse<(OptionRank, u32)>>),
     Stack(Vec<u32>),
 }
 
@@ -106,7 +118,7 @@ impl List {
         }
     }
 
-    fn push(&mut self, key: u32, m: u32) {
+    fn push(&mut self, key: OptionRank, m: u32) {
         match self {
             List::Heap(h) => h.push(Reverse((key, m))),
             List::Stack(s) => s.push(m),
@@ -126,7 +138,7 @@ impl Ready {
         Ready { free: List::new(lifo), blocked: List::new(lifo) }
     }
 
-    fn push(&mut self, blocked: bool, key: u32, m: u32) {
+    fn push(&mut self, blocked: bool, key: OptionRank, m: u32) {
         if blocked {
             self.blocked.push(key, m)
         } else {
@@ -142,7 +154,8 @@ impl Ready {
 }
 
 struct Frame {
-    cycle: u32,
+    /// The level's cycle, none for the top level.
+    cycle: OptionCycleId,
     ready: Ready,
 }
 
@@ -170,7 +183,7 @@ pub(super) fn build_layout<G: Graph + ?Sized>(
     let m = forest.num_cycles();
     let rank = block_ranks(g, dfs, ordering);
     let members = n + m;
-    let mut key = vec![NONE; members];
+    let mut key = vec![OptionRank::NONE; members];
     for b in 0..n {
         key[b] = rank[b];
         if let Some(c) = forest.innermost_cycle(BlockId::new(b)) {
@@ -220,8 +233,8 @@ pub(super) fn build_layout<G: Graph + ?Sized>(
         scratch: Vec::new(),
         layout: Layout {
             seq: Vec::new(),
-            block_pos: vec![NONE; n],
-            cycle_end: vec![NONE; m],
+            block_pos: vec![OptionLayoutPos::NONE; n],
+            cycle_end: vec![OptionLayoutPos::NONE; m],
             flow_ctx: Vec::new(),
         },
     };
@@ -275,7 +288,7 @@ struct Builder<'a> {
     n: usize,
     forest: &'a CycleForest,
     lifo: bool,
-    key: Vec<u32>,
+    key: Vec<OptionRank>,
     hard_start: Vec<u32>,
     hard_adj: Vec<u32>,
     indeg: Vec<u32>,
@@ -291,7 +304,7 @@ struct Builder<'a> {
 impl Builder<'_> {
     /// Hierarchical topological sort from the entry's top-level member.
     fn run(&mut self, entry_member: u32) {
-        self.frames.push(Frame { cycle: NONE, ready: Ready::new(self.lifo) });
+        self.frames.push(Frame { cycle: OptionCycleId::NONE, ready: Ready::new(self.lifo) });
         self.make_ready(entry_member);
         while let Some(frame) = self.frames.last_mut() {
             match frame.ready.pop() {
@@ -304,7 +317,7 @@ impl Builder<'_> {
                 Some(mm) => {
                     self.member_state[mm as usize] = PLACED;
                     let c = CycleId::new(mm as usize - self.n);
-                    self.frames.push(Frame { cycle: c.index() as u32, ready: Ready::new(self.lifo) });
+                    self.frames.push(Frame { cycle: OptionCycleId::some(c), ready: Ready::new(self.lifo) });
                     let h = self.forest.header(c);
                     self.member_state[h.index()] = PLACED;
                     place_block(&mut self.layout, self.forest, h);
@@ -312,11 +325,10 @@ impl Builder<'_> {
                 }
                 None => {
                     let done = self.frames.pop().expect("frame");
-                    if done.cycle != NONE {
-                        let c = CycleId::new(done.cycle as usize);
-                        self.layout.cycle_end[c.index()] = self.layout.seq.len() as u32;
+                    if let Some(c) = done.cycle.get() {
+                        self.layout.cycle_end[c.index()] = OptionLayoutPos::some(LayoutPos::new(self.layout.seq.len()));
                         self.layout.seq.push(Position::CycleEnd(c));
-                        self.layout.flow_ctx.push(c.index() as u32);
+                        self.layout.flow_ctx.push(OptionCycleId::some(c));
                         self.release((self.n + c.index()) as u32);
                     }
                 }
@@ -363,34 +375,35 @@ impl Builder<'_> {
 }
 
 fn place_block(layout: &mut Layout, forest: &CycleForest, b: BlockId) {
-    layout.block_pos[b.index()] = layout.seq.len() as u32;
+    layout.block_pos[b.index()] = OptionLayoutPos::some(LayoutPos::new(layout.seq.len()));
     layout.seq.push(Position::Block(b));
     let ctx = match forest.innermost_cycle(b) {
         Some(c) if forest.header(c) == b => forest.parent(c),
         other => other,
     };
-    layout.flow_ctx.push(ctx.map_or(NONE, |c| c.index() as u32));
+    layout.flow_ctx.push(ctx.into());
 }
 
 /// Per-block tie-break ranks of the ordering (smaller = earlier).
-fn block_ranks<G: Graph + ?Sized>(g: &G, dfs: &Traversal, ordering: Ordering) -> Vec<u32> {
+fn block_ranks<G: Graph + ?Sized>(g: &G, dfs: &Traversal, ordering: Ordering) -> Vec<OptionRank> {
     let n = g.num_blocks();
+    let ranked = |r: Option<u32>| OptionRank::from(r.map(Rank));
     match ordering {
         Ordering::Df | Ordering::Dfpd => {
-            (0..n).map(|b| dfs.pre_number(BlockId::new(b)).unwrap_or(NONE)).collect()
+            (0..n).map(|b| ranked(dfs.pre_number(BlockId::new(b)).map(|p| p.as_u32()))).collect()
         }
-        Ordering::Rpot => (0..n).map(|b| dfs.rpo_number(BlockId::new(b)).unwrap_or(NONE)).collect(),
+        Ordering::Rpot => (0..n).map(|b| ranked(dfs.rpo_number(BlockId::new(b)))).collect(),
         Ordering::Bf => {
-            let mut rank = vec![NONE; n];
+            let mut rank = vec![OptionRank::NONE; n];
             let mut queue = std::collections::VecDeque::new();
             let mut next = 0;
-            rank[g.entry().index()] = 0;
+            rank[g.entry().index()] = OptionRank::some(Rank(0));
             queue.push_back(g.entry());
             while let Some(b) = queue.pop_front() {
                 for &s in g.successors(b) {
-                    if rank[s.index()] == NONE {
+                    if rank[s.index()].is_none() {
                         next += 1;
-                        rank[s.index()] = next;
+                        rank[s.index()] = OptionRank::some(Rank(next));
                         queue.push_back(s);
                     }
                 }

@@ -10,7 +10,7 @@
 //! Without an exit nothing terminates, so every graph is reconverging.
 
 use crate::analysis::{
-    cfg::{BlockId, CfgGraph, Graph, PostDominatorTree},
+    cfg::{BlockId, CfgGraph, Graph, OptionBlockId, PostDominatorTree},
     reconverging::{self, PostDominanceModel, Violation},
 };
 
@@ -51,7 +51,8 @@ pub(super) fn relevant_blocks<G: Graph + ?Sized>(g: &G, exit: Option<BlockId>) -
 /// `R`, whose only sink is the exit).
 pub(super) struct RView {
     pub in_r: Vec<bool>,
-    id: Vec<u32>,
+    /// Per block: its id in the subgraph induced by `R`, none outside `R`.
+    id: Vec<OptionBlockId>,
     global: Vec<BlockId>,
     pdt: PostDominatorTree,
 }
@@ -60,25 +61,26 @@ impl RView {
     pub(super) fn build<G: Graph + ?Sized>(g: &G, exit: Option<BlockId>) -> Self {
         let n = g.num_blocks();
         let in_r = relevant_blocks(g, exit);
-        let mut id = vec![u32::MAX; n];
+        let mut id = vec![OptionBlockId::NONE; n];
         let mut global = Vec::new();
         for b in 0..n {
             if in_r[b] {
-                id[b] = global.len() as u32;
+                id[b] = OptionBlockId::some(BlockId::new(global.len()));
                 global.push(BlockId::new(b));
             }
         }
+        let local = |b: BlockId| id[b.index()].get().expect("a block of R has a local id");
         let mut pdt = PostDominatorTree::new();
         if !global.is_empty() {
             let mut edges = Vec::new();
             for &b in &global {
                 for &s in g.successors(b) {
                     if in_r[s.index()] {
-                        edges.push((id[b.index()], id[s.index()]));
+                        edges.push((local(b).as_u32(), local(s).as_u32()));
                     }
                 }
             }
-            let entry = BlockId::new(id[g.entry().index()] as usize);
+            let entry = local(g.entry());
             let sub = CfgGraph::from_edges(global.len(), entry, &edges);
             pdt = PostDominatorTree::build(&sub);
         }
@@ -86,7 +88,7 @@ impl RView {
     }
 
     fn local(&self, b: BlockId) -> BlockId {
-        BlockId::new(self.id[b.index()] as usize)
+        self.id[b.index()].get().expect("a block of R has a local id")
     }
 
     /// `a` post-dominates `b` in `R` (both must be in `R`).
@@ -112,7 +114,9 @@ impl RView {
     pub(super) fn in_divergent_regions<G: Graph + ?Sized>(&self, g: &G, divergent: &dyn Fn(BlockId) -> bool) -> Vec<bool> {
         let n = g.num_blocks();
         let mut inside = vec![false; n];
-        let mut seen = vec![u32::MAX; n];
+        // Per block: the local id of the divergent block whose region last
+        // visited it.
+        let mut seen = vec![OptionBlockId::NONE; n];
         let mut stack = Vec::new();
         for (k, &b) in self.global.iter().enumerate() {
             if !divergent(b) || !self.is_relevant_divergent(g, b) {
@@ -121,10 +125,11 @@ impl RView {
             let stop = self.ipdom(b);
             stack.extend(g.successors(b).iter().copied());
             while let Some(y) = stack.pop() {
-                if !self.in_r[y.index()] || seen[y.index()] == k as u32 || Some(y) == stop {
+                let region = OptionBlockId::some(BlockId::new(k));
+                if !self.in_r[y.index()] || seen[y.index()] == region || Some(y) == stop {
                     continue;
                 }
-                seen[y.index()] = k as u32;
+                seen[y.index()] = region;
                 inside[y.index()] = true;
                 stack.extend(g.successors(y).iter().copied());
             }

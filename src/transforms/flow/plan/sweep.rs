@@ -28,15 +28,20 @@
 //! * a Flow's **heap**: its pending destinations keyed by arrival; an entry
 //!   `n + f` stands for "whatever the pending Flow `f` routes".
 
-use super::order::{Layout, Position, NONE};
+use super::order::{Layout, LayoutPos, OptionLayoutPos, Position};
 use super::relevant::RView;
-use super::{Dest, FlowId, FlowKind, FlowNode};
-use crate::analysis::cfg::{BlockId, CycleForest, CycleId, Graph};
+use super::{Dest, FlowId, FlowKind, FlowNode, OptionFlowId};
+use crate::analysis::cfg::{BlockId, CycleForest, Graph, OptionBlockId, OptionCycleId};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// "Never arrives": slots into blocks outside `R`.
 const NEVER: u32 = u32::MAX;
+
+/// The position of a block or cycle end marker placed in the layout.
+fn placed(pos: OptionLayoutPos) -> u32 {
+    pos.get().expect("a block or cycle of R is placed").as_u32()
+}
 
 /// The raw result of a sweep.
 pub(super) struct SweepResult {
@@ -73,7 +78,7 @@ enum DState {
 
 struct FlowState {
     pos: u32,
-    ctx: u32,
+    ctx: OptionCycleId,
     /// Pending destinations, min-heap of `(arrival << 32) | node`; a node
     /// `>= n` stands for "whatever the pending Flow at that position routes".
     heap: BinaryHeap<Reverse<u64>>,
@@ -102,20 +107,21 @@ pub(super) struct Sweep<'a, G: ?Sized> {
     /// natively reconverging.
     native_flows: &'a [bool],
     /// Per node: its join hint (a block post-dominating everything the
-    /// node leads to, in the input), `NONE` if unknown.
-    join: Vec<u32>,
+    /// node leads to, in the input), none if unknown.
+    join: Vec<OptionBlockId>,
     /// Per armed node: the position of its check.
-    check_at: Vec<u32>,
+    check_at: Vec<OptionLayoutPos>,
     natives: usize,
     /// Accepted natives: `(node, key slot)`.
     native_list: Vec<(u32, u8)>,
-    /// Per block: the cycle it heads, `NONE` otherwise.
-    header_of: Vec<u32>,
-    /// Per block: innermost cycle, `NONE` outside cycles.
-    block_ctx: Vec<u32>,
+    /// Per block: the cycle it heads, none otherwise.
+    header_of: Vec<OptionCycleId>,
+    /// Per block: innermost cycle, none outside cycles.
+    block_ctx: Vec<OptionCycleId>,
     targets: Vec<Dest>,
     flows: Vec<FlowState>,
-    flow_at: Vec<u32>,
+    /// Per position: the Flow placed there, if any.
+    flow_at: Vec<OptionFlowId>,
     state: Vec<DState>,
     events: BinaryHeap<Reverse<u64>>,
     uf: Vec<u32>,
@@ -152,18 +158,17 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             .map(|b| {
                 let b = BlockId::new(b);
                 if view.in_r[b.index()] {
-                    view.ipdom(b).map_or(NONE, |p| p.as_u32())
+                    view.ipdom(b).into()
                 } else {
-                    NONE
+                    OptionBlockId::NONE
                 }
             })
             .collect();
-        let mut header_of = vec![NONE; n];
+        let mut header_of = vec![OptionCycleId::NONE; n];
         for c in forest.cycles() {
-            header_of[forest.header(c).index()] = c.index() as u32;
+            header_of[forest.header(c).index()] = OptionCycleId::some(c);
         }
-        let block_ctx =
-            (0..n).map(|b| forest.innermost_cycle(BlockId::new(b)).map_or(NONE, |c| c.index() as u32)).collect();
+        let block_ctx = (0..n).map(|b| forest.innermost_cycle(BlockId::new(b)).into()).collect();
         let targets = (0..n).flat_map(|b| g.successors(BlockId::new(b)).iter().map(|&s| Dest::Block(s))).collect();
         Sweep {
             g,
@@ -177,14 +182,14 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             native_blocks,
             native_flows,
             join,
-            check_at: vec![NONE; n],
+            check_at: vec![OptionLayoutPos::NONE; n],
             natives: 0,
             native_list: Vec::new(),
             header_of,
             block_ctx,
             targets,
             flows: Vec::new(),
-            flow_at: vec![NONE; layout.seq.len()],
+            flow_at: vec![OptionFlowId::NONE; layout.seq.len()],
             state: vec![DState::Inert; n],
             events: BinaryHeap::new(),
             uf: (0..n as u32).collect(),
@@ -321,7 +326,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         }
     }
 
-    fn ctx(&self, x: u32) -> u32 {
+    fn ctx(&self, x: u32) -> OptionCycleId {
         if (x as usize) < self.n {
             self.block_ctx[x as usize]
         } else {
@@ -335,21 +340,18 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             Dest::Flow(f) => self.flows[f.index()].pos,
             // A self loop is entered right after its block: it is the
             // tightest cycle around the block, whatever cycle it heads.
-            Dest::Block(w) if w.as_u32() == x => self.layout.block_pos[w.index()],
+            Dest::Block(w) if w.as_u32() == x => placed(self.layout.block_pos[w.index()]),
             Dest::Block(w) => self.arrival_from_ctx(self.ctx(x), w),
         }
     }
 
-    fn arrival_from_ctx(&self, ctx: u32, w: BlockId) -> u32 {
+    fn arrival_from_ctx(&self, ctx: OptionCycleId, w: BlockId) -> u32 {
         if !self.in_r[w.index()] {
             return NEVER;
         }
-        let c = self.header_of[w.index()];
-        if c != NONE && ctx != NONE && self.forest.contains_cycle(CycleId::new(c as usize), CycleId::new(ctx as usize))
-        {
-            self.layout.cycle_end[c as usize]
-        } else {
-            self.layout.block_pos[w.index()]
+        match (self.header_of[w.index()].get(), ctx.get()) {
+            (Some(c), Some(ctx)) if self.forest.contains_cycle(c, ctx) => placed(self.layout.cycle_end[c.index()]),
+            _ => placed(self.layout.block_pos[w.index()]),
         }
     }
 
@@ -369,14 +371,14 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
     fn create_flow(&mut self, pos: u32) -> u32 {
         let f = self.flows.len() as u32;
         self.flows.push(FlowState { pos, ctx: self.layout.flow_ctx[pos as usize], heap: BinaryHeap::new(), node: None });
-        self.flow_at[pos as usize] = f;
+        self.flow_at[pos as usize] = OptionFlowId::some(FlowId(f));
         let id = self.n as u32 + f;
         self.uf.push(id);
         self.state.push(DState::Inert);
         self.stamp.push(0);
         self.group_of.push(0);
-        self.join.push(NONE);
-        self.check_at.push(NONE);
+        self.join.push(OptionBlockId::NONE);
+        self.check_at.push(OptionLayoutPos::NONE);
         f
     }
 
@@ -388,10 +390,8 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
     fn arm(&mut self, x: u32, early: usize, p: u32) {
         let late = 1 - early;
         let at = self.arrival(x, self.slot(x, late));
-        let j = self.join[x as usize];
         let mut check = at;
-        if j != NONE {
-            let jb = BlockId::new(j as usize);
+        if let Some(jb) = self.join[x as usize].get() {
             let allowed = if (x as usize) < self.n {
                 self.native_blocks[x as usize]
             } else {
@@ -409,7 +409,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             }
         }
         self.state[x as usize] = DState::Armed { target: late as u8 };
-        self.check_at[x as usize] = check;
+        self.check_at[x as usize] = OptionLayoutPos::some(LayoutPos::new(check as usize));
         self.push_event(check, x);
     }
 
@@ -445,7 +445,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
                 }
                 DState::Armed { target } => {
                     debug_assert!(self.arrival(x, self.slot(x, target as usize)) >= p);
-                    if self.check_at[x as usize] == p {
+                    if self.check_at[x as usize] == OptionLayoutPos::some(LayoutPos::new(p as usize)) {
                         self.armed_here.push(x);
                     }
                 }
@@ -553,7 +553,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             if self.groups[gid as usize].parent != gid {
                 continue;
             }
-            let fp = self.flow_at[p as usize];
+            let fp = self.flow_at[p as usize].get();
             let (mut all_direct, mut all_flow, mut any_here) = (true, true, false);
             for k in 0..self.groups[gid as usize].edges.len() {
                 let (y, i) = self.groups[gid as usize].edges[k];
@@ -561,7 +561,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
                 let here = self.arrival(y, t) == p;
                 any_here |= here;
                 all_direct &= t == Dest::Block(key) && here;
-                all_flow &= fp != NONE && t == Dest::Flow(FlowId(fp));
+                all_flow &= fp.is_some_and(|f| t == Dest::Flow(f));
             }
             if !any_here {
                 // Only early checks (at a join hint) whose region does not
@@ -571,10 +571,13 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             }
             let target = if all_direct {
                 key.as_u32()
-            } else if all_flow {
-                self.n as u32 + fp
+            } else if let (true, Some(fp)) = (all_flow, fp) {
+                self.n as u32 + fp.as_u32()
             } else {
-                let f = if fp == NONE { self.create_flow(p) } else { fp };
+                let f = match fp {
+                    None => self.create_flow(p),
+                    Some(fp) => fp.as_u32(),
+                };
                 for k in 0..self.groups[gid as usize].edges.len() {
                     let (y, i) = self.groups[gid as usize].edges[k];
                     self.absorb(y, i as usize, f);
@@ -589,7 +592,7 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
                 let DState::Armed { target } = self.state[b as usize] else { unreachable!() };
                 let at = self.arrival(b, self.slot(b, target as usize));
                 debug_assert!(at > p, "a check at its target always has an edge arriving here");
-                self.check_at[b as usize] = at;
+                self.check_at[b as usize] = OptionLayoutPos::some(LayoutPos::new(at as usize));
                 self.push_event(at, b);
             } else {
                 self.state[b as usize] = DState::Done;
@@ -641,9 +644,8 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
     // ----- placing nodes -----------------------------------------------
 
     fn visit(&mut self, p: u32) {
-        let f = self.flow_at[p as usize];
-        if f != NONE {
-            self.place_flow(f, p);
+        if let Some(f) = self.flow_at[p as usize].get() {
+            self.place_flow(f.as_u32(), p);
         }
         if let Position::Block(v) = self.layout.seq[p as usize] {
             self.order.push(Dest::Block(v));
@@ -709,19 +711,19 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
     }
 
     /// Join hint of a Flow: the nearest common post-dominator (in the
-    /// input) of its destinations; `NONE` if one of them is only known as
+    /// input) of its destinations; none if one of them is only known as
     /// "whatever a pending Flow routes".
-    fn join_of(&self, key: BlockId, heap: &BinaryHeap<Reverse<u64>>) -> u32 {
+    fn join_of(&self, key: BlockId, heap: &BinaryHeap<Reverse<u64>>) -> OptionBlockId {
         let mut j = Some(key);
         for &Reverse(e) in heap.iter() {
             let code = (e & 0xffff_ffff) as usize;
             if code >= self.n {
-                return NONE;
+                return OptionBlockId::NONE;
             }
-            let Some(cur) = j else { return NONE };
+            let Some(cur) = j else { return OptionBlockId::NONE };
             j = self.view.nearest_common_post_dominator(cur, BlockId::new(code));
         }
-        j.map_or(NONE, |b| b.as_u32())
+        j.into()
     }
 
     /// The target for the non-key destinations of a Flow at `p`: the single
@@ -740,8 +742,8 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         debug_assert!(at > p);
         let target = if code >= self.n {
             (code - self.n) as u32
-        } else if self.flow_at[at as usize] != NONE {
-            self.flow_at[at as usize]
+        } else if let Some(f) = self.flow_at[at as usize].get() {
+            f.as_u32()
         } else {
             self.create_flow(at)
         };

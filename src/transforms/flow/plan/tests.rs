@@ -1,7 +1,7 @@
 use super::corpus::{sample, Class};
 use super::*;
 use crate::analysis::cfg::random::SplitMix64;
-use crate::analysis::cfg::{CfgAnalysis, CfgGraph, Graph, PostDominatorTree};
+use crate::analysis::cfg::{CfgAnalysis, CfgGraph, Graph, OptionBlockId, PostDominatorTree};
 
 fn b(i: usize) -> BlockId {
     BlockId::new(i)
@@ -119,14 +119,15 @@ fn random_walks_replay(rng: &mut SplitMix64, g: &CfgGraph, plan: &ReconvergePlan
 fn uniform_violations(g: &CfgGraph, divergent: &[bool], exit: Option<BlockId>, plan: &ReconvergePlan) -> usize {
     let n = g.num_blocks();
     let in_r = relevant::relevant_blocks(g, exit);
-    let mut id = vec![u32::MAX; n];
+    let mut id = vec![OptionBlockId::NONE; n];
     let mut m = 0;
     for x in 0..n {
         if in_r[x] {
-            id[x] = m;
+            id[x] = OptionBlockId::some(b(m));
             m += 1;
         }
     }
+    let local = |x: usize| id[x].get().expect("a block of R has a local id");
     if m == 0 {
         return 0;
     }
@@ -134,15 +135,15 @@ fn uniform_violations(g: &CfgGraph, divergent: &[bool], exit: Option<BlockId>, p
     for x in (0..n).filter(|&x| in_r[x]) {
         for &t in g.successors(b(x)) {
             if in_r[t.index()] {
-                edges.push((id[x], id[t.index()]));
+                edges.push((local(x).as_u32(), local(t.index()).as_u32()));
             }
         }
     }
-    let sub = CfgGraph::from_edges(m as usize, b(id[g.entry().index()] as usize), &edges);
+    let sub = CfgGraph::from_edges(m, local(g.entry().index()), &edges);
     let pdt = PostDominatorTree::build(&sub);
     let mut inside = vec![false; n];
     for x in (0..n).filter(|&x| in_r[x] && divergent[x]) {
-        let stop = pdt.ipdom(b(id[x] as usize));
+        let stop = pdt.ipdom(local(x));
         let mut seen = vec![false; n];
         let mut stack: Vec<BlockId> =
             g.successors(b(x)).iter().copied().filter(|t| in_r[t.index()]).collect();
@@ -150,7 +151,7 @@ fn uniform_violations(g: &CfgGraph, divergent: &[bool], exit: Option<BlockId>, p
             if seen[y.index()] {
                 continue;
             }
-            if stop == Some(b(id[y.index()] as usize)) {
+            if stop == Some(local(y.index())) {
                 continue;
             }
             seen[y.index()] = true;
