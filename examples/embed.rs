@@ -31,7 +31,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let mut module = Module::parse(&context, KERNEL).ok_or("the kernel does not parse")?;
     let pass_manager = PassManager::new(&context);
-    parse_pass_pipeline(pass_manager.as_operation_pass_manager(), "builtin.module(spmd-reconverge)")?;
+    parse_pass_pipeline(
+        pass_manager.as_operation_pass_manager(),
+        "builtin.module(spmd-reconverge)",
+    )?;
     pass_manager.run(&mut module)?;
 
     println!("{}", module.as_operation());

@@ -32,8 +32,12 @@ pub fn opt_main() -> i32 {
 /// `--mlir-very-unsafe-disable-verifier-on-parsing`) or IR printed between
 /// or after failing passes (`--mlir-print-ir-*`).
 fn printed_ir_is_verified(arguments: &[std::ffi::OsString]) -> bool {
-    const UNVERIFIED: [&str; 4] =
-        ["verify-each", "mlir-very-unsafe-disable-verifier-on-parsing", "mlir-print-ir", "mlir-print-assume-verified"];
+    const UNVERIFIED: [&str; 4] = [
+        "verify-each",
+        "mlir-very-unsafe-disable-verifier-on-parsing",
+        "mlir-print-ir",
+        "mlir-print-assume-verified",
+    ];
     !arguments.iter().skip(1).any(|argument| {
         let argument = argument.to_string_lossy();
         let name = argument.trim_start_matches('-');
@@ -56,9 +60,21 @@ mod tests {
         assert!(verified(&["spmd-opt", "in.mlir", "-o", "out.mlir"]));
         assert!(!verified(&["spmd-opt", "--verify-each=false", "in.mlir"]));
         assert!(!verified(&["spmd-opt", "-verify-each=0", "in.mlir"]));
-        assert!(!verified(&["spmd-opt", "--mlir-very-unsafe-disable-verifier-on-parsing", "in.mlir"]));
-        assert!(!verified(&["spmd-opt", "--mlir-print-ir-after-failure", "in.mlir"]));
-        assert!(!verified(&["spmd-opt", "--mlir-print-assume-verified", "in.mlir"]));
+        assert!(!verified(&[
+            "spmd-opt",
+            "--mlir-very-unsafe-disable-verifier-on-parsing",
+            "in.mlir"
+        ]));
+        assert!(!verified(&[
+            "spmd-opt",
+            "--mlir-print-ir-after-failure",
+            "in.mlir"
+        ]));
+        assert!(!verified(&[
+            "spmd-opt",
+            "--mlir-print-assume-verified",
+            "in.mlir"
+        ]));
         // An input file that happens to be named like an option is not one.
         assert!(verified(&["spmd-opt", "verify-each.mlir"]));
     }

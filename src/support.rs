@@ -58,7 +58,8 @@ mod tests {
     fn background_work_runs_on_a_thread_only_for_large_graphs() {
         let small = super::in_background(10, || 6 * 7);
         assert!(matches!(small, super::Background::Done(42)));
-        let large = super::in_background(super::BACKGROUND_MIN_BLOCKS, || std::thread::current().id());
+        let large =
+            super::in_background(super::BACKGROUND_MIN_BLOCKS, || std::thread::current().id());
         assert!(matches!(large, super::Background::Thread(_)));
         assert_ne!(large.join(), std::thread::current().id());
     }
@@ -74,7 +75,11 @@ mod tests {
             h.write_u64(0x7f00_0000_0000 + i * 64);
             low.insert(h.finish() & 0xfff);
         }
-        assert!(low.len() > 2500, "only {} distinct low-12-bit hashes", low.len());
+        assert!(
+            low.len() > 2500,
+            "only {} distinct low-12-bit hashes",
+            low.len()
+        );
     }
 
     #[test]
@@ -100,14 +105,21 @@ impl PhaseTimer {
     /// Starts timing the phases of `what`.
     pub fn new(what: &'static str) -> Self {
         let enabled = std::env::var_os("SPMD_PHASE_TIMES").is_some();
-        Self { what, last: enabled.then(std::time::Instant::now) }
+        Self {
+            what,
+            last: enabled.then(std::time::Instant::now),
+        }
     }
 
     /// Reports the phase that just ended.
     pub fn lap(&mut self, phase: &str) {
         if let Some(last) = self.last {
             let now = std::time::Instant::now();
-            eprintln!("[{}] {phase}: {:.1} ms", self.what, (now - last).as_secs_f64() * 1e3);
+            eprintln!(
+                "[{}] {phase}: {:.1} ms",
+                self.what,
+                (now - last).as_secs_f64() * 1e3
+            );
             self.last = Some(now);
         }
     }
@@ -132,7 +144,10 @@ pub enum Background<T> {
 /// [`BACKGROUND_MIN_BLOCKS`] blocks, else runs it now. MLIR handles stay
 /// on the caller's thread: `work` may only own plain data, such as a
 /// cloned `CfgGraph`.
-pub fn in_background<T: Send + 'static>(num_blocks: usize, work: impl FnOnce() -> T + Send + 'static) -> Background<T> {
+pub fn in_background<T: Send + 'static>(
+    num_blocks: usize,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Background<T> {
     if num_blocks >= BACKGROUND_MIN_BLOCKS {
         Background::Thread(std::thread::spawn(work))
     } else {
@@ -144,7 +159,9 @@ impl<T> Background<T> {
     /// Waits for the result; a panic of the work is resumed here.
     pub fn join(self) -> T {
         match self {
-            Self::Thread(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Self::Thread(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             Self::Done(value) => value,
         }
     }

@@ -33,8 +33,8 @@
 //! adapter: their results depend on their operands and on every value their
 //! regions use from above, and they are a source if a nested op is.
 
-use crate::ir::names;
 use super::uniformity::OpKind;
+use crate::ir::names;
 
 /// How an entry of the table names operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +74,11 @@ pub struct Entry {
 }
 
 const fn row(spelling: Spelling, behaviour: Behaviour, family: &'static str) -> Entry {
-    Entry { spelling, behaviour, family }
+    Entry {
+        spelling,
+        behaviour,
+        family,
+    }
 }
 
 use Behaviour::{Constant, Data, Divergent, Uniform};
@@ -305,10 +309,14 @@ pub struct ExtraSources {
 impl ExtraSources {
     /// The user's verdict on `name`, if any; divergent wins over uniform.
     fn lookup(&self, name: &str) -> Option<Behaviour> {
-        let matches = |patterns: &[String]| patterns.iter().any(|pattern| match pattern.strip_suffix('*') {
-            Some(prefix) => name.starts_with(prefix),
-            None => pattern == name,
-        });
+        let matches = |patterns: &[String]| {
+            patterns
+                .iter()
+                .any(|pattern| match pattern.strip_suffix('*') {
+                    Some(prefix) => name.starts_with(prefix),
+                    None => pattern == name,
+                })
+        };
         if matches(&self.divergent) {
             Some(Divergent)
         } else if matches(&self.uniform) {
@@ -337,7 +345,11 @@ pub struct OpFacts<'n> {
 
 /// The classification of one operation ([module docs](self)).
 /// `constant_key` identifies the value of a constant.
-pub fn classify(facts: &OpFacts<'_>, extra: &ExtraSources, constant_key: impl FnOnce() -> u64) -> OpKind {
+pub fn classify(
+    facts: &OpFacts<'_>,
+    extra: &ExtraSources,
+    constant_key: impl FnOnce() -> u64,
+) -> OpKind {
     match behaviour(facts, extra) {
         Divergent => OpKind::Source,
         Uniform => OpKind::Uniform,
@@ -353,7 +365,9 @@ fn behaviour(facts: &OpFacts<'_>, extra: &ExtraSources) -> Behaviour {
     if facts.marked_uniform {
         return Uniform;
     }
-    let user = extra.lookup(facts.name).or_else(|| facts.intrinsic.and_then(|name| extra.lookup(name)));
+    let user = extra
+        .lookup(facts.name)
+        .or_else(|| facts.intrinsic.and_then(|name| extra.lookup(name)));
     let known = || match facts.intrinsic {
         Some(intrinsic) if facts.name == CALL_INTRINSIC => lookup_intrinsic(intrinsic),
         _ => lookup_op(facts.name),
@@ -361,7 +375,8 @@ fn behaviour(facts: &OpFacts<'_>, extra: &ExtraSources) -> Behaviour {
     if let Some(behaviour) = user.or_else(known) {
         return behaviour;
     }
-    let unknown_code = facts.name == CALL_INTRINSIC || facts.name == INLINE_ASM || CALLS.contains(&facts.name);
+    let unknown_code =
+        facts.name == CALL_INTRINSIC || facts.name == INLINE_ASM || CALLS.contains(&facts.name);
     if unknown_code || facts.reads_private_memory {
         Divergent
     } else {
@@ -423,7 +438,10 @@ pub fn markdown_table() -> String {
             Constant => "uniform (constant)",
             Data => "data dependence",
         };
-        text.push_str(&format!("| {name} | {kind} | {result} | {} |\n", entry.family));
+        text.push_str(&format!(
+            "| {name} | {kind} | {result} | {} |\n",
+            entry.family
+        ));
     }
     text
 }
@@ -434,11 +452,22 @@ mod tests {
     use crate::ir::names;
 
     fn kind_of(name: &str) -> OpKind {
-        classify(&OpFacts { name, ..OpFacts::default() }, &ExtraSources::default(), || 7)
+        classify(
+            &OpFacts {
+                name,
+                ..OpFacts::default()
+            },
+            &ExtraSources::default(),
+            || 7,
+        )
     }
 
     fn kind_of_intrinsic(intrinsic: &str) -> OpKind {
-        let facts = OpFacts { name: names::LLVM_CALL_INTRINSIC, intrinsic: Some(intrinsic), ..OpFacts::default() };
+        let facts = OpFacts {
+            name: names::LLVM_CALL_INTRINSIC,
+            intrinsic: Some(intrinsic),
+            ..OpFacts::default()
+        };
         classify(&facts, &ExtraSources::default(), || 7)
     }
 
@@ -447,8 +476,14 @@ mod tests {
         assert_eq!(kind_of("gpu.thread_id"), OpKind::Source);
         assert_eq!(kind_of("nvvm.read.ptx.sreg.tid.x"), OpKind::Source);
         assert_eq!(kind_of("rocdl.workitem.id.y"), OpKind::Source);
-        assert_eq!(kind_of_intrinsic("llvm.nvvm.read.ptx.sreg.laneid"), OpKind::Source);
-        assert_eq!(kind_of_intrinsic("llvm.amdgcn.workitem.id.x"), OpKind::Source);
+        assert_eq!(
+            kind_of_intrinsic("llvm.nvvm.read.ptx.sreg.laneid"),
+            OpKind::Source
+        );
+        assert_eq!(
+            kind_of_intrinsic("llvm.amdgcn.workitem.id.x"),
+            OpKind::Source
+        );
         assert_eq!(kind_of_intrinsic("llvm.amdgcn.mbcnt.hi"), OpKind::Source);
         assert_eq!(kind_of("memref.atomic_rmw"), OpKind::Source);
         assert_eq!(kind_of("func.call"), OpKind::Source);
@@ -456,9 +491,18 @@ mod tests {
         assert_eq!(kind_of("gpu.shuffle"), OpKind::Source);
         assert_eq!(kind_of("gpu.subgroup_reduce"), OpKind::Uniform);
         assert_eq!(kind_of("nvvm.read.ptx.sreg.ctaid.x"), OpKind::Uniform);
-        assert_eq!(kind_of_intrinsic("llvm.nvvm.read.ptx.sreg.ctaid.x"), OpKind::Uniform);
-        assert_eq!(kind_of_intrinsic("llvm.amdgcn.workgroup.id.x"), OpKind::Uniform);
-        assert_eq!(kind_of_intrinsic("llvm.amdgcn.readfirstlane.i32"), OpKind::Uniform);
+        assert_eq!(
+            kind_of_intrinsic("llvm.nvvm.read.ptx.sreg.ctaid.x"),
+            OpKind::Uniform
+        );
+        assert_eq!(
+            kind_of_intrinsic("llvm.amdgcn.workgroup.id.x"),
+            OpKind::Uniform
+        );
+        assert_eq!(
+            kind_of_intrinsic("llvm.amdgcn.readfirstlane.i32"),
+            OpKind::Uniform
+        );
         assert_eq!(kind_of(names::ARITH_CONSTANT), OpKind::Constant(7));
         assert_eq!(kind_of("memref.load"), OpKind::Pure);
         assert_eq!(kind_of("arith.addi"), OpKind::Pure);
@@ -467,27 +511,65 @@ mod tests {
 
     #[test]
     fn unknown_intrinsics_are_divergent() {
-        assert_eq!(kind_of_intrinsic("llvm.amdgcn.some.future.thing"), OpKind::Source);
+        assert_eq!(
+            kind_of_intrinsic("llvm.amdgcn.some.future.thing"),
+            OpKind::Source
+        );
         assert_eq!(kind_of_intrinsic("llvm.nvvm.unheard.of"), OpKind::Source);
     }
 
     #[test]
     fn marks_and_user_names_override_the_table() {
-        let extra = ExtraSources { divergent: vec!["acme.lane".into(), "llvm.acme.*".into()], uniform: vec!["func.call".into()] };
-        let facts = |name, intrinsic| OpFacts { name, intrinsic, ..OpFacts::default() };
-        assert_eq!(classify(&facts("acme.lane", None), &extra, || 0), OpKind::Source);
-        assert_eq!(classify(&facts(names::LLVM_CALL_INTRINSIC, Some("llvm.acme.id")), &extra, || 0), OpKind::Source);
-        assert_eq!(classify(&facts("func.call", None), &extra, || 0), OpKind::Uniform);
-        let marked = OpFacts { name: "gpu.thread_id", marked_uniform: true, ..OpFacts::default() };
+        let extra = ExtraSources {
+            divergent: vec!["acme.lane".into(), "llvm.acme.*".into()],
+            uniform: vec!["func.call".into()],
+        };
+        let facts = |name, intrinsic| OpFacts {
+            name,
+            intrinsic,
+            ..OpFacts::default()
+        };
+        assert_eq!(
+            classify(&facts("acme.lane", None), &extra, || 0),
+            OpKind::Source
+        );
+        assert_eq!(
+            classify(
+                &facts(names::LLVM_CALL_INTRINSIC, Some("llvm.acme.id")),
+                &extra,
+                || 0
+            ),
+            OpKind::Source
+        );
+        assert_eq!(
+            classify(&facts("func.call", None), &extra, || 0),
+            OpKind::Uniform
+        );
+        let marked = OpFacts {
+            name: "gpu.thread_id",
+            marked_uniform: true,
+            ..OpFacts::default()
+        };
         assert_eq!(classify(&marked, &extra, || 0), OpKind::Uniform);
-        let marked = OpFacts { name: "arith.addi", marked_divergent: true, ..OpFacts::default() };
+        let marked = OpFacts {
+            name: "arith.addi",
+            marked_divergent: true,
+            ..OpFacts::default()
+        };
         assert_eq!(classify(&marked, &extra, || 0), OpKind::Source);
     }
 
     #[test]
     fn private_memory_reads_are_divergent() {
-        let facts = OpFacts { name: "memref.load", reads_private_memory: true, ..OpFacts::default() };
-        assert_eq!(classify(&facts, &ExtraSources::default(), || 0), OpKind::Source);
+        let facts = OpFacts {
+            name: "memref.load",
+            reads_private_memory: true,
+            ..OpFacts::default()
+        };
+        assert_eq!(
+            classify(&facts, &ExtraSources::default(), || 0),
+            OpKind::Source
+        );
     }
 
     /// `docs/divergence-sources.md` is generated from the table;

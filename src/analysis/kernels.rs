@@ -17,14 +17,18 @@ use melior::ir::{operation::OperationLike, OperationRef};
 pub const KERNEL_ATTRIBUTES: &[&str] = &["gpu.kernel", "nvvm.kernel", "rocdl.kernel"];
 
 /// Calling conventions of `llvm.func` kernels, as MLIR prints them.
-pub const KERNEL_CALLING_CONVENTIONS: &[&str] = &["#llvm.cconv<ptx_kernelcc>", "#llvm.cconv<amdgpu_kernelcc>"];
+pub const KERNEL_CALLING_CONVENTIONS: &[&str] =
+    &["#llvm.cconv<ptx_kernelcc>", "#llvm.cconv<amdgpu_kernelcc>"];
 
 /// True if `function` is a kernel in any of the spellings above.
 pub fn is_kernel(function: OperationRef<'_, '_>) -> bool {
-    if KERNEL_ATTRIBUTES.iter().any(|name| function.has_attribute(name)) {
+    if KERNEL_ATTRIBUTES
+        .iter()
+        .any(|name| function.has_attribute(name))
+    {
         return true;
     }
-    function
-        .attribute("CConv")
-        .is_ok_and(|convention| KERNEL_CALLING_CONVENTIONS.contains(&convention.to_string().as_str()))
+    function.attribute("CConv").is_ok_and(|convention| {
+        KERNEL_CALLING_CONVENTIONS.contains(&convention.to_string().as_str())
+    })
 }

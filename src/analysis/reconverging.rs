@@ -110,10 +110,21 @@ impl std::fmt::Display for Violation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Violation::NotTwoWay { block, successors } => {
-                write!(f, "divergent {block} has {successors} successor slots (expected 2)")
+                write!(
+                    f,
+                    "divergent {block} has {successors} successor slots (expected 2)"
+                )
             }
-            Violation::NoPostDominatingSuccessor { block, successors, reconvergence } => {
-                write!(f, "divergent {block}: neither {} nor {} post-dominates it", successors[0], successors[1])?;
+            Violation::NoPostDominatingSuccessor {
+                block,
+                successors,
+                reconvergence,
+            } => {
+                write!(
+                    f,
+                    "divergent {block}: neither {} nor {} post-dominates it",
+                    successors[0], successors[1]
+                )?;
                 match reconvergence {
                     Some(p) => write!(f, " (ipdom {p})"),
                     None => write!(f, " (ipdom: virtual exit)"),
@@ -132,10 +143,20 @@ pub trait PostDominanceModel {
     fn fewer_than_two_slots_violate(&self) -> bool;
     /// True if the divergent two-way `block` with `successors` is not
     /// judged (it imposes nothing in this model).
-    fn exempt<G: Graph + ?Sized>(&self, graph: &G, block: BlockId, successors: [BlockId; 2]) -> bool;
+    fn exempt<G: Graph + ?Sized>(
+        &self,
+        graph: &G,
+        block: BlockId,
+        successors: [BlockId; 2],
+    ) -> bool;
     /// True if the successor `successor` of `block` post-dominates it, as
     /// the rule reads it.
-    fn successor_post_dominates<G: Graph + ?Sized>(&self, graph: &G, successor: BlockId, block: BlockId) -> bool;
+    fn successor_post_dominates<G: Graph + ?Sized>(
+        &self,
+        graph: &G,
+        successor: BlockId,
+        block: BlockId,
+    ) -> bool;
     /// Where the paths from `block` meet again (`None`: only at the end),
     /// reported with a violation.
     fn reconvergence<G: Graph + ?Sized>(&self, graph: &G, block: BlockId) -> Option<BlockId>;
@@ -173,14 +194,20 @@ pub fn check_against<G: Graph + ?Sized, M: PostDominanceModel>(
             continue;
         }
         let &[first, second] = successors else {
-            violations.push(Violation::NotTwoWay { block, successors: successors.len() });
+            violations.push(Violation::NotTwoWay {
+                block,
+                successors: successors.len(),
+            });
             continue;
         };
         let successors = [first, second];
         if model.exempt(graph, block, successors) {
             continue;
         }
-        if !successors.iter().any(|&s| model.successor_post_dominates(graph, s, block)) {
+        if !successors
+            .iter()
+            .any(|&s| model.successor_post_dominates(graph, s, block))
+        {
             violations.push(Violation::NoPostDominatingSuccessor {
                 block,
                 successors,
@@ -208,7 +235,10 @@ pub struct ExitPostDominance {
 impl ExitPostDominance {
     /// The relation for `graph` with the exits chosen by `is_exit`.
     pub fn new<G: Graph + ?Sized>(graph: &G, is_exit: &dyn Fn(BlockId) -> bool) -> Self {
-        Self { live: ExitReachingSubgraph::new(graph, is_exit), whole: std::cell::OnceCell::new() }
+        Self {
+            live: ExitReachingSubgraph::new(graph, is_exit),
+            whole: std::cell::OnceCell::new(),
+        }
     }
 
     /// True if `block` can reach an exit.
@@ -220,7 +250,10 @@ impl ExitPostDominance {
     /// graph the relation was built for.
     pub fn post_dominates<G: Graph + ?Sized>(&self, graph: &G, a: BlockId, b: BlockId) -> bool {
         match self.live.local(b) {
-            Some(local_b) => self.live.local(a).is_some_and(|local_a| self.live.post_dominators.post_dominates(local_a, local_b)),
+            Some(local_b) => self
+                .live
+                .local(a)
+                .is_some_and(|local_a| self.live.post_dominators.post_dominates(local_a, local_b)),
             None => self.whole(graph).post_dominates(a, b),
         }
     }
@@ -228,7 +261,11 @@ impl ExitPostDominance {
     /// Where the paths from `b` meet again, `None` if only at the end.
     pub fn ipdom<G: Graph + ?Sized>(&self, graph: &G, b: BlockId) -> Option<BlockId> {
         match self.live.local(b) {
-            Some(local) => self.live.post_dominators.ipdom(local).map(|p| self.live.original[p.index()]),
+            Some(local) => self
+                .live
+                .post_dominators
+                .ipdom(local)
+                .map(|p| self.live.original[p.index()]),
             None => self.whole(graph).ipdom(b),
         }
     }
@@ -243,11 +280,21 @@ impl PostDominanceModel for ExitPostDominance {
         false
     }
 
-    fn exempt<G: Graph + ?Sized>(&self, _graph: &G, _block: BlockId, _successors: [BlockId; 2]) -> bool {
+    fn exempt<G: Graph + ?Sized>(
+        &self,
+        _graph: &G,
+        _block: BlockId,
+        _successors: [BlockId; 2],
+    ) -> bool {
         false
     }
 
-    fn successor_post_dominates<G: Graph + ?Sized>(&self, graph: &G, successor: BlockId, block: BlockId) -> bool {
+    fn successor_post_dominates<G: Graph + ?Sized>(
+        &self,
+        graph: &G,
+        successor: BlockId,
+        block: BlockId,
+    ) -> bool {
         // In an infinite loop the self edge never counts (the whole graph's
         // tree has no terminating path to make it harmless).
         let in_infinite_loop = !self.reaches_exit(block);
@@ -294,7 +341,11 @@ impl ExitReachingSubgraph {
         } else {
             PostDominatorTree::build(&CfgGraph::from_edges(original.len(), entry, &edges))
         };
-        Self { local_of, original, post_dominators }
+        Self {
+            local_of,
+            original,
+            post_dominators,
+        }
     }
 
     fn local(&self, block: BlockId) -> Option<BlockId> {
@@ -307,13 +358,21 @@ impl ExitReachingSubgraph {
 /// holds.
 pub fn reaches_exit<G: Graph + ?Sized>(graph: &G, is_exit: &dyn Fn(BlockId) -> bool) -> Vec<bool> {
     let mut reaches = vec![false; graph.num_blocks()];
-    let mut stack: Vec<BlockId> =
-        (0..graph.num_blocks()).map(BlockId::new).filter(|&b| graph.is_exit(b) && is_exit(b)).collect();
+    let mut stack: Vec<BlockId> = (0..graph.num_blocks())
+        .map(BlockId::new)
+        .filter(|&b| graph.is_exit(b) && is_exit(b))
+        .collect();
     while let Some(block) = stack.pop() {
         if std::mem::replace(&mut reaches[block.index()], true) {
             continue;
         }
-        stack.extend(graph.predecessors(block).iter().copied().filter(|p| !reaches[p.index()]));
+        stack.extend(
+            graph
+                .predecessors(block)
+                .iter()
+                .copied()
+                .filter(|p| !reaches[p.index()]),
+        );
     }
     reaches
 }
@@ -332,17 +391,28 @@ mod tests {
         let a = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
         assert_eq!(
             check(&a, &|x| x == b(0)),
-            vec![Violation::NoPostDominatingSuccessor { block: b(0), successors: [b(1), b(2)], reconvergence: Some(b(3)) }]
+            vec![Violation::NoPostDominatingSuccessor {
+                block: b(0),
+                successors: [b(1), b(2)],
+                reconvergence: Some(b(3))
+            }]
         );
         // 2b: A -> C, Flow(4); C -> Flow; Flow -> B, D; B -> D.
-        let fixed = CfgGraph::from_edges(5, b(0), &[(0, 2), (0, 4), (2, 4), (4, 1), (4, 3), (1, 3)]);
+        let fixed =
+            CfgGraph::from_edges(5, b(0), &[(0, 2), (0, 4), (2, 4), (4, 1), (4, 3), (1, 3)]);
         assert!(check(&fixed, &|x| x == b(0) || x == b(4)).is_empty());
     }
 
     #[test]
     fn switches_must_be_two_way_and_infinite_paths_impose_nothing() {
         let switch = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (0, 3)]);
-        assert_eq!(check(&switch, &|x| x == b(0)), vec![Violation::NotTwoWay { block: b(0), successors: 3 }]);
+        assert_eq!(
+            check(&switch, &|x| x == b(0)),
+            vec![Violation::NotTwoWay {
+                block: b(0),
+                successors: 3
+            }]
+        );
         // 0 -> 1 (spins forever), 0 -> 2 (exit): 2 post-dominates 0 among terminating paths.
         let spin = CfgGraph::from_edges(3, b(0), &[(0, 1), (1, 1), (0, 2)]);
         assert!(check(&spin, &|x| x == b(0)).is_empty());
@@ -362,14 +432,25 @@ mod tests {
         let g = CfgGraph::from_edges(3, b(0), &[(0, 1), (1, 1), (1, 2)]);
         let live = ExitReachingSubgraph::new(&g, &|x| x == b(2));
         let (one, two) = (live.local(b(1)).unwrap(), live.local(b(2)).unwrap());
-        assert!(live.post_dominators.post_dominates(two, one) && live.post_dominators.post_dominates(one, one));
+        assert!(
+            live.post_dominators.post_dominates(two, one)
+                && live.post_dominators.post_dominates(one, one)
+        );
         assert!(check(&g, &|x| x == b(1)).is_empty());
         // The other successor leads to a divergent join that needs a Flow
         // block: the self loop does not hide that violation of block 2.
-        let g = CfgGraph::from_edges(6, b(0), &[(0, 1), (1, 1), (1, 2), (2, 3), (2, 4), (3, 5), (4, 5)]);
+        let g = CfgGraph::from_edges(
+            6,
+            b(0),
+            &[(0, 1), (1, 1), (1, 2), (2, 3), (2, 4), (3, 5), (4, 5)],
+        );
         assert_eq!(
             check(&g, &|x| x == b(1) || x == b(2)),
-            vec![Violation::NoPostDominatingSuccessor { block: b(2), successors: [b(3), b(4)], reconvergence: Some(b(5)) }]
+            vec![Violation::NoPostDominatingSuccessor {
+                block: b(2),
+                successors: [b(3), b(4)],
+                reconvergence: Some(b(5))
+            }]
         );
     }
 
@@ -398,12 +479,21 @@ mod tests {
             let live = ExitReachingSubgraph::new(&g, &|x| g.successors(x).is_empty());
             for x in (0..g.num_blocks()).map(b) {
                 let successors = g.successors(x);
-                if successors.len() != 2 || !successors.contains(&x) || successors[0] == successors[1] {
+                if successors.len() != 2
+                    || !successors.contains(&x)
+                    || successors[0] == successors[1]
+                {
                     continue;
                 }
                 let Some(local) = live.local(x) else { continue };
-                let other = if successors[0] == x { successors[1] } else { successors[0] };
-                let other = live.local(other).expect("the only way out of a live block is live");
+                let other = if successors[0] == x {
+                    successors[1]
+                } else {
+                    successors[0]
+                };
+                let other = live
+                    .local(other)
+                    .expect("the only way out of a live block is live");
                 assert!(live.post_dominators.post_dominates(other, local));
                 self_loops += 1;
             }

@@ -26,12 +26,12 @@
 //! Operations in blocks unreachable from the entry never execute and are
 //! reported uniform.
 
-use crate::ir::names;
 use super::{
     cfg::{BlockId, CfgAnalysis, Graph, Traversal},
     divergence_sources::{self, classify, ExtraSources, OpFacts},
     uniformity::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, ValueId},
 };
+use crate::ir::names;
 use crate::{
     ir::{
         facts::{self, PrivateMemory, UniformityMark},
@@ -69,7 +69,11 @@ pub struct UniformityOptions {
 
 impl Default for UniformityOptions {
     fn default() -> Self {
-        Self { default_arguments: ArgumentKind::Divergent, extra_sources: ExtraSources::default(), complete_joins: false }
+        Self {
+            default_arguments: ArgumentKind::Divergent,
+            extra_sources: ExtraSources::default(),
+            complete_joins: false,
+        }
     }
 }
 
@@ -77,7 +81,10 @@ impl UniformityOptions {
     /// The defaults, with unmarked non-kernel arguments uniform: for
     /// callers that know every function is entered uniformly.
     pub fn uniform_arguments() -> Self {
-        Self { default_arguments: ArgumentKind::Uniform, ..Self::default() }
+        Self {
+            default_arguments: ArgumentKind::Uniform,
+            ..Self::default()
+        }
     }
 }
 
@@ -104,7 +111,10 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         // operations, in dominance order from its own (cheap) traversal, so
         // neither waits.
         let cfg_graph = graph.graph();
-        let mut snapshot = Snapshot { builder: ProgramBuilder::new(), values: FastMap::default() };
+        let mut snapshot = Snapshot {
+            builder: ProgramBuilder::new(),
+            values: FastMap::default(),
+        };
         let cfg = if graph.num_blocks() < crate::support::BACKGROUND_MIN_BLOCKS {
             let cfg = CfgAnalysis::build(cfg_graph);
             snapshot.build(function, &graph, cfg.traversal(), options);
@@ -113,7 +123,9 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
             std::thread::scope(|scope| {
                 let analyses = scope.spawn(|| CfgAnalysis::build(cfg_graph));
                 snapshot.build(function, &graph, &Traversal::build(cfg_graph), options);
-                analyses.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                analyses
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
         };
         timer.lap("program, cfg analyses");
@@ -121,7 +133,12 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         info.set_complete_joins(options.complete_joins);
         info.compute(snapshot.builder.program(), graph.graph(), &cfg);
         timer.lap("propagation");
-        Ok(Self { graph, cfg, info, values: snapshot.values })
+        Ok(Self {
+            graph,
+            cfg,
+            info,
+            values: snapshot.values,
+        })
     }
 
     /// The CFG snapshot the analysis ran on.
@@ -154,7 +171,9 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
 
     /// True if the terminator of `block` is a divergent branch.
     pub fn is_divergent_branch(&self, block: BlockRef<'c, 'a>) -> bool {
-        self.graph.id(block).is_some_and(|id| self.info.is_divergent_branch(id))
+        self.graph
+            .id(block)
+            .is_some_and(|id| self.info.is_divergent_branch(id))
     }
 
     /// The block id of `block` in the snapshot.
@@ -174,24 +193,36 @@ struct Snapshot {
 }
 
 impl Snapshot {
-    fn build(&mut self, function: OperationRef<'_, '_>, graph: &RegionGraph<'_, '_>, traversal: &Traversal, options: &UniformityOptions) {
+    fn build(
+        &mut self,
+        function: OperationRef<'_, '_>,
+        graph: &RegionGraph<'_, '_>,
+        traversal: &Traversal,
+        options: &UniformityOptions,
+    ) {
         self.builder.begin(graph.num_blocks());
         let entry_kinds = argument_kinds(function, options);
         for index in 0..graph.num_blocks() {
             let block = graph.block(BlockId::new(index));
             for position in 0..block.argument_count() {
                 let kind = if index == 0 {
-                    entry_kinds.get(position).copied().unwrap_or(options.default_arguments)
+                    entry_kinds
+                        .get(position)
+                        .copied()
+                        .unwrap_or(options.default_arguments)
                 } else {
                     ArgumentKind::Uniform
                 };
                 let id = self.builder.add_argument(BlockId::new(index), kind);
-                self.values.insert(address(&block.argument(position).unwrap().into()), id);
+                self.values
+                    .insert(address(&block.argument(position).unwrap().into()), id);
             }
         }
         // Dominance order: a definition is snapshotted before its uses.
         let reachable: Vec<BlockId> = traversal.rpo().to_vec();
-        let unreachable = (0..graph.num_blocks()).map(BlockId::new).filter(|&b| !traversal.is_reachable(b));
+        let unreachable = (0..graph.num_blocks())
+            .map(BlockId::new)
+            .filter(|&b| !traversal.is_reachable(b));
         for block in reachable.into_iter().chain(unreachable) {
             self.snapshot_block(graph, block, &options.extra_sources);
         }
@@ -211,9 +242,17 @@ impl Snapshot {
         }
     }
 
-    fn snapshot_operation(&mut self, block: BlockId, op: OperationRef<'_, '_>, extra: &ExtraSources) {
+    fn snapshot_operation(
+        &mut self,
+        block: BlockId,
+        op: OperationRef<'_, '_>,
+        extra: &ExtraSources,
+    ) {
         let (kind, operands) = summarise(op, extra);
-        let operands: Vec<ValueId> = operands.iter().map(|v| self.value_or_placeholder(block, *v)).collect();
+        let operands: Vec<ValueId> = operands
+            .iter()
+            .map(|v| self.value_or_placeholder(block, *v))
+            .collect();
         let results: Vec<usize> = op.results().map(|r| address(&r.into())).collect();
         let id = self.builder.add_op(block, kind, &operands, results.len());
         for (address, &value) in results.into_iter().zip(self.builder.op_results(id)) {
@@ -221,24 +260,38 @@ impl Snapshot {
         }
     }
 
-    fn snapshot_terminator(&mut self, graph: &RegionGraph<'_, '_>, block: BlockId, op: OperationRef<'_, '_>) {
+    fn snapshot_terminator(
+        &mut self,
+        graph: &RegionGraph<'_, '_>,
+        block: BlockId,
+        op: OperationRef<'_, '_>,
+    ) {
         let mut forwarded: Vec<Vec<ValueId>> = Vec::new();
         let mut is_forwarded = vec![false; op.operand_count()];
         for slot in 0..op.successor_count() {
             let target = graph.block(graph.graph().successors(block)[slot]);
             let values = match forwarded_range(op, slot) {
                 Some((begin, count)) => {
-                    is_forwarded[begin..begin + count].iter_mut().for_each(|f| *f = true);
-                    (begin..begin + count).map(|i| op.operand(i).unwrap()).collect::<Vec<_>>()
+                    is_forwarded[begin..begin + count]
+                        .iter_mut()
+                        .for_each(|f| *f = true);
+                    (begin..begin + count)
+                        .map(|i| op.operand(i).unwrap())
+                        .collect::<Vec<_>>()
                 }
                 None => Vec::new(),
             };
             let ids = if values.len() == target.argument_count() {
-                values.iter().map(|v| self.value_or_placeholder(block, *v)).collect()
+                values
+                    .iter()
+                    .map(|v| self.value_or_placeholder(block, *v))
+                    .collect()
             } else {
                 // Unknown binding (not a BranchOpInterface, or produced
                 // operands): the target's arguments are unknown, hence divergent.
-                let source = self.builder.add_op(block, OpKind::Source, &[], target.argument_count());
+                let source =
+                    self.builder
+                        .add_op(block, OpKind::Source, &[], target.argument_count());
                 self.builder.op_results(source).to_vec()
             };
             forwarded.push(ids);
@@ -256,7 +309,8 @@ impl Snapshot {
             }
         };
         let slices: Vec<&[ValueId]> = forwarded.iter().map(Vec::as_slice).collect();
-        self.builder.set_terminator(block, condition, branch_mark(op), &slices);
+        self.builder
+            .set_terminator(block, condition, branch_mark(op), &slices);
     }
 
     /// The id of `value`, or a fresh uniform placeholder when the value is
@@ -274,7 +328,10 @@ impl Snapshot {
 
 /// The kind of `op` and the values its results depend on (operands plus, for
 /// ops with regions, the values its regions capture from above).
-fn summarise<'c, 'a>(op: OperationRef<'c, 'a>, extra: &ExtraSources) -> (OpKind, Vec<Value<'c, 'a>>) {
+fn summarise<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    extra: &ExtraSources,
+) -> (OpKind, Vec<Value<'c, 'a>>) {
     let mut kind = classify_op(op, extra);
     let mut operands: Vec<Value> = op.operands().collect();
     if op.region_count() > 0 {
@@ -300,7 +357,11 @@ fn summarise<'c, 'a>(op: OperationRef<'c, 'a>, extra: &ExtraSources) -> (OpKind,
         });
         crate::ir::query::for_each_op(op, melior::ir::operation::WalkOrder::PreOrder, |inner| {
             if inner != op {
-                operands.extend(inner.operands().filter(|operand| !defined_inside.contains(&address(operand))));
+                operands.extend(
+                    inner
+                        .operands()
+                        .filter(|operand| !defined_inside.contains(&address(operand))),
+                );
             }
         });
         if nested_source {
@@ -324,7 +385,8 @@ fn classify_op(op: OperationRef<'_, '_>, extra: &ExtraSources) -> OpKind {
         intrinsic: intrinsic.as_deref(),
         marked_divergent: op.has_attribute(divergence_sources::DIVERGENT_ATTR),
         marked_uniform: op.has_attribute(divergence_sources::UNIFORM_ATTR),
-        reads_private_memory: divergence_sources::is_memory_read(name) && op.operand(0).is_ok_and(may_be_private),
+        reads_private_memory: divergence_sources::is_memory_read(name)
+            && op.operand(0).is_ok_and(may_be_private),
     };
     classify(&facts, extra, || constant_key(op))
 }
@@ -402,18 +464,36 @@ fn branch_mark(op: OperationRef<'_, '_>) -> Option<BranchMark> {
 }
 
 /// Uniformity of each entry-block argument of `function`.
-fn argument_kinds(function: OperationRef<'_, '_>, options: &UniformityOptions) -> Vec<ArgumentKind> {
-    let default = if super::kernels::is_kernel(function) { ArgumentKind::Uniform } else { options.default_arguments };
-    let Some(region) = function.regions().next() else { return Vec::new() };
-    let Some(entry) = melior::ir::RegionLike::first_block(&region) else { return Vec::new() };
-    let attributes = function.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok());
+fn argument_kinds(
+    function: OperationRef<'_, '_>,
+    options: &UniformityOptions,
+) -> Vec<ArgumentKind> {
+    let default = if super::kernels::is_kernel(function) {
+        ArgumentKind::Uniform
+    } else {
+        options.default_arguments
+    };
+    let Some(region) = function.regions().next() else {
+        return Vec::new();
+    };
+    let Some(entry) = melior::ir::RegionLike::first_block(&region) else {
+        return Vec::new();
+    };
+    let attributes = function
+        .attribute("arg_attrs")
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok());
     (0..entry.argument_count())
         .map(|index| {
             let dictionary = attributes
                 .as_ref()
                 .and_then(|array| array.element(index).ok())
                 .and_then(|a| DictionaryAttribute::try_from(a).ok());
-            let marked = |name: &str| dictionary.as_ref().is_some_and(|d| d.element_by_name(name).is_some());
+            let marked = |name: &str| {
+                dictionary
+                    .as_ref()
+                    .is_some_and(|d| d.element_by_name(name).is_some())
+            };
             if marked(names::DIVERGENT_ARGUMENT_ATTR) {
                 ArgumentKind::Divergent
             } else if marked(names::UNIFORM_ARGUMENT_ATTR) {

@@ -42,10 +42,18 @@ pub fn render_text<G: Graph + ?Sized>(
     out
 }
 
-fn render_block(out: &mut String, analysis: &CfgAnalysis, b: BlockId, name: &dyn Fn(BlockId) -> String) {
+fn render_block(
+    out: &mut String,
+    analysis: &CfgAnalysis,
+    b: BlockId,
+    name: &dyn Fn(BlockId) -> String,
+) {
     let tag = analysis.tag(b);
     let rpo = tag.rpo.map_or("none".to_string(), |n| n.to_string());
-    let idom = analysis.dominators().idom(b).map_or("none".to_string(), name);
+    let idom = analysis
+        .dominators()
+        .idom(b)
+        .map_or("none".to_string(), name);
     let post = analysis.post_dominators();
     let ipdom = if tag.is_unreachable() {
         "none".to_string()
@@ -76,15 +84,25 @@ fn render_back_edges(out: &mut String, analysis: &CfgAnalysis, name: &dyn Fn(Blo
         .iter()
         .map(|&(from, to)| format!("{}->{}", name(from), name(to)))
         .collect();
-    let text = if edges.is_empty() { "none".to_string() } else { edges.join(" ") };
+    let text = if edges.is_empty() {
+        "none".to_string()
+    } else {
+        edges.join(" ")
+    };
     let _ = writeln!(out, "back-edges: {text}");
 }
 
 fn render_cycles(out: &mut String, analysis: &CfgAnalysis, name: &dyn Fn(BlockId) -> String) {
     let forest = analysis.cycles();
     for c in forest.cycles() {
-        let parent = forest.parent(c).map_or("none".to_string(), |p: CycleId| p.index().to_string());
-        let kind = if forest.is_reducible(c) { "reducible" } else { "irreducible" };
+        let parent = forest
+            .parent(c)
+            .map_or("none".to_string(), |p: CycleId| p.index().to_string());
+        let kind = if forest.is_reducible(c) {
+            "reducible"
+        } else {
+            "irreducible"
+        };
         let _ = writeln!(
             out,
             "cycle {}: header={} entries={} latches={} exiting={} exits={} depth={} parent={parent} {kind}",
@@ -118,7 +136,11 @@ fn list_or_none(blocks: &[BlockId], name: &dyn Fn(BlockId) -> String) -> String 
     if blocks.is_empty() {
         return "none".to_string();
     }
-    blocks.iter().map(|&b| name(b)).collect::<Vec<_>>().join(" ")
+    blocks
+        .iter()
+        .map(|&b| name(b))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
@@ -129,12 +151,22 @@ mod tests {
     #[test]
     fn reports_a_loop_with_an_exit_and_an_unreachable_block() {
         // 0 -> 1 -> 2 -> 1, 2 -> 3; 4 unreachable.
-        let graph = CfgGraph::from_edges(5, BlockId::new(0), &[(0, 1), (1, 2), (2, 1), (2, 3), (4, 3)]);
+        let graph = CfgGraph::from_edges(
+            5,
+            BlockId::new(0),
+            &[(0, 1), (1, 2), (2, 1), (2, 3), (4, 3)],
+        );
         let analysis = CfgAnalysis::build(&graph);
         let text = render_text(&graph, &analysis, &|b| format!("b{}", b.index()));
-        assert!(text.contains("b1: rpo=1 idom=b0 ipdom=b2 depth=1 cycle=0"), "{text}");
+        assert!(
+            text.contains("b1: rpo=1 idom=b0 ipdom=b2 depth=1 cycle=0"),
+            "{text}"
+        );
         assert!(text.contains("back-edges: b2->b1"), "{text}");
-        assert!(text.contains("cycle 0: header=b1 entries=[b1] latches=[b2] exiting=[b2] exits=[b3]"), "{text}");
+        assert!(
+            text.contains("cycle 0: header=b1 entries=[b1] latches=[b2] exiting=[b2] exits=[b3]"),
+            "{text}"
+        );
         assert!(text.contains("unreachable: b4"), "{text}");
         assert!(text.contains("b4: rpo=none idom=none ipdom=none"), "{text}");
     }

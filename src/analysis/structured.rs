@@ -92,7 +92,10 @@ impl StructuredViolation {
         match self {
             Self::Irreducible { header, .. } => *header,
             Self::NotReconverging(ReconvergenceViolation::NotTwoWay { block, .. })
-            | Self::NotReconverging(ReconvergenceViolation::NoPostDominatingSuccessor { block, .. }) => *block,
+            | Self::NotReconverging(ReconvergenceViolation::NoPostDominatingSuccessor {
+                block,
+                ..
+            }) => *block,
             Self::FlowNotEmpty { block }
             | Self::FlowChainForks { block }
             | Self::LoopFlowWithoutBackEdge { block }
@@ -102,14 +105,20 @@ impl StructuredViolation {
 }
 
 /// Checks rules 1-4 (see module docs).
-pub fn check_structured<G: Graph + ?Sized>(g: &G, input: &StructuredInput<'_>) -> Vec<StructuredViolation> {
+pub fn check_structured<G: Graph + ?Sized>(
+    g: &G,
+    input: &StructuredInput<'_>,
+) -> Vec<StructuredViolation> {
     let dfs = Traversal::build(g);
     let mut forest = CycleForest::new();
     forest.compute(g, &dfs);
     let mut violations: Vec<StructuredViolation> = forest
         .cycles()
         .filter(|&c| !forest.is_reducible(c))
-        .map(|c| StructuredViolation::Irreducible { header: forest.header(c), entries: forest.entries(c).to_vec() })
+        .map(|c| StructuredViolation::Irreducible {
+            header: forest.header(c),
+            entries: forest.entries(c).to_vec(),
+        })
         .collect();
     violations.extend(
         reconverging::check_with_exits(g, input.must_reconverge, input.is_exit)
@@ -117,19 +126,25 @@ pub fn check_structured<G: Graph + ?Sized>(g: &G, input: &StructuredInput<'_>) -
             .map(StructuredViolation::NotReconverging),
     );
     for b in (0..g.num_blocks()).map(BlockId::new) {
-        let Some(shape) = (input.flow)(b) else { continue };
+        let Some(shape) = (input.flow)(b) else {
+            continue;
+        };
         if shape.has_other_ops {
             violations.push(StructuredViolation::FlowNotEmpty { block: b });
         }
         let successors = g.successors(b);
-        if successors.len() == 2 && successors.iter().all(|&s| (input.flow)(s).is_some()) && successors[0] != successors[1] {
+        if successors.len() == 2
+            && successors.iter().all(|&s| (input.flow)(s).is_some())
+            && successors[0] != successors[1]
+        {
             violations.push(StructuredViolation::FlowChainForks { block: b });
         }
         if shape.is_loop && successors.len() == 2 {
             let (on_true, on_false) = (successors[0], successors[1]);
-            let cycle = forest
-                .innermost_cycle(b)
-                .and_then(|c| std::iter::successors(Some(c), |&c| forest.parent(c)).find(|&c| forest.header(c) == on_false));
+            let cycle = forest.innermost_cycle(b).and_then(|c| {
+                std::iter::successors(Some(c), |&c| forest.parent(c))
+                    .find(|&c| forest.header(c) == on_false)
+            });
             match cycle {
                 None => violations.push(StructuredViolation::LoopFlowWithoutBackEdge { block: b }),
                 Some(c) if forest.contains(c, on_true) => {
@@ -186,7 +201,11 @@ pub enum MarkerViolation {
 
 /// Checks rule 5 for the markers `heads` and `tails` (`(id, block)`, in
 /// program order). Linear apart from sorting the ids.
-pub fn check_markers<G: Graph + ?Sized>(g: &G, heads: &[(u64, BlockId)], tails: &[(u64, BlockId)]) -> Vec<MarkerViolation> {
+pub fn check_markers<G: Graph + ?Sized>(
+    g: &G,
+    heads: &[(u64, BlockId)],
+    tails: &[(u64, BlockId)],
+) -> Vec<MarkerViolation> {
     let mut violations = Vec::new();
     let mut head_of = std::collections::HashMap::with_capacity(heads.len());
     for &(id, block) in heads {
@@ -204,8 +223,16 @@ pub fn check_markers<G: Graph + ?Sized>(g: &G, heads: &[(u64, BlockId)], tails: 
         match head_of.get(&id) {
             None => violations.push(MarkerViolation::TailWithoutHead { id, block }),
             Some(&head) => {
-                if !pdom.as_ref().expect("tails exist").post_dominates(block, head) {
-                    violations.push(MarkerViolation::TailDoesNotPostDominate { id, head, tail: block });
+                if !pdom
+                    .as_ref()
+                    .expect("tails exist")
+                    .post_dominates(block, head)
+                {
+                    violations.push(MarkerViolation::TailDoesNotPostDominate {
+                        id,
+                        head,
+                        tail: block,
+                    });
                 }
             }
         }
@@ -227,29 +254,54 @@ mod tests {
         BlockId::new(i)
     }
 
-    fn check(g: &CfgGraph, must: &[usize], flows: &[(usize, bool, bool)]) -> Vec<StructuredViolation> {
-        let flow = |x: BlockId| flows.iter().find(|f| f.0 == x.index()).map(|&(_, is_loop, has_other_ops)| FlowShape { is_loop, has_other_ops });
+    fn check(
+        g: &CfgGraph,
+        must: &[usize],
+        flows: &[(usize, bool, bool)],
+    ) -> Vec<StructuredViolation> {
+        let flow = |x: BlockId| {
+            flows
+                .iter()
+                .find(|f| f.0 == x.index())
+                .map(|&(_, is_loop, has_other_ops)| FlowShape {
+                    is_loop,
+                    has_other_ops,
+                })
+        };
         check_structured(
             g,
-            &StructuredInput { must_reconverge: &|x| must.contains(&x.index()), is_exit: &|x| g.is_exit(x), flow: &flow },
+            &StructuredInput {
+                must_reconverge: &|x| must.contains(&x.index()),
+                is_exit: &|x| g.is_exit(x),
+                flow: &flow,
+            },
         )
     }
 
     #[test]
     fn diamond_is_not_structured_until_a_flow_splits_it() {
         let diamond = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-        assert!(matches!(check(&diamond, &[0], &[])[..], [StructuredViolation::NotReconverging(_)]));
+        assert!(matches!(
+            check(&diamond, &[0], &[])[..],
+            [StructuredViolation::NotReconverging(_)]
+        ));
         // 0 -> 1 | F(4); 1 -> F; F -> 2 | 3 (seed 000's Flow1).
-        let flowed = CfgGraph::from_edges(5, b(0), &[(0, 1), (0, 4), (1, 4), (4, 2), (4, 3), (2, 3)]);
+        let flowed =
+            CfgGraph::from_edges(5, b(0), &[(0, 1), (0, 4), (1, 4), (4, 2), (4, 3), (2, 3)]);
         assert_eq!(check(&flowed, &[0, 4], &[(4, false, false)]), vec![]);
-        assert_eq!(check(&flowed, &[0, 4], &[(4, false, true)]), vec![StructuredViolation::FlowNotEmpty { block: b(4) }]);
+        assert_eq!(
+            check(&flowed, &[0, 4], &[(4, false, true)]),
+            vec![StructuredViolation::FlowNotEmpty { block: b(4) }]
+        );
     }
 
     #[test]
     fn irreducible_cycle_is_named_by_its_entries() {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 2), (2, 1), (1, 3), (2, 3)]);
         let v = check(&g, &[], &[]);
-        assert!(matches!(&v[..], [StructuredViolation::Irreducible { entries, .. }] if entries.len() == 2));
+        assert!(
+            matches!(&v[..], [StructuredViolation::Irreducible { entries, .. }] if entries.len() == 2)
+        );
     }
 
     #[test]
@@ -259,14 +311,25 @@ mod tests {
         assert_eq!(check(&good, &[], &[(2, true, false)]), vec![]);
         // Inverted: true takes the back edge.
         let inverted = CfgGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 1), (2, 3)]);
-        assert_eq!(check(&inverted, &[], &[(2, true, false)]), vec![StructuredViolation::LoopFlowWithoutBackEdge { block: b(2) }]);
+        assert_eq!(
+            check(&inverted, &[], &[(2, true, false)]),
+            vec![StructuredViolation::LoopFlowWithoutBackEdge { block: b(2) }]
+        );
     }
 
     #[test]
     fn flow_chains_do_not_fork() {
         // F(1) -> F(2) | F(3): a tree of Flows.
-        let g = CfgGraph::from_edges(5, b(0), &[(0, 1), (1, 2), (1, 3), (2, 4), (2, 4), (3, 4), (3, 4)]);
-        let v = check(&g, &[], &[(1, false, false), (2, false, false), (3, false, false)]);
+        let g = CfgGraph::from_edges(
+            5,
+            b(0),
+            &[(0, 1), (1, 2), (1, 3), (2, 4), (2, 4), (3, 4), (3, 4)],
+        );
+        let v = check(
+            &g,
+            &[],
+            &[(1, false, false), (2, false, false), (3, false, false)],
+        );
         assert_eq!(v, vec![StructuredViolation::FlowChainForks { block: b(1) }]);
     }
 
@@ -274,9 +337,22 @@ mod tests {
     fn markers_pair_up() {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
         assert_eq!(check_markers(&g, &[(0, b(0))], &[(0, b(3))]), vec![]);
-        assert_eq!(check_markers(&g, &[(0, b(0))], &[(0, b(1))]), vec![MarkerViolation::TailDoesNotPostDominate { id: 0, head: b(0), tail: b(1) }]);
-        assert_eq!(check_markers(&g, &[(0, b(0))], &[]), vec![MarkerViolation::HeadWithoutTail { id: 0, block: b(0) }]);
-        assert_eq!(check_markers(&g, &[], &[(4, b(3))]), vec![MarkerViolation::TailWithoutHead { id: 4, block: b(3) }]);
+        assert_eq!(
+            check_markers(&g, &[(0, b(0))], &[(0, b(1))]),
+            vec![MarkerViolation::TailDoesNotPostDominate {
+                id: 0,
+                head: b(0),
+                tail: b(1)
+            }]
+        );
+        assert_eq!(
+            check_markers(&g, &[(0, b(0))], &[]),
+            vec![MarkerViolation::HeadWithoutTail { id: 0, block: b(0) }]
+        );
+        assert_eq!(
+            check_markers(&g, &[], &[(4, b(3))]),
+            vec![MarkerViolation::TailWithoutHead { id: 4, block: b(3) }]
+        );
         assert_eq!(
             check_markers(&g, &[(1, b(0)), (1, b(1))], &[(1, b(3))]),
             vec![MarkerViolation::DuplicateHead { id: 1, block: b(1) }]

@@ -15,30 +15,57 @@ use melior::{
     Context,
 };
 use mlir_sys::{
-    mlirBlockEraseArgument, mlirOpOperandGetNextUse, mlirOpOperandGetOperandNumber, mlirOpOperandGetOwner,
-    mlirOpOperandIsNull, mlirOperationSetOperand, mlirValueGetFirstUse, mlirValueReplaceAllUsesOfWith,
+    mlirBlockEraseArgument, mlirOpOperandGetNextUse, mlirOpOperandGetOperandNumber,
+    mlirOpOperandGetOwner, mlirOpOperandIsNull, mlirOperationSetOperand, mlirValueGetFirstUse,
+    mlirValueReplaceAllUsesOfWith,
 };
 
 /// The operands forwarded by branch `op` to successor `slot`.
-pub fn successor_operands<'c, 'a>(op: OperationRef<'c, 'a>, slot: usize) -> Option<Vec<Value<'c, 'a>>> {
+pub fn successor_operands<'c, 'a>(
+    op: OperationRef<'c, 'a>,
+    slot: usize,
+) -> Option<Vec<Value<'c, 'a>>> {
     let (mut begin, mut count) = (0isize, 0isize);
     // SAFETY: query on a live operation.
-    let known = unsafe { ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count) };
-    known.then(|| (begin..begin + count).map(|i| op.operand(i as usize).unwrap()).collect())
+    let known = unsafe {
+        ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count)
+    };
+    known.then(|| {
+        (begin..begin + count)
+            .map(|i| op.operand(i as usize).unwrap())
+            .collect()
+    })
 }
 
 /// Replaces the operands branch `op` forwards to successor `slot`.
-pub fn set_successor_operands(op: OperationRef<'_, '_>, slot: usize, values: &[Value<'_, '_>]) -> bool {
+pub fn set_successor_operands(
+    op: OperationRef<'_, '_>,
+    slot: usize,
+    values: &[Value<'_, '_>],
+) -> bool {
     let raw: Vec<_> = values.iter().map(|v| v.to_raw()).collect();
     // SAFETY: the values and the operation are live; the helper copies them.
-    unsafe { ffi::spmdSetSuccessorOperands(op.to_raw(), slot as isize, raw.len() as isize, raw.as_ptr()) }
+    unsafe {
+        ffi::spmdSetSuccessorOperands(op.to_raw(), slot as isize, raw.len() as isize, raw.as_ptr())
+    }
 }
 
 /// Appends `values` to the operands branch `op` forwards to successor `slot`.
-pub fn append_successor_operands(op: OperationRef<'_, '_>, slot: usize, values: &[Value<'_, '_>]) -> bool {
+pub fn append_successor_operands(
+    op: OperationRef<'_, '_>,
+    slot: usize,
+    values: &[Value<'_, '_>],
+) -> bool {
     let raw: Vec<_> = values.iter().map(|v| v.to_raw()).collect();
     // SAFETY: the values and the operation are live; the helper copies them.
-    unsafe { ffi::spmdAppendSuccessorOperands(op.to_raw(), slot as isize, raw.len() as isize, raw.as_ptr()) }
+    unsafe {
+        ffi::spmdAppendSuccessorOperands(
+            op.to_raw(),
+            slot as isize,
+            raw.len() as isize,
+            raw.as_ptr(),
+        )
+    }
 }
 
 /// Runs the folders and canonicalization patterns of `ops` on `ops` (and
@@ -126,7 +153,10 @@ pub fn set_operand(op: OperationRef<'_, '_>, index: usize, value: Value<'_, '_>)
 }
 
 /// Inserts `op` into `block` right before its terminator (or at the end).
-pub fn insert_before_terminator<'c, 'a>(block: BlockRef<'c, 'a>, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'a> {
+pub fn insert_before_terminator<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    op: melior::ir::Operation<'c>,
+) -> OperationRef<'c, 'a> {
     match block.terminator() {
         Some(terminator) => block.insert_operation_before(terminator, op),
         None => block.append_operation(op),
@@ -134,12 +164,19 @@ pub fn insert_before_terminator<'c, 'a>(block: BlockRef<'c, 'a>, op: melior::ir:
 }
 
 /// Inserts `op` at the start of `block`.
-pub fn insert_at_start<'c, 'a>(block: BlockRef<'c, 'a>, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'a> {
+pub fn insert_at_start<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    op: melior::ir::Operation<'c>,
+) -> OperationRef<'c, 'a> {
     block.insert_operation(0, op)
 }
 
 /// `arith.constant true/false : i1`.
-pub fn bool_constant<'c>(context: &'c Context, value: bool, location: Location<'c>) -> melior::ir::Operation<'c> {
+pub fn bool_constant<'c>(
+    context: &'c Context,
+    value: bool,
+    location: Location<'c>,
+) -> melior::ir::Operation<'c> {
     let i1: Type = IntegerType::new(context, 1).into();
     OperationBuilder::new("arith.constant", location)
         .add_attributes(&[(
@@ -152,9 +189,21 @@ pub fn bool_constant<'c>(context: &'c Context, value: bool, location: Location<'
 }
 
 /// Inserts `arith.constant value : i<width>` at the start of `block`.
-pub fn prepend_integer_constant<'c, 'a>(block: BlockRef<'c, 'a>, width: u32, value: i64, location: Location<'c>) -> Value<'c, 'a> {
+pub fn prepend_integer_constant<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    width: u32,
+    value: i64,
+    location: Location<'c>,
+) -> Value<'c, 'a> {
     // SAFETY: a live block and location; the helper inserts the new op into it.
-    unsafe { Value::from_raw(ffi::spmdPrependIntegerConstant(block.to_raw(), width, value, location.to_raw())) }
+    unsafe {
+        Value::from_raw(ffi::spmdPrependIntegerConstant(
+            block.to_raw(),
+            width,
+            value,
+            location.to_raw(),
+        ))
+    }
 }
 
 /// The terminator [`append_two_way_branch`] builds.
@@ -197,7 +246,11 @@ pub fn append_two_way_branch<'c, 'a>(
 }
 
 /// `ub.poison : type`.
-pub fn poison<'c>(context: &'c Context, r#type: Type<'c>, location: Location<'c>) -> melior::ir::Operation<'c> {
+pub fn poison<'c>(
+    context: &'c Context,
+    r#type: Type<'c>,
+    location: Location<'c>,
+) -> melior::ir::Operation<'c> {
     let value: Attribute = Attribute::parse(context, "#ub.poison").expect("ub dialect loaded");
     OperationBuilder::new("ub.poison", location)
         .add_attributes(&[(melior::ir::Identifier::new(context, "value"), value)])
@@ -205,7 +258,6 @@ pub fn poison<'c>(context: &'c Context, r#type: Type<'c>, location: Location<'c>
         .build()
         .expect("valid ub.poison")
 }
-
 
 /// Removes `op` from its block and destroys it (its results must be unused).
 pub fn erase_operation(op: OperationRef<'_, '_>) {
@@ -280,7 +332,9 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
     // SAFETY: queries on a live value.
     unsafe {
         if mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
-            Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(value.to_raw())))
+            Some(OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(
+                value.to_raw(),
+            )))
         } else {
             None
         }
@@ -295,7 +349,8 @@ pub fn defining_block_address(value: Value<'_, '_>) -> usize {
         if mlir_sys::mlirValueIsABlockArgument(value.to_raw()) {
             mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()).ptr as usize
         } else {
-            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(value.to_raw())).ptr as usize
+            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(value.to_raw())).ptr
+                as usize
         }
     }
 }
@@ -349,11 +404,22 @@ pub fn insert_reconvergence_marker<'c, 'a>(
     id: u64,
     location: Location<'c>,
 ) -> OperationRef<'c, 'a> {
-    let before = before.map_or(mlir_sys::MlirOperation { ptr: std::ptr::null_mut() }, |op| op.to_raw());
+    let before = before.map_or(
+        mlir_sys::MlirOperation {
+            ptr: std::ptr::null_mut(),
+        },
+        |op| op.to_raw(),
+    );
     // SAFETY: a live block and (if any) an op of it; the helper inserts the
     // marker into the block, which owns it.
     unsafe {
-        OperationRef::from_raw(ffi::spmdInsertReconvergenceMarker(block.to_raw(), before, head, id, location.to_raw()))
+        OperationRef::from_raw(ffi::spmdInsertReconvergenceMarker(
+            block.to_raw(),
+            before,
+            head,
+            id,
+            location.to_raw(),
+        ))
     }
 }
 
@@ -371,7 +437,9 @@ pub fn erase_unreachable_blocks(region: melior::ir::RegionRef<'_, '_>) -> bool {
 pub fn strip_argument_attributes(function: OperationRef<'_, '_>, prefix: &str) {
     use mlir_sys::*;
     for name in ["arg_attrs", "res_attrs"] {
-        let Ok(array) = function.attribute(name) else { continue };
+        let Ok(array) = function.attribute(name) else {
+            continue;
+        };
         let raw = melior::ir::attribute::AttributeLike::to_raw(&array);
         // SAFETY: C API queries and constructors on live attributes of the
         // function's context; the new array replaces the old one.
@@ -383,8 +451,12 @@ pub fn strip_argument_attributes(function: OperationRef<'_, '_>, prefix: &str) {
             let dictionaries: Vec<MlirAttribute> = (0..mlirArrayAttrGetNumElements(raw))
                 .map(|index| without_entries(context, mlirArrayAttrGetElement(raw, index), prefix))
                 .collect();
-            let stripped = mlirArrayAttrGet(context, dictionaries.len() as isize, dictionaries.as_ptr());
-            let name = MlirStringRef { data: name.as_ptr() as *const _, length: name.len() };
+            let stripped =
+                mlirArrayAttrGet(context, dictionaries.len() as isize, dictionaries.as_ptr());
+            let name = MlirStringRef {
+                data: name.as_ptr() as *const _,
+                length: name.len(),
+            };
             mlirOperationSetAttributeByName(function.to_raw(), name, stripped);
         }
     }
@@ -424,7 +496,12 @@ unsafe fn without_entries(
 pub fn remove_attributes_with_prefix(op: OperationRef<'_, '_>, prefix: &str) {
     let names: Vec<String> = (0..op.discardable_attribute_count())
         .filter_map(|index| op.discardable_attribute_at(index).ok())
-        .map(|(name, _)| name.as_string_ref().as_str().unwrap_or_default().to_string())
+        .map(|(name, _)| {
+            name.as_string_ref()
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
         .filter(|name| name.starts_with(prefix))
         .collect();
     if names.is_empty() {
@@ -433,7 +510,8 @@ pub fn remove_attributes_with_prefix(op: OperationRef<'_, '_>, prefix: &str) {
     // SAFETY: `op` is live; the mutable handle is used for these calls only.
     let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) };
     for name in names {
-        let _ = melior::ir::operation::OperationMutLike::remove_discardable_attribute(&mut op, &name);
+        let _ =
+            melior::ir::operation::OperationMutLike::remove_discardable_attribute(&mut op, &name);
     }
 }
 
@@ -451,7 +529,10 @@ pub fn argument_location<'c>(argument: melior::ir::block::BlockArgument<'c, '_>)
 }
 
 /// Sets the location of a block argument.
-pub fn set_argument_location(argument: melior::ir::block::BlockArgument<'_, '_>, location: Location<'_>) {
+pub fn set_argument_location(
+    argument: melior::ir::block::BlockArgument<'_, '_>,
+    location: Location<'_>,
+) {
     // SAFETY: a live block argument and location; only the location changes.
     unsafe { mlir_sys::mlirBlockArgumentSetLocation(argument.to_raw(), location.to_raw()) };
 }

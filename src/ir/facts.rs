@@ -56,7 +56,11 @@ pub fn uniformity_attribute(context: &Context, mark: UniformityMark) -> Attribut
 /// Sets the `spmd.uniformity` mark of `op` to `mark`.
 pub fn set_uniformity_mark(op: OperationRef<'_, '_>, mark: UniformityMark) {
     let context = super::query::context_of(op);
-    set_attribute(op, names::UNIFORMITY_ATTR, uniformity_attribute(context, mark));
+    set_attribute(
+        op,
+        names::UNIFORMITY_ATTR,
+        uniformity_attribute(context, mark),
+    );
 }
 
 /// Sets the discardable attribute `name` of `op` to `value`.
@@ -92,7 +96,10 @@ pub fn integer_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<IntCons
         return None;
     }
     let value = integer.value();
-    Some(IntConstant { value: if width == 1 { value & 1 } else { value }, width })
+    Some(IntConstant {
+        value: if width == 1 { value & 1 } else { value },
+        width,
+    })
 }
 
 /// The `value` of an integer constant op (`arith.constant`,
@@ -103,7 +110,9 @@ pub fn constant_value(op: OperationRef<'_, '_>) -> Option<IntConstant> {
 
 /// The `i1` value of a boolean constant op, if `op` is one.
 pub fn bool_constant(op: OperationRef<'_, '_>) -> Option<bool> {
-    constant_value(op).filter(|constant| constant.width == 1).map(|constant| constant.value != 0)
+    constant_value(op)
+        .filter(|constant| constant.width == 1)
+        .map(|constant| constant.value != 0)
 }
 
 /// The case values of a switch (`cf.switch`, `llvm.switch`), splats
@@ -119,11 +128,14 @@ pub fn switch_case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
 /// The integers of a dense integer elements attribute, splats expanded.
 pub fn integer_elements(attribute: Attribute<'_>) -> Option<Vec<i64>> {
     // SAFETY: a live attribute; a zero capacity writes nothing.
-    let count = unsafe { ffi::spmdReadIntegerElements(attribute.to_raw(), std::ptr::null_mut(), 0) };
+    let count =
+        unsafe { ffi::spmdReadIntegerElements(attribute.to_raw(), std::ptr::null_mut(), 0) };
     let count = usize::try_from(count).ok()?;
     let mut values = vec![0i64; count];
     // SAFETY: `values` has room for the `count` elements the helper writes.
-    unsafe { ffi::spmdReadIntegerElements(attribute.to_raw(), values.as_mut_ptr(), count as isize) };
+    unsafe {
+        ffi::spmdReadIntegerElements(attribute.to_raw(), values.as_mut_ptr(), count as isize)
+    };
     Some(values)
 }
 
@@ -174,12 +186,22 @@ pub fn holds_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
 /// more than the largest marker id (0 if there is none), and for each
 /// block (in region order) whether it holds an `spmd.reconvergence.head`.
 /// `None` if the region does not have `num_blocks` blocks.
-pub fn reconvergence_markers(region: RegionRef<'_, '_>, num_blocks: usize) -> Option<(u64, Vec<bool>)> {
+pub fn reconvergence_markers(
+    region: RegionRef<'_, '_>,
+    num_blocks: usize,
+) -> Option<(u64, Vec<bool>)> {
     let mut has_head = vec![false; num_blocks];
     // SAFETY: a live region; the helper writes at most `num_blocks` flags.
-    let next_id =
-        unsafe { ffi::spmdScanReconvergenceMarkers(region.to_raw(), has_head.as_mut_ptr(), num_blocks as isize) };
-    u64::try_from(next_id).ok().map(|next_id| (next_id, has_head))
+    let next_id = unsafe {
+        ffi::spmdScanReconvergenceMarkers(
+            region.to_raw(),
+            has_head.as_mut_ptr(),
+            num_blocks as isize,
+        )
+    };
+    u64::try_from(next_id)
+        .ok()
+        .map(|next_id| (next_id, has_head))
 }
 
 /// True if `type` belongs to the spmd dialect (`!spmd.mask`, ...).
@@ -190,7 +212,8 @@ pub fn is_spmd_type(r#type: Type<'_>) -> bool {
         mlir_sys::mlirDialectGetNamespace(dialect)
     };
     // SAFETY: the namespace is a string owned by the dialect, live here.
-    let bytes = unsafe { std::slice::from_raw_parts(namespace.data as *const u8, namespace.length) };
+    let bytes =
+        unsafe { std::slice::from_raw_parts(namespace.data as *const u8, namespace.length) };
     bytes == names::SPMD_DIALECT.as_bytes()
 }
 
@@ -215,7 +238,13 @@ const PRIVATE_ADDRESS_SPACE: u32 = 5;
 /// private memory.
 pub fn private_memory(address_type: Type<'_>) -> PrivateMemory {
     let r#type = address_type.to_raw();
-    let verdict = |may: bool| if may { PrivateMemory::May } else { PrivateMemory::MayNot };
+    let verdict = |may: bool| {
+        if may {
+            PrivateMemory::May
+        } else {
+            PrivateMemory::MayNot
+        }
+    };
     // SAFETY: type and attribute queries on a live type of a live context.
     unsafe {
         if mlir_sys::mlirTypeIsALLVMPointerType(r#type) {
@@ -230,13 +259,18 @@ pub fn private_memory(address_type: Type<'_>) -> PrivateMemory {
             return PrivateMemory::DependsOnAllocation;
         }
         if mlir_sys::mlirAttributeIsAInteger(space) {
-            return verdict(mlir_sys::mlirIntegerAttrGetValueInt(space) == i64::from(PRIVATE_ADDRESS_SPACE));
+            return verdict(
+                mlir_sys::mlirIntegerAttrGetValueInt(space) == i64::from(PRIVATE_ADDRESS_SPACE),
+            );
         }
         let context = mlir_sys::mlirAttributeGetContext(space);
         let text = "#gpu.address_space<private>";
         let private = mlir_sys::mlirAttributeParseGet(
             context,
-            mlir_sys::MlirStringRef { data: text.as_ptr().cast(), length: text.len() },
+            mlir_sys::MlirStringRef {
+                data: text.as_ptr().cast(),
+                length: text.len(),
+            },
         );
         if !private.ptr.is_null() && mlir_sys::mlirAttributeEqual(space, private) {
             return PrivateMemory::May;
@@ -259,7 +293,8 @@ pub fn token_type(context: &Context) -> Type<'_> {
 /// pointer comparison).
 pub fn is_mask_type(r#type: Type<'_>) -> bool {
     // SAFETY: a query on a live type.
-    let context = super::query::context_from_raw(unsafe { mlir_sys::mlirTypeGetContext(r#type.to_raw()) });
+    let context =
+        super::query::context_from_raw(unsafe { mlir_sys::mlirTypeGetContext(r#type.to_raw()) });
     is_spmd_type(r#type) && r#type == mask_type(context)
 }
 
@@ -293,7 +328,13 @@ pub fn element_at<'c>(attribute: Attribute<'c>, index: usize) -> Option<Attribut
     let mut position = index as u64;
     // SAFETY: a live elements attribute; the index vector has one element
     // and lives during the call.
-    unsafe { Attribute::from_option_raw(mlir_sys::mlirElementsAttrGetValue(attribute.to_raw(), 1, &mut position)) }
+    unsafe {
+        Attribute::from_option_raw(mlir_sys::mlirElementsAttrGetValue(
+            attribute.to_raw(),
+            1,
+            &mut position,
+        ))
+    }
 }
 
 /// Whether a dense elements attribute is a splat, and the rank of its
@@ -331,7 +372,8 @@ pub fn llvm_struct_body(r#type: Type<'_>) -> Option<(bool, Vec<Type<'_>>)> {
             return None;
         }
         let count = mlir_sys::mlirLLVMStructTypeGetNumElementTypes(raw);
-        let fields = (0..count).map(|index| Type::from_raw(mlir_sys::mlirLLVMStructTypeGetElementType(raw, index)));
+        let fields = (0..count)
+            .map(|index| Type::from_raw(mlir_sys::mlirLLVMStructTypeGetElementType(raw, index)));
         Some((mlir_sys::mlirLLVMStructTypeIsPacked(raw), fields.collect()))
     }
 }
@@ -341,9 +383,16 @@ pub fn llvm_struct_body(r#type: Type<'_>) -> Option<(bool, Vec<Type<'_>>)> {
 /// the type's spelling (`!llvm.array<N x T>`), here and nowhere else.
 pub fn llvm_array(r#type: Type<'_>) -> Option<(Type<'_>, u64)> {
     let text = r#type.to_string();
-    let count: u64 = text.strip_prefix("!llvm.array<")?.split(" x ").next()?.trim().parse().ok()?;
+    let count: u64 = text
+        .strip_prefix("!llvm.array<")?
+        .split(" x ")
+        .next()?
+        .trim()
+        .parse()
+        .ok()?;
     // SAFETY: `r#type` is an LLVM array type (checked by its spelling).
-    let element = unsafe { Type::from_raw(mlir_sys::mlirLLVMArrayTypeGetElementType(r#type.to_raw())) };
+    let element =
+        unsafe { Type::from_raw(mlir_sys::mlirLLVMArrayTypeGetElementType(r#type.to_raw())) };
     Some((element, count))
 }
 

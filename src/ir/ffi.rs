@@ -6,7 +6,10 @@
 //! C enums of `Internal.h` (`SpmdBranchKind`, `SpmdFlowShape`,
 //! `SpmdUniformity`).
 
-use mlir_sys::{MlirDialectHandle, MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef, MlirValue};
+use mlir_sys::{
+    MlirDialectHandle, MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef,
+    MlirValue,
+};
 use std::os::raw::{c_char, c_int, c_void};
 
 /// The handle of the `spmd` dialect (static data; nothing to release).
@@ -20,7 +23,10 @@ pub fn dialect_handle() -> melior::dialect::DialectHandle {
 /// the exit code. Like MLIR's `MlirOptMain` it shuts LLVM's global state
 /// down, so no MLIR call may follow.
 pub fn opt_main(arguments: &[std::ffi::CString]) -> i32 {
-    let mut argv: Vec<*mut c_char> = arguments.iter().map(|argument| argument.as_ptr() as *mut c_char).collect();
+    let mut argv: Vec<*mut c_char> = arguments
+        .iter()
+        .map(|argument| argument.as_ptr() as *mut c_char)
+        .collect();
     argv.push(std::ptr::null_mut());
     // SAFETY: argv is a null-terminated array of C strings that `arguments`
     // keeps alive during the call; spmdOptMain only reads them.
@@ -46,7 +52,12 @@ pub struct PassOutcomeSink {
     /// `description` declared in `SpmdPasses.td` (borrowed for the call)
     /// and `user_data`; `None` (null) skips the statistics.
     pub add_statistic: Option<
-        unsafe extern "C" fn(name: MlirStringRef, description: MlirStringRef, value: u64, user_data: *mut c_void),
+        unsafe extern "C" fn(
+            name: MlirStringRef,
+            description: MlirStringRef,
+            value: u64,
+            user_data: *mut c_void,
+        ),
     >,
     /// `userData`: the shell's context, opaque to the runner and passed
     /// back to `add_statistic`.
@@ -113,7 +124,11 @@ unsafe extern "C" {
     );
     pub fn spmdIsBranch(op: MlirOperation) -> bool;
     pub fn spmdFindNonBranchTerminator(ops: *const MlirOperation, num_ops: isize) -> isize;
-    pub fn spmdReadFlowShapes(blocks: *const mlir_sys::MlirBlock, num_blocks: isize, shapes: *mut u8);
+    pub fn spmdReadFlowShapes(
+        blocks: *const mlir_sys::MlirBlock,
+        num_blocks: isize,
+        shapes: *mut u8,
+    );
     pub fn spmdBlockHoldsNonFlowOps(block: mlir_sys::MlirBlock) -> bool;
     pub fn spmdAppendTwoWayBranch(
         block: mlir_sys::MlirBlock,
@@ -143,8 +158,16 @@ unsafe extern "C" {
         id: u64,
         location: mlir_sys::MlirLocation,
     ) -> MlirOperation;
-    pub fn spmdCrossBlockOperands(block: mlir_sys::MlirBlock, out: *mut MlirValue, capacity: isize) -> isize;
-    pub fn spmdScanReconvergenceMarkers(region: mlir_sys::MlirRegion, has_head: *mut bool, num_blocks: isize) -> i64;
+    pub fn spmdCrossBlockOperands(
+        block: mlir_sys::MlirBlock,
+        out: *mut MlirValue,
+        capacity: isize,
+    ) -> isize;
+    pub fn spmdScanReconvergenceMarkers(
+        region: mlir_sys::MlirRegion,
+        has_head: *mut bool,
+        num_blocks: isize,
+    ) -> i64;
     pub fn spmdRegionCfgRead(region: mlir_sys::MlirRegion) -> SpmdRegionCfg;
     pub fn spmdRegionCfgDestroy(cfg: SpmdRegionCfg);
     pub fn spmdBlockGetLastOperation(block: mlir_sys::MlirBlock) -> MlirOperation;
@@ -177,8 +200,15 @@ unsafe extern "C" {
     ) -> MlirLogicalResult;
     pub fn spmdIsGraphRegion(op: MlirOperation, index: isize) -> bool;
     pub fn spmdNeedsLaneGuard(op: MlirOperation) -> bool;
-    pub fn spmdUniformityAttrGet(context: mlir_sys::MlirContext, value: SpmdUniformity) -> mlir_sys::MlirAttribute;
+    pub fn spmdUniformityAttrGet(
+        context: mlir_sys::MlirContext,
+        value: SpmdUniformity,
+    ) -> mlir_sys::MlirAttribute;
     pub fn spmdUniformityAttrGetValue(attribute: mlir_sys::MlirAttribute) -> SpmdUniformity;
-    pub fn spmdReadIntegerElements(attribute: mlir_sys::MlirAttribute, out: *mut i64, capacity: isize) -> isize;
+    pub fn spmdReadIntegerElements(
+        attribute: mlir_sys::MlirAttribute,
+        out: *mut i64,
+        capacity: isize,
+    ) -> isize;
     pub fn spmdOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 }

@@ -41,9 +41,18 @@ pub fn cfg_regions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<CfgRegion<'c, 'a>>
             let label = match (function_like, index) {
                 (true, 0) => symbol_label(owner),
                 (true, _) => format!("{}#{index}", symbol_label(owner)),
-                (false, _) => format!("'{}' in {}", owner.name().as_string_ref().as_str().unwrap_or("?"), enclosing_label(owner)),
+                (false, _) => format!(
+                    "'{}' in {}",
+                    owner.name().as_string_ref().as_str().unwrap_or("?"),
+                    enclosing_label(owner)
+                ),
             };
-            regions.push(CfgRegion { owner, region, label, function_like });
+            regions.push(CfgRegion {
+                owner,
+                region,
+                label,
+                function_like,
+            });
         }
     }
     regions
@@ -63,7 +72,10 @@ fn collect_owners<'c, 'a>(op: OperationRef<'c, 'a>, out: &mut Vec<OperationRef<'
     // SAFETY: a read-only walk of a live operation; `push` only appends.
     unsafe { ffi::spmdWalkRegionOwners(op.to_raw(), push, (&mut raw as *mut Vec<_>).cast()) };
     // SAFETY: every pointer is an operation nested in `op`, which outlives 'a.
-    out.extend(raw.into_iter().map(|raw| unsafe { OperationRef::from_raw(raw) }));
+    out.extend(
+        raw.into_iter()
+            .map(|raw| unsafe { OperationRef::from_raw(raw) }),
+    );
 }
 
 /// The number of blocks of `region`, counting no further than `limit`.
@@ -85,7 +97,12 @@ fn symbol_label(op: OperationRef<'_, '_>) -> String {
         .ok()
         .and_then(|attribute| StringAttribute::try_from(attribute).ok())
         .map(|name| format!("@{}", name.value()))
-        .unwrap_or_else(|| format!("<anonymous {}>", op.name().as_string_ref().as_str().unwrap_or("?")))
+        .unwrap_or_else(|| {
+            format!(
+                "<anonymous {}>",
+                op.name().as_string_ref().as_str().unwrap_or("?")
+            )
+        })
 }
 
 fn enclosing_label(op: OperationRef<'_, '_>) -> String {

@@ -61,7 +61,10 @@ impl PassOutcome {
     /// An outcome with every statistic of `statistics` at zero and the IR
     /// unchanged.
     pub fn new(statistics: &'static [Statistic]) -> Self {
-        Self { changed: false, counters: statistics.iter().map(|&s| (s, 0)).collect() }
+        Self {
+            changed: false,
+            counters: statistics.iter().map(|&s| (s, 0)).collect(),
+        }
     }
 
     /// Adds `amount` to the statistic called `name`. Panics (an internal
@@ -80,7 +83,10 @@ impl PassOutcome {
 
     /// The value of statistic `name` (0 if the pass does not declare it).
     pub fn get(&self, name: &str) -> u64 {
-        self.counters.iter().find(|(s, _)| s.name == name).map_or(0, |(_, v)| *v)
+        self.counters
+            .iter()
+            .find(|(s, _)| s.name == name)
+            .map_or(0, |(_, v)| *v)
     }
 
     /// Every statistic with its value, in declaration order.
@@ -91,7 +97,12 @@ impl PassOutcome {
 
 /// Runs the pass called `name` on `op` with the option text `options`;
 /// `None` if there is no such pass.
-pub type Runner = fn(name: &str, op: OperationRef<'_, '_>, options: &str, report: &mut Report) -> Option<Result<PassOutcome, ()>>;
+pub type Runner = fn(
+    name: &str,
+    op: OperationRef<'_, '_>,
+    options: &str,
+    report: &mut Report,
+) -> Option<Result<PassOutcome, ()>>;
 
 static RUNNER: OnceLock<Runner> = OnceLock::new();
 
@@ -123,7 +134,9 @@ pub extern "C" fn spmdRegisterAllPasses() {
 pub extern "C" fn spmdRegisterEverything(registry: mlir_sys::MlirDialectRegistry) {
     if !registry.ptr.is_null() {
         // SAFETY: the caller passes a live registry; the handle is static.
-        unsafe { mlir_sys::mlirDialectHandleInsertDialect(ffi::mlirGetDialectHandle__spmd__(), registry) };
+        unsafe {
+            mlir_sys::mlirDialectHandleInsertDialect(ffi::mlirGetDialectHandle__spmd__(), registry)
+        };
     }
     crate::passes::register_all_passes();
 }
@@ -142,16 +155,33 @@ unsafe extern "C" fn run_pass_by_name(
     outcome_sink: *mut ffi::PassOutcomeSink,
 ) -> MlirLogicalResult {
     // SAFETY: MLIR passes valid string refs and the operation being processed.
-    let (name, options, op) = unsafe { (str_from(pass_name), str_from(options), OperationRef::from_raw(op)) };
-    let mut report = Report { callback: report, user_data: report_user_data };
+    let (name, options, op) = unsafe {
+        (
+            str_from(pass_name),
+            str_from(options),
+            OperationRef::from_raw(op),
+        )
+    };
+    let mut report = Report {
+        callback: report,
+        user_data: report_user_data,
+    };
     let Some(runner) = RUNNER.get() else {
-        diagnostics::emit_error(op.location(), "the spmd passes are not registered (call spmdRegisterAllPasses)");
+        diagnostics::emit_error(
+            op.location(),
+            "the spmd passes are not registered (call spmdRegisterAllPasses)",
+        );
         return logical_result(false);
     };
-    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| runner(&name, op, &options, &mut report)));
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        runner(&name, op, &options, &mut report)
+    }));
     let succeeded = match outcome {
         Ok(None) => {
-            diagnostics::emit_error(op.location(), &format!("no Rust implementation of pass '{name}'"));
+            diagnostics::emit_error(
+                op.location(),
+                &format!("no Rust implementation of pass '{name}'"),
+            );
             false
         }
         Ok(Some(Ok(outcome))) => {
@@ -184,14 +214,23 @@ fn report_outcome(sink: &mut ffi::PassOutcomeSink, outcome: &PassOutcome) {
         for (statistic, value) in outcome.counters() {
             // SAFETY: the callback and its user data come from the shell,
             // which keeps them alive during the call.
-            unsafe { add(string_ref(statistic.name), string_ref(statistic.description), value, sink.user_data) };
+            unsafe {
+                add(
+                    string_ref(statistic.name),
+                    string_ref(statistic.description),
+                    value,
+                    sink.user_data,
+                )
+            };
         }
     }
     sink.changed = outcome.changed;
 }
 
 fn logical_result(success: bool) -> MlirLogicalResult {
-    MlirLogicalResult { value: if success { 1 } else { 0 } }
+    MlirLogicalResult {
+        value: if success { 1 } else { 0 },
+    }
 }
 
 /// # Safety
@@ -206,5 +245,8 @@ unsafe fn str_from(text: MlirStringRef) -> String {
 }
 
 fn string_ref(text: &str) -> MlirStringRef {
-    MlirStringRef { data: text.as_ptr() as *const _, length: text.len() }
+    MlirStringRef {
+        data: text.as_ptr() as *const _,
+        length: text.len(),
+    }
 }

@@ -53,7 +53,9 @@ pub fn find_non_branch_terminator(terminators: &[OperationRef<'_, '_>]) -> Optio
 pub fn successor_operand_range(op: OperationRef<'_, '_>, slot: usize) -> Option<(usize, usize)> {
     let (mut begin, mut count) = (0isize, 0isize);
     // SAFETY: a query on a live operation; the outputs are locals.
-    let known = unsafe { ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count) };
+    let known = unsafe {
+        ffi::spmdGetSuccessorOperandRange(op.to_raw(), slot as isize, &mut begin, &mut count)
+    };
     known.then_some((begin as usize, count as usize))
 }
 
@@ -87,9 +89,13 @@ pub fn for_each_cross_block_operand<'c, 'a>(
     scratch.clear();
     loop {
         // SAFETY: a live block; the helper writes at most `capacity` values.
-        let count =
-            unsafe { ffi::spmdCrossBlockOperands(block.to_raw(), scratch.as_mut_ptr(), scratch.capacity() as isize) }
-                as usize;
+        let count = unsafe {
+            ffi::spmdCrossBlockOperands(
+                block.to_raw(),
+                scratch.as_mut_ptr(),
+                scratch.capacity() as isize,
+            )
+        } as usize;
         if count <= scratch.capacity() {
             // SAFETY: the helper initialised the first `count` entries.
             unsafe { scratch.set_len(count) };
@@ -124,7 +130,11 @@ pub fn collect_ops<'c, 'a>(
 /// Calls `visit` on `root` and every operation nested in it, in `order`,
 /// with handles that carry `root`'s lifetimes. `visit` must not erase or
 /// move operations.
-pub fn for_each_op<'c, 'a>(root: OperationRef<'c, 'a>, order: WalkOrder, mut visit: impl FnMut(OperationRef<'c, 'a>)) {
+pub fn for_each_op<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+    order: WalkOrder,
+    mut visit: impl FnMut(OperationRef<'c, 'a>),
+) {
     root.walk(order, |op| {
         // SAFETY: the walk only visits operations nested in `root`, which
         // live as long as `root`'s IR; `visit` does not erase them.
@@ -153,7 +163,10 @@ pub(crate) fn context_from_raw<'c>(raw: mlir_sys::MlirContext) -> &'c Context {
         sync::{Mutex, OnceLock},
     };
     static HANDLES: OnceLock<Mutex<HashMap<usize, usize>>> = OnceLock::new();
-    let mut handles = HANDLES.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut handles = HANDLES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let address = *handles.entry(raw.ptr as usize).or_insert_with(|| {
         // SAFETY: `raw` is a live context; the handle only stores it.
         let handle: ContextRef<'static> = unsafe { ContextRef::from_raw(raw) };
@@ -167,7 +180,10 @@ pub(crate) fn context_from_raw<'c>(raw: mlir_sys::MlirContext) -> &'c Context {
 
 /// The block of `op`, re-borrowed with the lifetimes of `region`'s blocks
 /// when `op` is directly inside `region`; `None` otherwise.
-pub fn block_in<'c, 'a>(region: RegionRef<'c, 'a>, op: OperationRef<'_, '_>) -> Option<BlockRef<'c, 'a>> {
+pub fn block_in<'c, 'a>(
+    region: RegionRef<'c, 'a>,
+    op: OperationRef<'_, '_>,
+) -> Option<BlockRef<'c, 'a>> {
     let block = op.block()?;
     let parent = block.parent_region()?;
     if parent.to_raw().ptr != region.to_raw().ptr {

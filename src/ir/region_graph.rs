@@ -27,8 +27,8 @@
 //! walk is bound by memory latency, and one pass instead of a C API call
 //! per block and successor made snapshots about 4x faster.
 
-use crate::support::FastMap;
 use crate::analysis::cfg::{BlockId, CfgBuilder, CfgGraph};
+use crate::support::FastMap;
 use melior::ir::{
     block::BlockLike, operation::OperationLike, BlockRef, Location, RegionLike, RegionRef,
 };
@@ -91,14 +91,23 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
         edges: &[(BlockId, BlockId)],
     ) -> Self {
         assert_eq!(blocks.len(), terminators.len(), "one terminator per block");
-        let ids = blocks.iter().enumerate().map(|(index, block)| (address(block), BlockId::new(index))).collect();
+        let ids = blocks
+            .iter()
+            .enumerate()
+            .map(|(index, block)| (address(block), BlockId::new(index)))
+            .collect();
         let mut builder = CfgBuilder::new();
         builder.set_num_blocks(blocks.len());
         for &(from, to) in edges {
             builder.add_edge(from, to);
         }
         builder.finish();
-        Self { blocks, terminators, ids, builder }
+        Self {
+            blocks,
+            terminators,
+            ids,
+            builder,
+        }
     }
 
     /// True if `self` and `other` have the same blocks, terminators and
@@ -107,7 +116,10 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
         use crate::analysis::cfg::Graph;
         self.blocks == other.blocks
             && self.terminators == other.terminators
-            && (0..self.num_blocks()).all(|b| self.graph().successors(BlockId::new(b)) == other.graph().successors(BlockId::new(b)))
+            && (0..self.num_blocks()).all(|b| {
+                self.graph().successors(BlockId::new(b))
+                    == other.graph().successors(BlockId::new(b))
+            })
     }
 
     /// Re-reads `region` after edits, reusing the buffers.
@@ -122,22 +134,40 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
             return Err(RegionGraphError::EmptyRegion);
         }
         // SAFETY: the handles were just read from the live region.
-        self.blocks.extend(raw_blocks.iter().map(|&raw| unsafe { BlockRef::from_raw(raw) }));
+        self.blocks.extend(
+            raw_blocks
+                .iter()
+                .map(|&raw| unsafe { BlockRef::from_raw(raw) }),
+        );
         self.ids.reserve(self.blocks.len());
-        self.ids.extend(raw_blocks.iter().enumerate().map(|(index, raw)| (raw.ptr as usize, BlockId::new(index))));
+        self.ids.extend(
+            raw_blocks
+                .iter()
+                .enumerate()
+                .map(|(index, raw)| (raw.ptr as usize, BlockId::new(index))),
+        );
         if let Some(index) = raw_last.iter().position(|op| op.ptr.is_null()) {
             let block = self.blocks[index];
             let location = region_owner_location(&block).expect("a block in a region has an owner");
-            return Err(RegionGraphError::MissingTerminator { block: index, location });
+            return Err(RegionGraphError::MissingTerminator {
+                block: index,
+                location,
+            });
         }
         // SAFETY: non-null handles of the blocks' live last operations.
-        self.terminators.extend(raw_last.iter().map(|&raw| unsafe { melior::ir::OperationRef::from_raw(raw) }));
+        self.terminators.extend(
+            raw_last
+                .iter()
+                .map(|&raw| unsafe { melior::ir::OperationRef::from_raw(raw) }),
+        );
         self.builder.set_num_blocks(self.blocks.len());
         let mut next = 0;
         for (index, &count) in successor_counts.iter().enumerate() {
             for &target in &targets[next..next + count as usize] {
-                let target = usize::try_from(target).expect("successors of a verified region are in the region");
-                self.builder.add_edge(BlockId::new(index), BlockId::new(target));
+                let target = usize::try_from(target)
+                    .expect("successors of a verified region are in the region");
+                self.builder
+                    .add_edge(BlockId::new(index), BlockId::new(target));
             }
             next += count as usize;
         }
@@ -200,7 +230,11 @@ fn region_owner_location<'c>(block: &BlockRef<'c, '_>) -> Option<Location<'c>> {
 /// whose successors still are CFG edges.
 pub fn last_operation<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<melior::ir::OperationRef<'c, 'a>> {
     // SAFETY: `block` is live; the C API returns null for an empty block.
-    unsafe { melior::ir::OperationRef::from_option_raw(crate::ir::ffi::spmdBlockGetLastOperation(block.to_raw())) }
+    unsafe {
+        melior::ir::OperationRef::from_option_raw(crate::ir::ffi::spmdBlockGetLastOperation(
+            block.to_raw(),
+        ))
+    }
 }
 
 /// A region's CFG as the C++ reader returns it (see `spmdRegionCfgRead`).
@@ -212,7 +246,14 @@ impl RawCfg {
         Self(unsafe { crate::ir::ffi::spmdRegionCfgRead(region.to_raw()) })
     }
 
-    fn slices(&self) -> (&[mlir_sys::MlirBlock], &[mlir_sys::MlirOperation], &[i32], &[i32]) {
+    fn slices(
+        &self,
+    ) -> (
+        &[mlir_sys::MlirBlock],
+        &[mlir_sys::MlirOperation],
+        &[i32],
+        &[i32],
+    ) {
         let (blocks, edges) = (self.0.num_blocks as usize, self.0.num_edges as usize);
         // SAFETY: the reader's arrays hold `num_blocks` / `num_edges` entries,
         // alive until `self` is dropped.

@@ -35,7 +35,14 @@ impl AsmNames {
     pub fn value(&self, value: Value<'_, '_>) -> String {
         let mut text = String::new();
         // SAFETY: the callback only appends to `text`, which outlives the call.
-        unsafe { mlirValuePrintAsOperand(value.to_raw(), self.state, Some(append), &mut text as *mut _ as *mut c_void) };
+        unsafe {
+            mlirValuePrintAsOperand(
+                value.to_raw(),
+                self.state,
+                Some(append),
+                &mut text as *mut _ as *mut c_void,
+            )
+        };
         text
     }
 
@@ -44,7 +51,14 @@ impl AsmNames {
     pub fn operation_line(&self, op: OperationRef<'_, '_>) -> String {
         let mut text = String::new();
         // SAFETY: as above.
-        unsafe { mlirOperationPrintWithState(op.to_raw(), self.state, Some(append), &mut text as *mut _ as *mut c_void) };
+        unsafe {
+            mlirOperationPrintWithState(
+                op.to_raw(),
+                self.state,
+                Some(append),
+                &mut text as *mut _ as *mut c_void,
+            )
+        };
         text.lines().next().unwrap_or_default().trim().to_string()
     }
 }

@@ -1,6 +1,9 @@
 //! `--spmd-branch-fold`: see [`crate::transforms::branch_fold`].
 
-use super::{for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
+use super::{
+    for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome,
+    RegionFailure, Report, Scope, Statistic,
+};
 use crate::transforms::{
     branch_fold::{fold_function, BranchFoldOptions},
     locations::{block_set, relocate_inserted_blocks, InsertedKind},
@@ -9,18 +12,37 @@ use melior::ir::OperationRef;
 
 /// The statistics of the pass (see `SpmdPasses.td`).
 pub const STATISTICS: &[Statistic] = &[
-    stat("blocks-removed", "Blocks removed (net, per function, never below 0)"),
-    stat("ops-removed", "Operations removed (net, per function, never below 0)"),
-    stat("branches-folded", "Conditional branches folded into unconditional ones"),
+    stat(
+        "blocks-removed",
+        "Blocks removed (net, per function, never below 0)",
+    ),
+    stat(
+        "ops-removed",
+        "Operations removed (net, per function, never below 0)",
+    ),
+    stat(
+        "branches-folded",
+        "Conditional branches folded into unconditional ones",
+    ),
     stat("blocks-merged", "Blocks merged into their only predecessor"),
     stat("tails-merged", "Common tails merged"),
     stat("ops-hoisted", "Operations hoisted above a branch"),
-    stat("regions-dissolved", "Divergent regions dissolved (head and tails erased)"),
-    stat("refused-by-gate", "CFG edits refused by the reconvergence gate"),
+    stat(
+        "regions-dissolved",
+        "Divergent regions dissolved (head and tails erased)",
+    ),
+    stat(
+        "refused-by-gate",
+        "CFG edits refused by the reconvergence gate",
+    ),
 ];
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Report) -> Result<PassOutcome, ()> {
+pub fn run(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+    report: &mut Report,
+) -> Result<PassOutcome, ()> {
     let uniformity = uniformity_options::parse(root, options)?;
     let mut outcome = PassOutcome::new(STATISTICS);
     if read::flag(root, options, "disable", false)? {
@@ -46,7 +68,13 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Repor
         // Conservative: any rule that fired, or a net change, means the IR
         // changed (FoldOperations may rewrite without changing counts).
         outcome.changed_if(true);
-        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Tail);
+        relocate_inserted_blocks(
+            context,
+            function.owner,
+            function.region,
+            &before,
+            InsertedKind::Tail,
+        );
         outcome.add("blocks-removed", result.blocks_removed().max(0) as usize);
         outcome.add("ops-removed", result.ops_removed().max(0) as usize);
         outcome.add("branches-folded", result.branches_folded);
@@ -59,4 +87,3 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Repor
     })?;
     Ok(outcome)
 }
-

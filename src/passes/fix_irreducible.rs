@@ -7,12 +7,21 @@ use melior::ir::OperationRef;
 
 /// The statistics of the pass (see `SpmdPasses.td`).
 pub const STATISTICS: &[Statistic] = &[
-    stat("irreducible-cycles", "Irreducible cycles made reducible (one hub each)"),
+    stat(
+        "irreducible-cycles",
+        "Irreducible cycles made reducible (one hub each)",
+    ),
     stat("guard-blocks", "Guard blocks inserted"),
     stat("edges-redirected", "Edges routed through a hub"),
 ];
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
-    run_hub_pass(root, "make the cycles of", irreducible_hubs, PassOutcome::new(STATISTICS), "irreducible-cycles")
+    run_hub_pass(
+        root,
+        "make the cycles of",
+        irreducible_hubs,
+        PassOutcome::new(STATISTICS),
+        "irreducible-cycles",
+    )
 }

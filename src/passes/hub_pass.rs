@@ -25,12 +25,20 @@ pub(super) fn run_hub_pass(
     for_each_region(root, Scope::FunctionBodies, |function| {
         let location = function.owner.location();
         let before = block_set(function.region);
-        let stats = run_rounds(context, function.region, location, planner).map_err(|error| RegionFailure {
-            location: error.location(location),
-            message: format!("cannot {verb} {}: {error}", function.label),
+        let stats = run_rounds(context, function.region, location, planner).map_err(|error| {
+            RegionFailure {
+                location: error.location(location),
+                message: format!("cannot {verb} {}: {error}", function.label),
+            }
         })?;
         outcome.changed_if(stats.hubs > 0 || stats.rounds > 0);
-        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Guard);
+        relocate_inserted_blocks(
+            context,
+            function.owner,
+            function.region,
+            &before,
+            InsertedKind::Guard,
+        );
         outcome.add(hubs_statistic, stats.hubs);
         outcome.add("guard-blocks", stats.guards);
         outcome.add("edges-redirected", stats.redirected_slots);

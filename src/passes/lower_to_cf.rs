@@ -25,9 +25,12 @@
 //! argument attributes such as `{spmd.divergent}`, which are unit attributes
 //! any MLIR tool reads and which lowerings to LLVM carry along harmlessly.
 
-use crate::ir::names;
 use super::{stat, PassOptions, PassOutcome, Report, Statistic};
-use crate::{ir::{diagnostics, edit}, transforms::prepare::op_name};
+use crate::ir::names;
+use crate::{
+    ir::{diagnostics, edit},
+    transforms::prepare::op_name,
+};
 use melior::{
     dialect::cf,
     ir::{
@@ -56,7 +59,9 @@ impl Lowering {
     fn of(name: &str) -> Option<Self> {
         match name {
             names::FLOW_BR => Some(Self::FlowBranch),
-            names::CONVERGENCE_ENTRY | names::CONVERGENCE_ANCHOR | names::CONVERGENCE_LOOP => Some(Self::Token),
+            names::CONVERGENCE_ENTRY | names::CONVERGENCE_ANCHOR | names::CONVERGENCE_LOOP => {
+                Some(Self::Token)
+            }
             names::RECONVERGENCE_HEAD | names::RECONVERGENCE_TAIL => Some(Self::Marker),
             other if other.starts_with(names::SPMD_PREFIX) => Some(Self::WaveLevel),
             _ => None,
@@ -88,7 +93,12 @@ pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Resul
     outcome.add("flow-branches", count(Lowering::FlowBranch));
     outcome.add("tokens-erased", count(Lowering::Token));
     outcome.add("markers-erased", count(Lowering::Marker));
-    erase_token_ops(ops.iter().filter(|(lowering, _)| *lowering == Lowering::Token).map(|(_, op)| *op).collect());
+    erase_token_ops(
+        ops.iter()
+            .filter(|(lowering, _)| *lowering == Lowering::Token)
+            .map(|(_, op)| *op)
+            .collect(),
+    );
     // Stripping attributes may change the IR even without spmd ops.
     outcome.changed = true;
     strip_spmd_attributes(root);
@@ -112,7 +122,10 @@ fn check_lowerable(ops: &[(Lowering, OperationRef<'_, '_>)]) -> Result<(), ()> {
     for (lowering, op) in ops {
         match lowering {
             Lowering::WaveLevel => {
-                let message = format!("wave-level op '{}' has no thread-level lowering", op_name(*op));
+                let message = format!(
+                    "wave-level op '{}' has no thread-level lowering",
+                    op_name(*op)
+                );
                 diagnostics::emit_error(op.location(), &message);
                 lowerable = false;
             }
@@ -120,7 +133,11 @@ fn check_lowerable(ops: &[(Lowering, OperationRef<'_, '_>)]) -> Result<(), ()> {
             Lowering::FlowBranch | Lowering::Marker => {}
         }
     }
-    if lowerable { Ok(()) } else { Err(()) }
+    if lowerable {
+        Ok(())
+    } else {
+        Err(())
+    }
 }
 
 /// A token may only feed child tokens (`spmd.convergence.loop`), which are
@@ -154,7 +171,15 @@ fn replace_flow_branch<'c>(context: &'c Context, flow: OperationRef<'c, '_>) {
         flow.successor(0).expect("spmd.flow_br has two successors"),
         flow.successor(1).expect("spmd.flow_br has two successors"),
     );
-    let branch = cf::cond_br(context, condition, &true_dest, &false_dest, &on_true, &on_false, flow.location());
+    let branch = cf::cond_br(
+        context,
+        condition,
+        &true_dest,
+        &false_dest,
+        &on_true,
+        &on_false,
+        flow.location(),
+    );
     let block = flow.block().expect("a terminator is in a block");
     block.insert_operation_before(flow, branch);
     edit::erase_operation(flow);
@@ -169,7 +194,10 @@ fn forwarded<'c, 'a>(branch: OperationRef<'c, 'a>, slot: usize) -> Vec<Value<'c,
 pub(crate) fn erase_token_ops(mut pending: Vec<OperationRef<'_, '_>>) {
     while !pending.is_empty() {
         let (unused, used): (Vec<_>, Vec<_>) = pending.into_iter().partition(|op| !has_uses(*op));
-        assert!(!unused.is_empty(), "convergence tokens form a forest, so some token is unused");
+        assert!(
+            !unused.is_empty(),
+            "convergence tokens form a forest, so some token is unused"
+        );
         unused.into_iter().for_each(edit::erase_operation);
         pending = used;
     }

@@ -19,7 +19,15 @@ use super::{
     lower_to_cf::{check_token_users, erase_token_ops, strip_spmd_attributes},
     stat, PassOptions, PassOutcome, Report, Statistic,
 };
-use crate::{ir::{diagnostics, edit}, transforms::{lower_to_nvvm::{check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp}, prepare::op_name}};
+use crate::{
+    ir::{diagnostics, edit},
+    transforms::{
+        lower_to_nvvm::{
+            check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp,
+        },
+        prepare::op_name,
+    },
+};
 use melior::ir::{
     operation::{OperationLike, WalkOrder},
     OperationRef,
@@ -35,7 +43,11 @@ pub const STATISTICS: &[Statistic] = &[
 /// Runs the pass on `root` (see the module docs): `Err(())`, with every
 /// problem reported as a diagnostic and the IR unchanged, if the check of
 /// the module fails.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+pub fn run(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
     let context = crate::ir::query::context_of(root);
     let width = wave_size(root, options)?;
     let mut checker = check::Checker::default();
@@ -44,7 +56,9 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
         check::check_function(function, &mut checker);
     }
     let (tokens, markers) = tokens_and_markers(root);
-    let tokens_ok = tokens.iter().fold(true, |ok, token| check_token_users(*token) && ok);
+    let tokens_ok = tokens
+        .iter()
+        .fold(true, |ok, token| check_token_users(*token) && ok);
     let math = intrinsics::find(root);
     checker.finish()?;
     let math = math?;
@@ -65,7 +79,9 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
     markers.into_iter().for_each(edit::erase_operation);
     erase_token_ops(tokens);
     strip_spmd_attributes(root);
-    gpu_functions(root).into_iter().for_each(strip_spmd_argument_attributes);
+    gpu_functions(root)
+        .into_iter()
+        .for_each(strip_spmd_argument_attributes);
     Ok(outcome)
 }
 
@@ -75,7 +91,8 @@ fn wave_size(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<u32, (
         "32" => Ok(32),
         "64" => Ok(64),
         other => {
-            let message = format!("wave-size={other} is not supported: NVVM masks are i32 (32) or i64 (64)");
+            let message =
+                format!("wave-size={other} is not supported: NVVM masks are i32 (32) or i64 (64)");
             diagnostics::emit_error(root.location(), &message);
             Err(())
         }
@@ -83,17 +100,23 @@ fn wave_size(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<u32, (
 }
 
 /// Every convergence token op and reconvergence marker below `root`.
-fn tokens_and_markers<'c, 'a>(root: OperationRef<'c, 'a>) -> (Vec<OperationRef<'c, 'a>>, Vec<OperationRef<'c, 'a>>) {
+fn tokens_and_markers<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+) -> (Vec<OperationRef<'c, 'a>>, Vec<OperationRef<'c, 'a>>) {
     let (mut tokens, mut markers) = (Vec::new(), Vec::new());
-    crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| match SpmdOp::of(&op_name(op)) {
-        Some(SpmdOp::Token) => tokens.push(op),
-        Some(SpmdOp::Marker) => markers.push(op),
-        _ => {}
+    crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| {
+        match SpmdOp::of(&op_name(op)) {
+            Some(SpmdOp::Token) => tokens.push(op),
+            Some(SpmdOp::Marker) => markers.push(op),
+            _ => {}
+        }
     });
     (tokens, markers)
 }
 
 /// Every `gpu.func` and `llvm.func` below `root`.
 fn gpu_functions<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
-    crate::ir::query::collect_ops(root, WalkOrder::PreOrder, |op| check::WAVE_FUNCTION_OPS.contains(&op_name(op).as_str()))
+    crate::ir::query::collect_ops(root, WalkOrder::PreOrder, |op| {
+        check::WAVE_FUNCTION_OPS.contains(&op_name(op).as_str())
+    })
 }

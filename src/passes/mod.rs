@@ -41,12 +41,14 @@ pub mod verify_reconverging;
 pub mod verify_structured;
 pub mod view_cfg;
 
-use crate::ir::{diagnostics, function_regions::{cfg_regions, CfgRegion}, pass_runner};
-use melior::ir::{operation::OperationLike, Location, OperationRef};
 pub use crate::ir::pass_runner::{PassOutcome, Report, Statistic};
+use crate::ir::{
+    diagnostics,
+    function_regions::{cfg_regions, CfgRegion},
+    pass_runner,
+};
+use melior::ir::{operation::OperationLike, Location, OperationRef};
 pub use options::PassOptions;
-
-
 
 /// Shorthand for the statistic tables of the pass modules.
 pub(crate) const fn stat(name: &'static str, description: &'static str) -> Statistic {
@@ -96,9 +98,11 @@ pub const STATISTICS: &[(&str, &[Statistic])] = &[
 
 /// The statistics of the pass called `name` (none for an unknown name).
 pub fn statistics_of(name: &str) -> &'static [Statistic] {
-    STATISTICS.iter().find(|(known, _)| *known == name).map_or(&[], |(_, statistics)| statistics)
+    STATISTICS
+        .iter()
+        .find(|(known, _)| *known == name)
+        .map_or(&[], |(_, statistics)| statistics)
 }
-
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global
 /// registry. Idempotent (the registration happens once; the runner is
@@ -110,7 +114,12 @@ pub fn register_all_passes() {
 
 /// Runs the pass called `name` (`None` if there is none) with its options
 /// parsed from `options`.
-fn run_pass(name: &str, op: OperationRef<'_, '_>, options: &str, report: &mut Report) -> Option<Result<PassOutcome, ()>> {
+fn run_pass(
+    name: &str,
+    op: OperationRef<'_, '_>,
+    options: &str,
+    report: &mut Report,
+) -> Option<Result<PassOutcome, ()>> {
     let (_, pass) = PASSES.iter().find(|(known, _)| *known == name)?;
     Some(pass(op, &PassOptions::parse(options), report))
 }
@@ -133,7 +142,10 @@ pub(crate) struct RegionFailure<'c> {
 impl<'c> RegionFailure<'c> {
     /// "cannot {verb} {label}: {error}" on the region's owner.
     pub fn cannot(region: &CfgRegion<'c, '_>, verb: &str, error: impl std::fmt::Display) -> Self {
-        Self { location: region.owner.location(), message: format!("cannot {verb} {}: {error}", region.label) }
+        Self {
+            location: region.owner.location(),
+            message: format!("cannot {verb} {}: {error}", region.label),
+        }
     }
 }
 
@@ -154,7 +166,11 @@ pub(crate) fn for_each_region<'c, 'a>(
             failed = true;
         }
     }
-    if failed { Err(()) } else { Ok(()) }
+    if failed {
+        Err(())
+    } else {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -168,10 +184,16 @@ mod tests {
         let mut passes = Vec::new();
         for chunk in td.split("\ndef ").skip(1) {
             let header = chunk.lines().next().unwrap_or_default();
-            let Some(start) = header.find("<\"") else { continue };
+            let Some(start) = header.find("<\"") else {
+                continue;
+            };
             let name = header[start + 2..].split('"').next().unwrap().to_string();
             let mut statistics = Vec::new();
-            for line in chunk.lines().map(str::trim).filter(|l| l.starts_with("Statistic<")) {
+            for line in chunk
+                .lines()
+                .map(str::trim)
+                .filter(|l| l.starts_with("Statistic<"))
+            {
                 let fields: Vec<&str> = line.split('"').collect();
                 // Statistic<"member", "name", "description">
                 statistics.push((fields[3].to_string(), fields[5].to_string()));
@@ -184,13 +206,25 @@ mod tests {
     #[test]
     fn statistics_match_the_ods_declarations() {
         let declared = declared_statistics();
-        assert_eq!(declared.len(), PASSES.len(), "every pass of SpmdPasses.td has a Rust implementation");
+        assert_eq!(
+            declared.len(),
+            PASSES.len(),
+            "every pass of SpmdPasses.td has a Rust implementation"
+        );
         for (pass, statistics) in declared {
-            assert!(PASSES.iter().any(|(name, _)| *name == pass), "{pass} is implemented");
-            let rust: Vec<(String, String)> =
-                statistics_of(&pass).iter().map(|s| (s.name.to_string(), s.description.to_string())).collect();
+            assert!(
+                PASSES.iter().any(|(name, _)| *name == pass),
+                "{pass} is implemented"
+            );
+            let rust: Vec<(String, String)> = statistics_of(&pass)
+                .iter()
+                .map(|s| (s.name.to_string(), s.description.to_string()))
+                .collect();
             assert!(!rust.is_empty(), "{pass} declares statistics");
-            assert_eq!(rust, statistics, "statistics of {pass}: Rust vs SpmdPasses.td");
+            assert_eq!(
+                rust, statistics,
+                "statistics of {pass}: Rust vs SpmdPasses.td"
+            );
         }
     }
 
@@ -207,7 +241,13 @@ mod tests {
         assert!(outcome.changed);
         assert_eq!(outcome.get("a"), 0);
         assert_eq!(outcome.get("b"), 3);
-        assert_eq!(outcome.counters().map(|(s, v)| (s.name, v)).collect::<Vec<_>>(), vec![("a", 0), ("b", 3)]);
+        assert_eq!(
+            outcome
+                .counters()
+                .map(|(s, v)| (s.name, v))
+                .collect::<Vec<_>>(),
+            vec![("a", 0), ("b", 3)]
+        );
     }
 
     #[test]

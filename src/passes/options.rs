@@ -81,11 +81,19 @@ pub(crate) mod read {
     use melior::ir::{operation::OperationLike, OperationRef};
 
     fn invalid(root: OperationRef<'_, '_>, key: &str, value: &str, expected: &str) {
-        diagnostics::emit_error(root.location(), &format!("invalid value '{value}' for option '{key}': expected {expected}"));
+        diagnostics::emit_error(
+            root.location(),
+            &format!("invalid value '{value}' for option '{key}': expected {expected}"),
+        );
     }
 
     /// A `bool` (MLIR prints them as `true`/`false`; `1`/`0` are accepted).
-    pub fn flag(root: OperationRef<'_, '_>, options: &PassOptions, key: &str, default: bool) -> Result<bool, ()> {
+    pub fn flag(
+        root: OperationRef<'_, '_>,
+        options: &PassOptions,
+        key: &str,
+        default: bool,
+    ) -> Result<bool, ()> {
         match options.get(key) {
             None => Ok(default),
             Some("true" | "1") => Ok(true),
@@ -95,9 +103,17 @@ pub(crate) mod read {
     }
 
     /// A non-negative integer.
-    pub fn number(root: OperationRef<'_, '_>, options: &PassOptions, key: &str, default: usize) -> Result<usize, ()> {
-        let Some(text) = options.get(key) else { return Ok(default) };
-        text.parse().map_err(|_| invalid(root, key, text, "a non-negative integer"))
+    pub fn number(
+        root: OperationRef<'_, '_>,
+        options: &PassOptions,
+        key: &str,
+        default: usize,
+    ) -> Result<usize, ()> {
+        let Some(text) = options.get(key) else {
+            return Ok(default);
+        };
+        text.parse()
+            .map_err(|_| invalid(root, key, text, "a non-negative integer"))
     }
 
     /// One of the names `parse` accepts; `expected` lists them for the error.
@@ -114,8 +130,19 @@ pub(crate) mod read {
     }
 
     /// The block ordering of the reconvergence sweep.
-    pub fn ordering(root: OperationRef<'_, '_>, options: &PassOptions, default: &str) -> Result<Ordering, ()> {
-        choice(root, options, "ordering", default, Ordering::parse, "'df', 'dfpd', 'bf' or 'rpot'")
+    pub fn ordering(
+        root: OperationRef<'_, '_>,
+        options: &PassOptions,
+        default: &str,
+    ) -> Result<Ordering, ()> {
+        choice(
+            root,
+            options,
+            "ordering",
+            default,
+            Ordering::parse,
+            "'df', 'dfpd', 'bf' or 'rpot'",
+        )
     }
 }
 

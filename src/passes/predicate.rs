@@ -1,11 +1,18 @@
 //! `--spmd-predicate`: see [`crate::transforms::predicate`].
 
-use crate::ir::names;
 use super::{
-    for_each_region, lower_to_cf::erase_unused_token_ops, options::read, stat, uniformity_options, PassOptions,
-    PassOutcome, RegionFailure, Report, Scope, Statistic,
+    for_each_region, lower_to_cf::erase_unused_token_ops, options::read, stat, uniformity_options,
+    PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic,
 };
-use crate::{ir::{diagnostics, edit}, transforms::{locations::{block_set, relocate_inserted_blocks, InsertedKind}, predicate::{predicate_function, valid_wave_size, PredicateOptions}, prepare::op_name}};
+use crate::ir::names;
+use crate::{
+    ir::{diagnostics, edit},
+    transforms::{
+        locations::{block_set, relocate_inserted_blocks, InsertedKind},
+        predicate::{predicate_function, valid_wave_size, PredicateOptions},
+        prepare::op_name,
+    },
+};
 use melior::ir::{
     operation::{OperationLike, WalkOrder, WalkResult},
     OperationRef,
@@ -14,19 +21,36 @@ use melior::ir::{
 /// The statistics of the pass (see `SpmdPasses.td`).
 pub const STATISTICS: &[Statistic] = &[
     stat("blocks-added", "Blocks added"),
-    stat("divergent-branches", "Divergent branches lowered to exec-mask updates"),
-    stat("rejoin-points", "Rejoin points (post-dominating successors) given a mask"),
-    stat("mask-ops", "Exec-mask operations in the output (spmd.exec.*, spmd.mask.*)"),
+    stat(
+        "divergent-branches",
+        "Divergent branches lowered to exec-mask updates",
+    ),
+    stat(
+        "rejoin-points",
+        "Rejoin points (post-dominating successors) given a mask",
+    ),
+    stat(
+        "mask-ops",
+        "Exec-mask operations in the output (spmd.exec.*, spmd.mask.*)",
+    ),
     stat("ballots", "spmd.ballot operations in the output"),
     stat("tokens-removed", "Unused convergence tokens removed"),
 ];
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+pub fn run(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
     let uniformity = uniformity_options::parse(root, options)?;
     let skip_empty_blocks = read::flag(root, options, "skip-empty-blocks", true)?;
     let wave_size_text = options.get_or("wave-size", "32");
-    let Some(wave_size) = wave_size_text.parse::<u32>().ok().filter(|&size| valid_wave_size(size)) else {
+    let Some(wave_size) = wave_size_text
+        .parse::<u32>()
+        .ok()
+        .filter(|&size| valid_wave_size(size))
+    else {
         diagnostics::emit_error(
             root.location(),
             &format!(
@@ -35,24 +59,38 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
         );
         return Err(());
     };
-    let options = PredicateOptions { skip_empty_blocks, wave_size, uniformity };
+    let options = PredicateOptions {
+        skip_empty_blocks,
+        wave_size,
+        uniformity,
+    };
     let context = crate::ir::query::context_of(root);
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
         let blocks_before = edit::blocks(function.region).len();
         let before = block_set(function.region);
-        let stats = predicate_function(context, function.owner, function.region, &options).map_err(|error| {
-            RegionFailure {
+        let stats = predicate_function(context, function.owner, function.region, &options)
+            .map_err(|error| RegionFailure {
                 location: error.location(function.owner.location()),
                 message: format!("cannot predicate {}: {error}", function.label),
-            }
-        })?;
+            })?;
         // Wave-level code needs no convergence token: the wave is converged
         // wherever it runs (see the pass description).
         outcome.add("tokens-removed", erase_unused_token_ops(function.owner));
         outcome.changed = true;
-        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Rejoin);
-        outcome.add("blocks-added", edit::blocks(function.region).len().saturating_sub(blocks_before));
+        relocate_inserted_blocks(
+            context,
+            function.owner,
+            function.region,
+            &before,
+            InsertedKind::Rejoin,
+        );
+        outcome.add(
+            "blocks-added",
+            edit::blocks(function.region)
+                .len()
+                .saturating_sub(blocks_before),
+        );
         outcome.add("divergent-branches", stats.divergent_branches);
         outcome.add("rejoin-points", stats.rejoin_points);
         let (masks, ballots) = count_wave_ops(function.owner);

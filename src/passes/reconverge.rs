@@ -1,40 +1,73 @@
 //! `--spmd-reconverge`: see [`crate::transforms::reconverge`].
 
-use super::{for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
-use crate::{ir::edit, transforms::{locations::{block_set, relocate_inserted_blocks, InsertedKind}, reconverge::{reconverge_function, ReconvergeOptions}}};
+use super::{
+    for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome,
+    RegionFailure, Report, Scope, Statistic,
+};
+use crate::{
+    ir::edit,
+    transforms::{
+        locations::{block_set, relocate_inserted_blocks, InsertedKind},
+        reconverge::{reconverge_function, ReconvergeOptions},
+    },
+};
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// The statistics of the pass (see `SpmdPasses.td`).
 pub const STATISTICS: &[Statistic] = &[
-    stat("blocks-added", "Blocks added (Flow blocks, exit blocks, switch chains)"),
+    stat(
+        "blocks-added",
+        "Blocks added (Flow blocks, exit blocks, switch chains)",
+    ),
     stat("flow-blocks", "Flow blocks inserted"),
     stat("divergent-branches", "Divergent branches made reconverging"),
     stat("uniform-branches-kept", "Uniform branches kept as they are"),
-    stat("switches-lowered", "Divergent switches lowered to two-way chains"),
+    stat(
+        "switches-lowered",
+        "Divergent switches lowered to two-way chains",
+    ),
     stat("returns-unified", "Return blocks routed to one exit"),
     stat("infinite-loops", "Infinite loops given a never-taken exit"),
 ];
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+pub fn run(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
     let uniformity = uniformity_options::parse(root, options)?;
     let ordering = read::ordering(root, options, "dfpd")?;
     let selector_chain_length = read::number(root, options, "selector-chain-length", 4)?;
-    let options = ReconvergeOptions { ordering, uniformity, selector_chain_length };
+    let options = ReconvergeOptions {
+        ordering,
+        uniformity,
+        selector_chain_length,
+    };
     let context = crate::ir::query::context_of(root);
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
         let blocks_before = edit::blocks(function.region).len();
         let before = block_set(function.region);
-        let stats = reconverge_function(context, function.owner, function.region, &options).map_err(|error| {
-            RegionFailure {
+        let stats = reconverge_function(context, function.owner, function.region, &options)
+            .map_err(|error| RegionFailure {
                 location: error.location(function.owner.location()),
                 message: format!("cannot reconverge {}: {error}", function.label),
-            }
-        })?;
+            })?;
         outcome.changed_if(stats.changed);
-        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Rejoin);
-        outcome.add("blocks-added", edit::blocks(function.region).len().saturating_sub(blocks_before));
+        relocate_inserted_blocks(
+            context,
+            function.owner,
+            function.region,
+            &before,
+            InsertedKind::Rejoin,
+        );
+        outcome.add(
+            "blocks-added",
+            edit::blocks(function.region)
+                .len()
+                .saturating_sub(blocks_before),
+        );
         outcome.add("flow-blocks", stats.flows);
         outcome.add("divergent-branches", stats.divergent_branches);
         outcome.add("uniform-branches-kept", stats.kept_uniform);

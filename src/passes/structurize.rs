@@ -1,17 +1,32 @@
 //! `--spmd-structurize`: see [`crate::transforms::structurize`].
 
 use super::{
-    for_each_region, options::read, stat, uniformity_options, verify_structured, CfgRegion, PassOptions, PassOutcome,
-    RegionFailure, Report, Scope, Statistic,
+    for_each_region, options::read, stat, uniformity_options, verify_structured, CfgRegion,
+    PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic,
 };
-use crate::{ir::{edit, region_graph::RegionGraph}, transforms::{locations::{block_set, relocate_inserted_blocks, InsertedKind}, structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions}}};
+use crate::{
+    ir::{edit, region_graph::RegionGraph},
+    transforms::{
+        locations::{block_set, relocate_inserted_blocks, InsertedKind},
+        structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions},
+    },
+};
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Parses the pass options.
-fn parse_options(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<StructurizeOptions, ()> {
+fn parse_options(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+) -> Result<StructurizeOptions, ()> {
     let uniformity = uniformity_options::parse(root, options)?;
-    let irreducible =
-        read::choice(root, options, "irreducible", "reject", IrreduciblePolicy::parse, "'reject' or 'fix'")?;
+    let irreducible = read::choice(
+        root,
+        options,
+        "irreducible",
+        "reject",
+        IrreduciblePolicy::parse,
+        "'reject' or 'fix'",
+    )?;
     let ordering = read::ordering(root, options, "rpot")?;
     let selector_chain_length = read::number(root, options, "selector-chain-length", 4)?;
     Ok(StructurizeOptions {
@@ -26,10 +41,19 @@ fn parse_options(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<St
 
 /// The statistics of the pass (see `SpmdPasses.td`).
 pub const STATISTICS: &[Statistic] = &[
-    stat("blocks-added", "Blocks added (Flow blocks, guard blocks, exit blocks, switch chains)"),
+    stat(
+        "blocks-added",
+        "Blocks added (Flow blocks, guard blocks, exit blocks, switch chains)",
+    ),
     stat("flow-blocks", "Flow blocks inserted"),
-    stat("divergent-branches", "Branches structurized (reconvergence heads)"),
-    stat("uniform-branches-kept", "Uniform branches kept by skip-uniform-regions"),
+    stat(
+        "divergent-branches",
+        "Branches structurized (reconvergence heads)",
+    ),
+    stat(
+        "uniform-branches-kept",
+        "Uniform branches kept by skip-uniform-regions",
+    ),
     stat("irreducible-cycles", "Irreducible cycles made reducible"),
     stat("guard-blocks", "Guard blocks of the irreducible-cycle hubs"),
     stat("switches-lowered", "Switches lowered to two-way chains"),
@@ -37,7 +61,11 @@ pub const STATISTICS: &[Statistic] = &[
 ];
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+pub fn run(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
     let options = parse_options(root, options)?;
     let context = crate::ir::query::context_of(root);
     let mut outcome = PassOutcome::new(STATISTICS);
@@ -45,15 +73,25 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
         reject_malformed_markers(function)?;
         let blocks_before = edit::blocks(function.region).len();
         let before = block_set(function.region);
-        let stats = structurize_function(context, function.owner, function.region, &options).map_err(|error| {
-            RegionFailure {
+        let stats = structurize_function(context, function.owner, function.region, &options)
+            .map_err(|error| RegionFailure {
                 location: error.location(function.owner.location()),
                 message: format!("cannot structurize {}: {error}", function.label),
-            }
-        })?;
+            })?;
         outcome.changed_if(stats.changed);
-        relocate_inserted_blocks(context, function.owner, function.region, &before, InsertedKind::Rejoin);
-        outcome.add("blocks-added", edit::blocks(function.region).len().saturating_sub(blocks_before));
+        relocate_inserted_blocks(
+            context,
+            function.owner,
+            function.region,
+            &before,
+            InsertedKind::Rejoin,
+        );
+        outcome.add(
+            "blocks-added",
+            edit::blocks(function.region)
+                .len()
+                .saturating_sub(blocks_before),
+        );
         outcome.add("flow-blocks", stats.flows);
         outcome.add("divergent-branches", stats.regions);
         outcome.add("uniform-branches-kept", stats.kept_uniform);
@@ -72,15 +110,20 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
 /// C++ tells), so unmarked input pays one walk of its block list.
 fn reject_malformed_markers<'c>(function: &CfgRegion<'c, '_>) -> Result<(), RegionFailure<'c>> {
     let num_blocks = edit::blocks(function.region).len();
-    let (next_id, _) = crate::ir::facts::reconvergence_markers(function.region, num_blocks).expect("the block count is current");
+    let (next_id, _) = crate::ir::facts::reconvergence_markers(function.region, num_blocks)
+        .expect("the block count is current");
     if next_id == 0 {
         return Ok(());
     }
-    let graph = RegionGraph::snapshot(function.region).map_err(|e| RegionFailure::cannot(function, "structurize", e))?;
+    let graph = RegionGraph::snapshot(function.region)
+        .map_err(|e| RegionFailure::cannot(function, "structurize", e))?;
     match verify_structured::first_marker_error(&graph) {
         Some((location, message)) => Err(RegionFailure {
             location,
-            message: format!("cannot structurize {}: the input's reconvergence markers are malformed: {message}", function.label),
+            message: format!(
+                "cannot structurize {}: the input's reconvergence markers are malformed: {message}",
+                function.label
+            ),
         }),
         None => Ok(()),
     }

@@ -1,7 +1,13 @@
 //! The options shared by the uniformity passes.
 
 use super::PassOptions;
-use crate::{analysis::{divergence_sources::ExtraSources, region_uniformity::UniformityOptions, uniformity::ArgumentKind}, ir::diagnostics};
+use crate::{
+    analysis::{
+        divergence_sources::ExtraSources, region_uniformity::UniformityOptions,
+        uniformity::ArgumentKind,
+    },
+    ir::diagnostics,
+};
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Reads `default-arguments=divergent|uniform` (emitting a diagnostic on
@@ -20,8 +26,21 @@ pub fn parse(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<Unifor
         }
     };
     let list = |key: &str| -> Vec<String> {
-        options.get_or(key, "").split(',').map(str::trim).filter(|name| !name.is_empty()).map(String::from).collect()
+        options
+            .get_or(key, "")
+            .split(',')
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+            .map(String::from)
+            .collect()
     };
-    let extra_sources = ExtraSources { divergent: list("divergent-ops"), uniform: list("uniform-ops") };
-    Ok(UniformityOptions { default_arguments, extra_sources, complete_joins: false })
+    let extra_sources = ExtraSources {
+        divergent: list("divergent-ops"),
+        uniform: list("uniform-ops"),
+    };
+    Ok(UniformityOptions {
+        default_arguments,
+        extra_sources,
+        complete_joins: false,
+    })
 }

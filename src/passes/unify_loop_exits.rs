@@ -7,12 +7,21 @@ use melior::ir::OperationRef;
 
 /// The statistics of the pass (see `SpmdPasses.td`).
 pub const STATISTICS: &[Statistic] = &[
-    stat("loops-unified", "Loops given a single exit block (one hub each)"),
+    stat(
+        "loops-unified",
+        "Loops given a single exit block (one hub each)",
+    ),
     stat("guard-blocks", "Guard blocks inserted"),
     stat("edges-redirected", "Edges routed through a hub"),
 ];
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
-    run_hub_pass(root, "unify the loop exits of", loop_exit_hubs, PassOutcome::new(STATISTICS), "loops-unified")
+    run_hub_pass(
+        root,
+        "unify the loop exits of",
+        loop_exit_hubs,
+        PassOutcome::new(STATISTICS),
+        "loops-unified",
+    )
 }

@@ -1,7 +1,10 @@
 //! `--spmd-verify-reconverging`: checks Definition 1 on every function and
 //! names the first offending branch of each.
 
-use super::{for_each_region, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
+use super::{
+    for_each_region, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report,
+    Scope, Statistic,
+};
 use crate::{
     analysis::{
         reconverging::{check_with_exits, Violation},
@@ -18,7 +21,11 @@ pub const STATISTICS: &[Statistic] = &[
 ];
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+pub fn run(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
     let options = uniformity_options::parse(root, options)?;
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
@@ -27,13 +34,21 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
         let graph = uniformity.graph();
         outcome.add("functions", 1);
         let divergent = (0..graph.num_blocks())
-            .filter(|&b| uniformity.info().is_divergent_branch(crate::analysis::cfg::BlockId::new(b)))
+            .filter(|&b| {
+                uniformity
+                    .info()
+                    .is_divergent_branch(crate::analysis::cfg::BlockId::new(b))
+            })
             .count();
         outcome.add("divergent-branches", divergent);
-        let violations = check_with_exits(graph.graph(), &|b| uniformity.info().is_divergent_branch(b), &|b| {
-            prepare::is_function_exit(graph.terminator(b))
-        });
-        let Some(first) = violations.first() else { return Ok(()) };
+        let violations = check_with_exits(
+            graph.graph(),
+            &|b| uniformity.info().is_divergent_branch(b),
+            &|b| prepare::is_function_exit(graph.terminator(b)),
+        );
+        let Some(first) = violations.first() else {
+            return Ok(());
+        };
         let (block, message) = match first {
             Violation::NotTwoWay { block, successors } => (
                 *block,
@@ -53,7 +68,10 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) ->
                 )
             }
         };
-        Err(RegionFailure { location: graph.terminator_location(block), message })
+        Err(RegionFailure {
+            location: graph.terminator_location(block),
+            message,
+        })
     })?;
     Ok(outcome)
 }

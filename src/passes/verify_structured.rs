@@ -2,14 +2,19 @@
 //! ([`crate::analysis::structured`]) and names the first violation of each
 //! function.
 
+use super::{
+    for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome,
+    RegionFailure, Report, Scope, Statistic,
+};
 use crate::ir::names;
-use super::{for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
 use crate::{
     analysis::{
         cfg::BlockId,
         reconverging::Violation,
         region_uniformity::{is_marked_uniform, RegionUniformity},
-        structured::{check_markers, check_structured, MarkerViolation, StructuredInput, StructuredViolation},
+        structured::{
+            check_markers, check_structured, MarkerViolation, StructuredInput, StructuredViolation,
+        },
     },
     ir::region_graph::RegionGraph,
     transforms::{
@@ -20,14 +25,19 @@ use crate::{
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef};
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+pub fn run(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
     let uniformity_options = uniformity_options::parse(root, options)?;
     let use_uniformity = read::flag(root, options, "use-uniformity", false)?;
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
         outcome.add("functions", 1);
-        let uniformity = RegionUniformity::compute(function.owner, function.region, &uniformity_options)
-            .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
+        let uniformity =
+            RegionUniformity::compute(function.owner, function.region, &uniformity_options)
+                .map_err(|e| RegionFailure::cannot(function, "analyse", e))?;
         let graph = uniformity.graph();
         let must = |b: BlockId| {
             if use_uniformity {
@@ -68,7 +78,9 @@ pub fn first_marker_error<'c>(graph: &RegionGraph<'c, '_>) -> Option<(Location<'
     if heads.is_empty() && tails.is_empty() {
         return None;
     }
-    check_markers(graph.graph(), &heads, &tails).first().map(|first| describe_marker(graph, first))
+    check_markers(graph.graph(), &heads, &tails)
+        .first()
+        .map(|first| describe_marker(graph, first))
 }
 
 /// The reconvergence markers `(id, block)` of the region, in block order.
@@ -92,7 +104,10 @@ fn markers(graph: &RegionGraph<'_, '_>) -> (Vec<(u64, BlockId)>, Vec<(u64, Block
     (heads, tails)
 }
 
-fn describe<'c>(graph: &RegionGraph<'c, '_>, violation: &StructuredViolation) -> (Location<'c>, String) {
+fn describe<'c>(
+    graph: &RegionGraph<'c, '_>,
+    violation: &StructuredViolation,
+) -> (Location<'c>, String) {
     let block = violation.block();
     let name = graph.name(block);
     let at = graph.terminator_location(block);
@@ -124,16 +139,27 @@ fn describe<'c>(graph: &RegionGraph<'c, '_>, violation: &StructuredViolation) ->
     (at, message)
 }
 
-fn describe_marker<'c>(graph: &RegionGraph<'c, '_>, violation: &MarkerViolation) -> (Location<'c>, String) {
+fn describe_marker<'c>(
+    graph: &RegionGraph<'c, '_>,
+    violation: &MarkerViolation,
+) -> (Location<'c>, String) {
     let (block, message) = match *violation {
-        MarkerViolation::DuplicateHead { id, block } => (block, format!("reconvergence region id {id} has two heads; ids must be unique")),
-        MarkerViolation::DuplicateTail { id, block } => (block, format!("reconvergence region id {id} has two tails; ids must be unique")),
-        MarkerViolation::TailWithoutHead { id, block } => {
-            (block, format!("spmd.reconvergence.tail {id} has no matching spmd.reconvergence.head"))
-        }
-        MarkerViolation::HeadWithoutTail { id, block } => {
-            (block, format!("spmd.reconvergence.head {id} has no matching spmd.reconvergence.tail"))
-        }
+        MarkerViolation::DuplicateHead { id, block } => (
+            block,
+            format!("reconvergence region id {id} has two heads; ids must be unique"),
+        ),
+        MarkerViolation::DuplicateTail { id, block } => (
+            block,
+            format!("reconvergence region id {id} has two tails; ids must be unique"),
+        ),
+        MarkerViolation::TailWithoutHead { id, block } => (
+            block,
+            format!("spmd.reconvergence.tail {id} has no matching spmd.reconvergence.head"),
+        ),
+        MarkerViolation::HeadWithoutTail { id, block } => (
+            block,
+            format!("spmd.reconvergence.head {id} has no matching spmd.reconvergence.tail"),
+        ),
         MarkerViolation::TailDoesNotPostDominate { id, head, tail } => (
             tail,
             format!(
@@ -150,7 +176,9 @@ fn describe_marker<'c>(graph: &RegionGraph<'c, '_>, violation: &MarkerViolation)
 /// first marker with a matching name), or of the block's terminator.
 fn marker_location<'c>(block: BlockRef<'c, '_>, violation: &MarkerViolation) -> Location<'c> {
     let wanted = match violation {
-        MarkerViolation::DuplicateHead { .. } | MarkerViolation::HeadWithoutTail { .. } => names::RECONVERGENCE_HEAD,
+        MarkerViolation::DuplicateHead { .. } | MarkerViolation::HeadWithoutTail { .. } => {
+            names::RECONVERGENCE_HEAD
+        }
         _ => names::RECONVERGENCE_TAIL,
     };
     let mut next = block.first_operation();
@@ -160,5 +188,8 @@ fn marker_location<'c>(block: BlockRef<'c, '_>, violation: &MarkerViolation) -> 
         }
         next = op.next_in_block();
     }
-    block.terminator().expect("snapshotted blocks have terminators").location()
+    block
+        .terminator()
+        .expect("snapshotted blocks have terminators")
+        .location()
 }

@@ -20,16 +20,36 @@
 //! side by side. Regions that are not function bodies (multi-block regions
 //! of other operations) are drawn without uniformity.
 
+use super::{
+    for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome,
+    RegionFailure, Report, Scope, Statistic,
+};
 use crate::ir::names;
-use super::{for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
-use crate::{analysis::{cfg::{BlockId, BlockLook, BlockView, BranchLook, CfgAnalysis, DotDocument}, region_uniformity::RegionUniformity}, ir::region_graph::RegionGraph, transforms::{locations::{inserted_kind, InsertedKind}, prepare::op_name}};
+use crate::{
+    analysis::{
+        cfg::{BlockId, BlockLook, BlockView, BranchLook, CfgAnalysis, DotDocument},
+        region_uniformity::RegionUniformity,
+    },
+    ir::region_graph::RegionGraph,
+    transforms::{
+        locations::{inserted_kind, InsertedKind},
+        prepare::op_name,
+    },
+};
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[stat("regions", "CFG regions drawn"), stat("blocks", "Blocks drawn")];
+pub const STATISTICS: &[Statistic] = &[
+    stat("regions", "CFG regions drawn"),
+    stat("blocks", "Blocks drawn"),
+];
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Report) -> Result<PassOutcome, ()> {
+pub fn run(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+    report: &mut Report,
+) -> Result<PassOutcome, ()> {
     let uniformity_options = uniformity_options::parse(root, options)?;
     let legend = read::flag(root, options, "legend", true)?;
     let mut analysis = CfgAnalysis::new();
@@ -50,7 +70,11 @@ pub fn run(root: OperationRef<'_, '_>, options: &PassOptions, report: &mut Repor
                     .collect();
                 (uniformity.into_graph(), Some(divergent))
             }
-            None => (RegionGraph::snapshot(cfg.region).map_err(|e| RegionFailure::cannot(cfg, "draw", e))?, None),
+            None => (
+                RegionGraph::snapshot(cfg.region)
+                    .map_err(|e| RegionFailure::cannot(cfg, "draw", e))?,
+                None,
+            ),
         };
         analysis.compute(graph.graph());
         let views: Vec<BlockView> = (0..graph.num_blocks())
@@ -72,7 +96,11 @@ fn block_view(graph: &RegionGraph<'_, '_>, b: BlockId, divergent: Option<bool>) 
     let name = op_name(terminator);
     let successors = terminator.successor_count();
     let look = if name == names::FLOW_BR {
-        if terminator.attribute("loop").is_ok() { BlockLook::LoopFlow } else { BlockLook::Flow }
+        if terminator.attribute("loop").is_ok() {
+            BlockLook::LoopFlow
+        } else {
+            BlockLook::Flow
+        }
     } else {
         match inserted_kind(terminator.location()) {
             Some(InsertedKind::Guard) => BlockLook::Guard,
@@ -94,7 +122,13 @@ fn block_view(graph: &RegionGraph<'_, '_>, b: BlockId, divergent: Option<bool>) 
     }
     BlockView {
         label,
-        branch: divergent.filter(|_| successors >= 2).map(|d| if d { BranchLook::Divergent } else { BranchLook::Uniform }),
+        branch: divergent.filter(|_| successors >= 2).map(|d| {
+            if d {
+                BranchLook::Divergent
+            } else {
+                BranchLook::Uniform
+            }
+        }),
         look,
         heads,
         tails,
@@ -112,7 +146,9 @@ fn edge_labels(terminator: OperationRef<'_, '_>, name: &str, successors: usize) 
         return (0..successors)
             .map(|slot| match slot {
                 0 => "default".to_string(),
-                _ => cases.get(slot - 1).map_or_else(|| format!("{slot}"), |v| format!("case {v}")),
+                _ => cases
+                    .get(slot - 1)
+                    .map_or_else(|| format!("{slot}"), |v| format!("case {v}")),
             })
             .collect();
     }
@@ -124,5 +160,9 @@ fn edge_labels(terminator: OperationRef<'_, '_>, name: &str, successors: usize) 
 
 /// The case values of a `cf.switch` (splats expanded), as edge labels.
 fn switch_cases(switch: OperationRef<'_, '_>) -> Vec<String> {
-    crate::ir::facts::switch_case_values(switch).unwrap_or_default().iter().map(i64::to_string).collect()
+    crate::ir::facts::switch_case_values(switch)
+        .unwrap_or_default()
+        .iter()
+        .map(i64::to_string)
+        .collect()
 }

@@ -58,7 +58,13 @@ impl LongRangeShape {
     /// The shape of issue #18: reach `N/50`, 70% divergent, 10% back edges,
     /// 0.5% returns.
     pub fn new(blocks: usize) -> Self {
-        Self { blocks, reach: 0, divergent_per_mille: 700, back_edge_per_mille: 100, return_per_mille: 5 }
+        Self {
+            blocks,
+            reach: 0,
+            divergent_per_mille: 700,
+            back_edge_per_mille: 100,
+            return_per_mille: 5,
+        }
     }
 
     /// The reach actually used.
@@ -83,7 +89,11 @@ pub enum Signature {
 
 /// The MLIR text of a long-range function and its graph (block `i` is
 /// `^bbI`; the unlabelled entry block is not part of the graph).
-pub fn long_range_function(seed: u64, shape: &LongRangeShape, signature: Signature) -> (String, CfgGraph) {
+pub fn long_range_function(
+    seed: u64,
+    shape: &LongRangeShape,
+    signature: Signature,
+) -> (String, CfgGraph) {
     let mut rng = SplitMix64::new(seed);
     let n = shape.blocks.max(2);
     let reach = shape.effective_reach().max(1);
@@ -112,7 +122,11 @@ pub fn long_range_function(seed: u64, shape: &LongRangeShape, signature: Signatu
     has_pred[0] = true;
     for i in 0..n {
         let _ = writeln!(text, "^bb{i}(%a{i}: i32):");
-        let _ = writeln!(text, "  %x{i} = arith.addi %a{i}, %c{} : i32", 1 + rng.below(4));
+        let _ = writeln!(
+            text,
+            "  %x{i} = arith.addi %a{i}, %c{} : i32",
+            1 + rng.below(4)
+        );
         let last = i + 1 == n;
         if last || (i > 0 && has_pred[i + 1] && rng.chance(shape.return_per_mille)) {
             match ret {
@@ -123,7 +137,11 @@ pub fn long_range_function(seed: u64, shape: &LongRangeShape, signature: Signatu
             }
             continue;
         }
-        let source = if rng.chance(shape.divergent_per_mille) { tid } else { "%n" };
+        let source = if rng.chance(shape.divergent_per_mille) {
+            tid
+        } else {
+            "%n"
+        };
         let _ = writeln!(text, "  %k{i} = arith.constant {} : i32", rng.below(40));
         let _ = writeln!(text, "  %d{i} = arith.cmpi slt, {source}, %k{i} : i32");
         let ahead = reach.min(n - 1 - i);
@@ -141,12 +159,18 @@ pub fn long_range_function(seed: u64, shape: &LongRangeShape, signature: Signatu
             Some(back) => {
                 let _ = writeln!(text, "  %g{i} = arith.cmpi slt, %x{i}, %bound : i32");
                 let _ = writeln!(text, "  %e{i} = arith.andi %g{i}, %d{i} : i1");
-                let _ = writeln!(text, "  cf.cond_br %e{i}, ^bb{back}(%x{i} : i32), ^bb{a}(%x{i} : i32)");
+                let _ = writeln!(
+                    text,
+                    "  cf.cond_br %e{i}, ^bb{back}(%x{i} : i32), ^bb{a}(%x{i} : i32)"
+                );
                 (back, a)
             }
             None => {
                 has_pred[b] = true;
-                let _ = writeln!(text, "  cf.cond_br %d{i}, ^bb{a}(%x{i} : i32), ^bb{b}(%x{i} : i32)");
+                let _ = writeln!(
+                    text,
+                    "  cf.cond_br %d{i}, ^bb{a}(%x{i} : i32), ^bb{b}(%x{i} : i32)"
+                );
                 (a, b)
             }
         };
@@ -167,12 +191,16 @@ mod tests {
         let shape = LongRangeShape::new(5000);
         let (text, graph) = long_range_function(1, &shape, Signature::Bench);
         assert_eq!(graph.num_blocks(), 5000);
-        assert!(text.starts_with("func.func @big(%t: i32 {spmd.divergent}, %n: i32 {spmd.uniform}) {\n"));
+        assert!(text
+            .starts_with("func.func @big(%t: i32 {spmd.divergent}, %n: i32 {spmd.uniform}) {\n"));
         let branches = text.matches("cf.cond_br").count();
         let divergent = text.matches("slt, %t,").count();
         let back = text.matches("%bound : i32\n").count() - 1;
         let returns = text.matches("  return").count();
-        assert!((3200..3800).contains(&divergent), "{divergent} of {branches}");
+        assert!(
+            (3200..3800).contains(&divergent),
+            "{divergent} of {branches}"
+        );
         assert!((400..600).contains(&back), "{back}");
         assert!((2..100).contains(&returns), "{returns}");
         let mut far = 0;

@@ -36,7 +36,12 @@ pub fn random_function(seed: u64, blocks: usize, divergent_per_mille: u64) -> (S
 /// before it — a back edge that closes a loop (irreducible when that block
 /// does not dominate it). `realistic_cfg` alone has about 2% back edges;
 /// `loop_per_mille = 250` brings that to about 10%.
-pub fn random_function_with_loops(seed: u64, blocks: usize, divergent_per_mille: u64, loop_per_mille: u64) -> (String, CfgGraph) {
+pub fn random_function_with_loops(
+    seed: u64,
+    blocks: usize,
+    divergent_per_mille: u64,
+    loop_per_mille: u64,
+) -> (String, CfgGraph) {
     let mut rng = SplitMix64::new(seed);
     let base = realistic_cfg(&mut rng, blocks.max(2));
     let mut edges = Vec::with_capacity(base.num_edges() + blocks / 4);
@@ -60,7 +65,11 @@ fn function_text(rng: &mut SplitMix64, graph: &CfgGraph, divergent_per_mille: u6
     for index in 0..graph.num_blocks() {
         let block = BlockId::new(index);
         let _ = writeln!(text, "^bb{index}:");
-        let source = if rng.chance(divergent_per_mille) { "%t" } else { "%n" };
+        let source = if rng.chance(divergent_per_mille) {
+            "%t"
+        } else {
+            "%n"
+        };
         let successors = graph.successors(block);
         match successors {
             [] => text.push_str("  return\n"),
@@ -68,12 +77,28 @@ fn function_text(rng: &mut SplitMix64, graph: &CfgGraph, divergent_per_mille: u6
                 let _ = writeln!(text, "  cf.br ^bb{}", only.index());
             }
             [a, b] => {
-                let _ = writeln!(text, "  %k{index} = arith.constant {} : i32", rng.below(100));
-                let _ = writeln!(text, "  %c{index} = arith.cmpi slt, {source}, %k{index} : i32");
-                let _ = writeln!(text, "  cf.cond_br %c{index}, ^bb{}, ^bb{}", a.index(), b.index());
+                let _ = writeln!(
+                    text,
+                    "  %k{index} = arith.constant {} : i32",
+                    rng.below(100)
+                );
+                let _ = writeln!(
+                    text,
+                    "  %c{index} = arith.cmpi slt, {source}, %k{index} : i32"
+                );
+                let _ = writeln!(
+                    text,
+                    "  cf.cond_br %c{index}, ^bb{}, ^bb{}",
+                    a.index(),
+                    b.index()
+                );
             }
             [default, cases @ ..] => {
-                let _ = write!(text, "  cf.switch {source} : i32, [\n    default: ^bb{}", default.index());
+                let _ = write!(
+                    text,
+                    "  cf.switch {source} : i32, [\n    default: ^bb{}",
+                    default.index()
+                );
                 for (value, case) in cases.iter().enumerate() {
                     let _ = write!(text, ",\n    {value}: ^bb{}", case.index());
                 }
@@ -94,5 +119,7 @@ fn function_text(rng: &mut SplitMix64, graph: &CfgGraph, divergent_per_mille: u6
 /// [`random_function`] prints.
 pub fn thread_id_form(text: &str) -> Option<String> {
     let body = text.strip_prefix(SIGNATURE)?;
-    Some(format!("func.func @big(%n: i32 {{spmd.uniform}}) {{\n  %t = rocdl.workitem.id.x : i32\n{body}"))
+    Some(format!(
+        "func.func @big(%n: i32 {{spmd.uniform}}) {{\n  %t = rocdl.workitem.id.x : i32\n{body}"
+    ))
 }

@@ -11,5 +11,8 @@ pub mod mlir_cfg;
 /// Seeds a property test runs: the value of the environment variable `var`
 /// (e.g. `SPMD_JIT_SEEDS=500`) when it parses as a number, else `default`.
 pub fn seed_count<T: std::str::FromStr>(var: &str, default: T) -> T {
-    std::env::var(var).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }

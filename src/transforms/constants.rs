@@ -58,7 +58,9 @@ pub struct Hoisting {
 /// `arith.constant` or `ub.poison` without operands or regions.
 pub fn is_constant(op: OperationRef<'_, '_>) -> bool {
     let name = op_name(op);
-    (name == names::ARITH_CONSTANT || name == names::UB_POISON) && op.region_count() == 0 && op.operand_count() == 0
+    (name == names::ARITH_CONSTANT || name == names::UB_POISON)
+        && op.region_count() == 0
+        && op.operand_count() == 0
 }
 
 /// Hoists the constants of the top level of `later` (the blocks after the
@@ -75,7 +77,10 @@ pub fn hoist_constants<'c, 'a>(
         // Unused constants of the entry block go; equal ones (the folding
         // step materializes its own) merge into the first one.
         let mut unique = HashMap::new();
-        for op in edit::operations(entry).into_iter().filter(|op| is_constant(*op)) {
+        for op in edit::operations(entry)
+            .into_iter()
+            .filter(|op| is_constant(*op))
+        {
             if !edit::is_used(op.result(0).unwrap().into()) {
                 edit::erase_operation(op);
                 count += 1;
@@ -114,9 +119,8 @@ pub fn hoist_constants<'c, 'a>(
                 }
             }
             match (how.placement, anchor, entry.first_operation()) {
-                (Placement::InRegionOrder, Some(anchor), _) | (Placement::Front, _, Some(anchor)) => {
-                    edit::move_before(op, anchor)
-                }
+                (Placement::InRegionOrder, Some(anchor), _)
+                | (Placement::Front, _, Some(anchor)) => edit::move_before(op, anchor),
                 _ => edit::move_to_end(op, entry),
             }
             if let Some(pool) = &mut pool {
@@ -130,6 +134,9 @@ pub fn hoist_constants<'c, 'a>(
 /// Replaces the uses of the constant `op` by those of the equal `known`
 /// and erases `op`.
 fn replace_by(op: OperationRef<'_, '_>, known: OperationRef<'_, '_>) {
-    edit::replace_all_uses(op.result(0).unwrap().into(), known.result(0).unwrap().into());
+    edit::replace_all_uses(
+        op.result(0).unwrap().into(),
+        known.result(0).unwrap().into(),
+    );
     edit::erase_operation(op);
 }

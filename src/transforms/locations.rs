@@ -33,12 +33,11 @@
 //! block keep theirs.
 
 use crate::ir::names;
-use crate::ir::{region_graph::last_operation, edit};
+use crate::ir::{edit, region_graph::last_operation};
 use melior::{
     ir::{
-        attribute::StringAttribute, block::BlockLike, operation::OperationLike, Attribute, BlockRef,
-        Location,
-        OperationRef, RegionRef,
+        attribute::StringAttribute, block::BlockLike, operation::OperationLike, Attribute,
+        BlockRef, Location, OperationRef, RegionRef,
     },
     Context,
 };
@@ -77,9 +76,16 @@ impl InsertedKind {
 
     /// The kind called `name`.
     pub fn from_name(name: &str) -> Option<Self> {
-        [Self::Flow, Self::LoopFlow, Self::Guard, Self::Rejoin, Self::Exit, Self::Tail]
-            .into_iter()
-            .find(|kind| kind.name() == name)
+        [
+            Self::Flow,
+            Self::LoopFlow,
+            Self::Guard,
+            Self::Rejoin,
+            Self::Exit,
+            Self::Tail,
+        ]
+        .into_iter()
+        .find(|kind| kind.name() == name)
     }
 
     /// The kind of an inserted block ending in `terminator`; `joining` is
@@ -87,7 +93,11 @@ impl InsertedKind {
     fn of(terminator: OperationRef<'_, '_>, joining: InsertedKind) -> Self {
         let name = crate::transforms::prepare::op_name(terminator);
         if name == names::FLOW_BR {
-            if terminator.attribute("loop").is_ok() { Self::LoopFlow } else { Self::Flow }
+            if terminator.attribute("loop").is_ok() {
+                Self::LoopFlow
+            } else {
+                Self::Flow
+            }
         } else if terminator.successor_count() >= 2 {
             Self::Guard
         } else if terminator.successor_count() == 0 {
@@ -100,8 +110,16 @@ impl InsertedKind {
 
 /// `fused<"kind">[served]`: the location of an inserted block of `kind`
 /// serving the branch or join at `served`.
-pub fn inserted_location<'c>(context: &'c Context, served: Location<'c>, kind: InsertedKind) -> Location<'c> {
-    Location::fused(context, &[served], StringAttribute::new(context, kind.name()).into())
+pub fn inserted_location<'c>(
+    context: &'c Context,
+    served: Location<'c>,
+    kind: InsertedKind,
+) -> Location<'c> {
+    Location::fused(
+        context,
+        &[served],
+        StringAttribute::new(context, kind.name()).into(),
+    )
 }
 
 /// The kind named by a location built with [`inserted_location`].
@@ -117,7 +135,10 @@ pub fn inserted_kind(location: Location<'_>) -> Option<InsertedKind> {
 /// The blocks of `region`, to tell afterwards which blocks a transform
 /// inserted.
 pub fn block_set(region: RegionRef<'_, '_>) -> HashSet<usize> {
-    edit::blocks(region).iter().map(|block| block.to_raw().ptr as usize).collect()
+    edit::blocks(region)
+        .iter()
+        .map(|block| block.to_raw().ptr as usize)
+        .collect()
 }
 
 /// Gives the operations of every block of `region` inserted since `before`
@@ -134,7 +155,8 @@ pub fn relocate_inserted_blocks<'c>(
     let function_location = function.location();
     let blocks = edit::blocks(region);
     let index_of = |block: BlockRef<'c, '_>| blocks.iter().position(|b| *b == block);
-    let terminators: Vec<Option<OperationRef<'c, '_>>> = blocks.iter().map(|b| last_operation(*b)).collect();
+    let terminators: Vec<Option<OperationRef<'c, '_>>> =
+        blocks.iter().map(|b| last_operation(*b)).collect();
     let inserted: Vec<bool> = blocks
         .iter()
         .zip(&terminators)
@@ -149,7 +171,9 @@ pub fn relocate_inserted_blocks<'c>(
     // Predecessors in block order.
     let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
     for (from, terminator) in terminators.iter().enumerate() {
-        let Some(terminator) = terminator else { continue };
+        let Some(terminator) = terminator else {
+            continue;
+        };
         for slot in 0..terminator.successor_count() {
             if let Some(to) = terminator.successor(slot).ok().and_then(index_of) {
                 if !predecessors[to].contains(&from) {
@@ -232,11 +256,18 @@ mod tests {
         let context = crate::dialect::context_with_all_dialects();
         let branch = Location::new(&context, "k.mlir", 3, 5);
         let location = inserted_location(&context, branch, InsertedKind::Guard);
-        assert_eq!(location.to_string(), "loc(fused<\"guard\">[\"k.mlir\":3:5])");
+        assert_eq!(
+            location.to_string(),
+            "loc(fused<\"guard\">[\"k.mlir\":3:5])"
+        );
         assert_eq!(inserted_kind(location), Some(InsertedKind::Guard));
         assert_eq!(location.fused_location(0), branch);
         assert_eq!(inserted_kind(branch), None);
-        let other = Location::fused(&context, &[branch], StringAttribute::new(&context, "user").into());
+        let other = Location::fused(
+            &context,
+            &[branch],
+            StringAttribute::new(&context, "user").into(),
+        );
         assert_eq!(inserted_kind(other), None);
     }
 
@@ -261,18 +292,36 @@ mod tests {
         let module = Module::parse(&context, source).expect("valid module");
         let function = module.body().first_operation().expect("one function");
         let region = function.region(0).expect("a body");
-        let relocated = relocate_inserted_blocks(&context, function, region, &HashSet::new(), InsertedKind::Rejoin);
+        let relocated = relocate_inserted_blocks(
+            &context,
+            function,
+            region,
+            &HashSet::new(),
+            InsertedKind::Rejoin,
+        );
         assert_eq!(relocated, 1);
         let blocks = edit::blocks(region);
         let b = blocks[2];
         let expected = "loc(fused<\"rejoin\">[\"k.mlir\":2:3])";
-        assert_eq!(b.first_operation().unwrap().location().to_string(), expected);
+        assert_eq!(
+            b.first_operation().unwrap().location().to_string(),
+            expected
+        );
         assert_eq!(last_operation(b).unwrap().location().to_string(), expected);
-        assert_eq!(inserted_kind(last_operation(b).unwrap().location()), Some(InsertedKind::Rejoin));
+        assert_eq!(
+            inserted_kind(last_operation(b).unwrap().location()),
+            Some(InsertedKind::Rejoin)
+        );
         // User blocks are untouched.
-        assert_eq!(last_operation(blocks[1]).unwrap().location().to_string(), "loc(\"k.mlir\":4:3)");
+        assert_eq!(
+            last_operation(blocks[1]).unwrap().location().to_string(),
+            "loc(\"k.mlir\":4:3)"
+        );
         // Known blocks are never relocated.
         let all = block_set(region);
-        assert_eq!(relocate_inserted_blocks(&context, function, region, &all, InsertedKind::Rejoin), 0);
+        assert_eq!(
+            relocate_inserted_blocks(&context, function, region, &all, InsertedKind::Rejoin),
+            0
+        );
     }
 }

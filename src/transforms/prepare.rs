@@ -15,8 +15,8 @@
 //!                                            ^exit(%e): return %e
 //! ```
 
-use crate::ir::names;
 use crate::ir::edit;
+use crate::ir::names;
 use crate::ir::region_graph::last_operation;
 use melior::ir::operation::OperationMutLike;
 use melior::{
@@ -41,7 +41,10 @@ pub const DEAD_END_OPS: &[&str] = &["llvm.unreachable"];
 /// True if `terminator` ends the function normally: it has no successors
 /// and is not a known dead end.
 pub fn is_function_exit(terminator: OperationRef<'_, '_>) -> bool {
-    terminator.successor_count() == 0 && !DEAD_END_OPS.iter().any(|&name| edit::is_op(terminator, name))
+    terminator.successor_count() == 0
+        && !DEAD_END_OPS
+            .iter()
+            .any(|&name| edit::is_op(terminator, name))
 }
 
 /// Why a terminator without successors that is neither a return nor a
@@ -52,12 +55,18 @@ pub const UNKNOWN_EXIT_REASON: &str = "it has no successors but is neither a ret
 /// The first block of `graph` that ends in a terminator without successors
 /// that is neither a return nor a dead end (an unregistered `"test.exit"`,
 /// say).
-pub fn unknown_exit(graph: &crate::ir::region_graph::RegionGraph<'_, '_>) -> Option<crate::analysis::cfg::BlockId> {
+pub fn unknown_exit(
+    graph: &crate::ir::region_graph::RegionGraph<'_, '_>,
+) -> Option<crate::analysis::cfg::BlockId> {
     use crate::analysis::cfg::Graph;
-    (0..graph.num_blocks()).map(crate::analysis::cfg::BlockId::new).find(|&b| {
-        let terminator = graph.terminator(b);
-        graph.graph().successors(b).is_empty() && is_function_exit(terminator) && !is_return(terminator)
-    })
+    (0..graph.num_blocks())
+        .map(crate::analysis::cfg::BlockId::new)
+        .find(|&b| {
+            let terminator = graph.terminator(b);
+            graph.graph().successors(b).is_empty()
+                && is_function_exit(terminator)
+                && !is_return(terminator)
+        })
 }
 
 /// True if `op` is one of the [`RETURN_OPS`].
@@ -67,7 +76,9 @@ pub fn is_return(op: OperationRef<'_, '_>) -> bool {
 
 /// The blocks of `graph` that end in a return, in region order. Only
 /// blocks without successors are read (returns have none).
-pub fn return_blocks<'g>(graph: &'g crate::ir::region_graph::RegionGraph<'_, '_>) -> impl Iterator<Item = crate::analysis::cfg::BlockId> + 'g {
+pub fn return_blocks<'g>(
+    graph: &'g crate::ir::region_graph::RegionGraph<'_, '_>,
+) -> impl Iterator<Item = crate::analysis::cfg::BlockId> + 'g {
     use crate::analysis::cfg::Graph;
     (0..graph.num_blocks())
         .map(crate::analysis::cfg::BlockId::new)
@@ -75,7 +86,9 @@ pub fn return_blocks<'g>(graph: &'g crate::ir::region_graph::RegionGraph<'_, '_>
 }
 
 /// The only block of `graph` that ends in a return, if there is exactly one.
-pub fn single_return_block_in(graph: &crate::ir::region_graph::RegionGraph<'_, '_>) -> Option<crate::analysis::cfg::BlockId> {
+pub fn single_return_block_in(
+    graph: &crate::ir::region_graph::RegionGraph<'_, '_>,
+) -> Option<crate::analysis::cfg::BlockId> {
     let mut returns = return_blocks(graph);
     let first = returns.next()?;
     returns.next().is_none().then_some(first)
@@ -83,7 +96,11 @@ pub fn single_return_block_in(graph: &crate::ir::region_graph::RegionGraph<'_, '
 
 /// The name of an operation as a `String`.
 pub fn op_name(op: OperationRef<'_, '_>) -> String {
-    op.name().as_string_ref().as_str().unwrap_or_default().to_string()
+    op.name()
+        .as_string_ref()
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Multi-way branches that [`lower_switch`] rewrites: `cf.switch` and
@@ -102,7 +119,11 @@ pub fn is_switch(op: OperationRef<'_, '_>) -> bool {
 /// chain of `cf.cond_br` on `arith.cmpi eq`, one per case, ending in the
 /// default. Returns false (and changes nothing) if the terminator is not a
 /// switch whose cases can be read.
-pub fn lower_switch<'c>(context: &'c Context, region: RegionRef<'c, '_>, block: BlockRef<'c, '_>) -> bool {
+pub fn lower_switch<'c>(
+    context: &'c Context,
+    region: RegionRef<'c, '_>,
+    block: BlockRef<'c, '_>,
+) -> bool {
     lower_switch_into_blocks(context, region, block).is_some()
 }
 
@@ -121,7 +142,12 @@ pub fn lower_switch_into_blocks<'c, 'a>(
     let location = switch.location();
     let flag = switch.operand(0).unwrap();
     let slots: Option<Vec<(BlockRef, Vec<Value>)>> = (0..switch.successor_count())
-        .map(|slot| Some((switch.successor(slot).ok()?, edit::successor_operands(switch, slot)?)))
+        .map(|slot| {
+            Some((
+                switch.successor(slot).ok()?,
+                edit::successor_operands(switch, slot)?,
+            ))
+        })
         .collect();
     let slots = slots?;
     let (default, case_slots) = slots.split_first().expect("a switch has a default");
@@ -132,9 +158,11 @@ pub fn lower_switch_into_blocks<'c, 'a>(
     let mut current = block;
     let mut after = block;
     for (index, (value, (target, operands))) in cases.iter().zip(case_slots).enumerate() {
-        let constant = current.append_operation(
-            arith::constant(context, IntegerAttribute::new(flag.r#type(), *value).into(), location),
-        );
+        let constant = current.append_operation(arith::constant(
+            context,
+            IntegerAttribute::new(flag.r#type(), *value).into(),
+            location,
+        ));
         let condition = current.append_operation(arith::cmpi(
             context,
             arith::CmpiPredicate::Eq,
@@ -182,14 +210,20 @@ fn case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
 /// single existing one when there is only one), or `None` when the region
 /// has no return. `graph` is a snapshot of `region`; blocks added since
 /// must not return.
-pub fn unify_returns_in<'c, 'a>(region: RegionRef<'c, 'a>, graph: &crate::ir::region_graph::RegionGraph<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+pub fn unify_returns_in<'c, 'a>(
+    region: RegionRef<'c, 'a>,
+    graph: &crate::ir::region_graph::RegionGraph<'c, 'a>,
+) -> Option<BlockRef<'c, 'a>> {
     let returns: Vec<BlockRef<'c, 'a>> = return_blocks(graph).map(|b| graph.block(b)).collect();
     unify_return_blocks(region, &returns)
 }
 
 /// Replaces the returns ending `returns` (in region order) by branches to
 /// one new exit block at the end of `region`.
-fn unify_return_blocks<'c, 'a>(region: RegionRef<'c, 'a>, returns: &[BlockRef<'c, 'a>]) -> Option<BlockRef<'c, 'a>> {
+fn unify_return_blocks<'c, 'a>(
+    region: RegionRef<'c, 'a>,
+    returns: &[BlockRef<'c, 'a>],
+) -> Option<BlockRef<'c, 'a>> {
     match returns {
         [] => return None,
         [block] => return Some(*block),
@@ -200,9 +234,14 @@ fn unify_return_blocks<'c, 'a>(region: RegionRef<'c, 'a>, returns: &[BlockRef<'c
     let name = op_name(first);
     let types: Vec<(Type, Location)> = first.operands().map(|v| (v.r#type(), location)).collect();
     let exit = region.append_block(Block::new(&types));
-    let arguments: Vec<Value> = (0..exit.argument_count()).map(|i| exit.argument(i).unwrap().into()).collect();
+    let arguments: Vec<Value> = (0..exit.argument_count())
+        .map(|i| exit.argument(i).unwrap().into())
+        .collect();
     exit.append_operation(
-        OperationBuilder::new(&name, location).add_operands(&arguments).build().expect("valid return"),
+        OperationBuilder::new(&name, location)
+            .add_operands(&arguments)
+            .build()
+            .expect("valid return"),
     );
     for &block in returns {
         let terminator = last_operation(block).expect("a return block ends in its return");
@@ -232,10 +271,22 @@ pub fn add_never_taken_exit<'c, 'a>(
     let location = terminator.location();
     let types: Vec<(Type, Location)> = operands.iter().map(|v| (v.r#type(), location)).collect();
     let detour = region.insert_block_after(block, Block::new(&types));
-    let forwarded: Vec<Value> = (0..detour.argument_count()).map(|i| detour.argument(i).unwrap().into()).collect();
+    let forwarded: Vec<Value> = (0..detour.argument_count())
+        .map(|i| detour.argument(i).unwrap().into())
+        .collect();
     let always = detour.append_operation(edit::bool_constant(context, true, location));
     let poison: Vec<Value> = (0..exit.argument_count())
-        .map(|i| detour.append_operation(edit::poison(context, exit.argument(i).unwrap().r#type(), location)).result(0).unwrap().into())
+        .map(|i| {
+            detour
+                .append_operation(edit::poison(
+                    context,
+                    exit.argument(i).unwrap().r#type(),
+                    location,
+                ))
+                .result(0)
+                .unwrap()
+                .into()
+        })
         .collect();
     detour.append_operation(cf::cond_br(
         context,
@@ -272,7 +323,9 @@ pub fn add_infinite_loop_exits<'c, 'a>(
     on_detour: &mut dyn FnMut(BlockRef<'c, 'a>),
 ) -> usize {
     use crate::analysis::cfg::{Graph, PostDominatorTree};
-    let Some(exit) = single_return_block_in(graph) else { return 0 };
+    let Some(exit) = single_return_block_in(graph) else {
+        return 0;
+    };
     let exit = graph.block(exit);
     let pdom = PostDominatorTree::build(graph.graph());
     let mut added = 0;
@@ -395,7 +448,12 @@ pub fn prepare_region<'c, 'a>(
     use crate::analysis::cfg::{BlockId, Graph};
     use crate::ir::region_graph::RegionGraph;
     let snapshot = || RegionGraph::snapshot(region).map_err(PrepareError::Region);
-    let mut prepared = Prepared { switches_lowered: 0, returns_unified: 0, infinite_loops: 0, graph: None };
+    let mut prepared = Prepared {
+        switches_lowered: 0,
+        returns_unified: 0,
+        infinite_loops: 0,
+        graph: None,
+    };
     let mut graph = graph;
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         if graph.graph().successors(b).len() <= 2 || !(preparation.lower_switch)(b) {
@@ -430,7 +488,9 @@ pub fn prepare_region<'c, 'a>(
         InfiniteLoops::Always => None,
         InfiniteLoops::ForStranded { divergent, reason } => {
             let g = graph.graph();
-            let reaches = crate::analysis::reconverging::reaches_exit(g, &|b| is_function_exit(graph.terminator(b)));
+            let reaches = crate::analysis::reconverging::reaches_exit(g, &|b| {
+                is_function_exit(graph.terminator(b))
+            });
             match (0..g.num_blocks()).find(|&b| divergent[b] && !reaches[b]) {
                 Some(b) => Some((BlockId::new(b), reason)),
                 None => {
@@ -440,10 +500,16 @@ pub fn prepare_region<'c, 'a>(
             }
         }
     };
-    prepared.infinite_loops = add_infinite_loop_exits(context, region, &graph, &mut |detour| observer.detour_added(detour));
+    prepared.infinite_loops = add_infinite_loop_exits(context, region, &graph, &mut |detour| {
+        observer.detour_added(detour)
+    });
     if let (0, Some((b, reason))) = (prepared.infinite_loops, stranded) {
         let terminator = graph.terminator(b);
-        return Err(PrepareError::UnsupportedTerminator { location: terminator.location(), name: op_name(terminator), reason });
+        return Err(PrepareError::UnsupportedTerminator {
+            location: terminator.location(),
+            name: op_name(terminator),
+            reason,
+        });
     }
     if prepared.infinite_loops > 0 {
         if preparation.stop_after_change {

@@ -1,8 +1,15 @@
 //! The region snapshot adapter and the CFG analyses on parsed MLIR.
 
 use crate::common::{context, parse};
-use melior::ir::{block::BlockLike, operation::{OperationLike, OperationMutLike}, RegionLike};
-use spmd::{analysis::cfg::{BlockId, CfgAnalysis, Graph}, ir::{function_regions::cfg_regions, region_graph::RegionGraph}};
+use melior::ir::{
+    block::BlockLike,
+    operation::{OperationLike, OperationMutLike},
+    RegionLike,
+};
+use spmd::{
+    analysis::cfg::{BlockId, CfgAnalysis, Graph},
+    ir::{function_regions::cfg_regions, region_graph::RegionGraph},
+};
 
 const SOURCE: &str = r#"
   func.func @f(%c: i1, %x: i32) {
@@ -54,7 +61,15 @@ fn analyses_recompute_after_an_edit_with_the_same_objects() {
     assert_eq!(analysis.post_dominators().ipdom(b), Some(BlockId::new(3)));
 
     // Edit: drop the back edge by making ^bb2 branch to ^done on both sides.
-    let done = region.first_block().unwrap().next_in_region().unwrap().next_in_region().unwrap().next_in_region().unwrap();
+    let done = region
+        .first_block()
+        .unwrap()
+        .next_in_region()
+        .unwrap()
+        .next_in_region()
+        .unwrap()
+        .next_in_region()
+        .unwrap();
     let mut terminator = graph.block(b).terminator_mut().unwrap();
     terminator.set_successor(0, &*done);
     graph.recompute(region).expect("snapshot");

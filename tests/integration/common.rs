@@ -12,8 +12,8 @@ pub fn context() -> Context {
 
 /// Parses and verifies `source`, panicking with the text on failure.
 pub fn parse<'c>(context: &'c Context, source: &str) -> Module<'c> {
-    let module = Module::parse(context, source)
-        .unwrap_or_else(|| panic!("failed to parse:\n{source}"));
+    let module =
+        Module::parse(context, source).unwrap_or_else(|| panic!("failed to parse:\n{source}"));
     assert!(module.as_operation().verify(), "invalid module:\n{source}");
     module
 }

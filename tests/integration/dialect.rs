@@ -60,7 +60,9 @@ fn verifier_errors_reach_the_embedder_as_diagnostics() {
     assert!(module.is_none());
     let messages = messages.borrow();
     assert!(
-        messages.iter().any(|m| m.contains("must be in the entry block of its region")),
+        messages
+            .iter()
+            .any(|m| m.contains("must be in the entry block of its region")),
         "{messages:?}"
     );
 }
@@ -75,8 +77,9 @@ fn typed_builders_generated_from_ods_build_valid_ops() {
 
     let block = Block::new(&[(i1, location)]);
     let exec = block.append_operation(ops::exec_read(&context, mask, location).into());
-    let ballot = block
-        .append_operation(ops::ballot(&context, mask, block.argument(0).unwrap().into(), location).into());
+    let ballot = block.append_operation(
+        ops::ballot(&context, mask, block.argument(0).unwrap().into(), location).into(),
+    );
     let rest = block.append_operation(
         ops::mask_andn(
             &context,
@@ -86,7 +89,9 @@ fn typed_builders_generated_from_ods_build_valid_ops() {
         )
         .into(),
     );
-    block.append_operation(ops::exec_write(&context, rest.result(0).unwrap().into(), location).into());
+    block.append_operation(
+        ops::exec_write(&context, rest.result(0).unwrap().into(), location).into(),
+    );
     block.append_operation(func::r#return(&[], location));
 
     let region = Region::new();
@@ -102,5 +107,8 @@ fn typed_builders_generated_from_ods_build_valid_ops() {
     module.body().append_operation(function);
     assert!(module.as_operation().verify());
     let text = module.as_operation().to_string();
-    assert!(text.contains("spmd.mask.andn %0, %1 : !spmd.mask"), "{text}");
+    assert!(
+        text.contains("spmd.mask.andn %0, %1 : !spmd.mask"),
+        "{text}"
+    );
 }

@@ -8,7 +8,7 @@
 //! All integration tests of a crate live in one binary (each test binary
 //! links a full static MLIR, about 250 MB).
 
-mod common;
 mod cfg;
+mod common;
 mod dialect;
 mod uniformity_llvm;

@@ -22,7 +22,10 @@ use std::time::Instant;
 
 const ROWS: &[(&str, &str)] = &[
     ("branch-fold", "spmd-branch-fold"),
-    ("branch-fold, no folding step", "spmd-branch-fold{fold-operations=false}"),
+    (
+        "branch-fold, no folding step",
+        "spmd-branch-fold{fold-operations=false}",
+    ),
     ("canonicalize", "canonicalize"),
 ];
 
@@ -36,7 +39,10 @@ fn main() {
     let context = spmd::dialect::context_with_all_dialects();
     spmd::passes::register_all_passes();
     melior::utility::register_all_passes();
-    println!("{:<8} {:<30} {:>10} {:>16} {:>18}", "blocks", "cleanup", "seconds", "blocks", "ops");
+    println!(
+        "{:<8} {:<30} {:>10} {:>16} {:>18}",
+        "blocks", "cleanup", "seconds", "blocks", "ops"
+    );
     for size in sizes {
         let (text, _) = spmd::testing::mlir_cfg::random_function(42, size, 350);
         let Some(based) = run(&context, &text, "spmd-reconverge").map(|(m, _)| m) else {
@@ -71,7 +77,11 @@ fn main() {
 fn run<'c>(context: &'c Context, text: &str, pipeline: &str) -> Option<(Module<'c>, f64)> {
     let mut module = Module::parse(context, text)?;
     let manager = PassManager::new(context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), &format!("builtin.module({pipeline})")).ok()?;
+    parse_pass_pipeline(
+        manager.as_operation_pass_manager(),
+        &format!("builtin.module({pipeline})"),
+    )
+    .ok()?;
     let start = Instant::now();
     manager.run(&mut module).ok()?;
     Some((module, start.elapsed().as_secs_f64()))

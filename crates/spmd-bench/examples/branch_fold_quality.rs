@@ -22,7 +22,14 @@
 //! `cargo run --release --example branch_fold_quality [seeds per class]`
 
 use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline, Context};
-use spmd::{ir::function_regions::cfg_regions, analysis::{reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, transforms::{branch_fold, prepare}};
+use spmd::{
+    analysis::{
+        reconverging,
+        region_uniformity::{RegionUniformity, UniformityOptions},
+    },
+    ir::function_regions::cfg_regions,
+    transforms::{branch_fold, prepare},
+};
 use spmd_oracle::{KernelShape, RandomKernel};
 
 const CLEANUPS: &[(&str, &str)] = &[
@@ -54,15 +61,27 @@ struct Table {
 
 impl Table {
     fn new() -> Self {
-        Self { rows: vec![Row::default(); CLEANUPS.len()], ..Default::default() }
+        Self {
+            rows: vec![Row::default(); CLEANUPS.len()],
+            ..Default::default()
+        }
     }
 
     fn print(&self, title: &str, structured: bool) {
-        println!("{title}: {} kernels, {} blocks, {} ops", self.kernels, self.blocks, self.ops);
+        println!(
+            "{title}: {} kernels, {} blocks, {} ops",
+            self.kernels, self.blocks, self.ops
+        );
         println!(
             "{:<26} {:>16} {:>17} {:>8} {:>17} {:>15} {:>15} {:>7}",
-            "cleanup", "blocks removed", "ops removed", "changed", "not reconverging", "broke property",
-            if structured { "not structured" } else { "" }, "failed"
+            "cleanup",
+            "blocks removed",
+            "ops removed",
+            "changed",
+            "not reconverging",
+            "broke property",
+            if structured { "not structured" } else { "" },
+            "failed"
         );
         for ((label, _), row) in CLEANUPS.iter().zip(&self.rows) {
             println!(
@@ -74,7 +93,11 @@ impl Table {
                 row.changed,
                 row.not_reconverging,
                 row.broke_property,
-                if structured { row.not_structured.to_string() } else { String::new() },
+                if structured {
+                    row.not_structured.to_string()
+                } else {
+                    String::new()
+                },
                 row.failed
             );
         }
@@ -82,18 +105,25 @@ impl Table {
 }
 
 fn main() {
-    let seeds: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(50);
+    let seeds: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(50);
     let context = spmd::dialect::context_with_all_dialects();
     spmd::passes::register_all_passes();
     melior::utility::register_all_passes();
-    for (name, base) in [("reconverge", "spmd-reconverge"), ("structurize", "spmd-structurize{irreducible=fix}")] {
+    for (name, base) in [
+        ("reconverge", "spmd-reconverge"),
+        ("structurize", "spmd-structurize{irreducible=fix}"),
+    ] {
         let pass = base.split('{').next().unwrap();
         if !spmd::passes::PASSES.iter().any(|(n, _)| *n == pass) {
             println!("after {name}: not implemented yet, skipped\n");
             continue;
         }
         let structured = name == "structurize";
-        let (mut valid, mut safe, mut alone, mut unsafe_) = (Table::new(), Table::new(), Table::new(), Table::new());
+        let (mut valid, mut safe, mut alone, mut unsafe_) =
+            (Table::new(), Table::new(), Table::new(), Table::new());
         let mut broken_checks = vec![[0usize; 5]; CLEANUPS.len()];
         let mut failed = vec![0usize; CLEANUPS.len()];
         let (mut total, mut skipped) = (0usize, 0usize);
@@ -105,12 +135,17 @@ fn main() {
         ] {
             for seed in 0..seeds {
                 let kernel = RandomKernel::build(seed * 7 + 1, &shape_of(3 + seed as usize % 38));
-                let Some(based) = run(&context, &kernel.text, base) else { continue };
+                let Some(based) = run(&context, &kernel.text, base) else {
+                    continue;
+                };
                 total += 1;
                 let (blocks, ops) = measure(&based);
                 let base_violations = violations(&based);
                 let text = based.as_operation().to_string();
-                let results: Vec<Option<Module>> = CLEANUPS.iter().map(|(_, c)| run(&context, &text, c)).collect();
+                let results: Vec<Option<Module>> = CLEANUPS
+                    .iter()
+                    .map(|(_, c)| run(&context, &text, c))
+                    .collect();
                 for (count, result) in failed.iter_mut().zip(&results) {
                     *count += usize::from(result.is_none());
                 }
@@ -127,13 +162,22 @@ fn main() {
                         row.ops += ops as isize - o as isize;
                         row.changed += usize::from(b != blocks || o != ops);
                         row.not_reconverging += usize::from(!is_reconverging(cleaned));
-                        row.broke_property += usize::from(after.iter().zip(&base_violations).any(|(a, b)| a > b));
+                        row.broke_property +=
+                            usize::from(after.iter().zip(&base_violations).any(|(a, b)| a > b));
                         let broken = structured
-                            && run(&context, &cleaned.as_operation().to_string(), "spmd-verify-structured").is_none();
+                            && run(
+                                &context,
+                                &cleaned.as_operation().to_string(),
+                                "spmd-verify-structured",
+                            )
+                            .is_none();
                         row.not_structured += usize::from(broken);
                         if let (true, Ok(dir)) = (broken, std::env::var("SPMD_QUALITY_DUMP")) {
                             let base_ok = run(&context, &text, "spmd-verify-structured").is_some();
-                            let _ = std::fs::write(format!("{dir}/not-structured-{seed}-base-ok-{base_ok}.mlir"), &text);
+                            let _ = std::fs::write(
+                                format!("{dir}/not-structured-{seed}-base-ok-{base_ok}.mlir"),
+                                &text,
+                            );
                         }
                     }
                     None => alone.rows[0].failed += 1,
@@ -165,7 +209,13 @@ fn main() {
                                 usize::from(broke)
                             },
                             not_structured: usize::from(
-                                structured && run(&context, &cleaned.as_operation().to_string(), "spmd-verify-structured").is_none(),
+                                structured
+                                    && run(
+                                        &context,
+                                        &cleaned.as_operation().to_string(),
+                                        "spmd-verify-structured",
+                                    )
+                                    .is_none(),
                             ),
                             failed: 0,
                         }
@@ -178,11 +228,17 @@ fn main() {
                         let _ = std::fs::write(path, &text);
                     }
                 }
-                let all_safe = rows.iter().all(|r| r.broke_property == 0 && r.not_structured == 0);
+                let all_safe = rows
+                    .iter()
+                    .all(|r| r.broke_property == 0 && r.not_structured == 0);
                 let some_unsafe = !all_safe;
-                for table in [Some(&mut valid), all_safe.then_some(&mut safe), some_unsafe.then_some(&mut unsafe_)]
-                    .into_iter()
-                    .flatten()
+                for table in [
+                    Some(&mut valid),
+                    all_safe.then_some(&mut safe),
+                    some_unsafe.then_some(&mut unsafe_),
+                ]
+                .into_iter()
+                .flatten()
                 {
                     table.kernels += 1;
                     table.blocks += blocks;
@@ -204,7 +260,10 @@ fn main() {
         println!("after {name}: {total} kernels, {skipped} skipped because a cleanup produced invalid IR (failed column)");
         valid.print("  every cleanup valid", structured);
         safe.print("  every cleanup valid and property-preserving", structured);
-        unsafe_.print("  every cleanup valid, some cleanup broke a property", structured);
+        unsafe_.print(
+            "  every cleanup valid, some cleanup broke a property",
+            structured,
+        );
         println!("  kernels where a cleanup broke each property (reconverging, reducible, flow-chains, loop-tokens, structured):");
         for ((label, _), counts) in CLEANUPS.iter().zip(&broken_checks) {
             println!("    {label:<26} {counts:?}");
@@ -222,9 +281,15 @@ fn kernel_index(rows: &[Row]) -> String {
 /// Violations per property check, summed over the module's functions.
 fn violations(module: &Module) -> Vec<usize> {
     let mut sums = Vec::new();
-    for function in cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like) {
-        let Ok(counts) = branch_fold::property_violations(function.owner, function.region, UniformityOptions::default())
-        else {
+    for function in cfg_regions(module.as_operation())
+        .into_iter()
+        .filter(|r| r.function_like)
+    {
+        let Ok(counts) = branch_fold::property_violations(
+            function.owner,
+            function.region,
+            UniformityOptions::default(),
+        ) else {
             continue;
         };
         sums.resize(counts.len(), 0);
@@ -238,7 +303,11 @@ fn violations(module: &Module) -> Vec<usize> {
 fn run<'c>(context: &'c Context, text: &str, pipeline: &str) -> Option<Module<'c>> {
     let mut module = Module::parse(context, text)?;
     let manager = PassManager::new(context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), &format!("builtin.module({pipeline})")).ok()?;
+    parse_pass_pipeline(
+        manager.as_operation_pass_manager(),
+        &format!("builtin.module({pipeline})"),
+    )
+    .ok()?;
     manager.run(&mut module).ok()?;
     Some(module)
 }
@@ -252,15 +321,23 @@ fn measure(module: &Module) -> (usize, usize) {
 }
 
 fn is_reconverging(module: &Module) -> bool {
-    cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like).all(|function| {
-        let Ok(uniformity) = RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default())
-        else {
-            return false;
-        };
-        let graph = uniformity.graph();
-        reconverging::check_with_exits(graph.graph(), &|b| uniformity.info().is_divergent_branch(b), &|b| {
-            prepare::is_function_exit(graph.terminator(b))
+    cfg_regions(module.as_operation())
+        .into_iter()
+        .filter(|r| r.function_like)
+        .all(|function| {
+            let Ok(uniformity) = RegionUniformity::compute(
+                function.owner,
+                function.region,
+                &UniformityOptions::default(),
+            ) else {
+                return false;
+            };
+            let graph = uniformity.graph();
+            reconverging::check_with_exits(
+                graph.graph(),
+                &|b| uniformity.info().is_divergent_branch(b),
+                &|b| prepare::is_function_exit(graph.terminator(b)),
+            )
+            .is_empty()
         })
-        .is_empty()
-    })
 }

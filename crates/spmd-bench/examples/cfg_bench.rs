@@ -9,6 +9,10 @@ fn main() {
         .skip(1)
         .filter_map(|arg| arg.replace('_', "").parse().ok())
         .collect();
-    let sizes = if sizes.is_empty() { vec![10_000, 100_000, 1_000_000] } else { sizes };
+    let sizes = if sizes.is_empty() {
+        vec![10_000, 100_000, 1_000_000]
+    } else {
+        sizes
+    };
     print!("{}", spmd::analysis::cfg::bench::run_benchmark(&sizes));
 }

@@ -25,13 +25,17 @@
 
 use melior::{
     ir::{
-        attribute::StringAttribute, block::BlockLike, operation::OperationLike, Module, OperationRef, RegionLike,
+        attribute::StringAttribute, block::BlockLike, operation::OperationLike, Module,
+        OperationRef, RegionLike,
     },
     pass::PassManager,
     utility::parse_pass_pipeline,
     Context,
 };
-use spmd::{analysis::cfg::{CycleForest, Graph}, ir::region_graph::RegionGraph};
+use spmd::{
+    analysis::cfg::{CycleForest, Graph},
+    ir::region_graph::RegionGraph,
+};
 use spmd_oracle::{KernelShape, RandomKernel};
 
 const FIGURE_1A: &str = include_str!("../../../mlir-tests/predicate/figure-1a.mlir");
@@ -91,14 +95,22 @@ fn count_loops(module: &Module) -> LoopCounts {
     let mut function = module.body().first_operation();
     while let Some(op) = function {
         function = op.next_in_block();
-        if name(op) != "func.func" || op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).is_none() {
+        if name(op) != "func.func"
+            || op
+                .attribute("sym_name")
+                .ok()
+                .and_then(|a| StringAttribute::try_from(a).ok())
+                .is_none()
+        {
             continue;
         }
         let Ok(region) = op.region(0) else { continue };
         if region.first_block().is_none() {
             continue;
         }
-        let Ok(graph) = RegionGraph::snapshot(region) else { continue };
+        let Ok(graph) = RegionGraph::snapshot(region) else {
+            continue;
+        };
         let g = graph.graph();
         let cycles = CycleForest::build(g);
         for c in cycles.cycles() {
@@ -137,7 +149,9 @@ fn count(module: &Module) -> Counts {
         let op = op_text.split_whitespace().next().unwrap_or("");
         match op {
             "spmd.ballot" => (counts.ops, counts.gcn) = (counts.ops + 1, counts.gcn + 1),
-            "spmd.exec.read" | "spmd.mask.andn" | "spmd.mask.empty" | "spmd.mask.and" => counts.ops += 1,
+            "spmd.exec.read" | "spmd.mask.andn" | "spmd.mask.empty" | "spmd.mask.and" => {
+                counts.ops += 1
+            }
             "spmd.exec.write" => {
                 counts.ops += 1;
                 counts.gcn += 1;
@@ -146,7 +160,10 @@ fn count(module: &Module) -> Counts {
             // Rejoin ORs (folded into the exec write above) vs accumulating ORs.
             "spmd.mask.or" => counts.ops += 1,
             "spmd.exec.br_zero" => (counts.ops, counts.gcn) = (counts.ops + 1, counts.gcn + 1),
-            "spmd.mask.select" => (counts.ops, counts.gcn, counts.selects) = (counts.ops + 1, counts.gcn + 1, counts.selects + 1),
+            "spmd.mask.select" => {
+                (counts.ops, counts.gcn, counts.selects) =
+                    (counts.ops + 1, counts.gcn + 1, counts.selects + 1)
+            }
             _ => {}
         }
     }
@@ -170,18 +187,39 @@ fn main() {
     spmd::passes::register_all_passes();
     let context = Box::leak(Box::new(spmd::dialect::context_with_all_dialects()));
     context.attach_diagnostic_handler(|_| true);
-    let figure = lower(context, FIGURE_1A, "builtin.module(spmd-predicate)").expect("Figure 1a lowers");
+    let figure =
+        lower(context, FIGURE_1A, "builtin.module(spmd-predicate)").expect("Figure 1a lowers");
     let c = count(&figure);
     println!("Figure 1a: {} wave-level ops, {} GCN-equivalent mask instructions (Listing 1: 8), {} parking branches", c.ops, c.gcn, c.divergent_branches);
-    let lowered = lower(context, LOOP, "builtin.module(spmd-predicate)").expect("the loop test lowers");
+    let lowered =
+        lower(context, LOOP, "builtin.module(spmd-predicate)").expect("the loop test lowers");
     let l = count_loops(&lowered);
     println!(
         "loop.mlir: {} divergent loop, {} wave-level ops and {} GCN-equivalent mask instructions per iteration ({} select)",
         l.loops, l.ops, l.gcn, l.selects
     );
-    let seeds: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(20);
-    println!("{:<20} {:>7} {:>9} {:>8} {:>8} {:>10} {:>8} | {:>6} {:>8} {:>8} {:>12}", "producer", "kernels", "branches", "ops", "gcn", "ops/branch", "selects", "loops", "ops/loop", "gcn/loop", "selects/loop");
-    for producer in ["spmd-reconverge{ordering=dfpd}", "spmd-structurize{irreducible=fix}"] {
+    let seeds: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    println!(
+        "{:<20} {:>7} {:>9} {:>8} {:>8} {:>10} {:>8} | {:>6} {:>8} {:>8} {:>12}",
+        "producer",
+        "kernels",
+        "branches",
+        "ops",
+        "gcn",
+        "ops/branch",
+        "selects",
+        "loops",
+        "ops/loop",
+        "gcn/loop",
+        "selects/loop"
+    );
+    for producer in [
+        "spmd-reconverge{ordering=dfpd}",
+        "spmd-structurize{irreducible=fix}",
+    ] {
         let mut total = Counts::default();
         let mut in_loops = LoopCounts::default();
         let mut kernels = 0;
@@ -189,7 +227,9 @@ fn main() {
             for (_, shape) in KernelShape::classes(3 + seed as usize % 25) {
                 let kernel = RandomKernel::build(seed * 17 + 3, &shape);
                 let pipeline = format!("builtin.module({producer}, spmd-predicate)");
-                let Some(module) = lower(context, &kernel.text, &pipeline) else { continue };
+                let Some(module) = lower(context, &kernel.text, &pipeline) else {
+                    continue;
+                };
                 let c = count(&module);
                 total.ops += c.ops;
                 total.gcn += c.gcn;

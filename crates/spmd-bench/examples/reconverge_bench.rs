@@ -9,10 +9,20 @@
 use std::{process::Command, time::Instant};
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.replace('_', "").parse().ok()).collect();
-    let sizes = if sizes.is_empty() { vec![1_000, 10_000, 100_000] } else { sizes };
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.replace('_', "").parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![1_000, 10_000, 100_000]
+    } else {
+        sizes
+    };
     let tool = std::env::var("SPMD_OPT").unwrap_or_else(|_| "target/release/spmd-opt".into());
-    println!("{:>8} {:>12} {:>12} {:>7} {:>10} {:>10} {:>8}", "blocks", "parse+print", "reconverge", "ratio", "peak MB", "floor MB", "flows");
+    println!(
+        "{:>8} {:>12} {:>12} {:>7} {:>10} {:>10} {:>8}",
+        "blocks", "parse+print", "reconverge", "ratio", "peak MB", "floor MB", "flows"
+    );
     for &blocks in &sizes {
         let (text, _) = spmd::testing::mlir_cfg::random_function(42, blocks, 350);
         let path = std::env::temp_dir().join(format!("spmd-bench-{blocks}.mlir"));
@@ -47,9 +57,18 @@ fn measure(tool: &str, args: &[&str]) -> (f64, f64, String) {
             .output()
             .expect("run spmd-opt under /usr/bin/time");
         best = best.min(start.elapsed().as_secs_f64());
-        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         let stderr = String::from_utf8_lossy(&output.stderr);
-        peak = stderr.lines().last().and_then(|l| l.trim().parse::<f64>().ok()).unwrap_or(0.0) / 1024.0;
+        peak = stderr
+            .lines()
+            .last()
+            .and_then(|l| l.trim().parse::<f64>().ok())
+            .unwrap_or(0.0)
+            / 1024.0;
         stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     }
     (best, peak, stdout)

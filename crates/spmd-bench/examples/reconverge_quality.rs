@@ -28,7 +28,14 @@ use melior::{
     utility::parse_pass_pipeline,
     Context,
 };
-use spmd::{analysis::{cfg::BlockId, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::function_regions::cfg_regions, transforms::flow::plan::Ordering};
+use spmd::{
+    analysis::{
+        cfg::BlockId,
+        region_uniformity::{RegionUniformity, UniformityOptions},
+    },
+    ir::function_regions::cfg_regions,
+    transforms::flow::plan::Ordering,
+};
 use spmd_bench::llvm_ir;
 use std::{cell::RefCell, process::Command, rc::Rc};
 
@@ -72,7 +79,13 @@ struct Row {
 
 impl Row {
     fn new(name: impl Into<String>, spmd: bool) -> Self {
-        Row { name: name.into(), spmd, totals: Totals::default(), ok: 0, first_error: None }
+        Row {
+            name: name.into(),
+            spmd,
+            totals: Totals::default(),
+            ok: 0,
+            first_error: None,
+        }
     }
 
     fn add(&mut self, result: Result<Totals, String>) {
@@ -89,8 +102,14 @@ impl Row {
 }
 
 fn main() {
-    let functions: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(200);
-    let divergent_per_mille: u64 = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(500);
+    let functions: u64 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(200);
+    let divergent_per_mille: u64 = std::env::args()
+        .nth(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(500);
     let context = context();
     // Failing passes report through diagnostics; keep the first per run
     // instead of printing one per function.
@@ -103,15 +122,27 @@ fn main() {
     spmd::passes::register_all_passes();
     let mut spmd_rows: Vec<(Row, String)> = Ordering::ALL
         .iter()
-        .map(|o| (Row::new(format!("reconverge {}", o.name()), true), format!("spmd-reconverge{{ordering={}}}", o.name())))
+        .map(|o| {
+            (
+                Row::new(format!("reconverge {}", o.name()), true),
+                format!("spmd-reconverge{{ordering={}}}", o.name()),
+            )
+        })
         .collect();
-    spmd_rows.push((Row::new("structurize", true), "spmd-structurize{irreducible=fix}".into()));
+    spmd_rows.push((
+        Row::new("structurize", true),
+        "spmd-structurize{irreducible=fix}".into(),
+    ));
     spmd_rows.push((
         Row::new("structurize skip-uniform", true),
         "spmd-structurize{irreducible=fix skip-uniform-regions=true}".into(),
     ));
     let mut llvm_rows = [
-        (Row::new("llvm structurizecfg", false), None, llvm_ir::STRUCTURIZECFG_PIPELINE),
+        (
+            Row::new("llvm structurizecfg", false),
+            None,
+            llvm_ir::STRUCTURIZECFG_PIPELINE,
+        ),
         (
             Row::new("llvm structurizecfg skip-uniform", false),
             Some(llvm_ir::AMDGPU_TRIPLE),
@@ -121,7 +152,8 @@ fn main() {
     let mut original_blocks = 0;
     for seed in 0..functions {
         let blocks = 20 + (seed as usize * 37) % 180;
-        let (text, graph) = spmd::testing::mlir_cfg::random_function(seed, blocks, divergent_per_mille);
+        let (text, graph) =
+            spmd::testing::mlir_cfg::random_function(seed, blocks, divergent_per_mille);
         original_blocks += spmd::analysis::cfg::Graph::num_blocks(&graph);
         for (row, pipeline) in &mut spmd_rows {
             diagnostic.borrow_mut().take();
@@ -130,7 +162,10 @@ fn main() {
         }
         let ll = llvm_ir::llvm_ir_form(&text);
         for (row, triple, pipeline) in &mut llvm_rows {
-            row.add(ll.clone().and_then(|ll| llvm_structurizecfg(&ll, *triple, pipeline)));
+            row.add(
+                ll.clone()
+                    .and_then(|ll| llvm_structurizecfg(&ll, *triple, pipeline)),
+            );
         }
     }
     println!(
@@ -139,15 +174,34 @@ fn main() {
     );
     println!(
         "{:<34} {:>8} {:>13} {:>15} {:>24} {:>26} {:>11}",
-        "transform", "flows", "blocks added", "branches added", "uniform preserved", "outside divergent regions", "ops added"
+        "transform",
+        "flows",
+        "blocks added",
+        "branches added",
+        "uniform preserved",
+        "outside divergent regions",
+        "ops added"
     );
-    let rows = spmd_rows.iter().map(|(row, _)| row).chain(llvm_rows.iter().map(|(row, _, _)| row));
+    let rows = spmd_rows
+        .iter()
+        .map(|(row, _)| row)
+        .chain(llvm_rows.iter().map(|(row, _, _)| row));
     for row in rows {
         let t = row.totals;
         if row.ok < functions as usize {
             let error = row.first_error.as_deref().unwrap_or_default();
-            let error: String = error.lines().next().unwrap_or_default().chars().take(100).collect();
-            println!("{:<34} error on {} of {functions} functions: {error}", row.name, functions as usize - row.ok);
+            let error: String = error
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .take(100)
+                .collect();
+            println!(
+                "{:<34} error on {} of {functions} functions: {error}",
+                row.name,
+                functions as usize - row.ok
+            );
             continue;
         }
         let uniform = if row.spmd {
@@ -164,7 +218,10 @@ fn main() {
         } else {
             format!("{:>24} {:>26} {:>11}", "-", "-", "-")
         };
-        println!("{:<34} {:>8} {:>13} {:>15} {uniform}", row.name, t.flows, t.blocks_added, t.branches_added);
+        println!(
+            "{:<34} {:>8} {:>13} {:>15} {uniform}",
+            row.name, t.flows, t.blocks_added, t.branches_added
+        );
     }
 }
 
@@ -176,46 +233,79 @@ fn context() -> Context {
 /// changed; `Err` if the pass fails.
 fn measure(context: &Context, text: &str, pipeline: &str) -> Result<Totals, String> {
     let mut module = Module::parse(context, text).expect("valid input");
-    let function = cfg_regions(module.as_operation()).into_iter().find(|r| r.function_like).unwrap();
-    let uniformity = RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default()).unwrap();
+    let function = cfg_regions(module.as_operation())
+        .into_iter()
+        .find(|r| r.function_like)
+        .unwrap();
+    let uniformity = RegionUniformity::compute(
+        function.owner,
+        function.region,
+        &UniformityOptions::default(),
+    )
+    .unwrap();
     let graph = uniformity.graph();
-    let inside = inside_divergent_regions(graph.graph(), uniformity.cfg(), &|b| uniformity.info().is_divergent_branch(b));
+    let inside = inside_divergent_regions(graph.graph(), uniformity.cfg(), &|b| {
+        uniformity.info().is_divergent_branch(b)
+    });
     let mut uniform_branches = Vec::new();
     for b in 0..graph.num_blocks() {
         let terminator = graph.terminator(BlockId::new(b));
-        if terminator.successor_count() >= 2 && !uniformity.info().is_divergent_branch(BlockId::new(b)) {
-            let successors: Vec<usize> = terminator.successors().map(|s| s.to_raw().ptr as usize).collect();
+        if terminator.successor_count() >= 2
+            && !uniformity.info().is_divergent_branch(BlockId::new(b))
+        {
+            let successors: Vec<usize> = terminator
+                .successors()
+                .map(|s| s.to_raw().ptr as usize)
+                .collect();
             uniform_branches.push((terminator.to_raw().ptr as usize, successors, inside[b]));
         }
     }
     let (blocks_before, branches_before, ops_before) = count(&module);
     let manager = PassManager::new(context);
-    parse_pass_pipeline(manager.as_operation_pass_manager(), &format!("builtin.module({pipeline})"))
-        .map_err(|e| format!("{pipeline}: {e}"))?;
-    manager.run(&mut module).map_err(|e| format!("{pipeline} failed: {e}"))?;
+    parse_pass_pipeline(
+        manager.as_operation_pass_manager(),
+        &format!("builtin.module({pipeline})"),
+    )
+    .map_err(|e| format!("{pipeline}: {e}"))?;
+    manager
+        .run(&mut module)
+        .map_err(|e| format!("{pipeline} failed: {e}"))?;
     let (blocks_after, branches_after, ops_after) = count(&module);
     let mut preserved = 0;
     let mut outside_preserved = 0;
     let mut flows = 0;
-    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
-        if name == "spmd.flow_br" {
-            flows += 1;
-        }
-        if let Some((_, successors, inside)) = uniform_branches.iter().find(|(raw, _, _)| *raw == op.to_raw().ptr as usize) {
-            let now: Vec<usize> = op.successors().map(|s| s.to_raw().ptr as usize).collect();
-            preserved += usize::from(&now == successors);
-            outside_preserved += usize::from(&now == successors && !inside);
-        }
-        melior::ir::operation::WalkResult::Advance
-    });
+    module
+        .as_operation()
+        .walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+            let name = op
+                .name()
+                .as_string_ref()
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            if name == "spmd.flow_br" {
+                flows += 1;
+            }
+            if let Some((_, successors, inside)) = uniform_branches
+                .iter()
+                .find(|(raw, _, _)| *raw == op.to_raw().ptr as usize)
+            {
+                let now: Vec<usize> = op.successors().map(|s| s.to_raw().ptr as usize).collect();
+                preserved += usize::from(&now == successors);
+                outside_preserved += usize::from(&now == successors && !inside);
+            }
+            melior::ir::operation::WalkResult::Advance
+        });
     Ok(Totals {
         flows,
         blocks_added: blocks_after as isize - blocks_before as isize,
         branches_added: branches_after as isize - branches_before as isize,
         uniform: uniform_branches.len(),
         uniform_preserved: preserved,
-        uniform_outside: uniform_branches.iter().filter(|(_, _, inside)| !inside).count(),
+        uniform_outside: uniform_branches
+            .iter()
+            .filter(|(_, _, inside)| !inside)
+            .count(),
         uniform_outside_preserved: outside_preserved,
         ops_added: ops_after as isize - ops_before as isize,
     })
@@ -252,7 +342,10 @@ fn inside_divergent_regions(
 /// function in the module.
 fn count(module: &Module) -> (usize, usize, usize) {
     let (mut blocks, mut branches, mut ops) = (0, 0, 0);
-    let function = cfg_regions(module.as_operation()).into_iter().find(|r| r.function_like).unwrap();
+    let function = cfg_regions(module.as_operation())
+        .into_iter()
+        .find(|r| r.function_like)
+        .unwrap();
     let mut block = function.region.first_block();
     while let Some(b) = block {
         blocks += 1;
@@ -273,7 +366,10 @@ fn llvm_structurizecfg(ll: &str, triple: Option<&str>, pipeline: &str) -> Result
     let input = std::env::temp_dir().join(format!("spmd-quality-{}.ll", std::process::id()));
     std::fs::write(&input, ll).map_err(|e| e.to_string())?;
     let mut command = Command::new(llvm_ir::llvm_bin().join("opt"));
-    command.arg("-S").arg(format!("-passes={pipeline}")).arg(&input);
+    command
+        .arg("-S")
+        .arg(format!("-passes={pipeline}"))
+        .arg(&input);
     if let Some(triple) = triple {
         command.arg(format!("-mtriple={triple}"));
     }
@@ -281,13 +377,18 @@ fn llvm_structurizecfg(ll: &str, triple: Option<&str>, pipeline: &str) -> Result
     let _ = std::fs::remove_file(&input);
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(format!("opt failed: {}", stderr.lines().next().unwrap_or_default()));
+        return Err(format!(
+            "opt failed: {}",
+            stderr.lines().next().unwrap_or_default()
+        ));
     }
     let structured = String::from_utf8_lossy(&output.stdout);
     Ok(Totals {
         flows: llvm_ir::count_flow_blocks(&structured),
-        blocks_added: llvm_ir::count_blocks(&structured) as isize - llvm_ir::count_blocks(ll) as isize,
-        branches_added: llvm_ir::count_branches(&structured) as isize - llvm_ir::count_branches(ll) as isize,
+        blocks_added: llvm_ir::count_blocks(&structured) as isize
+            - llvm_ir::count_blocks(ll) as isize,
+        branches_added: llvm_ir::count_branches(&structured) as isize
+            - llvm_ir::count_branches(ll) as isize,
         ..Totals::default()
     })
 }

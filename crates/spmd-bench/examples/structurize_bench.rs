@@ -197,7 +197,11 @@ fn run_family(config: &Config, tools: &[Tool], context: &Context, family: Family
         Family::Code => println!(
             "\n## Family `code` (seed 42, {:.0}% divergent branches{})\n",
             config.divergent_per_mille as f64 / 10.0,
-            if config.loop_per_mille > 0 { format!(", extra loops {}‰", config.loop_per_mille) } else { String::new() }
+            if config.loop_per_mille > 0 {
+                format!(", extra loops {}‰", config.loop_per_mille)
+            } else {
+                String::new()
+            }
         ),
         Family::LongRange => {
             let lr = &config.long_range;
@@ -214,12 +218,20 @@ fn run_family(config: &Config, tools: &[Tool], context: &Context, family: Family
     println!("|---:|---:|---:|---:|---:|---:|---:|");
     for &blocks in &config.sizes {
         let (text, graph) = match family {
-            Family::Code if config.loop_per_mille == 0 => mlir_cfg::random_function(42, blocks, config.divergent_per_mille),
-            Family::Code => {
-                mlir_cfg::random_function_with_loops(42, blocks, config.divergent_per_mille, config.loop_per_mille)
+            Family::Code if config.loop_per_mille == 0 => {
+                mlir_cfg::random_function(42, blocks, config.divergent_per_mille)
             }
+            Family::Code => mlir_cfg::random_function_with_loops(
+                42,
+                blocks,
+                config.divergent_per_mille,
+                config.loop_per_mille,
+            ),
             Family::LongRange => {
-                let shape = long_range::LongRangeShape { blocks, ..config.long_range.clone() };
+                let shape = long_range::LongRangeShape {
+                    blocks,
+                    ..config.long_range.clone()
+                };
                 long_range::long_range_function(42, &shape, long_range::Signature::Bench)
             }
         };
@@ -227,8 +239,14 @@ fn run_family(config: &Config, tools: &[Tool], context: &Context, family: Family
         let back_edges = analysis.traversal().back_edges().len();
         let cycles = analysis.cycles();
         let irreducible = cycles.cycles().filter(|&c| !cycles.is_reducible(c)).count();
-        let branches = text.lines().filter(|l| l.starts_with("  cf.cond_br") || l.starts_with("  cf.switch")).count();
-        let divergent = text.lines().filter(|l| l.contains("slt, %t,") || l.starts_with("  cf.switch %t ")).count();
+        let branches = text
+            .lines()
+            .filter(|l| l.starts_with("  cf.cond_br") || l.starts_with("  cf.switch"))
+            .count();
+        let divergent = text
+            .lines()
+            .filter(|l| l.contains("slt, %t,") || l.starts_with("  cf.switch %t "))
+            .count();
         println!(
             "| {blocks} | {} | {back_edges} ({:.1}%) | {irreducible} | {branches} | {divergent} | {} |",
             graph.num_edges(),
@@ -274,7 +292,9 @@ fn run_family(config: &Config, tools: &[Tool], context: &Context, family: Family
                         .map(|(path, count)| (path, Some(count))),
                 };
                 match input {
-                    Ok((input, input_blocks)) => Runs::new(config, tool, *blocks, index, input, input_blocks),
+                    Ok((input, input_blocks)) => {
+                        Runs::new(config, tool, *blocks, index, input, input_blocks)
+                    }
                     Err(message) => Runs::ended(Outcome::Error(format!("LLVM IR form: {message}"))),
                 }
             })
@@ -283,14 +303,19 @@ fn run_family(config: &Config, tools: &[Tool], context: &Context, family: Family
         for round in 1..=config.repeats.max(1) {
             for (tool, runs) in tools.iter().zip(&mut runs) {
                 if runs.wants_another_run() {
-                    eprintln!("[{family:?} {blocks} blocks, round {round}] {} ...", tool.label);
+                    eprintln!(
+                        "[{family:?} {blocks} blocks, round {round}] {} ...",
+                        tool.label
+                    );
                     runs.run(config, tool);
                 }
             }
         }
         let mut floor = None;
         for (index, (tool, runs)) in tools.iter().zip(runs).enumerate() {
-            let input_bytes = fs::metadata(&runs.input).map(|m| m.len() as usize).unwrap_or(0);
+            let input_bytes = fs::metadata(&runs.input)
+                .map(|m| m.len() as usize)
+                .unwrap_or(0);
             let outcome = runs.finish(context, tool);
             if let Outcome::Done { secs, peak_mb, .. } = outcome {
                 if tool.label == "mlir-opt parse+print" {
@@ -298,7 +323,17 @@ fn run_family(config: &Config, tools: &[Tool], context: &Context, family: Family
                 }
                 series[index].push((*blocks as f64, secs));
             }
-            println!("{}", row(*blocks, tool.label, &outcome, floor, input_bytes, &mut errors));
+            println!(
+                "{}",
+                row(
+                    *blocks,
+                    tool.label,
+                    &outcome,
+                    floor,
+                    input_bytes,
+                    &mut errors
+                )
+            );
         }
     }
     for (index, error) in errors.iter().enumerate() {
@@ -345,9 +380,27 @@ fn tools(config: &Config) -> Vec<Tool> {
     vec![
         tool("mlir-opt parse+print", &mlir_opt, &[], Input::Mlir, false),
         tool("spmd-opt parse+print", &spmd_opt, &[], Input::Mlir, false),
-        tool("spmd annotate-uniformity", &spmd_opt, &["--spmd-annotate-uniformity"], Input::Mlir, false),
-        tool("spmd reconverge", &spmd_opt, &["--spmd-reconverge"], Input::Mlir, false),
-        tool("spmd structurize", &spmd_opt, &["--spmd-structurize=irreducible=fix"], Input::Mlir, false),
+        tool(
+            "spmd annotate-uniformity",
+            &spmd_opt,
+            &["--spmd-annotate-uniformity"],
+            Input::Mlir,
+            false,
+        ),
+        tool(
+            "spmd reconverge",
+            &spmd_opt,
+            &["--spmd-reconverge"],
+            Input::Mlir,
+            false,
+        ),
+        tool(
+            "spmd structurize",
+            &spmd_opt,
+            &["--spmd-structurize=irreducible=fix"],
+            Input::Mlir,
+            false,
+        ),
         tool(
             "spmd structurize skip-uniform",
             &spmd_opt,
@@ -355,15 +408,32 @@ fn tools(config: &Config) -> Vec<Tool> {
             Input::Mlir,
             false,
         ),
-        tool("llvm structurizecfg", &opt, &["-S", &structurizecfg], Input::Llvm, true),
         tool(
-            "llvm print<uniformity>",
+            "llvm structurizecfg",
             &opt,
-            &["-mtriple", llvm_ir::AMDGPU_TRIPLE, "-disable-output", "-passes=print<uniformity>"],
+            &["-S", &structurizecfg],
             Input::Llvm,
             true,
         ),
-        tool("mlir-opt lift-cf-to-scf", &mlir_opt, &["--lift-cf-to-scf"], Input::Mlir, true),
+        tool(
+            "llvm print<uniformity>",
+            &opt,
+            &[
+                "-mtriple",
+                llvm_ir::AMDGPU_TRIPLE,
+                "-disable-output",
+                "-passes=print<uniformity>",
+            ],
+            Input::Llvm,
+            true,
+        ),
+        tool(
+            "mlir-opt lift-cf-to-scf",
+            &mlir_opt,
+            &["--lift-cf-to-scf"],
+            Input::Mlir,
+            true,
+        ),
     ]
 }
 
@@ -385,10 +455,29 @@ struct Runs {
 }
 
 impl Runs {
-    fn new(config: &Config, tool: &Tool, blocks: usize, index: usize, input: PathBuf, input_blocks: Option<usize>) -> Self {
-        let extension = if tool.input == Input::Llvm { "ll" } else { "mlir" };
+    fn new(
+        config: &Config,
+        tool: &Tool,
+        blocks: usize,
+        index: usize,
+        input: PathBuf,
+        input_blocks: Option<usize>,
+    ) -> Self {
+        let extension = if tool.input == Input::Llvm {
+            "ll"
+        } else {
+            "mlir"
+        };
         let output = config.dir.join(format!("out-{blocks}-{index}.{extension}"));
-        Self { input, input_blocks, output, best: None, peak_kb: 0, ended: None, slow: false }
+        Self {
+            input,
+            input_blocks,
+            output,
+            best: None,
+            peak_kb: 0,
+            ended: None,
+            slow: false,
+        }
     }
 
     fn ended(outcome: Outcome) -> Self {
@@ -436,21 +525,32 @@ impl Runs {
         let status = match status {
             Ok(status) => status,
             Err(e) => {
-                self.ended = Some(Outcome::Error(format!("{}: cannot run /usr/bin/time: {e}", tool.label)));
+                self.ended = Some(Outcome::Error(format!(
+                    "{}: cannot run /usr/bin/time: {e}",
+                    tool.label
+                )));
                 return;
             }
         };
         // GNU time writes %M last, also for a killed child.
-        let kb = fs::read_to_string(&rss).ok().and_then(|s| s.lines().last()?.trim().parse().ok());
+        let kb = fs::read_to_string(&rss)
+            .ok()
+            .and_then(|s| s.lines().last()?.trim().parse().ok());
         self.peak_kb = self.peak_kb.max(kb.unwrap_or(0));
         if !status.success() {
             let _ = fs::remove_file(&self.output);
             let peak_mb = self.peak_kb as f64 / 1024.0;
             self.ended = Some(if elapsed >= config.timeout {
-                Outcome::Timeout { limit: config.timeout, peak_mb }
+                Outcome::Timeout {
+                    limit: config.timeout,
+                    peak_mb,
+                }
             } else {
                 let message = fs::read_to_string(&stderr).unwrap_or_default();
-                let first = message.lines().find(|l| !l.trim().is_empty()).unwrap_or("(no message)");
+                let first = message
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("(no message)");
                 let first = first.replace(&*self.input.to_string_lossy(), "<input>");
                 Outcome::Error(format!("{}: {status}: {first}", tool.label))
             });
@@ -465,18 +565,32 @@ impl Runs {
         if let Some(outcome) = self.ended {
             return outcome;
         }
-        let Some(best) = self.best else { return Outcome::Error(format!("{}: never ran", tool.label)) };
+        let Some(best) = self.best else {
+            return Outcome::Error(format!("{}: never ran", tool.label));
+        };
         let printed = self.output.exists();
         let text = fs::read_to_string(&self.output).unwrap_or_default();
         let _ = fs::remove_file(&self.output);
         let (after, flows) = match tool.input {
-            Input::Mlir => (mlir_blocks(context, &text), text.matches("spmd.flow_br").count()),
-            Input::Llvm => (Some(llvm_ir::count_blocks(&text)), llvm_ir::count_flow_blocks(&text)),
+            Input::Mlir => (
+                mlir_blocks(context, &text),
+                text.matches("spmd.flow_br").count(),
+            ),
+            Input::Llvm => (
+                Some(llvm_ir::count_blocks(&text)),
+                llvm_ir::count_flow_blocks(&text),
+            ),
         };
         Outcome::Done {
             secs: best.as_secs_f64(),
             peak_mb: self.peak_kb as f64 / 1024.0,
-            blocks_added: if printed { after.zip(self.input_blocks).map(|(a, b)| a as isize - b as isize) } else { None },
+            blocks_added: if printed {
+                after
+                    .zip(self.input_blocks)
+                    .map(|(a, b)| a as isize - b as isize)
+            } else {
+                None
+            },
             flows: printed.then_some(flows),
             bytes: printed.then_some(text.len()),
         }
@@ -513,11 +627,19 @@ fn row(
     errors: &mut Vec<String>,
 ) -> String {
     let cells = match outcome {
-        Outcome::Done { secs, peak_mb, blocks_added, flows, bytes } => {
+        Outcome::Done {
+            secs,
+            peak_mb,
+            blocks_added,
+            flows,
+            bytes,
+        } => {
             let ratio = floor.map_or("-".into(), |f| format!("{:.2}×", secs / f.0));
             let mem_ratio = floor.map_or("-".into(), |f| format!("{:.2}×", peak_mb / f.1));
             let show = |n: Option<String>| n.unwrap_or_else(|| "-".into());
-            let size = bytes.filter(|_| input_bytes > 0).map(|b| format!("{:.2}×", b as f64 / input_bytes as f64));
+            let size = bytes
+                .filter(|_| input_bytes > 0)
+                .map(|b| format!("{:.2}×", b as f64 / input_bytes as f64));
             format!(
                 "{secs:.3} | {ratio} | {peak_mb:.0} | {mem_ratio} | {} | {} | {}",
                 show(size),
@@ -533,7 +655,10 @@ fn row(
             format!("error [{}] | - | - | - | - | - | -", index + 1)
         }
         Outcome::Timeout { limit, peak_mb } => {
-            format!("timeout (> {} s) | - | ≥ {peak_mb:.0} | - | - | - | -", limit.as_secs())
+            format!(
+                "timeout (> {} s) | - | ≥ {peak_mb:.0} | - | - | - | -",
+                limit.as_secs()
+            )
         }
         Outcome::Skipped => "skipped | - | - | - | - | - | -".into(),
     };
@@ -563,7 +688,8 @@ fn parse_args() -> Config {
         families: vec![Family::Code, Family::LongRange],
         long_range: long_range::LongRangeShape::new(0),
         repeats: 3,
-        spmd_opt: std::env::var_os("SPMD_OPT").map_or_else(|| "target/release/spmd-opt".into(), PathBuf::from),
+        spmd_opt: std::env::var_os("SPMD_OPT")
+            .map_or_else(|| "target/release/spmd-opt".into(), PathBuf::from),
         llvm_bin: llvm_ir::llvm_bin(),
         dir: std::env::temp_dir().join("spmd-structurize-bench"),
     };
@@ -575,7 +701,11 @@ fn parse_args() -> Config {
         };
         let (name, value) = match flag.split_once('=') {
             Some((name, value)) => (name.to_string(), value.to_string()),
-            None => (flag.to_string(), args.next().unwrap_or_else(|| panic!("--{flag} needs a value\n{usage}"))),
+            None => (
+                flag.to_string(),
+                args.next()
+                    .unwrap_or_else(|| panic!("--{flag} needs a value\n{usage}")),
+            ),
         };
         if name == "family" {
             config.families = match value.as_str() {
@@ -599,7 +729,10 @@ fn parse_args() -> Config {
             _ => panic!("unknown flag --{name}\n{usage}"),
         }
     }
-    assert!(!config.timeout.is_zero(), "the time limit must be at least 1 s\n{usage}");
+    assert!(
+        !config.timeout.is_zero(),
+        "the time limit must be at least 1 s\n{usage}"
+    );
     if config.sizes.is_empty() {
         config.sizes = vec![1_000, 2_000, 4_000, 10_000, 100_000];
     }

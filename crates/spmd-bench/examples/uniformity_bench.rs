@@ -4,6 +4,12 @@
 //! `cargo run --release --example uniformity_bench [num_ops]`
 
 fn main() {
-    let num_ops = std::env::args().nth(1).and_then(|a| a.replace('_', "").parse().ok()).unwrap_or(1_000_000);
-    print!("{}", spmd::analysis::uniformity::bench::run_benchmark(num_ops));
+    let num_ops = std::env::args()
+        .nth(1)
+        .and_then(|a| a.replace('_', "").parse().ok())
+        .unwrap_or(1_000_000);
+    print!(
+        "{}",
+        spmd::analysis::uniformity::bench::run_benchmark(num_ops)
+    );
 }

@@ -21,7 +21,8 @@ use std::{
 /// What AMDGPU runs before and as its structurizer: switches become branch
 /// trees, irreducible cycles get a dispatch block, loop exits are unified,
 /// then `structurizecfg` inserts its Flow blocks.
-pub const STRUCTURIZECFG_PIPELINE: &str = "lower-switch,fix-irreducible,unify-loop-exits,structurizecfg";
+pub const STRUCTURIZECFG_PIPELINE: &str =
+    "lower-switch,fix-irreducible,unify-loop-exits,structurizecfg";
 
 /// The same with `structurizecfg<skip-uniform-regions>`; needs
 /// `-mtriple=`[`AMDGPU_TRIPLE`] so the uniformity analysis sees divergence.
@@ -33,17 +34,27 @@ pub const AMDGPU_TRIPLE: &str = "amdgcn-amd-amdhsa";
 
 /// The directory of the LLVM 22 tools: `$LLVM_BIN`, or `/usr/lib/llvm-22/bin`.
 pub fn llvm_bin() -> PathBuf {
-    std::env::var_os("LLVM_BIN").map_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin"), PathBuf::from)
+    std::env::var_os("LLVM_BIN")
+        .map_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin"), PathBuf::from)
 }
 
 /// The LLVM IR of `mlir_text`, a function printed by
 /// [`random_function`](spmd::testing::mlir_cfg::random_function); `Err` names the
 /// step that failed.
 pub fn llvm_ir_form(mlir_text: &str) -> Result<String, String> {
-    let input = spmd::testing::mlir_cfg::thread_id_form(mlir_text).ok_or("not a random_function text")?;
+    let input =
+        spmd::testing::mlir_cfg::thread_id_form(mlir_text).ok_or("not a random_function text")?;
     let bin = llvm_bin();
-    let llvm_dialect = run(&bin.join("mlir-opt"), &["--convert-to-llvm", "--reconcile-unrealized-casts"], &input)?;
-    let ll = run(&bin.join("mlir-translate"), &["--mlir-to-llvmir"], &llvm_dialect)?;
+    let llvm_dialect = run(
+        &bin.join("mlir-opt"),
+        &["--convert-to-llvm", "--reconcile-unrealized-casts"],
+        &input,
+    )?;
+    let ll = run(
+        &bin.join("mlir-translate"),
+        &["--mlir-to-llvmir"],
+        &llvm_dialect,
+    )?;
     let kernel = ll.replacen("define void @big(", "define amdgpu_kernel void @big(", 1);
     if kernel == ll {
         return Err("mlir-translate output has no `define void @big(`".into());
@@ -60,13 +71,20 @@ pub fn count_blocks(ll: &str) -> usize {
 /// Blocks `structurizecfg` inserted: labels named `Flow`, `Flow1`, ...
 pub fn count_flow_blocks(ll: &str) -> usize {
     labels(ll)
-        .filter(|label| label.strip_prefix("Flow").is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit())))
+        .filter(|label| {
+            label
+                .strip_prefix("Flow")
+                .is_some_and(|rest| rest.bytes().all(|b| b.is_ascii_digit()))
+        })
         .count()
 }
 
 /// Terminators with two or more successors (`br i1`, `switch`).
 pub fn count_branches(ll: &str) -> usize {
-    ll.lines().map(str::trim_start).filter(|l| l.starts_with("br i1 ") || l.starts_with("switch ")).count()
+    ll.lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("br i1 ") || l.starts_with("switch "))
+        .count()
 }
 
 /// Block labels (`name:` at column 0, without the colon).
@@ -95,7 +113,10 @@ fn run(tool: &std::path::Path, args: &[&str], stdin: &str) -> Result<String, Str
     .map_err(|e| format!("{name}: {e}"))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(format!("{name} failed: {}", stderr.lines().next().unwrap_or_default()));
+        return Err(format!(
+            "{name} failed: {}",
+            stderr.lines().next().unwrap_or_default()
+        ));
     }
     String::from_utf8(output.stdout).map_err(|e| format!("{name}: {e}"))
 }

@@ -53,7 +53,9 @@ impl Pointer {
     /// The synthetic flat address (see the type's docs).
     pub fn address(self) -> u64 {
         match self.buffer {
-            Some(buffer) => ((u64::from(buffer.0) + 1) << Self::BUFFER_SHIFT).wrapping_add(self.offset as u64),
+            Some(buffer) => {
+                ((u64::from(buffer.0) + 1) << Self::BUFFER_SHIFT).wrapping_add(self.offset as u64)
+            }
             None => self.offset as u64,
         }
     }

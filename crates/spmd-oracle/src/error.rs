@@ -216,9 +216,14 @@ impl fmt::Display for ExecError {
             }
             Self::UnknownFunction { name } => write!(f, "no function @{name} in the module"),
             Self::WarpCollective { site } => {
-                write!(f, "{site} is a warp collective: it needs a lockstep warp (Executor::run_cta)")
+                write!(
+                    f,
+                    "{site} is a warp collective: it needs a lockstep warp (Executor::run_cta)"
+                )
             }
-            Self::UnsupportedIntrinsic { site, name } => write!(f, "unsupported intrinsic {name} in {site}"),
+            Self::UnsupportedIntrinsic { site, name } => {
+                write!(f, "unsupported intrinsic {name} in {site}")
+            }
             Self::UnknownGlobal { site, name } => {
                 write!(f, "{site} takes the address of @{name}, which is no llvm.mlir.global of the module")
             }

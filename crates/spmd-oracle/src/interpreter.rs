@@ -21,8 +21,8 @@ use super::value::{Value, ValueType};
 use melior::ir::Module;
 
 mod llvm;
-pub mod wave;
 pub mod warp;
+pub mod wave;
 
 /// Launch dimensions: threads per block, blocks per grid, subgroup size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -380,7 +380,9 @@ impl Executor {
             }
             OpKind::Gpu(query) => {
                 let value = u64::from(gpu_query(*query, thread));
-                op.result_type.int_value(value).unwrap_or(Value::Index(value as i64))
+                op.result_type
+                    .int_value(value)
+                    .unwrap_or(Value::Index(value as i64))
             }
             OpKind::ZeroAggregate
             | OpKind::IntUnary(..)

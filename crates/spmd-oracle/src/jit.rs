@@ -58,11 +58,10 @@
 //! The worker cannot be stopped, so its execution engine is leaked.
 
 use super::random_kernel::RandomKernel;
-use spmd::transforms::prepare::op_name;
 use melior::{
     ir::{
-        attribute::StringAttribute, block::BlockLike, operation::OperationLike, operation::OperationMutLike,
-        Location, Module, Operation, OperationRef,
+        attribute::StringAttribute, block::BlockLike, operation::OperationLike,
+        operation::OperationMutLike, Location, Module, Operation, OperationRef,
     },
     pass::PassManager,
     utility::parse_pass_pipeline,
@@ -72,6 +71,7 @@ use mlir_sys::{
     mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInitialize,
     mlirExecutionEngineLookupPacked, mlirOperationClone, MlirExecutionEngine,
 };
+use spmd::transforms::prepare::op_name;
 use std::{
     cell::RefCell,
     ffi::c_void,
@@ -91,7 +91,8 @@ pub const KERNEL_FUNCTION: &str = "kernel";
 pub const KERNEL_TYPE: &str = "(memref<?xi32>, i32, i32) -> i32";
 
 /// The lowering from thread-level spmd IR to the LLVM dialect.
-pub const LOWERING_PIPELINE: &str = "builtin.module(spmd-lower-to-cf, convert-to-llvm, reconcile-unrealized-casts)";
+pub const LOWERING_PIPELINE: &str =
+    "builtin.module(spmd-lower-to-cf, convert-to-llvm, reconcile-unrealized-casts)";
 
 /// Guard elements on each side of a buffer.
 const GUARD: usize = 16;
@@ -114,7 +115,12 @@ pub struct KernelPair {
 impl KernelPair {
     /// The pair for a random kernel and its transformed module text.
     pub fn of_random(label: String, kernel: &RandomKernel, transformed: String) -> Self {
-        Self { label, original: kernel.text.clone(), transformed, slots: kernel.slots }
+        Self {
+            label,
+            original: kernel.text.clone(),
+            transformed,
+            slots: kernel.slots,
+        }
     }
 }
 
@@ -133,7 +139,12 @@ pub struct JitInputs {
 
 impl Default for JitInputs {
     fn default() -> Self {
-        Self { num_threads: 64, n_values: vec![0, 1, 9, 100, -7], opt_level: 0, timeout: Duration::from_secs(60) }
+        Self {
+            num_threads: 64,
+            n_values: vec![0, 1, 9, 100, -7],
+            opt_level: 0,
+            timeout: Duration::from_secs(60),
+        }
     }
 }
 
@@ -190,9 +201,16 @@ pub enum Difference {
     /// The returned values.
     Result { original: i32, transformed: i32 },
     /// Element `index` of `%out` after all threads ran.
-    Memory { index: usize, original: i32, transformed: i32 },
+    Memory {
+        index: usize,
+        original: i32,
+        transformed: i32,
+    },
     /// A store outside `%out` (`offset` counts elements from its start).
-    OutOfBounds { transformed_side: bool, offset: isize },
+    OutOfBounds {
+        transformed_side: bool,
+        offset: isize,
+    },
 }
 
 /// Why a batch could not be compared, or how it differs.
@@ -202,7 +220,10 @@ pub enum JitError {
     Input { label: String, message: String },
     /// [`LOWERING_PIPELINE`] failed; `label` names the first pair that
     /// fails alone (if one does).
-    Lowering { label: Option<String>, diagnostics: Vec<String> },
+    Lowering {
+        label: Option<String>,
+        diagnostics: Vec<String>,
+    },
     /// The execution engine could not be built or lacks a function.
     Compile(String),
     /// The compiled code did not finish in time.
@@ -214,15 +235,38 @@ pub enum JitError {
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Result { original, transformed } => {
-                write!(f, "returned {original} originally but {transformed} after the transform")
+            Self::Result {
+                original,
+                transformed,
+            } => {
+                write!(
+                    f,
+                    "returned {original} originally but {transformed} after the transform"
+                )
             }
-            Self::Memory { index, original, transformed } => {
-                write!(f, "out[{index}] is {original} originally but {transformed} after the transform")
+            Self::Memory {
+                index,
+                original,
+                transformed,
+            } => {
+                write!(
+                    f,
+                    "out[{index}] is {original} originally but {transformed} after the transform"
+                )
             }
-            Self::OutOfBounds { transformed_side, offset } => {
-                let side = if *transformed_side { "transformed" } else { "original" };
-                write!(f, "the {side} kernel stored outside %out (element offset {offset})")
+            Self::OutOfBounds {
+                transformed_side,
+                offset,
+            } => {
+                let side = if *transformed_side {
+                    "transformed"
+                } else {
+                    "original"
+                };
+                write!(
+                    f,
+                    "the {side} kernel stored outside %out (element offset {offset})"
+                )
             }
         }
     }
@@ -230,7 +274,11 @@ impl fmt::Display for Difference {
 
 impl fmt::Display for JitMismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: n={} tid={}: {}", self.label, self.n, self.tid, self.difference)
+        write!(
+            f,
+            "{}: n={} tid={}: {}",
+            self.label, self.n, self.tid, self.difference
+        )
     }
 }
 
@@ -240,10 +288,17 @@ impl fmt::Display for JitError {
             Self::Input { label, message } => write!(f, "{label}: {message}"),
             Self::Lowering { label, diagnostics } => {
                 let which = label.as_deref().unwrap_or("the batch");
-                write!(f, "lowering {which} to LLVM failed: {}", diagnostics.join("; "))
+                write!(
+                    f,
+                    "lowering {which} to LLVM failed: {}",
+                    diagnostics.join("; ")
+                )
             }
             Self::Compile(message) => write!(f, "JIT compilation failed: {message}"),
-            Self::Hang { label, n } => write!(f, "{label}: n={n}: the compiled code did not finish in time"),
+            Self::Hang { label, n } => write!(
+                f,
+                "{label}: n={n}: the compiled code did not finish in time"
+            ),
             Self::Mismatch(mismatch) => write!(f, "{mismatch}"),
         }
     }
@@ -254,15 +309,25 @@ impl std::error::Error for JitError {}
 /// Compiles every pair of `pairs` into one module and compares the original
 /// and transformed functions on `inputs` (see the module documentation).
 /// `context` must have the upstream and spmd dialects loaded.
-pub fn compare_batch(context: &Context, pairs: &[KernelPair], inputs: &JitInputs) -> Result<JitStats, JitError> {
-    let mut stats = JitStats { kernels: pairs.len(), ..JitStats::default() };
+pub fn compare_batch(
+    context: &Context,
+    pairs: &[KernelPair],
+    inputs: &JitInputs,
+) -> Result<JitStats, JitError> {
+    let mut stats = JitStats {
+        kernels: pairs.len(),
+        ..JitStats::default()
+    };
     let started = Instant::now();
     let mut module = merge_pairs(context, pairs)?;
     stats.prepare_time = started.elapsed();
 
     let started = Instant::now();
     if let Err(diagnostics) = lower_to_llvm(context, &mut module) {
-        return Err(JitError::Lowering { label: first_pair_failing_alone(context, pairs), diagnostics });
+        return Err(JitError::Lowering {
+            label: first_pair_failing_alone(context, pairs),
+            diagnostics,
+        });
     }
     stats.lower_time = started.elapsed();
 
@@ -290,10 +355,21 @@ pub fn compare_batch(context: &Context, pairs: &[KernelPair], inputs: &JitInputs
             stats.calls = calls;
             Ok(stats)
         }
-        RunOutcome::Differs { pair, n, tid, difference } => {
-            Err(JitError::Mismatch(JitMismatch { label: pairs[pair].label.clone(), n, tid, difference }))
-        }
-        RunOutcome::Hung { pair, n } => Err(JitError::Hang { label: pairs[pair].label.clone(), n }),
+        RunOutcome::Differs {
+            pair,
+            n,
+            tid,
+            difference,
+        } => Err(JitError::Mismatch(JitMismatch {
+            label: pairs[pair].label.clone(),
+            n,
+            tid,
+            difference,
+        })),
+        RunOutcome::Hung { pair, n } => Err(JitError::Hang {
+            label: pairs[pair].label.clone(),
+            n,
+        }),
     }
 }
 
@@ -319,9 +395,14 @@ fn function_name(index: usize, side: Side) -> String {
 fn merge_pairs<'c>(context: &'c Context, pairs: &[KernelPair]) -> Result<Module<'c>, JitError> {
     let merged = Module::new(Location::unknown(context));
     for (index, pair) in pairs.iter().enumerate() {
-        for (side, text) in [(Side::Original, &pair.original), (Side::Transformed, &pair.transformed)] {
-            let mut function = kernel_copy(context, text)
-                .map_err(|message| JitError::Input { label: pair.label.clone(), message })?;
+        for (side, text) in [
+            (Side::Original, &pair.original),
+            (Side::Transformed, &pair.transformed),
+        ] {
+            let mut function = kernel_copy(context, text).map_err(|message| JitError::Input {
+                label: pair.label.clone(),
+                message,
+            })?;
             let name = function_name(index, side);
             function.set_attribute("sym_name", StringAttribute::new(context, &name).into());
             merged.body().append_operation(function);
@@ -333,11 +414,17 @@ fn merge_pairs<'c>(context: &'c Context, pairs: &[KernelPair]) -> Result<Module<
 /// A detached copy of `@kernel` from module `text`.
 fn kernel_copy<'c>(context: &'c Context, text: &str) -> Result<Operation<'c>, String> {
     let (module, diagnostics) = collecting_diagnostics(context, || Module::parse(context, text));
-    let module = module.ok_or_else(|| format!("the module does not parse: {}", diagnostics.join("; ")))?;
+    let module =
+        module.ok_or_else(|| format!("the module does not parse: {}", diagnostics.join("; ")))?;
     let kernel = find_kernel(&module).ok_or(format!("no func.func @{KERNEL_FUNCTION}"))?;
-    let actual_type = kernel.attribute("function_type").map(|t| t.to_string()).unwrap_or_default();
+    let actual_type = kernel
+        .attribute("function_type")
+        .map(|t| t.to_string())
+        .unwrap_or_default();
     if actual_type != KERNEL_TYPE {
-        return Err(format!("@{KERNEL_FUNCTION} has type {actual_type}, expected {KERNEL_TYPE}"));
+        return Err(format!(
+            "@{KERNEL_FUNCTION} has type {actual_type}, expected {KERNEL_TYPE}"
+        ));
     }
     // SAFETY: cloning a live operation gives a new, detached operation that
     // the returned `Operation` owns.
@@ -347,7 +434,10 @@ fn kernel_copy<'c>(context: &'c Context, text: &str) -> Result<Operation<'c>, St
 fn find_kernel<'c, 'm>(module: &'m Module<'c>) -> Option<OperationRef<'c, 'm>> {
     let mut op = module.body().first_operation();
     while let Some(current) = op {
-        let name = current.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok());
+        let name = current
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok());
         if op_name(current) == "func.func" && name.is_some_and(|n| n.value() == KERNEL_FUNCTION) {
             return Some(current);
         }
@@ -365,7 +455,12 @@ fn lower_to_llvm(context: &Context, module: &mut Module) -> Result<(), Vec<Strin
             .map_err(|error| format!("invalid pipeline: {error}"))
             .and_then(|()| manager.run(module).map_err(|_| String::new()))
     });
-    result.map_err(|error| std::iter::once(error).filter(|e| !e.is_empty()).chain(diagnostics).collect())
+    result.map_err(|error| {
+        std::iter::once(error)
+            .filter(|e| !e.is_empty())
+            .chain(diagnostics)
+            .collect()
+    })
 }
 
 /// Runs `body`, capturing the diagnostics it emits instead of printing them.
@@ -386,7 +481,9 @@ fn collecting_diagnostics<T>(context: &Context, body: impl FnOnce() -> T) -> (T,
 fn first_pair_failing_alone(context: &Context, pairs: &[KernelPair]) -> Option<String> {
     pairs.iter().find_map(|pair| {
         let mut module = merge_pairs(context, std::slice::from_ref(pair)).ok()?;
-        lower_to_llvm(context, &mut module).is_err().then(|| pair.label.clone())
+        lower_to_llvm(context, &mut module)
+            .is_err()
+            .then(|| pair.label.clone())
     })
 }
 
@@ -421,10 +518,19 @@ impl Engine {
         // SAFETY: the module is live and fully in the LLVM dialect; no shared
         // libraries are passed.
         let raw = unsafe {
-            mlirExecutionEngineCreate(module.to_raw(), opt_level as i32, 0, std::ptr::null(), false, false)
+            mlirExecutionEngineCreate(
+                module.to_raw(),
+                opt_level as i32,
+                0,
+                std::ptr::null(),
+                false,
+                false,
+            )
         };
         if raw.ptr.is_null() {
-            return Err(JitError::Compile("mlirExecutionEngineCreate returned null".into()));
+            return Err(JitError::Compile(
+                "mlirExecutionEngineCreate returned null".into(),
+            ));
         }
         // SAFETY: a freshly created engine.
         unsafe { mlirExecutionEngineInitialize(raw) };
@@ -434,7 +540,8 @@ impl Engine {
     /// The packed wrapper of function `name`.
     fn packed(&self, name: &str) -> Result<PackedFn, JitError> {
         // SAFETY: lookup in a live engine; the name is copied.
-        let address = unsafe { mlirExecutionEngineLookupPacked(self.0, StringRef::new(name).to_raw()) };
+        let address =
+            unsafe { mlirExecutionEngineLookupPacked(self.0, StringRef::new(name).to_raw()) };
         if address.is_null() {
             return Err(JitError::Compile(format!("no packed wrapper for @{name}")));
         }
@@ -465,9 +572,19 @@ struct Job {
 }
 
 enum RunOutcome {
-    Done { calls: usize },
-    Differs { pair: usize, n: i32, tid: u32, difference: Difference },
-    Hung { pair: usize, n: i32 },
+    Done {
+        calls: usize,
+    },
+    Differs {
+        pair: usize,
+        n: i32,
+        tid: u32,
+        difference: Difference,
+    },
+    Hung {
+        pair: usize,
+        n: i32,
+    },
 }
 
 /// Runs every job on a worker thread, giving up after `inputs.timeout`.
@@ -486,7 +603,10 @@ fn run_with_timeout(engine: Engine, jobs: Vec<Job>, inputs: &JitInputs) -> RunOu
             // The worker may still be executing the engine's code.
             std::mem::forget(engine);
             let (pair, n_index) = progress.get();
-            RunOutcome::Hung { pair, n: inputs.n_values.get(n_index).copied().unwrap_or_default() }
+            RunOutcome::Hung {
+                pair,
+                n: inputs.n_values.get(n_index).copied().unwrap_or_default(),
+            }
         }
     }
 }
@@ -505,7 +625,10 @@ impl Progress {
     }
 
     fn get(&self) -> (usize, usize) {
-        (self.pair.load(Ordering::Relaxed), self.n_index.load(Ordering::Relaxed))
+        (
+            self.pair.load(Ordering::Relaxed),
+            self.n_index.load(Ordering::Relaxed),
+        )
     }
 }
 
@@ -515,7 +638,12 @@ fn run_jobs(jobs: &[Job], inputs: &JitInputs, progress: &Progress) -> RunOutcome
         for (n_index, &n) in inputs.n_values.iter().enumerate() {
             progress.set(job.pair, n_index);
             if let Err((tid, difference)) = compare_job(job, n, inputs.num_threads) {
-                return RunOutcome::Differs { pair: job.pair, n, tid, difference };
+                return RunOutcome::Differs {
+                    pair: job.pair,
+                    n,
+                    tid,
+                    difference,
+                };
             }
             calls += 2 * inputs.num_threads as usize;
         }
@@ -538,7 +666,13 @@ fn compare_job(job: &Job, n: i32, num_threads: u32) -> Result<(), (u32, Differen
         let transformed = unsafe { call_kernel(job.transformed, &mut transformed_out, n, tid) };
         for (transformed_side, buffer) in [(false, &original_out), (true, &transformed_out)] {
             if let Some(offset) = buffer.damaged_guard() {
-                return Err((tid, Difference::OutOfBounds { transformed_side, offset }));
+                return Err((
+                    tid,
+                    Difference::OutOfBounds {
+                        transformed_side,
+                        offset,
+                    },
+                ));
             }
         }
         results.push((original, transformed));
@@ -546,14 +680,24 @@ fn compare_job(job: &Job, n: i32, num_threads: u32) -> Result<(), (u32, Differen
     let owner = |index: usize| (index / job.slots.max(1) as usize) as u32;
     for (tid, &(original, transformed)) in results.iter().enumerate() {
         if original != transformed {
-            return Err((tid as u32, Difference::Result { original, transformed }));
+            return Err((
+                tid as u32,
+                Difference::Result {
+                    original,
+                    transformed,
+                },
+            ));
         }
     }
     let (before, after) = (original_out.contents(), transformed_out.contents());
     match before.iter().zip(after).position(|(a, b)| a != b) {
         Some(index) => Err((
             owner(index),
-            Difference::Memory { index, original: before[index], transformed: after[index] },
+            Difference::Memory {
+                index,
+                original: before[index],
+                transformed: after[index],
+            },
         )),
         None => Ok(()),
     }
@@ -612,7 +756,10 @@ impl GuardedBuffer {
     /// The offset (relative to element 0 of `%out`) of a changed guard.
     fn damaged_guard(&self) -> Option<isize> {
         let guards = (0..GUARD).chain(GUARD + self.len..self.elements.len());
-        guards.filter(|&index| self.elements[index] != GUARD_VALUE).map(|index| index as isize - GUARD as isize).next()
+        guards
+            .filter(|&index| self.elements[index] != GUARD_VALUE)
+            .map(|index| index as isize - GUARD as isize)
+            .next()
     }
 }
 
@@ -634,7 +781,9 @@ mod tests {
     fn buffers_start_with_distinct_non_zero_elements() {
         let buffer = GuardedBuffer::new(8);
         let contents = buffer.contents();
-        assert!(contents.iter().all(|&value| value != 0 && value != GUARD_VALUE));
+        assert!(contents
+            .iter()
+            .all(|&value| value != 0 && value != GUARD_VALUE));
         let distinct: std::collections::HashSet<_> = contents.iter().collect();
         assert_eq!(distinct.len(), 8);
     }

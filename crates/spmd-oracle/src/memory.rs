@@ -748,7 +748,9 @@ impl Memory {
 
     /// The address space of a buffer.
     pub fn address_space(&self, buffer: BufferId) -> Option<u32> {
-        self.buffers.get(buffer.0 as usize).map(|buffer| buffer.space)
+        self.buffers
+            .get(buffer.0 as usize)
+            .map(|buffer| buffer.space)
     }
 
     /// A zeroed private buffer of `count` elements in address space
@@ -791,7 +793,11 @@ impl Memory {
         let buffer = self.alloc_pointer_buffer(element, count as i64, space)?;
         let data = &mut self.buffers[buffer.0 as usize].data;
         for (index, slot) in data.iter_mut().enumerate() {
-            let value = if init.len() == 1 { init.first() } else { init.get(index) };
+            let value = if init.len() == 1 {
+                init.first()
+            } else {
+                init.get(index)
+            };
             if let Some(bits) = value.and_then(|value| element.encode(*value)) {
                 *slot = bits;
             }
@@ -872,11 +878,13 @@ impl Memory {
         access: ElementType,
         value: Value,
     ) -> Result<u64, MemoryError> {
-        access.encode(value).ok_or(MemoryError::ElementTypeMismatch {
-            buffer,
-            element: access,
-            value,
-        })
+        access
+            .encode(value)
+            .ok_or(MemoryError::ElementTypeMismatch {
+                buffer,
+                element: access,
+                value,
+            })
     }
 
     /// Writes `value` (of type `access`) through `pointer`, logging it for
@@ -919,7 +927,14 @@ impl Memory {
         })?;
         buffer.data[index] = new;
         let (private, logged) = (buffer.private, buffer.element.decode(operand));
-        self.record(private, thread, EffectKind::AtomicRmw(kind), buffer_id, index, logged);
+        self.record(
+            private,
+            thread,
+            EffectKind::AtomicRmw(kind),
+            buffer_id,
+            index,
+            logged,
+        );
         Ok(access.decode(old))
     }
 
@@ -971,47 +986,88 @@ mod tests {
         let mut memory = Memory::new();
         let (_, p) = buffer_pointer(&mut memory, &[10, 20, 30]);
         let i32_ = ElementType::Int(32);
-        assert_eq!(memory.load_pointer(p.offset_by(8), i32_, 0), Ok(Value::i32(30)));
+        assert_eq!(
+            memory.load_pointer(p.offset_by(8), i32_, 0),
+            Ok(Value::i32(30))
+        );
         // The bits reinterpreted as the accessed type.
-        assert_eq!(memory.load_pointer(p.offset_by(4), ElementType::F32, 1), Ok(Value::F32(f32::from_bits(20))));
+        assert_eq!(
+            memory.load_pointer(p.offset_by(4), ElementType::F32, 1),
+            Ok(Value::F32(f32::from_bits(20)))
+        );
         assert!(matches!(
             memory.load_pointer(p.offset_by(12), i32_, 0),
-            Err(MemoryError::PointerOutOfBounds { size: 4, buffer_bytes: 12, .. })
+            Err(MemoryError::PointerOutOfBounds {
+                size: 4,
+                buffer_bytes: 12,
+                ..
+            })
         ));
-        assert!(matches!(memory.load_pointer(p.offset_by(-4), i32_, 0), Err(MemoryError::PointerOutOfBounds { .. })));
-        assert!(matches!(memory.load_pointer(p.offset_by(2), i32_, 0), Err(MemoryError::ElementMisaligned { .. })));
+        assert!(matches!(
+            memory.load_pointer(p.offset_by(-4), i32_, 0),
+            Err(MemoryError::PointerOutOfBounds { .. })
+        ));
+        assert!(matches!(
+            memory.load_pointer(p.offset_by(2), i32_, 0),
+            Err(MemoryError::ElementMisaligned { .. })
+        ));
         assert!(matches!(
             memory.load_pointer(p, ElementType::Int(64), 0),
             Err(MemoryError::ElementMisaligned { .. })
         ));
         assert!(matches!(
             memory.load_pointer(p, i32_, address_space::SHARED),
-            Err(MemoryError::AddressSpaceMismatch { buffer_space: address_space::GLOBAL, pointer_space: 3, .. })
+            Err(MemoryError::AddressSpaceMismatch {
+                buffer_space: address_space::GLOBAL,
+                pointer_space: 3,
+                ..
+            })
         ));
-        assert!(matches!(memory.load_pointer(Pointer::NULL, i32_, 0), Err(MemoryError::NullPointer { .. })));
+        assert!(matches!(
+            memory.load_pointer(Pointer::NULL, i32_, 0),
+            Err(MemoryError::NullPointer { .. })
+        ));
         let unknown = Pointer::to_buffer(BufferId(99));
-        assert_eq!(memory.load_pointer(unknown, i32_, 0), Err(MemoryError::UnknownBuffer(BufferId(99))));
+        assert_eq!(
+            memory.load_pointer(unknown, i32_, 0),
+            Err(MemoryError::UnknownBuffer(BufferId(99)))
+        );
     }
 
     #[test]
     fn pointer_stores_log_like_memref_stores() {
         let mut memory = Memory::new();
         let (memref, p) = buffer_pointer(&mut memory, &[0, 0]);
-        memory.store_pointer(p.offset_by(4), ElementType::F32, 0, Value::F32(1.0), 7).unwrap();
+        memory
+            .store_pointer(p.offset_by(4), ElementType::F32, 0, Value::F32(1.0), 7)
+            .unwrap();
         let logged = memory.side_effects()[0];
         // Logged as the buffer's element type, at the element index.
         assert_eq!(
             (logged.thread, logged.index, logged.value),
             (7, 1, Value::i32(1.0f32.to_bits() as i32))
         );
-        assert_eq!(memory.read_i64s(memref), vec![0, i64::from(1.0f32.to_bits())]);
+        assert_eq!(
+            memory.read_i64s(memref),
+            vec![0, i64::from(1.0f32.to_bits())]
+        );
         assert!(matches!(
             memory.store_pointer(p, ElementType::Int(32), 0, Value::i64(1), 0),
             Err(MemoryError::ElementTypeMismatch { .. })
         ));
         // Private buffers are not logged.
-        let local = memory.alloc_pointer_buffer(ElementType::Int(32), 2, address_space::LOCAL).unwrap();
-        memory.store_pointer(Pointer::to_buffer(local), ElementType::Int(32), 5, Value::i32(3), 0).unwrap();
+        let local = memory
+            .alloc_pointer_buffer(ElementType::Int(32), 2, address_space::LOCAL)
+            .unwrap();
+        memory
+            .store_pointer(
+                Pointer::to_buffer(local),
+                ElementType::Int(32),
+                5,
+                Value::i32(3),
+                0,
+            )
+            .unwrap();
         assert_eq!(memory.side_effects().len(), 1);
         assert!(matches!(
             memory.alloc_pointer_buffer(ElementType::Int(32), -1, address_space::LOCAL),
@@ -1024,27 +1080,53 @@ mod tests {
         let mut memory = Memory::new();
         let (memref, p) = buffer_pointer(&mut memory, &[12, 6]);
         let i32_ = ElementType::Int(32);
-        assert_eq!(memory.atomic_pointer(AtomicKind::SubI, p, i32_, 0, Value::i32(5), 0), Ok(Value::i32(12)));
-        assert_eq!(memory.atomic_pointer(AtomicKind::NandI, p, i32_, 0, Value::i32(3), 0), Ok(Value::i32(7)));
+        assert_eq!(
+            memory.atomic_pointer(AtomicKind::SubI, p, i32_, 0, Value::i32(5), 0),
+            Ok(Value::i32(12))
+        );
+        assert_eq!(
+            memory.atomic_pointer(AtomicKind::NandI, p, i32_, 0, Value::i32(3), 0),
+            Ok(Value::i32(7))
+        );
         assert_eq!(memory.read_i64s(memref)[0], i64::from(!(7 & 3)));
         assert!(matches!(
             memory.atomic_pointer(AtomicKind::AddF, p, i32_, 0, Value::i32(1), 0),
             Err(MemoryError::InvalidAtomic { .. })
         ));
         let second = p.offset_by(4);
-        assert_eq!(memory.compare_exchange(second, i32_, 0, Value::i32(5), Value::i32(9), 1), Ok((Value::i32(6), false)));
-        assert_eq!(memory.compare_exchange(second, i32_, 0, Value::i32(6), Value::i32(9), 1), Ok((Value::i32(6), true)));
+        assert_eq!(
+            memory.compare_exchange(second, i32_, 0, Value::i32(5), Value::i32(9), 1),
+            Ok((Value::i32(6), false))
+        );
+        assert_eq!(
+            memory.compare_exchange(second, i32_, 0, Value::i32(6), Value::i32(9), 1),
+            Ok((Value::i32(6), true))
+        );
         assert_eq!(memory.read_i64s(memref)[1], 9);
-        let kinds: Vec<EffectKind> = memory.side_effects().iter().map(|effect| effect.kind).collect();
+        let kinds: Vec<EffectKind> = memory
+            .side_effects()
+            .iter()
+            .map(|effect| effect.kind)
+            .collect();
         assert_eq!(
             kinds[2..],
-            [EffectKind::CompareExchange { swapped: false }, EffectKind::CompareExchange { swapped: true }]
+            [
+                EffectKind::CompareExchange { swapped: false },
+                EffectKind::CompareExchange { swapped: true }
+            ]
         );
         let floats = memory.alloc_init(ElementType::F32, &[1], &[2]);
         let f = memory.pointer_to(floats).unwrap();
-        memory.atomic_pointer(AtomicKind::MaxF, f, ElementType::F32, 0, Value::F32(3.5), 0).unwrap();
-        memory.atomic_pointer(AtomicKind::SubF, f, ElementType::F32, 0, Value::F32(1.0), 0).unwrap();
-        assert_eq!(memory.contents(memory.buffer_of(floats).unwrap()), vec![Value::F32(2.5)]);
+        memory
+            .atomic_pointer(AtomicKind::MaxF, f, ElementType::F32, 0, Value::F32(3.5), 0)
+            .unwrap();
+        memory
+            .atomic_pointer(AtomicKind::SubF, f, ElementType::F32, 0, Value::F32(1.0), 0)
+            .unwrap();
+        assert_eq!(
+            memory.contents(memory.buffer_of(floats).unwrap()),
+            vec![Value::F32(2.5)]
+        );
     }
 
     #[test]
@@ -1052,7 +1134,15 @@ mod tests {
         let mut memory = Memory::new();
         let m = memory.alloc(ElementType::Int(32), &[2, 3]);
         let p = Value::Ptr(memory.pointer_to(m).unwrap());
-        let descriptor = vec![p, p, Value::i64(0), Value::i64(2), Value::i64(3), Value::i64(3), Value::i64(1)];
+        let descriptor = vec![
+            p,
+            p,
+            Value::i64(0),
+            Value::i64(2),
+            Value::i64(3),
+            Value::i64(3),
+            Value::i64(1),
+        ];
         assert_eq!(memory.descriptor(m), Some(descriptor.clone()));
         let expanded = memory.expand_memrefs(&[Value::MemRef(m), Value::i32(4)]);
         assert_eq!(expanded[..7], descriptor[..]);
@@ -1069,11 +1159,24 @@ mod tests {
         assert_ne!(a0, a1);
         assert_eq!(memory.global_buffer(0, Some(0), shape, &[]).unwrap(), a0);
         assert_eq!(memory.address_space(a0), Some(address_space::SHARED));
-        let splat = memory.global_buffer(1, None, (ElementType::Int(32), 3, 1), &[Value::i32(5)]).unwrap();
+        let splat = memory
+            .global_buffer(1, None, (ElementType::Int(32), 3, 1), &[Value::i32(5)])
+            .unwrap();
         assert_eq!(memory.contents(splat), vec![Value::i32(5); 3]);
-        let listed = memory.global_buffer(2, None, (ElementType::Int(32), 2, 1), &[Value::i32(1), Value::i32(2)]).unwrap();
+        let listed = memory
+            .global_buffer(
+                2,
+                None,
+                (ElementType::Int(32), 2, 1),
+                &[Value::i32(1), Value::i32(2)],
+            )
+            .unwrap();
         assert_eq!(memory.contents(listed), vec![Value::i32(1), Value::i32(2)]);
-        assert_eq!(memory.public_buffers().count(), 0, "globals are not harness buffers");
+        assert_eq!(
+            memory.public_buffers().count(),
+            0,
+            "globals are not harness buffers"
+        );
     }
 
     #[test]
@@ -1082,14 +1185,26 @@ mod tests {
         let a = memory.make_aggregate(vec![Value::i32(1), Value::Poison]);
         let b = memory.make_aggregate(vec![Value::i32(2)]);
         assert_ne!(a, b);
-        assert_eq!(memory.aggregate(a), Some(&[Value::i32(1), Value::Poison][..]));
+        assert_eq!(
+            memory.aggregate(a),
+            Some(&[Value::i32(1), Value::Poison][..])
+        );
         assert_eq!(memory.aggregate(AggregateId(7)), None);
     }
 
     #[test]
     fn element_sizes_follow_nvptx_allocation_sizes() {
-        let sizes: Vec<u64> = [1, 8, 9, 16, 24, 32, 33, 64].iter().map(|&w| ElementType::Int(w).size_bytes()).collect();
+        let sizes: Vec<u64> = [1, 8, 9, 16, 24, 32, 33, 64]
+            .iter()
+            .map(|&w| ElementType::Int(w).size_bytes())
+            .collect();
         assert_eq!(sizes, vec![1, 1, 2, 2, 4, 4, 8, 8]);
-        assert_eq!((ElementType::F32.size_bytes(), ElementType::Index.size_bytes()), (4, 8));
+        assert_eq!(
+            (
+                ElementType::F32.size_bytes(),
+                ElementType::Index.size_bytes()
+            ),
+            (4, 8)
+        );
     }
 }

@@ -187,9 +187,15 @@ pub(crate) enum OpKind {
     /// A conversion with poison-generating flags.
     CastChecked(CastOp, CastFlags),
     /// `llvm.insertvalue`: leaves `start..start + count` of the container.
-    InsertValue { start: usize, count: usize },
+    InsertValue {
+        start: usize,
+        count: usize,
+    },
     /// `llvm.extractvalue`.
-    ExtractValue { start: usize, count: usize },
+    ExtractValue {
+        start: usize,
+        count: usize,
+    },
     Gep(Box<GepPlan>),
     PtrLoad(Access),
     PtrStore(Access),
@@ -224,7 +230,10 @@ pub(crate) enum OpKind {
 pub(crate) enum WaveOp {
     ExecRead,
     /// `spmd.exec.write`, with its `spmd.park`/`spmd.rejoin` id if any.
-    ExecWrite { park: Option<i64>, rejoin: Option<i64> },
+    ExecWrite {
+        park: Option<i64>,
+        rejoin: Option<i64>,
+    },
     Ballot,
     And,
     AndNot,
@@ -343,7 +352,11 @@ impl Program {
         let mut global_names = HashMap::new();
         let mut globals = Vec::new();
         for (index, (scope, name, op)) in globals_found.iter().enumerate() {
-            let qualified = if scope.is_empty() { name.clone() } else { format!("{scope}::{name}") };
+            let qualified = if scope.is_empty() {
+                name.clone()
+            } else {
+                format!("{scope}::{name}")
+            };
             global_names.entry(qualified).or_insert(index);
             global_names.entry(name.clone()).or_insert(index);
             globals.push(llvm::global(*op));
@@ -375,7 +388,11 @@ fn name_table(functions: &[Function]) -> HashMap<String, usize> {
 /// The symbol `name` seen from a function in `scope`: the one in the
 /// function's symbol table, or else any of that name.
 fn resolve_symbol(table: &HashMap<String, usize>, scope: &str, name: &str) -> Option<usize> {
-    let scoped = if scope.is_empty() { name.to_string() } else { format!("{scope}::{name}") };
+    let scoped = if scope.is_empty() {
+        name.to_string()
+    } else {
+        format!("{scope}::{name}")
+    };
     table.get(&scoped).or_else(|| table.get(name)).copied()
 }
 
@@ -384,7 +401,11 @@ fn resolve_symbol(table: &HashMap<String, usize>, scope: &str, name: &str) -> Op
 fn resolve_calls(functions: &mut [Function], table: &HashMap<String, usize>) {
     for function in functions.iter_mut() {
         let scope = function.scope.clone();
-        for op in function.blocks.iter_mut().flat_map(|block| block.ops.iter_mut()) {
+        for op in function
+            .blocks
+            .iter_mut()
+            .flat_map(|block| block.ops.iter_mut())
+        {
             if let OpKind::Call { callee, target } = &mut op.kind {
                 *target = resolve_symbol(table, &scope, callee);
             }
@@ -400,7 +421,11 @@ type FoundGlobal<'c, 'a> = (String, String, OperationRef<'c, 'a>);
 fn resolve_globals(functions: &mut [Function], table: &HashMap<String, usize>) {
     for function in functions.iter_mut() {
         let scope = function.scope.clone();
-        for op in function.blocks.iter_mut().flat_map(|block| block.ops.iter_mut()) {
+        for op in function
+            .blocks
+            .iter_mut()
+            .flat_map(|block| block.ops.iter_mut())
+        {
             if let OpKind::AddressOf { global, target } = &mut op.kind {
                 *target = resolve_symbol(table, &scope, global);
             }
@@ -962,10 +987,7 @@ fn compile_successors(compiler: &mut FunctionCompiler, op: OperationRef) -> Opti
         let block = *compiler.block_ids.get(&(block.to_raw().ptr as usize))?;
         let (begin, count) = spmd::ir::query::successor_operand_range(op, index)?;
         let arguments = (begin..begin + count)
-            .map(|position| {
-                op.operand(position)
-                    .map(|operand| compiler.slot(operand))
-            })
+            .map(|position| op.operand(position).map(|operand| compiler.slot(operand)))
             .collect::<Result<Vec<_>, _>>()
             .ok()?;
         successors.push(Successor { block, arguments });
@@ -1094,7 +1116,12 @@ fn lane_guards(blocks: &[Block]) -> Vec<Option<usize>> {
     let successors: Vec<Vec<usize>> = blocks
         .iter()
         .map(|block| {
-            let mut list: Vec<usize> = block.terminator.successors.iter().map(|s| s.block).collect();
+            let mut list: Vec<usize> = block
+                .terminator
+                .successors
+                .iter()
+                .map(|s| s.block)
+                .collect();
             list.sort_unstable();
             list.dedup();
             list
@@ -1113,15 +1140,21 @@ fn lane_guards(blocks: &[Block]) -> Vec<Option<usize>> {
     (0..n)
         .map(|block| {
             let join = ipdom[block].filter(|&join| join < n)?;
-            (successors[block].len() >= 2 && guard_region_is_plain(block, join, &successors, &collective))
-                .then_some(join)
+            (successors[block].len() >= 2
+                && guard_region_is_plain(block, join, &successors, &collective))
+            .then_some(join)
         })
         .collect()
 }
 
 /// Whether the blocks reachable from `branch`'s successors without passing
 /// `join` are acyclic, exclude `branch`, and hold no warp operation.
-fn guard_region_is_plain(branch: usize, join: usize, successors: &[Vec<usize>], collective: &[bool]) -> bool {
+fn guard_region_is_plain(
+    branch: usize,
+    join: usize,
+    successors: &[Vec<usize>],
+    collective: &[bool],
+) -> bool {
     // Iterative DFS with colours: 1 = on the stack, 2 = done.
     let mut colour = vec![0u8; successors.len()];
     colour[branch] = 1;
@@ -1236,7 +1269,10 @@ mod tests {
         let successors = vec![vec![1, 2], vec![3], vec![3], vec![3, 4], vec![], vec![5]];
         let ipdom = immediate_post_dominators(&successors);
         let exit = successors.len();
-        assert_eq!(ipdom, vec![Some(3), Some(3), Some(3), Some(4), Some(exit), None]);
+        assert_eq!(
+            ipdom,
+            vec![Some(3), Some(3), Some(3), Some(4), Some(exit), None]
+        );
     }
 
     #[test]
@@ -1245,7 +1281,10 @@ mod tests {
         // post-dominates 0.
         let successors = vec![vec![1, 2], vec![], vec![3], vec![]];
         let exit = successors.len();
-        assert_eq!(immediate_post_dominators(&successors), vec![Some(exit), Some(exit), Some(3), Some(exit)]);
+        assert_eq!(
+            immediate_post_dominators(&successors),
+            vec![Some(exit), Some(exit), Some(3), Some(exit)]
+        );
     }
 
     #[test]

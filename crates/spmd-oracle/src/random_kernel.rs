@@ -559,38 +559,86 @@ enum Line {
     Flag { result: String, value: bool },
     /// `%result = op %lhs, %rhs`, `op` an `arith` mnemonic of
     /// [`BINARY_OPS`] or a shift, division or remainder.
-    Binary { result: String, op: &'static str, lhs: String, rhs: String },
+    Binary {
+        result: String,
+        op: &'static str,
+        lhs: String,
+        rhs: String,
+    },
     /// `%result = cmpi predicate, %lhs, %rhs`.
-    Compare { result: String, predicate: &'static str, lhs: String, rhs: String },
+    Compare {
+        result: String,
+        predicate: &'static str,
+        lhs: String,
+        rhs: String,
+    },
     /// `%result = select %condition, %on_true, %on_false` of `i32` or, with
     /// `flag`, `i1` values.
-    Select { result: String, condition: String, on_true: String, on_false: String, flag: bool },
+    Select {
+        result: String,
+        condition: String,
+        on_true: String,
+        on_false: String,
+        flag: bool,
+    },
     /// `%result = trunc %value to i8`.
     TruncToI8 { result: String, value: String },
     /// `%result = sext %value from i8`.
     ExtendFromI8 { result: String, value: String },
     /// `%out[%offset] = %value`, through the index (or 64-bit offset)
     /// `%index`.
-    Store { value: String, offset: String, index: String },
+    Store {
+        value: String,
+        offset: String,
+        index: String,
+    },
 }
 
 impl Line {
     /// The `arith`/`memref` spelling.
     fn standard(&self) -> Vec<String> {
         match self {
-            Self::Constant { result, value } => vec![format!("{result} = arith.constant {value} : i32")],
-            Self::Flag { result, value } => vec![format!("{result} = arith.constant {value}")],
-            Self::Binary { result, op, lhs, rhs } => vec![format!("{result} = arith.{op} {lhs}, {rhs} : i32")],
-            Self::Compare { result, predicate, lhs, rhs } => {
-                vec![format!("{result} = arith.cmpi {predicate}, {lhs}, {rhs} : i32")]
+            Self::Constant { result, value } => {
+                vec![format!("{result} = arith.constant {value} : i32")]
             }
-            Self::Select { result, condition, on_true, on_false, flag } => vec![format!(
+            Self::Flag { result, value } => vec![format!("{result} = arith.constant {value}")],
+            Self::Binary {
+                result,
+                op,
+                lhs,
+                rhs,
+            } => vec![format!("{result} = arith.{op} {lhs}, {rhs} : i32")],
+            Self::Compare {
+                result,
+                predicate,
+                lhs,
+                rhs,
+            } => {
+                vec![format!(
+                    "{result} = arith.cmpi {predicate}, {lhs}, {rhs} : i32"
+                )]
+            }
+            Self::Select {
+                result,
+                condition,
+                on_true,
+                on_false,
+                flag,
+            } => vec![format!(
                 "{result} = arith.select {condition}, {on_true}, {on_false} : {}",
                 if *flag { "i1" } else { "i32" }
             )],
-            Self::TruncToI8 { result, value } => vec![format!("{result} = arith.trunci {value} : i32 to i8")],
-            Self::ExtendFromI8 { result, value } => vec![format!("{result} = arith.extsi {value} : i8 to i32")],
-            Self::Store { value, offset, index } => vec![
+            Self::TruncToI8 { result, value } => {
+                vec![format!("{result} = arith.trunci {value} : i32 to i8")]
+            }
+            Self::ExtendFromI8 { result, value } => {
+                vec![format!("{result} = arith.extsi {value} : i8 to i32")]
+            }
+            Self::Store {
+                value,
+                offset,
+                index,
+            } => vec![
                 format!("{index} = arith.index_cast {offset} : i32 to index"),
                 format!("memref.store {value}, %out[{index}] : memref<?xi32>"),
             ],
@@ -699,12 +747,21 @@ impl BlockEnd {
         match self {
             Self::Return { .. } => unreachable!("returns are rendered per kernel form"),
             Self::Branch(edge) => format!("{dialect}.br {}", edge.render()),
-            Self::CondBranch { condition, on_true, on_false, .. } => format!(
+            Self::CondBranch {
+                condition,
+                on_true,
+                on_false,
+                ..
+            } => format!(
                 "{dialect}.cond_br {condition}, {}, {}",
                 on_true.render(),
                 on_false.render()
             ),
-            Self::Switch { flag, default, cases } if dialect == "cf" => {
+            Self::Switch {
+                flag,
+                default,
+                cases,
+            } if dialect == "cf" => {
                 let mut line = format!("cf.switch {flag} : i32, [default: {}", default.render());
                 for (case, edge) in cases.iter().enumerate() {
                     write!(line, ", {case}: {}", edge.render()).expect("writing to a String");
@@ -712,10 +769,21 @@ impl BlockEnd {
                 line.push(']');
                 line
             }
-            Self::Switch { flag, default, cases } => {
-                let cases: Vec<String> =
-                    cases.iter().enumerate().map(|(case, edge)| format!("{case}: {}", edge.render())).collect();
-                format!("llvm.switch {flag} : i32, {} [{}]", default.render(), cases.join(", "))
+            Self::Switch {
+                flag,
+                default,
+                cases,
+            } => {
+                let cases: Vec<String> = cases
+                    .iter()
+                    .enumerate()
+                    .map(|(case, edge)| format!("{case}: {}", edge.render()))
+                    .collect();
+                format!(
+                    "llvm.switch {flag} : i32, {} [{}]",
+                    default.render(),
+                    cases.join(", ")
+                )
             }
         }
     }
@@ -799,13 +867,20 @@ impl<'a> BodyGenerator<'a> {
         } else {
             self.terminator(block, &mut lines)
         };
-        BlockCode { index: block, lines, end }
+        BlockCode {
+            index: block,
+            lines,
+            end,
+        }
     }
 
     /// Constants (entry), fuel and path-hash steps.
     fn prologue(&mut self, block: usize, lines: &mut Vec<Line>) {
         use Uniformity::*;
-        let constant = |result: &str, value: i64| Line::Constant { result: result.to_string(), value };
+        let constant = |result: &str, value: i64| Line::Constant {
+            result: result.to_string(),
+            value,
+        };
         let binary = |result: String, op: &'static str, lhs: String, rhs: &str| Line::Binary {
             result,
             op,
@@ -826,16 +901,31 @@ impl<'a> BodyGenerator<'a> {
             self.define(block, &format!("%m{block}"), self.path_kind());
         }
         let fuel_kind = self.path_kind();
-        lines.push(binary(format!("%fl{block}"), "subi", format!("%f{block}"), "%one"));
+        lines.push(binary(
+            format!("%fl{block}"),
+            "subi",
+            format!("%f{block}"),
+            "%one",
+        ));
         lines.push(Line::Compare {
             result: format!("%alive{block}"),
             predicate: "sgt",
             lhs: format!("%fl{block}"),
             rhs: "%zero".into(),
         });
-        lines.push(binary(format!("%h{block}"), "muli", format!("%a{block}"), "%c31"));
+        lines.push(binary(
+            format!("%h{block}"),
+            "muli",
+            format!("%a{block}"),
+            "%c31",
+        ));
         lines.push(constant(&format!("%s{block}"), block as i64 + 1));
-        lines.push(binary(format!("%acc{block}"), "addi", format!("%h{block}"), &format!("%s{block}")));
+        lines.push(binary(
+            format!("%acc{block}"),
+            "addi",
+            format!("%h{block}"),
+            &format!("%s{block}"),
+        ));
         self.define(block, &format!("%fl{block}"), fuel_kind);
         self.define(block, &format!("%acc{block}"), fuel_kind);
     }
@@ -851,7 +941,10 @@ impl<'a> BodyGenerator<'a> {
 
     fn constant(&mut self, value: i64, lines: &mut Vec<Line>) -> String {
         let name = self.fresh();
-        lines.push(Line::Constant { result: name.clone(), value });
+        lines.push(Line::Constant {
+            result: name.clone(),
+            value,
+        });
         name
     }
 
@@ -863,7 +956,12 @@ impl<'a> BodyGenerator<'a> {
         let uniformity = match self.rng.below(6) {
             0 => {
                 let op = *self.rng.pick(&BINARY_OPS);
-                lines.push(Line::Binary { result: result.clone(), op, lhs: x.name.clone(), rhs: y.name.clone() });
+                lines.push(Line::Binary {
+                    result: result.clone(),
+                    op,
+                    lhs: x.name.clone(),
+                    rhs: y.name.clone(),
+                });
                 x.uniformity.max(y.uniformity)
             }
             1 => {
@@ -872,14 +970,29 @@ impl<'a> BodyGenerator<'a> {
                     self.rng.below(32) as i64,
                 );
                 let amount = self.constant(amount, lines);
-                lines.push(Line::Binary { result: result.clone(), op, lhs: x.name.clone(), rhs: amount });
+                lines.push(Line::Binary {
+                    result: result.clone(),
+                    op,
+                    lhs: x.name.clone(),
+                    rhs: amount,
+                });
                 x.uniformity
             }
             2 => {
                 let op = *self.rng.pick(&["divui", "remui"]);
                 let divisor = self.fresh();
-                lines.push(Line::Binary { result: divisor.clone(), op: "ori", lhs: y.name.clone(), rhs: "%one".into() });
-                lines.push(Line::Binary { result: result.clone(), op, lhs: x.name.clone(), rhs: divisor });
+                lines.push(Line::Binary {
+                    result: divisor.clone(),
+                    op: "ori",
+                    lhs: y.name.clone(),
+                    rhs: "%one".into(),
+                });
+                lines.push(Line::Binary {
+                    result: result.clone(),
+                    op,
+                    lhs: x.name.clone(),
+                    rhs: divisor,
+                });
                 x.uniformity.max(y.uniformity)
             }
             3 => {
@@ -902,15 +1015,26 @@ impl<'a> BodyGenerator<'a> {
             }
             4 => {
                 let narrow = self.fresh();
-                lines.push(Line::TruncToI8 { result: narrow.clone(), value: x.name.clone() });
-                lines.push(Line::ExtendFromI8 { result: result.clone(), value: narrow });
+                lines.push(Line::TruncToI8 {
+                    result: narrow.clone(),
+                    value: x.name.clone(),
+                });
+                lines.push(Line::ExtendFromI8 {
+                    result: result.clone(),
+                    value: narrow,
+                });
                 x.uniformity
             }
             _ => {
                 let op = *self.rng.pick(&["addi", "muli", "xori"]);
                 let operand = self.rng.range(1, 100) as i64;
                 let constant = self.constant(operand, lines);
-                lines.push(Line::Binary { result: result.clone(), op, lhs: x.name.clone(), rhs: constant });
+                lines.push(Line::Binary {
+                    result: result.clone(),
+                    op,
+                    lhs: x.name.clone(),
+                    rhs: constant,
+                });
                 x.uniformity
             }
         };
@@ -927,15 +1051,29 @@ impl<'a> BodyGenerator<'a> {
         let slot = self.rng.below(self.shape.slots.max(1) as usize) as i64;
         let slot = self.constant(slot, lines);
         let (offset, index) = (self.fresh(), self.fresh());
-        lines.push(Line::Binary { result: offset.clone(), op: "addi", lhs: "%base".into(), rhs: slot });
-        lines.push(Line::Store { value, offset, index });
+        lines.push(Line::Binary {
+            result: offset.clone(),
+            op: "addi",
+            lhs: "%base".into(),
+            rhs: slot,
+        });
+        lines.push(Line::Store {
+            value,
+            offset,
+            index,
+        });
     }
 
     fn exit_value(&mut self, block: usize, lines: &mut Vec<Line>) -> BlockEnd {
         let vars = self.available(block);
         let other = self.rng.pick(&vars).name.clone();
         let value = self.fresh();
-        lines.push(Line::Binary { result: value.clone(), op: "xori", lhs: format!("%acc{block}"), rhs: other });
+        lines.push(Line::Binary {
+            result: value.clone(),
+            op: "xori",
+            lhs: format!("%acc{block}"),
+            rhs: other,
+        });
         BlockEnd::Return { value }
     }
 
@@ -968,20 +1106,40 @@ impl<'a> BodyGenerator<'a> {
                 ]);
                 let bound = self.rng.range(0, 70) as i64 - 4;
                 let bound = self.constant(bound, lines);
-                lines.push(Line::Compare { result: condition.clone(), predicate, lhs: source.name.clone(), rhs: bound });
+                lines.push(Line::Compare {
+                    result: condition.clone(),
+                    predicate,
+                    lhs: source.name.clone(),
+                    rhs: bound,
+                });
             }
             1 => {
                 let bit = 1i64 << self.rng.below(6);
                 let mask = self.constant(bit, lines);
                 let masked = self.fresh();
-                lines.push(Line::Binary { result: masked.clone(), op: "andi", lhs: source.name.clone(), rhs: mask });
-                lines.push(Line::Compare { result: condition.clone(), predicate: "eq", lhs: masked, rhs: "%zero".into() });
+                lines.push(Line::Binary {
+                    result: masked.clone(),
+                    op: "andi",
+                    lhs: source.name.clone(),
+                    rhs: mask,
+                });
+                lines.push(Line::Compare {
+                    result: condition.clone(),
+                    predicate: "eq",
+                    lhs: masked,
+                    rhs: "%zero".into(),
+                });
             }
             _ => {
                 // Loop-style exit test: the trip count depends on `source`.
                 let mask = self.constant(7, lines);
                 let limit = self.fresh();
-                lines.push(Line::Binary { result: limit.clone(), op: "andi", lhs: source.name.clone(), rhs: mask });
+                lines.push(Line::Binary {
+                    result: limit.clone(),
+                    op: "andi",
+                    lhs: source.name.clone(),
+                    rhs: mask,
+                });
                 lines.push(Line::Compare {
                     result: condition.clone(),
                     predicate: "slt",
@@ -1042,7 +1200,10 @@ impl<'a> BodyGenerator<'a> {
         let condition = self.condition(block, &source, lines);
         let toward_exit = self.exit_ward(block) == 0;
         let (direction, forced) = (self.fresh(), self.fresh());
-        lines.push(Line::Flag { result: direction.clone(), value: toward_exit });
+        lines.push(Line::Flag {
+            result: direction.clone(),
+            value: toward_exit,
+        });
         lines.push(Line::Select {
             result: forced.clone(),
             condition: format!("%alive{block}"),
@@ -1074,7 +1235,12 @@ impl<'a> BodyGenerator<'a> {
         let (source, _) = self.decision_source(block);
         let modulus = self.constant(cases as i64 + 1, lines);
         let flag = self.fresh();
-        lines.push(Line::Binary { result: flag.clone(), op: "remui", lhs: source.name.clone(), rhs: modulus });
+        lines.push(Line::Binary {
+            result: flag.clone(),
+            op: "remui",
+            lhs: source.name.clone(),
+            rhs: modulus,
+        });
         let exit_ward = self.exit_ward(block);
         let exit_case = if exit_ward == 0 {
             cases as i64
@@ -1091,7 +1257,10 @@ impl<'a> BodyGenerator<'a> {
             flag: false,
         });
         let default = self.edge(block, succs[0], vars);
-        let cases = succs[1..].iter().map(|&target| self.edge(block, target, vars)).collect();
+        let cases = succs[1..]
+            .iter()
+            .map(|&target| self.edge(block, target, vars))
+            .collect();
         BlockEnd::Switch {
             flag: forced,
             default,
@@ -1113,7 +1282,13 @@ fn render_func(blocks: &[BlockCode]) -> (String, Vec<usize>) {
         match &block.end {
             BlockEnd::Return { value } => lines.push(format!("    func.return {value} : i32")),
             end => {
-                if matches!(end, BlockEnd::CondBranch { divergent: true, .. }) {
+                if matches!(
+                    end,
+                    BlockEnd::CondBranch {
+                        divergent: true,
+                        ..
+                    }
+                ) {
                     divergent.push(lines.len());
                 }
                 lines.push(format!("    {}", end.branch("cf")));
@@ -1162,7 +1337,11 @@ fn render_block_start(lines: &mut Vec<String>, block: &BlockCode) {
         lines.push(format!("  {}", block_header(block.index)));
     }
     for line in &block.lines {
-        lines.extend(line.standard().into_iter().map(|text| format!("    {text}")));
+        lines.extend(
+            line.standard()
+                .into_iter()
+                .map(|text| format!("    {text}")),
+        );
     }
 }
 
@@ -1202,7 +1381,11 @@ impl LlvmForm {
 /// NVVM `tid.x` register, stores through `llvm.getelementptr`, returns
 /// store to `%ret[tid]`.
 fn render_llvm(blocks: &[BlockCode], form: LlvmForm) -> String {
-    let space = if form.global_casts { "!llvm.ptr<1>" } else { "!llvm.ptr" };
+    let space = if form.global_casts {
+        "!llvm.ptr<1>"
+    } else {
+        "!llvm.ptr"
+    };
     let mut lines = vec![
         "module attributes {llvm.target_triple = \"nvptx64-nvidia-cuda\"} {".to_string(),
         "  llvm.func ptx_kernelcc @kernel(%out: !llvm.ptr {llvm.noundef}, %n: i32 {llvm.noundef}, %ret: !llvm.ptr {llvm.noundef}) {".to_string(),
@@ -1210,7 +1393,8 @@ fn render_llvm(blocks: &[BlockCode], form: LlvmForm) -> String {
     for block in blocks {
         if block.index == 0 {
             lines.push(if form.intrinsic_call {
-                "    %tid = llvm.call_intrinsic \"llvm.nvvm.read.ptx.sreg.tid.x\"() : () -> i32".to_string()
+                "    %tid = llvm.call_intrinsic \"llvm.nvvm.read.ptx.sreg.tid.x\"() : () -> i32"
+                    .to_string()
             } else if form.tid_range {
                 "    %tid = nvvm.read.ptx.sreg.tid.x range <i32, 0, 1024> : i32".to_string()
             } else {
@@ -1218,23 +1402,36 @@ fn render_llvm(blocks: &[BlockCode], form: LlvmForm) -> String {
             });
             lines.push("    %tid_wide = llvm.zext %tid : i32 to i64".into());
             if form.global_casts {
-                lines.push("    %out_g = llvm.addrspacecast %out : !llvm.ptr to !llvm.ptr<1>".into());
-                lines.push("    %ret_g = llvm.addrspacecast %ret : !llvm.ptr to !llvm.ptr<1>".into());
+                lines.push(
+                    "    %out_g = llvm.addrspacecast %out : !llvm.ptr to !llvm.ptr<1>".into(),
+                );
+                lines.push(
+                    "    %ret_g = llvm.addrspacecast %ret : !llvm.ptr to !llvm.ptr<1>".into(),
+                );
             }
         } else {
             lines.push(format!("  {}", block_header(block.index)));
         }
         let out = if form.global_casts { "%out_g" } else { "%out" };
         for line in &block.lines {
-            lines.extend(line.llvm(space, out).into_iter().map(|text| format!("    {text}")));
+            lines.extend(
+                line.llvm(space, out)
+                    .into_iter()
+                    .map(|text| format!("    {text}")),
+            );
         }
         match &block.end {
             BlockEnd::Return { value } => {
-                let (pointer, base) = (format!("%ret_p{}", block.index), if form.global_casts { "%ret_g" } else { "%ret" });
+                let (pointer, base) = (
+                    format!("%ret_p{}", block.index),
+                    if form.global_casts { "%ret_g" } else { "%ret" },
+                );
                 lines.push(format!(
                     "    {pointer} = llvm.getelementptr inbounds {base}[%tid_wide] : ({space}, i64) -> {space}, i32"
                 ));
-                lines.push(format!("    llvm.store {value}, {pointer} {{alignment = 4 : i64}} : i32, {space}"));
+                lines.push(format!(
+                    "    llvm.store {value}, {pointer} {{alignment = 4 : i64}} : i32, {space}"
+                ));
                 lines.push("    llvm.return".into());
             }
             end => lines.push(format!("    {}", end.branch("llvm"))),
@@ -1242,7 +1439,9 @@ fn render_llvm(blocks: &[BlockCode], form: LlvmForm) -> String {
     }
     lines.push("  }".into());
     if form.intrinsic_call {
-        lines.push("  llvm.func @llvm.nvvm.read.ptx.sreg.tid.x() -> i32 attributes {no_unwind}".into());
+        lines.push(
+            "  llvm.func @llvm.nvvm.read.ptx.sreg.tid.x() -> i32 attributes {no_unwind}".into(),
+        );
     }
     lines.push("}".into());
     lines.join("\n") + "\n"
@@ -1280,4 +1479,3 @@ pub fn long_range_kernel(seed: u64, shape: &LongRangeShape) -> RandomKernel {
         slots: 1,
     }
 }
-

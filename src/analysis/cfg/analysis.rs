@@ -49,7 +49,8 @@ impl CfgAnalysis {
         self.dominators.compute(g, &self.traversal);
         self.post_dominators.compute(g, &self.traversal);
         self.cycles.compute(g, &self.traversal);
-        self.irreducibility.compute(&self.traversal, &self.dominators, &self.cycles);
+        self.irreducibility
+            .compute(&self.traversal, &self.dominators, &self.cycles);
         self.tags.compute(g, &self.traversal, &self.cycles);
         self.runs += 1;
     }
@@ -138,12 +139,18 @@ mod tests {
         a.compute(builder.finish());
         assert_eq!(a.runs(), 2);
         assert!(a.post_dominators().extra_roots().is_empty());
-        assert_eq!(a.post_dominators().ipdom(BlockId::new(1)), Some(BlockId::new(2)));
+        assert_eq!(
+            a.post_dominators().ipdom(BlockId::new(1)),
+            Some(BlockId::new(2))
+        );
         assert!(a.tag(BlockId::new(3)).is_loop_exit());
         assert!(a.is_reducible());
         a.clear();
         assert_eq!(a.num_blocks(), 0);
         let g = CfgGraph::from_edges(1, BlockId::new(0), &[]);
-        assert_eq!(CfgAnalysis::build(&g).dominators().idom(BlockId::new(0)), None);
+        assert_eq!(
+            CfgAnalysis::build(&g).dominators().idom(BlockId::new(0)),
+            None
+        );
     }
 }

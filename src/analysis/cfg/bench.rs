@@ -91,7 +91,11 @@ fn measure(g: &CfgGraph) -> Row {
         let mut idoms = Vec::new();
         let t = best_of_3(|| idoms = reference_dominators(g));
         for (i, &r) in idoms.iter().enumerate() {
-            assert_eq!(dom.idom(BlockId::new(i)), r, "fast and reference dominators disagree");
+            assert_eq!(
+                dom.idom(BlockId::new(i)),
+                r,
+                "fast and reference dominators disagree"
+            );
         }
         t
     });
@@ -133,7 +137,16 @@ fn write_table(out: &mut String, rows: &[Row]) {
     let _ = writeln!(
         out,
         "\n{:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "blocks", "edges", "rpo ms", "dom ms", "pdom ms", "cycles ms", "4-sum ms", "all ms", "cold ms", "chk ms"
+        "blocks",
+        "edges",
+        "rpo ms",
+        "dom ms",
+        "pdom ms",
+        "cycles ms",
+        "4-sum ms",
+        "all ms",
+        "cold ms",
+        "chk ms"
     );
     for r in rows {
         let chk = r.reference.map_or("-".to_string(), ms);

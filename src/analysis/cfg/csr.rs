@@ -16,7 +16,10 @@ pub(super) struct Csr<T> {
 
 impl<T> Default for Csr<T> {
     fn default() -> Self {
-        Csr { offsets: Vec::new(), items: Vec::new() }
+        Csr {
+            offsets: Vec::new(),
+            items: Vec::new(),
+        }
     }
 }
 

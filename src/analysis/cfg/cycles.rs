@@ -50,7 +50,6 @@ use super::csr::Csr;
 use super::graph::{BlockId, Graph};
 use super::traversal::Traversal;
 
-
 crate::support::define_id! {
     /// Index of a cycle in a [`CycleForest`]; ids are a preorder of the forest
     /// (a parent's id is smaller than its descendants').
@@ -136,7 +135,11 @@ impl CycleForest {
     /// Recomputes the forest of `g`, reusing buffers. `dfs` must be a
     /// traversal of `g` from its entry.
     pub fn compute<G: Graph + ?Sized>(&mut self, g: &G, dfs: &Traversal) {
-        assert_eq!(dfs.num_blocks(), g.num_blocks(), "traversal computed on another graph");
+        assert_eq!(
+            dfs.num_blocks(),
+            g.num_blocks(),
+            "traversal computed on another graph"
+        );
         self.discovery.run(g, dfs);
         self.renumber();
         self.store_cycles();
@@ -155,7 +158,13 @@ impl CycleForest {
         self.header.clear();
         self.top_level.clear();
         self.children.clear();
-        for csr in [&mut self.entries, &mut self.latches, &mut self.exiting, &mut self.exits, &mut self.blocks] {
+        for csr in [
+            &mut self.entries,
+            &mut self.latches,
+            &mut self.exiting,
+            &mut self.exits,
+            &mut self.blocks,
+        ] {
             csr.clear();
         }
     }
@@ -228,10 +237,14 @@ impl CycleForest {
             self.entries.extend(d.entries_of(r));
             self.entries.end_row();
         }
-        self.children.rebuild_by(m, &s.child_pairs, |p| p.0 as usize, |p| p.1);
+        self.children
+            .rebuild_by(m, &s.child_pairs, |p| p.0 as usize, |p| p.1);
         self.innermost.clear();
-        self.innermost
-            .extend(d.innermost.iter().map(|&r| OptionCycleId::from(r.get().map(|r| s.raw_to_id[r.index()]))));
+        self.innermost.extend(
+            d.innermost
+                .iter()
+                .map(|&r| OptionCycleId::from(r.get().map(|r| s.raw_to_id[r.index()]))),
+        );
     }
 
     /// Groups the blocks of each cycle (in DFS preorder) by innermost cycle.
@@ -243,7 +256,8 @@ impl CycleForest {
                 pairs.push((c.0, b));
             }
         }
-        self.blocks.rebuild_by(self.header.len(), pairs, |p| p.0 as usize, |p| p.1);
+        self.blocks
+            .rebuild_by(self.header.len(), pairs, |p| p.0 as usize, |p| p.1);
     }
 
     /// Latches: predecessors of each header inside its cycle (deduplicated).
@@ -253,7 +267,8 @@ impl CycleForest {
         for id in 0..self.header.len() {
             let c = CycleId(id as u32);
             for &p in g.predecessors(self.header[id]) {
-                if self.contains(c, p) && self.scratch.stamp_a[p.index()] != OptionCycleId::some(c) {
+                if self.contains(c, p) && self.scratch.stamp_a[p.index()] != OptionCycleId::some(c)
+                {
                     self.scratch.stamp_a[p.index()] = OptionCycleId::some(c);
                     self.latches.push(p);
                 }
@@ -278,7 +293,8 @@ impl CycleForest {
         }
         let m = self.header.len();
         let s = &mut self.scratch;
-        s.leaving_by_cycle.rebuild_by(m, &leaving, |e| e.0 as usize, |e| (e.1, e.2));
+        s.leaving_by_cycle
+            .rebuild_by(m, &leaving, |e| e.0 as usize, |e| (e.1, e.2));
         s.leaving = leaving;
         reset_stamps(&mut s.stamp_a, g.num_blocks());
         reset_stamps(&mut s.stamp_b, g.num_blocks());
@@ -371,7 +387,8 @@ impl CycleForest {
     /// All blocks of the cycle including nested cycles' blocks; the header
     /// comes first.
     pub fn blocks(&self, c: CycleId) -> &[BlockId] {
-        self.blocks.span(c.index(), self.subtree_end[c.index()] as usize)
+        self.blocks
+            .span(c.index(), self.subtree_end[c.index()] as usize)
     }
 
     /// True if block `b` belongs to cycle `c` (possibly via a nested
@@ -424,7 +441,10 @@ impl Discovery {
         self.reset(g.num_blocks());
         for &h in dfs.preorder().iter().rev() {
             self.worklist.clear();
-            let back_preds = g.predecessors(h).iter().filter(|&&p| dfs.is_dfs_ancestor(h, p));
+            let back_preds = g
+                .predecessors(h)
+                .iter()
+                .filter(|&&p| dfs.is_dfs_ancestor(h, p));
             self.worklist.extend(back_preds);
             if !self.worklist.is_empty() {
                 self.grow_cycle(g, dfs, h);
@@ -466,10 +486,20 @@ impl Discovery {
 
     /// Makes the top-level cycle `child` a child of `c` and continues the
     /// search from the child's entries.
-    fn adopt<G: Graph + ?Sized>(&mut self, g: &G, dfs: &Traversal, h: BlockId, c: RawCycleId, child: RawCycleId) {
+    fn adopt<G: Graph + ?Sized>(
+        &mut self,
+        g: &G,
+        dfs: &Traversal,
+        h: BlockId,
+        c: RawCycleId,
+        child: RawCycleId,
+    ) {
         self.parent[child.index()] = OptionRawCycleId::some(c);
         self.top[child.index()] = c;
-        let (start, end) = (self.entry_start[child.index()], self.entry_start[child.index() + 1]);
+        let (start, end) = (
+            self.entry_start[child.index()],
+            self.entry_start[child.index() + 1],
+        );
         for i in start..end {
             let entry = self.entry_list[i as usize];
             self.scan_predecessors(g, dfs, h, entry);
@@ -478,7 +508,13 @@ impl Discovery {
 
     /// Queues predecessors of `b` inside `h`'s DFS subtree; records `b` as
     /// an entry of the growing cycle if a reachable predecessor lies outside.
-    fn scan_predecessors<G: Graph + ?Sized>(&mut self, g: &G, dfs: &Traversal, h: BlockId, b: BlockId) {
+    fn scan_predecessors<G: Graph + ?Sized>(
+        &mut self,
+        g: &G,
+        dfs: &Traversal,
+        h: BlockId,
+        b: BlockId,
+    ) {
         let mut is_entry = false;
         for &p in g.predecessors(b) {
             if dfs.is_dfs_ancestor(h, p) {
@@ -527,7 +563,11 @@ mod tests {
     #[test]
     fn nested_loops() {
         // 0 -> 1; 1 -> 2; 2 -> 3; 3 -> 2 (inner latch); 3 -> 4; 4 -> 1 (outer latch); 4 -> 5
-        let g = CfgGraph::from_edges(6, b(0), &[(0, 1), (1, 2), (2, 3), (3, 2), (3, 4), (4, 1), (4, 5)]);
+        let g = CfgGraph::from_edges(
+            6,
+            b(0),
+            &[(0, 1), (1, 2), (2, 3), (3, 2), (3, 4), (4, 1), (4, 5)],
+        );
         let f = CycleForest::build(&g);
         assert_eq!(f.num_cycles(), 2);
         let outer = f.top_level_cycles()[0];

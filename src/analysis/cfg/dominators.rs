@@ -180,10 +180,13 @@ impl DominatorTree {
         let pairs = &mut self.scratch.child_pairs;
         pairs.clear();
         for &b in &dfs.preorder()[dfs.num_reachable().min(1)..] {
-            let idom = self.idom[b.index()].get().expect("a reachable block other than the root has an idom");
+            let idom = self.idom[b.index()]
+                .get()
+                .expect("a reachable block other than the root has an idom");
             pairs.push((idom.as_u32(), b));
         }
-        self.children.rebuild_by(n, pairs, |p| p.0 as usize, |p| p.1);
+        self.children
+            .rebuild_by(n, pairs, |p| p.0 as usize, |p| p.1);
     }
 
     /// Number of blocks of the graph (reachable or not).
@@ -253,7 +256,9 @@ impl DominatorTree {
     /// The half-open interval `[start, end)` of `b`'s subtree in a preorder
     /// numbering of the dominator tree; `None` if unreachable.
     pub fn tree_interval(&self, b: BlockId) -> Option<(u32, u32)> {
-        self.tin[b.index()].get().map(|t| (t.0, self.tout[b.index()]))
+        self.tin[b.index()]
+            .get()
+            .map(|t| (t.0, self.tout[b.index()]))
     }
 }
 
@@ -275,7 +280,9 @@ impl Scratch {
             self.ancestor[w] = self.parent[w];
         }
         for w in 1..k {
-            let mut x = self.parent[w].get().expect("a non-root block has a DFS parent");
+            let mut x = self.parent[w]
+                .get()
+                .expect("a non-root block has a DFS parent");
             while x > self.semi[w] {
                 x = self.idom[x.index()];
             }
@@ -286,7 +293,9 @@ impl Scratch {
     fn init(&mut self, dfs: &Traversal) {
         let k = dfs.num_reachable();
         self.parent.clear();
-        self.parent.extend(dfs.preorder().iter().map(|&b| OptionPreorderNumber::from(dfs.dfs_parent(b).and_then(|p| dfs.pre_number(p)))));
+        self.parent.extend(dfs.preorder().iter().map(|&b| {
+            OptionPreorderNumber::from(dfs.dfs_parent(b).and_then(|p| dfs.pre_number(p)))
+        }));
         for v in [&mut self.semi, &mut self.label, &mut self.idom] {
             v.clear();
             v.extend((0..k).map(PreorderNumber::new));
@@ -308,7 +317,8 @@ impl Scratch {
     /// Iterative path compression from `v` up to the forest root.
     /// `v` must be linked (its `ancestor` is some).
     fn compress(&mut self, v: PreorderNumber) {
-        let linked = |a: OptionPreorderNumber| a.get().expect("compress starts from a linked vertex");
+        let linked =
+            |a: OptionPreorderNumber| a.get().expect("compress starts from a linked vertex");
         let mut x = v;
         self.path.clear();
         loop {
@@ -349,7 +359,12 @@ pub fn reference_dominators<G: Graph + ?Sized>(g: &G) -> Vec<Option<BlockId>> {
         changed = false;
         for (i, &b) in rpo.iter().enumerate().skip(1) {
             let mut new_idom = OptionRefRpo::NONE;
-            for p in g.predecessors(b).iter().filter_map(|&p| rpo_num(p)).map(RefRpo) {
+            for p in g
+                .predecessors(b)
+                .iter()
+                .filter_map(|&p| rpo_num(p))
+                .map(RefRpo)
+            {
                 if doms[p.index()].is_none() {
                     continue;
                 }
@@ -366,7 +381,12 @@ pub fn reference_dominators<G: Graph + ?Sized>(g: &G) -> Vec<Option<BlockId>> {
     }
     let mut out = vec![None; g.num_blocks()];
     for (i, &b) in rpo.iter().enumerate().skip(1) {
-        out[b.index()] = Some(rpo[doms[i].get().expect("a reachable block gets an idom").index()]);
+        out[b.index()] = Some(
+            rpo[doms[i]
+                .get()
+                .expect("a reachable block gets an idom")
+                .index()],
+        );
     }
     out
 }
@@ -374,7 +394,11 @@ pub fn reference_dominators<G: Graph + ?Sized>(g: &G) -> Vec<Option<BlockId>> {
 /// Walks two RPO numbers up the partial dominator tree until they meet.
 /// Both must have an idom already (every block on their walk up has one).
 fn intersect(doms: &[OptionRefRpo], mut a: RefRpo, mut b: RefRpo) -> RefRpo {
-    let up = |x: RefRpo| doms[x.index()].get().expect("a processed block has an idom");
+    let up = |x: RefRpo| {
+        doms[x.index()]
+            .get()
+            .expect("a processed block has an idom")
+    };
     while a != b {
         while a > b {
             a = up(a);

@@ -37,7 +37,11 @@ pub fn render_dot_with_flow<G: Graph + ?Sized>(
     label: &dyn Fn(BlockId) -> String,
     is_flow: &dyn Fn(BlockId) -> bool,
 ) -> String {
-    assert_eq!(analysis.num_blocks(), g.num_blocks(), "analysis computed on another graph");
+    assert_eq!(
+        analysis.num_blocks(),
+        g.num_blocks(),
+        "analysis computed on another graph"
+    );
     let mut out = String::new();
     let _ = writeln!(out, "digraph \"{}\" {{", escape(name));
     out.push_str("  node [shape=box, fontname=\"Courier\", fontsize=10];\n");
@@ -83,15 +87,28 @@ fn annotations(a: &CfgAnalysis, b: BlockId, label: &dyn Fn(BlockId) -> String) -
     let Some(rpo) = tag.rpo else {
         return "unreachable".to_string();
     };
-    let idom = a.dominators().idom(b).map_or("-".to_string(), |d| escape(&label(d)));
-    let ipdom = a.post_dominators().ipdom(b).map_or("exit".to_string(), |d| escape(&label(d)));
-    let mut text = format!("rpo={rpo} idom={idom} ipdom={ipdom} depth={}", tag.loop_depth);
+    let idom = a
+        .dominators()
+        .idom(b)
+        .map_or("-".to_string(), |d| escape(&label(d)));
+    let ipdom = a
+        .post_dominators()
+        .ipdom(b)
+        .map_or("exit".to_string(), |d| escape(&label(d)));
+    let mut text = format!(
+        "rpo={rpo} idom={idom} ipdom={ipdom} depth={}",
+        tag.loop_depth
+    );
     let roles = [
         (BlockFlags::LOOP_HEADER, "header"),
         (BlockFlags::LATCH, "latch"),
         (BlockFlags::IRREDUCIBLE_ENTRY, "irreducible-entry"),
     ];
-    let names: Vec<&str> = roles.iter().filter(|(f, _)| tag.flags.contains(*f)).map(|(_, n)| *n).collect();
+    let names: Vec<&str> = roles
+        .iter()
+        .filter(|(f, _)| tag.flags.contains(*f))
+        .map(|(_, n)| *n)
+        .collect();
     if !names.is_empty() {
         text.push_str("\\n");
         text.push_str(&names.join(" "));
@@ -192,8 +209,18 @@ impl DotDocument {
 
     /// Adds `g`, with the annotations of `analysis` (computed on `g`) and
     /// one view per block, as a cluster labelled `name`.
-    pub fn add_cluster<G: Graph + ?Sized>(&mut self, g: &G, analysis: &CfgAnalysis, name: &str, views: &[BlockView]) {
-        assert_eq!(analysis.num_blocks(), g.num_blocks(), "analysis computed on another graph");
+    pub fn add_cluster<G: Graph + ?Sized>(
+        &mut self,
+        g: &G,
+        analysis: &CfgAnalysis,
+        name: &str,
+        views: &[BlockView],
+    ) {
+        assert_eq!(
+            analysis.num_blocks(),
+            g.num_blocks(),
+            "analysis computed on another graph"
+        );
         assert_eq!(views.len(), g.num_blocks(), "one view per block");
         let c = self.clusters;
         self.clusters += 1;
@@ -209,7 +236,12 @@ impl DotDocument {
                 BlockLook::Inserted(kind) => format!(" [{kind}]"),
                 _ => String::new(),
             };
-            let mut text = format!("{}{}\\n{}", escape(&view.label), escape(&kind), annotations(analysis, b, &label));
+            let mut text = format!(
+                "{}{}\\n{}",
+                escape(&view.label),
+                escape(&kind),
+                annotations(analysis, b, &label)
+            );
             match view.branch {
                 Some(BranchLook::Divergent) => text.push_str("\\ndivergent"),
                 Some(BranchLook::Uniform) => text.push_str("\\nuniform"),
@@ -221,7 +253,11 @@ impl DotDocument {
             for id in &view.tails {
                 let _ = write!(text, "\\ntail {id}");
             }
-            let _ = writeln!(out, "    c{c}_{b} [label=\"{text}\"{}];", node_style(analysis, b, view));
+            let _ = writeln!(
+                out,
+                "    c{c}_{b} [label=\"{text}\"{}];",
+                node_style(analysis, b, view)
+            );
         }
         out.push_str("  }\n");
         for i in 0..g.num_blocks() {
@@ -236,7 +272,11 @@ impl DotDocument {
                 } else if analysis.traversal().is_back_edge(b, s) {
                     attributes.push("style=dashed".to_string());
                 }
-                let _ = writeln!(out, "  c{c}_{b} -> c{c}_{s}{};", attribute_list(&attributes));
+                let _ = writeln!(
+                    out,
+                    "  c{c}_{b} -> c{c}_{s}{};",
+                    attribute_list(&attributes)
+                );
             }
         }
         // Head/tail pairs: the purple dotted edge does not shape the layout.
@@ -338,7 +378,9 @@ fn node_style(a: &CfgAnalysis, b: BlockId, view: &BlockView) -> String {
                 attributes.push("color=blue".into());
                 attributes.push("penwidth=1.5".into());
             }
-            None if tag.flags.contains(BlockFlags::IRREDUCIBLE_ENTRY) => attributes.push("penwidth=2".into()),
+            None if tag.flags.contains(BlockFlags::IRREDUCIBLE_ENTRY) => {
+                attributes.push("penwidth=2".into())
+            }
             None => {}
         }
     }
@@ -349,11 +391,19 @@ fn node_style(a: &CfgAnalysis, b: BlockId, view: &BlockView) -> String {
     if !style.is_empty() {
         attributes.push(format!("style=\"{}\"", style.join(",")));
     }
-    if attributes.is_empty() { String::new() } else { format!(", {}", attributes.join(", ")) }
+    if attributes.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", attributes.join(", "))
+    }
 }
 
 fn attribute_list(attributes: &[String]) -> String {
-    if attributes.is_empty() { String::new() } else { format!(" [{}]", attributes.join(", ")) }
+    if attributes.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", attributes.join(", "))
+    }
 }
 
 /// Escapes a string for use inside a double-quoted DOT string: backslash
@@ -384,8 +434,12 @@ mod tests {
         // 0 -> {1, 2} -> 3 (a divergent diamond), 2 is a Flow block.
         let g = CfgGraph::from_edges(4, BlockId::new(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
         let a = CfgAnalysis::build(&g);
-        let mut views: Vec<BlockView> =
-            (0..4).map(|i| BlockView { label: format!("^bb{i}"), ..Default::default() }).collect();
+        let mut views: Vec<BlockView> = (0..4)
+            .map(|i| BlockView {
+                label: format!("^bb{i}"),
+                ..Default::default()
+            })
+            .collect();
         views[0].branch = Some(BranchLook::Divergent);
         views[0].heads = vec![7];
         views[0].edge_labels = vec!["T".into(), "F".into()];
@@ -405,9 +459,14 @@ mod tests {
         assert!(dot.contains("c0_bb2 [label=\"^bb2\\nrpo=1 idom=^bb0 ipdom=^bb3 depth=0\", shape=diamond, fillcolor=palegreen, style=\"filled\"];"));
         assert!(dot.contains("c1_bb2 [label=\"^bb2 [guard]\\nrpo=1 idom=^bb0 ipdom=^bb3 depth=0\", shape=hexagon, fillcolor=lightyellow, style=\"filled\"];"));
         assert!(dot.contains("c1_bb0 [label=\"^bb0\\nrpo=0 idom=- ipdom=^bb3 depth=0\\nuniform\", color=blue, penwidth=1.5];"));
-        assert!(dot.contains("  c0_bb0 -> c0_bb1 [label=\"T\"];\n  c0_bb0 -> c0_bb2 [label=\"F\"];"));
+        assert!(
+            dot.contains("  c0_bb0 -> c0_bb1 [label=\"T\"];\n  c0_bb0 -> c0_bb2 [label=\"F\"];")
+        );
         assert!(dot.contains("c0_bb0 -> c0_bb3 [style=dotted, color=purple, fontcolor=purple, constraint=false, label=\"rejoin 7\"];"));
-        assert!(!dot.contains("c1_bb0 -> c1_bb3"), "no head in the second cluster");
+        assert!(
+            !dot.contains("c1_bb0 -> c1_bb3"),
+            "no head in the second cluster"
+        );
         assert!(dot.contains("cluster_legend"));
         assert!(!DotDocument::new().finish(false).contains("legend"));
     }
@@ -420,7 +479,11 @@ mod tests {
     #[test]
     fn renders_seed_000_irreducible_example() {
         // Entry(0) -> A(1), Entry -> B(2), A -> B, B -> C(3), C -> A; 4 dead.
-        let g = CfgGraph::from_edges(5, BlockId::new(0), &[(0, 1), (0, 2), (1, 2), (2, 3), (3, 1), (4, 3)]);
+        let g = CfgGraph::from_edges(
+            5,
+            BlockId::new(0),
+            &[(0, 1), (0, 2), (1, 2), (2, 3), (3, 1), (4, 3)],
+        );
         let a = CfgAnalysis::build(&g);
         let names = ["Entry", "A", "B", "C \"dead\"", "X"];
         let dot = render_dot(&g, &a, "f", &|b| names[b.index()].to_string());
@@ -440,6 +503,9 @@ mod tests {
 }
 "#;
         assert_eq!(dot, expected);
-        assert_eq!(render_dot(&g, &a, "f", &|b| names[b.index()].to_string()), dot);
+        assert_eq!(
+            render_dot(&g, &a, "f", &|b| names[b.index()].to_string()),
+            dot
+        );
     }
 }

@@ -114,8 +114,10 @@ impl CfgGraph {
     pub fn rebuild_from_edges(&mut self, num_blocks: usize, entry: BlockId, edges: &[(u32, u32)]) {
         validate(num_blocks, entry, edges);
         self.entry = entry;
-        self.succs.rebuild_by(num_blocks, edges, |e| e.0 as usize, |e| BlockId(e.1));
-        self.preds.rebuild_by(num_blocks, edges, |e| e.1 as usize, |e| BlockId(e.0));
+        self.succs
+            .rebuild_by(num_blocks, edges, |e| e.0 as usize, |e| BlockId(e.1));
+        self.preds
+            .rebuild_by(num_blocks, edges, |e| e.1 as usize, |e| BlockId(e.0));
     }
 
     /// Total number of edges (counting duplicates).
@@ -136,7 +138,10 @@ impl CfgGraph {
 fn validate(num_blocks: usize, entry: BlockId, edges: &[(u32, u32)]) {
     assert!(num_blocks >= 1, "a CFG needs at least its entry block");
     assert!(num_blocks < u32::MAX as usize - 1, "too many blocks");
-    assert!(entry.index() < num_blocks, "entry {entry} out of range ({num_blocks} blocks)");
+    assert!(
+        entry.index() < num_blocks,
+        "entry {entry} out of range ({num_blocks} blocks)"
+    );
     for &(from, to) in edges {
         assert!(
             (from as usize) < num_blocks && (to as usize) < num_blocks,
@@ -218,7 +223,8 @@ impl CfgBuilder {
     /// Builds the graph (reusing the previous graph's buffers) and returns
     /// it. Panics under the same conditions as [`CfgGraph::from_edges`].
     pub fn finish(&mut self) -> &CfgGraph {
-        self.graph.rebuild_from_edges(self.num_blocks, self.entry, &self.edges);
+        self.graph
+            .rebuild_from_edges(self.num_blocks, self.entry, &self.edges);
         &self.graph
     }
 

@@ -47,8 +47,14 @@ pub struct IrreducibleCycle<'a> {
 
 /// The first offending back edge in DFS examination order, if any: the
 /// reject-early check a structurizer needs (`None` = reducible).
-pub fn first_offending_back_edge(dfs: &Traversal, dom: &DominatorTree) -> Option<(BlockId, BlockId)> {
-    dfs.back_edges().iter().copied().find(|&(u, h)| !dom.dominates(h, u))
+pub fn first_offending_back_edge(
+    dfs: &Traversal,
+    dom: &DominatorTree,
+) -> Option<(BlockId, BlockId)> {
+    dfs.back_edges()
+        .iter()
+        .copied()
+        .find(|&(u, h)| !dom.dominates(h, u))
 }
 
 /// All irreducible cycles of a CFG, found by the back-edge rule.
@@ -74,12 +80,15 @@ impl Irreducibility {
         self.pairs.clear();
         for &(u, h) in dfs.back_edges() {
             if !dom.dominates(h, u) {
-                let c = forest.innermost_cycle(h).expect("back-edge target heads a cycle");
+                let c = forest
+                    .innermost_cycle(h)
+                    .expect("back-edge target heads a cycle");
                 debug_assert_eq!(forest.header(c), h);
                 self.pairs.push((c.index() as u32, (u, h)));
             }
         }
-        self.edges_by_cycle.rebuild_by(forest.num_cycles(), &self.pairs, |p| p.0 as usize, |p| p.1);
+        self.edges_by_cycle
+            .rebuild_by(forest.num_cycles(), &self.pairs, |p| p.0 as usize, |p| p.1);
         self.cycles.clear();
         self.entries.start();
         for c in forest.cycles() {

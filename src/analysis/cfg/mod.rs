@@ -112,7 +112,7 @@ pub use cycles::{CycleForest, CycleId, OptionCycleId};
 pub use dominators::{reference_dominators, DominatorTree};
 pub use dot::{render_dot, render_dot_with_flow, BlockLook, BlockView, BranchLook, DotDocument};
 pub use graph::{BlockId, CfgBuilder, CfgGraph, Graph, OptionBlockId, ReverseWithVirtualExit};
-pub use irreducible::{first_offending_back_edge, IrreducibleCycle, Irreducibility};
+pub use irreducible::{first_offending_back_edge, Irreducibility, IrreducibleCycle};
 pub use post_dominators::PostDominatorTree;
 pub use scc::{SccFinder, SccId};
 pub use tags::{BlockFlags, BlockTag, BlockTags};

@@ -77,7 +77,11 @@ impl PostDominatorTree {
     /// representatives (see the module documentation).
     pub fn compute<G: Graph + ?Sized>(&mut self, g: &G, forward: &Traversal) {
         let n = g.num_blocks();
-        assert_eq!(forward.num_blocks(), n, "traversal computed on another graph");
+        assert_eq!(
+            forward.num_blocks(),
+            n,
+            "traversal computed on another graph"
+        );
         self.num_blocks = n;
         self.mark_blocks_reaching_exits(g);
         self.find_infinite_loop_roots(g, forward);
@@ -133,20 +137,26 @@ impl PostDominatorTree {
         self.scc.compute_masked(g, &self.no_exit);
         self.mark_terminal_components(g);
         self.best_of_comp.clear();
-        self.best_of_comp.resize(self.scc.num_components(), OptionBlockId::NONE);
+        self.best_of_comp
+            .resize(self.scc.num_components(), OptionBlockId::NONE);
         for i in 0..g.num_blocks() {
             let b = BlockId::new(i);
-            let Some(c) = self.scc.component(b) else { continue };
+            let Some(c) = self.scc.component(b) else {
+                continue;
+            };
             if !self.terminal[c.index()] {
                 continue;
             }
             let best = &mut self.best_of_comp[c.index()];
-            let better = best.get().is_none_or(|r| representative_key(forward, b) > representative_key(forward, r));
+            let better = best
+                .get()
+                .is_none_or(|r| representative_key(forward, b) > representative_key(forward, r));
             if better {
                 *best = OptionBlockId::some(b);
             }
         }
-        self.extra_roots.extend(self.best_of_comp.iter().filter_map(|r| r.get()));
+        self.extra_roots
+            .extend(self.best_of_comp.iter().filter_map(|r| r.get()));
         self.extra_roots.sort_unstable();
     }
 
@@ -156,8 +166,13 @@ impl PostDominatorTree {
         self.terminal.resize(self.scc.num_components(), true);
         for i in 0..g.num_blocks() {
             let b = BlockId::new(i);
-            let Some(c) = self.scc.component(b) else { continue };
-            if g.successors(b).iter().any(|&s| self.scc.component(s) != Some(c)) {
+            let Some(c) = self.scc.component(b) else {
+                continue;
+            };
+            if g.successors(b)
+                .iter()
+                .any(|&s| self.scc.component(s) != Some(c))
+            {
                 self.terminal[c.index()] = false;
             }
         }
@@ -222,7 +237,9 @@ impl PostDominatorTree {
     /// The nearest block post-dominating both `a` and `b`; `None` means the
     /// virtual exit is the only common post-dominator.
     pub fn nearest_common_post_dominator(&self, a: BlockId, b: BlockId) -> Option<BlockId> {
-        self.tree.nearest_common_dominator(a, b).filter(|&p| !self.is_virtual_exit(p))
+        self.tree
+            .nearest_common_dominator(a, b)
+            .filter(|&p| !self.is_virtual_exit(p))
     }
 
     /// Children of `b` in the post-dominator tree (blocks whose immediate

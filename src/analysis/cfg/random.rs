@@ -89,7 +89,14 @@ impl Generator {
             latch_of[l.end] = OptionLoopPlanId::some(LoopPlanId::new(id));
         }
         let edges = Vec::with_capacity(n * 8 / 5);
-        Generator { n, loops, innermost, latch_of, is_return: vec![false; n], edges }
+        Generator {
+            n,
+            loops,
+            innermost,
+            latch_of,
+            is_return: vec![false; n],
+            edges,
+        }
     }
 
     fn edge(&mut self, from: usize, to: usize) {
@@ -115,7 +122,9 @@ impl Generator {
 
     /// If an infinite loop starts at `i + 1`, let `i` also branch past it.
     fn guard_infinite_loop(&mut self, i: usize) {
-        let Some(next) = self.innermost[i + 1].get() else { return };
+        let Some(next) = self.innermost[i + 1].get() else {
+            return;
+        };
         let next = self.loops[next.index()];
         if next.header != i + 1 || !next.infinite {
             return;
@@ -185,7 +194,9 @@ impl Generator {
     fn legal_forward_target(&self, i: usize, t: usize) -> usize {
         let mut t = self.clamp_to_infinite_loops(i, t);
         loop {
-            let Some(foreign) = self.outermost_foreign_loop(i, t) else { return t };
+            let Some(foreign) = self.outermost_foreign_loop(i, t) else {
+                return t;
+            };
             let plan = self.loops[foreign.index()];
             if !plan.infinite {
                 return plan.header;
@@ -257,7 +268,10 @@ mod tests {
     fn deterministic_and_realistic_degree() {
         let g1 = realistic_cfg(&mut SplitMix64::new(7), 20_000);
         let g2 = realistic_cfg(&mut SplitMix64::new(7), 20_000);
-        assert_eq!(g1.edges().collect::<Vec<_>>(), g2.edges().collect::<Vec<_>>());
+        assert_eq!(
+            g1.edges().collect::<Vec<_>>(),
+            g2.edges().collect::<Vec<_>>()
+        );
         let degree = g1.num_edges() as f64 / g1.num_blocks() as f64;
         assert!((1.4..1.8).contains(&degree), "average out-degree {degree}");
     }

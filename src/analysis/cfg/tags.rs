@@ -70,7 +70,10 @@ impl BlockFlags {
 
     /// Short names of the set flags, in bit order.
     pub fn names(self) -> impl Iterator<Item = &'static str> {
-        Self::NAMES.into_iter().filter(move |&(f, _)| self.contains(f)).map(|(_, n)| n)
+        Self::NAMES
+            .into_iter()
+            .filter(move |&(f, _)| self.contains(f))
+            .map(|(_, n)| n)
     }
 }
 
@@ -143,9 +146,15 @@ impl BlockTags {
     pub fn compute<G: Graph + ?Sized>(&mut self, g: &G, dfs: &Traversal, forest: &CycleForest) {
         let n = g.num_blocks();
         self.rpo.clear();
-        self.rpo.extend((0..n).map(|i| OptionRpoNumber::from(dfs.rpo_number(BlockId::new(i)).map(|r| RpoNumber::new(r as usize)))));
+        self.rpo.extend((0..n).map(|i| {
+            OptionRpoNumber::from(
+                dfs.rpo_number(BlockId::new(i))
+                    .map(|r| RpoNumber::new(r as usize)),
+            )
+        }));
         self.depth.clear();
-        self.depth.extend((0..n).map(|i| forest.cycle_depth(BlockId::new(i))));
+        self.depth
+            .extend((0..n).map(|i| forest.cycle_depth(BlockId::new(i))));
         self.flags.clear();
         self.flags.resize(n, BlockFlags::empty());
         self.tag_blocks(g, dfs);
@@ -232,7 +241,11 @@ mod tests {
     fn multi_exit_loop_tags() {
         // 0 -> 1 (header); 1 -> 2; 1 -> 4 (exit from header);
         // 2 -> 1 (latch); 2 -> 3 (exit from latch); 5 unreachable -> 3.
-        let g = CfgGraph::from_edges(6, BlockId::new(0), &[(0, 1), (1, 2), (1, 4), (2, 1), (2, 3), (5, 3)]);
+        let g = CfgGraph::from_edges(
+            6,
+            BlockId::new(0),
+            &[(0, 1), (1, 2), (1, 4), (2, 1), (2, 3), (5, 3)],
+        );
         let t = Traversal::build(&g);
         let f = CycleForest::build(&g);
         let mut tags = BlockTags::new();
@@ -242,7 +255,9 @@ mod tests {
         assert!(get(2).is_latch() && get(2).is_exiting() && get(2).loop_depth == 1);
         assert!(get(3).is_loop_exit() && get(4).is_loop_exit() && !get(0).in_loop());
         assert!(get(5).is_unreachable() && get(5).rpo.is_none());
-        assert!(tags.flags(BlockId::new(3)).contains(BlockFlags::FUNCTION_EXIT));
+        assert!(tags
+            .flags(BlockId::new(3))
+            .contains(BlockFlags::FUNCTION_EXIT));
         assert_eq!(get(0).rpo, Some(0));
         assert_eq!(
             format!("{:?}", tags.flags(BlockId::new(2))),

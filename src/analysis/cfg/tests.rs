@@ -13,7 +13,9 @@
 
 use super::graph::{BlockId, CfgGraph, Graph};
 use super::random::{realistic_cfg, SplitMix64};
-use super::{first_offending_back_edge, reference_dominators, BlockFlags, CfgAnalysis, CycleForest, CycleId};
+use super::{
+    first_offending_back_edge, reference_dominators, BlockFlags, CfgAnalysis, CycleForest, CycleId,
+};
 use std::collections::{BTreeSet, HashMap};
 
 // ---------------------------------------------------------------------------
@@ -30,7 +32,11 @@ enum Category {
 
 fn random_graph(rng: &mut SplitMix64, cat: Category, lo: usize, hi: usize) -> CfgGraph {
     let n = rng.range(lo, hi);
-    let m = if cat == Category::Unreachable && n > 2 { n - rng.range(1, (n / 3).max(1)) } else { n };
+    let m = if cat == Category::Unreachable && n > 2 {
+        n - rng.range(1, (n / 3).max(1))
+    } else {
+        n
+    };
     let exit_pm = if cat == Category::MultiExit { 250 } else { 40 };
     let mut succs = forward_dag(rng, m, exit_pm);
     succs.resize(n, Vec::new());
@@ -64,7 +70,13 @@ fn forward_dag(rng: &mut SplitMix64, m: usize, exit_pm: u64) -> Vec<Vec<u32>> {
         if rng.chance(exit_pm) {
             continue;
         }
-        let k = if rng.chance(550) { 2 } else if rng.chance(60) { 3 } else { 1 };
+        let k = if rng.chance(550) {
+            2
+        } else if rng.chance(60) {
+            3
+        } else {
+            1
+        };
         for _ in 0..k {
             s.push(rng.range(i + 1, m - 1) as u32);
         }
@@ -73,8 +85,11 @@ fn forward_dag(rng: &mut SplitMix64, m: usize, exit_pm: u64) -> Vec<Vec<u32>> {
 }
 
 fn to_graph(succs: &[Vec<u32>], entry: usize) -> CfgGraph {
-    let edges: Vec<(u32, u32)> =
-        succs.iter().enumerate().flat_map(|(u, s)| s.iter().map(move |&v| (u as u32, v))).collect();
+    let edges: Vec<(u32, u32)> = succs
+        .iter()
+        .enumerate()
+        .flat_map(|(u, s)| s.iter().map(move |&v| (u as u32, v)))
+        .collect();
     CfgGraph::from_edges(succs.len(), BlockId::new(entry), &edges)
 }
 
@@ -141,7 +156,11 @@ fn add_unreachable_blocks(rng: &mut SplitMix64, succs: &mut [Vec<u32>], m: usize
     let n = succs.len();
     for (u, s) in succs.iter_mut().enumerate().skip(m) {
         for _ in 0..rng.range(0, 2) {
-            let v = if rng.chance(200) { u } else { rng.range(0, n - 1) };
+            let v = if rng.chance(200) {
+                u
+            } else {
+                rng.range(0, n - 1)
+            };
             s.push(v as u32);
         }
     }
@@ -170,7 +189,13 @@ fn b(i: usize) -> BlockId {
 
 /// Blocks reachable from `start` following `next`, never entering `avoid`
 /// (if `start == avoid` nothing is reachable) and staying in `allowed`.
-fn reach(n: usize, start: usize, avoid: Option<usize>, allowed: &dyn Fn(usize) -> bool, next: &dyn Fn(usize) -> Vec<usize>) -> Vec<bool> {
+fn reach(
+    n: usize,
+    start: usize,
+    avoid: Option<usize>,
+    allowed: &dyn Fn(usize) -> bool,
+    next: &dyn Fn(usize) -> Vec<usize>,
+) -> Vec<bool> {
     let mut seen = vec![false; n];
     if Some(start) == avoid || !allowed(start) {
         return seen;
@@ -205,7 +230,9 @@ fn brute_dominance<G: Graph + ?Sized>(g: &G, root: usize) -> Vec<Vec<bool>> {
     (0..n)
         .map(|a| {
             let without = reach(n, root, Some(a), &all, &succ_fn(g));
-            (0..n).map(|x| reachable[a] && reachable[x] && !without[x]).collect()
+            (0..n)
+                .map(|x| reachable[a] && reachable[x] && !without[x])
+                .collect()
         })
         .collect()
 }
@@ -215,7 +242,9 @@ fn brute_dominance<G: Graph + ?Sized>(g: &G, root: usize) -> Vec<Vec<bool>> {
 fn nontrivial_sccs<G: Graph + ?Sized>(g: &G, set: &[bool]) -> Vec<Vec<usize>> {
     let n = g.num_blocks();
     let allowed = |x: usize| set[x];
-    let fwd: Vec<Vec<bool>> = (0..n).map(|a| reach(n, a, None, &allowed, &succ_fn(g))).collect();
+    let fwd: Vec<Vec<bool>> = (0..n)
+        .map(|a| reach(n, a, None, &allowed, &succ_fn(g)))
+        .collect();
     let mut done = vec![false; n];
     let mut out = Vec::new();
     for a in (0..n).filter(|&a| set[a]) {
@@ -257,7 +286,12 @@ fn expected_forest(g: &CfgGraph, a: &CfgAnalysis) -> Vec<ExpectedCycle> {
                 inner[x] = x != header;
             }
             work.push((inner, Some(out.len()), depth + 1));
-            out.push(ExpectedCycle { blocks: comp, header, parent, depth });
+            out.push(ExpectedCycle {
+                blocks: comp,
+                header,
+                parent,
+                depth,
+            });
         }
     }
     out
@@ -271,7 +305,11 @@ fn t1_t2_reducible(g: &CfgGraph, a: &CfgAnalysis) -> bool {
     let alive = |i: usize| t.is_reachable(b(i));
     let mut succ: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
     let mut pred: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); n];
-    for (u, v) in g.edges().map(|(u, v)| (u.index(), v.index())).filter(|&(u, _)| alive(u)) {
+    for (u, v) in g
+        .edges()
+        .map(|(u, v)| (u.index(), v.index()))
+        .filter(|&(u, _)| alive(u))
+    {
         if u != v {
             succ[u].insert(v);
             pred[v].insert(u);
@@ -333,7 +371,10 @@ fn check_traversal(g: &CfgGraph, a: &CfgAnalysis) {
         back += ancestor as usize;
     }
     assert_eq!(t.back_edges().len(), back);
-    assert!(t.back_edges().iter().all(|&(u, v)| g.successors(u).contains(&v)));
+    assert!(t
+        .back_edges()
+        .iter()
+        .all(|&(u, v)| g.successors(u).contains(&v)));
 }
 
 /// Ancestor-or-self in the DFS tree by walking parent links.
@@ -369,7 +410,9 @@ fn check_dominators(g: &CfgGraph, a: &CfgAnalysis) {
     }
     let child_count: usize = (0..n).map(|x| d.children(b(x)).len()).sum();
     assert_eq!(child_count, a.traversal().num_reachable().saturating_sub(1));
-    check_nearest_common(n, &brute, &|x, y| d.nearest_common_dominator(b(x), b(y)).map(|z| z.index()));
+    check_nearest_common(n, &brute, &|x, y| {
+        d.nearest_common_dominator(b(x), b(y)).map(|z| z.index())
+    });
 }
 
 /// `ncd(x, y)` must be the common (post-)dominator dominated by all others.
@@ -377,7 +420,10 @@ fn check_nearest_common(n: usize, dom: &[Vec<bool>], ncd: &dyn Fn(usize, usize) 
     for x in 0..n {
         for y in 0..n {
             let common: Vec<usize> = (0..dom.len()).filter(|&z| dom[z][x] && dom[z][y]).collect();
-            let deepest = common.iter().copied().find(|&z| common.iter().all(|&w| dom[w][z]));
+            let deepest = common
+                .iter()
+                .copied()
+                .find(|&z| common.iter().all(|&w| dom[w][z]));
             assert_eq!(ncd(x, y), deepest, "nearest common of {x}, {y}");
         }
     }
@@ -399,7 +445,11 @@ fn check_post_dominator_roots(g: &CfgGraph, a: &CfgAnalysis) {
     let no_exit: Vec<bool> = reaches.iter().map(|&r| !r).collect();
     let mut expected: Vec<BlockId> = Vec::new();
     for comp in nontrivial_sccs(g, &no_exit) {
-        let leaves = comp.iter().any(|&x| g.successors(b(x)).iter().any(|s| !comp.contains(&s.index())));
+        let leaves = comp.iter().any(|&x| {
+            g.successors(b(x))
+                .iter()
+                .any(|s| !comp.contains(&s.index()))
+        });
         if leaves {
             continue;
         }
@@ -424,14 +474,26 @@ fn check_post_dominators(g: &CfgGraph, a: &CfgAnalysis) {
     let brute = brute_dominance(rev, n);
     let vexit = p.virtual_exit();
     for x in 0..n {
-        assert!(p.as_dominator_tree().is_reachable(b(x)), "every block is in the post-dominator tree");
-        assert_eq!(p.ipdom(b(x)), reference[x].filter(|&q| q != vexit), "ipdom of {x}");
+        assert!(
+            p.as_dominator_tree().is_reachable(b(x)),
+            "every block is in the post-dominator tree"
+        );
+        assert_eq!(
+            p.ipdom(b(x)),
+            reference[x].filter(|&q| q != vexit),
+            "ipdom of {x}"
+        );
         assert!(p.post_dominates(vexit, b(x)) && !p.post_dominates(b(x), vexit));
         for y in 0..n {
             assert_eq!(p.post_dominates(b(x), b(y)), brute[x][y], "{x} pdom {y}");
         }
     }
-    let ncpd = |x: usize, y: usize| Some(p.nearest_common_post_dominator(b(x), b(y)).map_or(n, |z| z.index()));
+    let ncpd = |x: usize, y: usize| {
+        Some(
+            p.nearest_common_post_dominator(b(x), b(y))
+                .map_or(n, |z| z.index()),
+        )
+    };
     check_nearest_common(n, &brute, &ncpd);
     assert!(p.is_virtual_exit(vexit) && !p.is_virtual_exit(b(0)));
 }
@@ -440,7 +502,8 @@ fn check_cycles(g: &CfgGraph, a: &CfgAnalysis) {
     let f = a.cycles();
     let expected = expected_forest(g, a);
     assert_eq!(f.num_cycles(), expected.len());
-    let by_blocks: HashMap<Vec<usize>, CycleId> = f.cycles().map(|c| (sorted_blocks(a, c), c)).collect();
+    let by_blocks: HashMap<Vec<usize>, CycleId> =
+        f.cycles().map(|c| (sorted_blocks(a, c), c)).collect();
     for e in &expected {
         let c = by_blocks[&e.blocks];
         assert_eq!(f.header(c).index(), e.header);
@@ -470,25 +533,46 @@ fn check_cycle_lists(g: &CfgGraph, a: &CfgAnalysis, c: CycleId) {
         .blocks(c)
         .iter()
         .copied()
-        .filter(|&x| x == g.entry() || g.predecessors(x).iter().any(|&q| !inside[q.index()] && t.is_reachable(q)))
+        .filter(|&x| {
+            x == g.entry()
+                || g.predecessors(x)
+                    .iter()
+                    .any(|&q| !inside[q.index()] && t.is_reachable(q))
+        })
         .filter(|&x| x != header)
         .collect();
     entries.sort_by_key(|&x| t.pre_number(x));
     entries.insert(0, header);
     assert_eq!(f.entries(c), &entries[..]);
     let set = |v: &[BlockId]| v.iter().map(|x| x.index()).collect::<BTreeSet<usize>>();
-    let latches: BTreeSet<usize> = set(g.predecessors(header)).into_iter().filter(|&x| inside[x]).collect();
+    let latches: BTreeSet<usize> = set(g.predecessors(header))
+        .into_iter()
+        .filter(|&x| inside[x])
+        .collect();
     assert_eq!(set(f.latches(c)), latches);
     assert_eq!(set(f.latches(c)).len(), f.latches(c).len(), "deduplicated");
-    let leaving: Vec<(usize, usize)> =
-        g.edges().map(|(u, v)| (u.index(), v.index())).filter(|&(u, v)| inside[u] && !inside[v]).collect();
-    assert_eq!(set(f.exiting_blocks(c)), leaving.iter().map(|e| e.0).collect());
+    let leaving: Vec<(usize, usize)> = g
+        .edges()
+        .map(|(u, v)| (u.index(), v.index()))
+        .filter(|&(u, v)| inside[u] && !inside[v])
+        .collect();
+    assert_eq!(
+        set(f.exiting_blocks(c)),
+        leaving.iter().map(|e| e.0).collect()
+    );
     assert_eq!(set(f.exit_blocks(c)), leaving.iter().map(|e| e.1).collect());
-    assert_eq!(set(f.exit_blocks(c)).len(), f.exit_blocks(c).len(), "deduplicated");
+    assert_eq!(
+        set(f.exit_blocks(c)).len(),
+        f.exit_blocks(c).len(),
+        "deduplicated"
+    );
     let allowed = |x: usize| inside[x];
     let fwd = reach(n, header.index(), None, &allowed, &succ_fn(g));
     let bwd = reach(n, header.index(), None, &allowed, &pred_fn(g));
-    assert!((0..n).all(|x| !inside[x] || (fwd[x] && bwd[x])), "cycle is strongly connected");
+    assert!(
+        (0..n).all(|x| !inside[x] || (fwd[x] && bwd[x])),
+        "cycle is strongly connected"
+    );
 }
 
 /// Children are nested in parents, siblings are disjoint, innermost cycle
@@ -500,9 +584,15 @@ fn check_nesting(g: &CfgGraph, a: &CfgAnalysis) {
         for (i, &k) in kids.iter().enumerate() {
             assert_eq!(f.parent(k), Some(c));
             assert!(f.contains_cycle(c, k) && f.blocks(k).iter().all(|&x| f.contains(c, x)));
-            assert!(!f.contains(k, f.header(c)), "child excludes the parent's header");
+            assert!(
+                !f.contains(k, f.header(c)),
+                "child excludes the parent's header"
+            );
             for &other in &kids[i + 1..] {
-                assert!(f.blocks(k).iter().all(|&x| !f.contains(other, x)), "siblings disjoint");
+                assert!(
+                    f.blocks(k).iter().all(|&x| !f.contains(other, x)),
+                    "siblings disjoint"
+                );
             }
         }
     }
@@ -518,15 +608,25 @@ fn check_irreducibility(g: &CfgGraph, a: &CfgAnalysis) {
     let (f, t, d) = (a.cycles(), a.traversal(), a.dominators());
     for c in f.cycles() {
         let h = f.header(c);
-        let offends = t.back_edges().iter().any(|&(u, v)| v == h && !d.dominates(h, u));
-        assert_eq!(offends, !f.is_reducible(c), "rule vs entries for cycle headed by {h}");
+        let offends = t
+            .back_edges()
+            .iter()
+            .any(|&(u, v)| v == h && !d.dominates(h, u));
+        assert_eq!(
+            offends,
+            !f.is_reducible(c),
+            "rule vs entries for cycle headed by {h}"
+        );
     }
     let reported: Vec<CycleId> = a.irreducibility().cycles().map(|r| r.cycle).collect();
     let expected: Vec<CycleId> = f.cycles().filter(|&c| !f.is_reducible(c)).collect();
     assert_eq!(reported, expected);
     for r in a.irreducibility().cycles() {
         assert_eq!(r.entries, f.entries(r.cycle));
-        assert!(r.offending_back_edges.iter().all(|&(u, h)| h == r.header && !d.dominates(h, u)));
+        assert!(r
+            .offending_back_edges
+            .iter()
+            .all(|&(u, h)| h == r.header && !d.dominates(h, u)));
     }
     assert_eq!(first_offending_back_edge(t, d).is_none(), f.all_reducible());
     assert_eq!(t1_t2_reducible(g, a), f.all_reducible(), "T1/T2 oracle");
@@ -547,9 +647,14 @@ fn check_tags(g: &CfgGraph, a: &CfgAnalysis) {
         assert_eq!(tag.is_latch(), in_list(CycleForest::latches));
         assert_eq!(tag.is_exiting(), in_list(CycleForest::exiting_blocks));
         assert_eq!(tag.is_loop_exit(), in_list(CycleForest::exit_blocks));
-        let irr_entry = f.cycles().any(|c| !f.is_reducible(c) && f.entries(c).contains(&x));
+        let irr_entry = f
+            .cycles()
+            .any(|c| !f.is_reducible(c) && f.entries(c).contains(&x));
         assert_eq!(tag.flags.contains(BlockFlags::IRREDUCIBLE_ENTRY), irr_entry);
-        assert_eq!(tag.flags.contains(BlockFlags::FUNCTION_EXIT), g.successors(x).is_empty());
+        assert_eq!(
+            tag.flags.contains(BlockFlags::FUNCTION_EXIT),
+            g.successors(x).is_empty()
+        );
     }
 }
 
@@ -568,7 +673,10 @@ fn run_category(cat: Category, seed: u64, small: usize, medium: usize) -> usize 
         check_all(&g, &mut analysis);
         irreducible += !analysis.is_reducible() as usize;
         if cat == Category::Reducible {
-            assert!(t1_t2_reducible(&g, &analysis), "generator must produce reducible graphs");
+            assert!(
+                t1_t2_reducible(&g, &analysis),
+                "generator must produce reducible graphs"
+            );
         }
     }
     irreducible
@@ -613,7 +721,10 @@ fn realistic_graphs_match_reference() {
         let p = a.post_dominators();
         let reference = reference_dominators(p.reverse_graph());
         for x in 0..g.num_blocks() {
-            assert_eq!(p.ipdom(b(x)), reference[x].filter(|&q| !p.is_virtual_exit(q)));
+            assert_eq!(
+                p.ipdom(b(x)),
+                reference[x].filter(|&q| !p.is_virtual_exit(q))
+            );
         }
         for c in a.cycles().cycles() {
             check_cycle_lists(&g, &a, c);
@@ -626,7 +737,10 @@ fn check_irreducibility_rule_only(a: &CfgAnalysis) {
     let (f, t, d) = (a.cycles(), a.traversal(), a.dominators());
     for c in f.cycles() {
         let h = f.header(c);
-        let offends = t.back_edges().iter().any(|&(u, v)| v == h && !d.dominates(h, u));
+        let offends = t
+            .back_edges()
+            .iter()
+            .any(|&(u, v)| v == h && !d.dominates(h, u));
         assert_eq!(offends, !f.is_reducible(c));
     }
 }
@@ -641,18 +755,18 @@ fn graph(n: usize, edges: &[(u32, u32)]) -> CfgGraph {
 #[test]
 fn hand_graphs_pass_all_checks() {
     let graphs = [
-        graph(4, &[(0, 1), (0, 2), (1, 3), (2, 3)]),                                 // diamond
-        graph(6, &[(0, 1), (1, 2), (2, 3), (3, 2), (3, 4), (4, 1), (4, 5)]),         // nested loops
-        graph(6, &[(0, 1), (1, 2), (1, 4), (2, 3), (2, 5), (3, 1)]),                 // multi-exit loop
-        graph(4, &[(0, 1), (0, 3), (1, 2), (2, 2)]),                                 // a->b, b->b + exit path
-        graph(3, &[(0, 1), (1, 2), (2, 1)]),                                         // entirely infinite
-        graph(1, &[(0, 0)]),                                                         // one-block infinite loop
-        graph(4, &[(0, 1), (0, 3), (1, 2), (2, 1), (2, 3)]),                         // seed 001 DOT graph
-        graph(4, &[(0, 1), (0, 2), (1, 2), (2, 3), (3, 1)]),                         // seed 000 irreducible
-        graph(5, &[(0, 1), (2, 1), (2, 3), (3, 2), (4, 4)]),                         // unreachable blocks
-        graph(3, &[(0, 0), (0, 1), (1, 1), (1, 2)]),                                 // self loops
-        graph(3, &[(0, 1), (0, 1), (1, 2), (1, 2), (2, 0), (2, 0)]),                 // duplicate edges
-        graph(1, &[]),                                                               // single block
+        graph(4, &[(0, 1), (0, 2), (1, 3), (2, 3)]), // diamond
+        graph(6, &[(0, 1), (1, 2), (2, 3), (3, 2), (3, 4), (4, 1), (4, 5)]), // nested loops
+        graph(6, &[(0, 1), (1, 2), (1, 4), (2, 3), (2, 5), (3, 1)]), // multi-exit loop
+        graph(4, &[(0, 1), (0, 3), (1, 2), (2, 2)]), // a->b, b->b + exit path
+        graph(3, &[(0, 1), (1, 2), (2, 1)]),         // entirely infinite
+        graph(1, &[(0, 0)]),                         // one-block infinite loop
+        graph(4, &[(0, 1), (0, 3), (1, 2), (2, 1), (2, 3)]), // seed 001 DOT graph
+        graph(4, &[(0, 1), (0, 2), (1, 2), (2, 3), (3, 1)]), // seed 000 irreducible
+        graph(5, &[(0, 1), (2, 1), (2, 3), (3, 2), (4, 4)]), // unreachable blocks
+        graph(3, &[(0, 0), (0, 1), (1, 1), (1, 2)]), // self loops
+        graph(3, &[(0, 1), (0, 1), (1, 2), (1, 2), (2, 0), (2, 0)]), // duplicate edges
+        graph(1, &[]),                               // single block
     ];
     let mut a = CfgAnalysis::new();
     for g in &graphs {
@@ -668,7 +782,11 @@ fn hand_multi_exit_loop() {
     let c = a.cycles().innermost_cycle(b(2)).unwrap();
     assert_eq!(a.cycles().exiting_blocks(c), &[b(1), b(2)]);
     assert_eq!(a.cycles().exit_blocks(c), &[b(4), b(5)]);
-    assert_eq!(a.post_dominators().ipdom(b(1)), None, "two exits meet at the virtual exit");
+    assert_eq!(
+        a.post_dominators().ipdom(b(1)),
+        None,
+        "two exits meet at the virtual exit"
+    );
     assert_eq!(a.post_dominators().ipdom(b(3)), Some(b(1)));
 }
 

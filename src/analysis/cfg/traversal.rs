@@ -123,7 +123,8 @@ impl Traversal {
     }
 
     fn visit(&mut self, b: BlockId, parent: OptionBlockId) {
-        self.pre[b.index()] = OptionPreorderNumber::some(PreorderNumber(self.preorder.len() as u32));
+        self.pre[b.index()] =
+            OptionPreorderNumber::some(PreorderNumber(self.preorder.len() as u32));
         self.parent[b.index()] = parent;
         self.preorder.push(b);
         self.stack.push((b, 0));
@@ -140,7 +141,8 @@ impl Traversal {
 
     fn finish(&mut self, v: BlockId) {
         self.stack.pop();
-        self.post[v.index()] = OptionPostorderNumber::some(PostorderNumber(self.postorder.len() as u32));
+        self.post[v.index()] =
+            OptionPostorderNumber::some(PostorderNumber(self.postorder.len() as u32));
         self.postorder.push(v);
     }
 
@@ -206,7 +208,9 @@ impl Traversal {
     /// (both reachable). O(1) via preorder/postorder intervals.
     pub fn is_dfs_ancestor(&self, a: BlockId, d: BlockId) -> bool {
         match (self.pre[a.index()].get(), self.pre[d.index()].get()) {
-            (Some(pa), Some(pd)) => pa <= pd && self.post[d.index()].get() <= self.post[a.index()].get(),
+            (Some(pa), Some(pd)) => {
+                pa <= pd && self.post[d.index()].get() <= self.post[a.index()].get()
+            }
             _ => false,
         }
     }

@@ -194,7 +194,10 @@ impl UniformityInfo {
     /// An empty result; call [`UniformityInfo::compute`]. Reports complete
     /// join lists (see [`UniformityInfo::set_complete_joins`]).
     pub fn new() -> Self {
-        Self { complete_joins: true, ..Self::default() }
+        Self {
+            complete_joins: true,
+            ..Self::default()
+        }
     }
 
     /// With `true` (the default of [`UniformityInfo::new`]),
@@ -219,7 +222,11 @@ impl UniformityInfo {
         if let Err(e) = program.validate_shape(graph) {
             panic!("uniformity: program does not match the graph: {e}");
         }
-        assert_eq!(cfg.num_blocks(), graph.num_blocks(), "uniformity: CfgAnalysis of another graph");
+        assert_eq!(
+            cfg.num_blocks(),
+            graph.num_blocks(),
+            "uniformity: CfgAnalysis of another graph"
+        );
         #[cfg(debug_assertions)]
         if let Err(e) = program.validate(graph, Some(cfg)) {
             panic!("uniformity: invalid program: {e}");
@@ -228,7 +235,10 @@ impl UniformityInfo {
         let num_cycles = cfg.cycles().num_cycles();
         self.state.clear();
         self.state.extend((0..program.num_values()).map(|v| {
-            if cfg.traversal().is_reachable(program.value_block(ValueId::new(v))) {
+            if cfg
+                .traversal()
+                .is_reachable(program.value_block(ValueId::new(v)))
+            {
                 UNIFORM
             } else {
                 DEAD
@@ -259,7 +269,9 @@ impl UniformityInfo {
         s.irreducible_unflagged.clear();
         s.frontier = -1;
         if !self.complete_joins {
-            let reachable = (0..n).filter(|&b| cfg.traversal().is_reachable(BlockId::new(b))).count();
+            let reachable = (0..n)
+                .filter(|&b| cfg.traversal().is_reachable(BlockId::new(b)))
+                .count();
             s.at.resize(reachable, 0);
             for b in 0..n {
                 let block = BlockId::new(b);
@@ -267,7 +279,8 @@ impl UniformityInfo {
                     s.at[s.order.index(block) as usize] = b as u32;
                 }
             }
-            s.uniform_args.extend((0..n).map(|b| program.block_arguments(BlockId::new(b)).len() as u32));
+            s.uniform_args
+                .extend((0..n).map(|b| program.block_arguments(BlockId::new(b)).len() as u32));
             s.irreducible_unflagged.resize(n, 0);
             let forest = cfg.cycles();
             for c in forest.cycles() {
@@ -277,14 +290,21 @@ impl UniformityInfo {
             }
             s.frontier = reachable as i64 - 1;
         }
-        let mut run = Run { p: program, g: graph, cfg, info: self };
+        let mut run = Run {
+            p: program,
+            g: graph,
+            cfg,
+            info: self,
+        };
         run.initialize();
         run.solve();
         // The worklist order decides which cause is seen first; report the
         // plain one when both hold, so reasons do not depend on numbering.
         for b in 0..n {
             if self.reason[b] == BranchReason::TemporalCondition
-                && program.condition(BlockId::new(b)).is_some_and(|c| self.state[c.index()] == DIVERGENT)
+                && program
+                    .condition(BlockId::new(b))
+                    .is_some_and(|c| self.state[c.index()] == DIVERGENT)
             {
                 self.reason[b] = BranchReason::Condition;
             }
@@ -329,7 +349,13 @@ impl UniformityInfo {
     /// defined in a temporally divergent cycle that does not contain
     /// `user`. For a forwarded operand on an edge `t -> s`, the use is
     /// divergent if it is for `t` or for `s`.
-    pub fn is_divergent_use(&self, program: &Program, cfg: &CfgAnalysis, v: ValueId, user: BlockId) -> bool {
+    pub fn is_divergent_use(
+        &self,
+        program: &Program,
+        cfg: &CfgAnalysis,
+        v: ValueId,
+        user: BlockId,
+    ) -> bool {
         if self.is_divergent(v) {
             return true;
         }
@@ -388,12 +414,20 @@ impl UniformityInfo {
 
     /// All divergent values, in increasing id order.
     pub fn divergent_values(&self) -> impl Iterator<Item = ValueId> + '_ {
-        self.state.iter().enumerate().filter(|(_, &s)| s == DIVERGENT).map(|(i, _)| ValueId::new(i))
+        self.state
+            .iter()
+            .enumerate()
+            .filter(|(_, &s)| s == DIVERGENT)
+            .map(|(i, _)| ValueId::new(i))
     }
 
     /// All blocks with a divergent branch, in increasing id order.
     pub fn divergent_branches(&self) -> impl Iterator<Item = BlockId> + '_ {
-        self.reason.iter().enumerate().filter(|(_, r)| r.is_divergent()).map(|(i, _)| BlockId::new(i))
+        self.reason
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.is_divergent())
+            .map(|(i, _)| BlockId::new(i))
     }
 
     /// Counters of the last computation.
@@ -407,12 +441,20 @@ impl UniformityInfo {
     pub fn dump(&self, program: &Program, cfg: &CfgAnalysis) -> String {
         let mut out = String::new();
         let list = |vs: &mut dyn Iterator<Item = &ValueId>| -> String {
-            vs.filter(|&&v| self.is_divergent(v)).map(|v| v.to_string()).collect::<Vec<_>>().join(" ")
+            vs.filter(|&&v| self.is_divergent(v))
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
         };
         for i in 0..program.num_blocks() {
             let b = BlockId::new(i);
             let args = list(&mut program.block_arguments(b).iter());
-            let results = list(&mut program.block_ops(b).iter().flat_map(|&op| program.op_results(op)));
+            let results = list(
+                &mut program
+                    .block_ops(b)
+                    .iter()
+                    .flat_map(|&op| program.op_results(op)),
+            );
             let _ = write!(out, "{b}: {:?}", self.branch_reason(b));
             if !args.is_empty() {
                 let _ = write!(out, " divergent-args [{args}]");
@@ -422,7 +464,11 @@ impl UniformityInfo {
             }
             let joins = self.join_blocks(b);
             if !joins.is_empty() {
-                let j = joins.iter().map(|j| j.to_string()).collect::<Vec<_>>().join(" ");
+                let j = joins
+                    .iter()
+                    .map(|j| j.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ");
                 let _ = write!(out, " joins [{j}]");
             }
             out.push('\n');
@@ -434,7 +480,11 @@ impl UniformityInfo {
                     "cycle {} (header {}): temporal{}",
                     c.index(),
                     cfg.cycles().header(c),
-                    if self.has_irreducible_divergence(c) { ", irreducible" } else { "" }
+                    if self.has_irreducible_divergence(c) {
+                        ", irreducible"
+                    } else {
+                        ""
+                    }
                 );
             }
         }
@@ -534,7 +584,11 @@ impl<G: Graph + ?Sized> Run<'_, G> {
         let p = self.p;
         for i in 0..p.num_values() {
             let v = ValueId::new(i);
-            if let ValueDef::Argument { kind: ArgumentKind::Divergent, .. } = p.value_def(v) {
+            if let ValueDef::Argument {
+                kind: ArgumentKind::Divergent,
+                ..
+            } = p.value_def(v)
+            {
                 self.mark(v);
             }
         }
@@ -654,8 +708,15 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     /// cycle `c`.
     fn splits_within(&self, b: BlockId, c: CycleId) -> bool {
         let forest = self.cfg.cycles();
-        let mut inside = self.g.successors(b).iter().copied().filter(|&s| forest.contains(c, s));
-        let Some(first) = inside.next() else { return false };
+        let mut inside = self
+            .g
+            .successors(b)
+            .iter()
+            .copied()
+            .filter(|&s| forest.contains(c, s));
+        let Some(first) = inside.next() else {
+            return false;
+        };
         inside.any(|s| s != first)
     }
 

@@ -11,7 +11,9 @@
 //! the uniformity analysis.
 
 use super::analysis::UniformityInfo;
-use super::program::{ArgumentKind, BranchMark, OpKind, Program, ProgramBuilder, ValueDef, ValueId};
+use super::program::{
+    ArgumentKind, BranchMark, OpKind, Program, ProgramBuilder, ValueDef, ValueId,
+};
 use crate::analysis::cfg::random::{realistic_cfg, SplitMix64};
 use crate::analysis::cfg::{BlockId, CfgAnalysis, Graph};
 use std::fmt::Write;
@@ -95,7 +97,11 @@ pub fn random_program<G: Graph + ?Sized>(
         .copied()
         .chain((0..n).map(BlockId::new).filter(|&b| !dom.is_reachable(b)))
         .collect();
-    let pick = |rng: &mut SplitMix64, b: BlockId, own: &[ValueId], block_vals: &[ValueId], range: &[(u32, u32)]| {
+    let pick = |rng: &mut SplitMix64,
+                b: BlockId,
+                own: &[ValueId],
+                block_vals: &[ValueId],
+                range: &[(u32, u32)]| {
         if !own.is_empty() && rng.chance(params.local_pm) {
             return Some(own[rng.below(own.len() as u64) as usize]);
         }
@@ -107,12 +113,22 @@ pub fn random_program<G: Graph + ?Sized>(
             }
         }
         let (s, e) = range[d.index()];
-        let vals = if d == b { own } else { &block_vals[s as usize..e as usize] };
+        let vals = if d == b {
+            own
+        } else {
+            &block_vals[s as usize..e as usize]
+        };
         (!vals.is_empty()).then(|| vals[rng.below(vals.len() as u64) as usize])
     };
     for &b in &order {
         let start = block_vals.len();
-        let arity = if b == g.entry() { 2 } else if rng.chance(params.args_pm) { rng.range(1, 3) } else { 0 };
+        let arity = if b == g.entry() {
+            2
+        } else if rng.chance(params.args_pm) {
+            rng.range(1, 3)
+        } else {
+            0
+        };
         for _ in 0..arity {
             let mut kind = if b != g.entry() && rng.chance(params.divergent_arg_pm) {
                 ArgumentKind::Divergent
@@ -169,7 +185,11 @@ pub fn random_program<G: Graph + ?Sized>(
                 condition = pick(rng, b, own, &block_vals, &range);
             }
             if rng.chance(params.mark_pm) {
-                mark = Some(if rng.chance(500) { BranchMark::Uniform } else { BranchMark::Divergent });
+                mark = Some(if rng.chance(500) {
+                    BranchMark::Uniform
+                } else {
+                    BranchMark::Divergent
+                });
             }
         }
         forwarded.resize(succs.len(), Vec::new());
@@ -184,7 +204,10 @@ pub fn random_program<G: Graph + ?Sized>(
                 f.push(pick(rng, b, own, &block_vals, &range).expect("blocks define a constant"));
             }
         }
-        let slices: Vec<&[ValueId]> = forwarded[..succs.len()].iter().map(|v| v.as_slice()).collect();
+        let slices: Vec<&[ValueId]> = forwarded[..succs.len()]
+            .iter()
+            .map(|v| v.as_slice())
+            .collect();
         builder.set_terminator(name(b), condition, mark, &slices);
     }
     builder.finish();
@@ -216,7 +239,9 @@ pub fn run_benchmark(num_ops: usize) -> String {
     let compute_time = best_of_3(|| info.compute(program, &g, &cfg));
     let stats = info.stats();
     let reachable = cfg.traversal().num_reachable();
-    let branches = (0..g.num_blocks()).filter(|&b| g.successors(BlockId::new(b)).len() >= 2).count();
+    let branches = (0..g.num_blocks())
+        .filter(|&b| g.successors(BlockId::new(b)).len() >= 2)
+        .count();
     let _ = writeln!(
         out,
         "program: {} blocks ({} reachable), {} ops, {} values, {} multi-slot terminators, {} cycles ({} irreducible)",
@@ -265,7 +290,12 @@ fn replay<G: Graph + ?Sized>(program: &Program, g: &G, builder: &mut ProgramBuil
             }
             ValueDef::Result { op, index: 0 } => {
                 let (block, kind) = (program.op_block(op), program.op_kind(op));
-                builder.add_op(block, kind, program.op_operands(op), program.op_results(op).len());
+                builder.add_op(
+                    block,
+                    kind,
+                    program.op_operands(op),
+                    program.op_results(op).len(),
+                );
             }
             ValueDef::Result { .. } => {}
         }
@@ -289,4 +319,3 @@ fn best_of_3(mut f: impl FnMut()) -> f64 {
         })
         .fold(f64::INFINITY, f64::min)
 }
-

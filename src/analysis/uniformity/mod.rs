@@ -213,4 +213,7 @@ pub mod sync;
 mod tests;
 
 pub use analysis::{BranchReason, UniformityInfo, UniformityStats};
-pub use program::{ArgumentKind, BranchMark, OpId, OpKind, OptionOpId, OptionValueId, Program, ProgramBuilder, Use, ValueDef, ValueId};
+pub use program::{
+    ArgumentKind, BranchMark, OpId, OpKind, OptionOpId, OptionValueId, Program, ProgramBuilder,
+    Use, ValueDef, ValueId,
+};

@@ -138,7 +138,8 @@ impl ForestOrder {
                 // Level finished: it was a cycle item of the enclosing level.
                 self.frames.pop();
                 if let Some(level) = level.get() {
-                    self.cycle_last[level.index()] = OptionOrderPosition::some(OrderPosition(cursor - 1));
+                    self.cycle_last[level.index()] =
+                        OptionOrderPosition::some(OrderPosition(cursor - 1));
                     self.release((n + level.index()) as u32);
                 }
                 continue;
@@ -172,7 +173,10 @@ impl ForestOrder {
     /// that become ready join that level's queue.
     fn release(&mut self, item: u32) {
         let depth = self.frames.len() - 1;
-        let (start, end) = (self.edge_start[item as usize] as usize, self.edge_start[item as usize + 1] as usize);
+        let (start, end) = (
+            self.edge_start[item as usize] as usize,
+            self.edge_start[item as usize + 1] as usize,
+        );
         for k in start..end {
             let to = self.edge_to[k];
             self.in_degree[to as usize] -= 1;
@@ -184,33 +188,59 @@ impl ForestOrder {
 
     /// Position of reachable block `b`.
     pub(super) fn index(&self, b: BlockId) -> u32 {
-        self.index[b.index()].get().expect("a reachable block has a position").as_u32()
+        self.index[b.index()]
+            .get()
+            .expect("a reachable block has a position")
+            .as_u32()
     }
 
     /// Position of the last block of cycle `c` (every cycle is reachable).
     pub(super) fn cycle_last(&self, c: CycleId) -> u32 {
-        self.cycle_last[c.index()].get().expect("a cycle has a last block").as_u32()
+        self.cycle_last[c.index()]
+            .get()
+            .expect("a cycle has a last block")
+            .as_u32()
     }
 
     /// Debug check of properties 1 and 2 of the module docs.
     fn check<G: Graph + ?Sized>(&self, g: &G, cfg: &CfgAnalysis) -> bool {
         let forest: &CycleForest = cfg.cycles();
         for c in forest.cycles() {
-            let first = self.cycle_first[c.index()].get().expect("a cycle has a first block").as_u32();
-            assert_eq!(self.index(forest.header(c)), first, "header not first in its cycle");
-            assert_eq!(self.cycle_last(c) + 1 - first, forest.blocks(c).len() as u32, "cycle size");
+            let first = self.cycle_first[c.index()]
+                .get()
+                .expect("a cycle has a first block")
+                .as_u32();
+            assert_eq!(
+                self.index(forest.header(c)),
+                first,
+                "header not first in its cycle"
+            );
+            assert_eq!(
+                self.cycle_last(c) + 1 - first,
+                forest.blocks(c).len() as u32,
+                "cycle size"
+            );
             for &b in forest.blocks(c) {
                 let i = self.index(b);
-                assert!(first <= i && i <= self.cycle_last(c), "cycle not contiguous");
+                assert!(
+                    first <= i && i <= self.cycle_last(c),
+                    "cycle not contiguous"
+                );
             }
         }
         let dfs = cfg.traversal();
         for &(from, to) in dfs.back_edges() {
-            assert!(is_back_edge(forest, from, to), "DFS back edge is not a cycle back edge");
+            assert!(
+                is_back_edge(forest, from, to),
+                "DFS back edge is not a cycle back edge"
+            );
         }
         for &from in dfs.rpo() {
             for &to in g.successors(from) {
-                assert!(is_back_edge(forest, from, to) || self.index(from) < self.index(to), "edge {from}->{to} goes backwards");
+                assert!(
+                    is_back_edge(forest, from, to) || self.index(from) < self.index(to),
+                    "edge {from}->{to} goes backwards"
+                );
             }
         }
         true
@@ -219,7 +249,9 @@ impl ForestOrder {
 
 /// True if `u -> v` enters the header of a cycle containing `u`.
 fn is_back_edge(forest: &CycleForest, u: BlockId, v: BlockId) -> bool {
-    forest.innermost_cycle(v).is_some_and(|c| forest.header(c) == v && forest.contains(c, u))
+    forest
+        .innermost_cycle(v)
+        .is_some_and(|c| forest.header(c) == v && forest.contains(c, u))
 }
 
 /// The items `(from, to)` of the level an edge `u -> v` (not a back edge)

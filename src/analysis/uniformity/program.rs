@@ -49,7 +49,6 @@
 use crate::analysis::cfg::{BlockId, CfgAnalysis, Graph};
 use std::fmt;
 
-
 crate::support::define_id! {
     /// Dense index of an SSA value of a [`Program`].
     pub struct ValueId;
@@ -183,8 +182,13 @@ struct Terminator {
     num_slots: u32,
 }
 
-const NO_TERMINATOR: Terminator =
-    Terminator { set: false, condition: OptionValueId::NONE, mark: None, first_slot: 0, num_slots: 0 };
+const NO_TERMINATOR: Terminator = Terminator {
+    set: false,
+    condition: OptionValueId::NONE,
+    mark: None,
+    first_slot: 0,
+    num_slots: 0,
+};
 
 /// A function body in the form the analysis consumes (see module docs).
 /// Build it with a [`ProgramBuilder`].
@@ -268,7 +272,11 @@ impl Program {
     pub fn value_def(&self, v: ValueId) -> ValueDef {
         let r = self.values[v.index()];
         match r.op.get() {
-            None => ValueDef::Argument { block: BlockId::new(r.block as usize), index: r.index, kind: r.arg_kind },
+            None => ValueDef::Argument {
+                block: BlockId::new(r.block as usize),
+                index: r.index,
+                kind: r.arg_kind,
+            },
             Some(op) => ValueDef::Result { op, index: r.index },
         }
     }
@@ -333,19 +341,40 @@ impl Program {
         for op in 0..self.op_block.len() {
             let operands = row(&self.op_operand_start, &self.operands, op);
             for (i, &v) in operands.iter().enumerate() {
-                f(v.index(), Use::Operand { op: OpId(op as u32), index: i as u32 });
+                f(
+                    v.index(),
+                    Use::Operand {
+                        op: OpId(op as u32),
+                        index: i as u32,
+                    },
+                );
             }
         }
         for (b, t) in self.terminators.iter().enumerate() {
             if let Some(c) = t.condition.get() {
-                f(c.index(), Use::Condition { block: BlockId::new(b) });
+                f(
+                    c.index(),
+                    Use::Condition {
+                        block: BlockId::new(b),
+                    },
+                );
             }
         }
         for (b, t) in self.terminators.iter().enumerate() {
             for slot in 0..t.num_slots {
                 let (start, len) = self.slots[(t.first_slot + slot) as usize];
-                for (i, &v) in self.forwarded[start as usize..(start + len) as usize].iter().enumerate() {
-                    f(v.index(), Use::Forwarded { block: BlockId::new(b), slot, index: i as u32 });
+                for (i, &v) in self.forwarded[start as usize..(start + len) as usize]
+                    .iter()
+                    .enumerate()
+                {
+                    f(
+                        v.index(),
+                        Use::Forwarded {
+                            block: BlockId::new(b),
+                            slot,
+                            index: i as u32,
+                        },
+                    );
                 }
             }
         }
@@ -354,7 +383,11 @@ impl Program {
     /// Checks the invariants of the module docs against `g` (and, with
     /// `cfg`, SSA dominance for every use in a reachable block). Returns a
     /// description of the first violation.
-    pub fn validate<G: Graph + ?Sized>(&self, g: &G, cfg: Option<&CfgAnalysis>) -> Result<(), String> {
+    pub fn validate<G: Graph + ?Sized>(
+        &self,
+        g: &G,
+        cfg: Option<&CfgAnalysis>,
+    ) -> Result<(), String> {
         self.validate_shape(g)?;
         if let Some(cfg) = cfg {
             self.validate_dominance(g, cfg)?;
@@ -365,14 +398,21 @@ impl Program {
     /// The cheap structural part of [`Program::validate`] (`O(slots)`).
     pub(super) fn validate_shape<G: Graph + ?Sized>(&self, g: &G) -> Result<(), String> {
         if g.num_blocks() != self.num_blocks {
-            return Err(format!("program has {} blocks, graph has {}", self.num_blocks, g.num_blocks()));
+            return Err(format!(
+                "program has {} blocks, graph has {}",
+                self.num_blocks,
+                g.num_blocks()
+            ));
         }
         for i in 0..self.num_blocks {
             let b = BlockId::new(i);
             let succs = g.successors(b);
             let slots = self.num_slots(b);
             if slots != 0 && slots != succs.len() {
-                return Err(format!("{b}: terminator has {slots} slots, graph has {} successors", succs.len()));
+                return Err(format!(
+                    "{b}: terminator has {slots} slots, graph has {} successors",
+                    succs.len()
+                ));
             }
             for (slot, &s) in succs.iter().enumerate() {
                 let given = self.forwarded(b, slot).len();
@@ -385,12 +425,18 @@ impl Program {
         Ok(())
     }
 
-    fn validate_dominance<G: Graph + ?Sized>(&self, g: &G, cfg: &CfgAnalysis) -> Result<(), String> {
+    fn validate_dominance<G: Graph + ?Sized>(
+        &self,
+        g: &G,
+        cfg: &CfgAnalysis,
+    ) -> Result<(), String> {
         let dom = cfg.dominators();
         let check = |v: ValueId, user: BlockId, what: &str| -> Result<(), String> {
             let def = self.value_block(v);
             if dom.is_reachable(user) && !dom.dominates(def, user) {
-                return Err(format!("{v} defined in {def} does not dominate its use as {what} in {user}"));
+                return Err(format!(
+                    "{v} defined in {def} does not dominate its use as {what} in {user}"
+                ));
             }
             Ok(())
         };
@@ -462,7 +508,11 @@ impl ProgramBuilder {
         p.forwarded.clear();
         // Per-block and per-value CSRs are rebuilt by `finish`; until then
         // they describe an empty program.
-        for v in [&mut p.block_arg_start, &mut p.block_op_start, &mut p.use_start] {
+        for v in [
+            &mut p.block_arg_start,
+            &mut p.block_op_start,
+            &mut p.use_start,
+        ] {
             v.clear();
             v.resize(num_blocks + 1, 0);
         }
@@ -475,16 +525,34 @@ impl ProgramBuilder {
     }
 
     fn check_block(&self, b: BlockId) {
-        assert!(b.index() < self.program.num_blocks, "{b} out of range ({} blocks)", self.program.num_blocks);
+        assert!(
+            b.index() < self.program.num_blocks,
+            "{b} out of range ({} blocks)",
+            self.program.num_blocks
+        );
     }
 
     fn check_value(&self, v: ValueId) {
-        debug_assert!(v.index() < self.program.values.len(), "{v} is not defined (yet) in this program");
+        debug_assert!(
+            v.index() < self.program.values.len(),
+            "{v} is not defined (yet) in this program"
+        );
     }
 
-    fn new_value(&mut self, block: BlockId, op: OptionOpId, index: u32, arg_kind: ArgumentKind) -> ValueId {
+    fn new_value(
+        &mut self,
+        block: BlockId,
+        op: OptionOpId,
+        index: u32,
+        arg_kind: ArgumentKind,
+    ) -> ValueId {
         let id = ValueId::new(self.program.values.len());
-        self.program.values.push(ValueRecord { block: block.as_u32(), op, index, arg_kind });
+        self.program.values.push(ValueRecord {
+            block: block.as_u32(),
+            op,
+            index,
+            arg_kind,
+        });
         id
     }
 
@@ -504,7 +572,13 @@ impl ProgramBuilder {
 
     /// Appends an op of `kind` to `block` with the given operands and
     /// `num_results` fresh result values (see [`ProgramBuilder::op_results`]).
-    pub fn add_op(&mut self, block: BlockId, kind: OpKind, operands: &[ValueId], num_results: usize) -> OpId {
+    pub fn add_op(
+        &mut self,
+        block: BlockId,
+        kind: OpKind,
+        operands: &[ValueId],
+        num_results: usize,
+    ) -> OpId {
         self.check_block(block);
         for &v in operands {
             self.check_value(v);
@@ -513,12 +587,16 @@ impl ProgramBuilder {
         self.program.op_block.push(block.as_u32());
         self.program.op_kind.push(kind);
         self.program.operands.extend_from_slice(operands);
-        self.program.op_operand_start.push(self.program.operands.len() as u32);
+        self.program
+            .op_operand_start
+            .push(self.program.operands.len() as u32);
         for i in 0..num_results {
             let v = self.new_value(block, op.into(), i as u32, ArgumentKind::Uniform);
             self.program.results.push(v);
         }
-        self.program.op_result_start.push(self.program.results.len() as u32);
+        self.program
+            .op_result_start
+            .push(self.program.results.len() as u32);
         op
     }
 
@@ -540,7 +618,10 @@ impl ProgramBuilder {
         forwarded: &[&[ValueId]],
     ) {
         self.check_block(block);
-        assert!(!self.program.terminators[block.index()].set, "terminator of {block} set twice");
+        assert!(
+            !self.program.terminators[block.index()].set,
+            "terminator of {block} set twice"
+        );
         if let Some(c) = condition {
             self.check_value(c);
         }
@@ -548,9 +629,13 @@ impl ProgramBuilder {
         let first_slot = p.slots.len() as u32;
         for values in forwarded {
             for &v in *values {
-                debug_assert!(v.index() < p.values.len(), "{v} is not defined (yet) in this program");
+                debug_assert!(
+                    v.index() < p.values.len(),
+                    "{v} is not defined (yet) in this program"
+                );
             }
-            p.slots.push((p.forwarded.len() as u32, values.len() as u32));
+            p.slots
+                .push((p.forwarded.len() as u32, values.len() as u32));
             p.forwarded.extend_from_slice(values);
         }
         p.terminators[block.index()] = Terminator {
@@ -569,10 +654,18 @@ impl ProgramBuilder {
         let p = &mut self.program;
         let num_values = p.values.len();
         let in_range = |v: &ValueId| v.index() < num_values;
-        assert!(p.operands.iter().all(in_range), "an op uses an undefined value");
-        assert!(p.forwarded.iter().all(in_range), "a terminator forwards an undefined value");
         assert!(
-            p.terminators.iter().all(|t| t.condition.get().is_none_or(|c| c.index() < num_values)),
+            p.operands.iter().all(in_range),
+            "an op uses an undefined value"
+        );
+        assert!(
+            p.forwarded.iter().all(in_range),
+            "a terminator forwards an undefined value"
+        );
+        assert!(
+            p.terminators
+                .iter()
+                .all(|t| t.condition.get().is_none_or(|c| c.index() < num_values)),
             "a terminator's condition is undefined"
         );
         let n = p.num_blocks;
@@ -582,7 +675,11 @@ impl ProgramBuilder {
             n,
             &mut p.block_arg_start,
             &mut p.block_args,
-            p.values.iter().enumerate().filter(|(_, r)| r.op.is_none()).map(|(i, r)| (r.block as usize, ValueId(i as u32))),
+            p.values
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.op.is_none())
+                .map(|(i, r)| (r.block as usize, ValueId(i as u32))),
         );
         // Ops, by block, in insertion order.
         build_csr(
@@ -590,7 +687,10 @@ impl ProgramBuilder {
             n,
             &mut p.block_op_start,
             &mut p.block_ops,
-            p.op_block.iter().enumerate().map(|(i, &b)| (b as usize, OpId(i as u32))),
+            p.op_block
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| (b as usize, OpId(i as u32))),
         );
         // Uses, by value: count, then fill (a stable counting sort).
         let mut start = std::mem::take(&mut p.use_start);
@@ -605,7 +705,12 @@ impl ProgramBuilder {
         start.clear();
         start.extend_from_slice(counts);
         uses.clear();
-        uses.resize(counts[num_values] as usize, Use::Condition { block: BlockId::new(0) });
+        uses.resize(
+            counts[num_values] as usize,
+            Use::Condition {
+                block: BlockId::new(0),
+            },
+        );
         p.for_each_use(|v, u| {
             uses[counts[v] as usize] = u;
             counts[v] += 1;
@@ -642,7 +747,9 @@ fn build_csr<T: Copy>(
     start.extend_from_slice(counts);
     items.clear();
     let total = counts[rows] as usize;
-    let Some((_, first)) = pairs.clone().next() else { return };
+    let Some((_, first)) = pairs.clone().next() else {
+        return;
+    };
     items.resize(total, first);
     for (r, item) in pairs {
         items[counts[r] as usize] = item;

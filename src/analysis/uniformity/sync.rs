@@ -62,7 +62,9 @@
 //! paths reconverge at the very end of a long function).
 
 use super::order::ForestOrder;
-use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleForest, CycleId, Graph, OptionBlockId, OptionCycleId};
+use crate::analysis::cfg::{
+    BlockId, CfgAnalysis, CycleForest, CycleId, Graph, OptionBlockId, OptionCycleId,
+};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -149,7 +151,9 @@ impl SyncPropagator {
             debug_assert!(key >= last_key, "propagation went backwards");
             last_key = key;
             self.work += 1;
-            let label = self.label[node.index()].get().expect("a queued node has a label");
+            let label = self.label[node.index()]
+                .get()
+                .expect("a queued node has a label");
             self.unpend(label);
             let targets = match tag {
                 0 => g.successors(node),
@@ -214,7 +218,12 @@ impl SyncPropagator {
 
 /// The `G_B` node a CFG block `s` (reached from the region of the branch at
 /// `b`) belongs to, with its key.
-fn classify(forest: &CycleForest, order: &ForestOrder, s: BlockId, b: BlockId) -> (BlockId, u64, Node) {
+fn classify(
+    forest: &CycleForest,
+    order: &ForestOrder,
+    s: BlockId,
+    b: BlockId,
+) -> (BlockId, u64, Node) {
     let block_key = |x: BlockId| (order.index(x) as u64) << 32;
     let Some(c) = forest.innermost_cycle(s) else {
         return (s, block_key(s), Node::Block);
@@ -222,7 +231,9 @@ fn classify(forest: &CycleForest, order: &ForestOrder, s: BlockId, b: BlockId) -
     if forest.contains(c, b) {
         if forest.header(c) == s {
             // After every block of `c`; deeper sinks first.
-            let key = ((order.cycle_last(c) as u64) << 32) | 0x8000_0000 | (0x7FFF_FFFF - forest.depth(c) as u64);
+            let key = ((order.cycle_last(c) as u64) << 32)
+                | 0x8000_0000
+                | (0x7FFF_FFFF - forest.depth(c) as u64);
             return (s, key, Node::Sink(c));
         }
         return (s, block_key(s), Node::Block);

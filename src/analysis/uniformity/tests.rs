@@ -35,7 +35,10 @@ impl Fun {
     fn new(n: usize) -> Self {
         let mut b = ProgramBuilder::new();
         b.begin(n);
-        Fun { b, succs: vec![Vec::new(); n] }
+        Fun {
+            b,
+            succs: vec![Vec::new(); n],
+        }
     }
     fn arg(&mut self, blk: usize) -> ValueId {
         self.b.add_argument(bb(blk), ArgumentKind::Uniform)
@@ -56,7 +59,13 @@ impl Fun {
     fn pure(&mut self, blk: usize, operands: &[ValueId]) -> ValueId {
         self.op(blk, OpKind::Pure, operands)
     }
-    fn term(&mut self, blk: usize, cond: Option<ValueId>, mark: Option<BranchMark>, targets: &[(usize, &[ValueId])]) {
+    fn term(
+        &mut self,
+        blk: usize,
+        cond: Option<ValueId>,
+        mark: Option<BranchMark>,
+        targets: &[(usize, &[ValueId])],
+    ) {
         self.succs[blk] = targets.iter().map(|t| t.0 as u32).collect();
         let fwd: Vec<&[ValueId]> = targets.iter().map(|t| t.1).collect();
         self.b.set_terminator(bb(blk), cond, mark, &fwd);
@@ -71,8 +80,12 @@ impl Fun {
         self.term(blk, None, None, &[]);
     }
     fn run(mut self) -> Res {
-        let edges: Vec<(u32, u32)> =
-            self.succs.iter().enumerate().flat_map(|(i, s)| s.iter().map(move |&t| (i as u32, t))).collect();
+        let edges: Vec<(u32, u32)> = self
+            .succs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.iter().map(move |&t| (i as u32, t)))
+            .collect();
         let g = CfgGraph::from_edges(self.succs.len(), bb(0), &edges);
         let cfg = CfgAnalysis::build(&g);
         let p = self.b.finish().clone();
@@ -88,7 +101,12 @@ impl Res {
         self.u.is_divergent(v)
     }
     fn joins(&self, b: usize) -> Vec<usize> {
-        let mut j: Vec<usize> = self.u.join_blocks(bb(b)).iter().map(|b| b.index()).collect();
+        let mut j: Vec<usize> = self
+            .u
+            .join_blocks(bb(b))
+            .iter()
+            .map(|b| b.index())
+            .collect();
         j.sort();
         j
     }
@@ -96,7 +114,11 @@ impl Res {
         self.u.branch_reason(bb(b))
     }
     fn cycle(&self, header: usize) -> CycleId {
-        let c = self.cfg.cycles().innermost_cycle(bb(header)).expect("in a cycle");
+        let c = self
+            .cfg
+            .cycles()
+            .innermost_cycle(bb(header))
+            .expect("in a cycle");
         assert_eq!(self.cfg.cycles().header(c), bb(header));
         c
     }
@@ -122,7 +144,11 @@ fn if_on_thread_id() {
     f.ret(3);
     let r = f.run();
     for v in [t, c, x, y] {
-        assert!(r.div(v), "{v} should be divergent\n{}", r.u.dump(&r.p, &r.cfg));
+        assert!(
+            r.div(v),
+            "{v} should be divergent\n{}",
+            r.u.dump(&r.p, &r.cfg)
+        );
     }
     for v in [u, a0, a, z] {
         assert!(r.u.is_uniform(v), "{v} should be uniform");
@@ -203,7 +229,10 @@ fn loop_with_divergent_exit_is_temporally_divergent() {
     assert!(!r.u.is_divergent_use(&r.p, &r.cfg, n, bb(2)));
     assert_eq!(r.reason(3), BranchReason::TemporalCondition);
     // Values that are the same in every iteration stay uniform.
-    assert!(r.u.is_uniform(k) && r.u.is_uniform(r_u) && r.u.is_uniform(r_k), "{dump}");
+    assert!(
+        r.u.is_uniform(k) && r.u.is_uniform(r_u) && r.u.is_uniform(r_k),
+        "{dump}"
+    );
     assert!(!r.u.is_divergent_use(&r.p, &r.cfg, inside_const, bb(3)));
     assert_eq!(r.joins(1), vec![3]);
 }
@@ -240,7 +269,12 @@ fn switch_on_lane_id() {
         let sel = if divergent { f.tid(0) } else { f.arg(0) };
         let k1 = f.konst(0, 1);
         let k2 = f.konst(0, 2);
-        f.term(0, Some(sel), None, &[(1, &[]), (2, &[]), (3, &[]), (1, &[])]);
+        f.term(
+            0,
+            Some(sel),
+            None,
+            &[(1, &[]), (2, &[]), (3, &[]), (1, &[])],
+        );
         f.br(1, 4, &[k1]);
         f.br(2, 4, &[k2]);
         f.br(3, 4, &[k1]);
@@ -405,7 +439,11 @@ fn duplicate_successor_with_different_values() {
         let a = f.arg(1);
         f.ret(1);
         let r = f.run();
-        assert_eq!(r.div(a), divergent && !same, "divergent={divergent} same={same}");
+        assert_eq!(
+            r.div(a),
+            divergent && !same,
+            "divergent={divergent} same={same}"
+        );
         if divergent {
             assert_eq!(r.joins(0), vec![1]);
         }
@@ -505,7 +543,10 @@ fn continue_that_skips_the_post_dominator() {
     assert!(r.div(y), "{dump}");
     assert!(r.u.has_temporal_divergence(r.cycle(1)), "{dump}");
     assert!(r.div(s), "{dump}");
-    assert!(r.u.is_uniform(i) && r.u.is_uniform(i2) && r.u.is_uniform(e), "{dump}");
+    assert!(
+        r.u.is_uniform(i) && r.u.is_uniform(i2) && r.u.is_uniform(e),
+        "{dump}"
+    );
     assert_eq!(r.reason(2), BranchReason::Uniform);
     assert_eq!(r.joins(1), vec![3, 4]);
 }
@@ -535,7 +576,10 @@ fn nested_loops_flag_only_the_inner_one() {
     assert!(r.u.has_temporal_divergence(r.cycle(2)), "{dump}");
     assert!(!r.u.has_temporal_divergence(r.cycle(1)), "{dump}");
     assert!(r.div(x));
-    assert!(r.u.is_uniform(o) && r.u.is_uniform(o2) && r.u.is_uniform(oc) && r.u.is_uniform(res), "{dump}");
+    assert!(
+        r.u.is_uniform(o) && r.u.is_uniform(o2) && r.u.is_uniform(oc) && r.u.is_uniform(res),
+        "{dump}"
+    );
     assert_eq!(r.reason(3), BranchReason::Uniform);
 }
 
@@ -625,7 +669,10 @@ fn recompute_and_clear_reuse_the_object() {
     assert_eq!(u.num_divergent_values(), 0);
     assert!(u.join_blocks(bb(0)).is_empty());
     u.compute(&big.p, &big.g, &big.cfg);
-    assert_eq!(u.divergent_values().collect::<Vec<_>>(), big.u.divergent_values().collect::<Vec<_>>());
+    assert_eq!(
+        u.divergent_values().collect::<Vec<_>>(),
+        big.u.divergent_values().collect::<Vec<_>>()
+    );
     assert_eq!(u.stats(), big.u.stats());
     u.clear();
     assert_eq!(u.num_divergent_values(), 0);
@@ -661,7 +708,11 @@ fn slot_count_mismatch_panics() {
 /// A small random graph: mostly forward edges, some backward (cycles,
 /// irreducible ones included), duplicates, exits, unreachable blocks.
 fn small_graph(rng: &mut SplitMix64, acyclic: bool) -> CfgGraph {
-    let n = if acyclic { rng.range(3, 10) } else { rng.range(2, 14) };
+    let n = if acyclic {
+        rng.range(3, 10)
+    } else {
+        rng.range(2, 14)
+    };
     let mut edges = Vec::new();
     for i in 0..n - 1 {
         let deg = match rng.below(100) {
@@ -671,7 +722,11 @@ fn small_graph(rng: &mut SplitMix64, acyclic: bool) -> CfgGraph {
             _ => rng.range(3, 4),
         };
         for _ in 0..deg {
-            let to = if !acyclic && rng.chance(200) { rng.range(0, n - 1) } else { rng.range(i + 1, n - 1) };
+            let to = if !acyclic && rng.chance(200) {
+                rng.range(0, n - 1)
+            } else {
+                rng.range(i + 1, n - 1)
+            };
             edges.push((i as u32, to as u32));
         }
     }
@@ -758,7 +813,9 @@ fn check_invariants(g: &CfgGraph, p: &Program, cfg: &CfgAnalysis, u: &Uniformity
     while let Some(v) = work.pop() {
         for &use_ in p.uses(v) {
             let targets: Vec<ValueId> = match use_ {
-                Use::Operand { op, .. } if p.op_kind(op) == OpKind::Pure && reach(p.op_block(op)) => {
+                Use::Operand { op, .. }
+                    if p.op_kind(op) == OpKind::Pure && reach(p.op_block(op)) =>
+                {
                     p.op_results(op).to_vec()
                 }
                 Use::Forwarded { block, slot, index } if reach(block) => {
@@ -775,7 +832,10 @@ fn check_invariants(g: &CfgGraph, p: &Program, cfg: &CfgAnalysis, u: &Uniformity
         }
     }
     for i in 0..p.num_values() {
-        assert!(!dep[i] || u.is_divergent(ValueId::new(i)), "%{i} depends on a source but is uniform");
+        assert!(
+            !dep[i] || u.is_divergent(ValueId::new(i)),
+            "%{i} depends on a source but is uniform"
+        );
     }
     for i in 0..g.num_blocks() {
         let b = bb(i);
@@ -792,9 +852,16 @@ fn check_invariants(g: &CfgGraph, p: &Program, cfg: &CfgAnalysis, u: &Uniformity
             && match p.mark(b) {
                 Some(BranchMark::Uniform) => false,
                 Some(BranchMark::Divergent) => true,
-                None => p.condition(b).is_none_or(|c| u.is_divergent_use(p, cfg, c, b)),
+                None => p
+                    .condition(b)
+                    .is_none_or(|c| u.is_divergent_use(p, cfg, c, b)),
             };
-        assert_eq!(u.is_divergent_branch(b), expected_divergent, "{b}: {:?}", u.branch_reason(b));
+        assert_eq!(
+            u.is_divergent_branch(b),
+            expected_divergent,
+            "{b}: {:?}",
+            u.branch_reason(b)
+        );
         // (c) Joins of divergent branches.
         if u.is_divergent_branch(b) {
             for &j in u.join_blocks(b) {
@@ -812,7 +879,10 @@ fn check_invariants(g: &CfgGraph, p: &Program, cfg: &CfgAnalysis, u: &Uniformity
         if p.op_kind(op) != OpKind::Pure || !reach(p.op_block(op)) {
             continue;
         }
-        if p.op_operands(op).iter().any(|&v| u.is_divergent_use(p, cfg, v, p.op_block(op))) {
+        if p.op_operands(op)
+            .iter()
+            .any(|&v| u.is_divergent_use(p, cfg, v, p.op_block(op)))
+        {
             for &r in p.op_results(op) {
                 assert!(u.is_divergent(r), "{r}: temporal use not propagated");
             }
@@ -827,14 +897,30 @@ fn permuted(rng: &mut SplitMix64, g: &CfgGraph) -> (CfgGraph, Vec<u32>) {
         let j = rng.below(i as u64 + 1) as usize;
         perm.swap(i, j);
     }
-    let edges: Vec<(u32, u32)> = g.edges().map(|(a, b)| (perm[a.index()], perm[b.index()])).collect();
-    (CfgGraph::from_edges(n, BlockId::new(perm[g.entry().index()] as usize), &edges), perm)
+    let edges: Vec<(u32, u32)> = g
+        .edges()
+        .map(|(a, b)| (perm[a.index()], perm[b.index()]))
+        .collect();
+    (
+        CfgGraph::from_edges(n, BlockId::new(perm[g.entry().index()] as usize), &edges),
+        perm,
+    )
 }
 
-fn cycle_headers(cfg: &CfgAnalysis, u: &UniformityInfo, map: &dyn Fn(BlockId) -> BlockId) -> BTreeSet<(BlockId, bool, bool)> {
+fn cycle_headers(
+    cfg: &CfgAnalysis,
+    u: &UniformityInfo,
+    map: &dyn Fn(BlockId) -> BlockId,
+) -> BTreeSet<(BlockId, bool, bool)> {
     cfg.cycles()
         .cycles()
-        .map(|c| (map(cfg.cycles().header(c)), u.has_temporal_divergence(c), u.has_irreducible_divergence(c)))
+        .map(|c| {
+            (
+                map(cfg.cycles().header(c)),
+                u.has_temporal_divergence(c),
+                u.has_irreducible_divergence(c),
+            )
+        })
         .collect()
 }
 
@@ -857,7 +943,14 @@ fn random_programs_satisfy_invariants_and_ignore_block_numbering() {
         let cfg = CfgAnalysis::build(&g);
         let prm = params(&mut rng);
         let seed = rng.next_u64();
-        random_program(&mut SplitMix64::new(seed), &g, &cfg, &prm, None, &mut builder);
+        random_program(
+            &mut SplitMix64::new(seed),
+            &g,
+            &cfg,
+            &prm,
+            None,
+            &mut builder,
+        );
         let p = builder.program().clone();
         let (cfg, u) = analyze(&g, &p);
         check_invariants(&g, &p, &cfg, &u);
@@ -869,27 +962,52 @@ fn random_programs_satisfy_invariants_and_ignore_block_numbering() {
         // (d) Renumber the blocks: same calls, same value ids.
         let (g2, perm) = permuted(&mut rng, &g);
         let cfg2 = CfgAnalysis::build(&g2);
-        random_program(&mut SplitMix64::new(seed), &g, &cfg, &prm, Some(&perm), &mut builder);
+        random_program(
+            &mut SplitMix64::new(seed),
+            &g,
+            &cfg,
+            &prm,
+            Some(&perm),
+            &mut builder,
+        );
         let p2 = builder.program();
         let mut u2 = UniformityInfo::new();
         u2.compute(p2, &g2, &cfg2);
         let map = |b: BlockId| BlockId::new(perm[b.index()] as usize);
         for v in 0..p.num_values() {
             let v = ValueId::new(v);
-            assert_eq!(u.is_divergent(v), u2.is_divergent(v), "case {i}: {v} depends on numbering");
+            assert_eq!(
+                u.is_divergent(v),
+                u2.is_divergent(v),
+                "case {i}: {v} depends on numbering"
+            );
         }
         for b in 0..g.num_blocks() {
             let b = bb(b);
-            assert_eq!(u.branch_reason(b), u2.branch_reason(map(b)), "case {i}: {b}");
+            assert_eq!(
+                u.branch_reason(b),
+                u2.branch_reason(map(b)),
+                "case {i}: {b}"
+            );
             let j1: BTreeSet<BlockId> = u.join_blocks(b).iter().map(|&j| map(j)).collect();
             let j2: BTreeSet<BlockId> = u2.join_blocks(map(b)).iter().copied().collect();
             assert_eq!(j1, j2, "case {i}: joins of {b}");
         }
-        assert_eq!(cycle_headers(&cfg, &u, &map), cycle_headers(&cfg2, &u2, &|b| b), "case {i}: cycles");
+        assert_eq!(
+            cycle_headers(&cfg, &u, &map),
+            cycle_headers(&cfg2, &u2, &|b| b),
+            "case {i}: cycles"
+        );
     }
     // The random programs exercise every rule.
-    assert!(totals.divergent_branches > 1000 && totals.joins > 1000, "{totals:?}");
-    assert!(totals.temporal_cycles > 100 && totals.irreducible_cycles > 20, "{totals:?}");
+    assert!(
+        totals.divergent_branches > 1000 && totals.joins > 1000,
+        "{totals:?}"
+    );
+    assert!(
+        totals.temporal_cycles > 100 && totals.irreducible_cycles > 20,
+        "{totals:?}"
+    );
 }
 
 #[test]
@@ -902,31 +1020,54 @@ fn one_more_divergent_argument_is_monotone() {
         let cfg = CfgAnalysis::build(&g);
         let mut prm = params(&mut rng);
         let seed = rng.next_u64();
-        random_program(&mut SplitMix64::new(seed), &g, &cfg, &prm, None, &mut builder);
+        random_program(
+            &mut SplitMix64::new(seed),
+            &g,
+            &cfg,
+            &prm,
+            None,
+            &mut builder,
+        );
         let p = builder.program().clone();
         let num_args = (0..p.num_values())
             .filter(|&v| matches!(p.value_def(ValueId::new(v)), ValueDef::Argument { .. }))
             .count();
         let (_, u) = analyze(&g, &p);
         prm.force_divergent_arg = Some(rng.below(num_args as u64) as usize);
-        random_program(&mut SplitMix64::new(seed), &g, &cfg, &prm, None, &mut builder);
+        random_program(
+            &mut SplitMix64::new(seed),
+            &g,
+            &cfg,
+            &prm,
+            None,
+            &mut builder,
+        );
         let p2 = builder.program();
         let mut u2 = UniformityInfo::new();
         u2.compute(p2, &g, &cfg);
         for v in 0..p.num_values() {
             let v = ValueId::new(v);
-            assert!(!u.is_divergent(v) || u2.is_divergent(v), "case {i}: {v} became uniform");
+            assert!(
+                !u.is_divergent(v) || u2.is_divergent(v),
+                "case {i}: {v} became uniform"
+            );
         }
         for b in 0..g.num_blocks() {
             let b = bb(b);
-            assert!(!u.is_divergent_branch(b) || u2.is_divergent_branch(b), "case {i}: {b} became uniform");
+            assert!(
+                !u.is_divergent_branch(b) || u2.is_divergent_branch(b),
+                "case {i}: {b} became uniform"
+            );
         }
         for c in cfg.cycles().cycles() {
             assert!(!u.has_temporal_divergence(c) || u2.has_temporal_divergence(c));
         }
         grew += (u2.num_divergent_values() > u.num_divergent_values()) as usize;
     }
-    assert!(grew > 300, "the extra divergent argument rarely mattered: {grew}");
+    assert!(
+        grew > 300,
+        "the extra divergent argument rarely mattered: {grew}"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -1047,13 +1188,23 @@ fn acyclic_joins_match_brute_force() {
             let b = bb(b);
             if u.is_divergent_branch(b) {
                 let mine: BTreeSet<BlockId> = u.join_blocks(b).iter().copied().collect();
-                assert_eq!(mine, brute_force_joins(&g, b), "joins of {b} in {:?}", g.edges().collect::<Vec<_>>());
+                assert_eq!(
+                    mine,
+                    brute_force_joins(&g, b),
+                    "joins of {b} in {:?}",
+                    g.edges().collect::<Vec<_>>()
+                );
                 checked += 1;
             }
         }
         let reference = reference_acyclic(&g, p, &cfg);
         for v in 0..p.num_values() {
-            assert_eq!(u.is_divergent(ValueId::new(v)), reference[v], "%{v}\n{}", u.dump(p, &cfg));
+            assert_eq!(
+                u.is_divergent(ValueId::new(v)),
+                reference[v],
+                "%{v}\n{}",
+                u.dump(p, &cfg)
+            );
         }
     }
     assert!(checked > 4000, "{checked}");
@@ -1122,7 +1273,11 @@ fn brute_force_joins_collapsed(g: &CfgGraph, cfg: &CfgAnalysis, b: BlockId) -> B
             for &(e1, m1) in &per_slot[i] {
                 for &(e2, m2) in &per_slot[j] {
                     if e1 == e2 && m1 & m2 == 1 << e1 {
-                        joins.insert(if e1 >= n { f.header(CycleId::new(e1 - n)) } else { bb(e1) });
+                        joins.insert(if e1 >= n {
+                            f.header(CycleId::new(e1 - n))
+                        } else {
+                            bb(e1)
+                        });
                     }
                 }
             }
@@ -1143,7 +1298,10 @@ fn cyclic_joins_match_the_collapsed_graph_definition() {
         if g.num_blocks() + cfg.cycles().num_cycles() > 60 {
             continue;
         }
-        let prm = RandomProgramParams { no_condition_pm: 1000, ..params(&mut rng) };
+        let prm = RandomProgramParams {
+            no_condition_pm: 1000,
+            ..params(&mut rng)
+        };
         random_program(&mut rng, &g, &cfg, &prm, None, &mut builder);
         let p = builder.program();
         let mut u = UniformityInfo::new();
@@ -1153,7 +1311,12 @@ fn cyclic_joins_match_the_collapsed_graph_definition() {
             if u.is_divergent_branch(b) {
                 let mine: BTreeSet<BlockId> = u.join_blocks(b).iter().copied().collect();
                 let expected = brute_force_joins_collapsed(&g, &cfg, b);
-                assert_eq!(mine, expected, "joins of {b} in {:?}", g.edges().collect::<Vec<_>>());
+                assert_eq!(
+                    mine,
+                    expected,
+                    "joins of {b} in {:?}",
+                    g.edges().collect::<Vec<_>>()
+                );
                 checked += 1;
                 cyclic += cfg.cycles().innermost_cycle(b).is_some() as usize;
             }
@@ -1192,7 +1355,14 @@ fn mix_all(items: &[u64]) -> u64 {
 /// Runs `threads` threads for at most `steps` blocks each; panics on the
 /// first instance where a value called uniform differs. Returns how many
 /// instance comparisons were made.
-fn check_by_execution(g: &CfgGraph, cfg: &CfgAnalysis, p: &Program, u: &UniformityInfo, threads: u64, steps: usize) -> usize {
+fn check_by_execution(
+    g: &CfgGraph,
+    cfg: &CfgAnalysis,
+    p: &Program,
+    u: &UniformityInfo,
+    threads: u64,
+    steps: usize,
+) -> usize {
     use std::collections::HashMap;
     let f = cfg.cycles();
     let mut seen: HashMap<(BlockId, Vec<u32>), (u64, Vec<u64>)> = HashMap::new();
@@ -1204,7 +1374,10 @@ fn check_by_execution(g: &CfgGraph, cfg: &CfgAnalysis, p: &Program, u: &Uniformi
         let mut prev: Option<BlockId> = None;
         for &a in p.block_arguments(block) {
             val[a.index()] = Some(match p.value_def(a) {
-                ValueDef::Argument { kind: ArgumentKind::Divergent, .. } => mix_all(&[1, t, a.index() as u64]),
+                ValueDef::Argument {
+                    kind: ArgumentKind::Divergent,
+                    ..
+                } => mix_all(&[1, t, a.index() as u64]),
                 _ => mix_all(&[2, a.index() as u64]),
             });
         }
@@ -1228,8 +1401,15 @@ fn check_by_execution(g: &CfgGraph, cfg: &CfgAnalysis, p: &Program, u: &Uniformi
                 }
             }
             let key: Vec<u32> = chain.iter().map(|c| counter[c.index()]).collect();
-            let instance = mix_all(&key.iter().map(|&k| k as u64).chain([block.index() as u64]).collect::<Vec<_>>());
-            let get = |val: &Vec<Option<u64>>, v: ValueId| val[v.index()].unwrap_or_else(|| panic!("{v} undefined at {block}"));
+            let instance = mix_all(
+                &key.iter()
+                    .map(|&k| k as u64)
+                    .chain([block.index() as u64])
+                    .collect::<Vec<_>>(),
+            );
+            let get = |val: &Vec<Option<u64>>, v: ValueId| {
+                val[v.index()].unwrap_or_else(|| panic!("{v} undefined at {block}"))
+            };
             let mut obs = Vec::new();
             for &a in p.block_arguments(block) {
                 if u.is_uniform(a) {
@@ -1247,7 +1427,9 @@ fn check_by_execution(g: &CfgGraph, cfg: &CfgAnalysis, p: &Program, u: &Uniformi
                     let i = i as u64;
                     let x = match p.op_kind(op) {
                         OpKind::Source => mix_all(&[3, t, op.index() as u64, i, step as u64]),
-                        OpKind::Pure => mix_all(&[[4, op.index() as u64, i].as_slice(), &operands].concat()),
+                        OpKind::Pure => {
+                            mix_all(&[[4, op.index() as u64, i].as_slice(), &operands].concat())
+                        }
                         OpKind::Uniform => mix_all(&[5, op.index() as u64, i, instance]),
                         OpKind::Constant(k) => mix_all(&[6, k, i]),
                     };
@@ -1318,7 +1500,10 @@ fn execution_agrees_with_uniformity() {
     for i in 0..2000 {
         let g = random_case(&mut rng, i);
         let cfg = CfgAnalysis::build(&g);
-        let prm = RandomProgramParams { source_pm: rng.below(60), ..params(&mut rng) };
+        let prm = RandomProgramParams {
+            source_pm: rng.below(60),
+            ..params(&mut rng)
+        };
         random_program(&mut rng, &g, &cfg, &prm, None, &mut builder);
         let p = builder.program();
         let mut u = UniformityInfo::new();
@@ -1333,7 +1518,6 @@ fn benchmark_runs_small() {
     let report = bench::run_benchmark(20_000);
     assert!(report.contains("uniformity"), "{report}");
 }
-
 
 // ---------------------------------------------------------------------------
 // The twin: useful-joins mode (saturation stops) against complete joins.
@@ -1352,13 +1536,28 @@ fn compare_twins(g: &CfgGraph, p: &Program) -> (u64, u64) {
     assert_eq!(values(&fast), values(&reference), "divergent values");
     for b in 0..g.num_blocks() {
         let b = bb(b);
-        assert_eq!(fast.branch_reason(b), reference.branch_reason(b), "reason of {b}");
+        assert_eq!(
+            fast.branch_reason(b),
+            reference.branch_reason(b),
+            "reason of {b}"
+        );
         let (f, r) = (fast.join_blocks(b), reference.join_blocks(b));
-        assert!(f.len() <= r.len() && r[..f.len()] == *f, "joins of {b}: {f:?} not a prefix of {r:?}");
+        assert!(
+            f.len() <= r.len() && r[..f.len()] == *f,
+            "joins of {b}: {f:?} not a prefix of {r:?}"
+        );
     }
     for c in cfg.cycles().cycles() {
-        assert_eq!(fast.has_temporal_divergence(c), reference.has_temporal_divergence(c), "temporal {c:?}");
-        assert_eq!(fast.has_irreducible_divergence(c), reference.has_irreducible_divergence(c), "irreducible {c:?}");
+        assert_eq!(
+            fast.has_temporal_divergence(c),
+            reference.has_temporal_divergence(c),
+            "temporal {c:?}"
+        );
+        assert_eq!(
+            fast.has_irreducible_divergence(c),
+            reference.has_irreducible_divergence(c),
+            "irreducible {c:?}"
+        );
     }
     for v in 0..p.num_values() {
         let v = ValueId::new(v);
@@ -1373,7 +1572,10 @@ fn compare_twins(g: &CfgGraph, p: &Program) -> (u64, u64) {
             }
         }
     }
-    (fast.stats().propagation_work, reference.stats().propagation_work)
+    (
+        fast.stats().propagation_work,
+        reference.stats().propagation_work,
+    )
 }
 
 #[test]
@@ -1399,18 +1601,28 @@ fn saturating_joins_agree_with_complete_joins_on_long_range_cfgs() {
         let blocks = 2 + rng.below(300) as usize;
         let shape = LongRangeShape {
             blocks,
-            reach: if seed % 3 == 0 { 0 } else { 2 + rng.below(40) as usize },
+            reach: if seed % 3 == 0 {
+                0
+            } else {
+                2 + rng.below(40) as usize
+            },
             divergent_per_mille: [700, 300, 950, 0][seed as usize % 4],
             back_edge_per_mille: [100, 300, 0][seed as usize % 3],
             return_per_mille: 5,
         };
         let (_, g) = long_range_function(seed, &shape, Signature::Bench);
         let cfg = CfgAnalysis::build(&g);
-        let prm = RandomProgramParams { args_pm: 1000, ..params(&mut rng) };
+        let prm = RandomProgramParams {
+            args_pm: 1000,
+            ..params(&mut rng)
+        };
         random_program(&mut rng, &g, &cfg, &prm, None, &mut builder);
         let (f, r) = compare_twins(&g, builder.program());
         fast_work += f;
         reference_work += r;
     }
-    assert!(fast_work < reference_work, "saturation saved nothing: {fast_work} vs {reference_work}");
+    assert!(
+        fast_work < reference_work,
+        "saturation saved nothing: {fast_work} vs {reference_work}"
+    );
 }

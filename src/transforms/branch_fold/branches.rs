@@ -14,12 +14,22 @@
 //!
 //! Each rule builds the planned graph of its edit and asks the gate first.
 
+use super::{
+    block_key, constant_bool, edit, gate::BlockLabel, has_ops_before, prepare, Apply, Folder,
+    PlanEdit, Round, View,
+};
 use crate::ir::{facts, names};
-use super::{block_key, constant_bool, has_ops_before, gate::BlockLabel, edit, prepare, Apply, Folder, PlanEdit, Round, View};
-use crate::{analysis::cfg::{BlockId, Graph}, ir::region_graph::{RegionGraph, RegionGraphError}, transforms::constants};
+use crate::{
+    analysis::cfg::{BlockId, Graph},
+    ir::region_graph::{RegionGraph, RegionGraphError},
+    transforms::constants,
+};
 use melior::{
     dialect::cf,
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value, ValueLike},
+    ir::{
+        block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value,
+        ValueLike,
+    },
 };
 use std::collections::HashMap;
 
@@ -29,7 +39,9 @@ const TWO_WAY: &[&str] = &[names::CF_COND_BR, names::FLOW_BR];
 /// whole region), then applies every branch fold, redirect and merge that
 /// the snapshot allows and that does not look at a block an earlier edit
 /// of the round changed (see [`super::Round`]). False if nothing changed.
-pub fn optimize_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
+pub fn optimize_round<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+) -> Result<bool, RegionGraphError<'c>> {
     // The value-level steps need the graph only; uniformity is computed
     // once, for the CFG rules, after them.
     let mut graph = RegionGraph::snapshot(folder.region)?;
@@ -96,7 +108,10 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGrap
         }
         let key = melior::ir::r#type::TypeLike::to_raw(&value.r#type()).ptr as usize;
         let placeholder = *placeholders.entry(key).or_insert_with(|| {
-            edit::insert_at_start(entry, edit::poison(folder.context, value.r#type(), value.location()))
+            edit::insert_at_start(
+                entry,
+                edit::poison(folder.context, value.r#type(), value.location()),
+            )
         });
         edit::replace_all_uses(value, placeholder.result(0).unwrap().into());
     }
@@ -124,7 +139,10 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGrap
 /// folding step leaves alone, so that no upstream pattern turns a selector
 /// comparison into an operation a Flow block may not hold) into `i1`
 /// constants.
-fn fold_flow_predicates<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
+fn fold_flow_predicates<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+    view: &RegionGraph<'c, 'a>,
+) -> bool {
     let mut folded = 0;
     for index in 0..view.num_blocks() {
         let block = view.block(BlockId::new(index));
@@ -135,12 +153,27 @@ fn fold_flow_predicates<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGr
             if prepare::op_name(op) != names::ARITH_CMPI {
                 continue;
             }
-            let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else { continue };
-            let (Some((x, width)), Some((y, _))) = (constant_int_width(a), constant_int_width(b)) else { continue };
-            let Some(predicate) = facts::cmpi_predicate(op) else { continue };
-            let Some(value) = evaluate_cmpi(predicate, x, y, width) else { continue };
-            let constant = block.insert_operation_before(op, edit::bool_constant(folder.context, value, op.location()));
-            edit::replace_all_uses(op.result(0).unwrap().into(), constant.result(0).unwrap().into());
+            let (Ok(a), Ok(b)) = (op.operand(0), op.operand(1)) else {
+                continue;
+            };
+            let (Some((x, width)), Some((y, _))) = (constant_int_width(a), constant_int_width(b))
+            else {
+                continue;
+            };
+            let Some(predicate) = facts::cmpi_predicate(op) else {
+                continue;
+            };
+            let Some(value) = evaluate_cmpi(predicate, x, y, width) else {
+                continue;
+            };
+            let constant = block.insert_operation_before(
+                op,
+                edit::bool_constant(folder.context, value, op.location()),
+            );
+            edit::replace_all_uses(
+                op.result(0).unwrap().into(),
+                constant.result(0).unwrap().into(),
+            );
             edit::erase_operation(op);
             folded += 1;
         }
@@ -161,7 +194,13 @@ fn evaluate_cmpi(predicate: u8, x: i128, y: i128, width: u32) -> Option<bool> {
     }
     let mask: i128 = (1i128 << width) - 1;
     let (ux, uy) = (x & mask, y & mask);
-    let sign = |u: i128| if u >> (width - 1) & 1 == 1 { u - (1i128 << width) } else { u };
+    let sign = |u: i128| {
+        if u >> (width - 1) & 1 == 1 {
+            u - (1i128 << width)
+        } else {
+            u
+        }
+    };
     let (sx, sy) = (sign(ux), sign(uy));
     Some(match predicate {
         0 => ux == uy,
@@ -204,7 +243,14 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'
         return false;
     }
     let later = (1..view.num_blocks()).map(|index| view.block(BlockId::new(index)));
-    let moved = constants::hoist_constants(entry, later, constants::Hoisting { placement: constants::Placement::Front, merge: true });
+    let moved = constants::hoist_constants(
+        entry,
+        later,
+        constants::Hoisting {
+            placement: constants::Placement::Front,
+            merge: true,
+        },
+    );
     if moved == 0 {
         return false;
     }
@@ -221,7 +267,10 @@ fn hoist_constants<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'
 /// edges are unchanged, so the gate has nothing to check. Fewer arguments
 /// make more blocks jump-only (what [`redirect`] needs) and more
 /// same-target branches equal (what [`fold_branch`] needs).
-fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
+fn simplify_block_arguments<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+    view: &RegionGraph<'c, 'a>,
+) -> bool {
     let mut changed = 0;
     for index in 1..view.num_blocks() {
         let id = BlockId::new(index);
@@ -241,7 +290,9 @@ fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &Regi
                     continue;
                 }
                 match edit::successor_operands(terminator, slot) {
-                    Some(values) if values.len() == block.argument_count() => incoming.push((terminator, slot, values)),
+                    Some(values) if values.len() == block.argument_count() => {
+                        incoming.push((terminator, slot, values))
+                    }
                     _ => forwarded = false,
                 }
             }
@@ -257,7 +308,9 @@ fn simplify_block_arguments<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &Regi
                 let v = values[i];
                 v == argument || *unique.get_or_insert(v) == v
             });
-            let Some(value) = unique.filter(|_| same) else { continue };
+            let Some(value) = unique.filter(|_| same) else {
+                continue;
+            };
             if edit::defining_block_address(value) == address || !edit::is_used(argument) {
                 continue;
             }
@@ -280,7 +333,10 @@ fn is_removable(op: OperationRef<'_, '_>) -> bool {
     let name = prepare::op_name(op);
     op.region_count() == 0
         && op.successor_count() == 0
-        && (name.starts_with(names::ARITH_PREFIX) || name.starts_with(names::MATH_PREFIX) || name.starts_with(names::INDEX_PREFIX) || name == names::UB_POISON)
+        && (name.starts_with(names::ARITH_PREFIX)
+            || name.starts_with(names::MATH_PREFIX)
+            || name.starts_with(names::INDEX_PREFIX)
+            || name == names::UB_POISON)
 }
 
 /// Dead-value elimination over block arguments (region-wide liveness, as
@@ -298,7 +354,9 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
     for index in 0..n {
         let terminator = view.terminator(BlockId::new(index));
         for slot in 0..terminator.successor_count() {
-            let Some(target) = terminator.successor(slot).ok().and_then(|t| view.id(t)) else { continue };
+            let Some(target) = terminator.successor(slot).ok().and_then(|t| view.id(t)) else {
+                continue;
+            };
             let forwards = edit::successor_operands(terminator, slot)
                 .is_some_and(|v| v.len() == view.block(target).argument_count());
             match (&mut incoming[target.index()], forwards) {
@@ -308,18 +366,24 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
         }
     }
     let key = |v: Value| v.to_raw().ptr as usize;
-    let owners: HashMap<usize, BlockId> = (0..n).map(|b| (block_key(view.block(BlockId::new(b))), BlockId::new(b))).collect();
+    let owners: HashMap<usize, BlockId> = (0..n)
+        .map(|b| (block_key(view.block(BlockId::new(b))), BlockId::new(b)))
+        .collect();
     let mut live: std::collections::HashSet<usize> = std::collections::HashSet::new();
     let mut live_ops: std::collections::HashSet<usize> = std::collections::HashSet::new();
     let mut work: Vec<Value<'c, 'a>> = Vec::new();
-    let mark_op = |op: OperationRef<'c, 'a>, work: &mut Vec<Value<'c, 'a>>, live_ops: &mut std::collections::HashSet<usize>| {
+    let mark_op = |op: OperationRef<'c, 'a>,
+                   work: &mut Vec<Value<'c, 'a>>,
+                   live_ops: &mut std::collections::HashSet<usize>| {
         if !live_ops.insert(op.to_raw().ptr as usize) {
             return;
         }
         // Forwarded operands of a terminator live only through their argument.
         let mut forwarded: Vec<usize> = Vec::new();
         for slot in 0..op.successor_count() {
-            let Some(target) = op.successor(slot).ok().and_then(|t| view.id(t)) else { continue };
+            let Some(target) = op.successor(slot).ok().and_then(|t| view.id(t)) else {
+                continue;
+            };
             if incoming[target.index()].is_none() {
                 continue;
             }
@@ -355,7 +419,9 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
             continue;
         }
         // A block argument of this region: its incoming operands are live.
-        let Some(&owner) = owners.get(&edit::defining_block_address(value)) else { continue };
+        let Some(&owner) = owners.get(&edit::defining_block_address(value)) else {
+            continue;
+        };
         let position = edit::value_position(value);
         if let Some(edges) = &incoming[owner.index()] {
             for &(terminator, slot) in edges {
@@ -369,15 +435,20 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
     // Drop dead arguments' operands, then dead operations, then the arguments.
     let mut dead_arguments: Vec<(BlockRef<'c, 'a>, usize)> = Vec::new();
     for index in 1..n {
-        let Some(edges) = &incoming[index] else { continue };
+        let Some(edges) = &incoming[index] else {
+            continue;
+        };
         let block = view.block(BlockId::new(index));
-        let dead: Vec<usize> =
-            (0..block.argument_count()).filter(|&i| !live.contains(&key(block.argument(i).unwrap().into()))).collect();
+        let dead: Vec<usize> = (0..block.argument_count())
+            .filter(|&i| !live.contains(&key(block.argument(i).unwrap().into())))
+            .collect();
         if dead.is_empty() {
             continue;
         }
         for &(terminator, slot) in edges {
-            let Some(mut values) = edit::successor_operands(terminator, slot) else { continue };
+            let Some(mut values) = edit::successor_operands(terminator, slot) else {
+                continue;
+            };
             for &i in dead.iter().rev() {
                 values.remove(i);
             }
@@ -423,12 +494,17 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
 
 /// Folds the two-way branch of `block` into `cf.br` when both sides are
 /// the same or the predicate is known.
-fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
+fn fold_branch<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+    round: &mut Round<'c, 'a>,
+    block: BlockId,
+) -> bool {
     let view = &round.view;
     let terminator = view.terminator(block);
     let name = prepare::op_name(terminator);
     let switch = name == names::CF_SWITCH;
-    if !(TWO_WAY.contains(&name.as_str()) && terminator.successor_count() == 2 || switch && terminator.successor_count() >= 1)
+    if !(TWO_WAY.contains(&name.as_str()) && terminator.successor_count() == 2
+        || switch && terminator.successor_count() >= 1)
     {
         return false;
     }
@@ -437,19 +513,31 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
         .into_iter()
         .filter(|op| prepare::op_name(*op) == names::RECONVERGENCE_HEAD)
         .collect();
-    let Some(head_ids) = heads.iter().map(|op| marker_id(*op)).collect::<Option<Vec<i64>>>() else { return false };
+    let Some(head_ids) = heads
+        .iter()
+        .map(|op| marker_id(*op))
+        .collect::<Option<Vec<i64>>>()
+    else {
+        return false;
+    };
     let count = terminator.successor_count();
     let mut slots = Vec::with_capacity(count);
     for slot in 0..count {
-        let Some(operands) = edit::successor_operands(terminator, slot) else { return false };
+        let Some(operands) = edit::successor_operands(terminator, slot) else {
+            return false;
+        };
         let target = terminator.successor(slot).unwrap();
-        let Some(id) = view.id(target) else { return false };
+        let Some(id) = view.id(target) else {
+            return false;
+        };
         slots.push((target, id, operands));
     }
     if !round.untouched(&[block]) {
         return false;
     }
-    let all_equal = slots.iter().all(|(t, _, o)| *t == slots[0].0 && *o == slots[0].2);
+    let all_equal = slots
+        .iter()
+        .all(|(t, _, o)| *t == slots[0].0 && *o == slots[0].2);
     // Same target, different operands (cf.cond_br only): `cf.br` with
     // selects. Only when this block is the target's only predecessor: the
     // target then merges into it, which pays for the selects; otherwise the
@@ -480,7 +568,11 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
     round.write(&[block]);
     let ids: Vec<BlockId> = slots.iter().map(|s| s.1).collect();
     round.change_predecessors(&ids);
-    let edits = vec![PlanEdit::SetTerminator(block, vec![target_id], BlockLabel::default())];
+    let edits = vec![PlanEdit::SetTerminator(
+        block,
+        vec![target_id],
+        BlockLabel::default(),
+    )];
     let apply: Apply<'c, 'a> = Box::new(move |folder| {
         // A divergent region whose branch folds is gone: its markers go too.
         if !head_ids.is_empty() {
@@ -502,7 +594,11 @@ fn fold_branch<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a
                         return a;
                     }
                     let op = melior::dialect::arith::select(condition, a, b, location);
-                    ir_block.insert_operation_before(terminator, op).result(0).unwrap().into()
+                    ir_block
+                        .insert_operation_before(terminator, op)
+                        .result(0)
+                        .unwrap()
+                        .into()
                 })
                 .collect()
         } else {
@@ -532,7 +628,9 @@ fn erase_tails(folder: &Folder<'_, '_, '_>, ids: &[i64]) {
     let mut next = folder.region.first_block();
     while let Some(block) = next {
         for op in edit::operations(block) {
-            if prepare::op_name(op) == names::RECONVERGENCE_TAIL && marker_id(op).is_some_and(|id| ids.contains(&id)) {
+            if prepare::op_name(op) == names::RECONVERGENCE_TAIL
+                && marker_id(op).is_some_and(|id| ids.contains(&id))
+            {
                 edit::erase_operation(op);
             }
         }
@@ -549,7 +647,12 @@ fn known_switch_slot(switch: OperationRef<'_, '_>) -> Option<usize> {
     if values.len() != switch.successor_count() - 1 {
         return None;
     }
-    Some(values.iter().position(|&v| i128::from(v) == flag).map_or(0, |k| k + 1))
+    Some(
+        values
+            .iter()
+            .position(|&v| i128::from(v) == flag)
+            .map_or(0, |k| k + 1),
+    )
 }
 
 /// The value of a wider-than-`i1` integer `arith.constant`.
@@ -558,12 +661,16 @@ fn constant_int(value: Value<'_, '_>) -> Option<i128> {
     if !edit::is_op(op, names::ARITH_CONSTANT) {
         return None;
     }
-    facts::constant_value(op).filter(|constant| constant.width > 1).map(|constant| i128::from(constant.value))
+    facts::constant_value(op)
+        .filter(|constant| constant.width > 1)
+        .map(|constant| i128::from(constant.value))
 }
 
 /// Erases the pure operation defining `value` if nothing uses it any more.
 fn erase_if_dead(value: Value<'_, '_>) {
-    let Some(op) = edit::defining_op(value) else { return };
+    let Some(op) = edit::defining_op(value) else {
+        return;
+    };
     let name = prepare::op_name(op);
     if super::safety::is_hoistable(&name)
         && !name.starts_with(names::MEMREF_PREFIX)
@@ -577,12 +684,18 @@ fn erase_if_dead(value: Value<'_, '_>) {
 /// The value of the predicate `condition` of `block`'s branch if it is a
 /// constant, or a block argument that every incoming edge sets to the same
 /// constant.
-fn known_predicate<'c, 'a>(view: &View<'c, 'a>, block: BlockId, condition: Value<'c, 'a>) -> Option<bool> {
+fn known_predicate<'c, 'a>(
+    view: &View<'c, 'a>,
+    block: BlockId,
+    condition: Value<'c, 'a>,
+) -> Option<bool> {
     if let Some(value) = constant_bool(condition) {
         return Some(value);
     }
     let ir_block = view.block(block);
-    if !condition.is_block_argument() || edit::defining_block_address(condition) != block_key(ir_block) {
+    if !condition.is_block_argument()
+        || edit::defining_block_address(condition) != block_key(ir_block)
+    {
         return None;
     }
     let position = edit::value_position(condition);
@@ -609,7 +722,11 @@ fn known_predicate<'c, 'a>(view: &View<'c, 'a>, block: BlockId, condition: Value
 /// If `block` holds only a terminator, the slot it takes for an edge that
 /// forwards `incoming`: 0 for `cf.br`, the known side of a two-way branch
 /// on one of its arguments.
-fn jump_slot(block: BlockRef<'_, '_>, terminator: OperationRef<'_, '_>, incoming: &[Value<'_, '_>]) -> Option<usize> {
+fn jump_slot(
+    block: BlockRef<'_, '_>,
+    terminator: OperationRef<'_, '_>,
+    incoming: &[Value<'_, '_>],
+) -> Option<usize> {
     if has_ops_before(terminator) {
         return None;
     }
@@ -621,40 +738,66 @@ fn jump_slot(block: BlockRef<'_, '_>, terminator: OperationRef<'_, '_>, incoming
         return None;
     }
     let condition = terminator.operand(0).ok()?;
-    if !condition.is_block_argument() || edit::defining_block_address(condition) != block_key(block) {
+    if !condition.is_block_argument() || edit::defining_block_address(condition) != block_key(block)
+    {
         return None;
     }
     constant_bool(*incoming.get(edit::value_position(condition))?).map(|v| if v { 0 } else { 1 })
 }
 
 /// Redirects slot `slot` of `block`'s terminator past a jump-only target.
-fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId, slot: usize) -> bool {
+fn redirect<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+    round: &mut Round<'c, 'a>,
+    block: BlockId,
+    slot: usize,
+) -> bool {
     let view = &round.view;
     let terminator = view.terminator(block);
-    let Ok(middle) = terminator.successor(slot) else { return false };
-    let Some(middle_id) = view.id(middle) else { return false };
+    let Ok(middle) = terminator.successor(slot) else {
+        return false;
+    };
+    let Some(middle_id) = view.id(middle) else {
+        return false;
+    };
     if middle_id == block || middle_id == BlockId::new(0) {
         return false;
     }
     if !round.untouched(&[block, middle_id]) {
         return false;
     }
-    let Some(incoming) = edit::successor_operands(terminator, slot) else { return false };
+    let Some(incoming) = edit::successor_operands(terminator, slot) else {
+        return false;
+    };
     let middle_terminator = view.terminator(middle_id);
-    let Some(taken) = jump_slot(middle, middle_terminator, &incoming) else { return false };
-    let Ok(target) = middle_terminator.successor(taken) else { return false };
-    let Some(target_id) = view.id(target) else { return false };
-    if target_id == middle_id || !round.untouched(&[target_id]) || leads_back(round, target_id, middle_id) {
+    let Some(taken) = jump_slot(middle, middle_terminator, &incoming) else {
+        return false;
+    };
+    let Ok(target) = middle_terminator.successor(taken) else {
+        return false;
+    };
+    let Some(target_id) = view.id(target) else {
+        return false;
+    };
+    if target_id == middle_id
+        || !round.untouched(&[target_id])
+        || leads_back(round, target_id, middle_id)
+    {
         return false;
     }
     // The middle block's arguments must only feed its terminator.
     for i in 0..middle.argument_count() {
         let argument: Value = middle.argument(i).unwrap().into();
-        if edit::users(argument).iter().any(|user| *user != middle_terminator) {
+        if edit::users(argument)
+            .iter()
+            .any(|user| *user != middle_terminator)
+        {
             return false;
         }
     }
-    let Some(forwarded) = edit::successor_operands(middle_terminator, taken) else { return false };
+    let Some(forwarded) = edit::successor_operands(middle_terminator, taken) else {
+        return false;
+    };
     let middle_address = block_key(middle);
     let operands: Vec<Value> = forwarded
         .iter()
@@ -676,7 +819,12 @@ fn redirect<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, 
         edit::set_successor(terminator, slot, target);
         folder.stats.jumps_redirected += 1;
     });
-    folder.propose(round, vec![PlanEdit::Redirect(block, slot, target_id)], key, apply);
+    folder.propose(
+        round,
+        vec![PlanEdit::Redirect(block, slot, target_id)],
+        key,
+        apply,
+    );
     true
 }
 
@@ -694,17 +842,28 @@ fn leads_back(round: &Round<'_, '_>, from: BlockId, to: BlockId) -> bool {
         if has_ops_before(terminator) || prepare::op_name(terminator) != names::CF_BR {
             return false;
         }
-        let Some(next) = terminator.successor(0).ok().and_then(|s| view.id(s)) else { return false };
+        let Some(next) = terminator.successor(0).ok().and_then(|s| view.id(s)) else {
+            return false;
+        };
         current = next;
     }
     true
 }
 
 /// Merges `block` into its only predecessor when that ends in `cf.br`.
-fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
+fn merge_into_predecessor<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+    round: &mut Round<'c, 'a>,
+    block: BlockId,
+) -> bool {
     let view = &round.view;
-    let &[predecessor] = view.predecessors(block) else { return false };
-    if predecessor == block || !round.same_predecessors(block) || !round.untouched(&[block, predecessor]) {
+    let &[predecessor] = view.predecessors(block) else {
+        return false;
+    };
+    if predecessor == block
+        || !round.same_predecessors(block)
+        || !round.untouched(&[block, predecessor])
+    {
         return false;
     }
     let branch = view.terminator(predecessor);
@@ -719,17 +878,26 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
         return false;
     }
     // A reconvergence tail must start its block.
-    if edit::operations(ir_block).iter().any(|op| prepare::op_name(*op) == names::RECONVERGENCE_TAIL) {
+    if edit::operations(ir_block)
+        .iter()
+        .any(|op| prepare::op_name(*op) == names::RECONVERGENCE_TAIL)
+    {
         return false;
     }
-    let Some(operands) = edit::successor_operands(branch, 0) else { return false };
+    let Some(operands) = edit::successor_operands(branch, 0) else {
+        return false;
+    };
     let mut label = round.planned.labels[block.index()];
-    label.flow_impure = label.flow && (super::has_non_flow_ops(ir_predecessor) || label.flow_impure);
+    label.flow_impure =
+        label.flow && (super::has_non_flow_ops(ir_predecessor) || label.flow_impure);
     label.loop_token |= round.planned.labels[predecessor.index()].loop_token;
     let successors = round.planned.successors[block.index()].clone();
     round.write(&[block, predecessor]);
     round.change_predecessors(&successors);
-    let edits = vec![PlanEdit::SetTerminator(predecessor, successors, label), PlanEdit::Remove(block)];
+    let edits = vec![
+        PlanEdit::SetTerminator(predecessor, successors, label),
+        PlanEdit::Remove(block),
+    ];
     let apply: Apply<'c, 'a> = Box::new(move |folder| {
         for (i, value) in operands.into_iter().enumerate() {
             edit::replace_all_uses(ir_block.argument(i).unwrap().into(), value);
@@ -741,6 +909,11 @@ fn merge_into_predecessor<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut R
         edit::erase_block(ir_block);
         folder.stats.blocks_merged += 1;
     });
-    folder.propose(round, edits, (block_key(ir_predecessor), block_key(ir_block)), apply);
+    folder.propose(
+        round,
+        edits,
+        (block_key(ir_predecessor), block_key(ir_block)),
+        apply,
+    );
     true
 }

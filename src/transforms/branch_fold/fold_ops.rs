@@ -53,8 +53,8 @@
 //! executes them. Constants the folders create are materialized at the
 //! start of the entry block, where OptimizeBranches puts them anyway.
 
-use crate::ir::names;
 use super::{edit, prepare, safety, Folder};
+use crate::ir::names;
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 
 /// Which operations the greedy driver may see (see the module docs).
@@ -76,7 +76,11 @@ pub fn is_eligible(op: OperationRef<'_, '_>) -> bool {
 pub fn fold_operations(folder: &mut Folder<'_, '_, '_>) -> Result<bool, &'static str> {
     // The driver materializes constants in the entry block; a Flow entry
     // block must hold nothing but its branch, so the step stays off there.
-    if folder.region.first_block().is_some_and(super::is_flow_block) {
+    if folder
+        .region
+        .first_block()
+        .is_some_and(super::is_flow_block)
+    {
         return Ok(false);
     }
     let (mut eligible, mut protected) = (Vec::new(), Vec::new());

@@ -65,8 +65,14 @@ pub struct PlannedCfg {
 impl PlannedCfg {
     /// A copy of `graph` with `labels`.
     pub fn new<G: Graph + ?Sized>(graph: &G, labels: Vec<BlockLabel>) -> Self {
-        let successors = (0..graph.num_blocks()).map(|b| graph.successors(BlockId::new(b)).to_vec()).collect();
-        Self { successors, labels, entry: graph.entry() }
+        let successors = (0..graph.num_blocks())
+            .map(|b| graph.successors(BlockId::new(b)).to_vec())
+            .collect();
+        Self {
+            successors,
+            labels,
+            entry: graph.entry(),
+        }
     }
 
     /// Makes slot `slot` of `block` point to `target`.
@@ -77,7 +83,12 @@ impl PlannedCfg {
     /// Replaces the terminator of `block` by one with `successors` and the
     /// labels of `label` (the block's other operations stay, so a loop
     /// token it holds is kept).
-    pub fn set_terminator(&mut self, block: BlockId, successors: Vec<BlockId>, mut label: BlockLabel) {
+    pub fn set_terminator(
+        &mut self,
+        block: BlockId,
+        successors: Vec<BlockId>,
+        mut label: BlockLabel,
+    ) {
         self.successors[block.index()] = successors;
         label.loop_token |= self.labels[block.index()].loop_token;
         self.labels[block.index()] = label;
@@ -124,8 +135,10 @@ impl PropertyCheck for Reconverging {
         "reconverging"
     }
     fn violations(&self, graph: &CfgGraph, cfg: &PlannedCfg) -> usize {
-        reconverging::check_with_exits(graph, &|b| cfg.labels[b.index()].divergent, &|b| cfg.labels[b.index()].exit)
-            .len()
+        reconverging::check_with_exits(graph, &|b| cfg.labels[b.index()].divergent, &|b| {
+            cfg.labels[b.index()].exit
+        })
+        .len()
     }
 }
 
@@ -141,8 +154,10 @@ impl PropertyCheck for StructuredBranches {
         "structured"
     }
     fn violations(&self, graph: &CfgGraph, cfg: &PlannedCfg) -> usize {
-        reconverging::check_with_exits(graph, &|b| cfg.labels[b.index()].unmarked_branch, &|b| cfg.labels[b.index()].exit)
-            .len()
+        reconverging::check_with_exits(graph, &|b| cfg.labels[b.index()].unmarked_branch, &|b| {
+            cfg.labels[b.index()].exit
+        })
+        .len()
     }
 }
 
@@ -173,8 +188,11 @@ impl PropertyCheck for FlowChains {
                 continue;
             }
             count += usize::from(label.flow_impure);
-            let mut flow_successors: Vec<BlockId> =
-                cfg.successors[block].iter().copied().filter(|s| cfg.labels[s.index()].flow).collect();
+            let mut flow_successors: Vec<BlockId> = cfg.successors[block]
+                .iter()
+                .copied()
+                .filter(|s| cfg.labels[s.index()].flow)
+                .collect();
             flow_successors.sort();
             flow_successors.dedup();
             count += usize::from(flow_successors.len() > 1);
@@ -199,7 +217,9 @@ impl PropertyCheck for LoopTokens {
         let forest = CycleForest::build(graph);
         let reachable = reachable_from_entry(graph);
         (0..cfg.labels.len())
-            .filter(|&b| cfg.labels[b].loop_token && reachable[b] && !forest.is_header(BlockId::new(b)))
+            .filter(|&b| {
+                cfg.labels[b].loop_token && reachable[b] && !forest.is_header(BlockId::new(b))
+            })
             .count()
     }
 }
@@ -229,7 +249,12 @@ pub struct Gate {
 impl Gate {
     /// The default checks: reconverging, reducible, Flow chains, loop tokens.
     pub fn default_checks() -> Vec<Box<dyn PropertyCheck>> {
-        vec![Box::new(Reconverging), Box::new(Reducible), Box::new(FlowChains), Box::new(LoopTokens)]
+        vec![
+            Box::new(Reconverging),
+            Box::new(Reducible),
+            Box::new(FlowChains),
+            Box::new(LoopTokens),
+        ]
     }
 
     /// The default checks, plus [`StructuredBranches`] when `current`
@@ -246,7 +271,10 @@ impl Gate {
     /// Measures `current` with `checks`.
     pub fn new(checks: Vec<Box<dyn PropertyCheck>>, current: &PlannedCfg) -> Self {
         let graph = current.graph();
-        let before = checks.iter().map(|c| c.violations(&graph, current)).collect();
+        let before = checks
+            .iter()
+            .map(|c| c.violations(&graph, current))
+            .collect();
         Self { checks, before }
     }
 
@@ -282,10 +310,19 @@ mod tests {
         BlockId::new(i)
     }
 
-    fn labelled(n: usize, edges: &[(u32, u32)], divergent: &[usize], exits: &[usize]) -> PlannedCfg {
+    fn labelled(
+        n: usize,
+        edges: &[(u32, u32)],
+        divergent: &[usize],
+        exits: &[usize],
+    ) -> PlannedCfg {
         let graph = CfgGraph::from_edges(n, b(0), edges);
         let labels = (0..n)
-            .map(|i| BlockLabel { divergent: divergent.contains(&i), exit: exits.contains(&i), ..Default::default() })
+            .map(|i| BlockLabel {
+                divergent: divergent.contains(&i),
+                exit: exits.contains(&i),
+                ..Default::default()
+            })
             .collect();
         PlannedCfg::new(&graph, labels)
     }
@@ -293,7 +330,12 @@ mod tests {
     #[test]
     fn removing_the_flow_block_of_figure_2b_is_refused() {
         // A(0) -> C(2), Flow(4); C -> Flow; Flow -> B(1), D(3); B -> D.
-        let mut cfg = labelled(5, &[(0, 2), (0, 4), (2, 4), (4, 1), (4, 3), (1, 3)], &[0, 4], &[3]);
+        let mut cfg = labelled(
+            5,
+            &[(0, 2), (0, 4), (2, 4), (4, 1), (4, 3), (1, 3)],
+            &[0, 4],
+            &[3],
+        );
         let gate = Gate::new(Gate::default_checks(), &cfg);
         assert!(gate.allows(&cfg).is_ok());
         // Threading A's edge past the Flow block straight to B gives figure 2a's shape.
@@ -315,7 +357,12 @@ mod tests {
     #[test]
     fn a_second_loop_entry_is_refused() {
         // 0 -> 1 -> 2 -> 1 (loop with header 1), 2 -> 3; 0 also -> 4 -> 3.
-        let mut cfg = labelled(5, &[(0, 1), (0, 4), (1, 2), (2, 1), (2, 3), (4, 3)], &[], &[3]);
+        let mut cfg = labelled(
+            5,
+            &[(0, 1), (0, 4), (1, 2), (2, 1), (2, 3), (4, 3)],
+            &[],
+            &[3],
+        );
         let gate = Gate::new(Gate::default_checks(), &cfg);
         cfg.redirect(b(4), 0, b(2));
         assert_eq!(gate.allows(&cfg), Err("reducible"));

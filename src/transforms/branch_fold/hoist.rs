@@ -21,8 +21,8 @@
 //! per-thread computation (see [`super::safety`] for stores). The CFG does
 //! not change, so the property gate has nothing to check.
 
-use crate::ir::names;
 use super::{block_key, edit, prepare, safety, same_shape, Folder, Refusal, Round};
+use crate::ir::names;
 use crate::{analysis::cfg::BlockId, ir::region_graph::RegionGraphError};
 use melior::ir::{operation::OperationLike, OperationRef, Value};
 
@@ -37,15 +37,28 @@ pub fn hoist_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, Regi
     Ok(changed)
 }
 
-fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, block: BlockId) -> bool {
+fn hoist_at<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+    round: &mut Round<'c, 'a>,
+    block: BlockId,
+) -> bool {
     let view = &round.view;
     let branch = view.terminator(block);
     if prepare::op_name(branch) != names::CF_COND_BR {
         return false;
     }
-    let (Ok(s1), Ok(s2)) = (branch.successor(0), branch.successor(1)) else { return false };
-    let (Some(id1), Some(id2)) = (view.id(s1), view.id(s2)) else { return false };
-    if id1 == id2 || id1 == block || id2 == block || view.predecessors(id1).len() != 1 || view.predecessors(id2).len() != 1 {
+    let (Ok(s1), Ok(s2)) = (branch.successor(0), branch.successor(1)) else {
+        return false;
+    };
+    let (Some(id1), Some(id2)) = (view.id(s1), view.id(s2)) else {
+        return false;
+    };
+    if id1 == id2
+        || id1 == block
+        || id2 == block
+        || view.predecessors(id1).len() != 1
+        || view.predecessors(id2).len() != 1
+    {
         return false;
     }
     if !round.untouched(&[block, id1, id2]) {
@@ -63,14 +76,22 @@ fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, 
         }
         let name = prepare::op_name(o1);
         if safety::is_convergent(&name) {
-            folder.refuse((block_key(view.block(block)), address1), Refusal::Convergent);
+            folder.refuse(
+                (block_key(view.block(block)), address1),
+                Refusal::Convergent,
+            );
             break;
         }
         if safety::reads_special_register(&name) {
-            folder.refuse((block_key(view.block(block)), address1), Refusal::SpecialRegister);
+            folder.refuse(
+                (block_key(view.block(block)), address1),
+                Refusal::SpecialRegister,
+            );
             break;
         }
-        if !safety::is_hoistable(&name) || !operands_correspond(o1, o2, &body1[..count], &body2[..count], address1, address2) {
+        if !safety::is_hoistable(&name)
+            || !operands_correspond(o1, o2, &body1[..count], &body2[..count], address1, address2)
+        {
             break;
         }
         count += 1;
@@ -82,7 +103,10 @@ fn hoist_at<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, 
     for k in 0..count {
         edit::move_before(body1[k], branch);
         for r in 0..body1[k].result_count() {
-            edit::replace_all_uses(body2[k].result(r).unwrap().into(), body1[k].result(r).unwrap().into());
+            edit::replace_all_uses(
+                body2[k].result(r).unwrap().into(),
+                body1[k].result(r).unwrap().into(),
+            );
         }
         edit::erase_operation(body2[k]);
     }
@@ -103,7 +127,9 @@ fn operands_correspond(
 ) -> bool {
     let position = |value: Value, prefix: &[OperationRef]| {
         prefix.iter().enumerate().find_map(|(k, op)| {
-            (0..op.result_count()).find(|&r| Value::from(op.result(r).unwrap()) == value).map(|r| (k, r))
+            (0..op.result_count())
+                .find(|&r| Value::from(op.result(r).unwrap()) == value)
+                .map(|r| (k, r))
         })
     };
     (0..o1.operand_count()).all(|i| {

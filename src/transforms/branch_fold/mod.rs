@@ -87,13 +87,21 @@ pub mod hoist;
 pub mod safety;
 pub mod tail_merge;
 
-use crate::ir::{facts, names};
 use self::gate::{BlockLabel, Gate, PlannedCfg};
 use super::prepare;
 use crate::ir::edit;
-use crate::{analysis::{cfg::{BlockId, Graph}, region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions}}, ir::region_graph::{RegionGraph, RegionGraphError}};
+use crate::ir::{facts, names};
+use crate::{
+    analysis::{
+        cfg::{BlockId, Graph},
+        region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions},
+    },
+    ir::region_graph::{RegionGraph, RegionGraphError},
+};
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, RegionRef},
+    ir::{
+        block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, RegionRef,
+    },
     Context,
 };
 use std::collections::HashSet;
@@ -267,7 +275,17 @@ pub fn fold_function<'c, 'a>(
     region: RegionRef<'c, 'a>,
     options: &BranchFoldOptions,
 ) -> Result<BranchFoldStats, BranchFoldError<'c>> {
-    let mut folder = Folder { context, function, region, options, stats: BranchFoldStats::default(), refusals: HashSet::new(), edits: 0, budget: 0, thorough: false };
+    let mut folder = Folder {
+        context,
+        function,
+        region,
+        options,
+        stats: BranchFoldStats::default(),
+        refusals: HashSet::new(),
+        edits: 0,
+        budget: 0,
+        thorough: false,
+    };
     let (blocks, ops) = count(region);
     folder.stats.blocks_before = blocks;
     folder.stats.ops_before = ops;
@@ -360,7 +378,13 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
     /// `apply` on the IR once the gate accepted it, `key` for the refusal
     /// count otherwise. The edit's blocks must already be claimed
     /// ([`Round::write`], [`Round::change_predecessors`]).
-    fn propose(&mut self, round: &mut Round<'c, 'a>, edits: Vec<PlanEdit>, key: (usize, usize), apply: Apply<'c, 'a>) {
+    fn propose(
+        &mut self,
+        round: &mut Round<'c, 'a>,
+        edits: Vec<PlanEdit>,
+        key: (usize, usize),
+        apply: Apply<'c, 'a>,
+    ) {
         round.pending.push(Pending { edits, key, apply });
     }
 
@@ -389,7 +413,10 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
             return false;
         }
         // Fresh edits first, then those refused in an earlier round.
-        let refused_before = |p: &Pending| self.refusals.contains(&(p.key.0, p.key.1, Refusal::Property));
+        let refused_before = |p: &Pending| {
+            self.refusals
+                .contains(&(p.key.0, p.key.1, Refusal::Property))
+        };
         pending.sort_by_key(|p| refused_before(p));
         let fresh = pending.iter().filter(|p| !refused_before(p)).count();
         let mut accepted = vec![false; pending.len()];
@@ -471,7 +498,11 @@ fn view_of<'c, 'a>(
         .collect();
     let planned = PlannedCfg::new(graph.graph(), labels);
     let gate = Gate::new(Gate::checks_for(&planned), &planned);
-    Ok(View { uniformity, planned, gate })
+    Ok(View {
+        uniformity,
+        planned,
+        gate,
+    })
 }
 
 /// The violation count of every property the gate knows (the default
@@ -487,7 +518,10 @@ pub fn property_violations<'c>(
     let graph = view.planned.graph();
     let mut checks = Gate::default_checks();
     checks.push(Box::new(gate::StructuredBranches));
-    Ok(checks.iter().map(|c| (c.name(), c.violations(&graph, &view.planned))).collect())
+    Ok(checks
+        .iter()
+        .map(|c| (c.name(), c.violations(&graph, &view.planned)))
+        .collect())
 }
 
 /// One batch of edits planned on one snapshot of the region.
@@ -537,7 +571,9 @@ enum PlanEdit {
 impl PlanEdit {
     fn apply(&self, planned: &mut PlannedCfg) {
         match self {
-            Self::SetTerminator(block, successors, label) => planned.set_terminator(*block, successors.clone(), *label),
+            Self::SetTerminator(block, successors, label) => {
+                planned.set_terminator(*block, successors.clone(), *label)
+            }
             Self::Redirect(block, slot, target) => planned.redirect(*block, *slot, *target),
             Self::Remove(block) => planned.remove(*block),
             Self::Shared(successors, label, blocks) => {
@@ -554,7 +590,13 @@ impl<'c, 'a> Round<'c, 'a> {
     fn new(view: View<'c, 'a>) -> Self {
         let n = view.num_blocks();
         let planned = view.planned.clone();
-        Self { view, planned, written: vec![false; n], preds_changed: vec![false; n], pending: Vec::new() }
+        Self {
+            view,
+            planned,
+            written: vec![false; n],
+            preds_changed: vec![false; n],
+            pending: Vec::new(),
+        }
     }
 
     /// True if none of `blocks` was edited in this round.
@@ -637,12 +679,18 @@ fn same_shape(o1: OperationRef<'_, '_>, o2: OperationRef<'_, '_>) -> bool {
         use melior::ir::ValueLike;
         a.r#type() == b.r#type()
     });
-    types_equal && o1.attributes().zip(o2.attributes()).all(|(a, b)| a.0 == b.0 && a.1 == b.1)
+    types_equal
+        && o1
+            .attributes()
+            .zip(o2.attributes())
+            .all(|(a, b)| a.0 == b.0 && a.1 == b.1)
 }
 
 /// True if `block` ends in `spmd.flow_br`.
 fn is_flow_block(block: BlockRef<'_, '_>) -> bool {
-    block.terminator().is_some_and(|t| prepare::op_name(t) == names::FLOW_BR)
+    block
+        .terminator()
+        .is_some_and(|t| prepare::op_name(t) == names::FLOW_BR)
 }
 
 /// True if `block` holds an operation besides its terminator that the
@@ -655,7 +703,9 @@ fn has_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
 
 /// True if `op` is not the first operation of its block.
 fn has_ops_before(op: OperationRef<'_, '_>) -> bool {
-    op.block().and_then(|b| b.first_operation()).is_some_and(|first| first != op)
+    op.block()
+        .and_then(|b| b.first_operation())
+        .is_some_and(|first| first != op)
 }
 
 /// The value of an `i1` constant, if `value` is one.

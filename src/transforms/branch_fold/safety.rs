@@ -119,7 +119,10 @@ pub fn is_convergent(name: &str) -> bool {
 /// True if the operation named `name` reads a thread-identity or other
 /// hardware-defined special register.
 pub fn reads_special_register(name: &str) -> bool {
-    SPECIAL_REGISTER_OPS.contains(&name) || SPECIAL_REGISTER_PREFIXES.iter().any(|p| name.starts_with(p))
+    SPECIAL_REGISTER_OPS.contains(&name)
+        || SPECIAL_REGISTER_PREFIXES
+            .iter()
+            .any(|p| name.starts_with(p))
 }
 
 /// True if an operation named `name` may be hoisted out of both arms of a
@@ -136,13 +139,27 @@ mod tests {
 
     #[test]
     fn classifies_each_family() {
-        for name in ["gpu.barrier", "gpu.shuffle", "gpu.subgroup_reduce", "nvvm.vote.ballot.sync", "nvvm.shfl.sync",
-            "nvvm.barrier0", names::CONVERGENCE_ANCHOR, names::EXEC_READ, names::BALLOT, "func.call"]
-        {
+        for name in [
+            "gpu.barrier",
+            "gpu.shuffle",
+            "gpu.subgroup_reduce",
+            "nvvm.vote.ballot.sync",
+            "nvvm.shfl.sync",
+            "nvvm.barrier0",
+            names::CONVERGENCE_ANCHOR,
+            names::EXEC_READ,
+            names::BALLOT,
+            "func.call",
+        ] {
             assert!(is_convergent(name), "{name}");
             assert!(!is_hoistable(name), "{name}");
         }
-        for name in ["gpu.thread_id", "nvvm.read.ptx.sreg.tid.x", "nvvm.read.ptx.sreg.ntid.x", "rocdl.workitem.id.x"] {
+        for name in [
+            "gpu.thread_id",
+            "nvvm.read.ptx.sreg.tid.x",
+            "nvvm.read.ptx.sreg.ntid.x",
+            "rocdl.workitem.id.x",
+        ] {
             assert!(reads_special_register(name), "{name}");
             assert!(!is_hoistable(name), "{name}");
         }

@@ -35,12 +35,18 @@
 //! re-reads the region. A third block with the same tail merges with the
 //! shared block in a later round (its whole body is the tail).
 
+use super::{
+    block_key, edit, has_ops_before, prepare, safety, same_shape, Apply, BlockLabel, Folder,
+    PlanEdit, Refusal, Round, View,
+};
 use crate::ir::names;
-use super::{block_key, has_ops_before, edit, prepare, safety, same_shape, Apply, BlockLabel, Folder, PlanEdit, Refusal, Round, View};
 use crate::{analysis::cfg::BlockId, ir::region_graph::RegionGraphError};
 use melior::{
     dialect::cf,
-    ir::{block::BlockLike, operation::OperationLike, Block, BlockRef, Location, OperationRef, RegionLike, Type, Value, ValueLike},
+    ir::{
+        block::BlockLike, operation::OperationLike, Block, BlockRef, Location, OperationRef,
+        RegionLike, Type, Value, ValueLike,
+    },
 };
 use std::{
     collections::{hash_map::DefaultHasher, HashMap},
@@ -91,7 +97,9 @@ fn candidate_groups(view: &View<'_, '_>, threshold: usize) -> Vec<Vec<BlockId>> 
                 None => returns.push((name, vec![block])),
             }
         } else if name == names::CF_BR {
-            let Some(target) = terminator.successor(0).ok().and_then(|t| view.id(t)) else { continue };
+            let Some(target) = terminator.successor(0).ok().and_then(|t| view.id(t)) else {
+                continue;
+            };
             if target == block {
                 continue;
             }
@@ -102,14 +110,22 @@ fn candidate_groups(view: &View<'_, '_>, threshold: usize) -> Vec<Vec<BlockId>> 
             }
         }
     }
-    returns.into_iter().map(|(_, m)| m).chain(jumps.into_iter().map(|(_, m)| m)).filter(|m| m.len() > 1).collect()
+    returns
+        .into_iter()
+        .map(|(_, m)| m)
+        .chain(jumps.into_iter().map(|(_, m)| m))
+        .filter(|m| m.len() > 1)
+        .collect()
 }
 
 /// Hash of the last non-terminator operation of `block`.
 fn tail_hash(block: BlockRef<'_, '_>) -> u64 {
     let mut hasher = DefaultHasher::new();
     let operations = edit::operations(block);
-    let last = operations[operations.len().checked_sub(2).expect("candidates have a body")];
+    let last = operations[operations
+        .len()
+        .checked_sub(2)
+        .expect("candidates have a body")];
     prepare::op_name(last).hash(&mut hasher);
     last.operand_count().hash(&mut hasher);
     last.result_count().hash(&mut hasher);
@@ -140,7 +156,12 @@ enum Stop {
     SpecialRegister,
 }
 
-fn try_merge<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>, b1: BlockId, b2: BlockId) -> bool {
+fn try_merge<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+    round: &mut Round<'c, 'a>,
+    b1: BlockId,
+    b2: BlockId,
+) -> bool {
     let view = &round.view;
     let (block1, block2) = (view.block(b1), view.block(b2));
     let key = (block_key(block1), block_key(block2));
@@ -167,7 +188,14 @@ fn try_merge<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, round: &mut Round<'c, 'a>,
     let successors: Vec<BlockId> = terminator.successors().filter_map(|s| view.id(s)).collect();
     round.write(&[b1, b2]);
     round.change_predecessors(&successors);
-    let edits = vec![PlanEdit::Shared(successors, BlockLabel { exit, ..Default::default() }, [b1, b2])];
+    let edits = vec![PlanEdit::Shared(
+        successors,
+        BlockLabel {
+            exit,
+            ..Default::default()
+        },
+        [b1, b2],
+    )];
     let apply: Apply<'c, 'a> = Box::new(move |folder| {
         apply(block2, block1, &tail);
         folder.stats.tails_merged += 1;
@@ -189,13 +217,25 @@ fn common_tail<'c, 'a>(
     let all1 = edit::operations(block1);
     let all2 = edit::operations(block2);
     let (t1, t2) = (*all1.last().unwrap(), *all2.last().unwrap());
-    let empty = |stop| Ok((Tail { ops: [vec![t1], vec![t2]], threaded: Vec::new(), rewired: Vec::new() }, stop));
+    let empty = |stop| {
+        Ok((
+            Tail {
+                ops: [vec![t1], vec![t2]],
+                threaded: Vec::new(),
+                rewired: Vec::new(),
+            },
+            stop,
+        ))
+    };
     let same_terminator = t1.name() == t2.name()
         && t1.operand_count() == t2.operand_count()
         && t1.successor_count() == t2.successor_count()
         && t1.successors().zip(t2.successors()).all(|(a, b)| a == b)
         && t1.attribute_count() == t2.attribute_count()
-        && t1.attributes().zip(t2.attributes()).all(|(a, b)| a.0 == b.0 && a.1 == b.1);
+        && t1
+            .attributes()
+            .zip(t2.attributes())
+            .all(|(a, b)| a.0 == b.0 && a.1 == b.1);
     if !same_terminator {
         return empty(Stop::Difference);
     }
@@ -203,7 +243,10 @@ fn common_tail<'c, 'a>(
     let mut length = 0;
     let mut stop = Stop::Difference;
     while length < body1.len().min(body2.len()) {
-        let (o1, o2) = (body1[body1.len() - 1 - length], body2[body2.len() - 1 - length]);
+        let (o1, o2) = (
+            body1[body1.len() - 1 - length],
+            body2[body2.len() - 1 - length],
+        );
         if !same_shape(o1, o2) {
             break;
         }
@@ -220,13 +263,24 @@ fn common_tail<'c, 'a>(
     }
     // Shorten until every operand pair corresponds and no result escapes.
     'validate: loop {
-        let ops1: Vec<_> = body1[body1.len() - length..].iter().copied().chain([t1]).collect();
-        let ops2: Vec<_> = body2[body2.len() - length..].iter().copied().chain([t2]).collect();
+        let ops1: Vec<_> = body1[body1.len() - length..]
+            .iter()
+            .copied()
+            .chain([t1])
+            .collect();
+        let ops2: Vec<_> = body2[body2.len() - length..]
+            .iter()
+            .copied()
+            .chain([t2])
+            .collect();
         let index = |ops: &[OperationRef<'c, 'a>]| -> HashMap<usize, (usize, usize)> {
             let mut map = HashMap::new();
             for (k, op) in ops.iter().enumerate() {
                 for r in 0..op.result_count() {
-                    map.insert(Value::from(op.result(r).unwrap()).to_raw().ptr as usize, (k, r));
+                    map.insert(
+                        Value::from(op.result(r).unwrap()).to_raw().ptr as usize,
+                        (k, r),
+                    );
                 }
             }
             map
@@ -237,7 +291,11 @@ fn common_tail<'c, 'a>(
         for k in 0..ops1.len() {
             let (o1, o2) = (ops1[k], ops2[k]);
             let escapes = |op: OperationRef<'c, 'a>, block: BlockRef<'c, 'a>| {
-                op.results().any(|r| edit::users(r.into()).iter().any(|user| user.block() != Some(block)))
+                op.results().any(|r| {
+                    edit::users(r.into())
+                        .iter()
+                        .any(|user| user.block() != Some(block))
+                })
             };
             let mut cut = escapes(o1, block1) || escapes(o2, block2);
             for i in 0..o1.operand_count() {
@@ -245,7 +303,10 @@ fn common_tail<'c, 'a>(
                     break;
                 }
                 let (a, b) = (o1.operand(i).unwrap(), o2.operand(i).unwrap());
-                let (ia, ib) = (internal1.get(&(a.to_raw().ptr as usize)), internal2.get(&(b.to_raw().ptr as usize)));
+                let (ia, ib) = (
+                    internal1.get(&(a.to_raw().ptr as usize)),
+                    internal2.get(&(b.to_raw().ptr as usize)),
+                );
                 match (ia, ib) {
                     (Some(x), Some(y)) if x == y => continue,
                     (None, None) => {}
@@ -255,11 +316,16 @@ fn common_tail<'c, 'a>(
                     }
                 }
                 let special = |v: Value| {
-                    edit::defining_op(v).is_some_and(|op| safety::reads_special_register(&prepare::op_name(op)))
+                    edit::defining_op(v)
+                        .is_some_and(|op| safety::reads_special_register(&prepare::op_name(op)))
                 };
                 if special(a) || special(b) {
                     // Seed 002 rejects the whole merge, if there is one to reject.
-                    return if length >= min_size { Err(()) } else { empty(stop) };
+                    return if length >= min_size {
+                        Err(())
+                    } else {
+                        empty(stop)
+                    };
                 }
                 if a == b {
                     continue;
@@ -285,7 +351,14 @@ fn common_tail<'c, 'a>(
                 continue 'validate;
             }
         }
-        return Ok((Tail { ops: [ops1, ops2], threaded, rewired }, stop));
+        return Ok((
+            Tail {
+                ops: [ops1, ops2],
+                threaded,
+                rewired,
+            },
+            stop,
+        ));
     }
 }
 
@@ -294,18 +367,30 @@ fn common_tail<'c, 'a>(
 fn apply<'c, 'a>(after: BlockRef<'c, 'a>, block1: BlockRef<'c, 'a>, tail: &Tail<'c, 'a>) {
     let region = block1.parent_region().expect("block in a region");
     let location: Location = tail.ops[0].last().unwrap().location();
-    let types: Vec<(Type, Location)> = tail.threaded.iter().map(|(a, _)| (a.r#type(), location)).collect();
+    let types: Vec<(Type, Location)> = tail
+        .threaded
+        .iter()
+        .map(|(a, _)| (a.r#type(), location))
+        .collect();
     let shared = region.insert_block_after(after, Block::new(&types));
     for &op in &tail.ops[0] {
         edit::move_to_end(op, shared);
     }
     for &(k, operand, pair) in &tail.rewired {
-        edit::set_operand(tail.ops[0][k], operand, shared.argument(pair).unwrap().into());
+        edit::set_operand(
+            tail.ops[0][k],
+            operand,
+            shared.argument(pair).unwrap().into(),
+        );
     }
     let firsts: Vec<Value> = tail.threaded.iter().map(|p| p.0).collect();
     let seconds: Vec<Value> = tail.threaded.iter().map(|p| p.1).collect();
     block1.append_operation(cf::br(&shared, &firsts, location));
-    let block2 = tail.ops[1].last().unwrap().block().expect("terminator in a block");
+    let block2 = tail.ops[1]
+        .last()
+        .unwrap()
+        .block()
+        .expect("terminator in a block");
     let location2 = tail.ops[1].last().unwrap().location();
     for &op in tail.ops[1].iter().rev() {
         edit::erase_operation(op);

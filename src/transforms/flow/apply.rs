@@ -35,10 +35,20 @@
 //! arguments and operands, so callers check and plan the next round on it
 //! without re-reading the region.
 
-use crate::transforms::flow::ssa;
-use crate::support::{FastMap, FastSet};
 use super::plan::{Dest, FlowChains, FlowId, FlowKind, ReconvergePlan};
-use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::{region_graph::{RegionGraph, RegionGraphError}, edit}, transforms::flow::ssa::{rewrite::{Def, IrVariable}, solve::Variable}};
+use crate::support::{FastMap, FastSet};
+use crate::transforms::flow::ssa;
+use crate::{
+    analysis::cfg::{BlockId, DominatorTree, Graph},
+    ir::{
+        edit,
+        region_graph::{RegionGraph, RegionGraphError},
+    },
+    transforms::flow::ssa::{
+        rewrite::{Def, IrVariable},
+        solve::Variable,
+    },
+};
 use melior::{
     ir::{
         block::BlockLike,
@@ -47,9 +57,7 @@ use melior::{
     },
     Context,
 };
-use std::{
-    rc::Rc,
-};
+use std::rc::Rc;
 
 /// What applying a plan did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -104,7 +112,10 @@ pub fn apply_plan<'c, 'a>(
     timer.lap("flow blocks, redirects");
     let new_graph = graph_after(graph, plan, &flows.blocks, &flows.flow_branches);
     if cfg!(debug_assertions) {
-        assert!(new_graph.same_as(&RegionGraph::snapshot(region)?), "the planned graph differs from the region");
+        assert!(
+            new_graph.same_as(&RegionGraph::snapshot(region)?),
+            "the planned graph differs from the region"
+        );
     }
     let new_dominators = {
         let new = new_graph.graph().clone();
@@ -116,14 +127,35 @@ pub fn apply_plan<'c, 'a>(
     variables.declare_selectors_and_predicates(context, plan, &chains);
     variables.assign_routes(graph, plan, &chains);
     variables.declare_payload_slots(graph, &rerouted);
-    timer.lap(&format!("variables ({} selector values)", chains.num_values()));
-    let mut materializer = ssa::rewrite::Materializer::new(context, new_graph.block(new_graph.graph().entry()), location);
+    timer.lap(&format!(
+        "variables ({} selector values)",
+        chains.num_values()
+    ));
+    let mut materializer = ssa::rewrite::Materializer::new(
+        context,
+        new_graph.block(new_graph.graph().entry()),
+        location,
+    );
     let dominators = new_dominators.join();
     let (reads, forwarded_definers) = variables.solve(&mut materializer, &dominators);
     timer.lap("ssa");
-    variables.set_flow_predicates(plan, &chains, &flows.blocks, &reads, &mut materializer, location);
+    variables.set_flow_predicates(
+        plan,
+        &chains,
+        &flows.blocks,
+        &reads,
+        &mut materializer,
+        location,
+    );
     flows.builder.finish();
-    retire_old_arguments(context, graph, &rerouted.targets, &variables.argument_vars, &reads, location);
+    retire_old_arguments(
+        context,
+        graph,
+        &rerouted.targets,
+        &variables.argument_vars,
+        &reads,
+        location,
+    );
     timer.lap("predicates, old arguments");
     let old_dominators = old_dominators.join();
     let mut lost = ssa::values::lost_dominance(graph, &old_dominators, &new_graph, &dominators);
@@ -131,7 +163,11 @@ pub fn apply_plan<'c, 'a>(
     let repaired_values = ssa::values::repair(context, &new_graph, &dominators, &lost, location);
     timer.lap(&format!("dominance repair ({lost})"));
     Ok(Applied {
-        stats: ApplyStats { flows: plan.num_flows(), redirected_slots: rerouted.redirected, repaired_values },
+        stats: ApplyStats {
+            flows: plan.num_flows(),
+            redirected_slots: rerouted.redirected,
+            repaired_values,
+        },
         graph: new_graph,
     })
 }
@@ -155,20 +191,34 @@ impl<'c, 'a> FlowBlocks<'c, 'a> {
         location: Location<'c>,
     ) -> Self {
         let blocks = create_flow_blocks(region, graph, plan);
-        let builder = FlowBranchBuilder::new(context, graph.block(graph.graph().entry()), style, location);
+        let builder =
+            FlowBranchBuilder::new(context, graph.block(graph.graph().entry()), style, location);
         let block_of = |dest| block_of(graph, &blocks, dest);
         let flow_branches = plan
             .flows()
             .map(|(flow, node)| {
-                builder.terminate(blocks[flow.index()], block_of(node.on_true), block_of(node.on_false), node.kind)
+                builder.terminate(
+                    blocks[flow.index()],
+                    block_of(node.on_true),
+                    block_of(node.on_false),
+                    node.kind,
+                )
             })
             .collect();
-        Self { blocks, flow_branches, builder }
+        Self {
+            blocks,
+            flow_branches,
+            builder,
+        }
     }
 }
 
 /// The block a planned destination stands for.
-fn block_of<'c, 'a>(graph: &RegionGraph<'c, 'a>, flow_blocks: &[BlockRef<'c, 'a>], dest: Dest) -> BlockRef<'c, 'a> {
+fn block_of<'c, 'a>(
+    graph: &RegionGraph<'c, 'a>,
+    flow_blocks: &[BlockRef<'c, 'a>],
+    dest: Dest,
+) -> BlockRef<'c, 'a> {
     match dest {
         Dest::Block(b) => graph.block(b),
         Dest::Flow(f) => flow_blocks[f.index()],
@@ -188,25 +238,43 @@ struct Rerouted<'c, 'a> {
 /// arguments that lose a direct edge get their arguments as variables,
 /// assigned on every edge that originally reached them, so those edges'
 /// forwarded operands are remembered first and then cleared.
-fn reroute_edges<'c, 'a>(graph: &RegionGraph<'c, 'a>, plan: &ReconvergePlan, flows: &FlowBlocks<'c, 'a>) -> Rerouted<'c, 'a> {
+fn reroute_edges<'c, 'a>(
+    graph: &RegionGraph<'c, 'a>,
+    plan: &ReconvergePlan,
+    flows: &FlowBlocks<'c, 'a>,
+) -> Rerouted<'c, 'a> {
     let targets: Vec<BlockId> = {
-        let mut targets: Vec<BlockId> = plan.redirected_slots().map(|(b, s, _)| plan.original_target(b, s)).collect();
+        let mut targets: Vec<BlockId> = plan
+            .redirected_slots()
+            .map(|(b, s, _)| plan.original_target(b, s))
+            .collect();
         targets.sort();
         targets.dedup();
         targets.retain(|&d| graph.block(d).argument_count() > 0);
         targets
     };
-    let incoming_slots: FastMap<BlockId, Vec<(BlockId, usize)>> =
-        targets.iter().map(|&d| (d, slots_targeting(graph, plan, d))).collect();
+    let incoming_slots: FastMap<BlockId, Vec<(BlockId, usize)>> = targets
+        .iter()
+        .map(|&d| (d, slots_targeting(graph, plan, d)))
+        .collect();
     let old_operands = incoming_slots
         .values()
         .flatten()
-        .map(|&(b, s)| ((b, s), edit::successor_operands(graph.snapshot_terminator(b), s).unwrap_or_default()))
+        .map(|&(b, s)| {
+            (
+                (b, s),
+                edit::successor_operands(graph.snapshot_terminator(b), s).unwrap_or_default(),
+            )
+        })
         .collect();
     let mut redirected = 0;
     for (block, slot, dest) in plan.redirected_slots() {
         // The plan edits the snapshot's terminators in place.
-        edit::set_successor(graph.snapshot_terminator(block), slot, block_of(graph, &flows.blocks, dest));
+        edit::set_successor(
+            graph.snapshot_terminator(block),
+            slot,
+            block_of(graph, &flows.blocks, dest),
+        );
         redirected += 1;
     }
     // Every redirected slot whose old target has arguments is among these;
@@ -214,7 +282,12 @@ fn reroute_edges<'c, 'a>(graph: &RegionGraph<'c, 'a>, plan: &ReconvergePlan, flo
     for &(b, s) in incoming_slots.values().flatten() {
         edit::set_successor_operands(graph.snapshot_terminator(b), s, &[]);
     }
-    Rerouted { targets, incoming_slots, old_operands, redirected }
+    Rerouted {
+        targets,
+        incoming_slots,
+        old_operands,
+        redirected,
+    }
 }
 
 /// Phase 3: the SSA variables of the Flow region (predicates, selectors,
@@ -240,7 +313,12 @@ struct FlowVariables<'g, 'c, 'a> {
 
 impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
     fn new(new_graph: &'g RegionGraph<'c, 'a>, flow_blocks: &'g [BlockRef<'c, 'a>]) -> Self {
-        let flow_region = Rc::new(flow_blocks.iter().map(|&block| Self::id_in(new_graph, block)).collect());
+        let flow_region = Rc::new(
+            flow_blocks
+                .iter()
+                .map(|&block| Self::id_in(new_graph, block))
+                .collect(),
+        );
         Self {
             new_graph,
             flow_blocks,
@@ -265,7 +343,12 @@ impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
     /// thread one `i32` selector (the destination's value in the chain)
     /// from which each Flow block computes its `i1` predicate, so that the
     /// cost stays linear in the chain's length.
-    fn declare_selectors_and_predicates(&mut self, context: &'c Context, plan: &ReconvergePlan, chains: &FlowChains) {
+    fn declare_selectors_and_predicates(
+        &mut self,
+        context: &'c Context,
+        plan: &ReconvergePlan,
+        chains: &FlowChains,
+    ) {
         let i32_type: Type = IntegerType::new(context, 32).into();
         for (flow, _) in plan.flows() {
             let chain = chains.chain_of(flow);
@@ -273,7 +356,8 @@ impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
                 let var = match self.selector_var.get(&chain) {
                     Some(&var) => var,
                     None => {
-                        let var = push_flow_variable(&mut self.variables, i32_type, &self.flow_region);
+                        let var =
+                            push_flow_variable(&mut self.variables, i32_type, &self.flow_region);
                         self.selector_var.insert(chain, var);
                         var
                     }
@@ -304,7 +388,12 @@ impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
     /// Each edge entering a chain assigns the predicates on its route, or
     /// its destination's selector value (one def per value, so that edges
     /// passing the same value need no block argument where they merge).
-    fn assign_routes(&mut self, graph: &RegionGraph<'c, 'a>, plan: &ReconvergePlan, chains: &FlowChains) {
+    fn assign_routes(
+        &mut self,
+        graph: &RegionGraph<'c, 'a>,
+        plan: &ReconvergePlan,
+        chains: &FlowChains,
+    ) {
         let mut selector_defs: FastMap<i64, usize> = FastMap::default();
         for (block, slot, dest) in plan.redirected_slots() {
             let Dest::Flow(entry) = dest else { continue };
@@ -318,11 +407,17 @@ impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
                     defs.push(Def::I32(value));
                     defs.len() - 1
                 });
-                self.variables[var].variable.edge_defs.push((source, slot, def));
+                self.variables[var]
+                    .variable
+                    .edge_defs
+                    .push((source, slot, def));
                 continue;
             }
             for (flow, value) in plan.route(dest, destination) {
-                self.variables[self.predicate_var[&flow]].variable.edge_defs.push((source, slot, usize::from(value)));
+                self.variables[self.predicate_var[&flow]]
+                    .variable
+                    .edge_defs
+                    .push((source, slot, usize::from(value)));
             }
         }
     }
@@ -352,7 +447,8 @@ impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
                 let var = match slot_vars.get(&(type_key, k)) {
                     Some(&var) => var,
                     None => {
-                        let var = push_flow_variable(&mut self.variables, r#type, &self.flow_region);
+                        let var =
+                            push_flow_variable(&mut self.variables, r#type, &self.flow_region);
                         slot_vars.insert((type_key, k), var);
                         var
                     }
@@ -361,10 +457,14 @@ impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
                 let target_id = self.id_of(target);
                 self.variables[var].variable.reads.push(target_id);
                 for &(b, s) in &rerouted.incoming_slots[&d] {
-                    self.defs.push(Def::Value(rerouted.old_operands[&(b, s)][i]));
+                    self.defs
+                        .push(Def::Value(rerouted.old_operands[&(b, s)][i]));
                     let source = self.id_of(graph.block(b));
                     let def = self.defs.len() - 1;
-                    self.variables[var].variable.edge_defs.push((source, s, def));
+                    self.variables[var]
+                        .variable
+                        .edge_defs
+                        .push((source, s, def));
                 }
                 self.argument_vars.push((d, i, var, read));
             }
@@ -390,7 +490,13 @@ impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
                 _ => None,
             })
             .collect();
-        let reads = ssa::rewrite::apply_with(materializer, self.new_graph, dominators, &self.defs, &self.variables);
+        let reads = ssa::rewrite::apply_with(
+            materializer,
+            self.new_graph,
+            dominators,
+            &self.defs,
+            &self.variables,
+        );
         forwarded_definers.extend(
             self.argument_vars
                 .iter()
@@ -423,7 +529,15 @@ impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
             let predicate = match self.selector_var.get(&chain) {
                 Some(&var) => {
                     let selector = selector_reads[&(var, self.id_of(block))];
-                    predicate_from_selector(chains, materializer, flow_branch, selector, node, chain, location)
+                    predicate_from_selector(
+                        chains,
+                        materializer,
+                        flow_branch,
+                        selector,
+                        node,
+                        chain,
+                        location,
+                    )
                 }
                 None => reads[self.predicate_var[&flow]][0].1,
             };
@@ -470,7 +584,12 @@ fn replace_old_arguments<'c, 'a>(
     let address = |v: Value<'_, '_>| v.to_raw().ptr as usize;
     let replacement: FastMap<usize, Value<'c, 'a>> = argument_vars
         .iter()
-        .map(|&(d, i, var, read)| (address(graph.block(d).argument(i).unwrap().into()), reads[var][read].1))
+        .map(|&(d, i, var, read)| {
+            (
+                address(graph.block(d).argument(i).unwrap().into()),
+                reads[var][read].1,
+            )
+        })
         .collect();
     for &(d, i, _, _) in argument_vars {
         let old: Value = graph.block(d).argument(i).unwrap().into();
@@ -481,7 +600,10 @@ fn replace_old_arguments<'c, 'a>(
             steps += 1;
             if steps > replacement.len() {
                 let poison = edit::poison(context, old.r#type(), location);
-                value = edit::insert_at_start(graph.block(d), poison).result(0).unwrap().into();
+                value = edit::insert_at_start(graph.block(d), poison)
+                    .result(0)
+                    .unwrap()
+                    .into();
                 break;
             }
         }
@@ -511,7 +633,11 @@ fn predicate_from_selector<'c, 'a>(
 }
 
 /// Every original successor slot whose original target is `d`.
-fn slots_targeting(graph: &RegionGraph<'_, '_>, plan: &ReconvergePlan, d: BlockId) -> Vec<(BlockId, usize)> {
+fn slots_targeting(
+    graph: &RegionGraph<'_, '_>,
+    plan: &ReconvergePlan,
+    d: BlockId,
+) -> Vec<(BlockId, usize)> {
     let mut slots = Vec::new();
     let mut preds = graph.graph().predecessors(d).to_vec();
     preds.sort();
@@ -567,15 +693,24 @@ fn graph_after<'c, 'a>(
             edges.push((BlockId::new(flow_id[f]), id_of(node.on_false)));
         }
         for slot in 0..plan.num_slots(BlockId::new(b)) {
-            edges.push((BlockId::new(old_id[b]), id_of(plan.redirect(BlockId::new(b), slot))));
+            edges.push((
+                BlockId::new(old_id[b]),
+                id_of(plan.redirect(BlockId::new(b), slot)),
+            ));
         }
     }
     RegionGraph::from_parts(blocks, terminators, &edges)
 }
 
 /// Creates one empty block per Flow, placed before its key block.
-fn create_flow_blocks<'c, 'a>(region: RegionRef<'c, 'a>, graph: &RegionGraph<'c, 'a>, plan: &ReconvergePlan) -> Vec<BlockRef<'c, 'a>> {
-    plan.flows().map(|(_, node)| region.insert_block_before(graph.block(node.key()), Block::new(&[]))).collect()
+fn create_flow_blocks<'c, 'a>(
+    region: RegionRef<'c, 'a>,
+    graph: &RegionGraph<'c, 'a>,
+    plan: &ReconvergePlan,
+) -> Vec<BlockRef<'c, 'a>> {
+    plan.flows()
+        .map(|(_, node)| region.insert_block_before(graph.block(node.key()), Block::new(&[])))
+        .collect()
 }
 
 /// Builds the branches that end Flow blocks. Until SSA construction knows
@@ -588,19 +723,42 @@ struct FlowBranchBuilder<'c, 'a> {
 }
 
 impl<'c, 'a> FlowBranchBuilder<'c, 'a> {
-    fn new(context: &'c Context, entry: BlockRef<'c, 'a>, style: FlowStyle, location: Location<'c>) -> Self {
-        let placeholder = edit::insert_at_start(entry, edit::bool_constant(context, false, location));
-        Self { style, location, placeholder }
+    fn new(
+        context: &'c Context,
+        entry: BlockRef<'c, 'a>,
+        style: FlowStyle,
+        location: Location<'c>,
+    ) -> Self {
+        let placeholder =
+            edit::insert_at_start(entry, edit::bool_constant(context, false, location));
+        Self {
+            style,
+            location,
+            placeholder,
+        }
     }
 
     /// Ends `block` with a branch on the placeholder to `on_true`/`on_false`.
-    fn terminate(&self, block: BlockRef<'c, 'a>, on_true: BlockRef<'c, 'a>, on_false: BlockRef<'c, 'a>, kind: FlowKind) -> OperationRef<'c, 'a> {
+    fn terminate(
+        &self,
+        block: BlockRef<'c, 'a>,
+        on_true: BlockRef<'c, 'a>,
+        on_false: BlockRef<'c, 'a>,
+        kind: FlowKind,
+    ) -> OperationRef<'c, 'a> {
         let kind = match (self.style, kind) {
             (FlowStyle::CfGuard, _) => edit::TwoWayBranch::CondBr,
             (FlowStyle::SpmdFlow, FlowKind::LoopLatch { .. }) => edit::TwoWayBranch::LoopFlow,
             (FlowStyle::SpmdFlow, FlowKind::Plain) => edit::TwoWayBranch::Flow,
         };
-        edit::append_two_way_branch(block, self.placeholder.result(0).unwrap().into(), on_true, on_false, kind, self.location)
+        edit::append_two_way_branch(
+            block,
+            self.placeholder.result(0).unwrap().into(),
+            on_true,
+            on_false,
+            kind,
+            self.location,
+        )
     }
 
     /// Erases the placeholder once every branch has its real predicate.
@@ -613,10 +771,19 @@ impl<'c, 'a> FlowBranchBuilder<'c, 'a> {
 
 /// Appends an SSA variable of `r#type` that lives in the Flow region
 /// (no definitions or reads yet) and returns its index.
-fn push_flow_variable<'c>(variables: &mut Vec<IrVariable<'c>>, r#type: Type<'c>, flow_region: &Rc<FastSet<BlockId>>) -> usize {
+fn push_flow_variable<'c>(
+    variables: &mut Vec<IrVariable<'c>>,
+    r#type: Type<'c>,
+    flow_region: &Rc<FastSet<BlockId>>,
+) -> usize {
     variables.push(IrVariable {
         r#type,
-        variable: Variable { block_defs: vec![], edge_defs: vec![], reads: vec![], live_region: Some(flow_region.clone()) },
+        variable: Variable {
+            block_defs: vec![],
+            edge_defs: vec![],
+            reads: vec![],
+            live_region: Some(flow_region.clone()),
+        },
     });
     variables.len() - 1
 }

@@ -34,7 +34,11 @@
 //! be a cycle entry in MLIR (it has no predecessors).
 
 use super::slots_into;
-use crate::{analysis::cfg::{CycleForest, Graph, Traversal}, support::FastSet, transforms::flow::plan::HubSpec};
+use crate::{
+    analysis::cfg::{CycleForest, Graph, Traversal},
+    support::FastSet,
+    transforms::flow::plan::HubSpec,
+};
 
 /// The hubs of one round: one per irreducible cycle whose entries and
 /// entering slots are not claimed by a hub chosen before it in forest
@@ -56,7 +60,12 @@ pub fn irreducible_hubs<G: Graph + ?Sized>(g: &G) -> Vec<HubSpec> {
         if forest.is_reducible(cycle) {
             continue;
         }
-        let targets: Vec<_> = forest.entries(cycle).iter().copied().filter(|&e| e != g.entry()).collect();
+        let targets: Vec<_> = forest
+            .entries(cycle)
+            .iter()
+            .copied()
+            .filter(|&e| e != g.entry())
+            .collect();
         if targets.len() < 2 || targets.iter().any(|t| claimed_targets.contains(t)) {
             continue;
         }

@@ -31,7 +31,17 @@
 pub mod fix_irreducible;
 pub mod unify_loop_exits;
 
-use crate::{analysis::cfg::{BlockId, CfgGraph, Graph}, ir::region_graph::{RegionGraph, RegionGraphError}, transforms::{prepare::op_name, flow::{apply::{apply_plan, FlowStyle}, plan::{HubSpec, ReconvergePlan}}}};
+use crate::{
+    analysis::cfg::{BlockId, CfgGraph, Graph},
+    ir::region_graph::{RegionGraph, RegionGraphError},
+    transforms::{
+        flow::{
+            apply::{apply_plan, FlowStyle},
+            plan::{HubSpec, ReconvergePlan},
+        },
+        prepare::op_name,
+    },
+};
 use melior::{
     ir::{operation::OperationLike, Location, RegionRef},
     Context,
@@ -99,10 +109,17 @@ impl<'c> HubError<'c> {
 /// Rejects terminators whose successor operands cannot be rewritten.
 /// `graph`'s snapshot terminators must be current (one C++ pass over them).
 pub fn check_branch_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), HubError<'c>> {
-    let terminators: Vec<_> = (0..graph.num_blocks()).map(|b| graph.snapshot_terminator(BlockId::new(b))).collect();
-    let Some(index) = crate::ir::query::find_non_branch_terminator(&terminators) else { return Ok(()) };
+    let terminators: Vec<_> = (0..graph.num_blocks())
+        .map(|b| graph.snapshot_terminator(BlockId::new(b)))
+        .collect();
+    let Some(index) = crate::ir::query::find_non_branch_terminator(&terminators) else {
+        return Ok(());
+    };
     let terminator = graph.snapshot_terminator(BlockId::new(index));
-    Err(HubError::UnsupportedTerminator { location: terminator.location(), name: op_name(terminator) })
+    Err(HubError::UnsupportedTerminator {
+        location: terminator.location(),
+        name: op_name(terminator),
+    })
 }
 
 /// Plans hubs with `planner` on a fresh snapshot of `region` and applies
@@ -148,8 +165,16 @@ pub fn run_rounds_on<'c, 'a>(
             check_branch_terminators(&graph)?;
         }
         let plan = ReconvergePlan::from_hubs(graph.graph(), &hubs);
-        let applied = apply_plan(context, region, &graph, &plan, SELECTOR_CHAIN_LENGTH, FlowStyle::CfGuard, location)
-            .map_err(HubError::Region)?;
+        let applied = apply_plan(
+            context,
+            region,
+            &graph,
+            &plan,
+            SELECTOR_CHAIN_LENGTH,
+            FlowStyle::CfGuard,
+            location,
+        )
+        .map_err(HubError::Region)?;
         stats.rounds += 1;
         stats.hubs += hubs.len();
         stats.guards += applied.stats.flows;
@@ -167,7 +192,12 @@ pub(crate) fn slots_into<G: Graph + ?Sized>(
     reachable: &dyn Fn(BlockId) -> bool,
     out: &mut Vec<(BlockId, usize)>,
 ) {
-    let mut preds: Vec<BlockId> = g.predecessors(target).iter().copied().filter(|&p| reachable(p)).collect();
+    let mut preds: Vec<BlockId> = g
+        .predecessors(target)
+        .iter()
+        .copied()
+        .filter(|&p| reachable(p))
+        .collect();
     preds.sort_unstable();
     preds.dedup();
     for p in preds {

@@ -4,7 +4,13 @@
 //! promised shape.
 
 use super::{fix_irreducible::irreducible_hubs, unify_loop_exits::loop_exit_hubs};
-use crate::{analysis::cfg::{random::SplitMix64, CfgGraph, CycleForest, Graph, Traversal}, transforms::flow::plan::{corpus::{sample, Class}, HubSpec, ReconvergePlan}};
+use crate::{
+    analysis::cfg::{random::SplitMix64, CfgGraph, CycleForest, Graph, Traversal},
+    transforms::flow::plan::{
+        corpus::{sample, Class},
+        HubSpec, ReconvergePlan,
+    },
+};
 
 /// Runs `planner` to a fixed point on `g`; checks each round's routes and
 /// returns the final graph with the number of guard blocks added.
@@ -19,10 +25,17 @@ fn rounds(g: &CfgGraph, planner: fn(&CfgGraph) -> Vec<HubSpec>) -> (CfgGraph, us
         let plan = ReconvergePlan::from_hubs(&current, &hubs);
         for (b, slot, dest) in plan.redirected_slots() {
             let target = plan.original_target(b, slot);
-            assert!(plan.try_route(dest, target).is_some(), "{b} slot {slot} does not reach {target}");
+            assert!(
+                plan.try_route(dest, target).is_some(),
+                "{b} slot {slot} does not reach {target}"
+            );
         }
         let expected: usize = hubs.iter().map(|h| h.targets.len() - 1).sum();
-        assert_eq!(plan.num_flows(), expected, "one guard per target but the last");
+        assert_eq!(
+            plan.num_flows(),
+            expected,
+            "one guard per target but the last"
+        );
         added += plan.num_flows();
         current = plan.apply_to_graph(&current).0;
     }
@@ -39,7 +52,12 @@ fn forest(g: &CfgGraph) -> CycleForest {
 fn corpus(seed: u64) -> impl Iterator<Item = CfgGraph> {
     let mut rng = SplitMix64::new(seed);
     (0..1500).map(move |i| {
-        let class = [Class::Irreducible, Class::Reducible, Class::UnifiedExits, Class::InfiniteLoops][i % 4];
+        let class = [
+            Class::Irreducible,
+            Class::Reducible,
+            Class::UnifiedExits,
+            Class::InfiniteLoops,
+        ][i % 4];
         let n = 3 + rng.below(60) as usize;
         sample(&mut rng, class, n, 500).graph
     })
@@ -60,9 +78,16 @@ fn fix_irreducible_makes_every_cycle_reducible() {
         }
         guards += added;
         // Linear growth: a guard per entry but one, per cycle and round.
-        assert!(added <= g.num_edges(), "{added} guards for {} edges", g.num_edges());
+        assert!(
+            added <= g.num_edges(),
+            "{added} guards for {} edges",
+            g.num_edges()
+        );
     }
-    assert!(fixed > 100, "only {fixed} irreducible samples: the test is not exercising the planner");
+    assert!(
+        fixed > 100,
+        "only {fixed} irreducible samples: the test is not exercising the planner"
+    );
     assert!(guards > fixed);
 }
 
@@ -74,10 +99,18 @@ fn unify_loop_exits_leaves_one_exit_block_per_cycle() {
         let (h, added) = rounds(&g, loop_exit_hubs);
         let after = forest(&h);
         for c in after.cycles() {
-            assert!(after.exit_blocks(c).len() <= 1, "cycle headed by {} keeps {} exits", after.header(c), after.exit_blocks(c).len());
+            assert!(
+                after.exit_blocks(c).len() <= 1,
+                "cycle headed by {} keeps {} exits",
+                after.header(c),
+                after.exit_blocks(c).len()
+            );
         }
         if was_reducible {
-            assert!(after.all_reducible(), "unifying exits made a reducible CFG irreducible");
+            assert!(
+                after.all_reducible(),
+                "unifying exits made a reducible CFG irreducible"
+            );
         }
         changed += usize::from(added > 0);
     }
@@ -98,7 +131,11 @@ fn fix_then_unify_compose() {
 /// Hand example: `E -> A, B; A <-> B; A, B -> X`.
 #[test]
 fn two_entry_cycle_gets_one_hub_with_both_entries() {
-    let g = CfgGraph::from_edges(4, crate::analysis::cfg::BlockId::new(0), &[(0, 1), (0, 2), (1, 2), (2, 1), (1, 3), (2, 3)]);
+    let g = CfgGraph::from_edges(
+        4,
+        crate::analysis::cfg::BlockId::new(0),
+        &[(0, 1), (0, 2), (1, 2), (2, 1), (1, 3), (2, 3)],
+    );
     let hubs = irreducible_hubs(&g);
     assert_eq!(hubs.len(), 1);
     assert_eq!(hubs[0].targets.len(), 2);

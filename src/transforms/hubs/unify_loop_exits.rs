@@ -23,7 +23,10 @@
 //! cycle are then ordinary exiting edges of the outer cycle, handled in a
 //! later round. Cycles without exits (infinite loops) need nothing.
 
-use crate::{analysis::cfg::{CycleForest, Graph, Traversal}, transforms::flow::plan::HubSpec};
+use crate::{
+    analysis::cfg::{CycleForest, Graph, Traversal},
+    transforms::flow::plan::HubSpec,
+};
 
 /// The hubs of one round: one per cycle with several exit blocks whose
 /// nested cycles all have at most one.
@@ -31,7 +34,10 @@ pub fn loop_exit_hubs<G: Graph + ?Sized>(g: &G) -> Vec<HubSpec> {
     let dfs = Traversal::build(g);
     let mut forest = CycleForest::new();
     forest.compute(g, &dfs);
-    let needs: Vec<bool> = forest.cycles().map(|c| forest.exit_blocks(c).len() > 1).collect();
+    let needs: Vec<bool> = forest
+        .cycles()
+        .map(|c| forest.exit_blocks(c).len() > 1)
+        .collect();
     // Cycle ids are a preorder of the forest: children after parents, so a
     // reverse scan sees every child before its parent.
     let mut pending_below = vec![false; needs.len()];
@@ -55,7 +61,10 @@ pub fn loop_exit_hubs<G: Graph + ?Sized>(g: &G) -> Vec<HubSpec> {
                 }
             }
         }
-        hubs.push(HubSpec { slots, targets: forest.exit_blocks(cycle).to_vec() });
+        hubs.push(HubSpec {
+            slots,
+            targets: forest.exit_blocks(cycle).to_vec(),
+        });
     }
     hubs
 }

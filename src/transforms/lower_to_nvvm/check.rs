@@ -2,9 +2,16 @@
 //! rejected module is left exactly as it was. Every problem gets its own
 //! diagnostic at the offending operation.
 
-use crate::ir::names;
 use super::{SpmdOp, WaveFunction};
-use crate::{ir::{diagnostics, edit, facts::{self, UniformityMark}, query}, transforms::prepare::op_name};
+use crate::ir::names;
+use crate::{
+    ir::{
+        diagnostics, edit,
+        facts::{self, UniformityMark},
+        query,
+    },
+    transforms::prepare::op_name,
+};
 use melior::ir::{
     block::BlockLike,
     operation::{OperationLike, WalkOrder},
@@ -30,14 +37,21 @@ impl Checker {
     /// `Err(())` if any problem was reported (each already has its
     /// diagnostic), else `Ok(())`.
     pub fn finish(self) -> Result<(), ()> {
-        if self.failed { Err(()) } else { Ok(()) }
+        if self.failed {
+            Err(())
+        } else {
+            Ok(())
+        }
     }
 }
 
 /// Finds the wave-level functions below `root` (`gpu.func` and `llvm.func`
 /// ops whose body holds a wave-level spmd op) and reports misplaced spmd
 /// ops.
-pub fn wave_functions<'c, 'a>(root: OperationRef<'c, 'a>, checker: &mut Checker) -> Vec<WaveFunction<'c, 'a>> {
+pub fn wave_functions<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+    checker: &mut Checker,
+) -> Vec<WaveFunction<'c, 'a>> {
     let mut functions: Vec<WaveFunction<'c, 'a>> = Vec::new();
     query::for_each_op(root, WalkOrder::PreOrder, |op| {
         match SpmdOp::of(&op_name(op)) {
@@ -68,23 +82,32 @@ pub const WAVE_FUNCTION_OPS: &[&str] = &[names::GPU_FUNC, "llvm.func"];
 /// The `gpu.func` or `llvm.func` whose body block holds `op` directly.
 fn body_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     let parent = op.block()?.parent_operation()?;
-    WAVE_FUNCTION_OPS.contains(&op_name(parent).as_str()).then_some(parent)
+    WAVE_FUNCTION_OPS
+        .contains(&op_name(parent).as_str())
+        .then_some(parent)
 }
 
 /// Checks one wave-level function: masks only flow between spmd ops and
 /// branches, conditional branches are uniform, successor operands can be
 /// extended with the exec mask.
 pub fn check_function(function: &WaveFunction<'_, '_>, checker: &mut Checker) {
-    let Some(entry) = function.body().first_block() else { return };
+    let Some(entry) = function.body().first_block() else {
+        return;
+    };
     for index in 0..entry.argument_count() {
         if is_mask(entry.argument(index).unwrap().r#type()) {
-            checker.error(function.op, "a wave-level function cannot take a '!spmd.mask' argument");
+            checker.error(
+                function.op,
+                "a wave-level function cannot take a '!spmd.mask' argument",
+            );
         }
     }
     for block in function.blocks() {
         check_block(block, checker);
     }
-    query::for_each_op(function.op, WalkOrder::PreOrder, |op| check_mask_operands(op, checker));
+    query::for_each_op(function.op, WalkOrder::PreOrder, |op| {
+        check_mask_operands(op, checker)
+    });
 }
 
 fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
@@ -94,12 +117,23 @@ fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
         // poison integer like every other mask value.
         let known = SpmdOp::of(&name).is_some() || name == names::UB_POISON;
         if !known && op.results().any(|result| is_mask(result.r#type())) {
-            checker.error(op, &format!("'{}' produces a '!spmd.mask' the NVVM lowering cannot follow", op_name(op)));
+            checker.error(
+                op,
+                &format!(
+                    "'{}' produces a '!spmd.mask' the NVVM lowering cannot follow",
+                    op_name(op)
+                ),
+            );
         }
     }
-    let Some(terminator) = block.terminator() else { return };
+    let Some(terminator) = block.terminator() else {
+        return;
+    };
     let name = op_name(terminator);
-    if terminator.successor_count() >= 2 && name != names::EXEC_BR_ZERO && !is_marked_uniform(terminator) {
+    if terminator.successor_count() >= 2
+        && name != names::EXEC_BR_ZERO
+        && !is_marked_uniform(terminator)
+    {
         checker.error(
             terminator,
             &format!("'{name}' in a wave-level function must be a uniform branch (marked {UNIFORM_MARK})"),
@@ -107,7 +141,10 @@ fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
     }
     for slot in 0..terminator.successor_count() {
         if name != names::EXEC_BR_ZERO && edit::successor_operands(terminator, slot).is_none() {
-            checker.error(terminator, &format!("cannot forward the exec mask through '{name}'"));
+            checker.error(
+                terminator,
+                &format!("cannot forward the exec mask through '{name}'"),
+            );
             break;
         }
     }
@@ -118,7 +155,10 @@ fn check_mask_operands(op: OperationRef<'_, '_>, checker: &mut Checker) {
     let name = op_name(op);
     let allowed = SpmdOp::of(&name).is_some() || query::is_branch(op);
     if !allowed && op.operands().any(|operand| is_mask(operand.r#type())) {
-        checker.error(op, &format!("'{name}' uses a '!spmd.mask', which only spmd ops and branches may use"));
+        checker.error(
+            op,
+            &format!("'{name}' uses a '!spmd.mask', which only spmd ops and branches may use"),
+        );
     }
 }
 

@@ -27,7 +27,10 @@ impl<'c, 'a> Emitter<'c, 'a> {
     pub fn insert(&self, op: Operation<'c>) -> Value<'c, 'a> {
         let block = self.anchor.block().expect("the anchor is in a block");
         let inserted = block.insert_operation_before(self.anchor, op);
-        inserted.result(0).expect("an emitted op has a result").into()
+        inserted
+            .result(0)
+            .expect("an emitted op has a result")
+            .into()
     }
 
     pub fn int_type(&self, width: u32) -> Type<'c> {
@@ -52,14 +55,19 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// `llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32`.
     pub fn active_mask(&self) -> Value<'c, 'a> {
-        let segments = Attribute::parse(self.context, "array<i32: 0, 0>").expect("valid segment sizes");
+        let segments =
+            Attribute::parse(self.context, "array<i32: 0, 0>").expect("valid segment sizes");
         let bundles = Attribute::parse(self.context, "array<i32>").expect("valid bundle sizes");
-        let name = Attribute::parse(self.context, "\"llvm.nvvm.activemask\"").expect("valid string");
+        let name =
+            Attribute::parse(self.context, "\"llvm.nvvm.activemask\"").expect("valid string");
         let op = OperationBuilder::new(names::LLVM_CALL_INTRINSIC, self.location)
             .add_attributes(&[
                 (Identifier::new(self.context, "intrin"), name),
                 (Identifier::new(self.context, "op_bundle_sizes"), bundles),
-                (Identifier::new(self.context, "operandSegmentSizes"), segments),
+                (
+                    Identifier::new(self.context, "operandSegmentSizes"),
+                    segments,
+                ),
             ])
             .add_results(&[self.int_type(32)])
             .build()
@@ -69,7 +77,8 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// `nvvm.vote.sync ballot %members, %pred -> i32`.
     pub fn ballot(&self, members: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
-        let kind = Attribute::parse(self.context, "#nvvm<vote_sync_kind ballot>").expect("nvvm dialect loaded");
+        let kind = Attribute::parse(self.context, "#nvvm<vote_sync_kind ballot>")
+            .expect("nvvm dialect loaded");
         let op = OperationBuilder::new("nvvm.vote.sync", self.location)
             .add_operands(&[members, pred])
             .add_attributes(&[(Identifier::new(self.context, "kind"), kind)])
@@ -81,7 +90,8 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// `nvvm.vote.sync any %members, %pred -> i1`.
     pub fn vote_any(&self, members: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
-        let kind = Attribute::parse(self.context, "#nvvm<vote_sync_kind any>").expect("nvvm dialect loaded");
+        let kind = Attribute::parse(self.context, "#nvvm<vote_sync_kind any>")
+            .expect("nvvm dialect loaded");
         let op = OperationBuilder::new("nvvm.vote.sync", self.location)
             .add_operands(&[members, pred])
             .add_attributes(&[(Identifier::new(self.context, "kind"), kind)])
@@ -93,8 +103,14 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// `nvvm.shfl.sync idx %members, %value, %source, 31 : i32 -> i32`:
     /// `%value` (an `i32`) of lane `%source`.
-    pub fn shuffle_index(&self, members: Value<'c, '_>, value: Value<'c, '_>, source: Value<'c, '_>) -> Value<'c, 'a> {
-        let kind = Attribute::parse(self.context, "#nvvm<shfl_kind idx>").expect("nvvm dialect loaded");
+    pub fn shuffle_index(
+        &self,
+        members: Value<'c, '_>,
+        value: Value<'c, '_>,
+        source: Value<'c, '_>,
+    ) -> Value<'c, 'a> {
+        let kind =
+            Attribute::parse(self.context, "#nvvm<shfl_kind idx>").expect("nvvm dialect loaded");
         let clamp = self.constant(32, 31);
         let op = OperationBuilder::new("nvvm.shfl.sync", self.location)
             .add_operands(&[members, value, source, clamp])
@@ -159,11 +175,27 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.insert(arith::shli(lhs, rhs, self.location))
     }
 
-    pub fn cmp(&self, predicate: arith::CmpiPredicate, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
-        self.insert(arith::cmpi(self.context, predicate, lhs, rhs, self.location))
+    pub fn cmp(
+        &self,
+        predicate: arith::CmpiPredicate,
+        lhs: Value<'c, '_>,
+        rhs: Value<'c, '_>,
+    ) -> Value<'c, 'a> {
+        self.insert(arith::cmpi(
+            self.context,
+            predicate,
+            lhs,
+            rhs,
+            self.location,
+        ))
     }
 
-    pub fn select(&self, condition: Value<'c, '_>, on_true: Value<'c, '_>, on_false: Value<'c, '_>) -> Value<'c, 'a> {
+    pub fn select(
+        &self,
+        condition: Value<'c, '_>,
+        on_true: Value<'c, '_>,
+        on_false: Value<'c, '_>,
+    ) -> Value<'c, 'a> {
         self.insert(arith::select(condition, on_true, on_false, self.location))
     }
 
@@ -178,7 +210,11 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// `value` zero-extended or truncated to the integer type `target`
     /// (itself when the widths agree).
     pub fn resize(&self, value: Value<'c, 'a>, target: Type<'c>) -> Value<'c, 'a> {
-        let width = |r#type: Type<'c>| IntegerType::try_from(r#type).map(|t| t.width()).unwrap_or(0);
+        let width = |r#type: Type<'c>| {
+            IntegerType::try_from(r#type)
+                .map(|t| t.width())
+                .unwrap_or(0)
+        };
         let (from, to) = (width(value.r#type()), width(target));
         if from == to {
             value
@@ -190,7 +226,12 @@ impl<'c, 'a> Emitter<'c, 'a> {
     }
 
     /// True in the lanes whose bit is set in `mask`: `(mask & lane_bit) != 0`.
-    pub fn lane_active(&self, width: u32, mask: Value<'c, '_>, lane_bit: Value<'c, '_>) -> Value<'c, 'a> {
+    pub fn lane_active(
+        &self,
+        width: u32,
+        mask: Value<'c, '_>,
+        lane_bit: Value<'c, '_>,
+    ) -> Value<'c, 'a> {
         let mine = self.and(mask, lane_bit);
         let zero = self.constant(width, 0);
         self.cmp(arith::CmpiPredicate::Ne, mine, zero)

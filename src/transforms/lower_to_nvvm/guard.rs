@@ -46,23 +46,29 @@ const COLLECTIVE_PREFIXES: &[&str] = &[
 
 /// True for warp-collective operations.
 pub fn is_collective(name: &str) -> bool {
-    COLLECTIVE_PREFIXES.iter().any(|prefix| name.starts_with(prefix))
+    COLLECTIVE_PREFIXES
+        .iter()
+        .any(|prefix| name.starts_with(prefix))
 }
 
 /// The same collectives spelled as `llvm.call_intrinsic "llvm.nvvm.…"`
 /// (how `mlir-translate --import-llvm` keeps intrinsics without an NVVM op,
 /// e.g. clang's `__syncthreads()`, `llvm.nvvm.barrier.cta.sync.aligned.all`).
 fn is_collective_intrinsic(op: OperationRef<'_, '_>) -> bool {
-    let Ok(name) = op.attribute("intrin") else { return false };
+    let Ok(name) = op.attribute("intrin") else {
+        return false;
+    };
     let name = name.to_string();
     let name = name.trim_matches('"');
-    name.strip_prefix(names::LLVM_PREFIX).is_some_and(is_collective)
+    name.strip_prefix(names::LLVM_PREFIX)
+        .is_some_and(is_collective)
 }
 
 /// True if `op` must only run in active lanes.
 pub fn needs_guard(op: OperationRef<'_, '_>) -> bool {
     let name = op_name(op);
-    let collective = is_collective(&name) || (name == names::LLVM_CALL_INTRINSIC && is_collective_intrinsic(op));
+    let collective =
+        is_collective(&name) || (name == names::LLVM_CALL_INTRINSIC && is_collective_intrinsic(op));
     if name.starts_with(names::SPMD_PREFIX) || collective || op.next_in_block().is_none() {
         return false;
     }
@@ -98,12 +104,24 @@ pub fn wrap<'c>(context: &'c Context, op: OperationRef<'c, '_>, active: Value<'c
     if let Some(else_block) = guard.region(1).unwrap().first_block() {
         let poison: Vec<Value> = types
             .iter()
-            .map(|r#type| else_block.append_operation(edit::poison(context, *r#type, location)).result(0).unwrap().into())
+            .map(|r#type| {
+                else_block
+                    .append_operation(edit::poison(context, *r#type, location))
+                    .result(0)
+                    .unwrap()
+                    .into()
+            })
             .collect();
         else_block.append_operation(yield_op(location, &poison));
     }
 }
 
-fn yield_op<'c>(location: melior::ir::Location<'c>, values: &[Value<'c, '_>]) -> melior::ir::Operation<'c> {
-    OperationBuilder::new("scf.yield", location).add_operands(values).build().expect("valid scf.yield")
+fn yield_op<'c>(
+    location: melior::ir::Location<'c>,
+    values: &[Value<'c, '_>],
+) -> melior::ir::Operation<'c> {
+    OperationBuilder::new("scf.yield", location)
+        .add_operands(values)
+        .build()
+        .expect("valid scf.yield")
 }

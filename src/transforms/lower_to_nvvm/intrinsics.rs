@@ -16,7 +16,10 @@
 //! report.
 
 use crate::ir::names;
-use crate::{ir::{diagnostics, edit}, transforms::prepare::op_name};
+use crate::{
+    ir::{diagnostics, edit},
+    transforms::prepare::op_name,
+};
 use melior::{
     ir::{
         block::BlockLike,
@@ -44,12 +47,16 @@ const NEEDS_LIBDEVICE: &[&str] = &["sin", "cos", "sincos", "exp", "log", "log2",
 
 /// The `llvm.intr.*` ops in `gpu.func` bodies below `root`: the native ones
 /// to rewrite, and an error for each one NVPTX cannot select.
-pub fn find<'c, 'a>(root: OperationRef<'c, 'a>) -> Result<Vec<(OperationRef<'c, 'a>, &'static str)>, ()> {
+pub fn find<'c, 'a>(
+    root: OperationRef<'c, 'a>,
+) -> Result<Vec<(OperationRef<'c, 'a>, &'static str)>, ()> {
     let mut native = Vec::new();
     let mut failed = false;
     crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| {
         let name = op_name(op);
-        let Some(short) = name.strip_prefix(names::LLVM_INTRINSIC_PREFIX) else { return };
+        let Some(short) = name.strip_prefix(names::LLVM_INTRINSIC_PREFIX) else {
+            return;
+        };
         if !inside_gpu_func(op) {
             return;
         }
@@ -68,7 +75,11 @@ pub fn find<'c, 'a>(root: OperationRef<'c, 'a>) -> Result<Vec<(OperationRef<'c, 
             failed = true;
         }
     });
-    if failed { Err(()) } else { Ok(native) }
+    if failed {
+        Err(())
+    } else {
+        Ok(native)
+    }
 }
 
 /// Replaces `op` by `llvm.call_intrinsic "<intrinsic>.<type>"` on the same
@@ -81,9 +92,18 @@ pub fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, intrinsic: &s
     let call = OperationBuilder::new(names::LLVM_CALL_INTRINSIC, op.location())
         .add_operands(&operands)
         .add_attributes(&[
-            (Identifier::new(context, "intrin"), string(&format!("\"{intrinsic}.{suffix}\""))),
-            (Identifier::new(context, "op_bundle_sizes"), string("array<i32>")),
-            (Identifier::new(context, "operandSegmentSizes"), string(&format!("array<i32: {}, 0>", operands.len()))),
+            (
+                Identifier::new(context, "intrin"),
+                string(&format!("\"{intrinsic}.{suffix}\"")),
+            ),
+            (
+                Identifier::new(context, "op_bundle_sizes"),
+                string("array<i32>"),
+            ),
+            (
+                Identifier::new(context, "operandSegmentSizes"),
+                string(&format!("array<i32: {}, 0>", operands.len())),
+            ),
         ])
         .add_results(&[result.r#type()])
         .build()

@@ -80,17 +80,15 @@ pub mod scalar_branch;
 
 use crate::ir::names;
 use emit::Emitter;
-use scalar_branch::WarpInvariant;
 use melior::{
     dialect::{arith::CmpiPredicate, cf},
     ir::{
-        block::BlockLike,
-        operation::OperationLike,
-        r#type::IntegerType,
-        BlockRef, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
+        block::BlockLike, operation::OperationLike, r#type::IntegerType, BlockRef, OperationRef,
+        RegionLike, RegionRef, Type, Value, ValueLike,
     },
     Context,
 };
+use scalar_branch::WarpInvariant;
 
 use crate::{ir::edit, transforms::prepare::op_name};
 
@@ -146,7 +144,9 @@ impl SpmdOp {
             names::MASK_FROM_BITS => Self::MaskFromBits,
             names::EXEC_BR_ZERO => Self::BranchZero,
             names::FLOW_BR => Self::FlowBranch,
-            names::CONVERGENCE_ENTRY | names::CONVERGENCE_ANCHOR | names::CONVERGENCE_LOOP => Self::Token,
+            names::CONVERGENCE_ENTRY | names::CONVERGENCE_ANCHOR | names::CONVERGENCE_LOOP => {
+                Self::Token
+            }
             names::RECONVERGENCE_HEAD | names::RECONVERGENCE_TAIL => Self::Marker,
             _ => return None,
         })
@@ -225,34 +225,59 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
         block.add_argument(lanes.mask_type, location);
     }
     for block in &blocks {
-        let exec_in = if *block == entry { lanes.live } else { block.argument(block.argument_count() - 1).unwrap().into() };
+        let exec_in = if *block == entry {
+            lanes.live
+        } else {
+            block.argument(block.argument_count() - 1).unwrap().into()
+        };
         lower_block(context, &lanes, &invariant, *block, exec_in);
     }
 }
 
 /// Emits laneid, the live mask and the lane bit at the top of the entry
 /// block.
-fn entry_values<'c, 'a>(context: &'c Context, function: &WaveFunction<'c, 'a>, width: u32) -> Lanes<'c, 'a> {
-    let entry = function.body().first_block().expect("checked: the body has a block");
+fn entry_values<'c, 'a>(
+    context: &'c Context,
+    function: &WaveFunction<'c, 'a>,
+    width: u32,
+) -> Lanes<'c, 'a> {
+    let entry = function
+        .body()
+        .first_block()
+        .expect("checked: the body has a block");
     let emit = Emitter {
         context,
-        anchor: entry.first_operation().expect("a block ends with a terminator"),
+        anchor: entry
+            .first_operation()
+            .expect("a block ends with a terminator"),
         location: function.op.location(),
     };
     let lane = emit.special_register("laneid");
-    let live32 = if function.is_kernel() { kernel_live_mask(&emit) } else { emit.active_mask() };
+    let live32 = if function.is_kernel() {
+        kernel_live_mask(&emit)
+    } else {
+        emit.active_mask()
+    };
     let live = emit.widen(width, live32);
     let one = emit.constant(width, 1);
     let lane_bit = emit.shl(one, emit.widen(width, lane));
     let mask_type = IntegerType::new(context, width).into();
-    Lanes { width, mask_type, live32, live, lane_bit, guards: function.writes_exec() }
+    Lanes {
+        width,
+        mask_type,
+        live32,
+        live,
+        lane_bit,
+        guards: function.writes_exec(),
+    }
 }
 
 /// The lanes of this warp that exist in a kernel launch: warps are cut
 /// from the linear thread id of the block, so the last warp of a block
 /// whose size is not a multiple of 32 is partial.
 fn kernel_live_mask<'c, 'a>(emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
-    let [tx, ty, tz, nx, ny, nz] = ["tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z"].map(|name| emit.special_register(name));
+    let [tx, ty, tz, nx, ny, nz] = ["tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z"]
+        .map(|name| emit.special_register(name));
     let linear = emit.add(tx, emit.mul(nx, emit.add(ty, emit.mul(ny, tz))));
     let size = emit.mul(nx, emit.mul(ny, nz));
     let warp_base = emit.and(linear, emit.constant(32, -32));
@@ -260,7 +285,10 @@ fn kernel_live_mask<'c, 'a>(emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
     let full = emit.cmp(CmpiPredicate::Uge, remaining, emit.constant(32, 32));
     // `1 << remaining` is poison when the warp is full, but then the
     // select does not pick it.
-    let partial = emit.sub(emit.shl(emit.constant(32, 1), remaining), emit.constant(32, 1));
+    let partial = emit.sub(
+        emit.shl(emit.constant(32, 1), remaining),
+        emit.constant(32, 1),
+    );
     emit.select(full, emit.constant(32, -1), partial)
 }
 
@@ -282,7 +310,9 @@ impl<'c, 'a> ExecState<'c, 'a> {
     }
 
     fn active(&mut self, emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>) -> Value<'c, 'a> {
-        *self.active.get_or_insert_with(|| emit.lane_active(lanes.width, self.exec, lanes.lane_bit))
+        *self
+            .active
+            .get_or_insert_with(|| emit.lane_active(lanes.width, self.exec, lanes.lane_bit))
     }
 }
 
@@ -294,9 +324,17 @@ fn lower_block<'c, 'a>(
     exec_in: Value<'c, 'a>,
 ) {
     let is_live = exec_in == lanes.live;
-    let mut state = ExecState { exec: exec_in, is_live, active: None };
+    let mut state = ExecState {
+        exec: exec_in,
+        is_live,
+        active: None,
+    };
     for op in edit::operations(block) {
-        let emit = Emitter { context, anchor: op, location: op.location() };
+        let emit = Emitter {
+            context,
+            anchor: op,
+            location: op.location(),
+        };
         match SpmdOp::of(&op_name(op)) {
             Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, lanes, &mut state, kind),
             Some(_) => {}
@@ -316,7 +354,12 @@ fn lower_block<'c, 'a>(
 }
 
 /// Replaces one wave-level op (the emitter's anchor) by its NVVM form.
-fn lower_wave_op<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, state: &mut ExecState<'c, 'a>, kind: SpmdOp) {
+fn lower_wave_op<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    lanes: &Lanes<'c, 'a>,
+    state: &mut ExecState<'c, 'a>,
+    kind: SpmdOp,
+) {
     let op = emit.anchor;
     let operand = |index: usize| op.operand(index).expect("checked by the op verifier");
     let replacement = match kind {
@@ -372,19 +415,32 @@ fn lower_branch_zero<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, exec
     let zero = emit.constant(lanes.width, 0);
     let empty = emit.cmp(CmpiPredicate::Eq, exec, zero);
     let operands = |slot: usize| {
-        let mut values = edit::successor_operands(op, slot).expect("spmd.exec.br_zero forwards its operands");
+        let mut values =
+            edit::successor_operands(op, slot).expect("spmd.exec.br_zero forwards its operands");
         values.push(exec);
         values
     };
     let (on_zero, on_nonzero) = (op.successor(0).unwrap(), op.successor(1).unwrap());
-    let branch = cf::cond_br(emit.context, empty, &on_zero, &on_nonzero, &operands(0), &operands(1), emit.location);
-    emit.anchor.block().unwrap().insert_operation_before(op, branch);
+    let branch = cf::cond_br(
+        emit.context,
+        empty,
+        &on_zero,
+        &on_nonzero,
+        &operands(0),
+        &operands(1),
+        emit.location,
+    );
+    emit.anchor
+        .block()
+        .unwrap()
+        .insert_operation_before(op, branch);
 }
 
 /// Appends the block's final exec value to every successor's operands.
 fn forward_exec(terminator: OperationRef<'_, '_>, exec: Value<'_, '_>) {
     for slot in 0..terminator.successor_count() {
-        let mut values = edit::successor_operands(terminator, slot).expect("checked: forwarded operands");
+        let mut values =
+            edit::successor_operands(terminator, slot).expect("checked: forwarded operands");
         values.push(exec);
         edit::set_successor_operands(terminator, slot, &values);
     }

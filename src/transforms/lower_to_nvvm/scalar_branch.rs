@@ -41,11 +41,12 @@
 //! same path through the wave-level CFG. A loop counter compared with a
 //! kernel argument therefore keeps its plain branch.
 
-use crate::ir::names;
 use super::{emit::Emitter, guard, ExecState, Lanes, SpmdOp};
+use crate::ir::names;
 use crate::{ir::edit, transforms::prepare::op_name};
 use melior::ir::{
-    block::BlockLike, operation::OperationLike, r#type::IntegerType, BlockRef, OperationRef, Value, ValueLike,
+    block::BlockLike, operation::OperationLike, r#type::IntegerType, BlockRef, OperationRef, Value,
+    ValueLike,
 };
 use std::collections::HashSet;
 
@@ -121,7 +122,11 @@ impl WarpInvariant {
             for (index, block) in blocks.iter().enumerate() {
                 for argument in 0..block.argument_count() {
                     let value: Value = block.argument(argument).unwrap().into();
-                    let invariant = if index == 0 { kernel } else { incoming_invariant(&incoming[index], argument, &varying) };
+                    let invariant = if index == 0 {
+                        kernel
+                    } else {
+                        incoming_invariant(&incoming[index], argument, &varying)
+                    };
                     if !invariant {
                         changed |= varying.insert(key(value));
                     }
@@ -138,9 +143,13 @@ impl WarpInvariant {
         let values = blocks
             .iter()
             .flat_map(|block| {
-                let arguments: Vec<usize> = (0..block.argument_count()).map(|i| key(block.argument(i).unwrap().into())).collect();
-                let results: Vec<usize> =
-                    edit::operations(*block).into_iter().flat_map(|op| op.results().map(|r| key(r.into())).collect::<Vec<_>>()).collect();
+                let arguments: Vec<usize> = (0..block.argument_count())
+                    .map(|i| key(block.argument(i).unwrap().into()))
+                    .collect();
+                let results: Vec<usize> = edit::operations(*block)
+                    .into_iter()
+                    .flat_map(|op| op.results().map(|r| key(r.into())).collect::<Vec<_>>())
+                    .collect();
                 arguments.into_iter().chain(results)
             })
             .filter(|value| !varying.contains(value))
@@ -161,11 +170,16 @@ impl WarpInvariant {
 /// fixpoint is linear in the edges per round.
 fn incoming_edges<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<Option<Vec<Value<'c, 'a>>>>> {
     let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
-    let position: std::collections::HashMap<usize, usize> =
-        blocks.iter().enumerate().map(|(index, block)| (address(*block), index)).collect();
+    let position: std::collections::HashMap<usize, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(index, block)| (address(*block), index))
+        .collect();
     let mut incoming = vec![Vec::new(); blocks.len()];
     for block in blocks {
-        let Some(terminator) = block.terminator() else { continue };
+        let Some(terminator) = block.terminator() else {
+            continue;
+        };
         for slot in 0..terminator.successor_count() {
             if let Some(&target) = position.get(&address(terminator.successor(slot).unwrap())) {
                 incoming[target].push(edit::successor_operands(terminator, slot));
@@ -177,15 +191,24 @@ fn incoming_edges<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<Option<Vec<Val
 
 /// True if every incoming edge forwards a warp-invariant value into
 /// argument `index` (false if some edge's forwarding is unknown).
-fn incoming_invariant(edges: &[Option<Vec<Value<'_, '_>>>], index: usize, varying: &HashSet<usize>) -> bool {
+fn incoming_invariant(
+    edges: &[Option<Vec<Value<'_, '_>>>],
+    index: usize,
+    varying: &HashSet<usize>,
+) -> bool {
     edges.iter().all(|edge| {
-        edge.as_ref().and_then(|values| values.get(index)).is_some_and(|value| !varying.contains(&key(*value)))
+        edge.as_ref()
+            .and_then(|values| values.get(index))
+            .is_some_and(|value| !varying.contains(&key(*value)))
     })
 }
 
 fn op_is_invariant(op: OperationRef<'_, '_>, varying: &HashSet<usize>) -> bool {
     let name = op_name(op);
-    let operands_invariant = || op.operands().all(|operand| !varying.contains(&key(operand)));
+    let operands_invariant = || {
+        op.operands()
+            .all(|operand| !varying.contains(&key(operand)))
+    };
     if let Some(kind) = SpmdOp::of(&name) {
         // Masks are the same in every thread; a per-lane select is not.
         return kind.is_wave_level() && kind != SpmdOp::MaskSelect && operands_invariant();
@@ -193,7 +216,9 @@ fn op_is_invariant(op: OperationRef<'_, '_>, varying: &HashSet<usize>) -> bool {
     if WARP_INVARIANT_READS.contains(&name.as_str()) {
         return true;
     }
-    let pure = name.starts_with(names::ARITH_PREFIX) || name.starts_with(names::MATH_PREFIX) || LLVM_PURE_OPS.contains(&name.as_str());
+    let pure = name.starts_with(names::ARITH_PREFIX)
+        || name.starts_with(names::MATH_PREFIX)
+        || LLVM_PURE_OPS.contains(&name.as_str());
     pure && op.region_count() == 0 && !guard::needs_guard(op) && operands_invariant()
 }
 
@@ -208,8 +233,11 @@ pub(super) fn decide_by_active_lanes<'c, 'a>(
 ) {
     let terminator = emit.anchor;
     let name = op_name(terminator);
-    let Some(condition) = terminator.operand(0).ok() else { return };
-    let is_branch = CONDITIONAL_BRANCHES.contains(&name.as_str()) || SWITCHES.contains(&name.as_str());
+    let Some(condition) = terminator.operand(0).ok() else {
+        return;
+    };
+    let is_branch =
+        CONDITIONAL_BRANCHES.contains(&name.as_str()) || SWITCHES.contains(&name.as_str());
     if !is_branch || invariant.contains(condition) {
         return;
     }
@@ -221,7 +249,10 @@ pub(super) fn decide_by_active_lanes<'c, 'a>(
     } else {
         let mine = emit.select(active, condition, emit.zero_of(condition.r#type()));
         let lowest = emit.lowest_set_bit(exec);
-        let source = emit.and(emit.resize(lowest, emit.int_type(32)), emit.constant(32, 31));
+        let source = emit.and(
+            emit.resize(lowest, emit.int_type(32)),
+            emit.constant(32, 31),
+        );
         shuffle_pieces(emit, live32, mine, source)
     };
     edit::set_operand(terminator, 0, decided);
@@ -229,9 +260,16 @@ pub(super) fn decide_by_active_lanes<'c, 'a>(
 
 /// `value` (an integer of any width) as seen in lane `source`: one
 /// `shfl.sync.idx` per 32-bit piece.
-fn shuffle_pieces<'c, 'a>(emit: &Emitter<'c, 'a>, live32: Value<'c, 'a>, value: Value<'c, 'a>, source: Value<'c, 'a>) -> Value<'c, 'a> {
+fn shuffle_pieces<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    live32: Value<'c, 'a>,
+    value: Value<'c, 'a>,
+    source: Value<'c, 'a>,
+) -> Value<'c, 'a> {
     let r#type = value.r#type();
-    let width = IntegerType::try_from(r#type).map(|t| t.width()).expect("checked: switch flags are integers");
+    let width = IntegerType::try_from(r#type)
+        .map(|t| t.width())
+        .expect("checked: switch flags are integers");
     if width <= 32 {
         let fetched = emit.shuffle_index(live32, emit.resize(value, emit.int_type(32)), source);
         return emit.resize(fetched, r#type);

@@ -65,11 +65,19 @@ pub fn carry_masks_across_llvm_branches<'c>(
     }
     // In block order, then argument order: the output must not depend on
     // where the blocks happen to be allocated.
-    let position: HashMap<usize, usize> =
-        blocks.iter().enumerate().map(|(position, block)| (block_key(*block), position)).collect();
+    let position: HashMap<usize, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(position, block)| (block_key(*block), position))
+        .collect();
     let ordered: BTreeMap<(usize, usize), BlockRef<'c, '_>> = carriers
         .iter()
-        .map(|(&(key, index), &block)| ((position.get(&key).copied().unwrap_or(usize::MAX), index), block))
+        .map(|(&(key, index), &block)| {
+            (
+                (position.get(&key).copied().unwrap_or(usize::MAX), index),
+                block,
+            )
+        })
         .collect();
     for (&(_, index), &block) in &ordered {
         unpack_argument(block, index, bits, mask);
@@ -84,16 +92,23 @@ fn block_key(block: BlockRef<'_, '_>) -> usize {
 }
 
 /// The mask-typed arguments that an `llvm` terminator forwards into.
-fn carrier_arguments<'c, 'a>(blocks: &[BlockRef<'c, 'a>], mask: Type<'c>) -> HashMap<ArgumentKey, BlockRef<'c, 'a>> {
+fn carrier_arguments<'c, 'a>(
+    blocks: &[BlockRef<'c, 'a>],
+    mask: Type<'c>,
+) -> HashMap<ArgumentKey, BlockRef<'c, 'a>> {
     let mut carriers = HashMap::new();
     for block in blocks {
-        let Some(terminator) = block.terminator() else { continue };
+        let Some(terminator) = block.terminator() else {
+            continue;
+        };
         if !needs_llvm_operands(terminator) {
             continue;
         }
         for slot in 0..terminator.successor_count() {
             let target = terminator.successor(slot).expect("slot in range");
-            let Some(operands) = edit::successor_operands(terminator, slot) else { continue };
+            let Some(operands) = edit::successor_operands(terminator, slot) else {
+                continue;
+            };
             for (index, operand) in operands.iter().enumerate() {
                 if operand.r#type() == mask && index < target.argument_count() {
                     carriers.insert((block_key(target), index), target);
@@ -106,12 +121,20 @@ fn carrier_arguments<'c, 'a>(blocks: &[BlockRef<'c, 'a>], mask: Type<'c>) -> Has
 
 /// Every terminator of `block` forwarding a mask into a carrier passes
 /// `spmd.mask.to_bits` of it instead.
-fn pass_bits<'c>(block: BlockRef<'c, '_>, carriers: &HashMap<ArgumentKey, BlockRef<'c, '_>>, bits: Type<'c>) {
-    let Some(terminator) = block.terminator() else { return };
+fn pass_bits<'c>(
+    block: BlockRef<'c, '_>,
+    carriers: &HashMap<ArgumentKey, BlockRef<'c, '_>>,
+    bits: Type<'c>,
+) {
+    let Some(terminator) = block.terminator() else {
+        return;
+    };
     let mut converted: HashMap<usize, Value<'c, '_>> = HashMap::new();
     for slot in 0..terminator.successor_count() {
         let target = terminator.successor(slot).expect("slot in range");
-        let Some(mut operands) = edit::successor_operands(terminator, slot) else { continue };
+        let Some(mut operands) = edit::successor_operands(terminator, slot) else {
+            continue;
+        };
         let mut changed = false;
         for (index, operand) in operands.iter_mut().enumerate() {
             if !carriers.contains_key(&(block_key(target), index)) {
@@ -120,7 +143,11 @@ fn pass_bits<'c>(block: BlockRef<'c, '_>, carriers: &HashMap<ArgumentKey, BlockR
             let key = operand.to_raw().ptr as usize;
             let packed = *converted.entry(key).or_insert_with(|| {
                 let op = convert(names::MASK_TO_BITS, *operand, bits, terminator.location());
-                block.insert_operation_before(terminator, op).result(0).unwrap().into()
+                block
+                    .insert_operation_before(terminator, op)
+                    .result(0)
+                    .unwrap()
+                    .into()
             });
             *operand = packed;
             changed = true;
@@ -134,11 +161,17 @@ fn pass_bits<'c>(block: BlockRef<'c, '_>, carriers: &HashMap<ArgumentKey, BlockR
 /// Argument `index` of `block` becomes an `iN`; its old uses read
 /// `spmd.mask.from_bits` of it.
 fn unpack_argument<'c>(block: BlockRef<'c, '_>, index: usize, bits: Type<'c>, mask: Type<'c>) {
-    let argument: Value = block.argument(index).expect("carrier index in range").into();
+    let argument: Value = block
+        .argument(index)
+        .expect("carrier index in range")
+        .into();
     let location = block.argument(index).unwrap().location();
     let users: Vec<(OperationRef, usize)> = edit::uses(argument);
     block.argument(index).unwrap().set_type(bits);
-    let unpacked = edit::insert_at_start(block, convert(names::MASK_FROM_BITS, argument, mask, location));
+    let unpacked = edit::insert_at_start(
+        block,
+        convert(names::MASK_FROM_BITS, argument, mask, location),
+    );
     let value: Value = unpacked.result(0).unwrap().into();
     let mut seen = HashSet::new();
     for (user, operand) in users {
@@ -148,7 +181,12 @@ fn unpack_argument<'c>(block: BlockRef<'c, '_>, index: usize, bits: Type<'c>, ma
     }
 }
 
-fn convert<'c>(name: &str, operand: Value<'c, '_>, result: Type<'c>, location: Location<'c>) -> melior::ir::Operation<'c> {
+fn convert<'c>(
+    name: &str,
+    operand: Value<'c, '_>,
+    result: Type<'c>,
+    location: Location<'c>,
+) -> melior::ir::Operation<'c> {
     OperationBuilder::new(name, location)
         .add_operands(&[operand])
         .add_results(&[result])

@@ -126,7 +126,9 @@ impl Values {
             .filter_map(|u| match *u {
                 Use::Plain(b) => Some(b),
                 Use::Forward(b, target) => observed[target].then_some(b),
-                Use::Through(b, group) => self.groups[group].iter().any(|&r| observed[r]).then_some(b),
+                Use::Through(b, group) => {
+                    self.groups[group].iter().any(|&r| observed[r]).then_some(b)
+                }
             })
             .collect()
     }
@@ -190,7 +192,11 @@ mod tests {
         };
         let live = values.live_in_at(&g, &[true; 4]);
         assert_eq!(live[3], vec![0]);
-        assert_eq!(live[1], Vec::<usize>::new(), "the walk stops at the definition in L");
+        assert_eq!(
+            live[1],
+            Vec::<usize>::new(),
+            "the walk stops at the definition in L"
+        );
         assert!(live[2].is_empty() && live[0].is_empty());
     }
 
@@ -229,7 +235,10 @@ mod tests {
             ],
             groups: vec![vec![2]],
         };
-        assert_eq!(values.observed(), vec![false, false, false, false, true, true]);
+        assert_eq!(
+            values.observed(),
+            vec![false, false, false, false, true, true]
+        );
         let live = values.live_in_at(&g, &[true; 4]);
         assert_eq!(live[1], vec![4]);
         assert_eq!(live[2], vec![4]);

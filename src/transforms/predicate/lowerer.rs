@@ -17,10 +17,17 @@ pub(super) struct Lowerer<'c, 'g, 'a> {
 }
 
 impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
-    pub(super) fn new(context: &'c Context, graph: &'g RegionGraph<'c, 'a>, location: Location<'c>) -> Self {
+    pub(super) fn new(
+        context: &'c Context,
+        graph: &'g RegionGraph<'c, 'a>,
+        location: Location<'c>,
+    ) -> Self {
         let mask = crate::ir::facts::mask_type(context);
         let entry = graph.block(graph.graph().entry());
-        let empty = edit::insert_at_start(entry, build(context, names::MASK_EMPTY, &[], &[mask], location));
+        let empty = edit::insert_at_start(
+            entry,
+            build(context, names::MASK_EMPTY, &[], &[mask], location),
+        );
         Self {
             context,
             graph,
@@ -30,7 +37,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         }
     }
 
-    pub(super) fn run(&self, lowerings: &[Lowering], divergent: &[bool], stats: &mut PredicateStats) {
+    pub(super) fn run(
+        &self,
+        lowerings: &[Lowering],
+        divergent: &[bool],
+        stats: &mut PredicateStats,
+    ) {
         let g = self.graph.graph();
         let uniform: Vec<OperationRef<'c, 'a>> = (0..g.num_blocks())
             .map(BlockId::new)
@@ -39,13 +51,23 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             .collect();
         let branches: Vec<&DivergentBranch> = lowerings
             .iter()
-            .filter_map(|l| if let Lowering::Park(b) = l { Some(b) } else { None })
+            .filter_map(|l| {
+                if let Lowering::Park(b) = l {
+                    Some(b)
+                } else {
+                    None
+                }
+            })
             .collect();
         let rejoins: BTreeMap<BlockId, i64> = {
             let mut points: Vec<BlockId> = branches.iter().map(|b| b.primary(g)).collect();
             points.sort();
             points.dedup();
-            points.into_iter().enumerate().map(|(i, p)| (p, i as i64)).collect()
+            points
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| (p, i as i64))
+                .collect()
         };
         let mut parked = self.collect_parked(&branches);
         // Rejoin points: exec |= m_P, then the merges of parked arguments;
@@ -65,7 +87,8 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
         }
         for (k, item) in parked.iter_mut().enumerate() {
-            let merged = |v: Value<'c, 'a>| merged_arguments.get(&(v.to_raw().ptr as usize)).copied();
+            let merged =
+                |v: Value<'c, 'a>| merged_arguments.get(&(v.to_raw().ptr as usize)).copied();
             if item.argument.is_none() {
                 item.value = merged(item.value).unwrap_or(item.value);
             } else if let Some(kept) = item.direct.and_then(merged) {
@@ -75,7 +98,8 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
         }
         for &p in rejoins.keys() {
-            merges.extend(self.emit_merges(p, anchors[&p], &parked, |item| item.argument.is_none()));
+            merges
+                .extend(self.emit_merges(p, anchors[&p], &parked, |item| item.argument.is_none()));
         }
         // Divergent branches.
         let mut parks = Vec::new();
@@ -84,7 +108,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 Lowering::SameTarget(b) => self.emit_same_target(*b),
                 Lowering::Park(branch) => {
                     let p = branch.primary(g);
-                    parks.push((branch.block, p, self.emit_park(branch, rejoins[&p], &mut parked)));
+                    parks.push((
+                        branch.block,
+                        p,
+                        self.emit_park(branch, rejoins[&p], &mut parked),
+                    ));
                     stats.guarded += usize::from(branch.guarded);
                 }
             }
@@ -102,7 +130,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     /// patches the placeholder operands.
     /// A fresh snapshot of the region being lowered, after the edits so far.
     pub(super) fn snapshot_now(&self) -> RegionGraph<'c, 'a> {
-        let region = self.graph.block(self.graph.graph().entry()).parent_region().expect("block in a region");
+        let region = self
+            .graph
+            .block(self.graph.graph().entry())
+            .parent_region()
+            .expect("block in a region");
         RegionGraph::snapshot(region).expect("the lowered region is well formed")
     }
 
@@ -111,7 +143,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     }
 
     pub(super) fn mark_uniform(&self, branches: &[OperationRef<'c, 'a>]) {
-        let uniform = crate::ir::facts::uniformity_attribute(self.context, crate::ir::facts::UniformityMark::Uniform);
+        let uniform = crate::ir::facts::uniformity_attribute(
+            self.context,
+            crate::ir::facts::UniformityMark::Uniform,
+        );
         for branch in branches {
             crate::ir::facts::set_attribute(*branch, UNIFORMITY_ATTR, uniform);
         }

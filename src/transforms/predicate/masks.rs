@@ -2,21 +2,31 @@
 //! parked values there, the terminator that replaces a divergent branch
 //! and the branches whose two successors are the same block.
 
-use super::*;
 use super::lowerer::Lowerer;
 use super::parking::Parked;
+use super::*;
 
 impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     /// `exec |= m_P` at the start of `p` (after markers and tokens); the
     /// mask operand is a placeholder until SSA repair. Returns the OR and
     /// the operation the merges go before (`None`: the terminator).
-    pub(super) fn emit_rejoin(&self, p: BlockId, id: i64) -> (OperationRef<'c, 'a>, Option<OperationRef<'c, 'a>>) {
+    pub(super) fn emit_rejoin(
+        &self,
+        p: BlockId,
+        id: i64,
+    ) -> (OperationRef<'c, 'a>, Option<OperationRef<'c, 'a>>) {
         let block = self.graph.block(p);
         let at = first_non_marker(block);
         let read = self.insert_at(
             p,
             at,
-            build(self.context, names::EXEC_READ, &[], &[self.mask], self.location),
+            build(
+                self.context,
+                names::EXEC_READ,
+                &[],
+                &[self.mask],
+                self.location,
+            ),
         );
         let or = self.insert_at(
             p,
@@ -29,7 +39,13 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 self.location,
             ),
         );
-        let mut write = build(self.context, names::EXEC_WRITE, &[value(or)], &[], self.location);
+        let mut write = build(
+            self.context,
+            names::EXEC_WRITE,
+            &[value(or)],
+            &[],
+            self.location,
+        );
         write.set_discardable_attribute(REJOIN_ATTR, self.i64_attr(id));
         self.insert_at(p, at, write);
         (or, at)
@@ -96,12 +112,17 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     ) {
         let g = self.graph.graph();
         let secondary_slot = 1 - branch.primary_slot;
-        let secondary_operands = edit::successor_operands(terminator, secondary_slot).unwrap_or_default();
+        let secondary_operands =
+            edit::successor_operands(terminator, secondary_slot).unwrap_or_default();
         let primary = self.graph.block(branch.primary(g));
         let secondary = self.graph.block(g.successors(branch.block)[secondary_slot]);
         let location = terminator.location();
         let op = if branch.guarded {
-            let sizes = format!("array<i32: {}, {}>", primary_operands.len(), secondary_operands.len());
+            let sizes = format!(
+                "array<i32: {}, {}>",
+                primary_operands.len(),
+                secondary_operands.len()
+            );
             let mut operands = primary_operands;
             operands.extend(secondary_operands);
             OperationBuilder::new(names::EXEC_BR_ZERO, location)
@@ -169,7 +190,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     pub(super) fn empty_instead_of_poison_masks(&self) {
         let entry = self.graph.block(self.graph.graph().entry());
         for op in edit::operations(entry) {
-            if op_name(op) == names::UB_POISON && op.result(0).is_ok_and(|result| result.r#type() == self.mask) {
+            if op_name(op) == names::UB_POISON
+                && op
+                    .result(0)
+                    .is_ok_and(|result| result.r#type() == self.mask)
+            {
                 edit::replace_all_uses(value(op), self.empty);
                 edit::erase_operation(op);
             }

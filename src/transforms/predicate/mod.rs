@@ -145,18 +145,39 @@ mod repair;
 
 use lowerer::Lowerer;
 
-use crate::transforms::flow::ssa;
 use crate::ir::names;
-use crate::{ir::edit, transforms::flow::ssa::{rewrite::{Def, IrVariable}, solve::Variable, values::enclosing_block_in}};
-use crate::{analysis::{cfg::{BlockId, DominatorTree, Graph}, reconverging::{check_with_exits, ExitPostDominance, Violation}, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{names::UNIFORMITY_ATTR, region_graph::{RegionGraph, RegionGraphError}}};
-use crate::transforms::{constants, prepare::{self, op_name}};
+use crate::transforms::flow::ssa;
+use crate::transforms::{
+    constants,
+    prepare::{self, op_name},
+};
+use crate::{
+    analysis::{
+        cfg::{BlockId, DominatorTree, Graph},
+        reconverging::{check_with_exits, ExitPostDominance, Violation},
+        region_uniformity::{RegionUniformity, UniformityOptions},
+    },
+    ir::{
+        names::UNIFORMITY_ATTR,
+        region_graph::{RegionGraph, RegionGraphError},
+    },
+};
+use crate::{
+    ir::edit,
+    transforms::flow::ssa::{
+        rewrite::{Def, IrVariable},
+        solve::Variable,
+        values::enclosing_block_in,
+    },
+};
 use melior::{
     ir::{
         attribute::IntegerAttribute,
         block::BlockLike,
         operation::{OperationBuilder, OperationLike, OperationMutLike},
         r#type::IntegerType,
-        Attribute, BlockRef, Identifier, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
+        Attribute, BlockRef, Identifier, Location, OperationRef, RegionLike, RegionRef, Type,
+        Value, ValueLike,
     },
     Context,
 };
@@ -255,9 +276,14 @@ impl std::fmt::Display for PredicateError<'_> {
             Self::Region(error) => write!(f, "{error}"),
             Self::NotReconverging { message, .. } => write!(f, "{message}"),
             Self::AlreadyWaveLevel { .. } => {
-                write!(f, "the function already manipulates exec masks (it is wave-level code)")
+                write!(
+                    f,
+                    "the function already manipulates exec masks (it is wave-level code)"
+                )
             }
-            Self::UnsupportedTerminator { name, reason, .. } => write!(f, "unsupported terminator '{name}': {reason}"),
+            Self::UnsupportedTerminator { name, reason, .. } => {
+                write!(f, "unsupported terminator '{name}': {reason}")
+            }
         }
     }
 }
@@ -291,7 +317,8 @@ pub fn predicate_function<'c, 'a>(
 ) -> Result<PredicateStats, PredicateError<'c>> {
     lower_divergent_switches(context, function, region, options)?;
     hoist_constants(region);
-    let uniformity = RegionUniformity::compute(function, region, &options.uniformity).map_err(PredicateError::Region)?;
+    let uniformity = RegionUniformity::compute(function, region, &options.uniformity)
+        .map_err(PredicateError::Region)?;
     let graph = uniformity.graph();
     reject_wave_level(graph)?;
     reject_terminators(graph, &uniformity)?;
@@ -299,7 +326,8 @@ pub fn predicate_function<'c, 'a>(
         .map(BlockId::new)
         .map(|b| {
             graph.graph().successors(b).len() >= 2
-                && (uniformity.info().is_divergent_branch(b) || op_name(graph.terminator(b)) == names::FLOW_BR)
+                && (uniformity.info().is_divergent_branch(b)
+                    || op_name(graph.terminator(b)) == names::FLOW_BR)
         })
         .collect();
     check_reconverging(graph, &divergent)?;
@@ -307,8 +335,12 @@ pub fn predicate_function<'c, 'a>(
     let mut stats = PredicateStats::default();
     Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
     let mask = crate::ir::facts::mask_type(context);
-    stats.mask_carriers = carriers::carry_masks_across_llvm_branches(context, region, mask, options.wave_size);
-    let size = IntegerAttribute::new(IntegerType::new(context, 64).into(), i64::from(options.wave_size));
+    stats.mask_carriers =
+        carriers::carry_masks_across_llvm_branches(context, region, mask, options.wave_size);
+    let size = IntegerAttribute::new(
+        IntegerType::new(context, 64).into(),
+        i64::from(options.wave_size),
+    );
     crate::ir::facts::set_attribute(function, crate::ir::names::WAVE_SIZE_ATTR, size.into());
     Ok(stats)
 }
@@ -322,7 +354,8 @@ fn lower_divergent_switches<'c>(
     region: RegionRef<'c, '_>,
     options: &PredicateOptions,
 ) -> Result<(), PredicateError<'c>> {
-    let uniformity = RegionUniformity::compute(function, region, &options.uniformity).map_err(PredicateError::Region)?;
+    let uniformity = RegionUniformity::compute(function, region, &options.uniformity)
+        .map_err(PredicateError::Region)?;
     let graph = uniformity.graph();
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let terminator = graph.terminator(b);
@@ -338,9 +371,18 @@ fn lower_divergent_switches<'c>(
 /// entry block is never recomputed while lanes are parked, so it never
 /// needs to be kept for them.
 fn hoist_constants(region: RegionRef<'_, '_>) {
-    let Some(entry) = region.first_block() else { return };
+    let Some(entry) = region.first_block() else {
+        return;
+    };
     let later = edit::blocks(region).into_iter().skip(1);
-    constants::hoist_constants(entry, later, constants::Hoisting { placement: constants::Placement::InRegionOrder, merge: false });
+    constants::hoist_constants(
+        entry,
+        later,
+        constants::Hoisting {
+            placement: constants::Placement::InRegionOrder,
+            merge: false,
+        },
+    );
 }
 
 /// Refuses terminators the lowering cannot handle: a divergent branch
@@ -348,7 +390,10 @@ fn hoist_constants(region: RegionRef<'_, '_>) {
 /// rewritten and `spmd.exec.br_zero` replaces it), and when anything
 /// diverges every exit must be a known return or dead end (a wave that
 /// leaves through an exit must not strand parked lanes).
-fn reject_terminators<'c>(graph: &RegionGraph<'c, '_>, uniformity: &RegionUniformity<'c, '_>) -> Result<(), PredicateError<'c>> {
+fn reject_terminators<'c>(
+    graph: &RegionGraph<'c, '_>,
+    uniformity: &RegionUniformity<'c, '_>,
+) -> Result<(), PredicateError<'c>> {
     let mut any_divergent = false;
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         if graph.graph().successors(b).len() < 2 || !uniformity.info().is_divergent_branch(b) {
@@ -393,19 +438,32 @@ fn reject_wave_level<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), PredicateErr
 
 /// Definition 1 on the divergent branches; the first violation is an error
 /// that names the branch and the passes that fix it.
-fn check_reconverging<'c>(graph: &RegionGraph<'c, '_>, divergent: &[bool]) -> Result<(), PredicateError<'c>> {
+fn check_reconverging<'c>(
+    graph: &RegionGraph<'c, '_>,
+    divergent: &[bool],
+) -> Result<(), PredicateError<'c>> {
     let violations = check_with_exits(graph.graph(), &|b| divergent[b.index()], &|b| {
         prepare::is_function_exit(graph.terminator(b))
     });
-    let Some(first) = violations.first() else { return Ok(()) };
+    let Some(first) = violations.first() else {
+        return Ok(());
+    };
     let (block, what) = match first {
-        Violation::NotTwoWay { block, successors } => (*block, format!("has {successors} successors, not two")),
-        Violation::NoPostDominatingSuccessor { block, .. } => (*block, "has no post-dominating successor".to_string()),
+        Violation::NotTwoWay { block, successors } => {
+            (*block, format!("has {successors} successors, not two"))
+        }
+        Violation::NoPostDominatingSuccessor { block, .. } => {
+            (*block, "has no post-dominating successor".to_string())
+        }
     };
     Err(not_reconverging(graph, block, &what))
 }
 
-fn not_reconverging<'c>(graph: &RegionGraph<'c, '_>, block: BlockId, what: &str) -> PredicateError<'c> {
+fn not_reconverging<'c>(
+    graph: &RegionGraph<'c, '_>,
+    block: BlockId,
+    what: &str,
+) -> PredicateError<'c> {
     PredicateError::NotReconverging {
         location: graph.terminator_location(block),
         message: format!(
@@ -425,7 +483,8 @@ fn plan_function<'c>(
     // The rejoin point post-dominates on the paths that end the thread
     // normally: a successor that only reaches a dead end (`llvm.unreachable`,
     // a trap) imposes nothing, as in Definition 1.
-    let post_dominators = ExitPostDominance::new(g, &|b| prepare::is_function_exit(graph.terminator(b)));
+    let post_dominators =
+        ExitPostDominance::new(g, &|b| prepare::is_function_exit(graph.terminator(b)));
     let uniform_branch = |b: BlockId| g.successors(b).len() >= 2 && !divergent[b.index()];
     let mut lowerings = Vec::new();
     for b in (0..graph.num_blocks())

@@ -2,8 +2,8 @@
 //! the other side of a divergent branch ([`Parked`]), found from the
 //! liveness table, and the branch that parks lanes.
 
-use super::*;
 use super::lowerer::Lowerer;
+use super::*;
 
 /// A value kept per lane for the lanes parked for one rejoin point.
 pub(super) struct Parked<'c, 'a> {
@@ -51,7 +51,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             let regions: Vec<Vec<bool>> = parking
                 .iter()
                 .map(|branch| {
-                    plan::reachable_avoiding(g, g.successors(branch.block)[1 - branch.primary_slot], p, false)
+                    plan::reachable_avoiding(
+                        g,
+                        g.successors(branch.block)[1 - branch.primary_slot],
+                        p,
+                        false,
+                    )
                 })
                 .collect();
             let clobbered = |d: BlockId| regions.iter().any(|region| region[d.index()]);
@@ -67,8 +72,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 let mut passed: Vec<Value<'c, 'a>> = parking
                     .iter()
                     .filter_map(|branch| {
-                        edit::successor_operands(self.graph.terminator(branch.block), branch.primary_slot)
-                            .and_then(|operands| operands.get(i).copied())
+                        edit::successor_operands(
+                            self.graph.terminator(branch.block),
+                            branch.primary_slot,
+                        )
+                        .and_then(|operands| operands.get(i).copied())
                     })
                     .filter(|&v| !is_poison(v))
                     .collect();
@@ -174,12 +182,21 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
 
     /// The block argument that operand `operand` of terminator `user` of
     /// `b` is forwarded to, if it is a successor operand.
-    pub(super) fn forwarded_to(&self, b: BlockId, user: OperationRef<'c, 'a>, operand: usize) -> Option<Value<'c, 'a>> {
+    pub(super) fn forwarded_to(
+        &self,
+        b: BlockId,
+        user: OperationRef<'c, 'a>,
+        operand: usize,
+    ) -> Option<Value<'c, 'a>> {
         let successors = self.graph.graph().successors(b);
         match OperandSite::of(user, operand) {
-            OperandSite::Successor { slot, position } => {
-                Some(self.graph.block(successors[slot]).argument(position).ok()?.into())
-            }
+            OperandSite::Successor { slot, position } => Some(
+                self.graph
+                    .block(successors[slot])
+                    .argument(position)
+                    .ok()?
+                    .into(),
+            ),
             OperandSite::Plain(_) => None,
         }
     }
@@ -202,7 +219,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     }
 
     /// The mask code of a parking branch; returns `(m_P | c)`.
-    pub(super) fn emit_park(&self, branch: &DivergentBranch, id: i64, parked: &mut [Parked<'c, 'a>]) -> OperationRef<'c, 'a> {
+    pub(super) fn emit_park(
+        &self,
+        branch: &DivergentBranch,
+        id: i64,
+        parked: &mut [Parked<'c, 'a>],
+    ) -> OperationRef<'c, 'a> {
         let g = self.graph.graph();
         let block = self.graph.block(branch.block);
         let terminator = self.graph.terminator(branch.block);
@@ -211,19 +233,35 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let to_primary = if branch.primary_slot == 0 {
             condition
         } else {
-            let one = edit::insert_before_terminator(block, edit::bool_constant(self.context, true, location));
+            let one = edit::insert_before_terminator(
+                block,
+                edit::bool_constant(self.context, true, location),
+            );
             let i1: Type = IntegerType::new(self.context, 1).into();
             value(edit::insert_before_terminator(
                 block,
-                build(self.context, "arith.xori", &[condition, value(one)], &[i1], location),
+                build(
+                    self.context,
+                    "arith.xori",
+                    &[condition, value(one)],
+                    &[i1],
+                    location,
+                ),
             ))
         };
         let ballot = value(edit::insert_before_terminator(
             block,
-            build(self.context, names::BALLOT, &[to_primary], &[self.mask], location),
+            build(
+                self.context,
+                names::BALLOT,
+                &[to_primary],
+                &[self.mask],
+                location,
+            ),
         ));
         let p = branch.primary(g);
-        let primary_operands = edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
+        let primary_operands =
+            edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
         for item in parked
             .iter_mut()
             .filter(|item| item.rejoin == p && item.direct.is_none())
@@ -270,7 +308,13 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 location,
             ),
         );
-        let mut write = build(self.context, names::EXEC_WRITE, &[value(rest)], &[], location);
+        let mut write = build(
+            self.context,
+            names::EXEC_WRITE,
+            &[value(rest)],
+            &[],
+            location,
+        );
         write.set_discardable_attribute(PARK_ATTR, self.i64_attr(id));
         edit::insert_before_terminator(block, write);
         self.replace_terminator(branch, terminator, primary_operands);

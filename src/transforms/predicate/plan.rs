@@ -55,7 +55,10 @@ pub fn plan_branch<G: Graph + ?Sized>(
     // reflexively, and lanes parked for it would wait for a wave that may
     // never come back (every terminating path leaves by the other edge).
     let primary_slot = (0..2)
-        .find(|&slot| successors[slot] != block && post_dominators.post_dominates(graph, successors[slot], block))
+        .find(|&slot| {
+            successors[slot] != block
+                && post_dominators.post_dominates(graph, successors[slot], block)
+        })
         .ok_or(PlanError::NoRejoinPoint(block))?;
     let primary = successors[primary_slot];
     let secondary = successors[1 - primary_slot];
@@ -65,8 +68,14 @@ pub fn plan_branch<G: Graph + ?Sized>(
         .filter(|&i| region[i] && back[i])
         .map(BlockId::new)
         .collect();
-    let guarded = skip_empty_blocks || !safe_to_fall_through(graph, &region, &loop_blocks, uniform_branch);
-    Ok(DivergentBranch { block, primary_slot, guarded, loop_blocks })
+    let guarded =
+        skip_empty_blocks || !safe_to_fall_through(graph, &region, &loop_blocks, uniform_branch);
+    Ok(DivergentBranch {
+        block,
+        primary_slot,
+        guarded,
+        loop_blocks,
+    })
 }
 
 /// A wave with an empty exec walks through `region` to the rejoin point
@@ -81,14 +90,24 @@ fn safe_to_fall_through<G: Graph + ?Sized>(
     if !loop_blocks.is_empty() {
         return false;
     }
-    let blocks: Vec<BlockId> = (0..graph.num_blocks()).filter(|&i| region[i]).map(BlockId::new).collect();
-    let dead_end_or_scalar = blocks.iter().any(|&b| graph.successors(b).is_empty() || uniform_branch(b));
+    let blocks: Vec<BlockId> = (0..graph.num_blocks())
+        .filter(|&i| region[i])
+        .map(BlockId::new)
+        .collect();
+    let dead_end_or_scalar = blocks
+        .iter()
+        .any(|&b| graph.successors(b).is_empty() || uniform_branch(b));
     !dead_end_or_scalar && !has_cycle(graph, region)
 }
 
 /// Blocks reachable from `from` (forward, or backward when `backward`)
 /// without entering `avoid`; `from` itself counts.
-pub fn reachable_avoiding<G: Graph + ?Sized>(graph: &G, from: BlockId, avoid: BlockId, backward: bool) -> Vec<bool> {
+pub fn reachable_avoiding<G: Graph + ?Sized>(
+    graph: &G,
+    from: BlockId,
+    avoid: BlockId,
+    backward: bool,
+) -> Vec<bool> {
     let mut seen = vec![false; graph.num_blocks()];
     if from == avoid {
         return seen;
@@ -98,8 +117,16 @@ pub fn reachable_avoiding<G: Graph + ?Sized>(graph: &G, from: BlockId, avoid: Bl
         if std::mem::replace(&mut seen[b.index()], true) {
             continue;
         }
-        let next = if backward { graph.predecessors(b) } else { graph.successors(b) };
-        stack.extend(next.iter().copied().filter(|&n| n != avoid && !seen[n.index()]));
+        let next = if backward {
+            graph.predecessors(b)
+        } else {
+            graph.successors(b)
+        };
+        stack.extend(
+            next.iter()
+                .copied()
+                .filter(|&n| n != avoid && !seen[n.index()]),
+        );
     }
     seen
 }
@@ -155,7 +182,10 @@ mod tests {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 3), (0, 1), (1, 3), (1, 2), (2, 3)]);
         let pdt = ExitPostDominance::new(&g, &|b| g.is_exit(b));
         let a = plan_branch(&g, &pdt, b(0), false, &|_| false).unwrap();
-        assert_eq!((a.primary(&g), a.guarded, a.loop_blocks.is_empty()), (b(3), false, true));
+        assert_eq!(
+            (a.primary(&g), a.guarded, a.loop_blocks.is_empty()),
+            (b(3), false, true)
+        );
         let a = plan_branch(&g, &pdt, b(0), true, &|_| false).unwrap();
         assert!(a.guarded);
         // A scalar branch in B forces the guard on A even without skipping.
@@ -188,6 +218,9 @@ mod tests {
     fn no_post_dominating_successor_is_an_error() {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
         let pdt = ExitPostDominance::new(&g, &|b| g.is_exit(b));
-        assert_eq!(plan_branch(&g, &pdt, b(0), true, &|_| false), Err(PlanError::NoRejoinPoint(b(0))));
+        assert_eq!(
+            plan_branch(&g, &pdt, b(0), true, &|_| false),
+            Err(PlanError::NoRejoinPoint(b(0)))
+        );
     }
 }

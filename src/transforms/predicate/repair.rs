@@ -1,9 +1,9 @@
 //! Repair after the edit: SSA for the masks and the parked values, and the
 //! values whose definitions no longer dominate their uses.
 
-use super::*;
 use super::lowerer::Lowerer;
 use super::parking::Parked;
+use super::*;
 
 impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     pub(super) fn repair_ssa(
@@ -50,7 +50,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         }
         // One variable per parked value copied at the parking branches.
         let mut variable_of = vec![None; parked.len()];
-        for (j, item) in parked.iter().enumerate().filter(|(_, item)| !item.selects.is_empty()) {
+        for (j, item) in parked
+            .iter()
+            .enumerate()
+            .filter(|(_, item)| !item.selects.is_empty())
+        {
             variable_of[j] = Some(variables.len());
             let mut variable = Variable::default();
             variable.reads.push(id(item.rejoin));
@@ -65,12 +69,21 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             });
         }
         let reads = ssa::rewrite::apply(self.context, &graph, &defs, &variables, self.location);
-        let read_at = |k: usize, b: BlockId| reads[k].iter().find(|(block, _)| *block == b).map(|&(_, v)| v);
+        let read_at = |k: usize, b: BlockId| {
+            reads[k]
+                .iter()
+                .find(|(block, _)| *block == b)
+                .map(|&(_, v)| v)
+        };
         // Patch rejoin masks.
         for (k, &p) in rejoins.keys().enumerate() {
             let m = read_at(k, id(p)).expect("rejoin mask read");
             edit::set_operand(rejoin_ors[&p], 1, m);
-            for (j, _) in parked.iter().enumerate().filter(|(_, item)| item.rejoin == p) {
+            for (j, _) in parked
+                .iter()
+                .enumerate()
+                .filter(|(_, item)| item.rejoin == p)
+            {
                 edit::set_operand(merges[&j], 0, m);
             }
             for &(b, _, pending) in parks.iter().filter(|(_, target, _)| *target == p) {
@@ -85,7 +98,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             for &(b, select) in &item.selects {
                 edit::set_operand(select, 2, read_at(k, id(b)).expect("parked value read"));
             }
-            edit::set_operand(merges[&j], 1, read_at(k, id(item.rejoin)).expect("parked value read"));
+            edit::set_operand(
+                merges[&j],
+                1,
+                read_at(k, id(item.rejoin)).expect("parked value read"),
+            );
         }
         self.repair_values(parked, merges);
     }
@@ -97,16 +114,22 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     /// `arriving` operand, which reads the value at the start of the block;
     /// every other use reads the value at the start of its block (SSA
     /// repaired on the wave-level CFG).
-    pub(super) fn repair_values(&self, parked: &[Parked<'c, 'a>], merges: &HashMap<usize, OperationRef<'c, 'a>>) {
+    pub(super) fn repair_values(
+        &self,
+        parked: &[Parked<'c, 'a>],
+        merges: &HashMap<usize, OperationRef<'c, 'a>>,
+    ) {
         // Grouped by value, in the order of `parked` (deterministic output).
         let mut group_of: HashMap<usize, usize> = HashMap::new();
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for (j, item) in parked.iter().enumerate() {
             if item.argument.is_none() {
-                let g = *group_of.entry(item.value.to_raw().ptr as usize).or_insert_with(|| {
-                    groups.push(Vec::new());
-                    groups.len() - 1
-                });
+                let g = *group_of
+                    .entry(item.value.to_raw().ptr as usize)
+                    .or_insert_with(|| {
+                        groups.push(Vec::new());
+                        groups.len() - 1
+                    });
                 groups[g].push(j);
             }
         }
@@ -121,7 +144,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let mut users = Vec::new();
         for items in &by_value {
             let original = parked[items[0]].value;
-            let def_block = graph.id(value_block(original)).expect("defined in the region");
+            let def_block = graph
+                .id(value_block(original))
+                .expect("defined in the region");
             let mut variable = Variable::default();
             defs.push(Def::Value(original));
             variable.block_defs.push((def_block, defs.len() - 1));

@@ -40,9 +40,23 @@
 //! A round that does not make progress is an internal error, reported as
 //! a diagnostic: the transform never returns silently wrong IR.
 
-
+use crate::support::FastSet;
 use crate::transforms::flow::apply;
-use crate::{analysis::{cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal}, reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::{facts::{self, UniformityMark}, names::{self}, query, region_graph::{RegionGraph, RegionGraphError}}, transforms::prepare::{self, op_name}};
+use crate::transforms::flow::plan::{plan_reconvergence_checked_later, Ordering, PlanError};
+use crate::{
+    analysis::{
+        cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal},
+        reconverging,
+        region_uniformity::{RegionUniformity, UniformityOptions},
+    },
+    ir::{
+        facts::{self, UniformityMark},
+        names::{self},
+        query,
+        region_graph::{RegionGraph, RegionGraphError},
+    },
+    transforms::prepare::{self, op_name},
+};
 use melior::{
     ir::{
         block::BlockLike,
@@ -51,8 +65,6 @@ use melior::{
     },
     Context,
 };
-use crate::transforms::flow::plan::{plan_reconvergence_checked_later, Ordering, PlanError};
-use crate::support::FastSet;
 
 /// Options of the transform.
 #[derive(Clone, Debug)]
@@ -139,8 +151,12 @@ impl std::fmt::Display for ReconvergeError<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Region(error) => write!(f, "{error}"),
-            Self::UnsupportedTerminator { name, reason, .. } => write!(f, "unsupported terminator '{name}': {reason}"),
-            Self::Plan { error, .. } => write!(f, "internal error while planning reconvergence: {error}"),
+            Self::UnsupportedTerminator { name, reason, .. } => {
+                write!(f, "unsupported terminator '{name}': {reason}")
+            }
+            Self::Plan { error, .. } => {
+                write!(f, "internal error while planning reconvergence: {error}")
+            }
             Self::NotConverged { .. } => {
                 write!(f, "internal error: the function is still not reconverging after the transform; please report this")
             }
@@ -154,9 +170,9 @@ impl<'c> ReconvergeError<'c> {
         match self {
             Self::Region(RegionGraphError::MissingTerminator { location, .. }) => *location,
             Self::Region(RegionGraphError::EmptyRegion) => fallback,
-            Self::UnsupportedTerminator { location, .. } | Self::Plan { location, .. } | Self::NotConverged { location } => {
-                *location
-            }
+            Self::UnsupportedTerminator { location, .. }
+            | Self::Plan { location, .. }
+            | Self::NotConverged { location } => *location,
         }
     }
 }
@@ -179,9 +195,13 @@ impl CarriedDivergence {
         region: RegionRef<'c, 'a>,
         options: &ReconvergeOptions,
     ) -> Result<(Self, RegionGraph<'c, 'a>), ReconvergeError<'c>> {
-        let uniformity = RegionUniformity::compute(function, region, &options.uniformity).map_err(ReconvergeError::Region)?;
+        let uniformity = RegionUniformity::compute(function, region, &options.uniformity)
+            .map_err(ReconvergeError::Region)?;
         let graph = uniformity.graph();
-        let mut carried = Self { divergent: FastSet::default(), known: FastSet::default() };
+        let mut carried = Self {
+            divergent: FastSet::default(),
+            known: FastSet::default(),
+        };
         for b in (0..graph.num_blocks()).map(BlockId::new) {
             let address = graph.block(b).to_raw().ptr as usize;
             carried.known.insert(address);
@@ -248,7 +268,9 @@ pub fn reconverge_function<'c, 'a>(
         let divergent = divergence.flags(&graph);
         timer.lap("snapshot");
         let is_exit = |b: BlockId| prepare::is_function_exit(graph.terminator(b));
-        let reconverging = reconverging::check_with_exits(graph.graph(), &|b| divergent[b.index()], &is_exit).is_empty();
+        let reconverging =
+            reconverging::check_with_exits(graph.graph(), &|b| divergent[b.index()], &is_exit)
+                .is_empty();
         timer.lap("check");
         if reconverging {
             if stats.changed {
@@ -266,7 +288,14 @@ pub fn reconverge_function<'c, 'a>(
                 reason: prepare::UNKNOWN_EXIT_REASON,
             });
         }
-        let prepared = prepare_region(context, region, graph, &divergent, &mut divergence, &mut stats)?;
+        let prepared = prepare_region(
+            context,
+            region,
+            graph,
+            &divergent,
+            &mut divergence,
+            &mut stats,
+        )?;
         timer.lap("prepare");
         let Some(graph) = prepared else {
             stats.changed = true;
@@ -274,8 +303,9 @@ pub fn reconverge_function<'c, 'a>(
             continue;
         };
         let exit = prepare::single_return_block_in(&graph);
-        let plan = plan_reconvergence_checked_later(graph.graph(), &divergent, exit, options.ordering)
-            .map_err(|error| ReconvergeError::Plan { location, error })?;
+        let plan =
+            plan_reconvergence_checked_later(graph.graph(), &divergent, exit, options.ordering)
+                .map_err(|error| ReconvergeError::Plan { location, error })?;
         timer.lap("plan");
         if !plan.changed() {
             return Err(ReconvergeError::NotConverged { location });
@@ -291,7 +321,16 @@ pub fn reconverge_function<'c, 'a>(
                 .filter(|&b| divergent[b] && graph.graph().successors(BlockId::new(b)).len() >= 2)
                 .count();
         }
-        let applied = apply::apply_plan(context, region, &graph, &plan, options.selector_chain_length, apply::FlowStyle::SpmdFlow, location).map_err(ReconvergeError::Region)?;
+        let applied = apply::apply_plan(
+            context,
+            region,
+            &graph,
+            &plan,
+            options.selector_chain_length,
+            apply::FlowStyle::SpmdFlow,
+            location,
+        )
+        .map_err(ReconvergeError::Region)?;
         mark_uniform(context, &uniform_branches);
         timer.lap("apply, mark");
         stats.changed = true;
@@ -321,7 +360,9 @@ fn mark_uniform<'c>(context: &'c Context, branches: &[OperationRef<'c, '_>]) {
 }
 
 /// Rejects terminators the transform cannot reroute.
-fn check_terminators<'c>(graph: &crate::ir::region_graph::RegionGraph<'c, '_>) -> Result<(), ReconvergeError<'c>> {
+fn check_terminators<'c>(
+    graph: &crate::ir::region_graph::RegionGraph<'c, '_>,
+) -> Result<(), ReconvergeError<'c>> {
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         if graph.graph().successors(b).is_empty() {
             continue;
@@ -371,21 +412,36 @@ fn prepare_region<'c, 'a>(
         },
         stop_after_change: true,
     };
-    let prepared = prepare::prepare_region(context, region, graph, &preparation, divergence, None).map_err(|error| match error {
-        prepare::PrepareError::Region(error) => ReconvergeError::Region(error),
-        prepare::PrepareError::UnsupportedTerminator { location, name, reason } => {
-            ReconvergeError::UnsupportedTerminator { location, name, reason }
-        }
-    })?;
+    let prepared = prepare::prepare_region(context, region, graph, &preparation, divergence, None)
+        .map_err(|error| match error {
+            prepare::PrepareError::Region(error) => ReconvergeError::Region(error),
+            prepare::PrepareError::UnsupportedTerminator {
+                location,
+                name,
+                reason,
+            } => ReconvergeError::UnsupportedTerminator {
+                location,
+                name,
+                reason,
+            },
+        })?;
     stats.switches_lowered += prepared.switches_lowered;
     stats.returns_unified += prepared.returns_unified;
     stats.infinite_loops += prepared.infinite_loops;
-    Ok(if prepared.changed() { None } else { prepared.graph })
+    Ok(if prepared.changed() {
+        None
+    } else {
+        prepared.graph
+    })
 }
 
 /// Puts `spmd.convergence.entry` in the entry block and
 /// `spmd.convergence.loop` in each cycle header that lacks one.
-fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'c, 'a>, location: Location<'c>) {
+fn insert_convergence_tokens<'c, 'a>(
+    context: &'c Context,
+    graph: &RegionGraph<'c, 'a>,
+    location: Location<'c>,
+) {
     let dfs = Traversal::build(graph.graph());
     let dominators = DominatorTree::build(graph.graph());
     let mut forest = CycleForest::new();
@@ -393,8 +449,15 @@ fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'
     let token: Type = facts::token_type(context);
     let entry_block = graph.block(graph.graph().entry());
     let entry_token = existing_token(entry_block, names::CONVERGENCE_ENTRY).unwrap_or_else(|| {
-        let op = OperationBuilder::new(names::CONVERGENCE_ENTRY, location).add_results(&[token]).build().unwrap();
-        entry_block.insert_operation(0, op).result(0).unwrap().into()
+        let op = OperationBuilder::new(names::CONVERGENCE_ENTRY, location)
+            .add_results(&[token])
+            .build()
+            .unwrap();
+        entry_block
+            .insert_operation(0, op)
+            .result(0)
+            .unwrap()
+            .into()
     });
     let mut loop_tokens: Vec<Option<Value<'c, 'a>>> = vec![None; forest.num_cycles()];
     for cycle in forest.cycles() {
@@ -410,7 +473,9 @@ fn insert_convergence_tokens<'c, 'a>(context: &'c Context, graph: &RegionGraph<'
             }
             enclosing = forest.parent(p);
         }
-        let parent = enclosing.and_then(|p| loop_tokens[p.index()]).unwrap_or(entry_token);
+        let parent = enclosing
+            .and_then(|p| loop_tokens[p.index()])
+            .unwrap_or(entry_token);
         let value = existing_token(header, names::CONVERGENCE_LOOP).unwrap_or_else(|| {
             let op = OperationBuilder::new(names::CONVERGENCE_LOOP, location)
                 .add_operands(&[parent])

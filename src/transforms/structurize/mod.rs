@@ -66,13 +66,31 @@
 pub mod uniform_regions;
 
 use crate::support::{FastMap, FastSet};
-use crate::transforms::{hubs::{self, fix_irreducible::irreducible_hubs, HubError, HubStats}, prepare::{self, op_name}, flow::{apply::{apply_plan, FlowStyle}, plan::{plan_reconvergence_checked_later, Ordering, PlanError}}};
-use crate::{analysis::{cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal}, reconverging, region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions}, structured::{check_structured, FlowShape, StructuredInput}}, ir::{edit, facts::{self, UniformityMark}, names::{self}, query, region_graph::{RegionGraph, RegionGraphError}}};
-use melior::{
-    ir::{
-        block::BlockLike,
-        operation::OperationLike, BlockRef, Location, OperationRef, RegionRef,
+use crate::transforms::{
+    flow::{
+        apply::{apply_plan, FlowStyle},
+        plan::{plan_reconvergence_checked_later, Ordering, PlanError},
     },
+    hubs::{self, fix_irreducible::irreducible_hubs, HubError, HubStats},
+    prepare::{self, op_name},
+};
+use crate::{
+    analysis::{
+        cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal},
+        reconverging,
+        region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions},
+        structured::{check_structured, FlowShape, StructuredInput},
+    },
+    ir::{
+        edit,
+        facts::{self, UniformityMark},
+        names::{self},
+        query,
+        region_graph::{RegionGraph, RegionGraphError},
+    },
+};
+use melior::{
+    ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, RegionRef},
     Context,
 };
 
@@ -259,8 +277,15 @@ pub fn structurize_function<'c, 'a>(
     forest.compute(graph.graph(), &dfs);
     let irreducible = !forest.all_reducible();
     if irreducible && options.irreducible == IrreduciblePolicy::Reject {
-        let cycle = forest.cycles().find(|&c| !forest.is_reducible(c)).expect("an irreducible cycle");
-        let entries = forest.entries(cycle).iter().map(|&b| graph.name(b)).collect();
+        let cycle = forest
+            .cycles()
+            .find(|&c| !forest.is_reducible(c))
+            .expect("an irreducible cycle");
+        let entries = forest
+            .entries(cycle)
+            .iter()
+            .map(|&b| graph.name(b))
+            .collect();
         return Err(StructurizeError::Irreducible { location, entries });
     }
     // Uniformity is analysed on the input as it is: after return
@@ -269,23 +294,42 @@ pub fn structurize_function<'c, 'a>(
     // several exits anyway. Blocks created by the preparation inherit or
     // get their flags there.
     let mut divergence = if options.skip_uniform_regions {
-        Some(BranchDivergence::analyse(function, region, &options.uniformity)?)
+        Some(BranchDivergence::analyse(
+            function,
+            region,
+            &options.uniformity,
+        )?)
     } else {
         None
     };
     timer.lap("check input, uniformity");
     let has_unreachable = dfs.num_reachable() < graph.num_blocks();
-    let (mut stats, graph) = prepare_region(context, region, graph, has_unreachable, irreducible, location, divergence.as_mut())?;
+    let (mut stats, graph) = prepare_region(
+        context,
+        region,
+        graph,
+        has_unreachable,
+        irreducible,
+        location,
+        divergence.as_mut(),
+    )?;
     timer.lap("prepare");
 
     let n = graph.num_blocks();
-    let branch: Vec<bool> = (0..n).map(|b| has_two_targets(graph.graph(), BlockId::new(b))).collect();
+    let branch: Vec<bool> = (0..n)
+        .map(|b| has_two_targets(graph.graph(), BlockId::new(b)))
+        .collect();
     let kept = if let Some(divergence) = &divergence {
-        let divergent: Vec<bool> =
-            (0..n).map(|b| branch[b] && divergence.is_divergent(graph.block(BlockId::new(b)))).collect();
+        let divergent: Vec<bool> = (0..n)
+            .map(|b| branch[b] && divergence.is_divergent(graph.block(BlockId::new(b))))
+            .collect();
         let uniform: Vec<bool> = (0..n).map(|b| branch[b] && !divergent[b]).collect();
-        let mut kept =
-            uniform_regions::kept_uniform_branches(graph.graph(), &uniform, &divergent, options.relaxed_uniform_regions);
+        let mut kept = uniform_regions::kept_uniform_branches(
+            graph.graph(),
+            &uniform,
+            &divergent,
+            options.relaxed_uniform_regions,
+        );
         // An explicit uniform mark (from the user or an earlier run) says the
         // branch was deliberately left unstructured: keep it. Divergent
         // branches inside its region are structurized all the same.
@@ -297,9 +341,14 @@ pub fn structurize_function<'c, 'a>(
         vec![false; n]
     };
     let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
-    let kept_blocks: FastSet<usize> = (0..n).filter(|&b| kept[b]).map(|b| address(graph.block(BlockId::new(b)))).collect();
-    let structurized: FastSet<usize> =
-        (0..n).filter(|&b| branch[b] && !kept[b]).map(|b| address(graph.block(BlockId::new(b)))).collect();
+    let kept_blocks: FastSet<usize> = (0..n)
+        .filter(|&b| kept[b])
+        .map(|b| address(graph.block(BlockId::new(b))))
+        .collect();
+    let structurized: FastSet<usize> = (0..n)
+        .filter(|&b| branch[b] && !kept[b])
+        .map(|b| address(graph.block(BlockId::new(b))))
+        .collect();
     stats.kept_uniform = kept_blocks.len();
     timer.lap("kept branches");
 
@@ -313,7 +362,9 @@ pub fn structurize_function<'c, 'a>(
         };
         let must: Vec<bool> = (0..graph.num_blocks())
             .map(BlockId::new)
-            .map(|b| has_two_targets(graph.graph(), b) && !kept_blocks.contains(&address(graph.block(b))))
+            .map(|b| {
+                has_two_targets(graph.graph(), b) && !kept_blocks.contains(&address(graph.block(b)))
+            })
             .collect();
         let shapes = flow_shapes(&graph);
         let violations = check_structured(
@@ -325,20 +376,36 @@ pub fn structurize_function<'c, 'a>(
             },
         );
         timer.lap("snapshot, contract check");
-        let Some(first) = violations.first() else { break (graph, shapes) };
+        let Some(first) = violations.first() else {
+            break (graph, shapes);
+        };
         round += 1;
         if round == MAX_ROUNDS {
-            return Err(StructurizeError::NotStructured { location, detail: format!("{first:?} in {}", graph.name(first.block())) });
+            return Err(StructurizeError::NotStructured {
+                location,
+                detail: format!("{first:?} in {}", graph.name(first.block())),
+            });
         }
         let exit = prepare::single_return_block_in(&graph);
         let plan = plan_reconvergence_checked_later(graph.graph(), &must, exit, options.ordering)
             .map_err(|error| StructurizeError::Plan { location, error })?;
         timer.lap("plan");
         if !plan.changed() {
-            return Err(StructurizeError::NotStructured { location, detail: format!("{first:?}; the planner found nothing to do") });
+            return Err(StructurizeError::NotStructured {
+                location,
+                detail: format!("{first:?}; the planner found nothing to do"),
+            });
         }
-        let applied = apply_plan(context, region, &graph, &plan, options.selector_chain_length, FlowStyle::SpmdFlow, location)
-            .map_err(StructurizeError::Region)?;
+        let applied = apply_plan(
+            context,
+            region,
+            &graph,
+            &plan,
+            options.selector_chain_length,
+            FlowStyle::SpmdFlow,
+            location,
+        )
+        .map_err(StructurizeError::Region)?;
         stats.flows += applied.stats.flows;
         stats.changed = true;
         exact_graph = Some(applied.graph);
@@ -351,7 +418,8 @@ pub fn structurize_function<'c, 'a>(
     // snapshot stays exact for both.
     stats.changed |= mark_kept_uniform(context, &final_graph, &kept_blocks);
     if stats.changed {
-        stats.regions = add_reconvergence_markers(region, &final_graph, &final_shapes, &structurized, location);
+        stats.regions =
+            add_reconvergence_markers(region, &final_graph, &final_shapes, &structurized, location);
     }
     timer.lap("marks and markers");
     Ok(stats)
@@ -365,8 +433,10 @@ fn has_two_targets<G: Graph + ?Sized>(g: &G, b: BlockId) -> bool {
 
 /// Rejects terminators whose successor operands cannot be rewritten.
 fn check_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), StructurizeError<'c>> {
-    hubs::check_branch_terminators(graph).map_err(|e| StructurizeError::from_hub(e, graph.terminator_location(BlockId::new(0))))?;
-    let branches = (0..graph.num_blocks()).any(|b| graph.graph().successors(BlockId::new(b)).len() >= 2);
+    hubs::check_branch_terminators(graph)
+        .map_err(|e| StructurizeError::from_hub(e, graph.terminator_location(BlockId::new(0))))?;
+    let branches =
+        (0..graph.num_blocks()).any(|b| graph.graph().successors(BlockId::new(b)).len() >= 2);
     match prepare::unknown_exit(graph) {
         Some(b) if branches => {
             let terminator = graph.terminator(b);
@@ -403,8 +473,9 @@ fn prepare_region<'c, 'a>(
     let mut graph = if erased { snapshot()? } else { graph };
     timer.lap("unreachable blocks");
     if irreducible {
-        let (hub_stats, fixed) = hubs::run_rounds_on(context, region, Some(graph), location, irreducible_hubs)
-            .map_err(|e| StructurizeError::from_hub(e, location))?;
+        let (hub_stats, fixed) =
+            hubs::run_rounds_on(context, region, Some(graph), location, irreducible_hubs)
+                .map_err(|e| StructurizeError::from_hub(e, location))?;
         stats.irreducible = hub_stats;
         stats.changed |= stats.irreducible.rounds > 0;
         graph = fixed;
@@ -417,16 +488,32 @@ fn prepare_region<'c, 'a>(
         stop_after_change: false,
     };
     let mut observer = divergence;
-    let prepared = prepare::prepare_region(context, region, graph, &preparation, &mut observer, Some(&mut timer)).map_err(|error| match error {
+    let prepared = prepare::prepare_region(
+        context,
+        region,
+        graph,
+        &preparation,
+        &mut observer,
+        Some(&mut timer),
+    )
+    .map_err(|error| match error {
         prepare::PrepareError::Region(error) => StructurizeError::Region(error),
-        prepare::PrepareError::UnsupportedTerminator { location, name, reason } => {
-            StructurizeError::UnsupportedTerminator { location, name, reason }
-        }
+        prepare::PrepareError::UnsupportedTerminator {
+            location,
+            name,
+            reason,
+        } => StructurizeError::UnsupportedTerminator {
+            location,
+            name,
+            reason,
+        },
     })?;
     stats.switches_lowered = prepared.switches_lowered;
     stats.infinite_loops = prepared.infinite_loops;
     stats.changed |= prepared.changed();
-    let graph = prepared.graph.expect("a preparation that does not stop re-reads the region");
+    let graph = prepared
+        .graph
+        .expect("a preparation that does not stop re-reads the region");
     Ok((stats, graph))
 }
 
@@ -463,21 +550,31 @@ impl BranchDivergence {
         region: RegionRef<'c, '_>,
         options: &UniformityOptions,
     ) -> Result<Self, StructurizeError<'c>> {
-        let uniformity = RegionUniformity::compute(function, region, options).map_err(StructurizeError::Region)?;
+        let uniformity = RegionUniformity::compute(function, region, options)
+            .map_err(StructurizeError::Region)?;
         let graph = uniformity.graph();
         let divergent = (0..graph.num_blocks())
             .map(BlockId::new)
-            .map(|b| (graph.block(b).to_raw().ptr as usize, uniformity.info().is_divergent_branch(b)))
+            .map(|b| {
+                (
+                    graph.block(b).to_raw().ptr as usize,
+                    uniformity.info().is_divergent_branch(b),
+                )
+            })
             .collect();
         Ok(Self { divergent })
     }
 
     fn is_divergent(&self, block: BlockRef<'_, '_>) -> bool {
-        self.divergent.get(&(block.to_raw().ptr as usize)).copied().unwrap_or(true)
+        self.divergent
+            .get(&(block.to_raw().ptr as usize))
+            .copied()
+            .unwrap_or(true)
     }
 
     fn set(&mut self, block: BlockRef<'_, '_>, divergent: bool) {
-        self.divergent.insert(block.to_raw().ptr as usize, divergent);
+        self.divergent
+            .insert(block.to_raw().ptr as usize, divergent);
     }
 }
 
@@ -489,23 +586,31 @@ impl BranchDivergence {
 /// one pass on the C++ side (no per-op name lookups), where that list of
 /// allowed operations is kept, once ([`facts::flow_shapes`]).
 pub fn flow_shapes(graph: &RegionGraph<'_, '_>) -> Vec<Option<FlowShape>> {
-    let blocks: Vec<_> = (0..graph.num_blocks()).map(|b| graph.block(BlockId::new(b))).collect();
+    let blocks: Vec<_> = (0..graph.num_blocks())
+        .map(|b| graph.block(BlockId::new(b)))
+        .collect();
     facts::flow_shapes(&blocks)
 }
 
 /// Marks the kept branches that do not reconverge with a trusted
 /// `#spmd.uniformity<uniform>`; true if a mark was added.
-fn mark_kept_uniform<'c>(context: &'c Context, graph: &RegionGraph<'c, '_>, kept: &FastSet<usize>) -> bool {
+fn mark_kept_uniform<'c>(
+    context: &'c Context,
+    graph: &RegionGraph<'c, '_>,
+    kept: &FastSet<usize>,
+) -> bool {
     if kept.is_empty() {
         return false;
     }
     let is_kept = |b: BlockId| kept.contains(&(graph.block(b).to_raw().ptr as usize));
-    let violations = reconverging::check_with_exits(graph.graph(), &is_kept, &|b| prepare::is_function_exit(graph.terminator(b)));
+    let violations = reconverging::check_with_exits(graph.graph(), &is_kept, &|b| {
+        prepare::is_function_exit(graph.terminator(b))
+    });
     let uniform = facts::uniformity_attribute(context, UniformityMark::Uniform);
     let mut added = false;
     for violation in violations {
-        let (reconverging::Violation::NotTwoWay { block, .. } | reconverging::Violation::NoPostDominatingSuccessor { block, .. }) =
-            violation;
+        let (reconverging::Violation::NotTwoWay { block, .. }
+        | reconverging::Violation::NoPostDominatingSuccessor { block, .. }) = violation;
         let terminator = graph.terminator(block);
         if is_marked_uniform(terminator) {
             continue;
@@ -537,11 +642,19 @@ fn add_reconvergence_markers<'c>(
     let mut added = 0;
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let block = graph.block(b);
-        let wanted = structurized.contains(&(block.to_raw().ptr as usize)) && flow_shapes[b.index()].is_none();
+        let wanted = structurized.contains(&(block.to_raw().ptr as usize))
+            && flow_shapes[b.index()].is_none();
         if !wanted || has_head[b.index()] || !has_two_targets(graph.graph(), b) {
             continue;
         }
-        let Some(&join) = graph.graph().successors(b).iter().find(|&&s| pdom.post_dominates(s, b)) else { continue };
+        let Some(&join) = graph
+            .graph()
+            .successors(b)
+            .iter()
+            .find(|&&s| pdom.post_dominates(s, b))
+        else {
+            continue;
+        };
         // The branch and its join are in the snapshot, their terminators unreplaced.
         let terminator = graph.snapshot_terminator(b);
         edit::insert_reconvergence_marker(block, Some(terminator), true, next_id, location);
@@ -554,5 +667,6 @@ fn add_reconvergence_markers<'c>(
 
 /// The next free marker id and which blocks already hold a head.
 fn existing_heads(region: RegionRef<'_, '_>, graph: &RegionGraph<'_, '_>) -> (u64, Vec<bool>) {
-    facts::reconvergence_markers(region, graph.num_blocks()).expect("the snapshot has the region's blocks")
+    facts::reconvergence_markers(region, graph.num_blocks())
+        .expect("the snapshot has the region's blocks")
 }

@@ -49,7 +49,12 @@ use crate::analysis::cfg::{BlockId, DominatorTree, Graph, PostDominatorTree};
 /// `kept[b]`: `b` is a uniform branch left unstructured (see module docs).
 /// `uniform[b]` / `divergent[b]` flag the blocks ending in a uniform /
 /// divergent branch with at least two different successors.
-pub fn kept_uniform_branches<G: Graph + ?Sized>(g: &G, uniform: &[bool], divergent: &[bool], relaxed: bool) -> Vec<bool> {
+pub fn kept_uniform_branches<G: Graph + ?Sized>(
+    g: &G,
+    uniform: &[bool],
+    divergent: &[bool],
+    relaxed: bool,
+) -> Vec<bool> {
     let n = g.num_blocks();
     let dom = DominatorTree::build(g);
     let pdom = PostDominatorTree::build(g);
@@ -62,7 +67,10 @@ pub fn kept_uniform_branches<G: Graph + ?Sized>(g: &G, uniform: &[bool], diverge
     };
     // Points: spoilers at (dominator preorder, post-dominator preorder).
     let mut points: Vec<(u32, u32)> = Vec::new();
-    for d in (0..n).map(BlockId::new).filter(|&d| divergent[d.index()] && spoils(d)) {
+    for d in (0..n)
+        .map(BlockId::new)
+        .filter(|&d| divergent[d.index()] && spoils(d))
+    {
         if let (Some((x, _)), Some((y, _))) = (dom.tree_interval(d), pdom_tree.tree_interval(d)) {
             points.push((x, y));
         }
@@ -70,13 +78,24 @@ pub fn kept_uniform_branches<G: Graph + ?Sized>(g: &G, uniform: &[bool], diverge
     // Queries: uniform branches with their rectangles.
     let mut queries: Vec<(BlockId, (u32, u32), (u32, u32))> = Vec::new();
     for b in (0..n).map(BlockId::new).filter(|&b| uniform[b.index()]) {
-        let Some(xs) = dom.tree_interval(b) else { continue };
+        let Some(xs) = dom.tree_interval(b) else {
+            continue;
+        };
         // The immediate post-dominator, possibly the virtual exit.
         let Some(p) = pdom_tree.idom(b) else { continue };
-        let Some((y0, y1)) = pdom_tree.tree_interval(p) else { continue };
+        let Some((y0, y1)) = pdom_tree.tree_interval(p) else {
+            continue;
+        };
         queries.push((b, xs, (y0 + 1, y1)));
     }
-    let counts = count_in_rectangles(&points, &queries.iter().map(|&(_, xs, ys)| (xs, ys)).collect::<Vec<_>>(), pdom_tree_size(&pdom));
+    let counts = count_in_rectangles(
+        &points,
+        &queries
+            .iter()
+            .map(|&(_, xs, ys)| (xs, ys))
+            .collect::<Vec<_>>(),
+        pdom_tree_size(&pdom),
+    );
     let mut kept = vec![false; n];
     for ((b, _, _), count) in queries.into_iter().zip(counts) {
         kept[b.index()] = count == 0;
@@ -90,7 +109,11 @@ fn pdom_tree_size(pdom: &PostDominatorTree) -> usize {
 
 /// For each rectangle `[x0, x1) x [y0, y1)`, the number of points inside.
 /// Offline sweep over `x` with a Fenwick tree over `y`.
-pub(crate) fn count_in_rectangles(points: &[(u32, u32)], rects: &[((u32, u32), (u32, u32))], y_size: usize) -> Vec<usize> {
+pub(crate) fn count_in_rectangles(
+    points: &[(u32, u32)],
+    rects: &[((u32, u32), (u32, u32))],
+    y_size: usize,
+) -> Vec<usize> {
     // Events at x: add points with x < X before answering prefix(X).
     let mut sorted_points = points.to_vec();
     sorted_points.sort_unstable();
@@ -148,12 +171,16 @@ mod tests {
                 if !uniform[x] || !dom.is_reachable(b(x)) {
                     return false;
                 }
-                let Some(p) = pdom.as_dominator_tree().idom(b(x)) else { return false };
+                let Some(p) = pdom.as_dominator_tree().idom(b(x)) else {
+                    return false;
+                };
                 !(0..g.num_blocks()).any(|d| {
                     let spoiler = divergent[d]
-                        && (!relaxed
-                            || pdom.ipdom(b(d)).is_none_or(|q| !dom.dominates(b(d), q)));
-                    spoiler && dom.dominates(b(x), b(d)) && pdom.post_dominates(p, b(d)) && b(d) != p
+                        && (!relaxed || pdom.ipdom(b(d)).is_none_or(|q| !dom.dominates(b(d), q)));
+                    spoiler
+                        && dom.dominates(b(x), b(d))
+                        && pdom.post_dominates(p, b(d))
+                        && b(d) != p
                 })
             })
             .collect()
@@ -166,17 +193,32 @@ mod tests {
         for _ in 0..600 {
             let n = 3 + rng.below(50) as usize;
             let g = crate::analysis::cfg::random::realistic_cfg(&mut rng, n);
-            let branch: Vec<bool> = (0..g.num_blocks()).map(|x| g.successors(b(x)).len() >= 2).collect();
+            let branch: Vec<bool> = (0..g.num_blocks())
+                .map(|x| g.successors(b(x)).len() >= 2)
+                .collect();
             let divergent: Vec<bool> = branch.iter().map(|&br| br && rng.chance(300)).collect();
-            let uniform: Vec<bool> = branch.iter().zip(&divergent).map(|(&br, &d)| br && !d).collect();
+            let uniform: Vec<bool> = branch
+                .iter()
+                .zip(&divergent)
+                .map(|(&br, &d)| br && !d)
+                .collect();
             for relaxed in [false, true] {
                 let fast = kept_uniform_branches(&g, &uniform, &divergent, relaxed);
-                assert_eq!(fast, reference(&g, &uniform, &divergent, relaxed), "relaxed={relaxed}");
+                assert_eq!(
+                    fast,
+                    reference(&g, &uniform, &divergent, relaxed),
+                    "relaxed={relaxed}"
+                );
                 kept_any += fast.iter().filter(|&&k| k).count();
-                spoiled_any += (0..g.num_blocks()).filter(|&x| uniform[x] && !fast[x]).count();
+                spoiled_any += (0..g.num_blocks())
+                    .filter(|&x| uniform[x] && !fast[x])
+                    .count();
             }
         }
-        assert!(kept_any > 100 && spoiled_any > 100, "kept {kept_any}, spoiled {spoiled_any}");
+        assert!(
+            kept_any > 100 && spoiled_any > 100,
+            "kept {kept_any}, spoiled {spoiled_any}"
+        );
     }
 
     /// `if (u) { if (d) a; else b; } c`: the divergent if is SESE inside
@@ -184,7 +226,11 @@ mod tests {
     #[test]
     fn nested_sese_divergence_spoils_only_strict_mode() {
         // 0:u -> 1, 4; 1:d -> 2, 3; 2 -> 4... with join 5 for the inner if.
-        let g = CfgGraph::from_edges(6, b(0), &[(0, 1), (0, 4), (1, 2), (1, 3), (2, 5), (3, 5), (5, 4)]);
+        let g = CfgGraph::from_edges(
+            6,
+            b(0),
+            &[(0, 1), (0, 4), (1, 2), (1, 3), (2, 5), (3, 5), (5, 4)],
+        );
         let uniform = [true, false, false, false, false, false];
         let divergent = [false, true, false, false, false, false];
         assert!(kept_uniform_branches(&g, &uniform, &divergent, true)[0]);
@@ -205,7 +251,12 @@ mod tests {
     #[test]
     fn rectangle_counts() {
         let points = [(0, 0), (1, 2), (3, 1), (3, 3)];
-        let rects = [((0, 4), (0, 4)), ((1, 4), (1, 3)), ((2, 3), (0, 4)), ((3, 4), (3, 4))];
+        let rects = [
+            ((0, 4), (0, 4)),
+            ((1, 4), (1, 3)),
+            ((2, 3), (0, 4)),
+            ((3, 4), (3, 4)),
+        ];
         assert_eq!(count_in_rectangles(&points, &rects, 4), vec![4, 2, 0, 1]);
     }
 }

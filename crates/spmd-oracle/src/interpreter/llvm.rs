@@ -53,7 +53,9 @@ pub(super) fn execute(
                         let value = int_operand(value).map_err(|fault| fault.at(site))?;
                         int_unary(*unary, value, flag.is_true()).map_or(Value::Poison, Value::Int)
                     }
-                    (_, other) => return Err(Fault::Type(describe_operand("an i1 flag", other)).at(site)),
+                    (_, other) => {
+                        return Err(Fault::Type(describe_operand("an i1 flag", other)).at(site))
+                    }
                 }
             }
             OpKind::FloatUnary(unary) => match operand(0)? {
@@ -63,10 +65,16 @@ pub(super) fn execute(
                 other => return Err(Fault::Type(describe_operand("a float", other)).at(site)),
             },
             OpKind::Fma => match (operand(0)?, operand(1)?, operand(2)?) {
-                (Value::Poison, _, _) | (_, Value::Poison, _) | (_, _, Value::Poison) => Value::Poison,
+                (Value::Poison, _, _) | (_, Value::Poison, _) | (_, _, Value::Poison) => {
+                    Value::Poison
+                }
                 (Value::F32(a), Value::F32(b), Value::F32(c)) => Value::F32(a.mul_add(b, c)),
                 (Value::F64(a), Value::F64(b), Value::F64(c)) => Value::F64(a.mul_add(b, c)),
-                (other, _, _) => return Err(Fault::Type(describe_operand("three floats of one type", other)).at(site)),
+                (other, _, _) => {
+                    return Err(
+                        Fault::Type(describe_operand("three floats of one type", other)).at(site),
+                    )
+                }
             },
             OpKind::Freeze => freeze(operand(0)?, &op.result_type, thread, op, site)?,
             OpKind::CastChecked(cast, flags) => {
@@ -79,18 +87,28 @@ pub(super) fn execute(
             }
             OpKind::InsertValue { start, count } => {
                 let mut leaves = match operand(0)? {
-                    Value::Poison => vec![Value::Poison; aggregate_leaves(&op.result_type, site)?.len()],
+                    Value::Poison => {
+                        vec![Value::Poison; aggregate_leaves(&op.result_type, site)?.len()]
+                    }
                     container => leaves_of(container, thread, site)?.to_vec(),
                 };
                 let inserted = match operand(1)? {
                     Value::Poison => vec![Value::Poison; *count],
-                    Value::Aggregate(id) => thread.memory.aggregate(id).unwrap_or_default().to_vec(),
+                    Value::Aggregate(id) => {
+                        thread.memory.aggregate(id).unwrap_or_default().to_vec()
+                    }
                     scalar => vec![scalar],
                 };
                 let slot = leaves.get_mut(*start..*start + *count);
                 match slot {
                     Some(slot) if slot.len() == inserted.len() => slot.copy_from_slice(&inserted),
-                    _ => return Err(Fault::Type(format!("cannot insert {} leaves at {start}", inserted.len())).at(site)),
+                    _ => {
+                        return Err(Fault::Type(format!(
+                            "cannot insert {} leaves at {start}",
+                            inserted.len()
+                        ))
+                        .at(site))
+                    }
                 }
                 Value::Aggregate(thread.memory.make_aggregate(leaves))
             }
@@ -99,12 +117,18 @@ pub(super) fn execute(
                 container => {
                     let leaves = leaves_of(container, thread, site)?
                         .get(*start..*start + *count)
-                        .ok_or_else(|| Fault::Type(format!("no leaves {start}..{}", start + count)).at(site))?
+                        .ok_or_else(|| {
+                            Fault::Type(format!("no leaves {start}..{}", start + count)).at(site)
+                        })?
                         .to_vec();
                     match (&op.result_type, leaves.first()) {
-                        (ValueType::Aggregate(_), _) => Value::Aggregate(thread.memory.make_aggregate(leaves)),
+                        (ValueType::Aggregate(_), _) => {
+                            Value::Aggregate(thread.memory.make_aggregate(leaves))
+                        }
                         (_, Some(&leaf)) => leaf,
-                        (_, None) => return Err(Fault::Type(format!("no leaf at {start}")).at(site)),
+                        (_, None) => {
+                            return Err(Fault::Type(format!("no leaf at {start}")).at(site))
+                        }
                     }
                 }
             },
@@ -130,7 +154,14 @@ pub(super) fn execute(
                 let value = stored_value(operand(1)?, site)?;
                 thread
                     .memory
-                    .atomic_pointer(*kind, pointer, access.element, access.space, value, thread.linear)
+                    .atomic_pointer(
+                        *kind,
+                        pointer,
+                        access.element,
+                        access.space,
+                        value,
+                        thread.linear,
+                    )
                     .map_err(memory_fault)?
             }
             OpKind::CmpXchg(access) => {
@@ -139,17 +170,36 @@ pub(super) fn execute(
                 let new = stored_value(operand(2)?, site)?;
                 let (old, swapped) = thread
                     .memory
-                    .compare_exchange(pointer, access.element, access.space, expected, new, thread.linear)
+                    .compare_exchange(
+                        pointer,
+                        access.element,
+                        access.space,
+                        expected,
+                        new,
+                        thread.linear,
+                    )
                     .map_err(memory_fault)?;
-                Value::Aggregate(thread.memory.make_aggregate(vec![old, Value::bool(swapped)]))
+                Value::Aggregate(
+                    thread
+                        .memory
+                        .make_aggregate(vec![old, Value::bool(swapped)]),
+                )
             }
-            OpKind::PtrAlloca { element, per_item, space } => {
+            OpKind::PtrAlloca {
+                element,
+                per_item,
+                space,
+            } => {
                 let items = match operand(0)? {
                     Value::Poison => return Err(Fault::Poison(PoisonUse::Size).at(site)),
                     value => int_operand(value).map_err(|fault| fault.at(site))?.signed(),
                 };
                 let count = items.checked_mul(*per_item as i64).unwrap_or(-1);
-                let space = if *space == address_space::GENERIC { address_space::LOCAL } else { *space };
+                let space = if *space == address_space::GENERIC {
+                    address_space::LOCAL
+                } else {
+                    *space
+                };
                 let buffer = thread
                     .memory
                     .alloc_pointer_buffer(*element, count, space)
@@ -157,14 +207,24 @@ pub(super) fn execute(
                 Value::Ptr(Pointer::to_buffer(buffer))
             }
             OpKind::AddressOf { global, target } => {
-                let unknown = || ExecError::UnknownGlobal { site: site.clone(), name: global.clone() };
+                let unknown = || ExecError::UnknownGlobal {
+                    site: site.clone(),
+                    name: global.clone(),
+                };
                 let index = target.ok_or_else(unknown)?;
                 let description = globals.get(index).ok_or_else(unknown)?;
-                let element = description.element.ok_or_else(|| ExecError::Unsupported { site: site.clone() })?;
+                let element = description
+                    .element
+                    .ok_or_else(|| ExecError::Unsupported { site: site.clone() })?;
                 let cta = (description.space == address_space::SHARED).then(|| thread.cta_linear());
                 let buffer = thread
                     .memory
-                    .global_buffer(index, cta, (element, description.count, description.space), &description.init)
+                    .global_buffer(
+                        index,
+                        cta,
+                        (element, description.count, description.space),
+                        &description.init,
+                    )
                     .map_err(memory_fault)?;
                 Value::Ptr(Pointer::to_buffer(buffer))
             }
@@ -187,7 +247,8 @@ pub(super) fn execute(
                 Value::Ptr(pointer) => {
                     if let Some(buffer) = pointer.buffer {
                         let space = thread.memory.address_space(buffer);
-                        if *to != address_space::GENERIC && space.is_some_and(|space| space != *to) {
+                        if *to != address_space::GENERIC && space.is_some_and(|space| space != *to)
+                        {
                             return Err(memory_fault(MemoryError::AddressSpaceMismatch {
                                 buffer,
                                 buffer_space: space.unwrap_or_default(),
@@ -202,7 +263,10 @@ pub(super) fn execute(
             },
             OpKind::Warp(_) => return Err(ExecError::WarpCollective { site: site.clone() }),
             OpKind::UnsupportedIntrinsic(name) => {
-                return Err(ExecError::UnsupportedIntrinsic { site: site.clone(), name: name.clone() })
+                return Err(ExecError::UnsupportedIntrinsic {
+                    site: site.clone(),
+                    name: name.clone(),
+                })
             }
             _ => return Err(ExecError::Unsupported { site: site.clone() }),
         }))
@@ -217,14 +281,21 @@ fn unsupported_type(op: &Op, site: &OpSite) -> ExecError {
     }
 }
 
-fn aggregate_leaves<'t>(result_type: &'t ValueType, site: &OpSite) -> Result<&'t [ValueType], ExecError> {
+fn aggregate_leaves<'t>(
+    result_type: &'t ValueType,
+    site: &OpSite,
+) -> Result<&'t [ValueType], ExecError> {
     match result_type {
         ValueType::Aggregate(leaves) => Ok(leaves),
         other => Err(Fault::Type(format!("{other} is not an aggregate type")).at(site)),
     }
 }
 
-fn leaves_of<'m>(value: Value, thread: &'m ThreadState, site: &OpSite) -> Result<&'m [Value], ExecError> {
+fn leaves_of<'m>(
+    value: Value,
+    thread: &'m ThreadState,
+    site: &OpSite,
+) -> Result<&'m [Value], ExecError> {
     match value {
         Value::Aggregate(id) => thread
             .memory
@@ -247,10 +318,20 @@ fn zero_of(r#type: &ValueType) -> Option<Value> {
 
 /// `llvm.freeze`: poison (also in leaves) becomes zero, an arbitrary but
 /// fixed choice.
-fn freeze(value: Value, result_type: &ValueType, thread: &mut ThreadState, op: &Op, site: &OpSite) -> Result<Value, ExecError> {
+fn freeze(
+    value: Value,
+    result_type: &ValueType,
+    thread: &mut ThreadState,
+    op: &Op,
+    site: &OpSite,
+) -> Result<Value, ExecError> {
     match (value, result_type) {
         (Value::Poison, ValueType::Aggregate(leaves)) => {
-            let zeros = leaves.iter().map(zero_of).collect::<Option<Vec<_>>>().ok_or_else(|| unsupported_type(op, site))?;
+            let zeros = leaves
+                .iter()
+                .map(zero_of)
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| unsupported_type(op, site))?;
             Ok(Value::Aggregate(thread.memory.make_aggregate(zeros)))
         }
         (Value::Poison, scalar) => zero_of(scalar).ok_or_else(|| unsupported_type(op, site)),
@@ -262,7 +343,13 @@ fn freeze(value: Value, result_type: &ValueType, thread: &mut ThreadState, op: &
             let frozen = leaves
                 .iter()
                 .zip(types)
-                .map(|(leaf, r#type)| if leaf.is_poison() { zero_of(r#type) } else { Some(*leaf) })
+                .map(|(leaf, r#type)| {
+                    if leaf.is_poison() {
+                        zero_of(r#type)
+                    } else {
+                        Some(*leaf)
+                    }
+                })
                 .collect::<Option<Vec<_>>>()
                 .ok_or_else(|| unsupported_type(op, site))?;
             Ok(Value::Aggregate(thread.memory.make_aggregate(frozen)))
@@ -302,7 +389,13 @@ fn address(value: Value, site: &OpSite) -> Result<Pointer, ExecError> {
     }
 }
 
-fn gep(plan: &GepPlan, op: &Op, frame: &Frame, thread: &ThreadState, site: &OpSite) -> Result<Value, ExecError> {
+fn gep(
+    plan: &GepPlan,
+    op: &Op,
+    frame: &Frame,
+    thread: &ThreadState,
+    site: &OpSite,
+) -> Result<Value, ExecError> {
     let base = match read(frame, op.operands[0], site)? {
         Value::Ptr(pointer) => pointer,
         Value::Poison => return Ok(Value::Poison),

@@ -270,7 +270,10 @@ struct Entry {
 enum Status {
     Running,
     /// At a barrier (op site, barrier id).
-    Waiting { op: u32, id: i64 },
+    Waiting {
+        op: u32,
+        id: i64,
+    },
     Done,
 }
 
@@ -332,7 +335,9 @@ impl Executor {
     ) -> Result<CtaRun, WarpError> {
         let index = self
             .function_index(func)
-            .ok_or_else(|| WarpError::UnknownFunction { name: func.to_string() })?;
+            .ok_or_else(|| WarpError::UnknownFunction {
+                name: func.to_string(),
+            })?;
         let function = &self.program.functions[index];
         let (threads, width) = (dims.threads_per_block(), dims.subgroup_size);
         if threads == 0 || width == 0 || width > 64 {
@@ -351,19 +356,36 @@ impl Executor {
                 let id = ThreadId::from_linear(first + local, dims);
                 let mut frame = Frame::new(function);
                 let lane_args = args(id);
-                super::check_arguments(function, &lane_args, memory)
-                    .map_err(|error| WarpError::Lane { thread: local, block: 0, error })?;
+                super::check_arguments(function, &lane_args, memory).map_err(|error| {
+                    WarpError::Lane {
+                        thread: local,
+                        block: 0,
+                        error,
+                    }
+                })?;
                 for ((slot, _), value) in function.parameters.iter().zip(&lane_args) {
                     frame.slots[*slot as usize] = Some(*value);
                 }
-                lanes.push(Lane { id, linear: id.global_linear(dims), frame });
+                lanes.push(Lane {
+                    id,
+                    linear: id.global_linear(dims),
+                    frame,
+                });
             }
-            let live = if count == 64 { u64::MAX } else { (1u64 << count) - 1 };
+            let live = if count == 64 {
+                u64::MAX
+            } else {
+                (1u64 << count) - 1
+            };
             warps.push(Warp {
                 index: warp_index as u32,
                 lanes,
                 live,
-                stack: vec![Entry { block: 0, mask: live, join: None }],
+                stack: vec![Entry {
+                    block: 0,
+                    mask: live,
+                    join: None,
+                }],
                 next_op: 0,
                 entered: false,
                 blocks: 0,
@@ -371,14 +393,22 @@ impl Executor {
                 results: vec![Vec::new(); count as usize],
             });
         }
-        let mut state = Cta { dims: *dims, memory, stats: WarpStats::default(), fuel };
+        let mut state = Cta {
+            dims: *dims,
+            memory,
+            stats: WarpStats::default(),
+            fuel,
+        };
         loop {
             for warp in &mut warps {
                 if warp.status == Status::Running {
                     warp.status = self.run_warp(index, function, warp, &mut state)?;
                 }
             }
-            let waiting: Vec<&Warp> = warps.iter().filter(|warp| warp.status != Status::Done).collect();
+            let waiting: Vec<&Warp> = warps
+                .iter()
+                .filter(|warp| warp.status != Status::Done)
+                .collect();
             if waiting.is_empty() {
                 break;
             }
@@ -388,7 +418,9 @@ impl Executor {
                     waiting: waiting
                         .iter()
                         .filter_map(|warp| match warp.status {
-                            Status::Waiting { op, id } => Some((warp.index, site_of(function, op), id)),
+                            Status::Waiting { op, id } => {
+                                Some((warp.index, site_of(function, op), id))
+                            }
                             _ => None,
                         })
                         .collect(),
@@ -402,7 +434,10 @@ impl Executor {
             }
         }
         let results = warps.into_iter().flat_map(|warp| warp.results).collect();
-        Ok(CtaRun { results, stats: state.stats })
+        Ok(CtaRun {
+            results,
+            stats: state.stats,
+        })
     }
 
     /// Runs every CTA of the grid `dims` in lockstep warps, one CTA after
@@ -428,7 +463,13 @@ impl Executor {
     }
 
     /// Runs `warp` until it returns or waits at a barrier.
-    fn run_warp(&self, index: usize, function: &Function, warp: &mut Warp, cta: &mut Cta) -> Result<Status, WarpError> {
+    fn run_warp(
+        &self,
+        index: usize,
+        function: &Function,
+        warp: &mut Warp,
+        cta: &mut Cta,
+    ) -> Result<Status, WarpError> {
         loop {
             while let Some(top) = warp.stack.last() {
                 if top.join == Some(top.block) {
@@ -444,7 +485,10 @@ impl Executor {
             };
             if !warp.entered {
                 if warp.blocks >= cta.fuel {
-                    return Err(WarpError::OutOfFuel { warp: warp.index, fuel: cta.fuel });
+                    return Err(WarpError::OutOfFuel {
+                        warp: warp.index,
+                        fuel: cta.fuel,
+                    });
                 }
                 warp.blocks += 1;
                 cta.stats.blocks += 1;
@@ -469,8 +513,9 @@ impl Executor {
                     let Lane { id, linear, frame } = &mut warp.lanes[lane];
                     let mut tracer = NoTrace;
                     let mut state = lane_state(*id, *linear, cta, &mut tracer);
-                    self.execute(op, at, frame, &mut state)
-                        .map_err(|error| lane_error(warp.index, lane, top.block, cta.dims, error))?;
+                    self.execute(op, at, frame, &mut state).map_err(|error| {
+                        lane_error(warp.index, lane, top.block, cta.dims, error)
+                    })?;
                 }
             }
             if let Some(status) = self.warp_terminator(index, function, top, warp, cta)? {
@@ -502,7 +547,10 @@ impl Executor {
             flows.push((lane, flow));
         }
         let site = || site_of(function, terminator.site);
-        if flows.iter().all(|(_, flow)| matches!(flow, Flow::Return(_))) {
+        if flows
+            .iter()
+            .all(|(_, flow)| matches!(flow, Flow::Return(_)))
+        {
             if warp.stack.len() > 1 || top.mask != warp.live {
                 return Err(WarpError::PartialWarp {
                     warp: warp.index,
@@ -533,13 +581,17 @@ impl Executor {
             warp.goto(first.expect("all lanes branch"));
             return Ok(None);
         }
-        let join = function.lane_guards[top.block].filter(|_| choices.iter().all(|(_, choice)| choice.is_some()));
+        let join = function.lane_guards[top.block]
+            .filter(|_| choices.iter().all(|(_, choice)| choice.is_some()));
         let Some(join) = join else {
             return Err(WarpError::WarpDiverged {
                 warp: warp.index,
                 block: top.block,
                 site: site(),
-                choices: choices.iter().map(|&(lane, choice)| (lane as u32, choice)).collect(),
+                choices: choices
+                    .iter()
+                    .map(|&(lane, choice)| (lane as u32, choice))
+                    .collect(),
             });
         };
         cta.stats.divergent_guards += 1;
@@ -552,23 +604,39 @@ impl Executor {
                 .iter()
                 .filter(|(_, choice)| *choice == Some(successor.block))
                 .fold(0u64, |mask, (lane, _)| mask | (1u64 << lane));
-            if mask != 0 && successor.block != join && !targets.iter().any(|(block, _)| *block == successor.block) {
+            if mask != 0
+                && successor.block != join
+                && !targets.iter().any(|(block, _)| *block == successor.block)
+            {
                 targets.push((successor.block, mask));
             }
         }
         for &(block, mask) in targets.iter().rev() {
-            warp.stack.push(Entry { block, mask, join: Some(join) });
+            warp.stack.push(Entry {
+                block,
+                mask,
+                join: Some(join),
+            });
         }
         Ok(None)
     }
 
     /// A warp collective or barrier for the executing lanes of `top`.
-    fn warp_op(&self, kind: WarpOp, op: &Op, function: &Function, top: Entry, warp: &mut Warp, cta: &mut Cta) -> Result<Step, WarpError> {
+    fn warp_op(
+        &self,
+        kind: WarpOp,
+        op: &Op,
+        function: &Function,
+        top: Entry,
+        warp: &mut Warp,
+        cta: &mut Cta,
+    ) -> Result<Step, WarpError> {
         let site = || site_of(function, op.site);
         let executing = top.mask;
         let dims = cta.dims;
         let warp_index = warp.index;
-        let lane_fail = |lane: usize, error: ExecError| lane_error(warp_index, lane, top.block, dims, error);
+        let lane_fail =
+            |lane: usize, error: ExecError| lane_error(warp_index, lane, top.block, dims, error);
         let read = |warp: &Warp, lane: usize, operand: usize| -> Result<Value, WarpError> {
             warp.lanes[lane].frame.slots[op.operands[operand] as usize]
                 .ok_or_else(|| lane_fail(lane, ExecError::UndefinedValue { site: site() }))
@@ -576,10 +644,19 @@ impl Executor {
         let read_u32 = |warp: &Warp, lane: usize, operand: usize| -> Result<u32, WarpError> {
             match read(warp, lane, operand)? {
                 Value::Int(value) => Ok(value.unsigned() as u32),
-                Value::Poison => Err(lane_fail(lane, ExecError::PoisonUsed { site: site(), usage: PoisonUse::Collective })),
+                Value::Poison => Err(lane_fail(
+                    lane,
+                    ExecError::PoisonUsed {
+                        site: site(),
+                        usage: PoisonUse::Collective,
+                    },
+                )),
                 other => Err(lane_fail(
                     lane,
-                    ExecError::TypeMismatch { site: site(), detail: format!("expected an i32, found {other}") },
+                    ExecError::TypeMismatch {
+                        site: site(),
+                        detail: format!("expected an i32, found {other}"),
+                    },
                 )),
             }
         };
@@ -587,14 +664,21 @@ impl Executor {
             for lane in lanes_of(executing) {
                 let member = u64::from(read_u32(warp, lane, operand)?);
                 if member != executing {
-                    return Err(WarpError::MemberMask { warp: warp.index, site: site(), executing, member });
+                    return Err(WarpError::MemberMask {
+                        warp: warp.index,
+                        site: site(),
+                        executing,
+                        member,
+                    });
                 }
             }
             Ok(())
         };
         let check_members = |warp: &Warp| check_members_at(warp, 0);
         let results: Vec<(usize, Value)> = match kind {
-            WarpOp::ActiveMask => lanes_of(executing).map(|lane| (lane, Value::i32(executing as u32 as i32))).collect(),
+            WarpOp::ActiveMask => lanes_of(executing)
+                .map(|lane| (lane, Value::i32(executing as u32 as i32)))
+                .collect(),
             WarpOp::WarpSync => {
                 check_members(warp)?;
                 Vec::new()
@@ -623,7 +707,10 @@ impl Executor {
                         other => {
                             return Err(lane_fail(
                                 lane,
-                                ExecError::TypeMismatch { site: site(), detail: format!("expected an i1, found {other}") },
+                                ExecError::TypeMismatch {
+                                    site: site(),
+                                    detail: format!("expected an i1, found {other}"),
+                                },
                             ))
                         }
                     });
@@ -634,7 +721,9 @@ impl Executor {
                     let bits: Vec<bool> = predicates.into_iter().flatten().collect();
                     match vote {
                         VoteKind::Ballot => Value::i32(
-                            lanes_of(executing).zip(&bits).fold(0u32, |mask, (lane, &bit)| mask | (u32::from(bit) << lane))
+                            lanes_of(executing)
+                                .zip(&bits)
+                                .fold(0u32, |mask, (lane, &bit)| mask | (u32::from(bit) << lane))
                                 as i32,
                         ),
                         VoteKind::Any => Value::bool(bits.iter().any(|&bit| bit)),
@@ -666,20 +755,36 @@ impl Executor {
             }
             WarpOp::Barrier { has_id, has_count } => {
                 if warp.stack.len() > 1 || executing != warp.live {
-                    return Err(WarpError::PartialWarp { warp: warp.index, site: site(), executing, live: warp.live });
+                    return Err(WarpError::PartialWarp {
+                        warp: warp.index,
+                        site: site(),
+                        executing,
+                        live: warp.live,
+                    });
                 }
                 let mut id = None;
                 for lane in lanes_of(executing) {
-                    let this = if has_id { i64::from(read_u32(warp, lane, 0)?) } else { 0 };
+                    let this = if has_id {
+                        i64::from(read_u32(warp, lane, 0)?)
+                    } else {
+                        0
+                    };
                     if has_count {
                         let count = read_u32(warp, lane, usize::from(has_id))?;
-                        let whole = dims.threads_per_block().div_ceil(dims.subgroup_size) * dims.subgroup_size;
+                        let whole = dims.threads_per_block().div_ceil(dims.subgroup_size)
+                            * dims.subgroup_size;
                         if count != whole && count != dims.threads_per_block() {
                             return Err(lane_fail(lane, ExecError::Unsupported { site: site() }));
                         }
                     }
                     if id.is_some_and(|id| id != this) {
-                        return Err(lane_fail(lane, ExecError::PoisonUsed { site: site(), usage: PoisonUse::Collective }));
+                        return Err(lane_fail(
+                            lane,
+                            ExecError::PoisonUsed {
+                                site: site(),
+                                usage: PoisonUse::Collective,
+                            },
+                        ));
                     }
                     id = Some(this);
                 }
@@ -745,7 +850,12 @@ fn position<'p>(index: usize, function: &'p Function, block: usize, frame: &Fram
     }
 }
 
-fn lane_state<'r>(id: ThreadId, linear: u32, cta: &'r mut Cta, tracer: &'r mut NoTrace) -> ThreadState<'r> {
+fn lane_state<'r>(
+    id: ThreadId,
+    linear: u32,
+    cta: &'r mut Cta,
+    tracer: &'r mut NoTrace,
+) -> ThreadState<'r> {
     ThreadState {
         id,
         linear,
@@ -790,8 +900,23 @@ mod tests {
 
     #[test]
     fn warp_stats_add_up() {
-        let mut total = WarpStats { blocks: 1, uniform_branches: 2, divergent_guards: 3, collectives: 4, barriers: 5 };
+        let mut total = WarpStats {
+            blocks: 1,
+            uniform_branches: 2,
+            divergent_guards: 3,
+            collectives: 4,
+            barriers: 5,
+        };
         total += total;
-        assert_eq!(total, WarpStats { blocks: 2, uniform_branches: 4, divergent_guards: 6, collectives: 8, barriers: 10 });
+        assert_eq!(
+            total,
+            WarpStats {
+                blocks: 2,
+                uniform_branches: 4,
+                divergent_guards: 6,
+                collectives: 8,
+                barriers: 10
+            }
+        );
     }
 }

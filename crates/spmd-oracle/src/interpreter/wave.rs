@@ -61,7 +61,11 @@ pub enum WaveError {
     /// Lanes parked for rejoin point `id` are not active after it.
     NotReconverged { id: i64, block: usize, missing: u64 },
     /// A scalar branch whose active lanes disagree, or with no active lane.
-    NotUniform { block: usize, op: String, active: u64 },
+    NotUniform {
+        block: usize,
+        op: String,
+        active: u64,
+    },
     /// A terminator outside the wave-level contract.
     NotWaveLevel { block: usize, op: String },
     /// The wave returned with lanes missing.
@@ -70,7 +74,10 @@ pub enum WaveError {
     OutOfFuel,
     /// A wave of `lanes` lanes: none, more than the 64 an exec mask holds,
     /// or more than the function's `spmd.wave_size`.
-    BadWaveSize { lanes: usize, wave_size: Option<u64> },
+    BadWaveSize {
+        lanes: usize,
+        wave_size: Option<u64>,
+    },
     /// `spmd.mask.to_bits`/`from_bits` with mask bits that do not fit the
     /// integer, or that name lanes beyond the wave.
     MaskCarrier { block: usize, bits: u64, lanes: u32 },
@@ -86,15 +93,32 @@ impl fmt::Display for WaveError {
             Self::NotUniform { block, op, active } => {
                 write!(f, "scalar branch {op} in block {block} is not uniform over the active lanes {active:#x}")
             }
-            Self::NotWaveLevel { block, op } => write!(f, "{op} in block {block} is not wave-level control flow"),
-            Self::ReturnedPartially { exec, all } => write!(f, "the wave returned with exec {exec:#x} instead of {all:#x}"),
-            Self::OutOfFuel => write!(f, "the wave ran out of fuel"),
-            Self::BadWaveSize { lanes, wave_size: Some(size) } => {
-                write!(f, "a wave of {lanes} lanes for a function lowered for waves of {size}")
+            Self::NotWaveLevel { block, op } => {
+                write!(f, "{op} in block {block} is not wave-level control flow")
             }
-            Self::BadWaveSize { lanes, wave_size: None } => write!(f, "a wave of {lanes} lanes (1 to 64 are supported)"),
+            Self::ReturnedPartially { exec, all } => write!(
+                f,
+                "the wave returned with exec {exec:#x} instead of {all:#x}"
+            ),
+            Self::OutOfFuel => write!(f, "the wave ran out of fuel"),
+            Self::BadWaveSize {
+                lanes,
+                wave_size: Some(size),
+            } => {
+                write!(
+                    f,
+                    "a wave of {lanes} lanes for a function lowered for waves of {size}"
+                )
+            }
+            Self::BadWaveSize {
+                lanes,
+                wave_size: None,
+            } => write!(f, "a wave of {lanes} lanes (1 to 64 are supported)"),
             Self::MaskCarrier { block, bits, lanes } => {
-                write!(f, "mask bits {bits:#x} in block {block} do not fit a carrier of {lanes} lanes")
+                write!(
+                    f,
+                    "mask bits {bits:#x} in block {block} do not fit a carrier of {lanes} lanes"
+                )
             }
         }
     }
@@ -139,25 +163,42 @@ impl Executor {
         memory: &mut Memory,
         fuel: u64,
     ) -> Result<WaveRun, WaveError> {
-        let index = self.function_index(func_name).ok_or_else(|| WaveError::Lane {
-            lane: 0,
-            error: ExecError::UnknownFunction { name: func_name.to_string() },
-        })?;
+        let index = self
+            .function_index(func_name)
+            .ok_or_else(|| WaveError::Lane {
+                lane: 0,
+                error: ExecError::UnknownFunction {
+                    name: func_name.to_string(),
+                },
+            })?;
         let function = &self.program.functions[index];
         let lanes = args.len();
         if lanes == 0 || lanes > 64 || function.wave_size.is_some_and(|size| lanes as u64 > size) {
-            return Err(WaveError::BadWaveSize { lanes, wave_size: function.wave_size });
+            return Err(WaveError::BadWaveSize {
+                lanes,
+                wave_size: function.wave_size,
+            });
         }
-        let all = if lanes == 64 { u64::MAX } else { (1u64 << lanes) - 1 };
+        let all = if lanes == 64 {
+            u64::MAX
+        } else {
+            (1u64 << lanes) - 1
+        };
         let mut wave = Wave {
             frames: (0..lanes).map(|_| Frame::new(function)).collect(),
-            ids: (0..lanes).map(|l| ThreadId::from_linear(first_thread + l as u32, dims)).collect(),
+            ids: (0..lanes)
+                .map(|l| ThreadId::from_linear(first_thread + l as u32, dims))
+                .collect(),
             dims: *dims,
             memory,
             exec: all,
             all,
             parked: HashMap::new(),
-            run: WaveRun { results: vec![Vec::new(); lanes], blocks: vec![Vec::new(); lanes], rejoins_checked: 0 },
+            run: WaveRun {
+                results: vec![Vec::new(); lanes],
+                blocks: vec![Vec::new(); lanes],
+                rejoins_checked: 0,
+            },
         };
         for (frame, lane_args) in wave.frames.iter_mut().zip(args) {
             for ((slot, _), value) in function.parameters.iter().zip(lane_args) {
@@ -170,7 +211,12 @@ impl Executor {
             for frame in &mut wave.frames[1..] {
                 frame.enter(block);
             }
-            let at = Position { index, function, block, visit };
+            let at = Position {
+                index,
+                function,
+                block,
+                visit,
+            };
             for lane in lanes_of(wave.exec) {
                 wave.run.blocks[lane].push(block);
             }
@@ -186,7 +232,12 @@ impl Executor {
     }
 
     /// One operation for the whole wave.
-    fn wave_op(&self, op: &crate::program::Op, at: Position, wave: &mut Wave) -> Result<(), WaveError> {
+    fn wave_op(
+        &self,
+        op: &crate::program::Op,
+        at: Position,
+        wave: &mut Wave,
+    ) -> Result<(), WaveError> {
         if let OpKind::Wave(kind) = &op.kind {
             return wave_mask_op(kind, op, at, wave);
         }
@@ -208,7 +259,8 @@ impl Executor {
                 blocks_executed: 0,
                 call_stack: Vec::new(),
             };
-            self.execute(op, at, &mut wave.frames[lane], &mut state).map_err(|error| WaveError::Lane { lane, error })?;
+            self.execute(op, at, &mut wave.frames[lane], &mut state)
+                .map_err(|error| WaveError::Lane { lane, error })?;
         }
         Ok(())
     }
@@ -228,7 +280,12 @@ fn mask_operand(wave: &Wave, slot: u32) -> u64 {
 }
 
 /// `spmd.exec.*`, `spmd.ballot`, `spmd.mask.*`.
-fn wave_mask_op(kind: &WaveOp, op: &crate::program::Op, at: Position, wave: &mut Wave) -> Result<(), WaveError> {
+fn wave_mask_op(
+    kind: &WaveOp,
+    op: &crate::program::Op,
+    at: Position,
+    wave: &mut Wave,
+) -> Result<(), WaveError> {
     let operand = |wave: &Wave, i: usize| mask_operand(wave, op.operands[i]);
     let (block, site) = (at.block, at.site(op.site));
     let result = match kind {
@@ -246,7 +303,11 @@ fn wave_mask_op(kind: &WaveOp, op: &crate::program::Op, at: Position, wave: &mut
             if let Some(id) = rejoin {
                 let diverged = wave.parked.remove(id).unwrap_or(0);
                 if diverged & !new != 0 {
-                    return Err(WaveError::NotReconverged { id: *id, block, missing: diverged & !new });
+                    return Err(WaveError::NotReconverged {
+                        id: *id,
+                        block,
+                        missing: diverged & !new,
+                    });
                 }
                 wave.run.rejoins_checked += 1;
                 // The rejoining lanes enter the rejoin block now.
@@ -260,7 +321,11 @@ fn wave_mask_op(kind: &WaveOp, op: &crate::program::Op, at: Position, wave: &mut
         WaveOp::ToBits => {
             let bits = operand(wave, 0);
             let width = op.result_type.int_width().unwrap_or(64);
-            let value = IntValue::new(width, bits).ok_or(WaveError::MaskCarrier { block, bits, lanes: width })?;
+            let value = IntValue::new(width, bits).ok_or(WaveError::MaskCarrier {
+                block,
+                bits,
+                lanes: width,
+            })?;
             for frame in &mut wave.frames {
                 frame.slots[op.results[0] as usize] = Some(Value::Int(value));
             }
@@ -269,14 +334,22 @@ fn wave_mask_op(kind: &WaveOp, op: &crate::program::Op, at: Position, wave: &mut
         WaveOp::FromBits => {
             let bits = operand(wave, 0);
             if bits & !wave.all != 0 {
-                return Err(WaveError::MaskCarrier { block, bits, lanes: wave.frames.len() as u32 });
+                return Err(WaveError::MaskCarrier {
+                    block,
+                    bits,
+                    lanes: wave.frames.len() as u32,
+                });
             }
             bits
         }
         WaveOp::Select => {
             let mask = operand(wave, 0);
             for (lane, frame) in wave.frames.iter_mut().enumerate() {
-                let pick = if mask & (1 << lane) != 0 { op.operands[1] } else { op.operands[2] };
+                let pick = if mask & (1 << lane) != 0 {
+                    op.operands[1]
+                } else {
+                    op.operands[2]
+                };
                 frame.slots[op.results[0] as usize] = frame.slots[pick as usize];
             }
             return Ok(());
@@ -290,11 +363,17 @@ fn wave_mask_op(kind: &WaveOp, op: &crate::program::Op, at: Position, wave: &mut
 
 /// The active lanes whose `i1` operand is true; poison in an active lane
 /// is an error.
-fn ballot(op: &crate::program::Op, site: &crate::error::OpSite, wave: &Wave) -> Result<u64, WaveError> {
+fn ballot(
+    op: &crate::program::Op,
+    site: &crate::error::OpSite,
+    wave: &Wave,
+) -> Result<u64, WaveError> {
     let mut bits = 0;
     for lane in lanes_of(wave.exec) {
         match wave.frames[lane].slots[op.operands[0] as usize] {
-            Some(Value::Int(flag)) if flag.width() == 1 => bits |= u64::from(flag.is_true()) << lane,
+            Some(Value::Int(flag)) if flag.width() == 1 => {
+                bits |= u64::from(flag.is_true()) << lane
+            }
             _ => {
                 return Err(WaveError::Lane {
                     lane,
@@ -307,16 +386,30 @@ fn ballot(op: &crate::program::Op, site: &crate::error::OpSite, wave: &Wave) -> 
 }
 
 /// Runs the terminator of `block`; `None` when the wave returned.
-fn wave_terminator(function: &Function, block: usize, wave: &mut Wave) -> Result<Option<usize>, WaveError> {
+fn wave_terminator(
+    function: &Function,
+    block: usize,
+    wave: &mut Wave,
+) -> Result<Option<usize>, WaveError> {
     let terminator = &function.blocks[block].terminator;
-    let name = function.sites.get(terminator.site as usize).map(|s| s.op_name.clone()).unwrap_or_default();
+    let name = function
+        .sites
+        .get(terminator.site as usize)
+        .map(|s| s.op_name.clone())
+        .unwrap_or_default();
     let chosen = match &terminator.kind {
         TerminatorKind::Return => {
             if wave.exec != wave.all {
-                return Err(WaveError::ReturnedPartially { exec: wave.exec, all: wave.all });
+                return Err(WaveError::ReturnedPartially {
+                    exec: wave.exec,
+                    all: wave.all,
+                });
             }
             for lane in 0..wave.frames.len() {
-                let values = terminator.operands.iter().map(|&s| wave.frames[lane].slots[s as usize].unwrap_or(Value::Poison));
+                let values = terminator
+                    .operands
+                    .iter()
+                    .map(|&s| wave.frames[lane].slots[s as usize].unwrap_or(Value::Poison));
                 wave.run.results[lane] = values.collect();
             }
             return Ok(None);
@@ -331,7 +424,11 @@ fn wave_terminator(function: &Function, block: usize, wave: &mut Wave) -> Result
     let successor = &terminator.successors[chosen];
     let parameters = &function.blocks[successor.block].arguments;
     for frame in &mut wave.frames {
-        let values: Vec<Option<Value>> = successor.arguments.iter().map(|&s| frame.slots[s as usize]).collect();
+        let values: Vec<Option<Value>> = successor
+            .arguments
+            .iter()
+            .map(|&s| frame.slots[s as usize])
+            .collect();
         for (&slot, value) in parameters.iter().zip(values) {
             frame.slots[slot as usize] = value;
         }
@@ -346,12 +443,18 @@ fn uniform_choice(
     name: &str,
     wave: &Wave,
 ) -> Result<usize, WaveError> {
-    let not_uniform = || WaveError::NotUniform { block, op: name.to_string(), active: wave.exec };
+    let not_uniform = || WaveError::NotUniform {
+        block,
+        op: name.to_string(),
+        active: wave.exec,
+    };
     let mut choice = None;
     for lane in lanes_of(wave.exec) {
         let flag = wave.frames[lane].slots[terminator.operands[0] as usize];
         let this = match (&terminator.kind, flag) {
-            (TerminatorKind::CondBranch, Some(Value::Int(bit))) if bit.width() == 1 => usize::from(!bit.is_true()),
+            (TerminatorKind::CondBranch, Some(Value::Int(bit))) if bit.width() == 1 => {
+                usize::from(!bit.is_true())
+            }
             (TerminatorKind::Switch { cases }, Some(Value::Int(value))) => {
                 cases.iter().position(|c| *c == value).map_or(0, |i| i + 1)
             }

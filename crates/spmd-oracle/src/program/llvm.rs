@@ -201,9 +201,19 @@ pub(crate) struct Global {
 /// The memory layout of an LLVM type on NVPTX.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Layout {
-    Scalar { size: u64, leaf: ValueType },
-    Struct { fields: Vec<(u64, Layout)>, size: u64, align: u64 },
-    Array { element: Box<Layout>, count: u64 },
+    Scalar {
+        size: u64,
+        leaf: ValueType,
+    },
+    Struct {
+        fields: Vec<(u64, Layout)>,
+        size: u64,
+        align: u64,
+    },
+    Array {
+        element: Box<Layout>,
+        count: u64,
+    },
 }
 
 impl Layout {
@@ -234,7 +244,9 @@ impl Layout {
     fn leaf_types(&self, out: &mut Vec<ValueType>) {
         match self {
             Self::Scalar { leaf, .. } => out.push(leaf.clone()),
-            Self::Struct { fields, .. } => fields.iter().for_each(|(_, field)| field.leaf_types(out)),
+            Self::Struct { fields, .. } => {
+                fields.iter().for_each(|(_, field)| field.leaf_types(out))
+            }
             Self::Array { element, count } => (0..*count).for_each(|_| element.leaf_types(out)),
         }
     }
@@ -247,7 +259,11 @@ impl Layout {
             let index = usize::try_from(index).ok()?;
             current = match current {
                 Self::Struct { fields, .. } => {
-                    start += fields.get(..index)?.iter().map(|(_, field)| field.leaves()).sum::<usize>();
+                    start += fields
+                        .get(..index)?
+                        .iter()
+                        .map(|(_, field)| field.leaves())
+                        .sum::<usize>();
                     &fields.get(index)?.1
                 }
                 Self::Array { element, count } if (index as u64) < *count => {
@@ -310,10 +326,17 @@ pub(crate) fn layout(r#type: Type) -> Option<Layout> {
             fields.push((offset, field));
             offset += size;
         }
-        return Some(Layout::Struct { fields, size: align_to(offset, align), align });
+        return Some(Layout::Struct {
+            fields,
+            size: align_to(offset, align),
+            align,
+        });
     }
     if let Some((element, count)) = spmd::ir::facts::llvm_array(r#type) {
-        return Some(Layout::Array { element: Box::new(layout(element)?), count });
+        return Some(Layout::Array {
+            element: Box::new(layout(element)?),
+            count,
+        });
     }
     None
 }
@@ -356,13 +379,17 @@ pub(crate) fn global(op: OperationRef) -> Global {
 fn initial_values(op: OperationRef, element: ElementType, count: u64) -> Option<Vec<Value>> {
     let element_value = |attribute: melior::ir::Attribute| -> Option<Value> {
         if attribute.is_integer() {
-            let bits = melior::ir::attribute::IntegerAttribute::try_from(attribute).ok()?.value() as u64;
+            let bits = melior::ir::attribute::IntegerAttribute::try_from(attribute)
+                .ok()?
+                .value() as u64;
             match element {
                 ElementType::Int(width) => Some(Value::Int(IntValue::wrap(width, bits))),
                 _ => None,
             }
         } else if attribute.is_float() {
-            let value = melior::ir::attribute::FloatAttribute::try_from(attribute).ok()?.value();
+            let value = melior::ir::attribute::FloatAttribute::try_from(attribute)
+                .ok()?
+                .value();
             match element {
                 ElementType::F32 => Some(Value::F32(value as f32)),
                 ElementType::F64 => Some(Value::F64(value)),
@@ -379,7 +406,9 @@ fn initial_values(op: OperationRef, element: ElementType, count: u64) -> Option<
             }
             let positions = if splat { 1 } else { count };
             return (0..positions)
-                .map(|index| super::elements_attribute_value(value, index as usize).and_then(element_value))
+                .map(|index| {
+                    super::elements_attribute_value(value, index as usize).and_then(element_value)
+                })
                 .collect();
         }
         return element_value(value).map(|value| vec![value]);
@@ -391,7 +420,10 @@ fn initial_values(op: OperationRef, element: ElementType, count: u64) -> Option<
     let mut next = block.first_operation();
     while let Some(inner) = next {
         let name = super::op_name(inner);
-        if !matches!(name.as_str(), "llvm.mlir.undef" | "llvm.mlir.poison" | "llvm.mlir.zero" | "llvm.return") {
+        if !matches!(
+            name.as_str(),
+            "llvm.mlir.undef" | "llvm.mlir.poison" | "llvm.mlir.zero" | "llvm.return"
+        ) {
             return None;
         }
         next = inner.next_in_block();
@@ -443,24 +475,23 @@ fn llvm_overflow_flags(op: OperationRef) -> (bool, bool) {
 
 fn i64_array(op: OperationRef, name: &str) -> Option<Vec<i64>> {
     let array = DenseI64ArrayAttribute::try_from(op.attribute(name).ok()?).ok()?;
-    (0..array.len()).map(|index| array.element(index).ok()).collect()
+    (0..array.len())
+        .map(|index| array.element(index).ok())
+        .collect()
 }
 
 fn i32_array(op: OperationRef, name: &str) -> Option<Vec<i32>> {
     let array = DenseI32ArrayAttribute::try_from(op.attribute(name).ok()?).ok()?;
-    (0..array.len()).map(|index| array.element(index).ok()).collect()
+    (0..array.len())
+        .map(|index| array.element(index).ok())
+        .collect()
 }
 
 /// The last word of an enum attribute's spelling (`#nvvm<shfl_kind bfly>`).
 fn enum_keyword(op: OperationRef, name: &str, cache: &mut IrCache) -> Option<String> {
     let text = cache.attribute_text(op.attribute(name).ok()?);
     let inner = text.trim_end_matches('>');
-    Some(
-        inner
-            .rsplit([' ', '<', '.'])
-            .next()?
-            .to_string(),
-    )
+    Some(inner.rsplit([' ', '<', '.']).next()?.to_string())
 }
 
 /// The kind of an `llvm.*` or `nvvm.*` operation, or `None` if it is not
@@ -476,7 +507,9 @@ pub(super) fn decode(
     }
     if let Some(int_op) = llvm_int_op(name) {
         let mut flags = overflow_flags(op, cache);
-        if matches!(int_op, IntOp::Add | IntOp::Sub | IntOp::Mul | IntOp::Shl) && !name.starts_with("llvm.intr.") {
+        if matches!(int_op, IntOp::Add | IntOp::Sub | IntOp::Mul | IntOp::Shl)
+            && !name.starts_with("llvm.intr.")
+        {
             (flags.nsw, flags.nuw) = llvm_overflow_flags(op);
         }
         flags.exact = has_attribute(op, "isExact");
@@ -515,24 +548,41 @@ pub(super) fn decode(
             .map_or(OpKind::Unsupported, OpKind::CompareInt),
         "llvm.fcmp" => int_attribute(op, "predicate")
             .filter(|predicate| (0..=15).contains(predicate))
-            .map_or(OpKind::Unsupported, |predicate| OpKind::CompareFloat(predicate as u8)),
+            .map_or(OpKind::Unsupported, |predicate| {
+                OpKind::CompareFloat(predicate as u8)
+            }),
         "llvm.select" => OpKind::Select,
         "llvm.fneg" => OpKind::NegF,
         "llvm.freeze" => OpKind::Freeze,
-        "llvm.intr.abs" => OpKind::IntUnary(IntUnaryOp::Abs, flag_attribute(op, "is_int_min_poison")),
-        "llvm.intr.ctlz" => OpKind::IntUnary(IntUnaryOp::Ctlz, flag_attribute(op, "is_zero_poison")),
-        "llvm.intr.cttz" => OpKind::IntUnary(IntUnaryOp::Cttz, flag_attribute(op, "is_zero_poison")),
+        "llvm.intr.abs" => {
+            OpKind::IntUnary(IntUnaryOp::Abs, flag_attribute(op, "is_int_min_poison"))
+        }
+        "llvm.intr.ctlz" => {
+            OpKind::IntUnary(IntUnaryOp::Ctlz, flag_attribute(op, "is_zero_poison"))
+        }
+        "llvm.intr.cttz" => {
+            OpKind::IntUnary(IntUnaryOp::Cttz, flag_attribute(op, "is_zero_poison"))
+        }
         "llvm.intr.ctpop" => OpKind::IntUnary(IntUnaryOp::CtPop, Some(false)),
         "llvm.intr.fma" | "llvm.intr.fmuladd" => OpKind::Fma,
-        "llvm.intr.lifetime.start" | "llvm.intr.lifetime.end" | "llvm.intr.assume" => OpKind::Marker,
+        "llvm.intr.lifetime.start" | "llvm.intr.lifetime.end" | "llvm.intr.assume" => {
+            OpKind::Marker
+        }
         "llvm.insertvalue" | "llvm.extractvalue" => aggregate_member(op, name),
-        "llvm.getelementptr" => gep(op).map_or(OpKind::Unsupported, |plan| OpKind::Gep(Box::new(plan))),
-        "llvm.load" => access(result_type, operand_type(op, 0)).map_or(OpKind::Unsupported, OpKind::PtrLoad),
+        "llvm.getelementptr" => {
+            gep(op).map_or(OpKind::Unsupported, |plan| OpKind::Gep(Box::new(plan)))
+        }
+        "llvm.load" => {
+            access(result_type, operand_type(op, 0)).map_or(OpKind::Unsupported, OpKind::PtrLoad)
+        }
         "llvm.store" => operand_type(op, 0)
             .map(|r#type| cache.value_type(r#type))
             .and_then(|value| access(&value, operand_type(op, 1)))
             .map_or(OpKind::Unsupported, OpKind::PtrStore),
-        "llvm.atomicrmw" => match (int_attribute(op, "bin_op").and_then(atomic_bin_op), access(result_type, operand_type(op, 0))) {
+        "llvm.atomicrmw" => match (
+            int_attribute(op, "bin_op").and_then(atomic_bin_op),
+            access(result_type, operand_type(op, 0)),
+        ) {
             (Some(kind), Some(access)) => OpKind::PtrAtomic(kind, access),
             _ => OpKind::Unsupported,
         },
@@ -560,15 +610,22 @@ pub(super) fn decode(
             .ok()
             .and_then(|attribute| FlatSymbolRefAttribute::try_from(attribute).ok())
         {
-            Some(callee) if callee.value().starts_with("llvm.") => intrinsic(callee.value(), op.operand_count()),
-            Some(callee) => OpKind::Call { callee: callee.value().to_string(), target: None },
+            Some(callee) if callee.value().starts_with("llvm.") => {
+                intrinsic(callee.value(), op.operand_count())
+            }
+            Some(callee) => OpKind::Call {
+                callee: callee.value().to_string(),
+                target: None,
+            },
             None => OpKind::Unsupported,
         },
         "llvm.call_intrinsic" => op
             .attribute("intrin")
             .ok()
             .and_then(|attribute| StringAttribute::try_from(attribute).ok())
-            .map_or(OpKind::Unsupported, |name| intrinsic(name.value(), op.operand_count())),
+            .map_or(OpKind::Unsupported, |name| {
+                intrinsic(name.value(), op.operand_count())
+            }),
         "nvvm.vote.sync" => match enum_keyword(op, "kind", cache).as_deref() {
             Some("any") => OpKind::Warp(WarpOp::Vote(VoteKind::Any)),
             Some("all") => OpKind::Warp(WarpOp::Vote(VoteKind::All)),
@@ -576,14 +633,20 @@ pub(super) fn decode(
             Some("uni") => OpKind::Warp(WarpOp::Vote(VoteKind::Uni)),
             _ => OpKind::Unsupported,
         },
-        "nvvm.shfl.sync" => match enum_keyword(op, "kind", cache).as_deref().and_then(shuffle_kind) {
+        "nvvm.shfl.sync" => match enum_keyword(op, "kind", cache)
+            .as_deref()
+            .and_then(shuffle_kind)
+        {
             Some(kind) => OpKind::Warp(WarpOp::Shuffle {
                 kind,
                 with_flag: has_attribute(op, "return_value_and_is_valid"),
             }),
             None => OpKind::Unsupported,
         },
-        "nvvm.barrier0" => OpKind::Warp(WarpOp::Barrier { has_id: false, has_count: false }),
+        "nvvm.barrier0" => OpKind::Warp(WarpOp::Barrier {
+            has_id: false,
+            has_count: false,
+        }),
         "nvvm.barrier" => {
             let segments = i32_array(op, "operandSegmentSizes").unwrap_or_default();
             if has_attribute(op, "reductionOp") || segments.get(2).is_some_and(|&n| n > 0) {
@@ -596,7 +659,10 @@ pub(super) fn decode(
             }
         }
         "nvvm.bar.warp.sync" => OpKind::Warp(WarpOp::WarpSync),
-        "nvvm.redux.sync" => match enum_keyword(op, "kind", cache).as_deref().and_then(ReduxKind::of) {
+        "nvvm.redux.sync" => match enum_keyword(op, "kind", cache)
+            .as_deref()
+            .and_then(ReduxKind::of)
+        {
             Some(kind) if *result_type == ValueType::Int(32) => OpKind::Warp(WarpOp::Redux(kind)),
             _ => OpKind::Unsupported,
         },
@@ -636,7 +702,9 @@ fn aggregate_member(op: OperationRef, name: &str) -> OpKind {
 
 fn gep(op: OperationRef) -> Option<GepPlan> {
     let raw = i32_array(op, "rawConstantIndices")?;
-    let element = TypeAttribute::try_from(op.attribute("elem_type").ok()?).ok()?.value();
+    let element = TypeAttribute::try_from(op.attribute("elem_type").ok()?)
+        .ok()?
+        .value();
     let mut current = layout(element)?;
     let mut plan = GepPlan {
         constant: 0,
@@ -848,9 +916,13 @@ fn intrinsic(name: &str, operands: usize) -> OpKind {
             let count = usize::from(*has_id) + usize::from(*has_count);
             count..=count
         }
-        OpKind::Warp(WarpOp::WarpSync) | OpKind::FloatUnary(_) | OpKind::IntUnary(_, Some(_)) => 1..=1,
+        OpKind::Warp(WarpOp::WarpSync) | OpKind::FloatUnary(_) | OpKind::IntUnary(_, Some(_)) => {
+            1..=1
+        }
         OpKind::IntUnary(_, None) => 1..=2,
-        OpKind::Warp(WarpOp::Vote(_) | WarpOp::Redux(_)) | OpKind::Int(..) | OpKind::Float(_) => 2..=2,
+        OpKind::Warp(WarpOp::Vote(_) | WarpOp::Redux(_)) | OpKind::Int(..) | OpKind::Float(_) => {
+            2..=2
+        }
         OpKind::Fma => 3..=3,
         OpKind::Warp(WarpOp::Shuffle { .. }) => 4..=4,
         _ => 0..=usize::MAX,
@@ -866,18 +938,35 @@ fn intrinsic(name: &str, operands: usize) -> OpKind {
 /// The kind of intrinsic `name`, before its arity is checked.
 fn intrinsic_kind(name: &str, operands: usize) -> OpKind {
     if let Some(register) = name.strip_prefix("llvm.nvvm.read.ptx.sreg.") {
-        return special_register(register)
-            .map_or_else(|| OpKind::UnsupportedIntrinsic(name.to_string()), OpKind::Gpu);
+        return special_register(register).map_or_else(
+            || OpKind::UnsupportedIntrinsic(name.to_string()),
+            OpKind::Gpu,
+        );
     }
     let warp = |op| OpKind::Warp(op);
     match name {
         "llvm.nvvm.activemask" => return warp(WarpOp::ActiveMask),
-        "llvm.nvvm.barrier0" => return warp(WarpOp::Barrier { has_id: false, has_count: false }),
-        "llvm.nvvm.barrier.cta.sync.aligned.all" | "llvm.nvvm.barrier.cta.sync.all" | "llvm.nvvm.barrier.sync" => {
-            return warp(WarpOp::Barrier { has_id: operands >= 1, has_count: false })
+        "llvm.nvvm.barrier0" => {
+            return warp(WarpOp::Barrier {
+                has_id: false,
+                has_count: false,
+            })
         }
-        "llvm.nvvm.barrier.cta.sync.aligned.count" | "llvm.nvvm.barrier.cta.sync.count" | "llvm.nvvm.barrier.sync.cnt" => {
-            return warp(WarpOp::Barrier { has_id: true, has_count: true })
+        "llvm.nvvm.barrier.cta.sync.aligned.all"
+        | "llvm.nvvm.barrier.cta.sync.all"
+        | "llvm.nvvm.barrier.sync" => {
+            return warp(WarpOp::Barrier {
+                has_id: operands >= 1,
+                has_count: false,
+            })
+        }
+        "llvm.nvvm.barrier.cta.sync.aligned.count"
+        | "llvm.nvvm.barrier.cta.sync.count"
+        | "llvm.nvvm.barrier.sync.cnt" => {
+            return warp(WarpOp::Barrier {
+                has_id: true,
+                has_count: true,
+            })
         }
         "llvm.nvvm.bar.warp.sync" => return warp(WarpOp::WarpSync),
         "llvm.nvvm.vote.any.sync" => return warp(WarpOp::Vote(VoteKind::Any)),
@@ -886,7 +975,10 @@ fn intrinsic_kind(name: &str, operands: usize) -> OpKind {
         "llvm.nvvm.vote.ballot.sync" => return warp(WarpOp::Vote(VoteKind::Ballot)),
         _ => {}
     }
-    if let Some(kind) = name.strip_prefix("llvm.nvvm.redux.sync.").and_then(ReduxKind::of) {
+    if let Some(kind) = name
+        .strip_prefix("llvm.nvvm.redux.sync.")
+        .and_then(ReduxKind::of)
+    {
         return warp(WarpOp::Redux(kind));
     }
     if let Some(rest) = name.strip_prefix("llvm.nvvm.shfl.sync.") {
@@ -899,7 +991,9 @@ fn intrinsic_kind(name: &str, operands: usize) -> OpKind {
         );
     }
     // Overloaded generic intrinsics: `llvm.smax.i32`, `llvm.fabs.f32`, ...
-    let base = name.strip_prefix("llvm.").and_then(|rest| rest.split('.').next());
+    let base = name
+        .strip_prefix("llvm.")
+        .and_then(|rest| rest.split('.').next());
     match base {
         Some("smin") => OpKind::Int(IntOp::MinS, Default::default()),
         Some("smax") => OpKind::Int(IntOp::MaxS, Default::default()),
@@ -913,7 +1007,9 @@ fn intrinsic_kind(name: &str, operands: usize) -> OpKind {
         Some("copysign") => OpKind::Float(FloatOp::CopySign),
         Some("fma" | "fmuladd") => OpKind::Fma,
         Some("lifetime" | "assume") => OpKind::Marker,
-        Some(other) if FloatUnaryOp::of(other).is_some() => OpKind::FloatUnary(FloatUnaryOp::of(other).expect("checked")),
+        Some(other) if FloatUnaryOp::of(other).is_some() => {
+            OpKind::FloatUnary(FloatUnaryOp::of(other).expect("checked"))
+        }
         Some("maxnum") => OpKind::Float(FloatOp::MaxNum),
         Some("minimum") => OpKind::Float(FloatOp::Minimum),
         Some("maximum") => OpKind::Float(FloatOp::Maximum),
@@ -954,7 +1050,10 @@ mod tests {
     fn integer_unary_intrinsics() {
         let i8_ = |value: i64| IntValue::wrap(8, value as u64);
         assert_eq!(int_unary(IntUnaryOp::Abs, i8_(-5), true), Some(i8_(5)));
-        assert_eq!(int_unary(IntUnaryOp::Abs, i8_(-128), false), Some(i8_(-128)));
+        assert_eq!(
+            int_unary(IntUnaryOp::Abs, i8_(-128), false),
+            Some(i8_(-128))
+        );
         assert_eq!(int_unary(IntUnaryOp::Abs, i8_(-128), true), None);
         assert_eq!(int_unary(IntUnaryOp::CtPop, i8_(-1), false), Some(i8_(8)));
         assert_eq!(int_unary(IntUnaryOp::Ctlz, i8_(1), false), Some(i8_(7)));
@@ -975,22 +1074,49 @@ mod tests {
 
     #[test]
     fn intrinsic_names() {
-        assert_eq!(intrinsic("llvm.nvvm.read.ptx.sreg.ctaid.y", 0), OpKind::Gpu(GpuQuery::BlockId(1)));
-        assert_eq!(intrinsic("llvm.umax.i64", 2), OpKind::Int(IntOp::MaxU, Default::default()));
+        assert_eq!(
+            intrinsic("llvm.nvvm.read.ptx.sreg.ctaid.y", 0),
+            OpKind::Gpu(GpuQuery::BlockId(1))
+        );
+        assert_eq!(
+            intrinsic("llvm.umax.i64", 2),
+            OpKind::Int(IntOp::MaxU, Default::default())
+        );
         assert_eq!(
             intrinsic("llvm.nvvm.shfl.sync.bfly.f32p", 4),
-            OpKind::Warp(WarpOp::Shuffle { kind: ShuffleKind::Bfly, with_flag: true })
+            OpKind::Warp(WarpOp::Shuffle {
+                kind: ShuffleKind::Bfly,
+                with_flag: true
+            })
         );
         assert_eq!(
             intrinsic("llvm.nvvm.barrier.cta.sync.aligned.all", 1),
-            OpKind::Warp(WarpOp::Barrier { has_id: true, has_count: false })
+            OpKind::Warp(WarpOp::Barrier {
+                has_id: true,
+                has_count: false
+            })
         );
-        assert_eq!(intrinsic("llvm.nvvm.read.ptx.sreg.clock", 0), OpKind::UnsupportedIntrinsic("llvm.nvvm.read.ptx.sreg.clock".into()));
+        assert_eq!(
+            intrinsic("llvm.nvvm.read.ptx.sreg.clock", 0),
+            OpKind::UnsupportedIntrinsic("llvm.nvvm.read.ptx.sreg.clock".into())
+        );
         assert_eq!(intrinsic("llvm.fma.f32", 3), OpKind::Fma);
-        assert_eq!(intrinsic("llvm.bitreverse.i32", 1), OpKind::UnsupportedIntrinsic("llvm.bitreverse.i32".into()));
+        assert_eq!(
+            intrinsic("llvm.bitreverse.i32", 1),
+            OpKind::UnsupportedIntrinsic("llvm.bitreverse.i32".into())
+        );
         // The wrong number of operands.
-        assert_eq!(intrinsic("llvm.smax.i32", 1), OpKind::UnsupportedIntrinsic("llvm.smax.i32".into()));
-        assert_eq!(intrinsic("llvm.nvvm.vote.ballot.sync", 1), OpKind::UnsupportedIntrinsic("llvm.nvvm.vote.ballot.sync".into()));
-        assert_eq!(intrinsic("llvm.abs.i32", 1), OpKind::IntUnary(IntUnaryOp::Abs, Some(false)));
+        assert_eq!(
+            intrinsic("llvm.smax.i32", 1),
+            OpKind::UnsupportedIntrinsic("llvm.smax.i32".into())
+        );
+        assert_eq!(
+            intrinsic("llvm.nvvm.vote.ballot.sync", 1),
+            OpKind::UnsupportedIntrinsic("llvm.nvvm.vote.ballot.sync".into())
+        );
+        assert_eq!(
+            intrinsic("llvm.abs.i32", 1),
+            OpKind::IntUnary(IntUnaryOp::Abs, Some(false))
+        );
     }
 }

@@ -22,39 +22,66 @@ use crate::common::{assert_kernels_agree, context, parse, try_pipeline};
 
 /// `try_pipeline` with the diagnostics joined into one message.
 fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), String> {
-    try_pipeline(context, module, pipeline).map_err(|m| format!("pipeline {pipeline} failed: {m:?}"))
+    try_pipeline(context, module, pipeline)
+        .map_err(|m| format!("pipeline {pipeline} failed: {m:?}"))
 }
 use melior::{
     ir::{operation::OperationLike, Module},
     Context,
 };
-use spmd::{ir::function_regions::cfg_regions, analysis::{reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, transforms::prepare};
+use spmd::{
+    analysis::{
+        reconverging,
+        region_uniformity::{RegionUniformity, UniformityOptions},
+    },
+    ir::function_regions::cfg_regions,
+    transforms::prepare,
+};
 use spmd_oracle::{KernelShape, RandomKernel};
-
 
 /// (name, pipeline before folding, passes it needs, output is reconverging).
 const PIPELINES: &[(&str, &str, &[&str], bool)] = &[
     ("none", "", &[], false),
     ("reconverge", "spmd-reconverge", &["spmd-reconverge"], true),
-    ("reconverge-bf", "spmd-reconverge{ordering=bf selector-chain-length=0}", &["spmd-reconverge"], true),
-    ("structurize", "spmd-structurize{irreducible=fix}", &["spmd-structurize"], true),
+    (
+        "reconverge-bf",
+        "spmd-reconverge{ordering=bf selector-chain-length=0}",
+        &["spmd-reconverge"],
+        true,
+    ),
+    (
+        "structurize",
+        "spmd-structurize{irreducible=fix}",
+        &["spmd-structurize"],
+        true,
+    ),
 ];
 
 fn available(passes: &[&str]) -> bool {
-    passes.iter().all(|p| spmd::passes::PASSES.iter().any(|(name, _)| name == p))
+    passes
+        .iter()
+        .all(|p| spmd::passes::PASSES.iter().any(|(name, _)| name == p))
 }
 
-
 fn is_reconverging(module: &Module) -> bool {
-    cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like).all(|function| {
-        let uniformity = RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default())
+    cfg_regions(module.as_operation())
+        .into_iter()
+        .filter(|r| r.function_like)
+        .all(|function| {
+            let uniformity = RegionUniformity::compute(
+                function.owner,
+                function.region,
+                &UniformityOptions::default(),
+            )
             .expect("analysable");
-        let graph = uniformity.graph();
-        reconverging::check_with_exits(graph.graph(), &|b| uniformity.info().is_divergent_branch(b), &|b| {
-            prepare::is_function_exit(graph.terminator(b))
+            let graph = uniformity.graph();
+            reconverging::check_with_exits(
+                graph.graph(),
+                &|b| uniformity.info().is_divergent_branch(b),
+                &|b| prepare::is_function_exit(graph.terminator(b)),
+            )
+            .is_empty()
         })
-        .is_empty()
-    })
 }
 
 fn seeds_per_class() -> u64 {
@@ -82,7 +109,10 @@ fn branch_fold_preserves_semantics_and_properties_on_random_kernels() {
             continue;
         }
         for (class, shape_of) in [
-            ("reducible", KernelShape::reducible as fn(usize) -> KernelShape),
+            (
+                "reducible",
+                KernelShape::reducible as fn(usize) -> KernelShape,
+            ),
             ("irreducible", KernelShape::irreducible),
             ("multi_exit_switch", KernelShape::multi_exit_switch),
             ("uniform", KernelShape::uniform),
@@ -93,25 +123,51 @@ fn branch_fold_preserves_semantics_and_properties_on_random_kernels() {
                 let original = parse(&context, &kernel.text);
                 let mut based = parse(&context, &kernel.text);
                 if !base.is_empty() {
-                    run_pipeline(&context, &mut based, &pipeline_text(base, false)).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    run_pipeline(&context, &mut based, &pipeline_text(base, false))
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
                 }
                 let based_reconverging = is_reconverging(&based);
                 let mut folded = parse(&context, &kernel.text);
-                run_pipeline(&context, &mut folded, &pipeline_text(base, true)).unwrap_or_else(|e| panic!("{what}: {e}"));
-                assert!(folded.as_operation().verify(), "{what}: invalid output\n{}", folded.as_operation());
+                run_pipeline(&context, &mut folded, &pipeline_text(base, true))
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                assert!(
+                    folded.as_operation().verify(),
+                    "{what}: invalid output\n{}",
+                    folded.as_operation()
+                );
                 if reconverges || based_reconverging {
-                    assert!(based_reconverging, "{what}: the base pipeline should reconverge");
-                    assert!(is_reconverging(&folded), "{what}: folding broke reconvergence\n{}", folded.as_operation());
+                    assert!(
+                        based_reconverging,
+                        "{what}: the base pipeline should reconverge"
+                    );
+                    assert!(
+                        is_reconverging(&folded),
+                        "{what}: folding broke reconvergence\n{}",
+                        folded.as_operation()
+                    );
                 }
                 assert_kernels_agree(&original, &folded, &kernel, 200_000, &what);
                 if name == "structurize" {
                     let mut copy = parse(&context, &folded.as_operation().to_string());
-                    run_pipeline(&context, &mut copy, "builtin.module(spmd-verify-structured)")
-                        .unwrap_or_else(|e| panic!("{what}: folding broke the structured contract: {e}\n{}", folded.as_operation()));
+                    run_pipeline(
+                        &context,
+                        &mut copy,
+                        "builtin.module(spmd-verify-structured)",
+                    )
+                    .unwrap_or_else(|e| {
+                        panic!(
+                            "{what}: folding broke the structured contract: {e}\n{}",
+                            folded.as_operation()
+                        )
+                    });
                 }
                 let once = folded.as_operation().to_string();
                 run_pipeline(&context, &mut folded, "builtin.module(spmd-branch-fold)").unwrap();
-                assert_eq!(once, folded.as_operation().to_string(), "{what}: not at a fixed point");
+                assert_eq!(
+                    once,
+                    folded.as_operation().to_string(),
+                    "{what}: not at a fixed point"
+                );
                 checked += 1;
             }
         }

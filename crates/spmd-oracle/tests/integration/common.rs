@@ -12,15 +12,19 @@ pub fn context() -> Context {
 
 /// Parses and verifies `source`, panicking with the text on failure.
 pub fn parse<'c>(context: &'c Context, source: &str) -> Module<'c> {
-    let module = Module::parse(context, source)
-        .unwrap_or_else(|| panic!("failed to parse:\n{source}"));
+    let module =
+        Module::parse(context, source).unwrap_or_else(|| panic!("failed to parse:\n{source}"));
     assert!(module.as_operation().verify(), "invalid module:\n{source}");
     module
 }
 
 /// Runs the textual pass pipeline `pipeline` on `module` (registering the
 /// spmd passes first); `Err` carries the diagnostics it emitted.
-pub fn try_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), Vec<String>> {
+pub fn try_pipeline(
+    context: &Context,
+    module: &mut Module,
+    pipeline: &str,
+) -> Result<(), Vec<String>> {
     spmd::passes::register_all_passes();
     let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
     let sink = messages.clone();
@@ -29,7 +33,8 @@ pub fn try_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> R
         true
     });
     let manager = melior::pass::PassManager::new(context);
-    melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline).expect("valid pipeline");
+    melior::utility::parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
+        .expect("valid pipeline");
     let result = manager.run(module);
     context.detach_diagnostic_handler(handler);
     let messages = messages.borrow().clone();
@@ -60,7 +65,8 @@ pub fn assert_kernels_agree(
 ) {
     use spmd_oracle::{compare_runs, BufferSpec, MemRefId, RandomKernel, RunInputs, ThreadId};
     for n in [0, 9] {
-        let args = move |t: ThreadId, buffers: &[MemRefId]| RandomKernel::arguments(buffers[0], n, t.x);
+        let args =
+            move |t: ThreadId, buffers: &[MemRefId]| RandomKernel::arguments(buffers[0], n, t.x);
         let inputs = RunInputs {
             num_threads: KERNEL_THREADS,
             buffers: vec![BufferSpec::zeroed_i32(kernel.out_len(KERNEL_THREADS))],
@@ -68,7 +74,11 @@ pub fn assert_kernels_agree(
             fuel,
         };
         if let Err(mismatch) = compare_runs(original, transformed, "kernel", &inputs) {
-            panic!("{what} n={n}: {mismatch}\noriginal:\n{}\ntransformed:\n{}", kernel.text, transformed.as_operation());
+            panic!(
+                "{what} n={n}: {mismatch}\noriginal:\n{}\ntransformed:\n{}",
+                kernel.text,
+                transformed.as_operation()
+            );
         }
     }
 }

@@ -4,7 +4,10 @@
 
 use crate::common::{context, parse};
 use melior::ir::Module;
-use spmd::{analysis::cfg::CfgAnalysis, ir::{function_regions::cfg_regions, region_graph::RegionGraph}};
+use spmd::{
+    analysis::cfg::CfgAnalysis,
+    ir::{function_regions::cfg_regions, region_graph::RegionGraph},
+};
 use spmd_oracle::{
     compare_executors, compare_runs, run_fresh, BufferSpec, ElementType, ExecError, Executor,
     GridDims, KernelShape, Memory, MemoryError, Mismatch, NoTrace, PoisonUse, RandomKernel,

@@ -7,19 +7,32 @@
 use crate::common::{context, parse};
 use melior::ir::Module;
 use spmd_oracle::{
-    address_space, AtomicKind, EffectKind, ElementType, ExecError, Executor, GridDims,
-    KernelShape, Memory, MemoryError, NoTrace, Pointer, PoisonUse, RandomKernel, ThreadId, Value,
-    VotePoison, WarpError,
+    address_space, AtomicKind, EffectKind, ElementType, ExecError, Executor, GridDims, KernelShape,
+    Memory, MemoryError, NoTrace, Pointer, PoisonUse, RandomKernel, ThreadId, Value, VotePoison,
+    WarpError,
 };
 
 const FUEL: u64 = 10_000;
 
 /// Runs `@f` of `source` for thread `tid` of a 64-thread block.
-fn run_with(source: &str, args: &[Value], memory: &mut Memory, tid: u32) -> Result<Vec<Value>, ExecError> {
+fn run_with(
+    source: &str,
+    args: &[Value],
+    memory: &mut Memory,
+    tid: u32,
+) -> Result<Vec<Value>, ExecError> {
     let context = context();
     let module = parse(&context, source);
     let dims = GridDims::linear(64);
-    Executor::new(&module).run_thread("f", args, ThreadId::from_linear(tid, &dims), &dims, memory, &mut NoTrace, FUEL)
+    Executor::new(&module).run_thread(
+        "f",
+        args,
+        ThreadId::from_linear(tid, &dims),
+        &dims,
+        memory,
+        &mut NoTrace,
+        FUEL,
+    )
 }
 
 fn run(source: &str, args: &[Value]) -> Result<Vec<Value>, ExecError> {
@@ -75,9 +88,19 @@ fn exec_llvm_integer_ops_and_flags() {
     let dims = GridDims::linear(1);
     let mut memory = Memory::new();
     let result = Executor::new(&module)
-        .run_thread("f", &i32s(&[-20, 3]), ThreadId::from_linear(0, &dims), &dims, &mut memory, &mut NoTrace, FUEL)
+        .run_thread(
+            "f",
+            &i32s(&[-20, 3]),
+            ThreadId::from_linear(0, &dims),
+            &dims,
+            &mut memory,
+            &mut NoTrace,
+            FUEL,
+        )
         .unwrap();
-    let Value::Aggregate(id) = result[0] else { panic!("expected an aggregate, got {:?}", result) };
+    let Value::Aggregate(id) = result[0] else {
+        panic!("expected an aggregate, got {:?}", result)
+    };
     let expected = [
         -17,
         -23,
@@ -111,8 +134,14 @@ fn exec_llvm_poison_generating_flags() {
         ("llvm.shl %a, %b : i32", 1, 32),
     ];
     for (op, a, b) in cases {
-        let source = format!("llvm.func @f(%a: i32, %b: i32) -> i32 {{\n  %r = {op}\n  llvm.return %r : i32\n}}");
-        assert_eq!(values(&source, &i32s(&[a, b])), vec![Value::Poison], "{op} {a} {b}");
+        let source = format!(
+            "llvm.func @f(%a: i32, %b: i32) -> i32 {{\n  %r = {op}\n  llvm.return %r : i32\n}}"
+        );
+        assert_eq!(
+            values(&source, &i32s(&[a, b])),
+            vec![Value::Poison],
+            "{op} {a} {b}"
+        );
     }
     // The same operations without a violated flag.
     for (op, a, b, expected) in [
@@ -120,7 +149,9 @@ fn exec_llvm_poison_generating_flags() {
         ("llvm.or disjoint %a, %b : i32", 2, 1, 3),
         ("llvm.ashr exact %a, %b : i32", -4, 1, -2),
     ] {
-        let source = format!("llvm.func @f(%a: i32, %b: i32) -> i32 {{\n  %r = {op}\n  llvm.return %r : i32\n}}");
+        let source = format!(
+            "llvm.func @f(%a: i32, %b: i32) -> i32 {{\n  %r = {op}\n  llvm.return %r : i32\n}}"
+        );
         assert_eq!(values(&source, &i32s(&[a, b])), i32s(&[expected]), "{op}");
     }
 }
@@ -142,7 +173,11 @@ fn exec_llvm_icmp_predicates_casts_and_select() {
         let source = format!(
             "llvm.func @f(%a: i32, %b: i32) -> i1 {{\n  %r = llvm.icmp \"{predicate}\" %a, %b : i32\n  llvm.return %r : i1\n}}"
         );
-        assert_eq!(values(&source, &i32s(&[-1, 1])), vec![Value::bool(expected)], "{predicate}");
+        assert_eq!(
+            values(&source, &i32s(&[-1, 1])),
+            vec![Value::bool(expected)],
+            "{predicate}"
+        );
     }
     let source = "llvm.func @f(%a: i32, %c: i1) -> !llvm.struct<(i64, i64, i8, i32, f32, f64, i32, i32, i64)> {
       %s = llvm.sext %a : i32 to i64
@@ -168,8 +203,16 @@ fn exec_llvm_icmp_predicates_casts_and_select() {
       llvm.return %9 : !llvm.struct<(i64, i64, i8, i32, f32, f64, i32, i32, i64)>
     }";
     let mut memory = Memory::new();
-    let result = run_with(source, &[Value::i32(-2), Value::bool(false)], &mut memory, 0).unwrap();
-    let Value::Aggregate(id) = result[0] else { panic!("{result:?}") };
+    let result = run_with(
+        source,
+        &[Value::i32(-2), Value::bool(false)],
+        &mut memory,
+        0,
+    )
+    .unwrap();
+    let Value::Aggregate(id) = result[0] else {
+        panic!("{result:?}")
+    };
     assert_eq!(
         memory.aggregate(id).unwrap(),
         &[
@@ -225,9 +268,16 @@ fn exec_llvm_float_ops_and_intrinsics() {
       llvm.return %16 : !llvm.struct<(f32, f32, f32, f32, f32, i1, i1, f32, f32, i32, i32, i32, i32, i32, i32, i32)>
     }";
     let mut memory = Memory::new();
-    let args = [Value::F32(1.5), Value::F32(-2.0), Value::i32(-7), Value::i32(8)];
+    let args = [
+        Value::F32(1.5),
+        Value::F32(-2.0),
+        Value::i32(-7),
+        Value::i32(8),
+    ];
     let result = run_with(source, &args, &mut memory, 0).unwrap();
-    let Value::Aggregate(id) = result[0] else { panic!("{result:?}") };
+    let Value::Aggregate(id) = result[0] else {
+        panic!("{result:?}")
+    };
     assert_eq!(
         memory.aggregate(id).unwrap(),
         &[
@@ -263,8 +313,13 @@ fn exec_llvm_float_ops_and_intrinsics() {
     }";
     let mut memory = Memory::new();
     let result = run_with(source, &[Value::i32(i32::MIN)], &mut memory, 0).unwrap();
-    let Value::Aggregate(id) = result[0] else { panic!("{result:?}") };
-    assert_eq!(memory.aggregate(id).unwrap(), &[Value::Poison, Value::Poison][..]);
+    let Value::Aggregate(id) = result[0] else {
+        panic!("{result:?}")
+    };
+    assert_eq!(
+        memory.aggregate(id).unwrap(),
+        &[Value::Poison, Value::Poison][..]
+    );
 }
 
 #[test]
@@ -290,11 +345,24 @@ fn exec_llvm_aggregates_nested_extract_and_freeze() {
     let mut memory = Memory::new();
     let buffer = memory.alloc_i32(&[1, 2]);
     let pointer = memory.pointer_to(buffer).unwrap();
-    let result = run_with(source, &[Value::Ptr(pointer), Value::i64(9)], &mut memory, 0).unwrap();
-    let Value::Aggregate(id) = result[0] else { panic!("{result:?}") };
+    let result = run_with(
+        source,
+        &[Value::Ptr(pointer), Value::i64(9)],
+        &mut memory,
+        0,
+    )
+    .unwrap();
+    let Value::Aggregate(id) = result[0] else {
+        panic!("{result:?}")
+    };
     assert_eq!(
         memory.aggregate(id).unwrap(),
-        &[Value::i64(9), Value::i64(0), Value::Ptr(pointer), Value::i32(0)][..]
+        &[
+            Value::i64(9),
+            Value::i64(0),
+            Value::Ptr(pointer),
+            Value::i32(0)
+        ][..]
     );
 }
 
@@ -322,23 +390,35 @@ fn exec_llvm_gep_load_store_through_descriptors() {
     let mut args = memory.descriptor(m).unwrap();
     assert_eq!(args.len(), 7);
     args.extend([Value::i64(1), Value::i64(2)]);
-    assert_eq!(run_with(source, &args, &mut memory, 5).unwrap(), vec![Value::i32(6)]);
+    assert_eq!(
+        run_with(source, &args, &mut memory, 5).unwrap(),
+        vec![Value::i32(6)]
+    );
     assert_eq!(memory.read_i64s(m), vec![1, 2, 3, 4, 5, 60]);
     let effect = memory.side_effects()[0];
-    assert_eq!((effect.thread, effect.kind, effect.index, effect.value), (5, EffectKind::Store, 5, Value::i32(60)));
+    assert_eq!(
+        (effect.thread, effect.kind, effect.index, effect.value),
+        (5, EffectKind::Store, 5, Value::i32(60))
+    );
     // One past the end is a valid `inbounds` address, not a valid access;
     // further is poison under `inbounds`.
     let mut end = memory.descriptor(m).unwrap();
     end.extend([Value::i64(2), Value::i64(0)]);
     assert!(matches!(
         run_with(source, &end, &mut memory, 0),
-        Err(ExecError::Memory { error: MemoryError::PointerOutOfBounds { .. }, .. })
+        Err(ExecError::Memory {
+            error: MemoryError::PointerOutOfBounds { .. },
+            ..
+        })
     ));
     let mut past = memory.descriptor(m).unwrap();
     past.extend([Value::i64(2), Value::i64(1)]);
     assert!(matches!(
         run_with(source, &past, &mut memory, 0),
-        Err(ExecError::PoisonUsed { usage: PoisonUse::Address, .. })
+        Err(ExecError::PoisonUsed {
+            usage: PoisonUse::Address,
+            ..
+        })
     ));
 }
 
@@ -366,10 +446,16 @@ fn exec_llvm_gep_struct_and_array_offsets() {
     let buffer = memory.alloc_i32(&[0; 32]);
     let pointer = Value::Ptr(memory.pointer_to(buffer).unwrap());
     let result = run_with(source, &[pointer, Value::i64(2)], &mut memory, 0).unwrap();
-    let Value::Aggregate(id) = result[0] else { panic!("{result:?}") };
+    let Value::Aggregate(id) = result[0] else {
+        panic!("{result:?}")
+    };
     assert_eq!(
         memory.aggregate(id).unwrap(),
-        &[Value::i64(24 + 4), Value::i64(2 * 24 + 8 + 2 * 2), Value::i64(16)][..]
+        &[
+            Value::i64(24 + 4),
+            Value::i64(2 * 24 + 8 + 2 * 2),
+            Value::i64(16)
+        ][..]
     );
 }
 
@@ -383,17 +469,38 @@ fn exec_llvm_pointer_errors_are_typed() {
     let mut memory = Memory::new();
     let buffer = memory.alloc_i32(&[7, 8]);
     let pointer = Value::Ptr(memory.pointer_to(buffer).unwrap());
-    assert_eq!(run_with(load, &[pointer, Value::i64(4)], &mut memory, 0), Ok(vec![Value::i32(8)]));
-    let error = |offset: i64, memory: &mut Memory| match run_with(load, &[pointer, Value::i64(offset)], memory, 0) {
+    assert_eq!(
+        run_with(load, &[pointer, Value::i64(4)], &mut memory, 0),
+        Ok(vec![Value::i32(8)])
+    );
+    let error = |offset: i64, memory: &mut Memory| match run_with(
+        load,
+        &[pointer, Value::i64(offset)],
+        memory,
+        0,
+    ) {
         Err(ExecError::Memory { site, error }) => {
             assert_eq!(site.op_name, "llvm.load");
             error
         }
         other => panic!("offset {offset}: {other:?}"),
     };
-    assert!(matches!(error(8, &mut memory), MemoryError::PointerOutOfBounds { size: 4, buffer_bytes: 8, .. }));
-    assert!(matches!(error(-4, &mut memory), MemoryError::PointerOutOfBounds { .. }));
-    assert!(matches!(error(2, &mut memory), MemoryError::ElementMisaligned { .. }));
+    assert!(matches!(
+        error(8, &mut memory),
+        MemoryError::PointerOutOfBounds {
+            size: 4,
+            buffer_bytes: 8,
+            ..
+        }
+    ));
+    assert!(matches!(
+        error(-4, &mut memory),
+        MemoryError::PointerOutOfBounds { .. }
+    ));
+    assert!(matches!(
+        error(2, &mut memory),
+        MemoryError::ElementMisaligned { .. }
+    ));
     let null = "llvm.func @f() -> i32 {
       %p = llvm.mlir.zero : !llvm.ptr
       %v = llvm.load %p : !llvm.ptr -> i32
@@ -401,7 +508,10 @@ fn exec_llvm_pointer_errors_are_typed() {
     }";
     assert!(matches!(
         run(null, &[]),
-        Err(ExecError::Memory { error: MemoryError::NullPointer { .. }, .. })
+        Err(ExecError::Memory {
+            error: MemoryError::NullPointer { .. },
+            ..
+        })
     ));
     // A harness buffer is global memory: not shared, reachable as generic.
     let shared = "llvm.func @f(%p: !llvm.ptr) -> i32 {
@@ -412,17 +522,25 @@ fn exec_llvm_pointer_errors_are_typed() {
     assert!(matches!(
         run_with(shared, &[pointer], &mut memory, 0),
         Err(ExecError::Memory {
-            error: MemoryError::AddressSpaceMismatch { buffer_space: address_space::GLOBAL, pointer_space: address_space::SHARED, .. },
+            error: MemoryError::AddressSpaceMismatch {
+                buffer_space: address_space::GLOBAL,
+                pointer_space: address_space::SHARED,
+                ..
+            },
             ..
         })
     ));
     let global = shared.replace("ptr<3>", "ptr<1>");
-    assert_eq!(run_with(&global, &[pointer], &mut memory, 0), Ok(vec![Value::i32(7)]));
+    assert_eq!(
+        run_with(&global, &[pointer], &mut memory, 0),
+        Ok(vec![Value::i32(7)])
+    );
 }
 
 #[test]
 fn exec_llvm_atomics_cmpxchg_alloca_and_pointer_round_trip() {
-    let source = "llvm.func @f(%p: !llvm.ptr, %v: i32) -> !llvm.struct<(i32, i32, i32, i1, i32, i32, i1)> {
+    let source =
+        "llvm.func @f(%p: !llvm.ptr, %v: i32) -> !llvm.struct<(i32, i32, i32, i1, i32, i32, i1)> {
       %old_add = llvm.atomicrmw add %p, %v monotonic : !llvm.ptr, i32
       %old_sub = llvm.atomicrmw sub %p, %v seq_cst : !llvm.ptr, i32
       %one = llvm.mlir.constant(1 : i32) : i32
@@ -453,7 +571,9 @@ fn exec_llvm_atomics_cmpxchg_alloca_and_pointer_round_trip() {
     let buffer = memory.alloc_i32(&[10, 3]);
     let pointer = Value::Ptr(memory.pointer_to(buffer).unwrap());
     let result = run_with(source, &[pointer, Value::i32(5)], &mut memory, 2).unwrap();
-    let Value::Aggregate(id) = result[0] else { panic!("{result:?}") };
+    let Value::Aggregate(id) = result[0] else {
+        panic!("{result:?}")
+    };
     assert_eq!(
         memory.aggregate(id).unwrap(),
         &[
@@ -467,7 +587,11 @@ fn exec_llvm_atomics_cmpxchg_alloca_and_pointer_round_trip() {
         ][..]
     );
     assert_eq!(memory.read_i64s(buffer), vec![10, 1]);
-    let kinds: Vec<EffectKind> = memory.side_effects().iter().map(|effect| effect.kind).collect();
+    let kinds: Vec<EffectKind> = memory
+        .side_effects()
+        .iter()
+        .map(|effect| effect.kind)
+        .collect();
     assert_eq!(
         kinds,
         vec![
@@ -486,8 +610,14 @@ fn exec_llvm_atomics_cmpxchg_alloca_and_pointer_round_trip() {
     let mut memory = Memory::new();
     let floats = memory.alloc_init(ElementType::F32, &[1], &[2]);
     let pointer = Value::Ptr(memory.pointer_to(floats).unwrap());
-    assert_eq!(run_with(fadd, &[pointer], &mut memory, 0), Ok(vec![Value::F32(2.0)]));
-    assert_eq!(memory.contents(memory.buffer_of(floats).unwrap()), vec![Value::F32(2.5)]);
+    assert_eq!(
+        run_with(fadd, &[pointer], &mut memory, 0),
+        Ok(vec![Value::F32(2.0)])
+    );
+    assert_eq!(
+        memory.contents(memory.buffer_of(floats).unwrap()),
+        vec![Value::F32(2.5)]
+    );
 }
 
 #[test]
@@ -548,9 +678,19 @@ fn exec_llvm_calls_sregs_and_globals() {
     let mut memory = Memory::new();
     let run = |tid: u32, memory: &mut Memory| {
         let result = executor
-            .run_thread("f", &[], ThreadId::from_linear(tid, &dims), &dims, memory, &mut NoTrace, FUEL)
+            .run_thread(
+                "f",
+                &[],
+                ThreadId::from_linear(tid, &dims),
+                &dims,
+                memory,
+                &mut NoTrace,
+                FUEL,
+            )
             .unwrap();
-        let Value::Aggregate(id) = result[0] else { panic!("{result:?}") };
+        let Value::Aggregate(id) = result[0] else {
+            panic!("{result:?}")
+        };
         memory.aggregate(id).unwrap().to_vec()
     };
     assert_eq!(run(37, &mut memory), i32s(&[37, 37, 64, 5, 32, 74, 0]));
@@ -558,14 +698,32 @@ fn exec_llvm_calls_sregs_and_globals() {
     assert_eq!(run(3, &mut memory), i32s(&[3, 3, 64, 3, 32, 6, 37]));
     // Constant initializers: 41 + table[2].
     let initialized = executor
-        .run_thread("initialized", &[], ThreadId::from_linear(0, &dims), &dims, &mut memory, &mut NoTrace, FUEL)
+        .run_thread(
+            "initialized",
+            &[],
+            ThreadId::from_linear(0, &dims),
+            &dims,
+            &mut memory,
+            &mut NoTrace,
+            FUEL,
+        )
         .unwrap();
     assert_eq!(initialized, vec![Value::i32(48)]);
     // An initializer region that computes is outside the subset.
     let error = executor
-        .run_thread("read_computed", &[], ThreadId::from_linear(0, &dims), &dims, &mut memory, &mut NoTrace, FUEL)
+        .run_thread(
+            "read_computed",
+            &[],
+            ThreadId::from_linear(0, &dims),
+            &dims,
+            &mut memory,
+            &mut NoTrace,
+            FUEL,
+        )
         .unwrap_err();
-    assert!(matches!(error, ExecError::Unsupported { site } if site.op_name == "llvm.mlir.addressof"));
+    assert!(
+        matches!(error, ExecError::Unsupported { site } if site.op_name == "llvm.mlir.addressof")
+    );
 }
 
 #[test]
@@ -575,9 +733,14 @@ fn exec_llvm_unsupported_and_warp_ops_fail_at_thread_level() {
       %b = nvvm.vote.sync ballot %m, %p -> i32
       llvm.return %b : i32
     }";
-    assert!(matches!(run(vote, &[Value::bool(true)]), Err(ExecError::WarpCollective { site }) if site.op_name == "nvvm.vote.sync"));
+    assert!(
+        matches!(run(vote, &[Value::bool(true)]), Err(ExecError::WarpCollective { site }) if site.op_name == "nvvm.vote.sync")
+    );
     let barrier = "llvm.func @f() {\n nvvm.barrier0\n llvm.return\n}";
-    assert!(matches!(run(barrier, &[]), Err(ExecError::WarpCollective { .. })));
+    assert!(matches!(
+        run(barrier, &[]),
+        Err(ExecError::WarpCollective { .. })
+    ));
     let intrinsic = "llvm.func @f(%x: f32) -> f32 {
       %r = llvm.call_intrinsic \"llvm.nvvm.rcp.approx.f\"(%x) : (f32) -> f32
       llvm.return %r : f32
@@ -591,9 +754,15 @@ fn exec_llvm_unsupported_and_warp_ops_fail_at_thread_level() {
       %r = llvm.intr.fshl(%x, %x, %c) : (i32, i32, i32) -> i32
       llvm.return %r : i32
     }";
-    assert!(matches!(run(unsupported, &[Value::i32(1)]), Err(ExecError::Unsupported { site }) if site.op_name == "llvm.intr.fshl"));
-    let half = "llvm.func @f(%x: f16) -> f16 {\n %r = llvm.fadd %x, %x : f16\n llvm.return %r : f16\n}";
-    assert!(matches!(run(half, &[Value::Poison]), Err(ExecError::UnsupportedType { .. }) | Err(ExecError::ArgumentMismatch { .. })));
+    assert!(
+        matches!(run(unsupported, &[Value::i32(1)]), Err(ExecError::Unsupported { site }) if site.op_name == "llvm.intr.fshl")
+    );
+    let half =
+        "llvm.func @f(%x: f16) -> f16 {\n %r = llvm.fadd %x, %x : f16\n llvm.return %r : f16\n}";
+    assert!(matches!(
+        run(half, &[Value::Poison]),
+        Err(ExecError::UnsupportedType { .. }) | Err(ExecError::ArgumentMismatch { .. })
+    ));
 }
 
 // ---------------------------------------------------------------------------
@@ -602,10 +771,22 @@ fn exec_llvm_unsupported_and_warp_ops_fail_at_thread_level() {
 
 /// Runs `@k` of `source` on one CTA of `threads` threads in lockstep warps;
 /// every thread gets `args`.
-fn run_cta(source: &str, threads: u32, args: &[Value], memory: &mut Memory) -> Result<spmd_oracle::CtaRun, WarpError> {
+fn run_cta(
+    source: &str,
+    threads: u32,
+    args: &[Value],
+    memory: &mut Memory,
+) -> Result<spmd_oracle::CtaRun, WarpError> {
     let context = context();
     let module = parse(&context, source);
-    Executor::new(&module).run_cta("k", &|_| args.to_vec(), &GridDims::linear(threads), [0, 0, 0], memory, FUEL)
+    Executor::new(&module).run_cta(
+        "k",
+        &|_| args.to_vec(),
+        &GridDims::linear(threads),
+        [0, 0, 0],
+        memory,
+        FUEL,
+    )
 }
 
 /// `%out[tid] = value`.
@@ -668,11 +849,17 @@ fn exec_warp_votes_and_activemask() {
     assert_eq!(run.stats.collectives, 2 * 5);
     let out = memory.read_i64s(out);
     let multiples_of_three = |first: u32, lanes: u32| -> i64 {
-        (0..lanes).filter(|l| (first + l).is_multiple_of(3)).fold(0u32, |m, l| m | (1 << l)) as i32 as i64
+        (0..lanes)
+            .filter(|l| (first + l).is_multiple_of(3))
+            .fold(0u32, |m, l| m | (1 << l)) as i32 as i64
     };
     for tid in 0..48usize {
         let (first, lanes) = if tid < 32 { (0, 32) } else { (32, 16) };
-        assert_eq!(out[tid], multiples_of_three(first, lanes), "ballot of thread {tid}");
+        assert_eq!(
+            out[tid],
+            multiples_of_three(first, lanes),
+            "ballot of thread {tid}"
+        );
         // any = 1, all = 0, uni(whole) = 1 in both warps.
         assert_eq!(out[64 + tid], 0b011, "flags of thread {tid}");
         let live = if lanes == 32 { -1 } else { 0xFFFF };
@@ -715,15 +902,37 @@ fn exec_warp_shuffles_follow_ptx() {
         run_cta(&shuffle(kind, offset, clamp), 32, &args, &mut memory).unwrap();
         for (lane, value) in memory.read_i64s(out).into_iter().enumerate() {
             let (source, valid) = expected(lane as i64);
-            assert_eq!(value, 100 + source + if valid { 1000 } else { 0 }, "{kind} {offset} {clamp:#x} lane {lane}");
+            assert_eq!(
+                value,
+                100 + source + if valid { 1000 } else { 0 },
+                "{kind} {offset} {clamp:#x} lane {lane}"
+            );
         }
     };
     check("idx", 5, 0x1f, &|_| (5, true));
     check("bfly", 3, 0x1f, &|lane| (lane ^ 3, true));
-    check("down", 4, 0x1f, &|lane| if lane + 4 <= 31 { (lane + 4, true) } else { (lane, false) });
-    check("up", 4, 0, &|lane| if lane >= 4 { (lane - 4, true) } else { (lane, false) });
+    check("down", 4, 0x1f, &|lane| {
+        if lane + 4 <= 31 {
+            (lane + 4, true)
+        } else {
+            (lane, false)
+        }
+    });
+    check("up", 4, 0, &|lane| {
+        if lane >= 4 {
+            (lane - 4, true)
+        } else {
+            (lane, false)
+        }
+    });
     // Segments of 8 lanes (segment mask 0b11000 in bits 8..13, clamp 7).
-    check("down", 2, 0x1807, &|lane| if lane % 8 + 2 <= 7 { (lane + 2, true) } else { (lane, false) });
+    check("down", 2, 0x1807, &|lane| {
+        if lane % 8 + 2 <= 7 {
+            (lane + 2, true)
+        } else {
+            (lane, false)
+        }
+    });
     check("idx", 1, 0x1807, &|lane| (lane / 8 * 8 + 1, true));
 }
 
@@ -737,7 +946,12 @@ fn exec_warp_member_masks_must_be_the_executing_lanes() {
     let mut memory = Memory::new();
     // A full mask in the partial warp of 48 threads names 16 missing lanes.
     match run_cta(source, 48, &[Value::i32(-1)], &mut memory) {
-        Err(WarpError::MemberMask { warp: 1, executing: 0xFFFF, member: 0xFFFF_FFFF, site }) => {
+        Err(WarpError::MemberMask {
+            warp: 1,
+            executing: 0xFFFF,
+            member: 0xFFFF_FFFF,
+            site,
+        }) => {
             assert_eq!(site.op_name, "nvvm.vote.sync")
         }
         other => panic!("expected a member-mask error, got {other:?}"),
@@ -745,7 +959,12 @@ fn exec_warp_member_masks_must_be_the_executing_lanes() {
     // Lanes outside the mask execute it.
     assert!(matches!(
         run_cta(source, 32, &[Value::i32(0xFFFF)], &mut memory),
-        Err(WarpError::MemberMask { warp: 0, executing: 0xFFFF_FFFF, member: 0xFFFF, .. })
+        Err(WarpError::MemberMask {
+            warp: 0,
+            executing: 0xFFFF_FFFF,
+            member: 0xFFFF,
+            ..
+        })
     ));
     assert!(run_cta(source, 16, &[Value::i32(0xFFFF)], &mut memory).is_ok());
 }
@@ -780,7 +999,9 @@ fn exec_warp_lane_guards_reconverge_and_other_divergence_is_an_error() {
     let run = run_cta(&guarded, 32, &args, &mut memory).unwrap();
     assert_eq!(run.stats.divergent_guards, 1);
     let even_lanes = 0x5555_5555u32 as i32 as i64;
-    let expected: Vec<i64> = (0..32).map(|lane| if lane % 2 == 0 { even_lanes } else { 7 }).collect();
+    let expected: Vec<i64> = (0..32)
+        .map(|lane| if lane % 2 == 0 { even_lanes } else { 7 })
+        .collect();
     assert_eq!(memory.read_i64s(out), expected);
     // A divergent branch around a collective is not a guard.
     let around_vote = guarded.replace(
@@ -788,7 +1009,12 @@ fn exec_warp_lane_guards_reconverge_and_other_divergence_is_an_error() {
         "%inside = nvvm.vote.sync ballot %one, %odd -> i32",
     );
     match run_cta(&around_vote, 32, &args, &mut memory) {
-        Err(WarpError::WarpDiverged { warp: 0, block: 0, site, choices }) => {
+        Err(WarpError::WarpDiverged {
+            warp: 0,
+            block: 0,
+            site,
+            choices,
+        }) => {
             assert_eq!(site.op_name, "llvm.cond_br");
             assert_eq!(choices.len(), 32);
             assert_eq!(choices[0], (0, Some(1)));
@@ -825,7 +1051,10 @@ fn exec_warp_lane_guards_reconverge_and_other_divergence_is_an_error() {
     ^b:
       llvm.return
     }";
-    assert!(matches!(run_cta(early_exit, 32, &[Value::i32(4)], &mut memory), Err(WarpError::WarpDiverged { .. })));
+    assert!(matches!(
+        run_cta(early_exit, 32, &[Value::i32(4)], &mut memory),
+        Err(WarpError::WarpDiverged { .. })
+    ));
     assert!(run_cta(early_exit, 32, &[Value::i32(40)], &mut memory).is_ok());
 }
 
@@ -877,7 +1106,15 @@ fn exec_warp_barriers_synchronise_the_cta_through_shared_memory() {
     let out = memory.alloc_i32(&[0; 64]);
     let dims = GridDims::linear(64);
     let error = Executor::new(&module)
-        .run_thread("k", &[Value::Ptr(memory.pointer_to(out).unwrap())], ThreadId::from_linear(0, &dims), &dims, &mut memory, &mut NoTrace, FUEL)
+        .run_thread(
+            "k",
+            &[Value::Ptr(memory.pointer_to(out).unwrap())],
+            ThreadId::from_linear(0, &dims),
+            &dims,
+            &mut memory,
+            &mut NoTrace,
+            FUEL,
+        )
         .unwrap_err();
     assert!(matches!(error, ExecError::WarpCollective { site } if site.op_name == "nvvm.barrier0"));
 }
@@ -908,7 +1145,10 @@ fn exec_warp_barrier_errors() {
         other => panic!("expected a barrier mismatch, got {other:?}"),
     }
     // Warps that returned do not block the others.
-    let exited = mismatched.replace("^b:\n      nvvm.barrier0\n      llvm.br ^c", "^b:\n      llvm.return");
+    let exited = mismatched.replace(
+        "^b:\n      nvvm.barrier0\n      llvm.br ^c",
+        "^b:\n      llvm.return",
+    );
     let run = run_cta(&exited, 64, &[], &mut memory).unwrap();
     assert_eq!(run.stats.barriers, 1);
 }
@@ -931,7 +1171,11 @@ fn exec_warp_poison_votes_follow_the_executor_setting() {
     );
     let context = context();
     let module = parse(&context, &source);
-    for (setting, expected) in [(VotePoison::False, Some(0)), (VotePoison::True, Some(1)), (VotePoison::Poison, None)] {
+    for (setting, expected) in [
+        (VotePoison::False, Some(0)),
+        (VotePoison::True, Some(1)),
+        (VotePoison::Poison, None),
+    ] {
         let mut memory = Memory::new();
         let out = memory.alloc_i32(&[0; 32]);
         let args = vec![Value::Ptr(memory.pointer_to(out).unwrap())];
@@ -950,7 +1194,14 @@ fn exec_warp_poison_votes_follow_the_executor_setting() {
             }
             None => assert!(matches!(
                 run,
-                Err(WarpError::Lane { thread: 0, error: ExecError::PoisonUsed { usage: PoisonUse::StoredValue, .. }, .. })
+                Err(WarpError::Lane {
+                    thread: 0,
+                    error: ExecError::PoisonUsed {
+                        usage: PoisonUse::StoredValue,
+                        ..
+                    },
+                    ..
+                })
             )),
         }
     }
@@ -990,11 +1241,28 @@ fn run_rendering(module: &Module, kernel: &RandomKernel, n: i32, form: &str) -> 
         let args = match form {
             "func" => RandomKernel::arguments(out, n, t),
             "gpu" => RandomKernel::gpu_arguments(out, n, ret),
-            _ => RandomKernel::llvm_arguments(memory.pointer_to(out).unwrap(), n, memory.pointer_to(ret).unwrap()),
+            _ => RandomKernel::llvm_arguments(
+                memory.pointer_to(out).unwrap(),
+                n,
+                memory.pointer_to(ret).unwrap(),
+            ),
         };
         let values = executor
-            .run_thread("kernel", &args, ThreadId::from_linear(t, &dims), &dims, &mut memory, &mut NoTrace, 200_000)
-            .unwrap_or_else(|error| panic!("{form} rendering of seed {}, thread {t}: {error}", kernel.seed));
+            .run_thread(
+                "kernel",
+                &args,
+                ThreadId::from_linear(t, &dims),
+                &dims,
+                &mut memory,
+                &mut NoTrace,
+                200_000,
+            )
+            .unwrap_or_else(|error| {
+                panic!(
+                    "{form} rendering of seed {}, thread {t}: {error}",
+                    kernel.seed
+                )
+            });
         if form == "func" {
             returned.push(values[0].as_i64().unwrap());
         }
@@ -1036,19 +1304,30 @@ fn exec_random_kernel_renderings_agree_at_thread_level() {
 
 #[test]
 fn exec_llvm_rendering_has_the_clang_import_shape() {
-    let forms: Vec<String> = (0..6).map(|seed| RandomKernel::build(seed, &KernelShape::reducible(8)).llvm_text).collect();
+    let forms: Vec<String> = (0..6)
+        .map(|seed| RandomKernel::build(seed, &KernelShape::reducible(8)).llvm_text)
+        .collect();
     for text in &forms {
         assert!(text.contains("llvm.func ptx_kernelcc @kernel(%out: !llvm.ptr {llvm.noundef}, %n: i32 {llvm.noundef}, %ret: !llvm.ptr {llvm.noundef})"));
         assert!(!text.contains("arith.") && !text.contains("cf.") && !text.contains("memref."));
         assert!(text.contains("llvm.getelementptr inbounds"));
     }
-    assert!(forms.iter().any(|text| text.contains("llvm.call_intrinsic \"llvm.nvvm.read.ptx.sreg.tid.x\"")));
-    assert!(forms.iter().any(|text| text.contains("%tid = nvvm.read.ptx.sreg.tid.x : i32")));
-    assert!(forms.iter().any(|text| text.contains("llvm.addrspacecast %out : !llvm.ptr to !llvm.ptr<1>")));
+    assert!(forms
+        .iter()
+        .any(|text| text.contains("llvm.call_intrinsic \"llvm.nvvm.read.ptx.sreg.tid.x\"")));
+    assert!(forms
+        .iter()
+        .any(|text| text.contains("%tid = nvvm.read.ptx.sreg.tid.x : i32")));
+    assert!(forms
+        .iter()
+        .any(|text| text.contains("llvm.addrspacecast %out : !llvm.ptr to !llvm.ptr<1>")));
     let with_switch = (0..40)
         .map(|seed| RandomKernel::build(seed, &KernelShape::multi_exit_switch(12)).llvm_text)
         .find(|text| text.contains("llvm.switch"));
-    assert!(with_switch.is_some(), "no llvm.switch in 40 multi-exit kernels");
+    assert!(
+        with_switch.is_some(),
+        "no llvm.switch in 40 multi-exit kernels"
+    );
 }
 
 #[test]
@@ -1057,10 +1336,18 @@ fn exec_pointer_addresses_round_trip() {
     let a = memory.alloc_i32(&[0; 4]);
     let b = memory.alloc_i32(&[0; 4]);
     let (pa, pb) = (memory.pointer_to(a).unwrap(), memory.pointer_to(b).unwrap());
-    for pointer in [pa, pa.offset_by(12), pb.offset_by(3), Pointer::NULL.offset_by(40)] {
+    for pointer in [
+        pa,
+        pa.offset_by(12),
+        pb.offset_by(3),
+        Pointer::NULL.offset_by(40),
+    ] {
         assert_eq!(Pointer::from_address(pointer.address()), pointer);
     }
-    assert!(pa.offset_by(16).address() < pb.address(), "buffers do not overlap");
+    assert!(
+        pa.offset_by(16).address() < pb.address(),
+        "buffers do not overlap"
+    );
 }
 
 #[test]
@@ -1075,7 +1362,11 @@ fn exec_llvm_float_rounding_and_fused_intrinsics() {
         ("sqrt", 2.25, 1.5),
     ] {
         let source = format!("llvm.func @f(%x: f32) -> f32 {{\n %r = llvm.intr.{op}(%x) : (f32) -> f32\n llvm.return %r : f32\n}}");
-        assert_eq!(values(&source, &[Value::F32(input)]), vec![Value::F32(expected)], "{op}");
+        assert_eq!(
+            values(&source, &[Value::F32(input)]),
+            vec![Value::F32(expected)],
+            "{op}"
+        );
     }
     let source = "llvm.func @f(%a: f64, %b: f64, %c: f64) -> !llvm.struct<(f64, f64)> {
       %fma = llvm.intr.fma(%a, %b, %c) : (f64, f64, f64) -> f64
@@ -1087,9 +1378,20 @@ fn exec_llvm_float_rounding_and_fused_intrinsics() {
     }";
     // 0.1 * 10 - 1 is 0 when rounded after the product, 2^-54 when fused.
     let mut memory = Memory::new();
-    let result = run_with(source, &[Value::F64(0.1), Value::F64(10.0), Value::F64(-1.0)], &mut memory, 0).unwrap();
-    let Value::Aggregate(id) = result[0] else { panic!("{result:?}") };
-    assert_eq!(memory.aggregate(id).unwrap(), &[Value::F64(0.1f64.mul_add(10.0, -1.0)), Value::F64(-0.1)][..]);
+    let result = run_with(
+        source,
+        &[Value::F64(0.1), Value::F64(10.0), Value::F64(-1.0)],
+        &mut memory,
+        0,
+    )
+    .unwrap();
+    let Value::Aggregate(id) = result[0] else {
+        panic!("{result:?}")
+    };
+    assert_eq!(
+        memory.aggregate(id).unwrap(),
+        &[Value::F64(0.1f64.mul_add(10.0, -1.0)), Value::F64(-0.1)][..]
+    );
     assert_ne!(0.1f64.mul_add(10.0, -1.0), 0.0);
 }
 

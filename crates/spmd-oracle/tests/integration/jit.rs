@@ -21,10 +21,12 @@
 //! <class> <seed>` prints the kernel (the block count is part of the seed's
 //! shape, see [`kernel_for`]).
 
+use crate::common::{context, parse};
+use melior::{
+    ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline, Context,
+};
 use spmd::testing::long_range::LongRangeShape;
 use spmd_oracle::long_range_kernel;
-use crate::common::{context, parse};
-use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline, Context};
 use spmd_oracle::{
     jit::{compare_batch, Difference, JitError, JitInputs, JitStats, KernelPair},
     KernelShape, RandomKernel,
@@ -79,10 +81,17 @@ fn transform(context: &Context, text: &str, pipeline: &str) -> Result<String, St
     let manager = PassManager::new(context);
     let result = parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
         .map_err(|error| format!("invalid pipeline: {error}"))
-        .and_then(|()| manager.run(&mut module).map_err(|_| messages.borrow().join("; ")));
+        .and_then(|()| {
+            manager
+                .run(&mut module)
+                .map_err(|_| messages.borrow().join("; "))
+        });
     context.detach_diagnostic_handler(handler);
     result?;
-    assert!(module.as_operation().verify(), "{pipeline} produced invalid IR");
+    assert!(
+        module.as_operation().verify(),
+        "{pipeline} produced invalid IR"
+    );
     Ok(module.as_operation().to_string())
 }
 
@@ -99,9 +108,14 @@ fn corpus(context: &Context, seeds: u64) -> Vec<KernelPair> {
         for seed in 1000..1000 + seeds {
             let kernel = kernel_for(shape_of, seed);
             for pipeline in PIPELINES {
-                let label = format!("{class} seed {seed} ({} blocks) {pipeline}", kernel.num_blocks);
-                let transformed = transform(context, &kernel.text, pipeline)
-                    .unwrap_or_else(|error| panic!("{label}: pipeline failed: {error}\n{}", kernel.text));
+                let label = format!(
+                    "{class} seed {seed} ({} blocks) {pipeline}",
+                    kernel.num_blocks
+                );
+                let transformed =
+                    transform(context, &kernel.text, pipeline).unwrap_or_else(|error| {
+                        panic!("{label}: pipeline failed: {error}\n{}", kernel.text)
+                    });
                 pairs.push(KernelPair::of_random(label, &kernel, transformed));
             }
         }
@@ -109,12 +123,17 @@ fn corpus(context: &Context, seeds: u64) -> Vec<KernelPair> {
     // The long-range CFGs of issue #18 at small sizes.
     for seed in 2000..2000 + seeds / 2 {
         let blocks = 3 + (seed as usize * 7) % 50;
-        let shape = LongRangeShape { blocks, reach: [0, 6, 20][seed as usize % 3], ..LongRangeShape::new(blocks) };
+        let shape = LongRangeShape {
+            blocks,
+            reach: [0, 6, 20][seed as usize % 3],
+            ..LongRangeShape::new(blocks)
+        };
         let kernel = long_range_kernel(seed, &shape);
         for pipeline in PIPELINES {
             let label = format!("long-range seed {seed} ({blocks} blocks) {pipeline}");
-            let transformed = transform(context, &kernel.text, pipeline)
-                .unwrap_or_else(|error| panic!("{label}: pipeline failed: {error}\n{}", kernel.text));
+            let transformed = transform(context, &kernel.text, pipeline).unwrap_or_else(|error| {
+                panic!("{label}: pipeline failed: {error}\n{}", kernel.text)
+            });
             pairs.push(KernelPair::of_random(label, &kernel, transformed));
         }
     }
@@ -134,13 +153,22 @@ fn transforms_agree_with_the_originals_under_the_jit() {
         match compare_batch(&context, batch, &inputs) {
             Ok(batch_stats) => stats.absorb(&batch_stats),
             Err(JitError::Mismatch(mismatch)) => {
-                let pair = batch.iter().find(|p| p.label == mismatch.label).expect("a pair of the batch");
-                panic!("{mismatch}\noriginal:\n{}\ntransformed:\n{}", pair.original, pair.transformed);
+                let pair = batch
+                    .iter()
+                    .find(|p| p.label == mismatch.label)
+                    .expect("a pair of the batch");
+                panic!(
+                    "{mismatch}\noriginal:\n{}\ntransformed:\n{}",
+                    pair.original, pair.transformed
+                );
             }
             Err(error) => panic!("{error}"),
         }
     }
-    assert_eq!(stats.kernels, (4 * seeds + seeds / 2) as usize * PIPELINES.len());
+    assert_eq!(
+        stats.kernels,
+        (4 * seeds + seeds / 2) as usize * PIPELINES.len()
+    );
     let runs_per_pair = 2 * inputs.num_threads as usize * inputs.n_values.len();
     assert_eq!(stats.calls, stats.kernels * runs_per_pair);
     let per_kernel = |d: Duration| d.as_secs_f64() * 1e3 / stats.kernels as f64;
@@ -175,11 +203,20 @@ const STRAIGHT: &str = r#"func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: 
 }"#;
 
 fn pair(label: &str, transformed: &str) -> KernelPair {
-    KernelPair { label: label.into(), original: STRAIGHT.into(), transformed: transformed.into(), slots: 4 }
+    KernelPair {
+        label: label.into(),
+        original: STRAIGHT.into(),
+        transformed: transformed.into(),
+        slots: 4,
+    }
 }
 
 fn quick_inputs() -> JitInputs {
-    JitInputs { num_threads: 8, n_values: vec![0, 3], ..JitInputs::default() }
+    JitInputs {
+        num_threads: 8,
+        n_values: vec![0, 3],
+        ..JitInputs::default()
+    }
 }
 
 /// `STRAIGHT` with its body before the return replaced by `tail`.
@@ -210,8 +247,17 @@ fn a_different_result_is_reported_with_thread_and_input() {
     };
     assert_eq!(mismatch.label, "thread five");
     assert_eq!((mismatch.n, mismatch.tid), (0, 5));
-    assert_eq!(mismatch.difference, Difference::Result { original: 10, transformed: 0 });
-    assert!(mismatch.to_string().contains("thread five: n=0 tid=5"), "{mismatch}");
+    assert_eq!(
+        mismatch.difference,
+        Difference::Result {
+            original: 10,
+            transformed: 0
+        }
+    );
+    assert!(
+        mismatch.to_string().contains("thread five: n=0 tid=5"),
+        "{mismatch}"
+    );
 }
 
 #[test]
@@ -226,15 +272,25 @@ fn a_different_store_is_reported_with_the_owning_thread() {
          memref.store %z, %out[%ji] : memref<?xi32>\n  cf.br ^done\n^done:\n  \
          %r = arith.muli %tid, %c2 : i32\n  return %r : i32",
     );
-    let Err(JitError::Mismatch(mismatch)) = compare_batch(&context, &[pair("store", &wrong)], &quick_inputs()) else {
+    let Err(JitError::Mismatch(mismatch)) =
+        compare_batch(&context, &[pair("store", &wrong)], &quick_inputs())
+    else {
         panic!("the extra store was not noticed");
     };
     assert_eq!((mismatch.n, mismatch.tid), (3, 3));
-    let Difference::Memory { index, original, transformed } = mismatch.difference else {
+    let Difference::Memory {
+        index,
+        original,
+        transformed,
+    } = mismatch.difference
+    else {
         panic!("expected a memory difference, got {mismatch}");
     };
     assert_eq!((index, transformed), (13, 0));
-    assert_ne!(original, 0, "buffers start non-zero, so storing 0 is visible");
+    assert_ne!(
+        original, 0,
+        "buffers start non-zero, so storing 0 is visible"
+    );
 }
 
 #[test]
@@ -247,11 +303,19 @@ fn a_store_past_the_buffer_is_caught_by_the_guards() {
          memref.store %n, %out[%ei] : memref<?xi32>\n  cf.br ^done\n^done:\n  \
          %r = arith.muli %tid, %c2 : i32\n  return %r : i32",
     );
-    let Err(JitError::Mismatch(mismatch)) = compare_batch(&context, &[pair("oob", &wrong)], &quick_inputs()) else {
+    let Err(JitError::Mismatch(mismatch)) =
+        compare_batch(&context, &[pair("oob", &wrong)], &quick_inputs())
+    else {
         panic!("the out-of-bounds store was not noticed");
     };
     assert_eq!(mismatch.tid, 7);
-    assert_eq!(mismatch.difference, Difference::OutOfBounds { transformed_side: true, offset: 32 });
+    assert_eq!(
+        mismatch.difference,
+        Difference::OutOfBounds {
+            transformed_side: true,
+            offset: 32
+        }
+    );
 }
 
 #[test]
@@ -265,7 +329,10 @@ fn a_transform_that_runs_too_long_is_reported_as_a_hang() {
          %more = arith.cmpi slt, %next, %limit : i32\n  cf.cond_br %more, ^loop(%next : i32), ^done\n^done:\n  \
          %r = arith.muli %tid, %c2 : i32\n  return %r : i32",
     );
-    let inputs = JitInputs { timeout: Duration::from_millis(1), ..quick_inputs() };
+    let inputs = JitInputs {
+        timeout: Duration::from_millis(1),
+        ..quick_inputs()
+    };
     match compare_batch(&context, &[pair("slow", &slow)], &inputs) {
         Err(JitError::Hang { label, n }) => assert_eq!((label.as_str(), n), ("slow", 0)),
         other => panic!("expected a hang, got {other:?}"),
@@ -291,7 +358,10 @@ fn a_kernel_of_another_type_is_an_input_error() {
     let narrow = "func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: i32) -> i64 {\n  \
                   %c = arith.constant 0 : i64\n  return %c : i64\n}";
     match compare_batch(&context, &[pair("i64", narrow)], &quick_inputs()) {
-        Err(JitError::Input { message, .. }) => assert!(message.contains("expected (memref<?xi32>, i32, i32) -> i32"), "{message}"),
+        Err(JitError::Input { message, .. }) => assert!(
+            message.contains("expected (memref<?xi32>, i32, i32) -> i32"),
+            "{message}"
+        ),
         other => panic!("expected an input error, got {other:?}"),
     }
 }
@@ -308,7 +378,10 @@ fn a_wave_level_op_fails_the_lowering_and_names_its_pair() {
         Err(JitError::Lowering { label, diagnostics }) => {
             assert_eq!(label.as_deref(), Some("ballot"));
             let text = diagnostics.join("\n");
-            assert!(text.contains("wave-level op 'spmd.ballot' has no thread-level lowering"), "{text}");
+            assert!(
+                text.contains("wave-level op 'spmd.ballot' has no thread-level lowering"),
+                "{text}"
+            );
         }
         other => panic!("expected a lowering error, got {other:?}"),
     }

@@ -46,8 +46,8 @@
 use crate::common::{context, parse, run_pipeline};
 use melior::ir::operation::OperationLike;
 use spmd_oracle::{
-    ElementType, Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, RandomKernel, ThreadId, Value,
-    VotePoison, WarpError, WarpStats,
+    ElementType, Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, RandomKernel,
+    ThreadId, Value, VotePoison, WarpError, WarpStats,
 };
 
 const FUEL: u64 = 200_000;
@@ -77,9 +77,18 @@ impl Form {
 
     /// The kernel's arguments in `memory`; `lowered`: for the output of the
     /// pipeline (memrefs become descriptors).
-    fn arguments(self, memory: &Memory, out: MemRefId, n: i32, ret: MemRefId, lowered: bool) -> Vec<Value> {
+    fn arguments(
+        self,
+        memory: &Memory,
+        out: MemRefId,
+        n: i32,
+        ret: MemRefId,
+        lowered: bool,
+    ) -> Vec<Value> {
         match self {
-            Self::Gpu if lowered => memory.expand_memrefs(&RandomKernel::gpu_arguments(out, n, ret)),
+            Self::Gpu if lowered => {
+                memory.expand_memrefs(&RandomKernel::gpu_arguments(out, n, ret))
+            }
             Self::Gpu => RandomKernel::gpu_arguments(out, n, ret),
             Self::Llvm => RandomKernel::llvm_arguments(
                 memory.pointer_to(out).expect("allocated"),
@@ -99,29 +108,60 @@ fn buffers(kernel: &RandomKernel, threads: u32) -> (Memory, MemRefId, MemRefId) 
 }
 
 /// The thread-level run of the original kernel, thread 0 first.
-fn run_threads(executor: &Executor, kernel: &RandomKernel, form: Form, threads: u32, n: i32) -> Result<(Memory, MemRefId, MemRefId), String> {
+fn run_threads(
+    executor: &Executor,
+    kernel: &RandomKernel,
+    form: Form,
+    threads: u32,
+    n: i32,
+) -> Result<(Memory, MemRefId, MemRefId), String> {
     let (mut memory, out, ret) = buffers(kernel, threads);
     let dims = GridDims::linear(threads);
     let args = form.arguments(&memory, out, n, ret, false);
     for t in 0..threads {
         executor
-            .run_thread("kernel", &args, ThreadId::from_linear(t, &dims), &dims, &mut memory, &mut NoTrace, FUEL)
+            .run_thread(
+                "kernel",
+                &args,
+                ThreadId::from_linear(t, &dims),
+                &dims,
+                &mut memory,
+                &mut NoTrace,
+                FUEL,
+            )
             .map_err(|error| format!("thread {t} of the original: {error}"))?;
     }
     Ok((memory, out, ret))
 }
 
 /// The lockstep run of the lowered `llvm.func`.
-fn run_warps(executor: &Executor, kernel: &RandomKernel, form: Form, threads: u32, n: i32) -> Result<(Memory, WarpStats), WarpError> {
+fn run_warps(
+    executor: &Executor,
+    kernel: &RandomKernel,
+    form: Form,
+    threads: u32,
+    n: i32,
+) -> Result<(Memory, WarpStats), WarpError> {
     let (mut memory, out, ret) = buffers(kernel, threads);
     let args = form.arguments(&memory, out, n, ret, true);
     let dims = GridDims::linear(threads);
-    let run = executor.run_cta("kernel", &|_| args.clone(), &dims, [0, 0, 0], &mut memory, FUEL)?;
+    let run = executor.run_cta(
+        "kernel",
+        &|_| args.clone(),
+        &dims,
+        [0, 0, 0],
+        &mut memory,
+        FUEL,
+    )?;
     Ok((memory, run.stats))
 }
 
 /// The first difference between the two runs.
-fn compare(threads: u32, expected: &(Memory, MemRefId, MemRefId), actual: &Memory) -> Result<(), String> {
+fn compare(
+    threads: u32,
+    expected: &(Memory, MemRefId, MemRefId),
+    actual: &Memory,
+) -> Result<(), String> {
     let (memory, out, ret) = expected;
     for t in 0..threads {
         let theirs: Vec<_> = memory.effects_of_thread(t).collect();
@@ -151,7 +191,12 @@ fn lower<'c>(context: &'c melior::Context, text: &str) -> melior::ir::Module<'c>
 
 /// Compares every launch and input of one kernel in one form; the number
 /// of runs, or the first failure.
-fn check_kernel(context: &melior::Context, kernel: &RandomKernel, form: Form, stats: &mut WarpStats) -> Result<usize, String> {
+fn check_kernel(
+    context: &melior::Context,
+    kernel: &RandomKernel,
+    form: Form,
+    stats: &mut WarpStats,
+) -> Result<usize, String> {
     let original = parse(context, form.text(kernel));
     let lowered = lower(context, form.text(kernel));
     let thread_level = Executor::new(&original);
@@ -161,8 +206,8 @@ fn check_kernel(context: &melior::Context, kernel: &RandomKernel, form: Form, st
         for n in INPUTS {
             let context = |error: String| format!("{form:?}, {threads} threads, n={n}: {error}");
             let expected = run_threads(&thread_level, kernel, form, threads, n).map_err(context)?;
-            let (actual, run_stats) =
-                run_warps(&warp_level, kernel, form, threads, n).map_err(|error| context(error.to_string()))?;
+            let (actual, run_stats) = run_warps(&warp_level, kernel, form, threads, n)
+                .map_err(|error| context(error.to_string()))?;
             compare(threads, &expected, &actual).map_err(context)?;
             *stats += run_stats;
             runs += 1;
@@ -186,7 +231,10 @@ fn nvvm_lockstep_execution_matches_thread_level_on_random_kernels() {
                         if std::env::var_os("SPMD_NVVM_EXEC_DUMP").is_some() {
                             eprintln!("{class} seed {seed}: {message}\n{}", form.text(&kernel));
                         }
-                        failures.push(format!("{class} seed {seed} (kernel seed {}): {message}", kernel.seed));
+                        failures.push(format!(
+                            "{class} seed {seed} (kernel seed {}): {message}",
+                            kernel.seed
+                        ));
                     }
                 }
                 kernels += 1;
@@ -197,7 +245,12 @@ fn nvvm_lockstep_execution_matches_thread_level_on_random_kernels() {
         "nvvm_exec: {kernels} lowered kernels, {runs} lockstep runs, {} mismatches; {stats:?}",
         failures.len()
     );
-    assert!(failures.is_empty(), "{} of {kernels} kernels failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {kernels} kernels failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(stats.collectives > 0 && stats.divergent_guards > 0 && stats.uniform_branches > 0);
 }
 
@@ -268,7 +321,14 @@ fn ballot_predicates_of_inactive_lanes_are_poison() {
             let out = memory.alloc_i32(&[0; 32]);
             let ret = memory.alloc_i32(&[0; 32]);
             let args = memory.expand_memrefs(&RandomKernel::gpu_arguments(out, 0, ret));
-            let run = executor.run_cta("kernel", &|_| args.clone(), &GridDims::linear(32), [0, 0, 0], &mut memory, FUEL);
+            let run = executor.run_cta(
+                "kernel",
+                &|_| args.clone(),
+                &GridDims::linear(32),
+                [0, 0, 0],
+                &mut memory,
+                FUEL,
+            );
             run.err().map(|error| format!("{vote_poison:?}: {error}"))
         })
         .collect();
@@ -317,7 +377,14 @@ fn scalar_branches_are_decided_by_the_active_lanes() {
     let out = memory.alloc_i32(&[0; 256]);
     let ret = memory.alloc_i32(&[0; 64]);
     let args = memory.expand_memrefs(&RandomKernel::gpu_arguments(out, 0, ret));
-    let run = executor.run_cta("kernel", &|_| args.clone(), &GridDims::linear(64), [0, 0, 0], &mut memory, FUEL);
+    let run = executor.run_cta(
+        "kernel",
+        &|_| args.clone(),
+        &GridDims::linear(64),
+        [0, 0, 0],
+        &mut memory,
+        FUEL,
+    );
     assert!(run.is_ok(), "{}", run.unwrap_err());
 }
 
@@ -358,13 +425,22 @@ fn run_tid_kernel(source: &str) -> Result<Vec<i64>, WarpError> {
     let mut memory = Memory::new();
     let out = memory.alloc_i32(&[-1; 32]);
     let args = vec![Value::Ptr(memory.pointer_to(out).expect("allocated"))];
-    Executor::new(&lowered).run_cta("kernel", &|_| args.clone(), &GridDims::linear(32), [0, 0, 0], &mut memory, FUEL)?;
+    Executor::new(&lowered).run_cta(
+        "kernel",
+        &|_| args.clone(),
+        &GridDims::linear(32),
+        [0, 0, 0],
+        &mut memory,
+        FUEL,
+    )?;
     Ok(memory.read_i64s(out))
 }
 
 /// Odd lanes below 16 store their lane id.
 fn tid_kernel_expectation() -> Vec<i64> {
-    (0..32).map(|lane| if lane < 16 && lane % 2 == 1 { lane } else { -1 }).collect()
+    (0..32)
+        .map(|lane| if lane < 16 && lane % 2 == 1 { lane } else { -1 })
+        .collect()
 }
 
 #[test]
@@ -373,12 +449,18 @@ fn nvvm_read_of_the_thread_id_is_divergent() {
         r#"llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.tid.x"() : () -> i32"#,
         "nvvm.read.ptx.sreg.tid.x : i32",
     );
-    assert_eq!(run_tid_kernel(&source).expect("lockstep run"), tid_kernel_expectation());
+    assert_eq!(
+        run_tid_kernel(&source).expect("lockstep run"),
+        tid_kernel_expectation()
+    );
 }
 
 #[test]
 fn call_intrinsic_read_of_the_thread_id_is_divergent() {
-    assert_eq!(run_tid_kernel(CALL_INTRINSIC_TID_KERNEL).expect("lockstep run"), tid_kernel_expectation());
+    assert_eq!(
+        run_tid_kernel(CALL_INTRINSIC_TID_KERNEL).expect("lockstep run"),
+        tid_kernel_expectation()
+    );
 }
 
 /// `examples/cuda/<name>.cu` imported by `scripts/cuda-to-ptx.sh --emit
@@ -387,7 +469,11 @@ fn call_intrinsic_read_of_the_thread_id_is_divergent() {
 fn import_cuda_example(name: &str) -> Option<String> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let output = std::process::Command::new(format!("{root}/scripts/cuda-to-ptx.sh"))
-        .args(["--emit", "import", &format!("{root}/examples/cuda/{name}.cu")])
+        .args([
+            "--emit",
+            "import",
+            &format!("{root}/examples/cuda/{name}.cu"),
+        ])
         .output()
         .expect("run scripts/cuda-to-ptx.sh");
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -395,14 +481,21 @@ fn import_cuda_example(name: &str) -> Option<String> {
         eprintln!("skipping {name}: {stderr}");
         return None;
     }
-    assert!(output.status.success(), "cuda-to-ptx.sh --emit import {name}: {stderr}");
+    assert!(
+        output.status.success(),
+        "cuda-to-ptx.sh --emit import {name}: {stderr}"
+    );
     Some(String::from_utf8(output.stdout).expect("UTF-8 MLIR"))
 }
 
 /// Buffers of `count` `f32`s holding 0, 1, 2, ... and of `sums` zeros, and
 /// the kernel arguments `(in, out, n)`.
 fn float_inputs(memory: &mut Memory, count: u64, sums: u64) -> (MemRefId, Vec<Value>) {
-    let input = memory.alloc_init(ElementType::F32, &[count], &(0..count as i64).collect::<Vec<_>>());
+    let input = memory.alloc_init(
+        ElementType::F32,
+        &[count],
+        &(0..count as i64).collect::<Vec<_>>(),
+    );
     let out = memory.alloc_init(ElementType::F32, &[sums], &[]);
     let pointer = |memref| Value::Ptr(memory.pointer_to(memref).expect("allocated"));
     let args = vec![pointer(input), pointer(out), Value::i32(count as i32)];
@@ -417,9 +510,15 @@ fn float_inputs(memory: &mut Memory, count: u64, sums: u64) -> (MemRefId, Vec<Va
 #[test]
 fn nvvm_cuda_examples_run_in_lockstep_warps() {
     let context = context();
-    let Some(collatz) = import_cuda_example("divergent-while") else { return };
+    let Some(collatz) = import_cuda_example("divergent-while") else {
+        return;
+    };
     let (original, lowered) = (parse(&context, &collatz), lower(&context, &collatz));
-    let dims = GridDims { block_dim: [48, 1, 1], grid_dim: [2, 1, 1], subgroup_size: 32 };
+    let dims = GridDims {
+        block_dim: [48, 1, 1],
+        grid_dim: [2, 1, 1],
+        subgroup_size: 32,
+    };
     let starts: Vec<i32> = (0..96).map(|i| 1 + (i * 7919) % 1000).collect();
     let run = |executor_run: &dyn Fn(&mut Memory, &[Value])| {
         let mut memory = Memory::new();
@@ -434,7 +533,14 @@ fn nvvm_cuda_examples_run_in_lockstep_warps() {
         memory.read_i64s(steps)
     };
     let expected = run(&|memory, args| {
-        let grid = Executor::new(&original).run_grid_traced("collatz_steps", &dims, &|_| args.to_vec(), memory, &mut NoTrace, FUEL);
+        let grid = Executor::new(&original).run_grid_traced(
+            "collatz_steps",
+            &dims,
+            &|_| args.to_vec(),
+            memory,
+            &mut NoTrace,
+            FUEL,
+        );
         assert!(grid.first_error().is_none(), "{:?}", grid.first_error());
     });
     let actual = run(&|memory, args| {
@@ -446,20 +552,37 @@ fn nvvm_cuda_examples_run_in_lockstep_warps() {
     assert_eq!(actual, expected);
     assert!(expected.contains(&-1) && expected[90..].iter().all(|&steps| steps == 0));
 
-    for (name, kernel, sums) in [("reduce-warp", "_Z11reduce_warpPKfPfi", 1), ("reduce-shared", "reduce_shared", 2)] {
-        let Some(text) = import_cuda_example(name) else { return };
+    for (name, kernel, sums) in [
+        ("reduce-warp", "_Z11reduce_warpPKfPfi", 1),
+        ("reduce-shared", "reduce_shared", 2),
+    ] {
+        let Some(text) = import_cuda_example(name) else {
+            return;
+        };
         let lowered = lower(&context, &text);
-        let dims = GridDims { block_dim: [128, 1, 1], grid_dim: [2, 1, 1], subgroup_size: 32 };
+        let dims = GridDims {
+            block_dim: [128, 1, 1],
+            grid_dim: [2, 1, 1],
+            subgroup_size: 32,
+        };
         let mut memory = Memory::new();
         let (out, args) = float_inputs(&mut memory, 150, sums);
         let runs = Executor::new(&lowered)
             .with_vote_poison(VotePoison::Poison)
             .run_grid_in_warps(kernel, &|_| args.clone(), &dims, &mut memory, FUEL)
             .unwrap_or_else(|error| panic!("{name}: {error}"));
-        assert!(runs.iter().all(|run| run.stats.barriers > 0 && run.stats.collectives > 0), "{name}");
+        assert!(
+            runs.iter()
+                .all(|run| run.stats.barriers > 0 && run.stats.collectives > 0),
+            "{name}"
+        );
         // reduce-warp adds every CTA's sum to out[0]; reduce-shared writes
         // CTA b's sum to out[b].
-        let expected = if sums == 1 { vec![(0..150).sum::<i64>()] } else { vec![(0..128).sum(), (128..150).sum()] };
+        let expected = if sums == 1 {
+            vec![(0..150).sum::<i64>()]
+        } else {
+            vec![(0..128).sum(), (128..150).sum()]
+        };
         assert_eq!(memory.read_i64s(out), expected, "{name}");
     }
 }

@@ -22,13 +22,13 @@
 use crate::common::{context, parse, run_pipeline, try_pipeline};
 use melior::ir::operation::OperationLike;
 use spmd_oracle::{
-    BlockLog, Executor, GridDims, KernelShape, Memory, RandomKernel, ThreadId, Value, WaveError, WaveRun,
+    BlockLog, Executor, GridDims, KernelShape, Memory, RandomKernel, ThreadId, Value, WaveError,
+    WaveRun,
 };
 
 const THREADS: u32 = 64;
 const WAVE: u32 = 32;
 const FUEL: u64 = 200_000;
-
 
 /// Thread-level run: per thread, results and block trace.
 struct ThreadRuns {
@@ -42,25 +42,46 @@ fn run_threads(executor: &Executor, out_len: u64, n: i32) -> ThreadRuns {
     let mut memory = Memory::new();
     let out = memory.alloc_i32(&vec![0; out_len as usize]);
     let dims = GridDims::linear(THREADS);
-    let mut log = BlockLog { function: executor.function_index("kernel").unwrap(), ..Default::default() };
+    let mut log = BlockLog {
+        function: executor.function_index("kernel").unwrap(),
+        ..Default::default()
+    };
     let mut results = Vec::new();
     for t in 0..THREADS {
         let args = RandomKernel::arguments(out, n, t);
         let id = ThreadId::from_linear(t, &dims);
-        results.push(executor.run_thread("kernel", &args, id, &dims, &mut memory, &mut log, FUEL).expect("thread runs"));
+        results.push(
+            executor
+                .run_thread("kernel", &args, id, &dims, &mut memory, &mut log, FUEL)
+                .expect("thread runs"),
+        );
     }
-    let blocks = (0..THREADS).map(|t| log.blocks.remove(&t).unwrap_or_default()).collect();
-    ThreadRuns { results, blocks, memory, out }
+    let blocks = (0..THREADS)
+        .map(|t| log.blocks.remove(&t).unwrap_or_default())
+        .collect();
+    ThreadRuns {
+        results,
+        blocks,
+        memory,
+        out,
+    }
 }
 
 /// Wave-level run: waves of `wave` lanes.
-fn run_waves(executor: &Executor, out_len: u64, n: i32, wave: u32) -> Result<(Vec<WaveRun>, Memory), WaveError> {
+fn run_waves(
+    executor: &Executor,
+    out_len: u64,
+    n: i32,
+    wave: u32,
+) -> Result<(Vec<WaveRun>, Memory), WaveError> {
     let mut memory = Memory::new();
     let out = memory.alloc_i32(&vec![0; out_len as usize]);
     let dims = GridDims::linear(THREADS);
     let mut waves = Vec::new();
     for first in (0..THREADS).step_by(wave as usize) {
-        let args: Vec<Vec<Value>> = (first..first + wave).map(|t| RandomKernel::arguments(out, n, t)).collect();
+        let args: Vec<Vec<Value>> = (first..first + wave)
+            .map(|t| RandomKernel::arguments(out, n, t))
+            .collect();
         waves.push(executor.run_wave("kernel", &args, first, &dims, &mut memory, FUEL)?);
     }
     Ok((waves, memory))
@@ -73,15 +94,23 @@ fn compare(threads: &ThreadRuns, waves: &[WaveRun], memory: &Memory) -> Result<(
     for t in 0..THREADS as usize {
         let (wave, lane) = (&waves[t / size], t % size);
         if wave.results[lane] != threads.results[t] {
-            return Err(format!("thread {t}: returned {:?}, expected {:?}", wave.results[lane], threads.results[t]));
+            return Err(format!(
+                "thread {t}: returned {:?}, expected {:?}",
+                wave.results[lane], threads.results[t]
+            ));
         }
         if wave.blocks[lane] != threads.blocks[t] {
-            return Err(format!("thread {t}: active in blocks {:?}, visits {:?}", wave.blocks[lane], threads.blocks[t]));
+            return Err(format!(
+                "thread {t}: active in blocks {:?}, visits {:?}",
+                wave.blocks[lane], threads.blocks[t]
+            ));
         }
         let ours: Vec<_> = memory.effects_of_thread(t as u32).collect();
         let theirs: Vec<_> = threads.memory.effects_of_thread(t as u32).collect();
         if ours != theirs {
-            return Err(format!("thread {t}: side effects {ours:?}, expected {theirs:?}"));
+            return Err(format!(
+                "thread {t}: side effects {ours:?}, expected {theirs:?}"
+            ));
         }
     }
     if memory.read_i64s(threads.out) != threads.memory.read_i64s(threads.out) {
@@ -106,23 +135,38 @@ fn predicate_matches_thread_level_execution_on_random_kernels() {
         for (class, shape) in KernelShape::classes(3 + (seed as usize * 5) % 20) {
             let kernel = RandomKernel::build(seed * 31 + 7, &shape);
             let producers = [
-                format!("spmd-reconverge{{ordering={}}}", ORDERINGS[seed as usize % 4]),
+                format!(
+                    "spmd-reconverge{{ordering={}}}",
+                    ORDERINGS[seed as usize % 4]
+                ),
                 "spmd-structurize{irreducible=fix}".to_string(),
             ];
             for producer in &producers {
                 let mut thread_level = parse(&context, &kernel.text);
-                run_pipeline(&context, &mut thread_level, &format!("builtin.module({producer})"));
+                run_pipeline(
+                    &context,
+                    &mut thread_level,
+                    &format!("builtin.module({producer})"),
+                );
                 let thread_executor = Executor::new(&thread_level);
-                let runs: Vec<ThreadRuns> =
-                    [0, 9, 40].iter().map(|&n| run_threads(&thread_executor, kernel.out_len(THREADS), n)).collect();
+                let runs: Vec<ThreadRuns> = [0, 9, 40]
+                    .iter()
+                    .map(|&n| run_threads(&thread_executor, kernel.out_len(THREADS), n))
+                    .collect();
                 for (skip, wave) in [(true, WAVE), (false, WAVE), (true, 2 * WAVE)] {
                     let mut wave_level = parse(&context, &thread_level.as_operation().to_string());
-                    let pass = format!("spmd-predicate{{skip-empty-blocks={skip} wave-size={wave}}}");
-                    run_pipeline(&context, &mut wave_level, &format!("builtin.module({pass})"));
+                    let pass =
+                        format!("spmd-predicate{{skip-empty-blocks={skip} wave-size={wave}}}");
+                    run_pipeline(
+                        &context,
+                        &mut wave_level,
+                        &format!("builtin.module({pass})"),
+                    );
                     assert!(wave_level.as_operation().verify(), "invalid wave-level IR");
                     let executor = Executor::new(&wave_level);
                     for (threads, n) in runs.iter().zip([0, 9, 40]) {
-                        let what = format!("{class} seed {seed} {producer} skip={skip} wave={wave} n={n}");
+                        let what =
+                            format!("{class} seed {seed} {producer} skip={skip} wave={wave} n={n}");
                         let outcome = run_waves(&executor, kernel.out_len(THREADS), n, wave)
                             .map_err(|e| e.to_string())
                             .and_then(|(waves, memory)| {
@@ -131,7 +175,11 @@ fn predicate_matches_thread_level_execution_on_random_kernels() {
                             });
                         if let Err(message) = outcome {
                             if std::env::var_os("SPMD_PREDICATE_DUMP").is_some() {
-                                eprintln!("{what}: {message}\nthread level:\n{}\nwave level:\n{}", thread_level.as_operation(), wave_level.as_operation());
+                                eprintln!(
+                                    "{what}: {message}\nthread level:\n{}\nwave level:\n{}",
+                                    thread_level.as_operation(),
+                                    wave_level.as_operation()
+                                );
                             }
                             failures.push(format!("{what}: {message}"));
                         }
@@ -141,7 +189,12 @@ fn predicate_matches_thread_level_execution_on_random_kernels() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {checked} runs failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} runs failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     eprintln!("predicate: {checked} runs, {rejoins} rejoins checked");
     assert!(checked >= 6 * 4 * 2 * 3 * 3 || seeds_per_class() < 6);
     assert!(rejoins > 0, "no rejoin point was ever checked");
@@ -189,22 +242,34 @@ fn the_wave_checker_catches_broken_predication() {
       {}
       return %tid : i32
     }}"#,
-            if park { "spmd.exec.write %rest {spmd.park = 0} : !spmd.mask" } else { "spmd.exec.write %exec {spmd.park = 0} : !spmd.mask" },
-            if rejoin { "spmd.exec.write %all {spmd.rejoin = 0} : !spmd.mask" } else { "spmd.exec.write %now {spmd.rejoin = 0} : !spmd.mask" },
+            if park {
+                "spmd.exec.write %rest {spmd.park = 0} : !spmd.mask"
+            } else {
+                "spmd.exec.write %exec {spmd.park = 0} : !spmd.mask"
+            },
+            if rejoin {
+                "spmd.exec.write %all {spmd.rejoin = 0} : !spmd.mask"
+            } else {
+                "spmd.exec.write %now {spmd.rejoin = 0} : !spmd.mask"
+            },
         )
     };
     let original = parse(&context, thread_level);
     let threads = run_threads(&Executor::new(&original), u64::from(THREADS), 1);
     let check = |park: bool, rejoin: bool| -> Result<(), String> {
         let module = parse(&context, &wave_level(park, rejoin));
-        let (waves, memory) = run_waves(&Executor::new(&module), u64::from(THREADS), 1, WAVE).map_err(|e| e.to_string())?;
+        let (waves, memory) = run_waves(&Executor::new(&module), u64::from(THREADS), 1, WAVE)
+            .map_err(|e| e.to_string())?;
         compare(&threads, &waves, &memory)
     };
     assert_eq!(check(true, true), Ok(()));
     let no_park = check(false, true).unwrap_err();
     assert!(no_park.contains("thread 1: active in blocks"), "{no_park}");
     let no_rejoin = check(true, false).unwrap_err();
-    assert!(no_rejoin.contains("rejoin point 0") && no_rejoin.contains("not active again"), "{no_rejoin}");
+    assert!(
+        no_rejoin.contains("rejoin point 0") && no_rejoin.contains("not active again"),
+        "{no_rejoin}"
+    );
 }
 
 /// `wave-size` is recorded on the function and the executor refuses larger
@@ -216,15 +281,36 @@ fn wave_size_is_recorded_and_checked() {
       return %tid : i32
     }"#;
     let mut module = parse(&context, text);
-    run_pipeline(&context, &mut module, "builtin.module(spmd-predicate{wave-size=16})");
-    assert!(module.as_operation().to_string().contains("spmd.wave_size = 16 : i64"));
+    run_pipeline(
+        &context,
+        &mut module,
+        "builtin.module(spmd-predicate{wave-size=16})",
+    );
+    assert!(module
+        .as_operation()
+        .to_string()
+        .contains("spmd.wave_size = 16 : i64"));
     let executor = Executor::new(&module);
-    let error = run_waves(&executor, u64::from(THREADS), 0, WAVE).err().expect("a wave of 32 for a 16-lane function");
-    assert!(matches!(error, WaveError::BadWaveSize { lanes: 32, wave_size: Some(16) }), "{error}");
+    let error = run_waves(&executor, u64::from(THREADS), 0, WAVE)
+        .err()
+        .expect("a wave of 32 for a 16-lane function");
+    assert!(
+        matches!(
+            error,
+            WaveError::BadWaveSize {
+                lanes: 32,
+                wave_size: Some(16)
+            }
+        ),
+        "{error}"
+    );
     assert!(run_waves(&executor, u64::from(THREADS), 0, 16).is_ok());
     for bad in ["48", "0", "128"] {
         let mut module = parse(&context, text);
         let pipeline = format!("builtin.module(spmd-predicate{{wave-size={bad}}})");
-        assert!(try_pipeline(&context, &mut module, &pipeline).is_err(), "wave-size={bad} accepted");
+        assert!(
+            try_pipeline(&context, &mut module, &pipeline).is_err(),
+            "wave-size={bad} accepted"
+        );
     }
 }

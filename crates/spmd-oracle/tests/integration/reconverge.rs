@@ -16,21 +16,36 @@
 //! dump_kernel -- <class> <seed>` then prints a failing kernel.
 
 use crate::common::{assert_kernels_agree, context, parse, run_pipeline};
-use melior::{
-    ir::{operation::OperationLike, Module},
+use melior::ir::{operation::OperationLike, Module};
+use spmd::{
+    analysis::{
+        reconverging,
+        region_uniformity::{RegionUniformity, UniformityOptions},
+    },
+    ir::function_regions::cfg_regions,
+    transforms::flow::plan::Ordering,
 };
-use spmd::{ir::function_regions::cfg_regions, analysis::{reconverging, region_uniformity::{RegionUniformity, UniformityOptions}}, transforms::flow::plan::Ordering};
 use spmd_oracle::{KernelShape, RandomKernel};
 
-
-
 fn assert_reconverging(module: &Module, what: &str) {
-    for function in cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like) {
-        let uniformity = RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default())
-            .expect("analysable");
-        let violations =
-            reconverging::check(uniformity.graph().graph(), &|b| uniformity.info().is_divergent_branch(b));
-        assert!(violations.is_empty(), "{what}: not reconverging: {violations:?}\n{}", module.as_operation());
+    for function in cfg_regions(module.as_operation())
+        .into_iter()
+        .filter(|r| r.function_like)
+    {
+        let uniformity = RegionUniformity::compute(
+            function.owner,
+            function.region,
+            &UniformityOptions::default(),
+        )
+        .expect("analysable");
+        let violations = reconverging::check(uniformity.graph().graph(), &|b| {
+            uniformity.info().is_divergent_branch(b)
+        });
+        assert!(
+            violations.is_empty(),
+            "{what}: not reconverging: {violations:?}\n{}",
+            module.as_operation()
+        );
     }
 }
 
@@ -43,7 +58,10 @@ fn reconverge_preserves_semantics_and_reconverges_on_random_kernels() {
     let context = context();
     let mut checked = 0;
     for (class, shape_of) in [
-        ("reducible", KernelShape::reducible as fn(usize) -> KernelShape),
+        (
+            "reducible",
+            KernelShape::reducible as fn(usize) -> KernelShape,
+        ),
         ("irreducible", KernelShape::irreducible),
         ("multi_exit_switch", KernelShape::multi_exit_switch),
         ("uniform", KernelShape::uniform),
@@ -64,12 +82,19 @@ fn reconverge_preserves_semantics_and_reconverges_on_random_kernels() {
                 ordering.name()
             );
             run_pipeline(&context, &mut transformed, &pipeline);
-            assert!(transformed.as_operation().verify(), "{what}: invalid output");
+            assert!(
+                transformed.as_operation().verify(),
+                "{what}: invalid output"
+            );
             assert_reconverging(&transformed, &what);
             assert_kernels_agree(&original, &transformed, &kernel, 200_000, &what);
             let once = transformed.as_operation().to_string();
             run_pipeline(&context, &mut transformed, &pipeline);
-            assert_eq!(once, transformed.as_operation().to_string(), "{what}: not idempotent");
+            assert_eq!(
+                once,
+                transformed.as_operation().to_string(),
+                "{what}: not idempotent"
+            );
             checked += 1;
         }
     }
@@ -90,7 +115,13 @@ fn long_range_kernels() -> impl Iterator<Item = (String, spmd_oracle::RandomKern
             back_edge_per_mille: [100, 250][seed as usize % 2],
             ..LongRangeShape::new(blocks)
         };
-        (format!("long-range seed {seed} {blocks} blocks reach {}", shape.reach), long_range_kernel(seed, &shape))
+        (
+            format!(
+                "long-range seed {seed} {blocks} blocks reach {}",
+                shape.reach
+            ),
+            long_range_kernel(seed, &shape),
+        )
     })
 }
 
@@ -108,7 +139,10 @@ fn reconverge_preserves_semantics_on_long_range_kernels() {
             ordering.name()
         );
         run_pipeline(&context, &mut transformed, &pipeline);
-        assert!(transformed.as_operation().verify(), "{what}: invalid output");
+        assert!(
+            transformed.as_operation().verify(),
+            "{what}: invalid output"
+        );
         assert_reconverging(&transformed, &what);
         assert_kernels_agree(&original, &transformed, &kernel, 400_000, &what);
     }

@@ -14,13 +14,12 @@
 //! `SPMD_TRACE_KERNELS=1` prints each kernel before it runs.
 
 use crate::common::{assert_kernels_agree, context, parse, try_pipeline as run};
-use melior::{
-    ir::{operation::OperationLike, Module},
+use melior::ir::{operation::OperationLike, Module};
+use spmd::{
+    analysis::cfg::{CfgAnalysis, Graph},
+    ir::{function_regions::cfg_regions, region_graph::RegionGraph},
 };
-use spmd::{analysis::cfg::{CfgAnalysis, Graph}, ir::{function_regions::cfg_regions, region_graph::RegionGraph}};
 use spmd_oracle::{KernelShape, RandomKernel};
-
-
 
 fn seeds_per_class() -> u64 {
     spmd::testing::seed_count("SPMD_STRUCTURIZE_SEEDS", 30)
@@ -54,13 +53,20 @@ fn differential(pipeline_of: &dyn Fn(&str, u64) -> String, check: &dyn Fn(&Modul
             if let Err(messages) = run(&context, &mut transformed, &pipeline) {
                 panic!("{what} failed: {messages:?}\n{}", kernel.text);
             }
-            assert!(transformed.as_operation().verify(), "{what}: invalid output");
+            assert!(
+                transformed.as_operation().verify(),
+                "{what}: invalid output"
+            );
             check(&transformed, &what);
             assert_kernels_agree(&original, &transformed, &kernel, 400_000, &what);
             let once = transformed.as_operation().to_string();
             changed += usize::from(once != original.as_operation().to_string());
             run(&context, &mut transformed, &pipeline).expect("second run");
-            assert_eq!(once, transformed.as_operation().to_string(), "{what}: not idempotent");
+            assert_eq!(
+                once,
+                transformed.as_operation().to_string(),
+                "{what}: not idempotent"
+            );
             checked += 1;
         }
     }
@@ -71,9 +77,13 @@ fn differential(pipeline_of: &dyn Fn(&str, u64) -> String, check: &dyn Fn(&Modul
 fn assert_structured(module: &Module, what: &str, use_uniformity: bool) {
     let context = spmd::ir::facts::module_context(module);
     let mut copy = Module::parse(context, &module.as_operation().to_string()).expect("reparse");
-    let pipeline = format!("builtin.module(spmd-verify-structured{{use-uniformity={use_uniformity}}})");
+    let pipeline =
+        format!("builtin.module(spmd-verify-structured{{use-uniformity={use_uniformity}}})");
     if let Err(messages) = run(context, &mut copy, &pipeline) {
-        panic!("{what}: not structured: {messages:?}\n{}", module.as_operation());
+        panic!(
+            "{what}: not structured: {messages:?}\n{}",
+            module.as_operation()
+        );
     }
 }
 
@@ -81,7 +91,11 @@ fn assert_structured(module: &Module, what: &str, use_uniformity: bool) {
 fn structurize_preserves_semantics_and_structures_random_kernels() {
     let changed = differential(
         &|class, seed| {
-            let irreducible = if matches!(class, "irreducible" | "multi_exit_switch") { "fix" } else { "reject" };
+            let irreducible = if matches!(class, "irreducible" | "multi_exit_switch") {
+                "fix"
+            } else {
+                "reject"
+            };
             let skip = match seed % 3 {
                 0 => "skip-uniform-regions=false",
                 1 => "skip-uniform-regions=true relaxed-uniform-regions=true",
@@ -92,7 +106,10 @@ fn structurize_preserves_semantics_and_structures_random_kernels() {
         },
         &|module, what| assert_structured(module, what, false),
     );
-    assert!(changed as u64 >= 2 * seeds_per_class(), "only {changed} kernels changed");
+    assert!(
+        changed as u64 >= 2 * seeds_per_class(),
+        "only {changed} kernels changed"
+    );
 }
 
 #[test]
@@ -102,18 +119,26 @@ fn structurize_preserves_semantics_on_long_range_kernels() {
     let context = context();
     for seed in 0..seeds_per_class() / 2 {
         let blocks = 3 + (seed as usize * 5) % 60;
-        let shape =
-            LongRangeShape { blocks, reach: [0, 5, 15, 40][seed as usize % 4], ..LongRangeShape::new(blocks) };
+        let shape = LongRangeShape {
+            blocks,
+            reach: [0, 5, 15, 40][seed as usize % 4],
+            ..LongRangeShape::new(blocks)
+        };
         let kernel = long_range_kernel(seed + 100, &shape);
         let skip = ["false", "true"][seed as usize % 2];
-        let pipeline = format!("builtin.module(spmd-structurize{{irreducible=fix skip-uniform-regions={skip}}})");
+        let pipeline = format!(
+            "builtin.module(spmd-structurize{{irreducible=fix skip-uniform-regions={skip}}})"
+        );
         let what = format!("long-range seed {seed} {blocks} blocks {pipeline}");
         let original = parse(&context, &kernel.text);
         let mut transformed = parse(&context, &kernel.text);
         if let Err(messages) = run(&context, &mut transformed, &pipeline) {
             panic!("{what} failed: {messages:?}\n{}", kernel.text);
         }
-        assert!(transformed.as_operation().verify(), "{what}: invalid output");
+        assert!(
+            transformed.as_operation().verify(),
+            "{what}: invalid output"
+        );
         assert_structured(&transformed, &what, skip == "true");
         assert_kernels_agree(&original, &transformed, &kernel, 400_000, &what);
     }
@@ -121,11 +146,18 @@ fn structurize_preserves_semantics_on_long_range_kernels() {
 
 fn cycle_facts(module: &Module) -> Vec<(bool, usize)> {
     let mut facts = Vec::new();
-    for function in cfg_regions(module.as_operation()).into_iter().filter(|r| r.function_like) {
+    for function in cfg_regions(module.as_operation())
+        .into_iter()
+        .filter(|r| r.function_like)
+    {
         let graph = RegionGraph::snapshot(function.region).expect("snapshot");
         let analysis = CfgAnalysis::build(graph.graph());
         let forest = analysis.cycles();
-        facts.extend(forest.cycles().map(|c| (forest.is_reducible(c), forest.exit_blocks(c).len())));
+        facts.extend(
+            forest
+                .cycles()
+                .map(|c| (forest.is_reducible(c), forest.exit_blocks(c).len())),
+        );
         let _ = graph.graph().num_blocks();
     }
     facts
@@ -133,9 +165,15 @@ fn cycle_facts(module: &Module) -> Vec<(bool, usize)> {
 
 #[test]
 fn fix_irreducible_preserves_semantics_and_leaves_only_reducible_cycles() {
-    let changed = differential(&|_, _| "builtin.module(spmd-fix-irreducible)".to_string(), &|module, what| {
-        assert!(cycle_facts(module).iter().all(|&(reducible, _)| reducible), "{what}: still irreducible");
-    });
+    let changed = differential(
+        &|_, _| "builtin.module(spmd-fix-irreducible)".to_string(),
+        &|module, what| {
+            assert!(
+                cycle_facts(module).iter().all(|&(reducible, _)| reducible),
+                "{what}: still irreducible"
+            );
+        },
+    );
     assert!(changed > 0, "no kernel was irreducible");
 }
 
@@ -150,7 +188,10 @@ fn unify_loop_exits_preserves_semantics_and_leaves_one_exit_per_loop() {
             }
         },
         &|module, what| {
-            assert!(cycle_facts(module).iter().all(|&(_, exits)| exits <= 1), "{what}: a loop keeps several exits");
+            assert!(
+                cycle_facts(module).iter().all(|&(_, exits)| exits <= 1),
+                "{what}: a loop keeps several exits"
+            );
         },
     );
     assert!(changed > 0, "no kernel had a loop with several exits");

@@ -19,7 +19,13 @@
 //! that trusts the analysis.
 
 use crate::common::{context, parse};
-use spmd::{analysis::{cfg::BlockId, region_uniformity::{RegionUniformity, UniformityOptions}}, ir::function_regions::cfg_regions};
+use spmd::{
+    analysis::{
+        cfg::BlockId,
+        region_uniformity::{RegionUniformity, UniformityOptions},
+    },
+    ir::function_regions::cfg_regions,
+};
 use spmd_oracle::{
     trace::{BranchSite, DynamicInstance, Tracer},
     ElementType, Executor, KernelShape, Memory, RandomKernel,
@@ -55,7 +61,10 @@ fn branches_called_uniform_never_split_threads_that_arrive_together() {
     let context = context();
     let (mut kernels, mut uniform_branches_checked, mut divergent_branches_that_split) = (0, 0, 0);
     for (class, shape_of) in [
-        ("reducible", KernelShape::reducible as fn(usize) -> KernelShape),
+        (
+            "reducible",
+            KernelShape::reducible as fn(usize) -> KernelShape,
+        ),
         ("irreducible", KernelShape::irreducible),
         ("multi_exit_switch", KernelShape::multi_exit_switch),
         ("uniform", KernelShape::uniform),
@@ -67,9 +76,12 @@ fn branches_called_uniform_never_split_threads_that_arrive_together() {
                 .into_iter()
                 .find(|r| r.label == "@kernel")
                 .expect("kernel function");
-            let uniformity =
-                RegionUniformity::compute(function.owner, function.region, &UniformityOptions::default())
-                    .expect("analysable");
+            let uniformity = RegionUniformity::compute(
+                function.owner,
+                function.region,
+                &UniformityOptions::default(),
+            )
+            .expect("analysable");
             let executor = Executor::new(&module);
             let mut splits = Vec::new();
             // One detector per input: "together" only relates threads of one run.
@@ -85,7 +97,11 @@ fn branches_called_uniform_never_split_threads_that_arrive_together() {
                     &mut detector,
                     FUEL,
                 );
-                assert!(run.first_error().is_none(), "{class} seed {seed}: {:?}", run.first_error());
+                assert!(
+                    run.first_error().is_none(),
+                    "{class} seed {seed}: {:?}",
+                    run.first_error()
+                );
                 splits.extend(detector.splits);
             }
             for &block in &splits {
@@ -105,6 +121,12 @@ fn branches_called_uniform_never_split_threads_that_arrive_together() {
     }
     assert!(kernels >= 480);
     // The corpus must exercise both outcomes for the check to mean anything.
-    assert!(divergent_branches_that_split > 100, "{divergent_branches_that_split}");
-    assert!(uniform_branches_checked > 1000, "{uniform_branches_checked}");
+    assert!(
+        divergent_branches_that_split > 100,
+        "{divergent_branches_that_split}"
+    );
+    assert!(
+        uniform_branches_checked > 1000,
+        "{uniform_branches_checked}"
+    );
 }

@@ -38,7 +38,17 @@ pub fn run_benchmark(sizes: &[usize]) -> String {
     let _ = writeln!(
         out,
         "{:>8} {:>8} {:>6} {:>6} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>9}",
-        "blocks", "edges", "div", "flows", "anlys ms", "check ms", "df ms", "dfpd ms", "bf ms", "rpot ms", "full ms"
+        "blocks",
+        "edges",
+        "div",
+        "flows",
+        "anlys ms",
+        "check ms",
+        "df ms",
+        "dfpd ms",
+        "bf ms",
+        "rpot ms",
+        "full ms"
     );
     let mut rows: Vec<(usize, f64, f64)> = Vec::new();
     for &n in sizes {
@@ -53,7 +63,11 @@ pub fn run_benchmark(sizes: &[usize]) -> String {
         let mut per = Vec::new();
         let mut dfpd_plan: Option<ReconvergePlan> = None;
         for ordering in Ordering::ALL {
-            let options = PlanOptions { ordering, verify: false, keep_reconverging_input: false };
+            let options = PlanOptions {
+                ordering,
+                verify: false,
+                keep_reconverging_input: false,
+            };
             let t = best_of_3(|| {
                 let p = plan_reconvergence_with(g, &s.divergent, s.exit, &options).expect("plan");
                 if ordering == Ordering::Dfpd {
@@ -63,7 +77,8 @@ pub fn run_benchmark(sizes: &[usize]) -> String {
             per.push(t);
         }
         let full = best_of_3(|| {
-            plan_reconvergence_with(g, &s.divergent, s.exit, &PlanOptions::default()).expect("verified plan");
+            plan_reconvergence_with(g, &s.divergent, s.exit, &PlanOptions::default())
+                .expect("verified plan");
         });
         let plan = dfpd_plan.expect("dfpd plan");
         let div = s.divergent.iter().filter(|&&d| d).count();

@@ -40,8 +40,13 @@ pub enum Class {
 
 impl Class {
     /// All classes.
-    pub const ALL: [Class; 5] =
-        [Class::Reducible, Class::Irreducible, Class::UnifiedExits, Class::InfiniteLoops, Class::DeadEnds];
+    pub const ALL: [Class; 5] = [
+        Class::Reducible,
+        Class::Irreducible,
+        Class::UnifiedExits,
+        Class::InfiniteLoops,
+        Class::DeadEnds,
+    ];
 }
 
 /// A random sample of `class` with about `n` blocks (`n >= 3`) where each
@@ -63,12 +68,18 @@ pub fn sample(rng: &mut SplitMix64, class: Class, n: usize, per_mille: u64) -> S
     };
     let divergent = random_divergence(rng, &graph, per_mille);
     let exit = Some(BlockId::new(graph.num_blocks() - 1));
-    Sample { graph, divergent, exit }
+    Sample {
+        graph,
+        divergent,
+        exit,
+    }
 }
 
 /// Each two-slot block is divergent with probability `per_mille / 1000`.
 pub fn random_divergence(rng: &mut SplitMix64, g: &CfgGraph, per_mille: u64) -> Vec<bool> {
-    (0..g.num_blocks()).map(|b| g.successors(BlockId::new(b)).len() == 2 && rng.chance(per_mille)).collect()
+    (0..g.num_blocks())
+        .map(|b| g.successors(BlockId::new(b)).len() == 2 && rng.chance(per_mille))
+        .collect()
 }
 
 /// Forward DAG (every block but the last has a forward successor), then
@@ -76,7 +87,13 @@ pub fn random_divergence(rng: &mut SplitMix64, g: &CfgGraph, per_mille: u64) -> 
 /// `pure_latch_per_mille` a latch keeps only its back edge, with
 /// `spin_per_mille` a block becomes a self loop only, with
 /// `dead_per_mille` a block loses all successors.
-fn reducible(rng: &mut SplitMix64, n: usize, pure_latch_per_mille: u64, spin_per_mille: u64, dead_per_mille: u64) -> CfgGraph {
+fn reducible(
+    rng: &mut SplitMix64,
+    n: usize,
+    pure_latch_per_mille: u64,
+    spin_per_mille: u64,
+    dead_per_mille: u64,
+) -> CfgGraph {
     let last = n - 1;
     let mut forward: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut latch = vec![false; n];
@@ -103,7 +120,11 @@ fn reducible(rng: &mut SplitMix64, n: usize, pure_latch_per_mille: u64, spin_per
             }
         };
         for _ in 0..degree {
-            let t = if rng.chance(80) { last } else { (i + 1 + rng.below(6) as usize).min(last) };
+            let t = if rng.chance(80) {
+                last
+            } else {
+                (i + 1 + rng.below(6) as usize).min(last)
+            };
             forward[i].push(t as u32);
         }
     }
@@ -119,7 +140,12 @@ fn reducible(rng: &mut SplitMix64, n: usize, pure_latch_per_mille: u64, spin_per
     for i in 0..last {
         let b = BlockId::new(i);
         if !latch[i] || !dom.is_reachable(b) {
-            all.extend(forward[i].iter().filter(|_| !pure[i]).map(|&t| (i as u32, t)));
+            all.extend(
+                forward[i]
+                    .iter()
+                    .filter(|_| !pure[i])
+                    .map(|&t| (i as u32, t)),
+            );
             continue;
         }
         // A random dominator (possibly `b` itself: a self loop).
@@ -156,7 +182,11 @@ fn irreducible(rng: &mut SplitMix64, n: usize) -> CfgGraph {
             _ => 3,
         };
         for _ in 0..degree {
-            let t = if rng.chance(700) { rng.range(i + 1, last) } else { rng.range(0, last) };
+            let t = if rng.chance(700) {
+                rng.range(i + 1, last)
+            } else {
+                rng.range(0, last)
+            };
             edges.push((i as u32, t as u32));
         }
     }

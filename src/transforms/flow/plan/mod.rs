@@ -259,18 +259,18 @@ pub mod corpus;
 mod order;
 #[cfg(any(test, feature = "testing"))]
 mod quality;
+mod relevant;
 mod selectors;
 mod sweep;
-mod relevant;
 
 #[cfg(test)]
 mod tests;
 
+pub use crate::analysis::reconverging::Violation;
 #[cfg(any(test, feature = "testing"))]
 pub use quality::quality_report;
-pub use selectors::FlowChains;
-pub use crate::analysis::reconverging::Violation;
 pub use relevant::{is_reconverging, reconvergence_violations};
+pub use selectors::FlowChains;
 
 use crate::analysis::cfg::{BlockId, CfgGraph, CycleForest, Graph, Traversal};
 use std::fmt;
@@ -306,7 +306,9 @@ impl Ordering {
 
     /// Parses [`Ordering::name`] (case-insensitive).
     pub fn parse(s: &str) -> Option<Ordering> {
-        Ordering::ALL.into_iter().find(|o| o.name().eq_ignore_ascii_case(s))
+        Ordering::ALL
+            .into_iter()
+            .find(|o| o.name().eq_ignore_ascii_case(s))
     }
 }
 
@@ -374,7 +376,9 @@ impl FlowNode {
         match (self.kind, self.on_true) {
             (FlowKind::LoopLatch { header }, _) => header,
             (FlowKind::Plain, Dest::Block(k)) => k,
-            (FlowKind::Plain, Dest::Flow(_)) => unreachable!("a Plain Flow's true side is its key block"),
+            (FlowKind::Plain, Dest::Flow(_)) => {
+                unreachable!("a Plain Flow's true side is its key block")
+            }
         }
     }
 
@@ -434,7 +438,11 @@ pub struct PlanOptions {
 
 impl Default for PlanOptions {
     fn default() -> Self {
-        PlanOptions { ordering: Ordering::default(), verify: true, keep_reconverging_input: true }
+        PlanOptions {
+            ordering: Ordering::default(),
+            verify: true,
+            keep_reconverging_input: true,
+        }
     }
 }
 
@@ -473,7 +481,8 @@ impl PlanStats {
         if self.uniform_branches == 0 {
             100.0
         } else {
-            100.0 * (self.uniform_branches - self.uniform_branches_rerouted) as f64 / self.uniform_branches as f64
+            100.0 * (self.uniform_branches - self.uniform_branches_rerouted) as f64
+                / self.uniform_branches as f64
         }
     }
 }
@@ -593,7 +602,15 @@ pub fn plan_reconvergence<G: Graph + ?Sized>(
     exit: Option<BlockId>,
     ordering: Ordering,
 ) -> Result<ReconvergePlan, PlanError> {
-    plan_reconvergence_with(g, divergent, exit, &PlanOptions { ordering, ..PlanOptions::default() })
+    plan_reconvergence_with(
+        g,
+        divergent,
+        exit,
+        &PlanOptions {
+            ordering,
+            ..PlanOptions::default()
+        },
+    )
 }
 
 /// [`plan_reconvergence`] for a transform that checks the IR it produces
@@ -606,7 +623,16 @@ pub fn plan_reconvergence_checked_later<G: Graph + ?Sized>(
     exit: Option<BlockId>,
     ordering: Ordering,
 ) -> Result<ReconvergePlan, PlanError> {
-    plan_reconvergence_with(g, divergent, exit, &PlanOptions { ordering, verify: false, ..PlanOptions::default() })
+    plan_reconvergence_with(
+        g,
+        divergent,
+        exit,
+        &PlanOptions {
+            ordering,
+            verify: false,
+            ..PlanOptions::default()
+        },
+    )
 }
 
 /// Plans with explicit options (see the module docs): the general form of
@@ -621,7 +647,10 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
 ) -> Result<ReconvergePlan, PlanError> {
     let n = g.num_blocks();
     if divergent.len() != n {
-        return Err(PlanError::DivergenceLength { expected: n, got: divergent.len() });
+        return Err(PlanError::DivergenceLength {
+            expected: n,
+            got: divergent.len(),
+        });
     }
     if let Some(e) = exit {
         if e.index() >= n {
@@ -649,9 +678,14 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
     let stats = count_branches(g, divergent, in_r);
     let targets: Vec<Dest> = original.iter().map(|&b| Dest::Block(b)).collect();
     if stats.divergent_branches == 0
-        || (options.keep_reconverging_input && crate::analysis::reconverging::check_against(g, &|b| divergent[b.index()], &view).is_empty())
+        || (options.keep_reconverging_input
+            && crate::analysis::reconverging::check_against(g, &|b| divergent[b.index()], &view)
+                .is_empty())
     {
-        let order = (0..n).filter(|&b| in_r[b]).map(|b| Dest::Block(BlockId::new(b))).collect();
+        let order = (0..n)
+            .filter(|&b| in_r[b])
+            .map(|b| Dest::Block(BlockId::new(b)))
+            .collect();
         return Ok(ReconvergePlan {
             ordering: options.ordering,
             slot_base,
@@ -695,7 +729,14 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
             native_blocks.iter_mut().for_each(|x| *x = false);
             native_flows.iter_mut().for_each(|x| *x = false);
         }
-        let inputs = sweep::Inputs { g, divergent, view: &view, layout: &layout, forest: &forest, slot_base: &slot_base };
+        let inputs = sweep::Inputs {
+            g,
+            divergent,
+            view: &view,
+            layout: &layout,
+            forest: &forest,
+            slot_base: &slot_base,
+        };
         let result = sweep::Sweep::new(&inputs, &native_blocks, &native_flows).run();
         let flow_pos = result.flow_pos.clone();
         if let Some(broken) = &result.broken_natives {
@@ -711,7 +752,15 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
             }
         }
         let natives_checked = result.broken_natives.is_some();
-        let mut plan = assemble(options.ordering, &slot_base, &original, result, stats, divergent, n);
+        let mut plan = assemble(
+            options.ordering,
+            &slot_base,
+            &original,
+            result,
+            stats,
+            divergent,
+            n,
+        );
         plan.stats.rounds = rounds;
         if !options.verify && (plan.stats.natives == 0 || natives_checked) {
             return Ok(plan);
@@ -719,7 +768,9 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
         let (h, _) = plan.apply_to_graph(g);
         let flags = plan.divergence_after(divergent);
         let violations = reconvergence_violations(&h, &|b| flags[b.index()], exit);
-        let Some(first) = violations.first() else { return Ok(plan) };
+        let Some(first) = violations.first() else {
+            return Ok(plan);
+        };
         if last || plan.stats.natives == 0 || natives_checked {
             return Err(PlanError::Internal(format!(
                 "output not reconverging ({} violations, first: {first}); ordering {}, round {rounds}",
@@ -830,15 +881,28 @@ impl ReconvergePlan {
             let first = FlowId::new(flows.len());
             let last = hub.targets.len() - 2;
             for (i, &t) in hub.targets[..=last].iter().enumerate() {
-                let on_false =
-                    if i == last { Dest::Block(hub.targets[last + 1]) } else { Dest::Flow(FlowId::new(flows.len() + 1)) };
+                let on_false = if i == last {
+                    Dest::Block(hub.targets[last + 1])
+                } else {
+                    Dest::Flow(FlowId::new(flows.len() + 1))
+                };
                 order.push(Dest::Flow(FlowId::new(flows.len())));
-                flows.push(FlowNode { on_true: Dest::Block(t), on_false, kind: FlowKind::Plain });
+                flows.push(FlowNode {
+                    on_true: Dest::Block(t),
+                    on_false,
+                    kind: FlowKind::Plain,
+                });
             }
             for &(b, slot) in &hub.slots {
                 let k = slot_base[b.index()] as usize + slot;
-                assert!(k < slot_base[b.index() + 1] as usize, "{b} has no slot {slot}");
-                assert!(hub.targets.contains(&original[k]), "slot target not among the hub's targets");
+                assert!(
+                    k < slot_base[b.index() + 1] as usize,
+                    "{b} has no slot {slot}"
+                );
+                assert!(
+                    hub.targets.contains(&original[k]),
+                    "slot target not among the hub's targets"
+                );
                 assert_eq!(targets[k], Dest::Block(original[k]), "slot routed twice");
                 targets[k] = Dest::Flow(first);
             }
@@ -879,7 +943,13 @@ impl ReconvergePlan {
                 }
                 rerouted += 1;
                 if let Dest::Flow(f) = self.targets[k] {
-                    pred_pairs.push((f.0, FlowSource::Slot { block: BlockId::new(b), slot: (k - lo) as u32 }));
+                    pred_pairs.push((
+                        f.0,
+                        FlowSource::Slot {
+                            block: BlockId::new(b),
+                            slot: (k - lo) as u32,
+                        },
+                    ));
                     carried[f.index()].push(d);
                 }
             }
@@ -895,7 +965,13 @@ impl ReconvergePlan {
         for (i, f) in self.flows.iter().enumerate() {
             for value in [true, false] {
                 if let Dest::Flow(t) = f.successor(value) {
-                    pred_pairs.push((t.0, FlowSource::Flow { flow: FlowId(i as u32), value }));
+                    pred_pairs.push((
+                        t.0,
+                        FlowSource::Flow {
+                            flow: FlowId(i as u32),
+                            value,
+                        },
+                    ));
                 }
             }
         }
@@ -923,12 +999,21 @@ impl ReconvergePlan {
         }
         (self.pred_start, self.preds) = csr_by_row(m, pred_pairs);
         self.stats.flows = m;
-        self.stats.loop_latches = self.flows.iter().filter(|f| matches!(f.kind, FlowKind::LoopLatch { .. })).count();
+        self.stats.loop_latches = self
+            .flows
+            .iter()
+            .filter(|f| matches!(f.kind, FlowKind::LoopLatch { .. }))
+            .count();
     }
 
     /// True if the plan changes anything.
     pub fn changed(&self) -> bool {
-        !self.flows.is_empty() || self.targets.iter().zip(&self.original).any(|(t, &o)| *t != Dest::Block(o))
+        !self.flows.is_empty()
+            || self
+                .targets
+                .iter()
+                .zip(&self.original)
+                .any(|(t, &o)| *t != Dest::Block(o))
     }
 
     /// The ordering the plan was made with.
@@ -953,7 +1038,10 @@ impl ReconvergePlan {
 
     /// All Flow blocks with their ids.
     pub fn flows(&self) -> impl Iterator<Item = (FlowId, &FlowNode)> + '_ {
-        self.flows.iter().enumerate().map(|(i, f)| (FlowId(i as u32), f))
+        self.flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FlowId(i as u32), f))
     }
 
     /// Number of successor slots of an original block.
@@ -1011,7 +1099,8 @@ impl ReconvergePlan {
     /// Like [`ReconvergePlan::try_route`]; panics if the route does not
     /// arrive at `d`.
     pub fn route(&self, entry: Dest, d: BlockId) -> Vec<(FlowId, bool)> {
-        self.try_route(entry, d).unwrap_or_else(|| panic!("destination {d} is not routed from {entry}"))
+        self.try_route(entry, d)
+            .unwrap_or_else(|| panic!("destination {d} is not routed from {entry}"))
     }
 
     /// Every final destination that may pass through a Flow, sorted.
@@ -1048,10 +1137,16 @@ impl ReconvergePlan {
     pub fn apply_to_graph<G: Graph + ?Sized>(&self, g: &G) -> (CfgGraph, NodeMap) {
         let n = g.num_blocks();
         assert_eq!(n, self.num_blocks(), "plan made for another graph");
-        let map = NodeMap { num_blocks: n, num_flows: self.flows.len() };
+        let map = NodeMap {
+            num_blocks: n,
+            num_flows: self.flows.len(),
+        };
         let mut edges = Vec::with_capacity(self.targets.len() + 2 * self.flows.len());
         for b in 0..n {
-            debug_assert_eq!(g.successors(BlockId::new(b)).len(), self.num_slots(BlockId::new(b)));
+            debug_assert_eq!(
+                g.successors(BlockId::new(b)).len(),
+                self.num_slots(BlockId::new(b))
+            );
             for k in self.slot_base[b] as usize..self.slot_base[b + 1] as usize {
                 edges.push((b as u32, map.id(self.targets[k]).as_u32()));
             }
@@ -1075,7 +1170,9 @@ pub(super) fn csr_by_row<T: Copy>(rows: usize, pairs: Vec<(u32, T)>) -> (Vec<u32
     for i in 0..rows {
         start[i + 1] += start[i];
     }
-    let Some(&(_, first)) = pairs.first() else { return (start, Vec::new()) };
+    let Some(&(_, first)) = pairs.first() else {
+        return (start, Vec::new());
+    };
     let mut items = vec![first; pairs.len()];
     let mut fill = start.clone();
     for (r, t) in pairs {

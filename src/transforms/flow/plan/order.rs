@@ -135,7 +135,10 @@ impl List {
 
 impl Ready {
     fn new(lifo: bool) -> Self {
-        Ready { free: List::new(lifo), blocked: List::new(lifo) }
+        Ready {
+            free: List::new(lifo),
+            blocked: List::new(lifo),
+        }
     }
 
     fn push(&mut self, blocked: bool, key: OptionRank, m: u32) {
@@ -244,7 +247,11 @@ pub(super) fn build_layout<G: Graph + ?Sized>(
     }
     let layout = builder.layout;
     debug_assert_eq!(
-        layout.seq.iter().filter(|p| matches!(p, Position::Block(_))).count(),
+        layout
+            .seq
+            .iter()
+            .filter(|p| matches!(p, Position::Block(_)))
+            .count(),
         in_r.iter().filter(|&&r| r).count(),
         "layout must place every relevant block"
     );
@@ -304,7 +311,10 @@ struct Builder<'a> {
 impl Builder<'_> {
     /// Hierarchical topological sort from the entry's top-level member.
     fn run(&mut self, entry_member: u32) {
-        self.frames.push(Frame { cycle: OptionCycleId::NONE, ready: Ready::new(self.lifo) });
+        self.frames.push(Frame {
+            cycle: OptionCycleId::NONE,
+            ready: Ready::new(self.lifo),
+        });
         self.make_ready(entry_member);
         while let Some(frame) = self.frames.last_mut() {
             match frame.ready.pop() {
@@ -317,7 +327,10 @@ impl Builder<'_> {
                 Some(mm) => {
                     self.member_state[mm as usize] = PLACED;
                     let c = CycleId::new(mm as usize - self.n);
-                    self.frames.push(Frame { cycle: OptionCycleId::some(c), ready: Ready::new(self.lifo) });
+                    self.frames.push(Frame {
+                        cycle: OptionCycleId::some(c),
+                        ready: Ready::new(self.lifo),
+                    });
                     let h = self.forest.header(c);
                     self.member_state[h.index()] = PLACED;
                     place_block(&mut self.layout, self.forest, h);
@@ -326,7 +339,8 @@ impl Builder<'_> {
                 None => {
                     let done = self.frames.pop().expect("frame");
                     if let Some(c) = done.cycle.get() {
-                        self.layout.cycle_end[c.index()] = OptionLayoutPos::some(LayoutPos::new(self.layout.seq.len()));
+                        self.layout.cycle_end[c.index()] =
+                            OptionLayoutPos::some(LayoutPos::new(self.layout.seq.len()));
                         self.layout.seq.push(Position::CycleEnd(c));
                         self.layout.flow_ctx.push(OptionCycleId::some(c));
                         self.release((self.n + c.index()) as u32);
@@ -340,23 +354,37 @@ impl Builder<'_> {
         let blocked = self.soft_indeg[mm as usize] > 0;
         self.member_state[mm as usize] = if blocked { READY_BLOCKED } else { READY_FREE };
         let key = self.key[mm as usize];
-        self.frames.last_mut().expect("frame").ready.push(blocked, key, mm);
+        self.frames
+            .last_mut()
+            .expect("frame")
+            .ready
+            .push(blocked, key, mm);
     }
 
     /// `mm` was placed: update hard and soft in-degrees of its successors.
     fn release(&mut self, mm: u32) {
-        let (lo, hi) = (self.soft_start[mm as usize] as usize, self.soft_start[mm as usize + 1] as usize);
+        let (lo, hi) = (
+            self.soft_start[mm as usize] as usize,
+            self.soft_start[mm as usize + 1] as usize,
+        );
         for k in lo..hi {
             let t = self.soft_adj[k] as usize;
             self.soft_indeg[t] -= 1;
             if self.soft_indeg[t] == 0 && self.member_state[t] == READY_BLOCKED {
                 self.member_state[t] = READY_FREE;
                 let key = self.key[t];
-                self.frames.last_mut().expect("frame").ready.push(false, key, t as u32);
+                self.frames
+                    .last_mut()
+                    .expect("frame")
+                    .ready
+                    .push(false, key, t as u32);
             }
         }
         self.scratch.clear();
-        let (lo, hi) = (self.hard_start[mm as usize] as usize, self.hard_start[mm as usize + 1] as usize);
+        let (lo, hi) = (
+            self.hard_start[mm as usize] as usize,
+            self.hard_start[mm as usize + 1] as usize,
+        );
         for k in lo..hi {
             let t = self.hard_adj[k];
             self.indeg[t as usize] -= 1;
@@ -389,10 +417,12 @@ fn block_ranks<G: Graph + ?Sized>(g: &G, dfs: &Traversal, ordering: Ordering) ->
     let n = g.num_blocks();
     let ranked = |r: Option<u32>| OptionRank::from(r.map(Rank));
     match ordering {
-        Ordering::Df | Ordering::Dfpd => {
-            (0..n).map(|b| ranked(dfs.pre_number(BlockId::new(b)).map(|p| p.as_u32()))).collect()
-        }
-        Ordering::Rpot => (0..n).map(|b| ranked(dfs.rpo_number(BlockId::new(b)))).collect(),
+        Ordering::Df | Ordering::Dfpd => (0..n)
+            .map(|b| ranked(dfs.pre_number(BlockId::new(b)).map(|p| p.as_u32())))
+            .collect(),
+        Ordering::Rpot => (0..n)
+            .map(|b| ranked(dfs.rpo_number(BlockId::new(b))))
+            .collect(),
         Ordering::Bf => {
             let mut rank = vec![OptionRank::NONE; n];
             let mut queue = std::collections::VecDeque::new();

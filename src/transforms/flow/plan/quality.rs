@@ -18,12 +18,22 @@ use std::fmt::Write;
 /// Panics if a plan fails.
 pub fn quality_report(seed: u64, count: usize) -> String {
     let mut rng = SplitMix64::new(seed);
-    let classes = [Class::UnifiedExits, Class::Reducible, Class::UnifiedExits, Class::Irreducible];
+    let classes = [
+        Class::UnifiedExits,
+        Class::Reducible,
+        Class::UnifiedExits,
+        Class::Irreducible,
+    ];
     let rates = [0, 100, 250, 500];
     let samples: Vec<_> = (0..count)
         .map(|i| {
             let n = rng.range(12, 160);
-            sample(&mut rng, classes[i % classes.len()], n, rates[(i / classes.len()) % rates.len()])
+            sample(
+                &mut rng,
+                classes[i % classes.len()],
+                n,
+                rates[(i / classes.len()) % rates.len()],
+            )
         })
         .collect();
     let (mut blocks, mut divergent, mut uniform, mut in_regions, mut needing) = (0, 0, 0, 0, 0);
@@ -35,7 +45,8 @@ pub fn quality_report(seed: u64, count: usize) -> String {
         let is_div = |b: BlockId| s.divergent[b.index()];
         let inside = view.in_divergent_regions(g, &is_div);
         // Only two-slot blocks are divergent in the corpus: no NotTwoWay.
-        needing += !crate::analysis::reconverging::check_against(g, &is_div, &view).is_empty() as usize;
+        needing +=
+            !crate::analysis::reconverging::check_against(g, &is_div, &view).is_empty() as usize;
         for b in (0..g.num_blocks()).map(BlockId::new) {
             if !is_branch(g, &view.in_r, b) {
                 continue;
@@ -61,11 +72,22 @@ pub fn quality_report(seed: u64, count: usize) -> String {
     let _ = writeln!(
         out,
         "{:>8} {:>8} {:>9} {:>8} {:>9} {:>10} {:>12} {:>11}",
-        "ordering", "flows", "flows/div", "latches", "rerouted", "unif.kept", "kept/region", "kept/other"
+        "ordering",
+        "flows",
+        "flows/div",
+        "latches",
+        "rerouted",
+        "unif.kept",
+        "kept/region",
+        "kept/other"
     );
     for ordering in Ordering::ALL {
-        let options = PlanOptions { ordering, ..PlanOptions::default() };
-        let (mut flows, mut latches, mut rerouted, mut touched_in, mut touched_out) = (0, 0, 0, 0, 0);
+        let options = PlanOptions {
+            ordering,
+            ..PlanOptions::default()
+        };
+        let (mut flows, mut latches, mut rerouted, mut touched_in, mut touched_out) =
+            (0, 0, 0, 0, 0);
         for (s, (inside, in_r)) in samples.iter().zip(&region_of) {
             let plan = plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &options)
                 .unwrap_or_else(|e| panic!("planning failed: {e}"));
@@ -89,7 +111,13 @@ pub fn quality_report(seed: u64, count: usize) -> String {
                 }
             }
         }
-        let pct = |kept: usize, total: usize| if total == 0 { 100.0 } else { 100.0 * kept as f64 / total as f64 };
+        let pct = |kept: usize, total: usize| {
+            if total == 0 {
+                100.0
+            } else {
+                100.0 * kept as f64 / total as f64
+            }
+        };
         let _ = writeln!(
             out,
             "{:>8} {:>8} {:>9.2} {:>8} {:>9} {:>9.1}% {:>11.1}% {:>10.1}%",
@@ -104,15 +132,20 @@ pub fn quality_report(seed: u64, count: usize) -> String {
         );
     }
     let _ = writeln!(out, "per class, dfpd:");
-    let _ = writeln!(out, "{:>14} {:>6} {:>8} {:>8} {:>9} {:>10}", "class", "CFGs", "div.br", "flows", "flows/div", "unif.kept");
+    let _ = writeln!(
+        out,
+        "{:>14} {:>6} {:>8} {:>8} {:>9} {:>10}",
+        "class", "CFGs", "div.br", "flows", "flows/div", "unif.kept"
+    );
     for class in [Class::UnifiedExits, Class::Reducible, Class::Irreducible] {
         let (mut cfgs, mut div, mut flows, mut unif, mut rerouted) = (0, 0, 0, 0, 0);
         for (i, s) in samples.iter().enumerate() {
             if classes[i % classes.len()] != class {
                 continue;
             }
-            let plan = plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &PlanOptions::default())
-                .unwrap_or_else(|e| panic!("planning failed: {e}"));
+            let plan =
+                plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &PlanOptions::default())
+                    .unwrap_or_else(|e| panic!("planning failed: {e}"));
             let st = plan.stats();
             cfgs += 1;
             div += st.divergent_branches;
@@ -120,7 +153,11 @@ pub fn quality_report(seed: u64, count: usize) -> String {
             unif += st.uniform_branches;
             rerouted += st.uniform_branches_rerouted;
         }
-        let kept = if unif == 0 { 100.0 } else { 100.0 * (unif - rerouted) as f64 / unif as f64 };
+        let kept = if unif == 0 {
+            100.0
+        } else {
+            100.0 * (unif - rerouted) as f64 / unif as f64
+        };
         let _ = writeln!(
             out,
             "{:>14} {:>6} {:>8} {:>8} {:>9.2} {:>9.1}%",
@@ -148,4 +185,3 @@ fn is_branch<G: Graph + ?Sized>(g: &G, in_r: &[bool], b: BlockId) -> bool {
         None => false,
     }
 }
-

@@ -84,11 +84,18 @@ impl RView {
             let sub = CfgGraph::from_edges(global.len(), entry, &edges);
             pdt = PostDominatorTree::build(&sub);
         }
-        RView { in_r, id, global, pdt }
+        RView {
+            in_r,
+            id,
+            global,
+            pdt,
+        }
     }
 
     fn local(&self, b: BlockId) -> BlockId {
-        self.id[b.index()].get().expect("a block of R has a local id")
+        self.id[b.index()]
+            .get()
+            .expect("a block of R has a local id")
     }
 
     /// `a` post-dominates `b` in `R` (both must be in `R`).
@@ -98,20 +105,28 @@ impl RView {
 
     /// Immediate post-dominator in `R` of a block of `R` (`None` for the exit).
     pub(super) fn ipdom(&self, b: BlockId) -> Option<BlockId> {
-        self.pdt.ipdom(self.local(b)).map(|p| self.global[p.index()])
+        self.pdt
+            .ipdom(self.local(b))
+            .map(|p| self.global[p.index()])
     }
 
     /// Nearest common post-dominator in `R` of two blocks of `R` (`None`:
     /// only the exit's virtual parent).
     pub(super) fn nearest_common_post_dominator(&self, a: BlockId, b: BlockId) -> Option<BlockId> {
-        self.pdt.nearest_common_post_dominator(self.local(a), self.local(b)).map(|p| self.global[p.index()])
+        self.pdt
+            .nearest_common_post_dominator(self.local(a), self.local(b))
+            .map(|p| self.global[p.index()])
     }
 
     /// Blocks of `R` strictly inside some divergent region: reachable from
     /// a divergent block `B` (two different successors in `R`) without
     /// passing `ipdom(B)`.
     #[cfg(any(test, feature = "testing"))]
-    pub(super) fn in_divergent_regions<G: Graph + ?Sized>(&self, g: &G, divergent: &dyn Fn(BlockId) -> bool) -> Vec<bool> {
+    pub(super) fn in_divergent_regions<G: Graph + ?Sized>(
+        &self,
+        g: &G,
+        divergent: &dyn Fn(BlockId) -> bool,
+    ) -> Vec<bool> {
         let n = g.num_blocks();
         let mut inside = vec![false; n];
         // Per block: the local id of the divergent block whose region last
@@ -140,7 +155,11 @@ impl RView {
     /// Divergent blocks of `R` with two different successors in `R`.
     pub(super) fn is_relevant_divergent<G: Graph + ?Sized>(&self, g: &G, b: BlockId) -> bool {
         let s = g.successors(b);
-        self.in_r[b.index()] && s.len() == 2 && s[0] != s[1] && self.in_r[s[0].index()] && self.in_r[s[1].index()]
+        self.in_r[b.index()]
+            && s.len() == 2
+            && s[0] != s[1]
+            && self.in_r[s[0].index()]
+            && self.in_r[s[1].index()]
     }
 }
 
@@ -152,11 +171,21 @@ impl PostDominanceModel for RView {
         true
     }
 
-    fn exempt<G: Graph + ?Sized>(&self, graph: &G, block: BlockId, _successors: [BlockId; 2]) -> bool {
+    fn exempt<G: Graph + ?Sized>(
+        &self,
+        graph: &G,
+        block: BlockId,
+        _successors: [BlockId; 2],
+    ) -> bool {
         !self.is_relevant_divergent(graph, block)
     }
 
-    fn successor_post_dominates<G: Graph + ?Sized>(&self, _graph: &G, successor: BlockId, block: BlockId) -> bool {
+    fn successor_post_dominates<G: Graph + ?Sized>(
+        &self,
+        _graph: &G,
+        successor: BlockId,
+        block: BlockId,
+    ) -> bool {
         self.post_dominates(successor, block)
     }
 
@@ -179,6 +208,10 @@ pub fn reconvergence_violations<G: Graph + ?Sized>(
 
 /// True if the graph satisfies Definition 1 in the planner's model (see
 /// module docs).
-pub fn is_reconverging<G: Graph + ?Sized>(g: &G, is_divergent: &dyn Fn(BlockId) -> bool, exit: Option<BlockId>) -> bool {
+pub fn is_reconverging<G: Graph + ?Sized>(
+    g: &G,
+    is_divergent: &dyn Fn(BlockId) -> bool,
+    exit: Option<BlockId>,
+) -> bool {
     reconvergence_violations(g, is_divergent, exit).is_empty()
 }

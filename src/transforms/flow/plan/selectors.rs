@@ -66,7 +66,13 @@ impl FlowChains {
         for &c in &chain {
             size[c] += 1;
         }
-        let mut chains = Self { chain, size, value: FastMap::default(), num_values: 0, selector_chain_length };
+        let mut chains = Self {
+            chain,
+            size,
+            value: FastMap::default(),
+            num_values: 0,
+            selector_chain_length,
+        };
         (chains.value, chains.num_values) = chains.color(plan);
         chains
     }
@@ -131,13 +137,20 @@ impl FlowChains {
                     taken_by[c as usize] = stamp;
                 }
             }
-            let free = taken_by.iter().position(|&by| by != stamp).unwrap_or(taken_by.len());
+            let free = taken_by
+                .iter()
+                .position(|&by| by != stamp)
+                .unwrap_or(taken_by.len());
             if free == taken_by.len() {
                 taken_by.push(0);
             }
             color.push(free as u32);
         }
-        let values = vertices.into_iter().zip(color).map(|(key, c)| (key, i64::from(c))).collect();
+        let values = vertices
+            .into_iter()
+            .zip(color)
+            .map(|(key, c)| (key, i64::from(c)))
+            .collect();
         (values, taken_by.len())
     }
 }
@@ -155,7 +168,10 @@ fn chain_names(plan: &ReconvergePlan) -> Vec<usize> {
     for (flow, node) in plan.flows() {
         for dest in [node.on_true, node.on_false] {
             if let Dest::Flow(next) = dest {
-                let (a, b) = (find(&mut parent, flow.index()), find(&mut parent, next.index()));
+                let (a, b) = (
+                    find(&mut parent, flow.index()),
+                    find(&mut parent, next.index()),
+                );
                 parent[a] = b;
             }
         }
@@ -183,7 +199,10 @@ mod tests {
             let mut at = entry;
             let mut path = Vec::new();
             while let Dest::Flow(flow) = at {
-                assert!(path.len() <= plan.num_flows(), "selector route of {block}#{slot} loops");
+                assert!(
+                    path.len() <= plan.num_flows(),
+                    "selector route of {block}#{slot} loops"
+                );
                 let node = plan.flow(flow);
                 let taken = match node.kind {
                     FlowKind::Plain => selector == chains.value_of(chain, node.key()),
@@ -192,8 +211,16 @@ mod tests {
                 path.push((flow, taken));
                 at = node.successor(taken);
             }
-            assert_eq!(at, Dest::Block(destination), "{block}#{slot} arrives elsewhere");
-            assert_eq!(path, plan.route(entry, destination), "{block}#{slot} takes another route");
+            assert_eq!(
+                at,
+                Dest::Block(destination),
+                "{block}#{slot} arrives elsewhere"
+            );
+            assert_eq!(
+                path,
+                plan.route(entry, destination),
+                "{block}#{slot} takes another route"
+            );
             checked += 1;
         }
         checked
@@ -205,23 +232,35 @@ mod tests {
         let mut rng = SplitMix64::new(0x5E1E_C702);
         let (mut routes, mut shared) = (0, 0);
         for i in 0..seeds {
-            let class = [Class::Reducible, Class::Irreducible, Class::UnifiedExits, Class::InfiniteLoops][i % 4];
+            let class = [
+                Class::Reducible,
+                Class::Irreducible,
+                Class::UnifiedExits,
+                Class::InfiniteLoops,
+            ][i % 4];
             let n = rng.range(4, 40);
             let s = sample(&mut rng, class, n, 700);
-            let Ok(plan) = plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &PlanOptions::default()) else {
+            let Ok(plan) =
+                plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &PlanOptions::default())
+            else {
                 continue;
             };
             // Every chain uses a selector.
             let chains = FlowChains::new(&plan, 0);
             routes += check_selector_routes(&plan, &chains);
-            let destinations: std::collections::HashSet<_> =
-                plan.flows().flat_map(|(f, _)| plan.destinations(f).iter().copied()).collect();
+            let destinations: std::collections::HashSet<_> = plan
+                .flows()
+                .flat_map(|(f, _)| plan.destinations(f).iter().copied())
+                .collect();
             assert!(chains.num_values() <= destinations.len().max(1) + 1);
             shared += usize::from(chains.num_values() < destinations.len());
         }
         // The corpus must exercise chains, and values must get shared.
         assert!(routes > seeds, "only {routes} routes entered a chain");
-        assert!(shared * 4 > seeds / 2, "values shared in only {shared} plans");
+        assert!(
+            shared * 4 > seeds / 2,
+            "values shared in only {shared} plans"
+        );
     }
 
     #[test]
@@ -229,14 +268,43 @@ mod tests {
         // Blocks 1..=4 each branch to their own target and to the next;
         // the reconverging form routes everything through one chain.
         // Whatever the plan, the values must keep every route intact.
-        let edges = [(0, 1), (0, 9), (1, 2), (1, 5), (2, 3), (2, 6), (3, 4), (3, 7), (4, 8), (4, 9), (5, 9), (6, 9), (7, 9), (8, 9)];
+        let edges = [
+            (0, 1),
+            (0, 9),
+            (1, 2),
+            (1, 5),
+            (2, 3),
+            (2, 6),
+            (3, 4),
+            (3, 7),
+            (4, 8),
+            (4, 9),
+            (5, 9),
+            (6, 9),
+            (7, 9),
+            (8, 9),
+        ];
         let g = crate::analysis::cfg::CfgGraph::from_edges(10, BlockId::new(0), &edges);
         let mut divergent = vec![false; 10];
         divergent[..5].fill(true);
-        let plan = plan_reconvergence_with(&g, &divergent, Some(BlockId::new(9)), &PlanOptions::default()).unwrap();
+        let plan = plan_reconvergence_with(
+            &g,
+            &divergent,
+            Some(BlockId::new(9)),
+            &PlanOptions::default(),
+        )
+        .unwrap();
         let chains = FlowChains::new(&plan, 0);
         check_selector_routes(&plan, &chains);
-        let in_flight = plan.flows().map(|(f, _)| plan.destinations(f).len()).max().unwrap_or(0);
-        assert!(chains.num_values() <= in_flight.max(1), "{} values, {in_flight} in flight", chains.num_values());
+        let in_flight = plan
+            .flows()
+            .map(|(f, _)| plan.destinations(f).len())
+            .max()
+            .unwrap_or(0);
+        assert!(
+            chains.num_values() <= in_flight.max(1),
+            "{} values, {in_flight} in flight",
+            chains.num_values()
+        );
     }
 }

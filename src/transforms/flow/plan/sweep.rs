@@ -150,8 +150,19 @@ pub(super) struct Inputs<'a, G: ?Sized> {
 impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
     /// A sweep that may accept the natives allowed by `native_blocks`
     /// (per block) and `native_flows` (per layout position).
-    pub(super) fn new(cx: &Inputs<'a, G>, native_blocks: &'a [bool], native_flows: &'a [bool]) -> Self {
-        let Inputs { g, divergent, view, layout, forest, slot_base } = *cx;
+    pub(super) fn new(
+        cx: &Inputs<'a, G>,
+        native_blocks: &'a [bool],
+        native_flows: &'a [bool],
+    ) -> Self {
+        let Inputs {
+            g,
+            divergent,
+            view,
+            layout,
+            forest,
+            slot_base,
+        } = *cx;
         let in_r: &'a [bool] = &view.in_r;
         let n = g.num_blocks();
         let join = (0..n)
@@ -168,8 +179,16 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         for c in forest.cycles() {
             header_of[forest.header(c).index()] = OptionCycleId::some(c);
         }
-        let block_ctx = (0..n).map(|b| forest.innermost_cycle(BlockId::new(b)).into()).collect();
-        let targets = (0..n).flat_map(|b| g.successors(BlockId::new(b)).iter().map(|&s| Dest::Block(s))).collect();
+        let block_ctx = (0..n)
+            .map(|b| forest.innermost_cycle(BlockId::new(b)).into())
+            .collect();
+        let targets = (0..n)
+            .flat_map(|b| {
+                g.successors(BlockId::new(b))
+                    .iter()
+                    .map(|&s| Dest::Block(s))
+            })
+            .collect();
         Sweep {
             g,
             n,
@@ -216,10 +235,17 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             self.visit(p);
             self.apply_unions();
         }
-        debug_assert!(self.state.iter().all(|s| matches!(s, DState::Inert | DState::Done)));
+        debug_assert!(self
+            .state
+            .iter()
+            .all(|s| matches!(s, DState::Inert | DState::Done)));
         let broken_natives = self.broken_natives();
         let flow_pos = self.flows.iter().map(|f| f.pos).collect();
-        let flows = self.flows.into_iter().map(|f| f.node.expect("every Flow is placed")).collect();
+        let flows = self
+            .flows
+            .into_iter()
+            .map(|f| f.node.expect("every Flow is placed"))
+            .collect();
         SweepResult {
             targets: self.targets,
             flows,
@@ -304,7 +330,10 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         if (x as usize) < self.n {
             self.targets[self.slot_base[x as usize] as usize + i]
         } else {
-            let node = self.flows[x as usize - self.n].node.as_ref().expect("placed Flow");
+            let node = self.flows[x as usize - self.n]
+                .node
+                .as_ref()
+                .expect("placed Flow");
             if i == 0 {
                 node.on_true
             } else {
@@ -317,7 +346,10 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         if (x as usize) < self.n {
             self.targets[self.slot_base[x as usize] as usize + i] = d;
         } else {
-            let node = self.flows[x as usize - self.n].node.as_mut().expect("placed Flow");
+            let node = self.flows[x as usize - self.n]
+                .node
+                .as_mut()
+                .expect("placed Flow");
             if i == 0 {
                 node.on_true = d;
             } else {
@@ -350,7 +382,9 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             return NEVER;
         }
         match (self.header_of[w.index()].get(), ctx.get()) {
-            (Some(c), Some(ctx)) if self.forest.contains_cycle(c, ctx) => placed(self.layout.cycle_end[c.index()]),
+            (Some(c), Some(ctx)) if self.forest.contains_cycle(c, ctx) => {
+                placed(self.layout.cycle_end[c.index()])
+            }
             _ => placed(self.layout.block_pos[w.index()]),
         }
     }
@@ -370,7 +404,12 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
 
     fn create_flow(&mut self, pos: u32) -> u32 {
         let f = self.flows.len() as u32;
-        self.flows.push(FlowState { pos, ctx: self.layout.flow_ctx[pos as usize], heap: BinaryHeap::new(), node: None });
+        self.flows.push(FlowState {
+            pos,
+            ctx: self.layout.flow_ctx[pos as usize],
+            heap: BinaryHeap::new(),
+            node: None,
+        });
         self.flow_at[pos as usize] = OptionFlowId::some(FlowId(f));
         let id = self.n as u32 + f;
         self.uf.push(id);
@@ -445,7 +484,9 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
                 }
                 DState::Armed { target } => {
                     debug_assert!(self.arrival(x, self.slot(x, target as usize)) >= p);
-                    if self.check_at[x as usize] == OptionLayoutPos::some(LayoutPos::new(p as usize)) {
+                    if self.check_at[x as usize]
+                        == OptionLayoutPos::some(LayoutPos::new(p as usize))
+                    {
                         self.armed_here.push(x);
                     }
                 }
@@ -484,7 +525,11 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             return ra;
         }
         let (big, small) =
-            if self.groups[ra as usize].nodes.len() >= self.groups[rb as usize].nodes.len() { (ra, rb) } else { (rb, ra) };
+            if self.groups[ra as usize].nodes.len() >= self.groups[rb as usize].nodes.len() {
+                (ra, rb)
+            } else {
+                (rb, ra)
+            };
         let mut edges = std::mem::take(&mut self.groups[small as usize].edges);
         let mut nodes = std::mem::take(&mut self.groups[small as usize].nodes);
         self.groups[big as usize].edges.append(&mut edges);
@@ -539,7 +584,11 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         let armed = std::mem::take(&mut self.armed_here);
         for &b in &armed {
             self.checks += 1;
-            debug_assert_eq!(self.find(b), b, "an armed node is never summarized before its check");
+            debug_assert_eq!(
+                self.find(b),
+                b,
+                "an armed node is never summarized before its check"
+            );
             if self.stamp[b as usize] == p + 1 {
                 continue; // already inside another check's region
             }
@@ -589,9 +638,14 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         for &b in &armed {
             let g = self.find_group(self.group_of[b as usize]);
             if deferred.contains(&g) {
-                let DState::Armed { target } = self.state[b as usize] else { unreachable!() };
+                let DState::Armed { target } = self.state[b as usize] else {
+                    unreachable!()
+                };
                 let at = self.arrival(b, self.slot(b, target as usize));
-                debug_assert!(at > p, "a check at its target always has an edge arriving here");
+                debug_assert!(
+                    at > p,
+                    "a check at its target always has an edge arriving here"
+                );
                 self.check_at[b as usize] = OptionLayoutPos::some(LayoutPos::new(at as usize));
                 self.push_event(at, b);
             } else {
@@ -615,11 +669,16 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
                 debug_assert_eq!(a, self.arrival_from_ctx(self.flows[f as usize].ctx, w));
                 ((a as u64) << 32) | w.as_u32() as u64
             }
-            Dest::Flow(h) => ((self.flows[h.index()].pos as u64) << 32) | (self.n + h.index()) as u64,
+            Dest::Flow(h) => {
+                ((self.flows[h.index()].pos as u64) << 32) | (self.n + h.index()) as u64
+            }
         };
         self.flows[f as usize].heap.push(Reverse(entry));
         self.set_slot(y, i, Dest::Flow(FlowId(f)));
-        if matches!(self.state[y as usize], DState::Waiting | DState::Armed { .. }) {
+        if matches!(
+            self.state[y as usize],
+            DState::Waiting | DState::Armed { .. }
+        ) {
             // Its region lies inside the absorbed one: it reconverges here.
             self.state[y as usize] = DState::Done;
         }
@@ -691,7 +750,10 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             if code == key.as_u32() as u64 {
                 saw_key = true;
             } else {
-                debug_assert_eq!(code, self_code, "only the key block arrives at a Flow's position");
+                debug_assert_eq!(
+                    code, self_code,
+                    "only the key block arrives at a Flow's position"
+                );
             }
         }
         assert!(saw_key, "a Flow always routes the block at its position");
@@ -699,9 +761,17 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         let rest = self.forward(heap, p);
         let latch = matches!(self.layout.seq[p as usize], Position::CycleEnd(_));
         let node = if latch {
-            FlowNode { on_true: rest, on_false: Dest::Block(key), kind: FlowKind::LoopLatch { header: key } }
+            FlowNode {
+                on_true: rest,
+                on_false: Dest::Block(key),
+                kind: FlowKind::LoopLatch { header: key },
+            }
         } else {
-            FlowNode { on_true: Dest::Block(key), on_false: rest, kind: FlowKind::Plain }
+            FlowNode {
+                on_true: Dest::Block(key),
+                on_false: rest,
+                kind: FlowKind::Plain,
+            }
         };
         self.flows[f as usize].node = Some(node);
         self.order.push(Dest::Flow(FlowId(f)));
@@ -720,8 +790,12 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
             if code >= self.n {
                 return OptionBlockId::NONE;
             }
-            let Some(cur) = j else { return OptionBlockId::NONE };
-            j = self.view.nearest_common_post_dominator(cur, BlockId::new(code));
+            let Some(cur) = j else {
+                return OptionBlockId::NONE;
+            };
+            j = self
+                .view
+                .nearest_common_post_dominator(cur, BlockId::new(code));
         }
         j.into()
     }
@@ -736,7 +810,11 @@ impl<'a, G: Graph + ?Sized> Sweep<'a, G> {
         }
         let code = (first & 0xffff_ffff) as usize;
         if heap.is_empty() {
-            return if code < self.n { Dest::Block(BlockId::new(code)) } else { Dest::Flow(FlowId((code - self.n) as u32)) };
+            return if code < self.n {
+                Dest::Block(BlockId::new(code))
+            } else {
+                Dest::Flow(FlowId((code - self.n) as u32))
+            };
         }
         let at = (first >> 32) as u32;
         debug_assert!(at > p);

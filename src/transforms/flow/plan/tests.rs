@@ -20,12 +20,22 @@ fn flags(n: usize, div: &[usize]) -> Vec<bool> {
 }
 
 fn sweep_only(ordering: Ordering) -> PlanOptions {
-    PlanOptions { ordering, verify: true, keep_reconverging_input: false }
+    PlanOptions {
+        ordering,
+        verify: true,
+        keep_reconverging_input: false,
+    }
 }
 
 /// Plans with `options` and checks every property; returns the plan.
-fn plan_checked(g: &CfgGraph, divergent: &[bool], exit: Option<BlockId>, options: &PlanOptions) -> ReconvergePlan {
-    let plan = plan_reconvergence_with(g, divergent, exit, options).unwrap_or_else(|e| panic!("{e}"));
+fn plan_checked(
+    g: &CfgGraph,
+    divergent: &[bool],
+    exit: Option<BlockId>,
+    options: &PlanOptions,
+) -> ReconvergePlan {
+    let plan =
+        plan_reconvergence_with(g, divergent, exit, options).unwrap_or_else(|e| panic!("{e}"));
     check_plan(g, divergent, exit, &plan);
     plan
 }
@@ -55,9 +65,18 @@ fn check_plan(g: &CfgGraph, divergent: &[bool], exit: Option<BlockId>, plan: &Re
     for (f, node) in plan.flows() {
         assert_ne!(node.on_true, node.on_false, "{f}");
         let dests = plan.destinations(f);
-        assert!(dests.iter().any(|&d| node.takes_true(d)), "{f}: true side unused {dests:?}");
-        assert!(dests.iter().any(|&d| !node.takes_true(d)), "{f}: false side unused {dests:?}");
-        assert!(!plan.flow_predecessors(f).is_empty(), "{f} has no predecessor");
+        assert!(
+            dests.iter().any(|&d| node.takes_true(d)),
+            "{f}: true side unused {dests:?}"
+        );
+        assert!(
+            dests.iter().any(|&d| !node.takes_true(d)),
+            "{f}: false side unused {dests:?}"
+        );
+        assert!(
+            !plan.flow_predecessors(f).is_empty(),
+            "{f} has no predecessor"
+        );
         assert!(reach.is_reachable(map.id(Dest::Flow(f))), "{f} unreachable");
         if let FlowKind::LoopLatch { header } = node.kind {
             assert_eq!(node.on_false, Dest::Block(header));
@@ -72,14 +91,21 @@ fn check_plan(g: &CfgGraph, divergent: &[bool], exit: Option<BlockId>, plan: &Re
     for (u, v) in h.edges() {
         let (pu, pv) = (pos[u.index()], pos[v.index()]);
         if plan.stats().rounds > 0 && pu != usize::MAX && pv != usize::MAX && pv <= pu {
-            assert!(!map.is_flow(v) && forest.is_header(v), "{u} -> {v} goes backwards in order()\n{}", dump(g, divergent, plan));
+            assert!(
+                !map.is_flow(v) && forest.is_header(v),
+                "{u} -> {v} goes backwards in order()\n{}",
+                dump(g, divergent, plan)
+            );
         }
     }
     // Slots into / out of blocks that cannot return are never touched.
     let in_r = relevant::relevant_blocks(g, exit);
     for (x, s, _) in plan.redirected_slots() {
         assert!(in_r[x.index()], "slot of non-returning {x} rerouted");
-        assert!(in_r[plan.original_target(x, s).index()], "slot into non-returning block rerouted");
+        assert!(
+            in_r[plan.original_target(x, s).index()],
+            "slot into non-returning block rerouted"
+        );
     }
     // (4) planning the output again changes nothing.
     let again = plan_reconvergence(&h, &div2, exit, plan.ordering()).unwrap();
@@ -116,7 +142,12 @@ fn random_walks_replay(rng: &mut SplitMix64, g: &CfgGraph, plan: &ReconvergePlan
 /// (3) The module docs' rule: uniform blocks with a rerouted slot that lie
 /// in no divergent region ("strictly between a divergent B and ipdom(B)"
 /// in `R`, computed here independently) and in no irreducible cycle.
-fn uniform_violations(g: &CfgGraph, divergent: &[bool], exit: Option<BlockId>, plan: &ReconvergePlan) -> usize {
+fn uniform_violations(
+    g: &CfgGraph,
+    divergent: &[bool],
+    exit: Option<BlockId>,
+    plan: &ReconvergePlan,
+) -> usize {
     let n = g.num_blocks();
     let in_r = relevant::relevant_blocks(g, exit);
     let mut id = vec![OptionBlockId::NONE; n];
@@ -145,8 +176,12 @@ fn uniform_violations(g: &CfgGraph, divergent: &[bool], exit: Option<BlockId>, p
     for x in (0..n).filter(|&x| in_r[x] && divergent[x]) {
         let stop = pdt.ipdom(local(x));
         let mut seen = vec![false; n];
-        let mut stack: Vec<BlockId> =
-            g.successors(b(x)).iter().copied().filter(|t| in_r[t.index()]).collect();
+        let mut stack: Vec<BlockId> = g
+            .successors(b(x))
+            .iter()
+            .copied()
+            .filter(|t| in_r[t.index()])
+            .collect();
         while let Some(y) = stack.pop() {
             if seen[y.index()] {
                 continue;
@@ -190,14 +225,25 @@ fn run_class(class: Class, seed: u64, count: usize) {
         let rate = [200, 500, 1000][i % 3];
         let s = sample(&mut rng, class, n, rate);
         for (k, o) in Ordering::ALL.into_iter().enumerate() {
-            let options = if (i + k) % 2 == 0 { PlanOptions { ordering: o, ..PlanOptions::default() } } else { sweep_only(o) };
-            let plan = plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &options).unwrap_or_else(|e| {
-                panic!(
-                    "{class:?} #{i} {o:?}: {e}\nedges {:?}\ndivergent {:?}",
-                    s.graph.edges().map(|(a, c)| (a.as_u32(), c.as_u32())).collect::<Vec<_>>(),
-                    s.divergent
-                )
-            });
+            let options = if (i + k) % 2 == 0 {
+                PlanOptions {
+                    ordering: o,
+                    ..PlanOptions::default()
+                }
+            } else {
+                sweep_only(o)
+            };
+            let plan = plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &options)
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{class:?} #{i} {o:?}: {e}\nedges {:?}\ndivergent {:?}",
+                        s.graph
+                            .edges()
+                            .map(|(a, c)| (a.as_u32(), c.as_u32()))
+                            .collect::<Vec<_>>(),
+                        s.divergent
+                    )
+                });
             check_plan(&s.graph, &s.divergent, s.exit, &plan);
             random_walks_replay(&mut rng, &s.graph, &plan, 3);
             let bad = uniform_violations(&s.graph, &s.divergent, s.exit, &plan);
@@ -213,9 +259,16 @@ fn run_class(class: Class, seed: u64, count: usize) {
         }
     }
     // The corpus must actually exercise the planner.
-    assert!(changed > count / 2, "{class:?}: only {changed} plans changed anything");
+    assert!(
+        changed > count / 2,
+        "{class:?}: only {changed} plans changed anything"
+    );
     assert!(flows > count, "{class:?}: only {flows} flows");
-    assert!(rounds * 50 < 4 * count, "{class:?}: {rounds} of {} plans needed a second sweep", 4 * count);
+    assert!(
+        rounds * 50 < 4 * count,
+        "{class:?}: {rounds} of {} plans needed a second sweep",
+        4 * count
+    );
 }
 
 #[test]
@@ -251,7 +304,8 @@ fn uniform_only_graphs_are_untouched() {
             let n = rng.range(3, 40);
             let s = sample(&mut rng, class, n, 0);
             for o in Ordering::ALL {
-                let plan = plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &sweep_only(o)).unwrap();
+                let plan = plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &sweep_only(o))
+                    .unwrap();
                 assert!(!plan.changed(), "{class:?}");
                 assert_eq!(plan.stats().flows, 0);
             }
@@ -264,7 +318,11 @@ fn bigger_code_shaped_cfgs() {
     let mut rng = SplitMix64::new(4242);
     for i in 0..40 {
         let n = rng.range(100, 400);
-        let class = if i % 2 == 0 { Class::UnifiedExits } else { Class::DeadEnds };
+        let class = if i % 2 == 0 {
+            Class::UnifiedExits
+        } else {
+            Class::DeadEnds
+        };
         let s = sample(&mut rng, class, n, [200, 500, 1000][i % 3]);
         for o in Ordering::ALL {
             let plan = plan_checked(&s.graph, &s.divergent, s.exit, &sweep_only(o));
@@ -283,7 +341,15 @@ fn figure_2a_gets_one_post_dominating_flow() {
     let div = flags(4, &[0]);
     assert!(!is_reconverging(&g, &|x| div[x.index()], Some(b(3))));
     for o in Ordering::ALL {
-        let plan = plan_checked(&g, &div, Some(b(3)), &PlanOptions { ordering: o, ..PlanOptions::default() });
+        let plan = plan_checked(
+            &g,
+            &div,
+            Some(b(3)),
+            &PlanOptions {
+                ordering: o,
+                ..PlanOptions::default()
+            },
+        );
         assert_eq!(plan.num_flows(), 1, "{o:?}");
         let (h, map) = plan.apply_to_graph(&g);
         let pdt = PostDominatorTree::build(&h);
@@ -303,9 +369,21 @@ fn figure_4_walk_a_c_b_d() {
     let div = flags(4, &[0]);
     let plan = plan_checked(&g, &div, Some(b(3)), &sweep_only(Ordering::Df));
     let f0 = Dest::Flow(FlowId::new(0));
-    assert_eq!(plan.order(), &[Dest::Block(b(0)), Dest::Block(b(2)), f0, Dest::Block(b(1)), Dest::Block(b(3))]);
+    assert_eq!(
+        plan.order(),
+        &[
+            Dest::Block(b(0)),
+            Dest::Block(b(2)),
+            f0,
+            Dest::Block(b(1)),
+            Dest::Block(b(3))
+        ]
+    );
     let node = plan.flow(FlowId::new(0));
-    assert_eq!((node.on_true, node.on_false, node.kind), (Dest::Block(b(1)), Dest::Block(b(3)), FlowKind::Plain));
+    assert_eq!(
+        (node.on_true, node.on_false, node.kind),
+        (Dest::Block(b(1)), Dest::Block(b(3)), FlowKind::Plain)
+    );
     assert_eq!(plan.redirect(b(0), 0), Dest::Block(b(2)));
     assert_eq!(plan.redirect(b(0), 1), f0);
     assert_eq!(plan.redirect(b(2), 0), f0);
@@ -313,13 +391,25 @@ fn figure_4_walk_a_c_b_d() {
     assert_eq!(plan.destinations(FlowId::new(0)), &[b(1), b(3)]);
     assert_eq!(
         plan.flow_predecessors(FlowId::new(0)),
-        &[FlowSource::Slot { block: b(0), slot: 1 }, FlowSource::Slot { block: b(2), slot: 0 }]
+        &[
+            FlowSource::Slot {
+                block: b(0),
+                slot: 1
+            },
+            FlowSource::Slot {
+                block: b(2),
+                slot: 0
+            }
+        ]
     );
     assert_eq!(plan.route(f0, b(3)), vec![(FlowId::new(0), false)]);
     assert_eq!(plan.route(f0, b(1)), vec![(FlowId::new(0), true)]);
     assert_eq!(plan.try_route(f0, b(2)), None);
     let st = plan.stats();
-    assert_eq!((st.flows, st.edges_rerouted, st.uniform_slots_rerouted), (1, 2, 1));
+    assert_eq!(
+        (st.flows, st.edges_rerouted, st.uniform_slots_rerouted),
+        (1, 2, 1)
+    );
 }
 
 #[test]
@@ -335,7 +425,19 @@ fn nested_reconverging_cfg_gives_empty_plan() {
     // if-then-else inside if-then-else, made reconverging by the planner,
     // then planned again: nothing left to do.
     // 0 -> 1 | 6; 1 -> 2 | 3; 2 -> 4; 3 -> 4; 4 -> 7; 6 -> 7; 7 exit.
-    let g = graph(8, &[(0, 1), (0, 6), (1, 2), (1, 3), (2, 4), (3, 4), (4, 7), (6, 7)]);
+    let g = graph(
+        8,
+        &[
+            (0, 1),
+            (0, 6),
+            (1, 2),
+            (1, 3),
+            (2, 4),
+            (3, 4),
+            (4, 7),
+            (6, 7),
+        ],
+    );
     let div = flags(8, &[0, 1]);
     for o in Ordering::ALL {
         let plan = plan_checked(&g, &div, Some(b(7)), &sweep_only(o));
@@ -344,7 +446,9 @@ fn nested_reconverging_cfg_gives_empty_plan() {
         let expected = if o == Ordering::Bf { 4 } else { 2 };
         assert_eq!(plan.num_flows(), expected, "{o:?}");
         let (h, _) = plan.apply_to_graph(&g);
-        let again = plan_reconvergence_with(&h, &plan.divergence_after(&div), Some(b(7)), &sweep_only(o)).unwrap();
+        let again =
+            plan_reconvergence_with(&h, &plan.divergence_after(&div), Some(b(7)), &sweep_only(o))
+                .unwrap();
         assert!(!again.changed(), "{o:?}");
     }
 }
@@ -358,7 +462,10 @@ fn divergent_break_to_the_loop_exit_needs_nothing() {
     let g = graph(5, &[(0, 1), (1, 2), (1, 4), (2, 4), (2, 3), (3, 1)]);
     let div = flags(5, &[2]);
     for o in Ordering::ALL {
-        assert!(!plan_checked(&g, &div, Some(b(4)), &sweep_only(o)).changed(), "{o:?}");
+        assert!(
+            !plan_checked(&g, &div, Some(b(4)), &sweep_only(o)).changed(),
+            "{o:?}"
+        );
     }
 }
 
@@ -367,7 +474,19 @@ fn divergent_break_elsewhere_gets_a_flow() {
     // 0 -> H(1); H -> B(2) | X(4); B(div) -> Y(5) | C(3); C -> H;
     // X -> E(6); Y -> E. One Flow merges the break with the loop exit when
     // the layout places X before Y; Df places Y first and needs a second.
-    let g = graph(7, &[(0, 1), (1, 2), (1, 4), (2, 5), (2, 3), (3, 1), (4, 6), (5, 6)]);
+    let g = graph(
+        7,
+        &[
+            (0, 1),
+            (1, 2),
+            (1, 4),
+            (2, 5),
+            (2, 3),
+            (3, 1),
+            (4, 6),
+            (5, 6),
+        ],
+    );
     let div = flags(7, &[2]);
     let mut best = usize::MAX;
     for o in Ordering::ALL {
@@ -376,7 +495,10 @@ fn divergent_break_elsewhere_gets_a_flow() {
         best = best.min(plan.num_flows());
     }
     assert_eq!(best, 1);
-    assert_eq!(plan_checked(&g, &div, Some(b(6)), &sweep_only(Ordering::Dfpd)).num_flows(), 1);
+    assert_eq!(
+        plan_checked(&g, &div, Some(b(6)), &sweep_only(Ordering::Dfpd)).num_flows(),
+        1
+    );
 }
 
 #[test]
@@ -385,7 +507,10 @@ fn divergent_continue_reconverges_at_the_header() {
     let g = graph(5, &[(0, 1), (1, 2), (1, 4), (2, 1), (2, 3), (3, 1)]);
     let div = flags(5, &[2]);
     for o in Ordering::ALL {
-        assert!(!plan_checked(&g, &div, Some(b(4)), &sweep_only(o)).changed(), "{o:?}");
+        assert!(
+            !plan_checked(&g, &div, Some(b(4)), &sweep_only(o)).changed(),
+            "{o:?}"
+        );
     }
 }
 
@@ -410,15 +535,35 @@ fn early_returns_inside_loops_cost_nothing() {
     let g = graph(6, &[(0, 1), (1, 2), (1, 4), (2, 5), (2, 3), (3, 1), (4, 5)]);
     let div = flags(6, &[2]);
     for o in Ordering::ALL {
-        assert!(!plan_checked(&g, &div, Some(b(5)), &sweep_only(o)).changed(), "{o:?}");
+        assert!(
+            !plan_checked(&g, &div, Some(b(5)), &sweep_only(o)).changed(),
+            "{o:?}"
+        );
     }
     // Nested loops, return from the inner one.
     // 0 -> H1(1); H1 -> H2(2) | X(6); H2 -> B(3) | L1(5); B(div) -> E(7) | C(4);
     // C -> H2; L1 -> H1; X -> E.
-    let g = graph(8, &[(0, 1), (1, 2), (1, 6), (2, 3), (2, 5), (3, 7), (3, 4), (4, 2), (5, 1), (6, 7)]);
+    let g = graph(
+        8,
+        &[
+            (0, 1),
+            (1, 2),
+            (1, 6),
+            (2, 3),
+            (2, 5),
+            (3, 7),
+            (3, 4),
+            (4, 2),
+            (5, 1),
+            (6, 7),
+        ],
+    );
     let div = flags(8, &[3]);
     for o in Ordering::ALL {
-        assert!(!plan_checked(&g, &div, Some(b(7)), &sweep_only(o)).changed(), "{o:?}");
+        assert!(
+            !plan_checked(&g, &div, Some(b(7)), &sweep_only(o)).changed(),
+            "{o:?}"
+        );
     }
 }
 
@@ -426,14 +571,45 @@ fn early_returns_inside_loops_cost_nothing() {
 fn continue_outer_under_divergence() {
     // 0 -> H1(1); H1 -> H2(2) | X(6); H2 -> B(3) | L1(5);
     // B(div) -> H1 (continue outer) | C(4); C -> H2; L1 -> H1; X exit.
-    let g = graph(7, &[(0, 1), (1, 2), (1, 6), (2, 3), (2, 5), (3, 1), (3, 4), (4, 2), (5, 1)]);
+    let g = graph(
+        7,
+        &[
+            (0, 1),
+            (1, 2),
+            (1, 6),
+            (2, 3),
+            (2, 5),
+            (3, 1),
+            (3, 4),
+            (4, 2),
+            (5, 1),
+        ],
+    );
     let div = flags(7, &[3]);
     for o in Ordering::ALL {
-        assert!(!plan_checked(&g, &div, Some(b(6)), &sweep_only(o)).changed(), "{o:?}");
+        assert!(
+            !plan_checked(&g, &div, Some(b(6)), &sweep_only(o)).changed(),
+            "{o:?}"
+        );
     }
     // Same, but the outer loop also breaks out after the inner loop
     // (L1(div) -> H1 | Y(7); Y -> X): the outer exits must be merged.
-    let g = graph(8, &[(0, 1), (1, 2), (1, 6), (2, 3), (2, 5), (3, 1), (3, 4), (4, 2), (5, 1), (5, 7), (7, 6)]);
+    let g = graph(
+        8,
+        &[
+            (0, 1),
+            (1, 2),
+            (1, 6),
+            (2, 3),
+            (2, 5),
+            (3, 1),
+            (3, 4),
+            (4, 2),
+            (5, 1),
+            (5, 7),
+            (7, 6),
+        ],
+    );
     let div = flags(8, &[3, 5]);
     for o in Ordering::ALL {
         let plan = plan_checked(&g, &div, Some(b(6)), &sweep_only(o));
@@ -446,7 +622,20 @@ fn two_divergent_breaks_and_a_latch() {
     // Two divergent breaks: 0 -> H(1); H -> A(2); A(div) -> X(5) | B(3);
     // B(div) -> Y(6) | C(4); C -> H; X -> E(7); Y -> E. The breaks merge
     // after the loop (no latch needed: the back edge is the only way on).
-    let g = graph(8, &[(0, 1), (1, 2), (2, 5), (2, 3), (3, 6), (3, 4), (4, 1), (5, 7), (6, 7)]);
+    let g = graph(
+        8,
+        &[
+            (0, 1),
+            (1, 2),
+            (2, 5),
+            (2, 3),
+            (3, 6),
+            (3, 4),
+            (4, 1),
+            (5, 7),
+            (6, 7),
+        ],
+    );
     let div = flags(8, &[2, 3]);
     for o in Ordering::ALL {
         let plan = plan_checked(&g, &div, Some(b(7)), &sweep_only(o));
@@ -458,7 +647,21 @@ fn two_divergent_breaks_and_a_latch() {
     // leaves by the back edge and by the break, so they meet in a
     // LoopLatch Flow (false -> H), which then merges with the loop exit
     // (one more Flow if the layout puts the break target X before Z).
-    let g = graph(8, &[(0, 1), (1, 2), (1, 6), (2, 1), (2, 3), (3, 5), (3, 4), (4, 1), (5, 7), (6, 7)]);
+    let g = graph(
+        8,
+        &[
+            (0, 1),
+            (1, 2),
+            (1, 6),
+            (2, 1),
+            (2, 3),
+            (3, 5),
+            (3, 4),
+            (4, 1),
+            (5, 7),
+            (6, 7),
+        ],
+    );
     let div = flags(8, &[2, 3]);
     for o in Ordering::ALL {
         let plan = plan_checked(&g, &div, Some(b(7)), &sweep_only(o));
@@ -466,14 +669,20 @@ fn two_divergent_breaks_and_a_latch() {
         if o == Ordering::Dfpd {
             assert_eq!(plan.num_flows(), 2);
         }
-        let (latch, node) = plan.flows().find(|(_, f)| matches!(f.kind, FlowKind::LoopLatch { .. })).unwrap();
+        let (latch, node) = plan
+            .flows()
+            .find(|(_, f)| matches!(f.kind, FlowKind::LoopLatch { .. }))
+            .unwrap();
         assert_eq!(node.kind, FlowKind::LoopLatch { header: b(1) });
         assert_eq!(node.on_false, Dest::Block(b(1)));
         for (x, s) in [(2, 0), (3, 0), (4, 0)] {
             assert_eq!(plan.redirect(b(x), s), Dest::Flow(latch), "{o:?} {x}");
         }
         assert_eq!(plan.route(Dest::Flow(latch), b(1)), vec![(latch, false)]);
-        assert_eq!(plan.route(Dest::Flow(latch), b(5)).first(), Some(&(latch, true)));
+        assert_eq!(
+            plan.route(Dest::Flow(latch), b(5)).first(),
+            Some(&(latch, true))
+        );
     }
 }
 
@@ -488,7 +697,10 @@ fn irreducible_goto_with_two_entries() {
         assert_eq!(plan.num_flows(), 1, "{o:?}");
         let (h, _) = plan.apply_to_graph(&g);
         assert_eq!(h.num_blocks(), 5, "no node splitting");
-        assert!(!CfgAnalysis::build(&h).is_reducible(), "handled natively, still irreducible");
+        assert!(
+            !CfgAnalysis::build(&h).is_reducible(),
+            "handled natively, still irreducible"
+        );
     }
     // Divergence inside the irreducible cycle: A(div), B(div).
     let div = flags(4, &[0, 1, 2]);
@@ -535,7 +747,19 @@ fn dead_ends_and_duplicate_successors() {
     let g = graph(4, &[(0, 1), (0, 2)]);
     assert!(!plan_checked(&g, &flags(4, &[0]), Some(b(3)), &sweep_only(Ordering::Dfpd)).changed());
     // 0(div) -> T(1) | R(2); R -> S(3) uniform switch {4, 4, 5}; 4 -> 6; 5 -> 6; 6 exit.
-    let g = graph(7, &[(0, 1), (0, 2), (2, 3), (3, 4), (3, 4), (3, 5), (4, 6), (5, 6)]);
+    let g = graph(
+        7,
+        &[
+            (0, 1),
+            (0, 2),
+            (2, 3),
+            (3, 4),
+            (3, 4),
+            (3, 5),
+            (4, 6),
+            (5, 6),
+        ],
+    );
     let plan = plan_checked(&g, &flags(7, &[0]), Some(b(6)), &sweep_only(Ordering::Dfpd));
     assert!(!plan.changed());
     // Divergent branch with both slots to one block.
@@ -555,11 +779,17 @@ fn input_errors() {
     let g = graph(4, &[(0, 1), (0, 2), (0, 3), (1, 3), (2, 3)]);
     assert_eq!(
         plan_reconvergence(&g, &flags(4, &[0]), Some(b(3)), Ordering::Dfpd).unwrap_err(),
-        PlanError::DivergentNotTwoWay { block: b(0), slots: 3 }
+        PlanError::DivergentNotTwoWay {
+            block: b(0),
+            slots: 3
+        }
     );
     assert!(matches!(
         plan_reconvergence(&g, &[false; 3], Some(b(3)), Ordering::Dfpd),
-        Err(PlanError::DivergenceLength { expected: 4, got: 3 })
+        Err(PlanError::DivergenceLength {
+            expected: 4,
+            got: 3
+        })
     ));
     assert_eq!(
         plan_reconvergence(&g, &flags(4, &[]), Some(b(1)), Ordering::Dfpd).unwrap_err(),
@@ -569,7 +799,12 @@ fn input_errors() {
         plan_reconvergence(&g, &flags(4, &[]), Some(b(9)), Ordering::Dfpd).unwrap_err(),
         PlanError::ExitOutOfRange(b(9))
     );
-    assert!(PlanError::DivergentNotTwoWay { block: b(0), slots: 3 }.to_string().contains("two-way"));
+    assert!(PlanError::DivergentNotTwoWay {
+        block: b(0),
+        slots: 3
+    }
+    .to_string()
+    .contains("two-way"));
 }
 
 #[test]
@@ -595,15 +830,44 @@ fn quality_report_compares_orderings() {
 fn dump(g: &CfgGraph, div: &[bool], plan: &ReconvergePlan) -> String {
     use std::fmt::Write;
     let mut s = String::new();
-    let _ = writeln!(s, "edges {:?}", g.edges().map(|(a, c)| (a.as_u32(), c.as_u32())).collect::<Vec<_>>());
-    let _ = writeln!(s, "divergent {:?}", (0..div.len()).filter(|&i| div[i]).collect::<Vec<_>>());
+    let _ = writeln!(
+        s,
+        "edges {:?}",
+        g.edges()
+            .map(|(a, c)| (a.as_u32(), c.as_u32()))
+            .collect::<Vec<_>>()
+    );
+    let _ = writeln!(
+        s,
+        "divergent {:?}",
+        (0..div.len()).filter(|&i| div[i]).collect::<Vec<_>>()
+    );
     let _ = writeln!(s, "stats {:?}", plan.stats());
-    let _ = writeln!(s, "order {}", plan.order().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(" "));
+    let _ = writeln!(
+        s,
+        "order {}",
+        plan.order()
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     for (x, sl, d) in plan.redirected_slots() {
-        let _ = writeln!(s, "  {x}[{sl}] -> {d} (was {})", plan.original_target(x, sl));
+        let _ = writeln!(
+            s,
+            "  {x}[{sl}] -> {d} (was {})",
+            plan.original_target(x, sl)
+        );
     }
     for (f, node) in plan.flows() {
-        let _ = writeln!(s, "  {f}: T {} F {} {:?} dests {:?}", node.on_true, node.on_false, node.kind, plan.destinations(f));
+        let _ = writeln!(
+            s,
+            "  {f}: T {} F {} {:?} dests {:?}",
+            node.on_true,
+            node.on_false,
+            node.kind,
+            plan.destinations(f)
+        );
     }
     s
 }
@@ -615,10 +879,28 @@ fn broken_natives_are_demoted_and_verified() {
     // post-dominates it in the input (a native), but C's check puts a latch
     // at the end of the loop that merges L's back edge with the exit: the
     // native breaks and the sweep re-runs without it.
-    let g = graph(7, &[(0, 1), (1, 2), (1, 5), (2, 3), (2, 6), (3, 4), (3, 1), (4, 6), (4, 5), (5, 1)]);
+    let g = graph(
+        7,
+        &[
+            (0, 1),
+            (1, 2),
+            (1, 5),
+            (2, 3),
+            (2, 6),
+            (3, 4),
+            (3, 1),
+            (4, 6),
+            (4, 5),
+            (5, 1),
+        ],
+    );
     let div = flags(7, &[1, 3]);
     for verify in [true, false] {
-        let options = PlanOptions { ordering: Ordering::Dfpd, verify, keep_reconverging_input: false };
+        let options = PlanOptions {
+            ordering: Ordering::Dfpd,
+            verify,
+            keep_reconverging_input: false,
+        };
         let plan = plan_checked(&g, &div, Some(b(6)), &options);
         assert_eq!(plan.stats().rounds, 2, "verify {verify}");
         assert_eq!(plan.stats().natives, 0);
@@ -633,11 +915,36 @@ fn verify_off_gives_the_same_plans() {
         let n = rng.range(3, 40);
         let s = sample(&mut rng, class, n, 500);
         for o in Ordering::ALL {
-            let on = plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &PlanOptions { ordering: o, ..PlanOptions::default() }).unwrap();
-            let off = plan_reconvergence_with(&s.graph, &s.divergent, s.exit, &PlanOptions { ordering: o, verify: false, ..PlanOptions::default() }).unwrap();
+            let on = plan_reconvergence_with(
+                &s.graph,
+                &s.divergent,
+                s.exit,
+                &PlanOptions {
+                    ordering: o,
+                    ..PlanOptions::default()
+                },
+            )
+            .unwrap();
+            let off = plan_reconvergence_with(
+                &s.graph,
+                &s.divergent,
+                s.exit,
+                &PlanOptions {
+                    ordering: o,
+                    verify: false,
+                    ..PlanOptions::default()
+                },
+            )
+            .unwrap();
             assert_eq!(on.order(), off.order());
-            assert_eq!(on.redirected_slots().collect::<Vec<_>>(), off.redirected_slots().collect::<Vec<_>>());
-            assert_eq!(on.flows().map(|(_, f)| *f).collect::<Vec<_>>(), off.flows().map(|(_, f)| *f).collect::<Vec<_>>());
+            assert_eq!(
+                on.redirected_slots().collect::<Vec<_>>(),
+                off.redirected_slots().collect::<Vec<_>>()
+            );
+            assert_eq!(
+                on.flows().map(|(_, f)| *f).collect::<Vec<_>>(),
+                off.flows().map(|(_, f)| *f).collect::<Vec<_>>()
+            );
         }
     }
 }

@@ -9,8 +9,14 @@
 //! the start of the entry block (which dominates every use).
 
 use crate::support::FastMap;
-use crate::{ir::edit, transforms::flow::ssa::solve::{Available, Variable}};
-use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::region_graph::RegionGraph};
+use crate::{
+    analysis::cfg::{BlockId, DominatorTree, Graph},
+    ir::region_graph::RegionGraph,
+};
+use crate::{
+    ir::edit,
+    transforms::flow::ssa::solve::{Available, Variable},
+};
 use melior::{
     ir::{block::BlockLike, r#type::TypeLike, BlockRef, Location, Type, Value},
     Context,
@@ -66,8 +72,10 @@ pub fn apply_with<'c, 'a>(
         Def::Value(value) => defining_block(graph, value),
     };
     let mut solver = super::solve::Solver::new();
-    let solutions: Vec<_> =
-        variables.iter().map(|v| solver.solve(graph.graph(), dominators, &v.variable, &def_block)).collect();
+    let solutions: Vec<_> = variables
+        .iter()
+        .map(|v| solver.solve(graph.graph(), dominators, &v.variable, &def_block))
+        .collect();
     timer.lap(&format!("solve {} variables", variables.len()));
 
     // New arguments, in variable order per block (parallel to each
@@ -76,14 +84,25 @@ pub fn apply_with<'c, 'a>(
         .iter()
         .enumerate()
         .map(|(k, solution)| {
-            solution.arguments.iter().map(|&block| graph.block(block).add_argument(variables[k].r#type, location)).collect()
+            solution
+                .arguments
+                .iter()
+                .map(|&block| {
+                    graph
+                        .block(block)
+                        .add_argument(variables[k].r#type, location)
+                })
+                .collect()
         })
         .collect();
     timer.lap("arguments");
     let resolve = |m: &mut Materializer<'c, 'a>, k: usize, value: Available<usize>| match value {
         Available::Value(index) => m.def(defs[index]),
         Available::Argument(owner) => {
-            let position = solutions[k].arguments.binary_search(&owner).expect("an argument of the solution");
+            let position = solutions[k]
+                .arguments
+                .binary_search(&owner)
+                .expect("an argument of the solution");
             arguments[k][position]
         }
         Available::Poison => m.poison(variables[k].r#type),
@@ -94,17 +113,29 @@ pub fn apply_with<'c, 'a>(
     let mut edge_values: Vec<(BlockId, usize, usize, Available<usize>)> = solutions
         .iter()
         .enumerate()
-        .flat_map(|(k, solution)| solution.incoming.iter().map(move |&(pred, slot, _, value)| (pred, slot, k, value)))
+        .flat_map(|(k, solution)| {
+            solution
+                .incoming
+                .iter()
+                .map(move |&(pred, slot, _, value)| (pred, slot, k, value))
+        })
         .collect();
     edge_values.sort_unstable_by_key(|&(pred, slot, k, _)| (pred, slot, k));
     let mut operands = Vec::new();
     for edge in edge_values.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
         let (pred, slot) = (edge[0].0, edge[0].1);
         operands.clear();
-        operands.extend(edge.iter().map(|&(_, _, k, value)| resolve(materializer, k, value)));
+        operands.extend(
+            edge.iter()
+                .map(|&(_, _, k, value)| resolve(materializer, k, value)),
+        );
         // SSA construction only appends operands to the snapshot's terminators.
-        let appended = edit::append_successor_operands(graph.snapshot_terminator(pred), slot, &operands);
-        assert!(appended, "branches of a snapshotted region forward their operands");
+        let appended =
+            edit::append_successor_operands(graph.snapshot_terminator(pred), slot, &operands);
+        assert!(
+            appended,
+            "branches of a snapshotted region forward their operands"
+        );
     }
     timer.lap("successor operands");
     solutions
@@ -143,7 +174,12 @@ pub struct Materializer<'c, 'a> {
 impl<'c, 'a> Materializer<'c, 'a> {
     /// A materializer that creates its values at the start of `entry`.
     pub fn new(context: &'c Context, entry: BlockRef<'c, 'a>, location: Location<'c>) -> Self {
-        Self { context, location, entry, constants: FastMap::default() }
+        Self {
+            context,
+            location,
+            entry,
+            constants: FastMap::default(),
+        }
     }
 
     /// The value of `def`: the value itself, or the function's one constant.
@@ -156,7 +192,9 @@ impl<'c, 'a> Materializer<'c, 'a> {
     }
 
     fn poison(&mut self, r#type: Type<'c>) -> Value<'c, 'a> {
-        self.cached(Materialized::Poison(r#type.to_raw().ptr as usize), |s| edit::poison(s.context, r#type, s.location))
+        self.cached(Materialized::Poison(r#type.to_raw().ptr as usize), |s| {
+            edit::poison(s.context, r#type, s.location)
+        })
     }
 
     fn cached_integer(&mut self, key: Materialized, width: u32, value: i64) -> Value<'c, 'a> {
@@ -168,7 +206,11 @@ impl<'c, 'a> Materializer<'c, 'a> {
         value
     }
 
-    fn cached(&mut self, key: Materialized, build: impl FnOnce(&Self) -> melior::ir::Operation<'c>) -> Value<'c, 'a> {
+    fn cached(
+        &mut self,
+        key: Materialized,
+        build: impl FnOnce(&Self) -> melior::ir::Operation<'c>,
+    ) -> Value<'c, 'a> {
         if let Some(&value) = self.constants.get(&key) {
             return value;
         }

@@ -41,8 +41,8 @@
 //! the first, map-based implementation stays in the tests as the reference
 //! a property test compares it with on thousands of random CFGs.
 
-use crate::support::{FastMap, FastSet};
 use crate::analysis::cfg::{BlockId, DominatorTree, Graph};
+use crate::support::{FastMap, FastSet};
 
 /// What a read or an incoming edge receives.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -149,11 +149,23 @@ pub struct Solver {
 
 /// Where each read of `variable` starts: the argument of its block, or
 /// poison in the entry block (which gets no argument).
-fn initial_reads<G: Graph + ?Sized, V>(graph: &G, variable: &Variable<V>) -> Vec<(BlockId, Available<V>)> {
+fn initial_reads<G: Graph + ?Sized, V>(
+    graph: &G,
+    variable: &Variable<V>,
+) -> Vec<(BlockId, Available<V>)> {
     variable
         .reads
         .iter()
-        .map(|&b| (b, if b == graph.entry() { Available::Poison } else { Available::Argument(b) }))
+        .map(|&b| {
+            (
+                b,
+                if b == graph.entry() {
+                    Available::Poison
+                } else {
+                    Available::Argument(b)
+                },
+            )
+        })
         .collect()
 }
 
@@ -166,7 +178,9 @@ fn is_available_at<V: Copy>(
     block: BlockId,
 ) -> bool {
     match value {
-        Available::Value(v) => def_block(v).is_none_or(|d| d != block && dominators.dominates(d, block)),
+        Available::Value(v) => {
+            def_block(v).is_none_or(|d| d != block && dominators.dominates(d, block))
+        }
         Available::Argument(owner) => dominators.dominates(owner, block),
         Available::Poison => true,
     }
@@ -193,7 +207,11 @@ impl Solver {
         variable.block_defs.iter().for_each(|&(b, _)| {
             self.defines.insert(b);
         });
-        let edge_def: FastMap<(BlockId, usize), V> = variable.edge_defs.iter().map(|&(b, s, v)| ((b, s), v)).collect();
+        let edge_def: FastMap<(BlockId, usize), V> = variable
+            .edge_defs
+            .iter()
+            .map(|&(b, s, v)| ((b, s), v))
+            .collect();
         variable.edge_defs.iter().for_each(|&(b, _, _)| {
             self.defines_edge.insert(b);
         });
@@ -232,7 +250,12 @@ impl Solver {
                     if succ != target {
                         continue;
                     }
-                    let value = match self.defines_edge.contains(pred).then(|| edge_def.get(&(pred, slot))).flatten() {
+                    let value = match self
+                        .defines_edge
+                        .contains(pred)
+                        .then(|| edge_def.get(&(pred, slot)))
+                        .flatten()
+                    {
                         Some(&v) => Available::Value(v),
                         None => end_value(pred),
                     };
@@ -272,7 +295,11 @@ impl Solver {
                 if self.defines.contains(pred) || self.live.contains(pred) {
                     continue;
                 }
-                if variable.live_region.as_ref().is_some_and(|region| !region.contains(&pred)) {
+                if variable
+                    .live_region
+                    .as_ref()
+                    .is_some_and(|region| !region.contains(&pred))
+                {
                     continue;
                 }
                 let all_slots_defined = self.defines_edge.contains(pred)
@@ -302,7 +329,11 @@ impl Solver {
         ranges: &[std::ops::Range<usize>],
         available_in: &dyn Fn(Available<V>, BlockId) -> bool,
     ) {
-        let index_of = |b: BlockId| self.has_argument.contains(b).then(|| self.position[b.index()] as usize);
+        let index_of = |b: BlockId| {
+            self.has_argument
+                .contains(b)
+                .then(|| self.position[b.index()] as usize)
+        };
         // Who receives each argument, as (source argument, receiving argument).
         let mut users: Vec<(u32, u32)> = Vec::new();
         for (receiver, range) in ranges.iter().enumerate() {
@@ -376,7 +407,10 @@ impl Solver {
 }
 
 /// The index (in the solution's arguments) of the argument `value` names.
-fn argument_index<V>(value: Available<V>, index_of: &dyn Fn(BlockId) -> Option<usize>) -> Option<usize> {
+fn argument_index<V>(
+    value: Available<V>,
+    index_of: &dyn Fn(BlockId) -> Option<usize>,
+) -> Option<usize> {
     match value {
         Available::Argument(block) => index_of(block),
         _ => None,
@@ -400,8 +434,11 @@ mod reference {
         def_block: &dyn Fn(V) -> Option<BlockId>,
     ) -> Solution<V> {
         let block_def: FastMap<BlockId, V> = variable.block_defs.iter().copied().collect();
-        let edge_def: FastMap<(BlockId, usize), Available<V>> =
-            variable.edge_defs.iter().map(|&(b, s, v)| ((b, s), Available::Value(v))).collect();
+        let edge_def: FastMap<(BlockId, usize), Available<V>> = variable
+            .edge_defs
+            .iter()
+            .map(|&(b, s, v)| ((b, s), Available::Value(v)))
+            .collect();
         let live_in = live_in_blocks(graph, variable, &block_def, &edge_def);
 
         let end_value = |block: BlockId| -> Available<V> {
@@ -413,7 +450,11 @@ mod reference {
                 Available::Poison
             }
         };
-        let mut arguments: Vec<BlockId> = live_in.keys().copied().filter(|&b| b != graph.entry()).collect();
+        let mut arguments: Vec<BlockId> = live_in
+            .keys()
+            .copied()
+            .filter(|&b| b != graph.entry())
+            .collect();
         arguments.sort();
         let mut incoming = Vec::new();
         let mut index_of = FastMap::default();
@@ -423,7 +464,10 @@ mod reference {
                     if succ != target || index_of.contains_key(&(pred, slot)) {
                         continue;
                     }
-                    let value = edge_def.get(&(pred, slot)).copied().unwrap_or_else(|| end_value(pred));
+                    let value = edge_def
+                        .get(&(pred, slot))
+                        .copied()
+                        .unwrap_or_else(|| end_value(pred));
                     index_of.insert((pred, slot), incoming.len());
                     incoming.push((pred, slot, target, value));
                 }
@@ -457,7 +501,11 @@ mod reference {
                 if block_def.contains_key(&pred) || live.contains_key(&pred) {
                     continue;
                 }
-                if variable.live_region.as_ref().is_some_and(|region| !region.contains(&pred)) {
+                if variable
+                    .live_region
+                    .as_ref()
+                    .is_some_and(|region| !region.contains(&pred))
+                {
                     continue;
                 }
                 let all_slots_defined = graph
@@ -497,14 +545,19 @@ mod reference {
             if replaced.contains_key(&block) {
                 continue;
             }
-            let Some(unique) = trivial_value(solution, &by_target, &replaced, block, available_in) else { continue };
+            let Some(unique) = trivial_value(solution, &by_target, &replaced, block, available_in)
+            else {
+                continue;
+            };
             replaced.insert(block, unique);
             if let Some(list) = users.get(&block) {
                 worklist.extend(list.iter().copied().filter(|u| !replaced.contains_key(u)));
             }
         }
         solution.arguments.retain(|b| !replaced.contains_key(b));
-        solution.incoming.retain(|&(_, _, target, _)| !replaced.contains_key(&target));
+        solution
+            .incoming
+            .retain(|&(_, _, target, _)| !replaced.contains_key(&target));
         for entry in &mut solution.incoming {
             entry.3 = resolve(&replaced, entry.3);
         }
@@ -544,7 +597,10 @@ mod reference {
         Some(unique.unwrap_or(Available::Poison))
     }
 
-    fn resolve<V: Copy>(replaced: &FastMap<BlockId, Available<V>>, mut value: Available<V>) -> Available<V> {
+    fn resolve<V: Copy>(
+        replaced: &FastMap<BlockId, Available<V>>,
+        mut value: Available<V>,
+    ) -> Available<V> {
         while let Available::Argument(block) = value {
             match replaced.get(&block) {
                 Some(&next) => value = next,
@@ -567,7 +623,11 @@ mod tests {
     /// Solves with `defs` mapping each value to its defining block.
     fn solve_with(g: &CfgGraph, var: &Variable<char>, defs: &[(char, usize)]) -> Solution<char> {
         let dominators = DominatorTree::build(g);
-        let lookup = |v: char| defs.iter().find(|(c, _)| *c == v).map(|&(_, block)| b(block));
+        let lookup = |v: char| {
+            defs.iter()
+                .find(|(c, _)| *c == v)
+                .map(|&(_, block)| b(block))
+        };
         solve(g, &dominators, var, &lookup)
     }
 
@@ -575,7 +635,12 @@ mod tests {
     fn diamond_with_one_side_defining_gets_an_argument_with_poison() {
         // 0 -> 1 -> 3, 0 -> 2 -> 3; v defined in 1, read in 3.
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-        let var = Variable { block_defs: vec![(b(1), 'v')], edge_defs: vec![], reads: vec![b(3)], live_region: None };
+        let var = Variable {
+            block_defs: vec![(b(1), 'v')],
+            edge_defs: vec![],
+            reads: vec![b(3)],
+            live_region: None,
+        };
         // v does not dominate 3: {v, poison} must stay an argument.
         let s = solve_with(&g, &var, &[('v', 1)]);
         assert_eq!(s.arguments, vec![b(3)]);
@@ -589,20 +654,33 @@ mod tests {
     #[test]
     fn two_definitions_merge_in_an_argument() {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3)]);
-        let var = Variable { block_defs: vec![(b(1), 'x'), (b(2), 'y')], edge_defs: vec![], reads: vec![b(3)], live_region: None };
+        let var = Variable {
+            block_defs: vec![(b(1), 'x'), (b(2), 'y')],
+            edge_defs: vec![],
+            reads: vec![b(3)],
+            live_region: None,
+        };
         let s = solve_with(&g, &var, &[('x', 1), ('y', 2), ('v', 1)]);
         assert_eq!(s.arguments, vec![b(3)]);
         assert_eq!(s.reads, vec![(b(3), Available::Argument(b(3)))]);
         let mut incoming: Vec<_> = s.incoming.iter().map(|&(p, _, _, v)| (p, v)).collect();
         incoming.sort_by_key(|(p, _)| *p);
-        assert_eq!(incoming, vec![(b(1), Available::Value('x')), (b(2), Available::Value('y'))]);
+        assert_eq!(
+            incoming,
+            vec![(b(1), Available::Value('x')), (b(2), Available::Value('y'))]
+        );
     }
 
     #[test]
     fn edge_definitions_travel_through_a_flow_block() {
         // 0 -slot0-> 2(flow), 1 -> 2(flow) -> 3; edges into the flow carry x / y.
         let g = CfgGraph::from_edges(4, b(0), &[(0, 2), (0, 1), (1, 2), (2, 3)]);
-        let var = Variable { block_defs: vec![], edge_defs: vec![(b(0), 0, 'x'), (b(1), 0, 'y')], reads: vec![b(3)], live_region: None };
+        let var = Variable {
+            block_defs: vec![],
+            edge_defs: vec![(b(0), 0, 'x'), (b(1), 0, 'y')],
+            reads: vec![b(3)],
+            live_region: None,
+        };
         let s = solve_with(&g, &var, &[('x', 1), ('y', 2), ('v', 1)]);
         assert_eq!(s.arguments, vec![b(2)]);
         assert_eq!(s.reads, vec![(b(3), Available::Argument(b(2)))]);
@@ -612,7 +690,12 @@ mod tests {
     fn loop_carried_reads_fold_to_the_definition() {
         // 0 -> 1 (def) -> 2 -> 1, 2 -> 3 (read)
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 1), (2, 3)]);
-        let var = Variable { block_defs: vec![(b(1), 'v')], edge_defs: vec![], reads: vec![b(3), b(2)], live_region: None };
+        let var = Variable {
+            block_defs: vec![(b(1), 'v')],
+            edge_defs: vec![],
+            reads: vec![b(3), b(2)],
+            live_region: None,
+        };
         let s = solve_with(&g, &var, &[('x', 1), ('y', 2), ('v', 1)]);
         assert!(s.arguments.is_empty());
         assert!(s.reads.iter().all(|&(_, v)| v == Available::Value('v')));
@@ -631,12 +714,20 @@ mod tests {
             let dominators = DominatorTree::build(&g);
             let pick = |rng: &mut SplitMix64| b(rng.below(n as u64) as usize);
             // Value v is defined in block `homes[v]`, or everywhere (None).
-            let homes: Vec<Option<BlockId>> =
-                (0..6).map(|_| if rng.chance(300) { None } else { Some(pick(&mut rng)) }).collect();
+            let homes: Vec<Option<BlockId>> = (0..6)
+                .map(|_| {
+                    if rng.chance(300) {
+                        None
+                    } else {
+                        Some(pick(&mut rng))
+                    }
+                })
+                .collect();
             let mut var = Variable::<usize>::default();
             for _ in 0..rng.range(0, 3) {
                 let v = rng.below(6) as usize;
-                var.block_defs.push((homes[v].unwrap_or_else(|| pick(&mut rng)), v));
+                var.block_defs
+                    .push((homes[v].unwrap_or_else(|| pick(&mut rng)), v));
             }
             var.block_defs.sort_by_key(|&(block, _)| block);
             var.block_defs.dedup_by_key(|&mut (block, _)| block);
@@ -645,7 +736,11 @@ mod tests {
                 let successors = g.successors(block).len();
                 if successors > 0 {
                     let slot = rng.below(successors as u64) as usize;
-                    if !var.edge_defs.iter().any(|&(x, y, _)| (x, y) == (block, slot)) {
+                    if !var
+                        .edge_defs
+                        .iter()
+                        .any(|&(x, y, _)| (x, y) == (block, slot))
+                    {
                         var.edge_defs.push((block, slot, rng.below(6) as usize));
                     }
                 }
@@ -662,16 +757,31 @@ mod tests {
             let got = solver.solve(&g, &dominators, &var, &def_block);
             assert_eq!(got, expected, "seed {seed}: {var:?}");
             with_arguments += usize::from(!got.arguments.is_empty());
-            folded += usize::from(got.reads.iter().any(|&(_, v)| matches!(v, Available::Value(_))));
+            folded += usize::from(
+                got.reads
+                    .iter()
+                    .any(|&(_, v)| matches!(v, Available::Value(_))),
+            );
         }
         // The corpus exercises both arguments that stay and folding.
-        assert!(with_arguments as u64 * 5 > seeds && folded as u64 * 10 > seeds, "{with_arguments} {folded}");
+        assert!(
+            with_arguments as u64 * 5 > seeds && folded as u64 * 10 > seeds,
+            "{with_arguments} {folded}"
+        );
     }
 
     #[test]
     fn read_with_no_reaching_definition_is_poison() {
         let g = CfgGraph::from_edges(2, b(0), &[(0, 1)]);
-        let var: Variable<char> = Variable { block_defs: vec![], edge_defs: vec![], reads: vec![b(1)], live_region: None };
-        assert_eq!(solve_with(&g, &var, &[]).reads, vec![(b(1), Available::Poison)]);
+        let var: Variable<char> = Variable {
+            block_defs: vec![],
+            edge_defs: vec![],
+            reads: vec![b(1)],
+            live_region: None,
+        };
+        assert_eq!(
+            solve_with(&g, &var, &[]).reads,
+            vec![(b(1), Available::Poison)]
+        );
     }
 }

@@ -11,16 +11,19 @@
 //! itself wired to new places. Checking every use of a large function
 //! after each edit would cost a walk of all its operations.
 
+use crate::ir::edit;
+use crate::support::FastMap;
 use crate::transforms::flow::ssa;
 use crate::transforms::flow::ssa::rewrite::{Def, IrVariable};
 use crate::transforms::flow::ssa::solve::Variable;
-use crate::ir::edit;
-use crate::{analysis::cfg::{BlockId, DominatorTree, Graph}, ir::region_graph::RegionGraph};
+use crate::{
+    analysis::cfg::{BlockId, DominatorTree, Graph},
+    ir::region_graph::RegionGraph,
+};
 use melior::{
     ir::{block::BlockLike, operation::OperationLike, Location, OperationRef, Value, ValueLike},
     Context,
 };
-use crate::support::FastMap;
 use std::collections::BTreeMap;
 
 /// Where an edit may have broken dominance, as [`lost_dominance`] finds it:
@@ -47,7 +50,12 @@ impl LostDominance {
 
 impl std::fmt::Display for LostDominance {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} definers, {} use blocks", self.definers.len(), self.use_blocks.len())
+        write!(
+            f,
+            "{} definers, {} use blocks",
+            self.definers.len(),
+            self.use_blocks.len()
+        )
     }
 }
 
@@ -80,7 +88,13 @@ struct BrokenValues<'c, 'a> {
 impl<'c, 'a> BrokenValues<'c, 'a> {
     /// Records the use of `value` (defined in `def_block`) in `use_block`
     /// if the definition does not dominate it.
-    fn check(&mut self, dominators: &DominatorTree, value: Value<'c, 'a>, def_block: BlockId, use_block: BlockId) {
+    fn check(
+        &mut self,
+        dominators: &DominatorTree,
+        value: Value<'c, 'a>,
+        def_block: BlockId,
+        use_block: BlockId,
+    ) {
         if def_block == use_block
             || !dominators.is_reachable(use_block)
             || !dominators.is_reachable(def_block)
@@ -97,24 +111,38 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
         entry.2.push(use_block);
     }
 
-    fn find_in_use_blocks(&mut self, graph: &RegionGraph<'c, 'a>, dominators: &DominatorTree, blocks: &[BlockId]) {
+    fn find_in_use_blocks(
+        &mut self,
+        graph: &RegionGraph<'c, 'a>,
+        dominators: &DominatorTree,
+        blocks: &[BlockId],
+    ) {
         let mut buffer = Vec::with_capacity(64);
         for &use_block in blocks {
             if !dominators.is_reachable(use_block) {
                 continue;
             }
-            crate::ir::query::for_each_cross_block_operand(graph.block(use_block), &mut buffer, |value| {
-                // Values of nested regions (no block of `graph`) are only used there.
-                if let Some(def_block) = ssa::rewrite::defining_block(graph, value) {
-                    self.check(dominators, value, def_block, use_block);
-                }
-            });
+            crate::ir::query::for_each_cross_block_operand(
+                graph.block(use_block),
+                &mut buffer,
+                |value| {
+                    // Values of nested regions (no block of `graph`) are only used there.
+                    if let Some(def_block) = ssa::rewrite::defining_block(graph, value) {
+                        self.check(dominators, value, def_block, use_block);
+                    }
+                },
+            );
         }
     }
 
     /// Walks the use lists of the arguments and top-level results of
     /// `definers` (values nested deeper are only used inside their op).
-    fn find_from_definers(&mut self, graph: &RegionGraph<'c, 'a>, dominators: &DominatorTree, definers: &[BlockId]) {
+    fn find_from_definers(
+        &mut self,
+        graph: &RegionGraph<'c, 'a>,
+        dominators: &DominatorTree,
+        definers: &[BlockId],
+    ) {
         let entry = graph.graph().entry();
         for &def_block in definers {
             // The entry dominates every reachable block (the function's
@@ -123,7 +151,8 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
                 continue;
             }
             let block = graph.block(def_block);
-            let arguments = (0..block.argument_count()).map(|i| Value::from(block.argument(i).unwrap()));
+            let arguments =
+                (0..block.argument_count()).map(|i| Value::from(block.argument(i).unwrap()));
             let mut results = Vec::new();
             let mut next = block.first_operation();
             while let Some(op) = next {
@@ -141,8 +170,17 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
     }
 
     /// Routes every broken value to its uses through block arguments.
-    fn repair(self, context: &'c Context, graph: &RegionGraph<'c, 'a>, dominators: &DominatorTree, location: Location<'c>) -> usize {
-        let BrokenValues { by_value: broken, order } = self;
+    fn repair(
+        self,
+        context: &'c Context,
+        graph: &RegionGraph<'c, 'a>,
+        dominators: &DominatorTree,
+        location: Location<'c>,
+    ) -> usize {
+        let BrokenValues {
+            by_value: broken,
+            order,
+        } = self;
         if order.is_empty() {
             return 0;
         }
@@ -155,12 +193,19 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
             reads.dedup();
             variables.push(IrVariable {
                 r#type: value.r#type(),
-                variable: Variable { block_defs: vec![(*def_block, defs.len())], edge_defs: vec![], reads, live_region: None },
+                variable: Variable {
+                    block_defs: vec![(*def_block, defs.len())],
+                    edge_defs: vec![],
+                    reads,
+                    live_region: None,
+                },
             });
             defs.push(Def::Value(*value));
         }
-        let mut materializer = ssa::rewrite::Materializer::new(context, graph.block(graph.graph().entry()), location);
-        let reads = ssa::rewrite::apply_with(&mut materializer, graph, dominators, &defs, &variables);
+        let mut materializer =
+            ssa::rewrite::Materializer::new(context, graph.block(graph.graph().entry()), location);
+        let reads =
+            ssa::rewrite::apply_with(&mut materializer, graph, dominators, &defs, &variables);
         // Operand positions moved where successor operands were appended, so the
         // uses are looked up again; the new ones (edges out of the defining
         // block) are dominated and stay.
@@ -168,8 +213,11 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
             let (value, def_block, _) = broken[key];
             let by_block: BTreeMap<BlockId, Value> = reads.iter().copied().collect();
             for (user, operand) in edit::uses(value) {
-                let Some(use_block) = enclosing_block_in(graph, user) else { continue };
-                if dominators.is_reachable(use_block) && !dominators.dominates(def_block, use_block) {
+                let Some(use_block) = enclosing_block_in(graph, user) else {
+                    continue;
+                };
+                if dominators.is_reachable(use_block) && !dominators.dominates(def_block, use_block)
+                {
                     edit::set_operand(user, operand, by_block[&use_block]);
                 }
             }
@@ -211,15 +259,28 @@ pub fn lost_dominance(
     new: &RegionGraph<'_, '_>,
     new_dominators: &DominatorTree,
 ) -> LostDominance {
-    let new_id: Vec<BlockId> =
-        (0..old.num_blocks()).map(|b| new.id(old.block(BlockId::new(b))).expect("the edit keeps every block")).collect();
+    let new_id: Vec<BlockId> = (0..old.num_blocks())
+        .map(|b| {
+            new.id(old.block(BlockId::new(b)))
+                .expect("the edit keeps every block")
+        })
+        .collect();
     lost_dominance_by_ids(old_dominators, new_dominators, &new_id)
 }
 
 /// [`lost_dominance`] on the dominator trees alone: old block `b` is block
 /// `new_id[b]` after the edit.
-pub fn lost_dominance_by_ids(old_dominators: &DominatorTree, new_dominators: &DominatorTree, new_id: &[BlockId]) -> LostDominance {
-    lost_dominance_within(old_dominators, new_dominators, new_id, 4 * new_id.len() + 64)
+pub fn lost_dominance_by_ids(
+    old_dominators: &DominatorTree,
+    new_dominators: &DominatorTree,
+    new_id: &[BlockId],
+) -> LostDominance {
+    lost_dominance_within(
+        old_dominators,
+        new_dominators,
+        new_id,
+        4 * new_id.len() + 64,
+    )
 }
 
 /// [`lost_dominance_by_ids`] with `budget` steps for the walks.
@@ -230,7 +291,8 @@ fn lost_dominance_within(
     mut budget: usize,
 ) -> LostDominance {
     let num_old = new_id.len();
-    let still_dominates = |a: BlockId, b: BlockId| new_dominators.dominates(new_id[a.index()], new_id[b.index()]);
+    let still_dominates =
+        |a: BlockId, b: BlockId| new_dominators.dominates(new_id[a.index()], new_id[b.index()]);
     let mut is_definer = vec![false; num_old];
     let mut definers = Vec::new();
     // Old blocks that lost some old dominator (the fallback answer).
@@ -239,7 +301,9 @@ fn lost_dominance_within(
     let mut stack = vec![old_dominators.root()];
     while let Some(u) = stack.pop() {
         stack.extend_from_slice(old_dominators.children(u));
-        let Some(p) = old_dominators.idom(u) else { continue };
+        let Some(p) = old_dominators.idom(u) else {
+            continue;
+        };
         let direct = !still_dominates(p, u);
         lost[u.index()] = lost[p.index()] || direct;
         if lost[u.index()] {
@@ -247,7 +311,9 @@ fn lost_dominance_within(
         }
         let mut above = Some(p);
         while direct && budget > 0 {
-            let Some(a) = above.filter(|&a| !still_dominates(a, u)) else { break };
+            let Some(a) = above.filter(|&a| !still_dominates(a, u)) else {
+                break;
+            };
             budget -= 1;
             if !std::mem::replace(&mut is_definer[a.index()], true) {
                 definers.push(new_id[a.index()]);
@@ -256,15 +322,24 @@ fn lost_dominance_within(
         }
     }
     if budget == 0 {
-        LostDominance { definers: Vec::new(), use_blocks: lost_blocks }
+        LostDominance {
+            definers: Vec::new(),
+            use_blocks: lost_blocks,
+        }
     } else {
-        LostDominance { definers, use_blocks: Vec::new() }
+        LostDominance {
+            definers,
+            use_blocks: Vec::new(),
+        }
     }
 }
 
 /// The block of `graph`'s region that contains `op`, possibly through
 /// nested regions.
-pub(crate) fn enclosing_block_in(graph: &RegionGraph<'_, '_>, op: OperationRef<'_, '_>) -> Option<BlockId> {
+pub(crate) fn enclosing_block_in(
+    graph: &RegionGraph<'_, '_>,
+    op: OperationRef<'_, '_>,
+) -> Option<BlockId> {
     let mut current = op;
     loop {
         let block = current.block()?;
@@ -319,24 +394,40 @@ mod tests {
             let n = rng.range(2, 80);
             let old = realistic_cfg(&mut rng, n);
             let new = random_edit(&mut rng, &old);
-            let (old_dominators, new_dominators) = (DominatorTree::build(&old), DominatorTree::build(&new));
+            let (old_dominators, new_dominators) =
+                (DominatorTree::build(&old), DominatorTree::build(&new));
             let ids: Vec<BlockId> = (0..n).map(BlockId::new).collect();
-            let budget = if seed % 4 == 0 { rng.range(0, 8) } else { 4 * n + 64 };
+            let budget = if seed % 4 == 0 {
+                rng.range(0, 8)
+            } else {
+                4 * n + 64
+            };
             let lost = lost_dominance_within(&old_dominators, &new_dominators, &ids, budget);
             definer_answers += usize::from(lost.use_blocks.is_empty());
-            for u in ids.iter().copied().filter(|&u| old_dominators.is_reachable(u)) {
+            for u in ids
+                .iter()
+                .copied()
+                .filter(|&u| old_dominators.is_reachable(u))
+            {
                 let mut d = old_dominators.idom(u);
                 while let Some(definer) = d {
                     if !new_dominators.dominates(definer, u) {
                         broken_pairs += 1;
-                        let reported = lost.definers.contains(&definer) || lost.use_blocks.contains(&u);
-                        assert!(reported, "seed {seed}: {definer:?} no longer dominates {u:?}, not in {lost:?}");
+                        let reported =
+                            lost.definers.contains(&definer) || lost.use_blocks.contains(&u);
+                        assert!(
+                            reported,
+                            "seed {seed}: {definer:?} no longer dominates {u:?}, not in {lost:?}"
+                        );
                     }
                     d = old_dominators.idom(definer);
                 }
             }
         }
         // The corpus breaks dominance often, and mostly within the budget.
-        assert!(broken_pairs as u64 > seeds && definer_answers as u64 * 2 > seeds, "{broken_pairs} {definer_answers}");
+        assert!(
+            broken_pairs as u64 > seeds && definer_answers as u64 * 2 > seeds,
+            "{broken_pairs} {definer_answers}"
+        );
     }
 }
