@@ -60,6 +60,15 @@ if ! command -v cargo >/dev/null; then
   echo "spmd setup: cargo not found; install Rust (https://rustup.rs) and re-run." >&2
   exit 1
 fi
+# rustfmt and clippy: scripts/test.sh checks formatting and lints.
+if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+  if command -v rustup >/dev/null; then
+    rustup component add rustfmt clippy
+  else
+    echo "spmd setup: cargo fmt and cargo clippy are needed (rustup component add rustfmt clippy)" >&2
+    exit 1
+  fi
+fi
 
 for tool in mlir-opt mlir-tblgen FileCheck lit not clang; do
   [[ -x /usr/lib/llvm-22/bin/$tool ]] || { echo "spmd setup: /usr/lib/llvm-22/bin/$tool missing" >&2; exit 1; }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up the machine (scripts/setup.sh), builds spmd and runs every test:
+# Sets up the machine (scripts/setup.sh), checks formatting, clippy and the
+# rules for `unsafe`, builds spmd and runs every test:
 # the Rust unit, property and integration tests, the lit/FileCheck suite,
 # the embedding checks (scripts/install.sh, scripts/test-embedding.sh, the
 # Rust example, cargo doc), and the PTX gate: random divergent kernels in
@@ -9,6 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
+# Habits the tree keeps (docs/architecture.md): rustfmt's layout, no
+# clippy warning, and `unsafe` only in src/ir/ and the oracle's JIT, each
+# with a SAFETY comment.
+cargo fmt --all -- --check
+python3 scripts/check-unsafe.py
+cargo clippy --locked --workspace --all-targets -- -D warnings
 # The workspace: spmd, crates/spmd-oracle, crates/spmd-bench
 # (docs/architecture.md); every unit and integration test of the three.
 cargo build --locked --workspace --bins --examples

@@ -52,47 +52,6 @@ pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 /// A `HashSet` with [`WordHasher`].
 pub type FastSet<K> = HashSet<K, BuildHasherDefault<WordHasher>>;
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn background_work_runs_on_a_thread_only_for_large_graphs() {
-        let small = super::in_background(10, || 6 * 7);
-        assert!(matches!(small, super::Background::Done(42)));
-        let large =
-            super::in_background(super::BACKGROUND_MIN_BLOCKS, || std::thread::current().id());
-        assert!(matches!(large, super::Background::Thread(_)));
-        assert_ne!(large.join(), std::thread::current().id());
-    }
-
-    use super::*;
-
-    #[test]
-    fn pointer_like_keys_spread_over_buckets() {
-        // Addresses 64 bytes apart must not collide in the low bits.
-        let mut low = FastSet::default();
-        for i in 0..4096u64 {
-            let mut h = WordHasher::default();
-            h.write_u64(0x7f00_0000_0000 + i * 64);
-            low.insert(h.finish() & 0xfff);
-        }
-        assert!(
-            low.len() > 2500,
-            "only {} distinct low-12-bit hashes",
-            low.len()
-        );
-    }
-
-    #[test]
-    fn maps_work() {
-        let mut m: FastMap<usize, u32> = FastMap::default();
-        for i in 0..1000 {
-            m.insert(i * 8, i as u32);
-        }
-        assert_eq!(m.get(&(999 * 8)), Some(&999));
-        assert_eq!(m.len(), 1000);
-    }
-}
-
 /// Phase timing for profiling the transforms: with the environment
 /// variable `SPMD_PHASE_TIMES` set, [`PhaseTimer::lap`] prints the time
 /// since the previous lap to stderr; otherwise it does nothing.
@@ -164,5 +123,46 @@ impl<T> Background<T> {
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             Self::Done(value) => value,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn background_work_runs_on_a_thread_only_for_large_graphs() {
+        let small = super::in_background(10, || 6 * 7);
+        assert!(matches!(small, super::Background::Done(42)));
+        let large =
+            super::in_background(super::BACKGROUND_MIN_BLOCKS, || std::thread::current().id());
+        assert!(matches!(large, super::Background::Thread(_)));
+        assert_ne!(large.join(), std::thread::current().id());
+    }
+
+    use super::*;
+
+    #[test]
+    fn pointer_like_keys_spread_over_buckets() {
+        // Addresses 64 bytes apart must not collide in the low bits.
+        let mut low = FastSet::default();
+        for i in 0..4096u64 {
+            let mut h = WordHasher::default();
+            h.write_u64(0x7f00_0000_0000 + i * 64);
+            low.insert(h.finish() & 0xfff);
+        }
+        assert!(
+            low.len() > 2500,
+            "only {} distinct low-12-bit hashes",
+            low.len()
+        );
+    }
+
+    #[test]
+    fn maps_work() {
+        let mut m: FastMap<usize, u32> = FastMap::default();
+        for i in 0..1000 {
+            m.insert(i * 8, i as u32);
+        }
+        assert_eq!(m.get(&(999 * 8)), Some(&999));
+        assert_eq!(m.len(), 1000);
     }
 }

@@ -225,7 +225,7 @@ pub(crate) fn erase_unused_token_ops(root: OperationRef<'_, '_>) -> usize {
 }
 
 fn has_uses(op: OperationRef<'_, '_>) -> bool {
-    op.results().any(|result| !!edit::is_used(result.into()))
+    op.results().any(|result| edit::is_used(result.into()))
 }
 
 /// Removes every discardable `spmd.*` attribute at or below `root`.

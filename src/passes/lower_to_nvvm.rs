@@ -56,9 +56,11 @@ pub fn run(
         check::check_function(function, &mut checker);
     }
     let (tokens, markers) = tokens_and_markers(root);
-    let tokens_ok = tokens
-        .iter()
-        .fold(true, |ok, token| check_token_users(*token) && ok);
+    // Every token is checked (no short cut): each bad one gets its error.
+    let mut tokens_ok = true;
+    for token in &tokens {
+        tokens_ok &= check_token_users(*token);
+    }
     let math = intrinsics::find(root);
     checker.finish()?;
     let math = math?;

@@ -98,7 +98,10 @@ pub(crate) mod read {
             None => Ok(default),
             Some("true" | "1") => Ok(true),
             Some("false" | "0") => Ok(false),
-            Some(other) => Err(invalid(root, key, other, "'true' or 'false'")),
+            Some(other) => {
+                invalid(root, key, other, "'true' or 'false'");
+                Err(())
+            }
         }
     }
 

@@ -83,8 +83,11 @@ pub fn first_marker_error<'c>(graph: &RegionGraph<'c, '_>) -> Option<(Location<'
         .map(|first| describe_marker(graph, first))
 }
 
-/// The reconvergence markers `(id, block)` of the region, in block order.
-fn markers(graph: &RegionGraph<'_, '_>) -> (Vec<(u64, BlockId)>, Vec<(u64, BlockId)>) {
+/// Reconvergence markers as `(id, block)`, in block order.
+type Markers = Vec<(u64, BlockId)>;
+
+/// The reconvergence markers of the region: heads, then tails.
+fn markers(graph: &RegionGraph<'_, '_>) -> (Markers, Markers) {
     let (mut heads, mut tails) = (Vec::new(), Vec::new());
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let mut next = graph.block(b).first_operation();

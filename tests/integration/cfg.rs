@@ -71,7 +71,7 @@ fn analyses_recompute_after_an_edit_with_the_same_objects() {
         .next_in_region()
         .unwrap();
     let mut terminator = graph.block(b).terminator_mut().unwrap();
-    terminator.set_successor(0, &*done);
+    terminator.set_successor(0, &done);
     graph.recompute(region).expect("snapshot");
     analysis.compute(graph.graph());
     assert_eq!(analysis.cycles().num_cycles(), 0);

@@ -248,7 +248,7 @@ fn measure(context: &Context, text: &str, pipeline: &str) -> Result<Totals, Stri
         uniformity.info().is_divergent_branch(b)
     });
     let mut uniform_branches = Vec::new();
-    for b in 0..graph.num_blocks() {
+    for (b, &in_divergent_region) in inside.iter().enumerate().take(graph.num_blocks()) {
         let terminator = graph.terminator(BlockId::new(b));
         if terminator.successor_count() >= 2
             && !uniformity.info().is_divergent_branch(BlockId::new(b))
@@ -257,7 +257,11 @@ fn measure(context: &Context, text: &str, pipeline: &str) -> Result<Totals, Stri
                 .successors()
                 .map(|s| s.to_raw().ptr as usize)
                 .collect();
-            uniform_branches.push((terminator.to_raw().ptr as usize, successors, inside[b]));
+            uniform_branches.push((
+                terminator.to_raw().ptr as usize,
+                successors,
+                in_divergent_region,
+            ));
         }
     }
     let (blocks_before, branches_before, ops_before) = count(&module);

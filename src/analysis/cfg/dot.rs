@@ -228,9 +228,8 @@ impl DotDocument {
         let _ = writeln!(out, "  subgraph \"cluster_{c}\" {{");
         let _ = writeln!(out, "    label=\"{}\";", escape(name));
         let label = |b: BlockId| views[b.index()].label.clone();
-        for i in 0..g.num_blocks() {
+        for (i, view) in views.iter().enumerate().take(g.num_blocks()) {
             let b = BlockId::new(i);
-            let view = &views[i];
             let kind = match view.look {
                 BlockLook::Guard => " [guard]".to_string(),
                 BlockLook::Inserted(kind) => format!(" [{kind}]"),
@@ -260,11 +259,11 @@ impl DotDocument {
             );
         }
         out.push_str("  }\n");
-        for i in 0..g.num_blocks() {
+        for (i, view) in views.iter().enumerate().take(g.num_blocks()) {
             let b = BlockId::new(i);
             for (slot, &s) in g.successors(b).iter().enumerate() {
                 let mut attributes = Vec::new();
-                if let Some(text) = views[i].edge_labels.get(slot).filter(|t| !t.is_empty()) {
+                if let Some(text) = view.edge_labels.get(slot).filter(|t| !t.is_empty()) {
                     attributes.push(format!("label=\"{}\"", escape(text)));
                 }
                 if !analysis.traversal().is_reachable(b) {

@@ -49,10 +49,10 @@ pub fn optimize_round<'c, 'a>(
         graph = RegionGraph::snapshot(folder.region)?;
     }
     let view = &graph;
-    let mut changed = fold_flow_predicates(folder, &view);
-    changed |= hoist_constants(folder, &view);
+    let mut changed = fold_flow_predicates(folder, view);
+    changed |= hoist_constants(folder, view);
     if folder.options.fold_operations {
-        changed |= simplify_block_arguments(folder, &view);
+        changed |= simplify_block_arguments(folder, view);
     }
     let mut round = Round::new(folder.view()?);
     let n = round.view.num_blocks();
@@ -397,9 +397,9 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
             }
         }
     };
-    for index in 0..n {
+    for (index, edges) in incoming.iter().enumerate().take(n) {
         let block = view.block(BlockId::new(index));
-        if incoming[index].is_none() {
+        if edges.is_none() {
             for i in 0..block.argument_count() {
                 work.push(block.argument(i).unwrap().into());
             }
@@ -434,8 +434,8 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
     let mut erased = 0;
     // Drop dead arguments' operands, then dead operations, then the arguments.
     let mut dead_arguments: Vec<(BlockRef<'c, 'a>, usize)> = Vec::new();
-    for index in 1..n {
-        let Some(edges) = &incoming[index] else {
+    for (index, edges) in incoming.iter().enumerate().take(n).skip(1) {
+        let Some(edges) = edges else {
             continue;
         };
         let block = view.block(BlockId::new(index));

@@ -76,7 +76,7 @@ pub fn kept_uniform_branches<G: Graph + ?Sized>(
         }
     }
     // Queries: uniform branches with their rectangles.
-    let mut queries: Vec<(BlockId, (u32, u32), (u32, u32))> = Vec::new();
+    let mut queries: Vec<(BlockId, Rectangle)> = Vec::new();
     for b in (0..n).map(BlockId::new).filter(|&b| uniform[b.index()]) {
         let Some(xs) = dom.tree_interval(b) else {
             continue;
@@ -86,18 +86,18 @@ pub fn kept_uniform_branches<G: Graph + ?Sized>(
         let Some((y0, y1)) = pdom_tree.tree_interval(p) else {
             continue;
         };
-        queries.push((b, xs, (y0 + 1, y1)));
+        queries.push((b, (xs, (y0 + 1, y1))));
     }
     let counts = count_in_rectangles(
         &points,
         &queries
             .iter()
-            .map(|&(_, xs, ys)| (xs, ys))
+            .map(|&(_, rectangle)| rectangle)
             .collect::<Vec<_>>(),
         pdom_tree_size(&pdom),
     );
     let mut kept = vec![false; n];
-    for ((b, _, _), count) in queries.into_iter().zip(counts) {
+    for ((b, _), count) in queries.into_iter().zip(counts) {
         kept[b.index()] = count == 0;
     }
     kept
@@ -107,11 +107,14 @@ fn pdom_tree_size(pdom: &PostDominatorTree) -> usize {
     pdom.num_blocks() + 1
 }
 
+/// A rectangle `[x0, x1) x [y0, y1)` as `((x0, x1), (y0, y1))`.
+pub(crate) type Rectangle = ((u32, u32), (u32, u32));
+
 /// For each rectangle `[x0, x1) x [y0, y1)`, the number of points inside.
 /// Offline sweep over `x` with a Fenwick tree over `y`.
 pub(crate) fn count_in_rectangles(
     points: &[(u32, u32)],
-    rects: &[((u32, u32), (u32, u32))],
+    rects: &[Rectangle],
     y_size: usize,
 ) -> Vec<usize> {
     // Events at x: add points with x < X before answering prefix(X).

@@ -95,9 +95,12 @@ fn transform(context: &Context, text: &str, pipeline: &str) -> Result<String, St
     Ok(module.as_operation().to_string())
 }
 
+/// How a corpus class builds its kernel shape from a size.
+type ShapeOf = fn(usize) -> KernelShape;
+
 /// Every (class, seed, pipeline) pair of the corpus.
 fn corpus(context: &Context, seeds: u64) -> Vec<KernelPair> {
-    let classes: [(&str, fn(usize) -> KernelShape); 4] = [
+    let classes: [(&str, ShapeOf); 4] = [
         ("reducible", KernelShape::reducible),
         ("irreducible", KernelShape::irreducible),
         ("multi_exit_switch", KernelShape::multi_exit_switch),

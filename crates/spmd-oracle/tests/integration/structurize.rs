@@ -25,7 +25,10 @@ fn seeds_per_class() -> u64 {
     spmd::testing::seed_count("SPMD_STRUCTURIZE_SEEDS", 30)
 }
 
-fn classes() -> [(&'static str, fn(usize) -> KernelShape); 4] {
+/// How a class builds its kernel shape from a size.
+type ShapeOf = fn(usize) -> KernelShape;
+
+fn classes() -> [(&'static str, ShapeOf); 4] {
     [
         ("reducible", KernelShape::reducible),
         ("irreducible", KernelShape::irreducible),
