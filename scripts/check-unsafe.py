@@ -29,21 +29,23 @@ def code_part(line):
 
 
 def justified(lines, index):
+    """A SAFETY comment on the line, or above it within the same statement
+    (the lines of a statement that rustfmt split), directly before it."""
     if "SAFETY" in lines[index]:
         return True
     above = index - 1
-    while above >= 0:
+    while above >= 0 and index - above <= 12:
         text = lines[above].strip()
         if text.startswith("//") or text.startswith("#["):
             if "SAFETY:" in text or "# Safety" in text:
                 return True
             above -= 1
             continue
-        # A statement continued from the line above (`let x =` / `if !`).
-        if text.endswith(("=", "(", "&&", "||", "!")) and above == index - 1:
-            above -= 1
-            continue
-        return False
+        # The line above ends a statement or opens/closes a block: the
+        # comment, if any, had to come before this statement.
+        if not text or text.endswith((";", "{", "}")):
+            return False
+        above -= 1
     return False
 
 
