@@ -665,6 +665,12 @@ fn row(
     format!("| {blocks} | {label} | {cells} |")
 }
 
+/// Reports a bad command line and exits with status 2.
+fn usage_error(message: &str, usage: &str) -> ! {
+    eprintln!("structurize_bench: {message}\n{usage}");
+    std::process::exit(2);
+}
+
 fn parse_args() -> Config {
     let usage = "usage: structurize_bench [SIZES...] [--timeout SECS] [--anchors-up-to BLOCKS] \
                  [--divergent PER_MILLE] [--loops PER_MILLE] [--repeat N] [--family code|long-range|both] \
@@ -676,7 +682,7 @@ fn parse_args() -> Config {
             Some(thousands) => thousands.parse::<usize>().map(|n| n * 1000),
             None => s.parse(),
         };
-        parsed.unwrap_or_else(|_| panic!("not a number: {s}\n{usage}"))
+        parsed.unwrap_or_else(|_| usage_error(&format!("not a number: {s}"), usage))
     };
     let env_timeout = std::env::var("SPMD_BENCH_TIMEOUT").ok().map(|s| number(&s));
     let mut config = Config {
@@ -695,6 +701,10 @@ fn parse_args() -> Config {
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        if arg == "--help" || arg == "-h" {
+            println!("{usage}");
+            std::process::exit(0);
+        }
         let Some(flag) = arg.strip_prefix("--") else {
             config.sizes.push(number(&arg));
             continue;
@@ -704,7 +714,7 @@ fn parse_args() -> Config {
             None => (
                 flag.to_string(),
                 args.next()
-                    .unwrap_or_else(|| panic!("--{flag} needs a value\n{usage}")),
+                    .unwrap_or_else(|| usage_error(&format!("--{flag} needs a value"), usage)),
             ),
         };
         if name == "family" {
@@ -712,7 +722,7 @@ fn parse_args() -> Config {
                 "code" => vec![Family::Code],
                 "long-range" => vec![Family::LongRange],
                 "both" => vec![Family::Code, Family::LongRange],
-                other => panic!("unknown family {other}\n{usage}"),
+                other => usage_error(&format!("unknown family {other}"), usage),
             };
             continue;
         }
@@ -726,13 +736,12 @@ fn parse_args() -> Config {
             "long-range-reach" => config.long_range.reach = value,
             "long-range-divergent" => config.long_range.divergent_per_mille = value as u64,
             "long-range-back-edges" => config.long_range.back_edge_per_mille = value as u64,
-            _ => panic!("unknown flag --{name}\n{usage}"),
+            _ => usage_error(&format!("unknown flag --{name}"), usage),
         }
     }
-    assert!(
-        !config.timeout.is_zero(),
-        "the time limit must be at least 1 s\n{usage}"
-    );
+    if config.timeout.is_zero() {
+        usage_error("the time limit must be at least 1 s", usage);
+    }
     if config.sizes.is_empty() {
         config.sizes = vec![1_000, 2_000, 4_000, 10_000, 100_000];
     }
