@@ -6,7 +6,10 @@
 // RUN: spmd-opt %s --spmd-structurize=irreducible=fix --spmd-view-cfg=legend=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
 // RUN: not spmd-opt %s --spmd-view-cfg=output=/nonexistent-dir/x.dot -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADFILE --implicit-check-not="Stack dump"
 
+// RUN: not spmd-opt %s --spmd-view-cfg=legend=maybe -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADLEGEND --implicit-check-not="Stack dump"
+
 // BADFILE: error: cannot open '/nonexistent-dir/x.dot' for writing
+// BADLEGEND: for the --legend option: 'maybe' is invalid value for boolean argument
 
 // One graph for the module, one cluster per function.
 // CHECK: digraph "spmd" {
