@@ -154,7 +154,12 @@ pub fn relocate_inserted_blocks<'c>(
 ) -> usize {
     let function_location = function.location();
     let blocks = edit::blocks(region);
-    let index_of = |block: BlockRef<'c, '_>| blocks.iter().position(|b| *b == block);
+    let position: crate::support::FastMap<usize, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(index, block)| (block.to_raw().ptr as usize, index))
+        .collect();
+    let index_of = |block: BlockRef<'c, '_>| position.get(&(block.to_raw().ptr as usize)).copied();
     let terminators: Vec<Option<OperationRef<'c, '_>>> =
         blocks.iter().map(|b| last_operation(*b)).collect();
     let inserted: Vec<bool> = blocks
@@ -176,24 +181,22 @@ pub fn relocate_inserted_blocks<'c>(
         };
         for slot in 0..terminator.successor_count() {
             if let Some(to) = terminator.successor(slot).ok().and_then(index_of) {
-                if !predecessors[to].contains(&from) {
-                    predecessors[to].push(from);
-                }
+                predecessors[to].push(from);
             }
         }
     }
     for list in &mut predecessors {
         list.sort_unstable();
+        list.dedup();
     }
     // What each inserted block serves; chains of inserted blocks settle in
     // at most one round per block.
+    // Each round visits only the blocks still unserved, in block order.
     let mut served: Vec<Option<Location<'c>>> = vec![None; blocks.len()];
-    for _ in 0..blocks.len() {
+    let mut pending: Vec<usize> = (0..blocks.len()).filter(|&b| inserted[b]).collect();
+    while !pending.is_empty() {
         let mut progress = false;
-        for b in 0..blocks.len() {
-            if !inserted[b] || served[b].is_some() {
-                continue;
-            }
+        for &b in &pending {
             let original = predecessors[b].iter().find(|&&p| !inserted[p]);
             let location = match original {
                 Some(&p) => terminators[p].map(|t| t.location()),
@@ -207,6 +210,7 @@ pub fn relocate_inserted_blocks<'c>(
         if !progress {
             break;
         }
+        pending.retain(|&b| served[b].is_none());
     }
     let mut relocated = 0;
     for b in (0..blocks.len()).filter(|&b| inserted[b]) {
