@@ -124,6 +124,27 @@ fn run_pass(
     Some(pass(op, &PassOptions::parse(options), report))
 }
 
+/// After a transform of `function`: the blocks it inserted (those not in
+/// `before`, the region's blocks before it ran) get the locations of what
+/// they serve, and count as the statistic `blocks-added`.
+pub(crate) fn record_inserted_blocks<'c>(
+    context: &'c melior::Context,
+    function: &CfgRegion<'c, '_>,
+    before: &std::collections::HashSet<usize>,
+    joining: crate::transforms::locations::InsertedKind,
+    outcome: &mut PassOutcome,
+) {
+    crate::transforms::locations::relocate_inserted_blocks(
+        context,
+        function.owner,
+        function.region,
+        before,
+        joining,
+    );
+    let blocks = crate::ir::edit::blocks(function.region).len();
+    outcome.add("blocks-added", blocks.saturating_sub(before.len()));
+}
+
 /// Which regions a pass visits below the operation it runs on.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Scope {

@@ -1,14 +1,14 @@
 //! `--spmd-predicate`: see [`crate::transforms::predicate`].
 
 use super::{
-    for_each_region, lower_to_cf::erase_unused_token_ops, options::read, stat, uniformity_options,
-    PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic,
+    for_each_region, lower_to_cf::erase_unused_token_ops, options::read, record_inserted_blocks,
+    stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic,
 };
 use crate::ir::names;
 use crate::{
-    ir::{diagnostics, edit},
+    ir::diagnostics,
     transforms::{
-        locations::{block_set, relocate_inserted_blocks, InsertedKind},
+        locations::{block_set, InsertedKind},
         predicate::{predicate_function, valid_wave_size, PredicateOptions},
         prepare::op_name,
     },
@@ -67,7 +67,6 @@ pub fn run(
     let context = crate::ir::query::context_of(root);
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
-        let blocks_before = edit::blocks(function.region).len();
         let before = block_set(function.region);
         let stats = predicate_function(context, function.owner, function.region, &options)
             .map_err(|error| RegionFailure {
@@ -78,18 +77,12 @@ pub fn run(
         // wherever it runs (see the pass description).
         outcome.add("tokens-removed", erase_unused_token_ops(function.owner));
         outcome.changed = true;
-        relocate_inserted_blocks(
+        record_inserted_blocks(
             context,
-            function.owner,
-            function.region,
+            function,
             &before,
             InsertedKind::Rejoin,
-        );
-        outcome.add(
-            "blocks-added",
-            edit::blocks(function.region)
-                .len()
-                .saturating_sub(blocks_before),
+            &mut outcome,
         );
         outcome.add("divergent-branches", stats.divergent_branches);
         outcome.add("rejoin-points", stats.rejoin_points);

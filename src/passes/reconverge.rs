@@ -1,15 +1,12 @@
 //! `--spmd-reconverge`: see [`crate::transforms::reconverge`].
 
 use super::{
-    for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome,
-    RegionFailure, Report, Scope, Statistic,
+    for_each_region, options::read, record_inserted_blocks, stat, uniformity_options, PassOptions,
+    PassOutcome, RegionFailure, Report, Scope, Statistic,
 };
-use crate::{
-    ir::edit,
-    transforms::{
-        locations::{block_set, relocate_inserted_blocks, InsertedKind},
-        reconverge::{reconverge_function, ReconvergeOptions},
-    },
+use crate::transforms::{
+    locations::{block_set, InsertedKind},
+    reconverge::{reconverge_function, ReconvergeOptions},
 };
 use melior::ir::{operation::OperationLike, OperationRef};
 
@@ -47,7 +44,6 @@ pub fn run(
     let context = crate::ir::query::context_of(root);
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
-        let blocks_before = edit::blocks(function.region).len();
         let before = block_set(function.region);
         let stats = reconverge_function(context, function.owner, function.region, &options)
             .map_err(|error| RegionFailure {
@@ -55,18 +51,12 @@ pub fn run(
                 message: format!("cannot reconverge {}: {error}", function.label),
             })?;
         outcome.changed_if(stats.changed);
-        relocate_inserted_blocks(
+        record_inserted_blocks(
             context,
-            function.owner,
-            function.region,
+            function,
             &before,
             InsertedKind::Rejoin,
-        );
-        outcome.add(
-            "blocks-added",
-            edit::blocks(function.region)
-                .len()
-                .saturating_sub(blocks_before),
+            &mut outcome,
         );
         outcome.add("flow-blocks", stats.flows);
         outcome.add("divergent-branches", stats.divergent_branches);

@@ -1,13 +1,14 @@
 //! `--spmd-structurize`: see [`crate::transforms::structurize`].
 
 use super::{
-    for_each_region, options::read, stat, uniformity_options, verify_structured, CfgRegion,
-    PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic,
+    for_each_region, options::read, record_inserted_blocks, stat, uniformity_options,
+    verify_structured, CfgRegion, PassOptions, PassOutcome, RegionFailure, Report, Scope,
+    Statistic,
 };
 use crate::{
     ir::{edit, region_graph::RegionGraph},
     transforms::{
-        locations::{block_set, relocate_inserted_blocks, InsertedKind},
+        locations::{block_set, InsertedKind},
         structurize::{structurize_function, IrreduciblePolicy, StructurizeOptions},
     },
 };
@@ -71,7 +72,6 @@ pub fn run(
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
         reject_malformed_markers(function)?;
-        let blocks_before = edit::blocks(function.region).len();
         let before = block_set(function.region);
         let stats = structurize_function(context, function.owner, function.region, &options)
             .map_err(|error| RegionFailure {
@@ -79,18 +79,12 @@ pub fn run(
                 message: format!("cannot structurize {}: {error}", function.label),
             })?;
         outcome.changed_if(stats.changed);
-        relocate_inserted_blocks(
+        record_inserted_blocks(
             context,
-            function.owner,
-            function.region,
+            function,
             &before,
             InsertedKind::Rejoin,
-        );
-        outcome.add(
-            "blocks-added",
-            edit::blocks(function.region)
-                .len()
-                .saturating_sub(blocks_before),
+            &mut outcome,
         );
         outcome.add("flow-blocks", stats.flows);
         outcome.add("divergent-branches", stats.regions);
