@@ -69,10 +69,13 @@
 //! sizes; unreachable blocks are not in the order (never joins), and
 //! irreducible cycles are covered by effect 2 and by the header check.
 
+use super::liveness::JoinLiveness;
 use super::order::ForestOrder;
 use super::program::{ArgumentKind, BranchMark, OpId, OpKind, Program, Use, ValueDef, ValueId};
 use super::sync::{Node, SyncPropagator};
 use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleId, Graph};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::fmt::Write;
 
 /// Why a block's terminator is (not) divergent.
@@ -158,23 +161,98 @@ struct Scratch {
     order: ForestOrder,
     sync: SyncPropagator,
     values: Vec<ValueId>,
-    /// Divergent branches to process, latest position of the order first
-    /// (the order does not change the fixed point; processing from the end
-    /// backwards is what lets saturation stop propagations early).
-    branches: std::collections::BinaryHeap<(u32, u32)>,
+    /// Divergent branches to process, earliest position of the order
+    /// first (the order does not change the fixed point; processing from
+    /// the start lets the data dependence of the first joins saturate what
+    /// follows them, see "Saturation").
+    branches: BinaryHeap<Reverse<(u32, u32)>>,
     join_applied: Vec<bool>,
     pred_stamp: Vec<u32>,
     stamp: u32,
     arg_keys: Vec<ArgKey>,
     joins: Vec<(BlockId, Node)>,
-    /// Saturation (useful-joins mode): the block at each position of the
-    /// order, per block its arguments still uniform and the irreducible
-    /// cycles it heads not yet flagged, and the highest position that may
-    /// still be unsaturated.
-    at: Vec<u32>,
-    uniform_args: Vec<u32>,
-    irreducible_unflagged: Vec<u32>,
-    frontier: i64,
+    /// Per cycle: the blocks whose innermost cycle it is (CSR).
+    own_start: Vec<u32>,
+    own_blocks: Vec<BlockId>,
+    cycle_stack: Vec<CycleId>,
+    /// Saturation (useful-joins mode, see the module docs).
+    sat: Saturation,
+}
+
+/// Bookkeeping of the useful-joins mode: which blocks and cycles can still
+/// be changed by a join, and the liveness of [`JoinLiveness`] built on it.
+#[derive(Clone, Debug, Default)]
+struct Saturation {
+    /// Per block: arguments with mixed incoming values still uniform.
+    mixed_uniform_args: Vec<u32>,
+    /// Per value: an argument whose incoming edges forward a mix (the
+    /// only ones `apply_join` can mark).
+    mixed_arg: Vec<bool>,
+    /// Per block: irreducible cycles it heads whose rule is still open.
+    irreducible_open_headed: Vec<u32>,
+    /// Per cycle: non-constant values defined inside it and used outside
+    /// it, still uniform.
+    uniform_values: Vec<u32>,
+    /// Per value: how many cycles around its definition, innermost first,
+    /// it has a use outside of (it counts in their `uniform_values`).
+    escapes: Vec<u32>,
+    /// Per cycle: exit blocks not yet join-saturated.
+    open_exits: Vec<u32>,
+    /// Per cycle: `temporal` could change nothing any more.
+    temporal_moot: Vec<bool>,
+    /// Per cycle: irreducible and its rule could still change something.
+    irreducible_open: Vec<bool>,
+    /// Per block: the cycles it is an exit block of (CSR).
+    exit_of_start: Vec<u32>,
+    exit_of: Vec<CycleId>,
+    /// Per block: already reported join-saturated / saturated.
+    join_saturated: Vec<bool>,
+    saturated: Vec<bool>,
+    liveness: JoinLiveness,
+    /// Blocks laid out so that every cycle's blocks (nested ones
+    /// included) form one range `cycle_range[c]`: the own blocks of the
+    /// cycles in id order (a preorder of the forest), then the blocks in
+    /// no cycle. `uniform_args_at` counts the uniform arguments per
+    /// position (a Fenwick tree), so "are all arguments of `c` divergent"
+    /// is one range query, however deeply `c` nests.
+    position: Vec<u32>,
+    cycle_range: Vec<(u32, u32)>,
+    uniform_args_at: Fenwick,
+}
+
+/// Prefix sums with point updates (Fenwick / binary indexed tree).
+#[derive(Clone, Debug, Default)]
+struct Fenwick {
+    tree: Vec<i64>,
+}
+
+impl Fenwick {
+    fn reset(&mut self, n: usize) {
+        self.tree.clear();
+        self.tree.resize(n + 1, 0);
+    }
+
+    fn add(&mut self, at: usize, delta: i64) {
+        let mut i = at + 1;
+        while i < self.tree.len() {
+            self.tree[i] += delta;
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    /// Sum over positions `..end`.
+    fn prefix(&self, end: usize) -> i64 {
+        let (mut i, mut sum) = (end, 0);
+        while i > 0 {
+            sum += self.tree[i];
+            i &= i - 1;
+        }
+        sum
+    }
+
+    fn range(&self, start: usize, end: usize) -> i64 {
+        self.prefix(end) - self.prefix(start)
+    }
 }
 
 const UNIFORM: u8 = 0;
@@ -264,31 +342,27 @@ impl UniformityInfo {
         s.pred_stamp.clear();
         s.pred_stamp.resize(n, 0);
         s.stamp = 0;
-        s.at.clear();
-        s.uniform_args.clear();
-        s.irreducible_unflagged.clear();
-        s.frontier = -1;
-        if !self.complete_joins {
-            let reachable = (0..n)
-                .filter(|&b| cfg.traversal().is_reachable(BlockId::new(b)))
-                .count();
-            s.at.resize(reachable, 0);
-            for b in 0..n {
-                let block = BlockId::new(b);
-                if cfg.traversal().is_reachable(block) {
-                    s.at[s.order.index(block) as usize] = b as u32;
-                }
+        let forest = cfg.cycles();
+        s.own_start.clear();
+        s.own_start.resize(num_cycles + 1, 0);
+        for b in 0..n {
+            if let Some(c) = forest.innermost_cycle(BlockId::new(b)) {
+                s.own_start[c.index() + 1] += 1;
             }
-            s.uniform_args
-                .extend((0..n).map(|b| program.block_arguments(BlockId::new(b)).len() as u32));
-            s.irreducible_unflagged.resize(n, 0);
-            let forest = cfg.cycles();
-            for c in forest.cycles() {
-                if !forest.is_reducible(c) {
-                    s.irreducible_unflagged[forest.header(c).index()] += 1;
-                }
+        }
+        for c in 0..num_cycles {
+            s.own_start[c + 1] += s.own_start[c];
+        }
+        s.own_blocks.clear();
+        s.own_blocks
+            .resize(s.own_start[num_cycles] as usize, BlockId::new(0));
+        let mut fill = s.own_start.clone();
+        for b in 0..n {
+            let block = BlockId::new(b);
+            if let Some(c) = forest.innermost_cycle(block) {
+                s.own_blocks[fill[c.index()] as usize] = block;
+                fill[c.index()] += 1;
             }
-            s.frontier = reachable as i64 - 1;
         }
         let mut run = Run {
             p: program,
@@ -515,46 +589,336 @@ impl<G: Graph + ?Sized> Run<'_, G> {
         self.info.num_divergent += 1;
         self.info.scratch.values.push(v);
         if !self.info.complete_joins {
-            if let ValueDef::Argument { block, .. } = self.p.value_def(v) {
-                self.info.scratch.uniform_args[block.index()] -= 1;
+            self.saturation_after_mark(v);
+        }
+    }
+
+    /// The block or op defining `v`, and whether `v` counts among the
+    /// values of a cycle that `temporal` examines (non-constant values).
+    fn definition(&self, v: ValueId) -> (BlockId, bool) {
+        match self.p.value_def(v) {
+            ValueDef::Argument { block, .. } => (block, true),
+            ValueDef::Result { op, .. } => (
+                self.p.op_block(op),
+                !matches!(self.p.op_kind(op), OpKind::Constant(_)),
+            ),
+        }
+    }
+
+    /// Useful-joins mode: sets up the saturation counters and the
+    /// liveness of [`JoinLiveness`] before any value is marked.
+    fn prepare_saturation(&mut self) {
+        let (p, g, cfg) = (self.p, self.g, self.cfg);
+        let forest = cfg.cycles();
+        let (n, num_cycles) = (g.num_blocks(), forest.num_cycles());
+        {
+            let sat = &mut self.info.scratch.sat;
+            sat.mixed_uniform_args.clear();
+            sat.mixed_uniform_args.resize(n, 0);
+            sat.mixed_arg.clear();
+            sat.mixed_arg.resize(p.num_values(), false);
+            sat.irreducible_open_headed.clear();
+            sat.irreducible_open_headed.resize(n, 0);
+            sat.uniform_values.clear();
+            sat.uniform_values.resize(num_cycles, 0);
+            sat.open_exits.clear();
+            sat.open_exits.resize(num_cycles, 0);
+            sat.temporal_moot.clear();
+            sat.temporal_moot.resize(num_cycles, false);
+            sat.irreducible_open.clear();
+            sat.irreducible_open.resize(num_cycles, false);
+            sat.join_saturated.clear();
+            sat.join_saturated.resize(n, false);
+            sat.saturated.clear();
+            sat.saturated.resize(n, false);
+            sat.exit_of_start.clear();
+            sat.exit_of_start.resize(n + 1, 0);
+            for c in forest.cycles() {
+                for &x in forest.exit_blocks(c) {
+                    sat.exit_of_start[x.index() + 1] += 1;
+                }
+                if !forest.is_reducible(c) {
+                    sat.irreducible_open[c.index()] = true;
+                    sat.irreducible_open_headed[forest.header(c).index()] += 1;
+                }
+            }
+            for i in 0..n {
+                sat.exit_of_start[i + 1] += sat.exit_of_start[i];
+            }
+            sat.exit_of.clear();
+            sat.exit_of
+                .resize(sat.exit_of_start[n] as usize, CycleId::new(0));
+            let mut fill = sat.exit_of_start.clone();
+            for c in forest.cycles() {
+                for &x in forest.exit_blocks(c) {
+                    sat.exit_of[fill[x.index()] as usize] = c;
+                    fill[x.index()] += 1;
+                }
+            }
+        }
+        self.lay_out_cycles();
+        // Only arguments with mixed incoming values can be changed by
+        // `apply_join`: the others never keep a block unsaturated.
+        for i in 0..n {
+            let b = BlockId::new(i);
+            if !self.reachable(b) {
+                continue;
+            }
+            self.incoming_keys(b);
+            let s = &mut self.info.scratch;
+            for (k, &a) in p.block_arguments(b).iter().enumerate() {
+                if s.arg_keys[k] == ArgKey::Mixed {
+                    s.sat.mixed_arg[a.index()] = true;
+                    s.sat.mixed_uniform_args[i] += 1;
+                }
+            }
+        }
+        self.info.scratch.sat.escapes.clear();
+        self.info.scratch.sat.escapes.resize(p.num_values(), 0);
+        for v in 0..p.num_values() {
+            let v = ValueId::new(v);
+            let (block, counts) = self.definition(v);
+            if counts && self.reachable(block) {
+                let escapes = self.cycles_escaped(v, block);
+                let sat = &mut self.info.scratch.sat;
+                sat.escapes[v.index()] = escapes;
+                let mut c = forest.innermost_cycle(block);
+                for _ in 0..escapes {
+                    let cc = c.expect("escapes at most the cycles around");
+                    sat.uniform_values[cc.index()] += 1;
+                    c = forest.parent(cc);
+                }
+            }
+        }
+        for i in 0..n {
+            let b = BlockId::new(i);
+            if self.reachable(b) && self.is_join_saturated(b) {
+                self.info.scratch.sat.join_saturated[i] = true;
+            }
+        }
+        for c in forest.cycles() {
+            let open = forest
+                .exit_blocks(c)
+                .iter()
+                .filter(|x| !self.info.scratch.sat.join_saturated[x.index()])
+                .count();
+            self.info.scratch.sat.open_exits[c.index()] = open as u32;
+        }
+        for i in 0..n {
+            let b = BlockId::new(i);
+            if self.reachable(b) && self.saturated(b) {
+                self.info.scratch.sat.saturated[i] = true;
+            }
+        }
+        let sat = &mut self.info.scratch.sat;
+        let saturated = std::mem::take(&mut sat.saturated);
+        sat.liveness.compute(g, cfg, |b| !saturated[b.index()]);
+        sat.saturated = saturated;
+        for c in forest.cycles() {
+            self.settle_cycle(c);
+        }
+    }
+
+    /// How many cycles around `block` (innermost first) `v`, defined in
+    /// `block`, has a use outside of: the cycles whose `temporal` would
+    /// mark one of its uses. Cycles nest, so they form a chain.
+    fn cycles_escaped(&self, v: ValueId, block: BlockId) -> u32 {
+        let (p, forest) = (self.p, self.cfg.cycles());
+        let mut most = 0;
+        let mut escaped = |users: [BlockId; 2]| {
+            let mut depth = 0;
+            let mut c = forest.innermost_cycle(block);
+            while let Some(cc) = c {
+                if users.iter().all(|&u| forest.contains(cc, u)) {
+                    break;
+                }
+                depth += 1;
+                c = forest.parent(cc);
+            }
+            most = most.max(depth);
+        };
+        for &u in p.uses(v) {
+            match u {
+                Use::Operand { op, .. } => escaped([p.op_block(op); 2]),
+                Use::Condition { block } => escaped([block; 2]),
+                Use::Forwarded { block, slot, .. } => {
+                    if self.reachable(block) {
+                        escaped([block, self.g.successors(block)[slot as usize]]);
+                    }
+                }
+            }
+        }
+        most
+    }
+
+    /// Fills `position`, `cycle_range` and `uniform_args_at` (see
+    /// [`Saturation`]).
+    fn lay_out_cycles(&mut self) {
+        let (p, g, cfg) = (self.p, self.g, self.cfg);
+        let forest = cfg.cycles();
+        let (n, num_cycles) = (g.num_blocks(), forest.num_cycles());
+        let s = &mut self.info.scratch;
+        let sat = &mut s.sat;
+        sat.position.clear();
+        sat.position.resize(n, 0);
+        sat.cycle_range.clear();
+        sat.cycle_range.resize(num_cycles, (0, 0));
+        let mut next = 0u32;
+        for c in 0..num_cycles {
+            sat.cycle_range[c].0 = next;
+            for k in s.own_start[c]..s.own_start[c + 1] {
+                sat.position[s.own_blocks[k as usize].index()] = next;
+                next += 1;
+            }
+        }
+        // Children have larger ids than their parent: sizes bottom-up.
+        let mut end: Vec<u32> = (0..num_cycles)
+            .map(|c| s.own_start[c + 1] - s.own_start[c])
+            .collect();
+        for c in (0..num_cycles).rev() {
+            let own = end[c];
+            let size = own
+                + forest
+                    .children(CycleId::new(c))
+                    .iter()
+                    .map(|d| sat.cycle_range[d.index()].1 - sat.cycle_range[d.index()].0)
+                    .sum::<u32>();
+            end[c] = size;
+            sat.cycle_range[c].1 = sat.cycle_range[c].0 + size;
+        }
+        for b in 0..n {
+            if forest.innermost_cycle(BlockId::new(b)).is_none() {
+                sat.position[b] = next;
+                next += 1;
+            }
+        }
+        sat.uniform_args_at.reset(n);
+        for b in 0..n {
+            let block = BlockId::new(b);
+            if forest.innermost_cycle(block).is_some() && cfg.traversal().is_reachable(block) {
+                let args = p.block_arguments(block).len() as i64;
+                sat.uniform_args_at.add(sat.position[b] as usize, args);
             }
         }
     }
 
-    /// True if finding `b` as a join (or as the header of a cycle node or
-    /// sink) can change nothing: its arguments are all divergent or were
-    /// already examined, and every irreducible cycle it heads is flagged.
-    fn saturated(&self, b: usize) -> bool {
-        let s = &self.info.scratch;
-        (s.join_applied[b] || s.uniform_args[b] == 0) && s.irreducible_unflagged[b] == 0
+    /// Useful-joins mode: `v` just turned divergent.
+    fn saturation_after_mark(&mut self, v: ValueId) {
+        let (block, counts) = self.definition(v);
+        if matches!(self.p.value_def(v), ValueDef::Argument { .. })
+            && self.cfg.cycles().innermost_cycle(block).is_some()
+        {
+            let sat = &mut self.info.scratch.sat;
+            sat.uniform_args_at
+                .add(sat.position[block.index()] as usize, -1);
+        }
+        let sat = &mut self.info.scratch.sat;
+        if sat.mixed_arg[v.index()] {
+            sat.mixed_uniform_args[block.index()] -= 1;
+            self.note_block(block);
+        }
+        if counts {
+            let forest = self.cfg.cycles();
+            let mut c = forest.innermost_cycle(block);
+            for _ in 0..self.info.scratch.sat.escapes[v.index()] {
+                let cc = c.expect("escapes at most the cycles around");
+                self.info.scratch.sat.uniform_values[cc.index()] -= 1;
+                self.settle_cycle(cc);
+                c = forest.parent(cc);
+            }
+        }
     }
 
-    /// The first position from which every block of the order is
-    /// saturated, if the propagation of the divergent branch at `b` may
-    /// stop there: every cycle containing `b` must already be temporally
-    /// divergent (or exitless) with a saturated header, since a join beyond
-    /// the stop would flag those cycles and its sink would apply their
-    /// header. `None` in complete-joins mode.
-    fn stop_position(&mut self, b: BlockId) -> Option<u32> {
+    /// True if `apply_join(b)` can change nothing.
+    fn is_join_saturated(&self, b: BlockId) -> bool {
+        let s = &self.info.scratch;
+        s.join_applied[b.index()] || s.sat.mixed_uniform_args[b.index()] == 0
+    }
+
+    /// True if finding `b` as a join (or as the header of a cycle node or
+    /// sink) can change nothing: `apply_join(b)` is a no-op and every
+    /// irreducible cycle it heads is flagged or moot.
+    fn saturated(&self, b: BlockId) -> bool {
+        self.is_join_saturated(b) && self.info.scratch.sat.irreducible_open_headed[b.index()] == 0
+    }
+
+    /// Useful-joins mode: propagates a change of `b`'s counters to the
+    /// cycles it exits and to the liveness.
+    fn note_block(&mut self, b: BlockId) {
         if self.info.complete_joins {
-            return None;
+            return;
+        }
+        if !self.info.scratch.sat.join_saturated[b.index()] && self.is_join_saturated(b) {
+            self.info.scratch.sat.join_saturated[b.index()] = true;
+            let (start, end) = {
+                let sat = &self.info.scratch.sat;
+                (
+                    sat.exit_of_start[b.index()],
+                    sat.exit_of_start[b.index() + 1],
+                )
+            };
+            for k in start..end {
+                let c = self.info.scratch.sat.exit_of[k as usize];
+                self.info.scratch.sat.open_exits[c.index()] -= 1;
+                self.settle_cycle(c);
+            }
+        }
+        if !self.info.scratch.sat.saturated[b.index()] && self.saturated(b) {
+            let sat = &mut self.info.scratch.sat;
+            sat.saturated[b.index()] = true;
+            sat.liveness.saturate(self.cfg, b);
+        }
+    }
+
+    /// Useful-joins mode: records that `temporal(c)`, or the irreducible
+    /// rule of `c`, can change nothing any more. A moot cycle may stay
+    /// unflagged although the reference flags it (see "Saturation").
+    fn settle_cycle(&mut self, c: CycleId) {
+        if self.info.complete_joins {
+            return;
+        }
+        let forest = self.cfg.cycles();
+        let i = c.index();
+        let sat = &mut self.info.scratch.sat;
+        let values_divergent = sat.uniform_values[i] == 0;
+        if !sat.temporal_moot[i]
+            && (self.info.temporal[i]
+                || forest.exit_blocks(c).is_empty()
+                || (values_divergent && sat.open_exits[i] == 0))
+        {
+            sat.temporal_moot[i] = true;
+        }
+        let args_divergent = || {
+            let (lo, hi) = sat.cycle_range[i];
+            sat.uniform_args_at.range(lo as usize, hi as usize) == 0
+        };
+        if sat.irreducible_open[i]
+            && (self.info.irreducible[i]
+                || (values_divergent && sat.temporal_moot[i] && args_divergent()))
+        {
+            sat.irreducible_open[i] = false;
+            let h = forest.header(c);
+            sat.irreducible_open_headed[h.index()] -= 1;
+            self.note_block(h);
+        }
+    }
+
+    /// True if the propagation of the divergent branch at `b` may ignore
+    /// dead nodes: a join outside a cycle containing `b` flags that cycle
+    /// temporally divergent, so every such cycle must already be moot.
+    fn may_prune(&self, b: BlockId) -> bool {
+        if self.info.complete_joins {
+            return false;
         }
         let forest = self.cfg.cycles();
         let mut c = forest.innermost_cycle(b);
         while let Some(cc) = c {
-            let flagged = self.info.temporal[cc.index()] || forest.exit_blocks(cc).is_empty();
-            if !flagged || !self.saturated(forest.header(cc).index()) {
-                return None;
+            if !self.info.scratch.sat.temporal_moot[cc.index()] {
+                return false;
             }
             c = forest.parent(cc);
         }
-        loop {
-            let f = self.info.scratch.frontier;
-            if f < 0 || !self.saturated(self.info.scratch.at[f as usize] as usize) {
-                return Some((f + 1) as u32);
-            }
-            self.info.scratch.frontier -= 1;
-        }
+        true
     }
 
     /// A divergent operand reaches `op`.
@@ -569,7 +933,7 @@ impl<G: Graph + ?Sized> Run<'_, G> {
 
     fn push_branch(&mut self, b: BlockId) {
         let s = &mut self.info.scratch;
-        s.branches.push((s.order.index(b), b.as_u32()));
+        s.branches.push(Reverse((s.order.index(b), b.as_u32())));
     }
 
     fn diverge_branch(&mut self, b: BlockId, reason: BranchReason) {
@@ -582,6 +946,9 @@ impl<G: Graph + ?Sized> Run<'_, G> {
 
     fn initialize(&mut self) {
         let p = self.p;
+        if !self.info.complete_joins {
+            self.prepare_saturation();
+        }
         for i in 0..p.num_values() {
             let v = ValueId::new(i);
             if let ValueDef::Argument {
@@ -635,7 +1002,7 @@ impl<G: Graph + ?Sized> Run<'_, G> {
                 self.process_value(v);
             }
             match self.info.scratch.branches.pop() {
-                Some((_, b)) => self.process_branch(BlockId::new(b as usize)),
+                Some(Reverse((_, b))) => self.process_branch(BlockId::new(b as usize)),
                 None => break,
             }
         }
@@ -660,10 +1027,11 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     fn process_branch(&mut self, b: BlockId) {
         let (g, cfg) = (self.g, self.cfg);
         let forest = cfg.cycles();
-        let stop = self.stop_position(b);
+        let prune = self.may_prune(b);
         {
             let s = &mut self.info.scratch;
-            s.sync.propagate(g, cfg, &s.order, b, stop);
+            s.sync
+                .propagate(g, cfg, &s.order, b, prune.then_some(&s.sat.liveness));
             std::mem::swap(&mut s.joins, &mut s.sync.joins);
         }
         let joins = std::mem::take(&mut self.info.scratch.joins);
@@ -738,23 +1106,36 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     /// incoming edge (from a reachable block) forwards the same value, or
     /// constants with the same key.
     fn apply_join(&mut self, j: BlockId) {
-        let p = self.p;
-        let args = p.block_arguments(j);
+        let args = self.p.block_arguments(j);
         let s = &mut self.info.scratch;
         if s.join_applied[j.index()] || args.is_empty() {
             return;
         }
         s.join_applied[j.index()] = true;
-        if j == self.g.entry() {
-            // The caller is an extra incoming edge with unknown values.
-            for &a in args {
+        self.incoming_keys(j);
+        self.note_block(j);
+        for (k, &a) in args.iter().enumerate() {
+            if self.info.scratch.arg_keys[k] == ArgKey::Mixed {
                 self.mark(a);
             }
+        }
+    }
+
+    /// Fills `scratch.arg_keys` with, per argument of `j`, what its
+    /// incoming edges (from reachable blocks) forward: one value, one
+    /// constant key, or a mix. The entry's caller is an extra edge with
+    /// unknown values, so every entry argument is mixed.
+    fn incoming_keys(&mut self, j: BlockId) {
+        let p = self.p;
+        let s = &mut self.info.scratch;
+        let num_args = p.block_arguments(j).len();
+        s.arg_keys.clear();
+        if j == self.g.entry() {
+            s.arg_keys.resize(num_args, ArgKey::Mixed);
             return;
         }
+        s.arg_keys.resize(num_args, ArgKey::Unset);
         s.stamp += 1;
-        s.arg_keys.clear();
-        s.arg_keys.resize(args.len(), ArgKey::Unset);
         for &pred in self.g.predecessors(j) {
             if !self.cfg.traversal().is_reachable(pred) || s.pred_stamp[pred.index()] == s.stamp {
                 continue;
@@ -781,11 +1162,6 @@ impl<G: Graph + ?Sized> Run<'_, G> {
                 }
             }
         }
-        for (k, &a) in args.iter().enumerate() {
-            if self.info.scratch.arg_keys[k] == ArgKey::Mixed {
-                self.mark(a);
-            }
-        }
     }
 
     /// Temporal divergence of cycle `c` (see module docs).
@@ -796,22 +1172,45 @@ impl<G: Graph + ?Sized> Run<'_, G> {
             return;
         }
         self.info.temporal[c.index()] = true;
+        self.settle_cycle(c);
         for &x in forest.exit_blocks(c) {
             self.apply_join(x);
         }
+        // The blocks of `c` outside its child cycles already flagged: a
+        // flagged child marked every use outside itself, a superset of the
+        // uses outside `c`, of each value that was uniform then (values
+        // divergent since had all their uses handled). This keeps nested
+        // cycles from rescanning their blocks once per level.
         let p = self.p;
-        for &blk in forest.blocks(c) {
-            for &a in p.block_arguments(blk) {
-                self.temporal_value(a, c);
-            }
-            for &op in p.block_ops(blk) {
-                if !matches!(p.op_kind(op), OpKind::Constant(_)) {
-                    for &r in p.op_results(op) {
-                        self.temporal_value(r, c);
+        let mut pending = std::mem::take(&mut self.info.scratch.cycle_stack);
+        pending.clear();
+        pending.push(c);
+        while let Some(d) = pending.pop() {
+            let (start, end) = {
+                let s = &self.info.scratch;
+                (s.own_start[d.index()], s.own_start[d.index() + 1])
+            };
+            for k in start..end {
+                let blk = self.info.scratch.own_blocks[k as usize];
+                for &a in p.block_arguments(blk) {
+                    self.temporal_value(a, c);
+                }
+                for &op in p.block_ops(blk) {
+                    if !matches!(p.op_kind(op), OpKind::Constant(_)) {
+                        for &r in p.op_results(op) {
+                            self.temporal_value(r, c);
+                        }
                     }
                 }
             }
+            pending.extend(
+                forest
+                    .children(d)
+                    .iter()
+                    .filter(|child| !self.info.temporal[child.index()]),
+            );
         }
+        self.info.scratch.cycle_stack = pending;
     }
 
     /// Marks the uses outside `c` of `v` (defined in `c`) as divergent.
@@ -853,9 +1252,7 @@ impl<G: Graph + ?Sized> Run<'_, G> {
         }
         self.info.irreducible[c.index()] = true;
         let (p, forest) = (self.p, self.cfg.cycles());
-        if !self.info.complete_joins {
-            self.info.scratch.irreducible_unflagged[forest.header(c).index()] -= 1;
-        }
+        self.settle_cycle(c);
         for &blk in forest.blocks(c) {
             for &a in p.block_arguments(blk) {
                 self.mark(a);

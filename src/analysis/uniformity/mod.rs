@@ -205,6 +205,7 @@
 pub mod analysis;
 #[cfg(any(test, feature = "testing"))]
 pub mod bench;
+mod liveness;
 pub mod order;
 pub mod program;
 pub mod sync;

@@ -61,6 +61,7 @@
 //! quadratic only in adversarial shapes (many divergent branches whose
 //! paths reconverge at the very end of a long function).
 
+use super::liveness::JoinLiveness;
 use super::order::ForestOrder;
 use crate::analysis::cfg::{
     BlockId, CfgAnalysis, CycleForest, CycleId, Graph, OptionBlockId, OptionCycleId,
@@ -115,19 +116,23 @@ impl SyncPropagator {
     }
 
     /// Computes the joins of a divergent branch at reachable block `b`
-    /// into [`SyncPropagator::joins`]. With `stop = Some(p)`, stops before
-    /// popping the first node at position `p` or later (the joins found
-    /// are then a prefix of the complete list; see the module docs of
-    /// [`super::analysis`]).
+    /// into [`SyncPropagator::joins`]. With `prune`, nodes that are dead
+    /// there are ignored: the joins found are then the live ones, a
+    /// subsequence of the complete list (see the module docs of
+    /// [`super::liveness`] and [`super::analysis`]).
     pub(super) fn propagate<G: Graph + ?Sized>(
         &mut self,
         g: &G,
         cfg: &CfgAnalysis,
         order: &ForestOrder,
         b: BlockId,
-        stop: Option<u32>,
+        prune: Option<&JoinLiveness>,
     ) {
-        let stop_key = stop.map_or(u64::MAX, |p| u64::from(p) << 32);
+        let live = |node: BlockId, kind: Node| match (prune, kind) {
+            (None, _) => true,
+            (Some(l), Node::Sink(c)) => l.is_live_sink(c),
+            (Some(l), _) => l.is_live_block(node),
+        };
         for &t in &self.touched {
             self.label[t.index()] = OptionBlockId::NONE;
             self.is_join[t.index()] = false;
@@ -140,14 +145,13 @@ impl SyncPropagator {
         let forest = cfg.cycles();
         for &s in g.successors(b) {
             let (node, key, kind) = classify(forest, order, s, b);
-            self.visit(node, key, kind, node, true);
+            if live(node, kind) {
+                self.visit(node, key, kind, node, true);
+            }
         }
         let mut last_key = 0;
         while self.distinct > 1 {
             let Reverse((key, node, cycle, tag)) = self.heap.pop().expect("pending labels");
-            if key >= stop_key {
-                break;
-            }
             debug_assert!(key >= last_key, "propagation went backwards");
             last_key = key;
             self.work += 1;
@@ -162,7 +166,9 @@ impl SyncPropagator {
             for &t in targets {
                 let (to, to_key, kind) = classify(forest, order, t, b);
                 debug_assert!(to_key > key, "edge of G_B does not increase the key");
-                self.visit(to, to_key, kind, label, false);
+                if live(to, kind) {
+                    self.visit(to, to_key, kind, label, false);
+                }
             }
         }
         self.heap.clear();
