@@ -73,7 +73,7 @@ use super::liveness::JoinLiveness;
 use super::order::ForestOrder;
 use super::program::{ArgumentKind, BranchMark, OpId, OpKind, Program, Use, ValueDef, ValueId};
 use super::sync::{Node, SyncPropagator};
-use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleId, Graph};
+use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleId, Graph, OptionCycleId};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fmt::Write;
@@ -175,6 +175,11 @@ struct Scratch {
     own_start: Vec<u32>,
     own_blocks: Vec<BlockId>,
     cycle_stack: Vec<CycleId>,
+    /// Per cycle that `temporal` is done with: a link towards the next
+    /// cycle around it that may not be (`open_cycle_from`), or, with
+    /// `open_above_root`, the knowledge that none is.
+    open_above: Vec<OptionCycleId>,
+    open_above_root: Vec<bool>,
     /// Saturation (useful-joins mode, see the module docs).
     sat: Saturation,
 }
@@ -343,6 +348,10 @@ impl UniformityInfo {
         s.pred_stamp.resize(n, 0);
         s.stamp = 0;
         let forest = cfg.cycles();
+        s.open_above.clear();
+        s.open_above.resize(num_cycles, OptionCycleId::NONE);
+        s.open_above_root.clear();
+        s.open_above_root.resize(num_cycles, false);
         s.own_start.clear();
         s.own_start.resize(num_cycles + 1, 0);
         for b in 0..n {
@@ -1027,29 +1036,12 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     fn process_branch(&mut self, b: BlockId) {
         let (g, cfg) = (self.g, self.cfg);
         let forest = cfg.cycles();
-        let prune = self.may_prune(b);
-        {
-            let s = &mut self.info.scratch;
-            s.sync
-                .propagate(g, cfg, &s.order, b, prune.then_some(&s.sat.liveness));
-            std::mem::swap(&mut s.joins, &mut s.sync.joins);
-        }
-        let joins = std::mem::take(&mut self.info.scratch.joins);
-        let start = self.info.join_list.len() as u32;
-        self.info.join_list.extend(joins.iter().map(|&(j, _)| j));
-        self.info.join_range[b.index()] = (start, joins.len() as u32);
-        for &(j, node) in &joins {
-            self.apply_join(j);
-            if let Node::Cycle(d) = node {
-                if !forest.is_reducible(d) {
-                    self.irreducible(d);
-                }
-            }
-            // A join outside a cycle containing `b`: threads of that cycle
-            // arrive there from different iterations or exits.
-            self.flag_cycles_leaving(b, Some(j));
-        }
-        self.info.scratch.joins = joins;
+        // Useful-joins mode: first ignore the dead nodes. Their joins could
+        // only flag cycles around `b` (a join outside a cycle flags it);
+        // if any of those cycles is still open after everything else this
+        // branch implies, propagate again in full.
+        let prune = !self.info.complete_joins;
+        self.propagate_and_apply(b, prune);
         // Conservative cycle-exit rules: a divergent exiting branch, or one
         // whose post-dominator lies outside the cycle (or is the virtual
         // exit).
@@ -1070,6 +1062,43 @@ impl<G: Graph + ?Sized> Run<'_, G> {
             }
             c = forest.parent(cc);
         }
+        if prune && !self.may_prune(b) {
+            self.propagate_and_apply(b, false);
+        }
+    }
+
+    /// Runs the sync propagation of the divergent branch at `b` (ignoring
+    /// dead nodes with `prune`), records its joins and applies them.
+    fn propagate_and_apply(&mut self, b: BlockId, prune: bool) {
+        let (g, cfg) = (self.g, self.cfg);
+        let forest = cfg.cycles();
+        {
+            let s = &mut self.info.scratch;
+            s.sync
+                .propagate(g, cfg, &s.order, b, prune.then_some(&s.sat.liveness));
+            std::mem::swap(&mut s.joins, &mut s.sync.joins);
+        }
+        let joins = std::mem::take(&mut self.info.scratch.joins);
+        // A second run replaces the list of the first.
+        let (old_start, old_len) = self.info.join_range[b.index()];
+        if old_len > 0 && (old_start + old_len) as usize == self.info.join_list.len() {
+            self.info.join_list.truncate(old_start as usize);
+        }
+        let start = self.info.join_list.len() as u32;
+        self.info.join_list.extend(joins.iter().map(|&(j, _)| j));
+        self.info.join_range[b.index()] = (start, joins.len() as u32);
+        for &(j, node) in &joins {
+            self.apply_join(j);
+            if let Node::Cycle(d) = node {
+                if !forest.is_reducible(d) {
+                    self.irreducible(d);
+                }
+            }
+            // A join outside a cycle containing `b`: threads of that cycle
+            // arrive there from different iterations or exits.
+            self.flag_cycles_leaving(b, Some(j));
+        }
+        self.info.scratch.joins = joins;
     }
 
     /// True if two successor slots of `b` lead to different blocks of
@@ -1090,16 +1119,59 @@ impl<G: Graph + ?Sized> Run<'_, G> {
 
     /// Flags every cycle containing `b` but not `target` (all cycles
     /// containing `b` if `target` is `None`, the virtual exit).
+    ///
+    /// Cycles already flagged (or without exits) are skipped through
+    /// path-compressed `open_above` links, so deep nests are not walked
+    /// again for every join.
     fn flag_cycles_leaving(&mut self, b: BlockId, target: Option<BlockId>) {
         let forest = self.cfg.cycles();
-        let mut c = forest.innermost_cycle(b);
+        let mut c = self.open_cycle_from(forest.innermost_cycle(b));
         while let Some(cc) = c {
             if target.is_some_and(|t| forest.contains(cc, t)) {
                 break;
             }
             self.temporal(cc);
-            c = forest.parent(cc);
+            c = self.open_cycle_from(forest.parent(cc));
         }
+    }
+
+    /// The innermost cycle around-or-equal `c` that is neither flagged
+    /// temporally divergent nor exitless (`temporal` would do something).
+    fn open_cycle_from(&mut self, c: Option<CycleId>) -> Option<CycleId> {
+        let forest = self.cfg.cycles();
+        let done = |info: &UniformityInfo, d: CycleId| {
+            info.temporal[d.index()] || forest.exit_blocks(d).is_empty()
+        };
+        let mut at = c?;
+        let mut path = std::mem::take(&mut self.info.scratch.cycle_stack);
+        path.clear();
+        let found = loop {
+            if !done(self.info, at) {
+                break Some(at);
+            }
+            path.push(at);
+            if self.info.scratch.open_above_root[at.index()] {
+                break None;
+            }
+            let up = self.info.scratch.open_above[at.index()]
+                .get()
+                .or_else(|| forest.parent(at));
+            match up {
+                Some(u) => at = u,
+                None => break None,
+            }
+        };
+        // Compress: every done cycle on the path now links to the answer
+        // (or to the root's parent, none).
+        for &d in &path {
+            self.info.scratch.open_above[d.index()] = match found {
+                Some(f) => OptionCycleId::some(f),
+                None => OptionCycleId::NONE,
+            };
+            self.info.scratch.open_above_root[d.index()] = found.is_none();
+        }
+        self.info.scratch.cycle_stack = path;
+        found
     }
 
     /// Rule for join blocks: an argument is divergent unless every
