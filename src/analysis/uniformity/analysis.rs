@@ -38,36 +38,56 @@
 //!    once they are all flagged (or have no exits).
 //!
 //! Call a block *saturated* when effects 1 and 2 are no-ops for it (as a
-//! join, a sink or the header of a cycle node). Saturation only grows. Keep
-//! the highest position of the [`super::order`] that may be unsaturated
-//! (the *frontier*): it only moves down, lazily, when asked, so all
-//! queries together cost O(blocks). Before propagating branch `b`, if every
-//! cycle containing `b` is flagged with a saturated header (effect 3 and
-//! the sinks), the propagation stops at the first popped node whose
-//! position lies beyond the frontier: keys increase along the edges of
-//! `G_B`, so every node it could still reach is saturated and every join it
-//! could still find has no effect. The classification of every value,
-//! branch and cycle is exactly the reference's; only the join lists are
-//! cut (a prefix of the complete list, in discovery order). Complete lists
-//! are the default of [`UniformityInfo::new`] and what
-//! `--spmd-print-uniformity` prints; the passes use the useful-joins mode.
+//! join, a sink or the header of a cycle node):
 //!
-//! *Why it is near-linear in practice.* Branches are processed from the
-//! end of the function backwards (the branch worklist is a heap keyed by
-//! position in the order, latest first), and values are propagated to
-//! their fixed point before the next branch. Each join makes its arguments divergent, and data dependence
-//! then carries that to everything the join reaches, so the suffix after
-//! the branches already processed saturates and each propagation stops
-//! shortly after its branch. On the long-range family the total
-//! propagation work drops from quadratic to a few nodes per branch.
-//! *Worst case.* Blocks whose arguments stay uniform forever (incoming
-//! values identical, never a join) and are never found as joins keep the
-//! frontier high; a shape with many such blocks after many divergent
-//! branches is still quadratic, like the reference. The twin tests
+//! * effect 1 is a no-op once `j` was examined, or when every argument
+//!   whose incoming values are *mixed* is divergent (arguments that always
+//!   receive one value or one constant are never changed by `apply_join`);
+//! * effect 2 is a no-op once the cycle is flagged, or when it is *moot*:
+//!   every argument inside it is divergent (one range query over a layout
+//!   in which every cycle's blocks are contiguous) and `temporal` would do
+//!   nothing (flagged, no exits, or every exit saturated for effect 1 and
+//!   every non-constant value defined inside with a use outside divergent).
+//!
+//! Saturation only grows, counted per block and per cycle. A node of any
+//! branch's sync graph is *live* while it can reach an unsaturated node in
+//! one union DAG of all sync graphs (module `liveness`, decremental: each
+//! node dies once, O(blocks + edges) in total). A propagation ignores dead
+//! nodes: no live node is reachable from a dead one, so the labels of live
+//! nodes, and every join that can still matter, are those of the
+//! reference. Effect 3 is handled after the fact: if some cycle around `b`
+//! is still not moot once the pruned joins and the conservative exit rules
+//! are applied, a dead join might flag it, so `b` is propagated again in
+//! full (this happens once per cycle at most in practice: the full run
+//! flags the cycle as soon as a join lies outside it).
+//!
+//! The classification of every value and branch is exactly the
+//! reference's, and so is [`UniformityInfo::is_divergent_use`] for every
+//! actual use. Join lists are subsequences of the complete ones (the live
+//! joins, in discovery order), and a moot cycle may stay unflagged
+//! (`has_temporal_divergence`, `has_irreducible_divergence`) where the
+//! reference flags it. Complete lists are the default of
+//! [`UniformityInfo::new`] and what `--spmd-print-uniformity` prints; the
+//! passes use the useful-joins mode.
+//!
+//! *Why it is near-linear in practice.* Branches are processed in the
+//! order of [`super::order`] (a heap keyed by position, earliest first),
+//! and values are propagated to their fixed point before the next branch.
+//! The first joins make their arguments divergent, data dependence carries
+//! that to everything they reach, so what follows saturates early and
+//! later propagations meet dead nodes right after their branch. On the
+//! long-range family at 100k blocks the total propagation work is about
+//! one node per divergent branch (it was 40 million nodes with the former
+//! position frontier, which a single never-flagged irreducible header far
+//! down the order kept high). *Worst case.* Unsaturated blocks reachable
+//! from everything (arguments that stay uniform although their incoming
+//! values differ, in a block no divergent branch joins) keep nodes live,
+//! and branches in cycles that never become moot are propagated in full:
+//! quadratic, like the reference. The twin tests
 //! (`saturating_joins_agree_with_complete_joins_*`) compare both modes on
 //! thousands of random programs, including the long-range shape at small
-//! sizes; unreachable blocks are not in the order (never joins), and
-//! irreducible cycles are covered by effect 2 and by the header check.
+//! sizes, and module `liveness` has its own twin (recomputation after
+//! every saturation). Unreachable blocks are in no sync graph.
 
 use super::liveness::JoinLiveness;
 use super::order::ForestOrder;
@@ -431,7 +451,10 @@ impl UniformityInfo {
     /// in block `user`): `v` is divergent, or it is a non-constant value
     /// defined in a temporally divergent cycle that does not contain
     /// `user`. For a forwarded operand on an edge `t -> s`, the use is
-    /// divergent if it is for `t` or for `s`.
+    /// divergent if it is for `t` or for `s`. In useful-joins mode
+    /// ([`UniformityInfo::set_complete_joins`] with `false`) the answer is
+    /// exact for the program's actual uses; for a block where `v` is not
+    /// used, a moot cycle left unflagged may answer `false`.
     pub fn is_divergent_use(
         &self,
         program: &Program,

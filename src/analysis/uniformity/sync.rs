@@ -55,6 +55,11 @@
 //! header and, through the sink, the exits — the reason the region cannot
 //! simply be bounded by `ipdom(B)` (see the module docs of [`super`]).
 //!
+//! **Pruning.** Given a `liveness::JoinLiveness`, nodes that are
+//! dead there are never labelled nor queued: no live node is reachable
+//! from them, so the live nodes get the labels of the complete run, and
+//! the stop comes as soon as the pending *live* nodes agree.
+//!
 //! **Cost.** Per branch, `O(k log k)` for the `k` nodes and edges of `G_B`
 //! between `B` and the point where its labels converge, plus a walk up the
 //! cycle forest per visited block. The sum over all divergent branches is
