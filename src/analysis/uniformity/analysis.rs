@@ -804,19 +804,14 @@ impl<G: Graph + ?Sized> Run<'_, G> {
             }
         }
         // Children have larger ids than their parent: sizes bottom-up.
-        let mut end: Vec<u32> = (0..num_cycles)
-            .map(|c| s.own_start[c + 1] - s.own_start[c])
-            .collect();
         for c in (0..num_cycles).rev() {
-            let own = end[c];
-            let size = own
-                + forest
-                    .children(CycleId::new(c))
-                    .iter()
-                    .map(|d| sat.cycle_range[d.index()].1 - sat.cycle_range[d.index()].0)
-                    .sum::<u32>();
-            end[c] = size;
-            sat.cycle_range[c].1 = sat.cycle_range[c].0 + size;
+            let own = s.own_start[c + 1] - s.own_start[c];
+            let nested: u32 = forest
+                .children(CycleId::new(c))
+                .iter()
+                .map(|d| sat.cycle_range[d.index()].1 - sat.cycle_range[d.index()].0)
+                .sum();
+            sat.cycle_range[c].1 = sat.cycle_range[c].0 + own + nested;
         }
         for b in 0..n {
             if forest.innermost_cycle(BlockId::new(b)).is_none() {
