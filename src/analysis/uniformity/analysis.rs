@@ -306,10 +306,12 @@ impl UniformityInfo {
     /// With `true` (the default of [`UniformityInfo::new`]),
     /// [`UniformityInfo::join_blocks`] lists every join of every divergent
     /// branch: the reference, quadratic when many divergent branches have
-    /// long regions. With `false`, each sync propagation stops as soon as
-    /// every join it could still find is *saturated* (module docs): the
-    /// classification of every value, branch and cycle is the same, and
-    /// each join list is a prefix of the complete one.
+    /// long regions. With `false`, each sync propagation ignores the nodes
+    /// from which no join that can still change anything is reachable
+    /// ("Saturation" in the module docs): the classification of every value
+    /// and branch, and of every actual use, is the same; each join list is
+    /// a subsequence of the complete one, and a cycle whose rule could
+    /// change nothing may stay unflagged.
     pub fn set_complete_joins(&mut self, complete: bool) {
         self.complete_joins = complete;
     }
