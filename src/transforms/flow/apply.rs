@@ -557,9 +557,12 @@ fn retire_old_arguments<'c, 'a>(
     location: Location<'c>,
 ) {
     replace_old_arguments(context, graph, argument_vars, reads, location);
+    let mut count: FastMap<BlockId, usize> = FastMap::default();
+    for &(b, _, _, _) in argument_vars {
+        *count.entry(b).or_default() += 1;
+    }
     for &d in targets {
-        let count = argument_vars.iter().filter(|(b, _, _, _)| *b == d).count();
-        for i in (0..count).rev() {
+        for i in (0..count.get(&d).copied().unwrap_or(0)).rev() {
             // Never erase a used argument: that would leave dangling uses.
             // (If one stayed used, the verifier reports it instead.)
             if !edit::is_used(graph.block(d).argument(i).unwrap().into()) {

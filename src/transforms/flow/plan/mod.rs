@@ -70,8 +70,8 @@
 //! * Routing: every edge keeps its *destination*, its original target. A
 //!   thread entering a Flow is steered by its destination alone;
 //!   [`ReconvergePlan::route`] gives the `(flow, predicate)` steps until
-//!   `Dest::Block(destination)`. [`ReconvergePlan::destinations`] lists what
-//!   may pass a Flow, [`ReconvergePlan::flow_predecessors`] its incoming
+//!   `Dest::Block(destination)`. [`ReconvergePlan::destination_sets`] lists
+//!   what may pass each Flow (a test aid: quadratic), [`ReconvergePlan::flow_predecessors`] its incoming
 //!   edges. Routes only go forward in [`ReconvergePlan::order`], the sweep
 //!   order of `R` and the Flows (blocks of `R` in index order when nothing
 //!   changed), a layout in which only back edges go backwards.
@@ -587,8 +587,6 @@ pub struct ReconvergePlan {
     original: Vec<BlockId>,
     targets: Vec<Dest>,
     flows: Vec<FlowNode>,
-    dest_start: Vec<u32>,
-    dests: Vec<BlockId>,
     pred_start: Vec<u32>,
     preds: Vec<FlowSource>,
     order: Vec<Dest>,
@@ -692,8 +690,6 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
             original,
             targets,
             flows: Vec::new(),
-            dest_start: vec![0],
-            dests: Vec::new(),
             pred_start: vec![0],
             preds: Vec::new(),
             order,
@@ -813,8 +809,6 @@ fn assemble(
         original: original.to_vec(),
         targets: result.targets,
         flows: result.flows,
-        dest_start: Vec::new(),
-        dests: Vec::new(),
         pred_start: Vec::new(),
         preds: Vec::new(),
         order: result.order,
@@ -914,8 +908,6 @@ impl ReconvergePlan {
             original,
             targets,
             flows,
-            dest_start: Vec::new(),
-            dests: Vec::new(),
             pred_start: Vec::new(),
             preds: Vec::new(),
             order,
@@ -925,20 +917,18 @@ impl ReconvergePlan {
         plan
     }
 
-    /// Fills destinations, predecessors and the rerouting statistics.
-    /// Destinations are propagated along the Flows in sweep order (every
-    /// Flow edge goes forward in it): a Flow carries what its incoming
-    /// slots carry, and passes everything but its key on.
+    /// Fills predecessors and the rerouting statistics. (The destination
+    /// sets are not stored: their total size grows with the product of
+    /// Flows and destinations in flight, 93 million at 100k blocks of
+    /// long-range edges; see [`ReconvergePlan::destination_sets`].)
     fn finish(&mut self, divergent: &[bool], n: usize) {
         let m = self.flows.len();
-        let mut carried: Vec<Vec<BlockId>> = vec![Vec::new(); m];
         let mut pred_pairs: Vec<(u32, FlowSource)> = Vec::new();
         for (b, &is_divergent) in divergent.iter().enumerate().take(n) {
             let (lo, hi) = (self.slot_base[b] as usize, self.slot_base[b + 1] as usize);
             let mut rerouted = 0;
             for k in lo..hi {
-                let d = self.original[k];
-                if self.targets[k] == Dest::Block(d) {
+                if self.targets[k] == Dest::Block(self.original[k]) {
                     continue;
                 }
                 rerouted += 1;
@@ -950,7 +940,6 @@ impl ReconvergePlan {
                             slot: (k - lo) as u32,
                         },
                     ));
-                    carried[f.index()].push(d);
                 }
             }
             self.stats.edges_rerouted += rerouted;
@@ -974,28 +963,6 @@ impl ReconvergePlan {
                     ));
                 }
             }
-        }
-        for &d in &self.order {
-            let Dest::Flow(f) = d else { continue };
-            let mut own = std::mem::take(&mut carried[f.index()]);
-            own.sort_unstable();
-            own.dedup();
-            let node = self.flows[f.index()];
-            let key = node.key();
-            let other = node.successor(!node.takes_true(key));
-            if let Dest::Flow(next) = other {
-                debug_assert!(next.index() != f.index());
-                let carry = &mut carried[next.index()];
-                carry.extend(own.iter().copied().filter(|&x| x != key));
-            }
-            carried[f.index()] = own;
-        }
-        self.dest_start = Vec::with_capacity(m + 1);
-        self.dest_start.push(0);
-        self.dests = Vec::with_capacity(carried.iter().map(Vec::len).sum());
-        for own in &carried {
-            self.dests.extend_from_slice(own);
-            self.dest_start.push(self.dests.len() as u32);
         }
         (self.pred_start, self.preds) = csr_by_row(m, pred_pairs);
         self.stats.flows = m;
@@ -1103,9 +1070,37 @@ impl ReconvergePlan {
             .unwrap_or_else(|| panic!("destination {d} is not routed from {entry}"))
     }
 
-    /// Every final destination that may pass through a Flow, sorted.
-    pub fn destinations(&self, f: FlowId) -> &[BlockId] {
-        &self.dests[self.dest_start[f.index()] as usize..self.dest_start[f.index() + 1] as usize]
+    /// Per Flow, every final destination that may pass through it,
+    /// sorted. Destinations are propagated along the Flows in sweep order
+    /// (every Flow edge goes forward in it): a Flow carries what its
+    /// incoming slots carry, and passes everything but its key on.
+    ///
+    /// For tests and debugging: the total size is the sum over Flows of
+    /// the destinations in flight, quadratic on long dispatch chains, so
+    /// the transforms never call it ([`FlowChains`] bounds each
+    /// destination's span by positions instead).
+    pub fn destination_sets(&self) -> Vec<Vec<BlockId>> {
+        let mut carried: Vec<Vec<BlockId>> = vec![Vec::new(); self.flows.len()];
+        for (block, slot, entry) in self.redirected_slots() {
+            if let Dest::Flow(f) = entry {
+                carried[f.index()].push(self.original_target(block, slot));
+            }
+        }
+        for &d in &self.order {
+            let Dest::Flow(f) = d else { continue };
+            let mut own = std::mem::take(&mut carried[f.index()]);
+            own.sort_unstable();
+            own.dedup();
+            let node = self.flows[f.index()];
+            let key = node.key();
+            if let Dest::Flow(next) = node.successor(!node.takes_true(key)) {
+                debug_assert!(next.index() != f.index());
+                let carry = &mut carried[next.index()];
+                carry.extend(own.iter().copied().filter(|&x| x != key));
+            }
+            carried[f.index()] = own;
+        }
+        carried
     }
 
     /// The edges entering a Flow, sorted.

@@ -27,24 +27,47 @@
 //! Values only have to tell apart destinations that meet: a thread bound
 //! for `d` that passes a Flow keyed `k != d` must fail that Flow's test,
 //! so `v(d) != v(k)`. Two destinations that never meet at a Flow may
-//! share a value. The conflict graph has exactly the edges
-//! (key of `f`, `d`) for every Flow `f` and every destination `d != key`
-//! whose threads pass `f` ([`ReconvergePlan::destinations`]), so it is
-//! built in time linear in the plan. The values are a greedy coloring of
-//! it, visiting destinations in sweep order. On a linear chain the
-//! conflicts form an interval graph and that order is optimal: the
-//! number of values is the largest number of destinations in flight at
-//! one Flow, not the number of destinations. (At 100k blocks: about a
-//! hundred values instead of 31k, hence as many `arith.constant`s.)
+//! share a value.
 //!
-//! Edge cases: a key no thread of its own reaches still gets a value
-//! distinct from every destination that passes its Flow; chains of at
-//! most `selector_chain_length` Flows get no values; one value may serve
-//! several chains, since chains never share a Flow block.
+//! The exact conflicts need the set of destinations in flight at every
+//! Flow, whose total size is quadratic on long chains (93 million at 100k
+//! blocks with long-range edges, issue #18). Instead each destination `d`
+//! of a chain gets a *span* of sweep positions that covers every Flow it
+//! may pass or be the key of:
+//!
+//! * it starts at the earliest Flow where a slot bound for `d` enters the
+//!   chain, or where `d` leaves it if that comes earlier (a key no thread
+//!   of its own reaches);
+//! * it ends at the latest Flow with a side into `d` itself.
+//!
+//! Every Flow edge goes forward in the sweep order and a route ends at a
+//! Flow with a side into its destination, so a thread bound for `d` only
+//! passes Flows inside `d`'s span, and the key of a Flow `f` has a side
+//! into it at `f`. Two conflicting destinations therefore have spans
+//! sharing a position, and values that differ on overlapping spans are
+//! sound. That is interval coloring: sweeping the positions, each span
+//! takes the smallest value free in its chain when it starts and returns
+//! it after it ends, which uses exactly as many values as spans overlap
+//! at the busiest position (optimal for the spans; on a linear chain the
+//! spans are exact, so also for the conflicts). The work is linear in the
+//! plan plus a sort of the span ends.
+//!
+//! ```text
+//!   positions   10   14   20   31          spans: d [10, 20]  e [14, 31]
+//!   Flows       F₁   F₂   F₃   F₄                 k [20, 20]
+//!   d enters at F₁, e at F₂; F₃ keyed k; d leaves at F₃, e at F₄
+//!   v(d) = 0, v(e) = 1, v(k) = 2 (three spans meet at 20)
+//! ```
+//!
+//! Edge cases: chains of at most `selector_chain_length` Flows get no
+//! values; one value may serve several chains, since chains never share
+//! a Flow block.
 
 use super::{Dest, FlowId, ReconvergePlan};
 use crate::analysis::cfg::BlockId;
 use crate::support::FastMap;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// The chains of a plan, and the selector values of the long ones.
 pub struct FlowChains {
@@ -98,60 +121,93 @@ impl FlowChains {
         self.num_values
     }
 
-    /// Greedy coloring of the conflict graph of every selector chain (see
-    /// the module docs), in sweep order; returns the values and how many
-    /// distinct ones there are.
+    /// Interval coloring of the spans of every selector chain's
+    /// destinations (see the module docs); returns the values and how
+    /// many distinct ones there are.
     fn color(&self, plan: &ReconvergePlan) -> (FastMap<(usize, BlockId), i64>, usize) {
-        let mut vertex: FastMap<(usize, BlockId), u32> = FastMap::default();
-        let mut vertices: Vec<(usize, BlockId)> = Vec::new();
-        let mut vertex_of = |chain: usize, block: BlockId| {
-            *vertex.entry((chain, block)).or_insert_with(|| {
-                vertices.push((chain, block));
-                (vertices.len() - 1) as u32
-            })
+        let spans = self.spans(plan);
+        // Span starts sorted by position, ends likewise; at one position
+        // every start comes before every end (spans are closed).
+        let mut starts: Vec<(u32, u32)> = (0..spans.len())
+            .map(|i| (spans[i].1 .0, i as u32))
+            .collect();
+        let mut ends: Vec<(u32, u32)> = (0..spans.len())
+            .map(|i| (spans[i].1 .1, i as u32))
+            .collect();
+        starts.sort_unstable();
+        ends.sort_unstable();
+        let mut free: FastMap<usize, BinaryHeap<Reverse<u32>>> = FastMap::default();
+        let mut fresh: FastMap<usize, u32> = FastMap::default();
+        let mut color = vec![0u32; spans.len()];
+        let mut num_values = 0;
+        let mut next_end = 0;
+        for &(position, i) in &starts {
+            while next_end < ends.len() && ends[next_end].0 < position {
+                let j = ends[next_end].1 as usize;
+                let chain = spans[j].0 .0;
+                free.entry(chain).or_default().push(Reverse(color[j]));
+                next_end += 1;
+            }
+            let chain = spans[i as usize].0 .0;
+            let c = match free.get_mut(&chain).and_then(BinaryHeap::pop) {
+                Some(Reverse(c)) => c,
+                None => {
+                    let next = fresh.entry(chain).or_insert(0);
+                    *next += 1;
+                    *next - 1
+                }
+            };
+            color[i as usize] = c;
+            num_values = num_values.max(c as usize + 1);
+        }
+        let values = spans
+            .into_iter()
+            .zip(color)
+            .map(|((key, _), c)| (key, i64::from(c)))
+            .collect();
+        (values, num_values)
+    }
+
+    /// The span `(first, last)` of sweep positions of every destination
+    /// of every selector chain (see the module docs).
+    fn spans(&self, plan: &ReconvergePlan) -> Vec<((usize, BlockId), (u32, u32))> {
+        let mut position = vec![0u32; plan.num_flows()];
+        for (p, &dest) in plan.order().iter().enumerate() {
+            if let Dest::Flow(f) = dest {
+                position[f.index()] = p as u32;
+            }
+        }
+        let mut span: FastMap<(usize, BlockId), (u32, u32)> = FastMap::default();
+        let mut widen = |chain: usize, d: BlockId, p: u32, leaves: bool| {
+            let s = span.entry((chain, d)).or_insert((p, p));
+            s.0 = s.0.min(p);
+            if leaves {
+                s.1 = s.1.max(p);
+            }
         };
-        let mut conflicts: Vec<(u32, u32)> = Vec::new();
-        for &dest in plan.order() {
-            let Dest::Flow(flow) = dest else { continue };
+        for (flow, node) in plan.flows() {
             let chain = self.chain_of(flow);
             if !self.uses_selector(chain) {
                 continue;
             }
-            let key = plan.flow(flow).key();
-            let k = vertex_of(chain, key);
-            for &d in plan.destinations(flow) {
-                if d != key {
-                    let v = vertex_of(chain, d);
-                    conflicts.extend([(k, v), (v, k)]);
+            for side in [node.on_true, node.on_false] {
+                if let Dest::Block(d) = side {
+                    widen(chain, d, position[flow.index()], true);
                 }
             }
         }
-        let (start, neighbours) = super::csr_by_row(vertices.len(), conflicts);
-        let mut color: Vec<u32> = Vec::with_capacity(vertices.len());
-        // taken_by[c] == v + 1: a neighbour of v already has color c.
-        let mut taken_by: Vec<u32> = Vec::new();
-        for v in 0..vertices.len() {
-            let stamp = v as u32 + 1;
-            for &w in &neighbours[start[v] as usize..start[v + 1] as usize] {
-                if let Some(&c) = color.get(w as usize) {
-                    taken_by[c as usize] = stamp;
-                }
+        for (block, slot, entry) in plan.redirected_slots() {
+            let Dest::Flow(flow) = entry else { continue };
+            let chain = self.chain_of(flow);
+            if self.uses_selector(chain) {
+                let d = plan.original_target(block, slot);
+                widen(chain, d, position[flow.index()], false);
             }
-            let free = taken_by
-                .iter()
-                .position(|&by| by != stamp)
-                .unwrap_or(taken_by.len());
-            if free == taken_by.len() {
-                taken_by.push(0);
-            }
-            color.push(free as u32);
         }
-        let values = vertices
-            .into_iter()
-            .zip(color)
-            .map(|(key, c)| (key, i64::from(c)))
-            .collect();
-        (values, taken_by.len())
+        let mut spans: Vec<_> = span.into_iter().collect();
+        // Deterministic values: FastMap iteration order is not.
+        spans.sort_unstable_by_key(|&((chain, d), _)| (chain, d));
+        spans
     }
 }
 
@@ -248,10 +304,8 @@ mod tests {
             // Every chain uses a selector.
             let chains = FlowChains::new(&plan, 0);
             routes += check_selector_routes(&plan, &chains);
-            let destinations: std::collections::HashSet<_> = plan
-                .flows()
-                .flat_map(|(f, _)| plan.destinations(f).iter().copied())
-                .collect();
+            let destinations: std::collections::HashSet<_> =
+                plan.destination_sets().into_iter().flatten().collect();
             assert!(chains.num_values() <= destinations.len().max(1) + 1);
             shared += usize::from(chains.num_values() < destinations.len());
         }
@@ -297,8 +351,9 @@ mod tests {
         let chains = FlowChains::new(&plan, 0);
         check_selector_routes(&plan, &chains);
         let in_flight = plan
-            .flows()
-            .map(|(f, _)| plan.destinations(f).len())
+            .destination_sets()
+            .iter()
+            .map(Vec::len)
             .max()
             .unwrap_or(0);
         assert!(
