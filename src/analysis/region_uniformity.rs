@@ -132,7 +132,11 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         let mut info = UniformityInfo::new();
         info.set_complete_joins(options.complete_joins);
         info.compute(snapshot.builder.program(), graph.graph(), &cfg);
-        timer.lap("propagation");
+        let stats = info.stats();
+        timer.lap(&format!(
+            "propagation ({} nodes, {} full re-runs)",
+            stats.propagation_work, stats.full_propagations
+        ));
         Ok(Self {
             graph,
             cfg,

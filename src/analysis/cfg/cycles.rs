@@ -74,6 +74,9 @@ crate::support::define_id! {
 pub struct CycleForest {
     header: Vec<BlockId>,
     parent: Vec<OptionCycleId>,
+    /// Per cycle: a skew-binary jump pointer to an ancestor (see
+    /// [`CycleForest::outermost_ancestor_where`]).
+    jump: Vec<OptionCycleId>,
     depth: Vec<u32>,
     subtree_end: Vec<u32>,
     top_level: Vec<CycleId>,
@@ -154,6 +157,7 @@ impl CycleForest {
             v.clear();
         }
         self.parent.clear();
+        self.jump.clear();
         self.innermost.clear();
         self.header.clear();
         self.top_level.clear();
@@ -211,6 +215,7 @@ impl CycleForest {
         let m = d.header.len();
         self.header.clear();
         self.parent.clear();
+        self.jump.clear();
         self.depth.clear();
         self.subtree_end.clear();
         self.top_level.clear();
@@ -228,6 +233,8 @@ impl CycleForest {
                 }
             };
             self.parent.push(parent_id.into());
+            self.jump
+                .push(jump_for(&self.jump, &self.depth, parent_id).into());
             self.depth.push(depth);
             self.subtree_end.push(id as u32 + s.size[r]);
             match parent_id {
@@ -382,6 +389,45 @@ impl CycleForest {
     /// Nesting depth: 1 for a top-level cycle.
     pub fn depth(&self, c: CycleId) -> u32 {
         self.depth[c.index()]
+    }
+
+    /// The outermost cycle on the chain from `c` up through its ancestors
+    /// for which `holds` is true, given that `holds` is *monotone* along
+    /// the chain: true for `c` and its ancestors up to some point, false
+    /// above it. `None` if `holds(c)` is false.
+    ///
+    /// Typical predicate: "does not contain block `b`" (containment only
+    /// grows outwards), which gives the outermost cycle around `c` left
+    /// by an edge to `b`; [`CycleForest::depth`] differences then count
+    /// the cycles left.
+    ///
+    /// O(log depth) calls of `holds`, through skew-binary jump pointers
+    /// (Myers 1983): each cycle keeps one pointer to an ancestor, chosen
+    /// so that jumps of sizes 1, 3, 7, 15, ... cover any chain, so deep
+    /// nests (thousands of levels on long-range CFGs) are not walked.
+    pub fn outermost_ancestor_where(
+        &self,
+        c: CycleId,
+        mut holds: impl FnMut(CycleId) -> bool,
+    ) -> Option<CycleId> {
+        if !holds(c) {
+            return None;
+        }
+        let mut at = c;
+        while let Some(parent) = self.parent(at) {
+            match self.jump[at.index()].get() {
+                Some(far) if far != parent && holds(far) => at = far,
+                _ if holds(parent) => at = parent,
+                _ => break,
+            }
+        }
+        Some(at)
+    }
+
+    /// The outermost cycle around-or-equal `c` that does not contain `b`;
+    /// `None` if `c` contains `b`. O(log depth).
+    pub fn outermost_without(&self, c: CycleId, b: BlockId) -> Option<CycleId> {
+        self.outermost_ancestor_where(c, |d| !self.contains(d, b))
     }
 
     /// All blocks of the cycle including nested cycles' blocks; the header
@@ -544,6 +590,25 @@ impl Discovery {
         let start = self.entry_start[r] as usize;
         let end = self.entry_start[r + 1] as usize;
         &self.entry_list[start..end]
+    }
+}
+
+/// The jump pointer of a new child of `parent`, given the pointers and
+/// depths of the cycles so far: two equal-sized jumps above `parent`
+/// merge into one, else a jump of one level.
+fn jump_for(jump: &[OptionCycleId], depth: &[u32], parent: Option<CycleId>) -> Option<CycleId> {
+    let p = parent?;
+    let Some(j) = jump[p.index()].get() else {
+        return Some(p);
+    };
+    let Some(jj) = jump[j.index()].get() else {
+        return Some(p);
+    };
+    let d = |c: CycleId| depth[c.index()];
+    if d(p) - d(j) == d(j) - d(jj) {
+        Some(jj)
+    } else {
+        Some(p)
     }
 }
 

@@ -514,6 +514,61 @@ fn check_cycles(g: &CfgGraph, a: &CfgAnalysis) {
         check_cycle_lists(g, a, c);
     }
     check_nesting(g, a);
+    check_outermost_without(a, g.num_blocks());
+}
+
+/// The jump-pointer search against a walk up the parents.
+fn check_outermost_without(a: &CfgAnalysis, n: usize) {
+    let f = a.cycles();
+    for c in f.cycles() {
+        for x in 0..n {
+            let mut walked = None;
+            let mut at = Some(c);
+            while let Some(d) = at {
+                if f.contains(d, b(x)) {
+                    break;
+                }
+                walked = Some(d);
+                at = f.parent(d);
+            }
+            assert_eq!(f.outermost_without(c, b(x)), walked, "{c:?} without {x}");
+        }
+    }
+}
+
+#[test]
+fn outermost_without_takes_logarithmic_steps_in_a_deep_nest() {
+    // Blocks 0..k are the headers of k nested loops; block k is the
+    // innermost body, which latches to every header; k + 1 is the exit.
+    let k = 3000;
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    for h in 0..k as u32 {
+        edges.push((h, h + 1));
+        edges.push((k as u32, h));
+    }
+    edges.push((0, k as u32 + 1));
+    let g = CfgGraph::from_edges(k + 2, b(0), &edges);
+    let a = CfgAnalysis::build(&g);
+    let f = a.cycles();
+    let innermost = f.innermost_cycle(b(k)).unwrap();
+    assert_eq!(f.depth(innermost), k as u32);
+    for target in [0, 1, k / 2, k - 1, k + 1] {
+        let mut calls = 0;
+        let found = f.outermost_ancestor_where(innermost, |d| {
+            calls += 1;
+            !f.contains(d, b(target))
+        });
+        let expected = (target < k).then(|| f.innermost_cycle(b(target)).unwrap());
+        // Header `target` heads the cycle of depth target + 1; the cycles
+        // without it are the deeper ones, the outermost being its child.
+        let expected = match expected {
+            Some(c) if c != innermost => f.children(c).first().copied(),
+            Some(_) => None,
+            None => Some(f.innermost_cycle(b(0)).unwrap()),
+        };
+        assert_eq!(found, expected, "without {target}");
+        assert!(calls <= 4 * 12 + 2, "{calls} predicate calls for depth {k}");
+    }
 }
 
 fn sorted_blocks(a: &CfgAnalysis, c: CycleId) -> Vec<usize> {

@@ -92,8 +92,9 @@
 use super::liveness::JoinLiveness;
 use super::order::ForestOrder;
 use super::program::{ArgumentKind, BranchMark, OpId, OpKind, Program, Use, ValueDef, ValueId};
+use super::skip::SkipLinks;
 use super::sync::{Node, SyncPropagator};
-use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleId, Graph, OptionCycleId};
+use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleId, Graph};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fmt::Write;
@@ -150,6 +151,9 @@ pub struct UniformityStats {
     pub irreducible_cycles: usize,
     /// Nodes popped by all sync propagations.
     pub propagation_work: u64,
+    /// Propagations re-run in full after a pruned one (useful-joins mode:
+    /// a cycle around the branch was still open).
+    pub full_propagations: usize,
 }
 
 /// Uniformity of every value and branch of a [`Program`].
@@ -180,6 +184,8 @@ pub struct UniformityInfo {
 struct Scratch {
     order: ForestOrder,
     sync: SyncPropagator,
+    /// Full re-runs after pruned propagations (stats).
+    full_propagations: usize,
     values: Vec<ValueId>,
     /// Divergent branches to process, earliest position of the order
     /// first (the order does not change the fixed point; processing from
@@ -195,11 +201,16 @@ struct Scratch {
     own_start: Vec<u32>,
     own_blocks: Vec<BlockId>,
     cycle_stack: Vec<CycleId>,
-    /// Per cycle that `temporal` is done with: a link towards the next
-    /// cycle around it that may not be (`open_cycle_from`), or, with
-    /// `open_above_root`, the knowledge that none is.
-    open_above: Vec<OptionCycleId>,
-    open_above_root: Vec<bool>,
+    /// Skips cycles `temporal` is done with (flagged or exitless).
+    temporal_skip: SkipLinks,
+    /// Skips cycles the irreducible rule is done with (reducible or
+    /// flagged).
+    irreducible_skip: SkipLinks,
+    /// Skips cycles whose temporal rule is moot (useful-joins mode).
+    moot_skip: SkipLinks,
+    /// Newly divergent branches whose irreducible-split rule has not run
+    /// yet; drained before any sync propagation (see `solve`).
+    split_checks: Vec<BlockId>,
     /// Saturation (useful-joins mode, see the module docs).
     sat: Saturation,
 }
@@ -362,6 +373,7 @@ impl UniformityInfo {
         let s = &mut self.scratch;
         s.order.compute(graph, cfg);
         s.sync.reset(n);
+        s.full_propagations = 0;
         s.values.clear();
         s.branches.clear();
         s.join_applied.clear();
@@ -370,10 +382,10 @@ impl UniformityInfo {
         s.pred_stamp.resize(n, 0);
         s.stamp = 0;
         let forest = cfg.cycles();
-        s.open_above.clear();
-        s.open_above.resize(num_cycles, OptionCycleId::NONE);
-        s.open_above_root.clear();
-        s.open_above_root.resize(num_cycles, false);
+        s.temporal_skip.reset(num_cycles);
+        s.irreducible_skip.reset(num_cycles);
+        s.moot_skip.reset(num_cycles);
+        s.split_checks.clear();
         s.own_start.clear();
         s.own_start.resize(num_cycles + 1, 0);
         for b in 0..n {
@@ -421,6 +433,7 @@ impl UniformityInfo {
             temporal_cycles: self.temporal.iter().filter(|&&t| t).count(),
             irreducible_cycles: self.irreducible.iter().filter(|&&t| t).count(),
             propagation_work: self.scratch.sync.work,
+            full_propagations: self.scratch.full_propagations,
         };
     }
 
@@ -759,17 +772,13 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     fn cycles_escaped(&self, v: ValueId, block: BlockId) -> u32 {
         let (p, forest) = (self.p, self.cfg.cycles());
         let mut most = 0;
+        let inner = forest.innermost_cycle(block);
         let mut escaped = |users: [BlockId; 2]| {
-            let mut depth = 0;
-            let mut c = forest.innermost_cycle(block);
-            while let Some(cc) = c {
-                if users.iter().all(|&u| forest.contains(cc, u)) {
-                    break;
-                }
-                depth += 1;
-                c = forest.parent(cc);
+            let Some(inner) = inner else { return };
+            let left = |c: CycleId| users.iter().any(|&u| !forest.contains(c, u));
+            if let Some(outer) = forest.outermost_ancestor_where(inner, left) {
+                most = most.max(forest.depth(inner) - forest.depth(outer) + 1);
             }
-            most = most.max(depth);
         };
         for &u in p.uses(v) {
             match u {
@@ -935,19 +944,16 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     /// True if the propagation of the divergent branch at `b` may ignore
     /// dead nodes: a join outside a cycle containing `b` flags that cycle
     /// temporally divergent, so every such cycle must already be moot.
-    fn may_prune(&self, b: BlockId) -> bool {
+    fn may_prune(&mut self, b: BlockId) -> bool {
         if self.info.complete_joins {
             return false;
         }
         let forest = self.cfg.cycles();
-        let mut c = forest.innermost_cycle(b);
-        while let Some(cc) = c {
-            if !self.info.scratch.sat.temporal_moot[cc.index()] {
-                return false;
-            }
-            c = forest.parent(cc);
-        }
-        true
+        let s = &mut self.info.scratch;
+        let moot = &s.sat.temporal_moot;
+        s.moot_skip
+            .first_open(forest, forest.innermost_cycle(b), |d| moot[d.index()])
+            .is_none()
     }
 
     /// A divergent operand reaches `op`.
@@ -963,6 +969,7 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     fn push_branch(&mut self, b: BlockId) {
         let s = &mut self.info.scratch;
         s.branches.push(Reverse((s.order.index(b), b.as_u32())));
+        s.split_checks.push(b);
     }
 
     fn diverge_branch(&mut self, b: BlockId, reason: BranchReason) {
@@ -1030,6 +1037,14 @@ impl<G: Graph + ?Sized> Run<'_, G> {
             while let Some(v) = self.info.scratch.values.pop() {
                 self.process_value(v);
             }
+            // The irreducible-split rule of every known divergent branch
+            // runs before any propagation: it flags irreducible cycles
+            // early, which saturates their headers, so propagations of
+            // earlier branches need not stay alive to reach them.
+            if let Some(b) = self.info.scratch.split_checks.pop() {
+                self.flag_irreducible_splits(b);
+                continue;
+            }
             match self.info.scratch.branches.pop() {
                 Some(Reverse((_, b))) => self.process_branch(BlockId::new(b as usize)),
                 None => break,
@@ -1055,7 +1070,6 @@ impl<G: Graph + ?Sized> Run<'_, G> {
 
     fn process_branch(&mut self, b: BlockId) {
         let (g, cfg) = (self.g, self.cfg);
-        let forest = cfg.cycles();
         // Useful-joins mode: first ignore the dead nodes. Their joins could
         // only flag cycles around `b` (a join outside a cycle flags it);
         // if any of those cycles is still open after everything else this
@@ -1069,20 +1083,8 @@ impl<G: Graph + ?Sized> Run<'_, G> {
             self.flag_cycles_leaving(b, Some(s));
         }
         self.flag_cycles_leaving(b, cfg.post_dominators().ipdom(b));
-        // A divergent branch inside an irreducible cycle that splits
-        // threads *within* it: two successor slots lead to different
-        // blocks of the cycle. With at most one successor inside, the
-        // threads still in the cycle all took the same edge and stay in
-        // phase; the others left it (the cycle is temporally divergent,
-        // flagged above), so the cycle's arguments keep the normal rules.
-        let mut c = forest.innermost_cycle(b);
-        while let Some(cc) = c {
-            if !forest.is_reducible(cc) && self.splits_within(b, cc) {
-                self.irreducible(cc);
-            }
-            c = forest.parent(cc);
-        }
         if prune && !self.may_prune(b) {
+            self.info.scratch.full_propagations += 1;
             self.propagate_and_apply(b, false);
         }
     }
@@ -1121,27 +1123,69 @@ impl<G: Graph + ?Sized> Run<'_, G> {
         self.info.scratch.joins = joins;
     }
 
-    /// True if two successor slots of `b` lead to different blocks of
-    /// cycle `c`.
-    fn splits_within(&self, b: BlockId, c: CycleId) -> bool {
+    /// A divergent branch inside an irreducible cycle that splits threads
+    /// *within* it (two successor slots lead to different blocks of the
+    /// cycle) takes the conservative irreducible rule there. With at most
+    /// one successor inside, the threads still in the cycle all took the
+    /// same edge and stay in phase; the others left it (the cycle is
+    /// temporally divergent, flagged by `process_branch`), so the cycle's
+    /// arguments keep the normal rules.
+    ///
+    /// The cycles around `b` that hold two different successors are those
+    /// around-or-equal the lowest one that does (containment only grows
+    /// outwards): each successor's lowest cycle around `b` is found with
+    /// [`CycleForest::outermost_without`], the second deepest of them is
+    /// where the split starts, and the irreducible ones from there up are
+    /// visited through [`SkipLinks`].
+    fn flag_irreducible_splits(&mut self, b: BlockId) {
         let forest = self.cfg.cycles();
-        let mut inside = self
-            .g
-            .successors(b)
-            .iter()
-            .copied()
-            .filter(|&s| forest.contains(c, s));
-        let Some(first) = inside.next() else {
-            return false;
+        let Some(inner) = forest.innermost_cycle(b) else {
+            return;
         };
-        inside.any(|s| s != first)
+        let succs = self.g.successors(b);
+        // Lowest cycle around `b` containing each distinct successor.
+        let lowest = |s: BlockId| match forest.outermost_without(inner, s) {
+            None => Some(inner),
+            Some(outer) => forest.parent(outer),
+        };
+        let (mut deepest, mut second): (Option<(BlockId, CycleId)>, Option<CycleId>) = (None, None);
+        for &s in succs {
+            let Some(c) = lowest(s) else { continue };
+            match deepest {
+                Some((first, _)) if first == s => {}
+                Some((_, d)) if forest.depth(c) > forest.depth(d) => {
+                    second = Some(d);
+                    deepest = Some((s, c));
+                }
+                Some(_) => {
+                    if second.is_none_or(|x| forest.depth(c) > forest.depth(x)) {
+                        second = Some(c);
+                    }
+                }
+                None => deepest = Some((s, c)),
+            }
+        }
+        let mut c = second;
+        loop {
+            let irreducible = &self.info.irreducible;
+            c = self
+                .info
+                .scratch
+                .irreducible_skip
+                .first_open(forest, c, |d| {
+                    forest.is_reducible(d) || irreducible[d.index()]
+                });
+            let Some(cc) = c else { break };
+            self.irreducible(cc);
+            c = forest.parent(cc);
+        }
     }
 
     /// Flags every cycle containing `b` but not `target` (all cycles
     /// containing `b` if `target` is `None`, the virtual exit).
     ///
     /// Cycles already flagged (or without exits) are skipped through
-    /// path-compressed `open_above` links, so deep nests are not walked
+    /// path-compressed links ([`SkipLinks`]), so deep nests are not walked
     /// again for every join.
     fn flag_cycles_leaving(&mut self, b: BlockId, target: Option<BlockId>) {
         let forest = self.cfg.cycles();
@@ -1159,39 +1203,10 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     /// temporally divergent nor exitless (`temporal` would do something).
     fn open_cycle_from(&mut self, c: Option<CycleId>) -> Option<CycleId> {
         let forest = self.cfg.cycles();
-        let done = |info: &UniformityInfo, d: CycleId| {
-            info.temporal[d.index()] || forest.exit_blocks(d).is_empty()
-        };
-        let mut at = c?;
-        let mut path = std::mem::take(&mut self.info.scratch.cycle_stack);
-        path.clear();
-        let found = loop {
-            if !done(self.info, at) {
-                break Some(at);
-            }
-            path.push(at);
-            if self.info.scratch.open_above_root[at.index()] {
-                break None;
-            }
-            let up = self.info.scratch.open_above[at.index()]
-                .get()
-                .or_else(|| forest.parent(at));
-            match up {
-                Some(u) => at = u,
-                None => break None,
-            }
-        };
-        // Compress: every done cycle on the path now links to the answer
-        // (or to the root's parent, none).
-        for &d in &path {
-            self.info.scratch.open_above[d.index()] = match found {
-                Some(f) => OptionCycleId::some(f),
-                None => OptionCycleId::NONE,
-            };
-            self.info.scratch.open_above_root[d.index()] = found.is_none();
-        }
-        self.info.scratch.cycle_stack = path;
-        found
+        let temporal = &self.info.temporal;
+        self.info.scratch.temporal_skip.first_open(forest, c, |d| {
+            temporal[d.index()] || forest.exit_blocks(d).is_empty()
+        })
     }
 
     /// Rule for join blocks: an argument is divergent unless every

@@ -148,18 +148,12 @@ impl JoinLiveness {
     fn push_edges(&mut self, cfg: &CfgAnalysis, node: u32, from: BlockId, s: BlockId) {
         let forest = cfg.cycles();
         self.edges.push((node, self.target(cfg, from, s)));
-        let Some(mut entered) = forest.innermost_cycle(s) else {
+        let Some(entered) = forest
+            .innermost_cycle(s)
+            .and_then(|c| forest.outermost_without(c, from))
+        else {
             return;
         };
-        if forest.contains(entered, from) {
-            return;
-        }
-        while let Some(parent) = forest.parent(entered) {
-            if forest.contains(parent, from) {
-                break;
-            }
-            entered = parent;
-        }
         let header = forest.header(entered);
         if header != s {
             self.edges.push((node, header.as_u32()));

@@ -208,6 +208,7 @@ pub mod bench;
 mod liveness;
 pub mod order;
 pub mod program;
+mod skip;
 pub mod sync;
 
 #[cfg(test)]

@@ -257,25 +257,15 @@ fn is_back_edge(forest: &CycleForest, u: BlockId, v: BlockId) -> bool {
 /// The items `(from, to)` of the level an edge `u -> v` (not a back edge)
 /// belongs to: the innermost level containing both blocks.
 fn condensed(forest: &CycleForest, n: usize, u: BlockId, v: BlockId) -> (u32, u32) {
-    // Walk up from `u`'s innermost cycle to the first one containing `v`.
-    let mut from = u.as_u32();
-    let mut c = forest.innermost_cycle(u);
-    while let Some(cc) = c {
-        if forest.contains(cc, v) {
-            break;
-        }
-        from = (n + cc.index()) as u32;
-        c = forest.parent(cc);
-    }
-    // `c` is the level (None = the function). `v`'s item at that level.
-    let mut to = v.as_u32();
-    let mut d = forest.innermost_cycle(v);
-    while let Some(dd) = d {
-        if Some(dd) == c {
-            break;
-        }
-        to = (n + dd.index()) as u32;
-        d = forest.parent(dd);
-    }
-    (from, to)
+    // The level is the innermost cycle containing both (or the function);
+    // an endpoint's item there is the outermost cycle around it without
+    // the other endpoint, or the block itself. (A cycle around `v` below
+    // the level cannot contain `u`: it would be a lower common cycle.)
+    let item = |x: BlockId, other: BlockId| {
+        forest
+            .innermost_cycle(x)
+            .and_then(|c| forest.outermost_without(c, other))
+            .map_or(x.as_u32(), |c| (n + c.index()) as u32)
+    };
+    (item(u, v), item(v, u))
 }

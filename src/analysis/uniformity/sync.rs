@@ -249,13 +249,9 @@ fn classify(
         }
         return (s, block_key(s), Node::Block);
     }
-    let mut d = c;
-    while let Some(p) = forest.parent(d) {
-        if forest.contains(p, b) {
-            break;
-        }
-        d = p;
-    }
+    let d = forest
+        .outermost_without(c, b)
+        .expect("`c` does not contain `b`");
     let h = forest.header(d);
     (h, block_key(h), Node::Cycle(d))
 }
