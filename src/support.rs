@@ -75,13 +75,27 @@ impl PhaseTimer {
         if let Some(last) = self.last {
             let now = std::time::Instant::now();
             eprintln!(
-                "[{}] {phase}: {:.1} ms",
+                "[{}] {phase}: {:.1} ms{}",
                 self.what,
-                (now - last).as_secs_f64() * 1e3
+                (now - last).as_secs_f64() * 1e3,
+                resident_memory().unwrap_or_default()
             );
             self.last = Some(now);
         }
     }
+}
+
+/// `", rss N MB (peak M MB)"` from `/proc/self/status` (Linux), for the
+/// phase report: memory goals are measured on peak resident size, and
+/// this shows which phase raises it.
+fn resident_memory() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = status.lines().find(|l| l.starts_with(name))?;
+        line[name.len()..].trim().trim_end_matches("kB").trim().parse().ok()
+    };
+    let (now, peak) = (field("VmRSS:")?, field("VmHWM:")?);
+    Some(format!(", rss {} MB (peak {} MB)", now / 1024, peak / 1024))
 }
 
 /// Graphs with fewer blocks than this run their background work inline:

@@ -12,3 +12,4 @@ mod cfg;
 mod common;
 mod dialect;
 mod uniformity_llvm;
+mod uniformity_work;
