@@ -129,13 +129,6 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
             })
         };
         timer.lap("program, cfg analyses");
-        if std::env::var_os("DBGC").is_some() {
-            let f = cfg.cycles();
-            let (mut ex, mut exg, mut en, mut la, mut bl) = (0usize, 0usize, 0usize, 0usize, 0usize);
-            for c in f.cycles() { ex += f.exit_blocks(c).len(); exg += f.exiting_blocks(c).len(); en += f.entries(c).len(); la += f.latches(c).len(); bl += f.blocks(c).len(); }
-            eprintln!("cycles {} exits {} exiting {} entries {} latches {} blocks {}", f.num_cycles(), ex, exg, en, la, bl);
-        }
-
         let mut info = UniformityInfo::new();
         info.set_complete_joins(options.complete_joins);
         info.compute(snapshot.builder.program(), graph.graph(), &cfg);
