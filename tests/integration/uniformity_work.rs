@@ -13,7 +13,6 @@
 #![cfg(feature = "testing")]
 
 use crate::common::{context, parse};
-use melior::ir::operation::OperationLike;
 use spmd::{
     analysis::region_uniformity::{RegionUniformity, UniformityOptions},
     ir::function_regions::cfg_regions,
