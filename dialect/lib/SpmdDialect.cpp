@@ -10,6 +10,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -26,7 +27,26 @@ using namespace mlir::spmd;
 #define GET_ATTRDEF_CLASSES
 #include "Spmd/SpmdAttrs.cpp.inc"
 
+namespace {
+/// Short aliases for the uniformity marks: the transforms put one on every
+/// branch they keep uniform (tens of thousands in a large function), so
+/// the printer writes `{spmd.uniformity = #uniform}` and defines
+/// `#uniform = #spmd.uniformity<uniform>` once at the top of the module
+/// (likewise `#divergent`). Both spellings parse.
+struct SpmdOpAsmInterface : OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (auto mark = dyn_cast<UniformityAttr>(attr)) {
+      os << stringifyUniformity(mark.getValue());
+      return AliasResult::FinalAlias;
+    }
+    return AliasResult::NoAlias;
+  }
+};
+} // namespace
+
 void SpmdDialect::initialize() {
+  addInterfaces<SpmdOpAsmInterface>();
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "Spmd/SpmdTypes.cpp.inc"

@@ -23,7 +23,7 @@ func.func @types(%tok: !spmd.token, %mask: !spmd.mask) -> (!spmd.mask, !spmd.tok
 // The attribute stands on its own too, e.g. in a dictionary under a name
 // the dialect does not own.
 // CHECK-LABEL: func.func @attribute_values
-// CHECK-SAME: attributes {a = #spmd.uniformity<uniform>, b = #spmd.uniformity<divergent>}
+// CHECK-SAME: attributes {a = #uniform, b = #divergent}
 func.func @attribute_values() attributes {
     a = #spmd.uniformity<uniform>, b = #spmd.uniformity<divergent>} {
   return
@@ -307,11 +307,11 @@ func.func @exec_br_zero(%m: !spmd.mask, %v: i32) {
 
 // CHECK-LABEL: func.func @uniformity_cf_cond_br
 func.func @uniformity_cf_cond_br(%c: i1, %d: i1) {
-  // CHECK: cf.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #spmd.uniformity<divergent>}
-  // GENERIC: "cf.cond_br"(%{{.*}})[^{{.*}}, ^{{.*}}] <{operandSegmentSizes = array<i32: 1, 0, 0>}> {spmd.uniformity = #spmd.uniformity<divergent>} : (i1) -> ()
+  // CHECK: cf.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #divergent}
+  // GENERIC: "cf.cond_br"(%{{.*}})[^{{.*}}, ^{{.*}}] <{operandSegmentSizes = array<i32: 1, 0, 0>}> {spmd.uniformity = #divergent} : (i1) -> ()
   cf.cond_br %c, ^a, ^b {spmd.uniformity = #spmd.uniformity<divergent>}
 ^a:
-  // CHECK: cf.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #spmd.uniformity<uniform>}
+  // CHECK: cf.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #uniform}
   cf.cond_br %d, ^b, ^c {spmd.uniformity = #spmd.uniformity<uniform>}
 ^b:
   cf.br ^c
@@ -327,8 +327,8 @@ func.func @uniformity_cf_switch(%sel: i32) {
   // CHECK-NEXT: default: ^{{.*}},
   // CHECK-NEXT: 0: ^{{.*}},
   // CHECK-NEXT: 1: ^{{.*}}
-  // CHECK-NEXT: ] {spmd.uniformity = #spmd.uniformity<uniform>}
-  // GENERIC: "cf.switch"(%{{.*}})[{{.*}}] <{{.*}}> {spmd.uniformity = #spmd.uniformity<uniform>} : (i32) -> ()
+  // CHECK-NEXT: ] {spmd.uniformity = #uniform}
+  // GENERIC: "cf.switch"(%{{.*}})[{{.*}}] <{{.*}}> {spmd.uniformity = #uniform} : (i32) -> ()
   cf.switch %sel : i32, [
     default: ^d,
     0: ^zero,
@@ -346,7 +346,7 @@ func.func @uniformity_cf_switch(%sel: i32) {
 
 // CHECK-LABEL: llvm.func @uniformity_llvm_cond_br
 llvm.func @uniformity_llvm_cond_br(%c: i1) {
-  // CHECK: llvm.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #spmd.uniformity<divergent>}
+  // CHECK: llvm.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #divergent}
   llvm.cond_br %c, ^a, ^b {spmd.uniformity = #spmd.uniformity<divergent>}
 ^a:
   llvm.return
@@ -359,14 +359,14 @@ llvm.func @uniformity_llvm_cond_br(%c: i1) {
 // Flow branches and exec-mask branches carry the mark like any branch.
 // CHECK-LABEL: func.func @uniformity_spmd_branches
 func.func @uniformity_spmd_branches(%p: i1) {
-  // CHECK: spmd.flow_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #spmd.uniformity<uniform>}
+  // CHECK: spmd.flow_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #uniform}
   spmd.flow_br %p, ^a, ^b {spmd.uniformity = #spmd.uniformity<uniform>}
 ^a:
-  // CHECK: spmd.flow_br %{{.*}}, ^{{.*}}(%{{.*}} : i1), ^{{.*}} {spmd.uniformity = #spmd.uniformity<divergent>}
-  // GENERIC: "spmd.flow_br"(%{{.*}}, %{{.*}})[^{{.*}}, ^{{.*}}] <{operandSegmentSizes = array<i32: 1, 1, 0>}> {spmd.uniformity = #spmd.uniformity<divergent>} : (i1, i1) -> ()
+  // CHECK: spmd.flow_br %{{.*}}, ^{{.*}}(%{{.*}} : i1), ^{{.*}} {spmd.uniformity = #divergent}
+  // GENERIC: "spmd.flow_br"(%{{.*}}, %{{.*}})[^{{.*}}, ^{{.*}}] <{operandSegmentSizes = array<i32: 1, 1, 0>}> {spmd.uniformity = #divergent} : (i1, i1) -> ()
   spmd.flow_br %p, ^c(%p : i1), ^b {spmd.uniformity = #spmd.uniformity<divergent>}
 ^b:
-  // CHECK: spmd.exec.br_zero ^{{.*}}, ^{{.*}} {spmd.uniformity = #spmd.uniformity<uniform>}
+  // CHECK: spmd.exec.br_zero ^{{.*}}, ^{{.*}} {spmd.uniformity = #uniform}
   spmd.exec.br_zero ^c(%p : i1), ^d {spmd.uniformity = #spmd.uniformity<uniform>}
 ^c(%x: i1):
   return

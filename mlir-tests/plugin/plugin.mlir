@@ -66,7 +66,7 @@ func.func @thread_level(%c: i1, %brk: i1) {
 }
 // CHECK: %[[ENTRY:.*]] = spmd.convergence.entry : !spmd.token
 // CHECK-NEXT: spmd.reconvergence.head 0
-// CHECK-NEXT: cf.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #spmd.uniformity<divergent>}
+// CHECK-NEXT: cf.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #divergent}
 // CHECK: spmd.convergence.loop %[[ENTRY]] : !spmd.token
 // CHECK: spmd.flow_br loop %{{.*}}, ^{{.*}}(%{{.*}} : i1), ^{{.*}}
 // CHECK: spmd.reconvergence.tail 0
@@ -76,6 +76,6 @@ func.func @thread_level(%c: i1, %brk: i1) {
 // Types and the attribute alone, without any spmd operation.
 // CHECK-LABEL: func.func private @types_only
 // CHECK-SAME: (!spmd.token, !spmd.mask) -> !spmd.mask
-// CHECK-SAME: attributes {u = #spmd.uniformity<uniform>}
+// CHECK-SAME: attributes {u = #uniform}
 // NOPLUGIN: plugin.mlir:[[@LINE+1]]:{{[0-9]+}}: error: {{.*}}spmd{{.*}} type created with unregistered dialect
 func.func private @types_only(!spmd.token, !spmd.mask) -> !spmd.mask attributes {u = #spmd.uniformity<uniform>}

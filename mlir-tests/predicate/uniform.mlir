@@ -9,7 +9,7 @@
 // CHECK-SAME: attributes {spmd.wave_size = 32 : i64}
 // CHECK-NOT: spmd.exec
 // CHECK-NOT: spmd.ballot
-// CHECK: cf.cond_br %{{.*}}, ^bb1, ^bb2 {spmd.uniformity = #spmd.uniformity<uniform>}
+// CHECK: cf.cond_br %{{.*}}, ^bb1, ^bb2 {spmd.uniformity = #uniform}
 func.func @uniform(%n: i32 {spmd.uniform}, %out: memref<?xi32> {spmd.uniform}) {
   %c0 = arith.constant 0 : i32
   %z = arith.constant 0 : index
@@ -26,7 +26,7 @@ func.func @uniform(%n: i32 {spmd.uniform}, %out: memref<?xi32> {spmd.uniform}) {
 // skip-empty-blocks=false (its condition needs an active lane).
 // CHECK-LABEL: func.func @uniform_inside
 // CHECK: spmd.exec.br_zero
-// CHECK: cf.cond_br %{{.*}} {spmd.uniformity = #spmd.uniformity<uniform>}
+// CHECK: cf.cond_br %{{.*}} {spmd.uniformity = #uniform}
 // RUN: spmd-opt %s --spmd-predicate=skip-empty-blocks=false | FileCheck %s --check-prefix=FALL
 // FALL-LABEL: func.func @uniform_inside
 // FALL: spmd.exec.br_zero

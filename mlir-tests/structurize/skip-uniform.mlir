@@ -9,7 +9,7 @@
 // without it.
 // RELAXED-LABEL: func.func @uniform_if_else
 // RELAXED-NOT: spmd.flow_br
-// RELAXED: cf.cond_br %{{.*}} {spmd.uniformity = #spmd.uniformity<uniform>}
+// RELAXED: cf.cond_br %{{.*}} {spmd.uniformity = #uniform}
 // STRICT-LABEL: func.func @uniform_if_else
 // STRICT-NOT: spmd.flow_br
 // ALL-LABEL: func.func @uniform_if_else
@@ -37,7 +37,7 @@ func.func @uniform_if_else(%n: i32 {spmd.uniform}, %x: i32 {spmd.uniform}) -> i3
 // inner divergent branch is structurized in both modes (seed 000,
 // pitfall 5).
 // RELAXED-LABEL: func.func @divergence_nested_in_uniform
-// RELAXED: cf.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #spmd.uniformity<uniform>}
+// RELAXED: cf.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #uniform}
 // RELAXED-COUNT-1: spmd.flow_br
 // RELAXED-NOT: spmd.flow_br
 // STRICT-LABEL: func.func @divergence_nested_in_uniform

@@ -4,10 +4,10 @@
 // BADOPT: error: invalid value 'sometimes' for option 'default-arguments': expected 'uniform' or 'divergent'
 
 // CHECK-LABEL: func.func @annotate
-// CHECK: cf.cond_br %{{.*}}, ^bb1, ^bb2 {spmd.uniformity = #spmd.uniformity<divergent>}
-// CHECK: cf.cond_br %arg0, ^bb2, ^bb3 {spmd.uniformity = #spmd.uniformity<uniform>}
+// CHECK: cf.cond_br %{{.*}}, ^bb1, ^bb2 {spmd.uniformity = #divergent}
+// CHECK: cf.cond_br %arg0, ^bb2, ^bb3 {spmd.uniformity = #uniform}
 // An existing mark is kept, even when the analysis disagrees.
-// CHECK: cf.cond_br %{{.*}}, ^bb3, ^bb4 {spmd.uniformity = #spmd.uniformity<uniform>}
+// CHECK: cf.cond_br %{{.*}}, ^bb3, ^bb4 {spmd.uniformity = #uniform}
 // Unconditional branches get no mark.
 // CHECK: cf.br ^bb4
 // CHECK-NOT: cf.br {{.*}}spmd.uniformity

@@ -152,6 +152,7 @@ pub fn relocate_inserted_blocks<'c>(
     before: &HashSet<usize>,
     joining: InsertedKind,
 ) -> usize {
+    let mut timer = crate::support::PhaseTimer::new("locations");
     let function_location = function.location();
     let blocks = edit::blocks(region);
     let position: crate::support::FastMap<usize, usize> = blocks
@@ -173,6 +174,7 @@ pub fn relocate_inserted_blocks<'c>(
     if !inserted.contains(&true) {
         return 0;
     }
+    timer.lap("blocks, terminators");
     // Predecessors in block order.
     let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
     for (from, terminator) in terminators.iter().enumerate() {
@@ -212,6 +214,7 @@ pub fn relocate_inserted_blocks<'c>(
         }
         pending.retain(|&b| served[b].is_none());
     }
+    timer.lap("served branches");
     let mut relocated = 0;
     for b in (0..blocks.len()).filter(|&b| inserted[b]) {
         let terminator = terminators[b].expect("an inserted block has a terminator");
@@ -232,6 +235,7 @@ pub fn relocate_inserted_blocks<'c>(
         }
         relocated += 1;
     }
+    timer.lap(&format!("{relocated} blocks relocated"));
     relocated
 }
 
