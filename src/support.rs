@@ -92,7 +92,12 @@ fn resident_memory() -> Option<String> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let field = |name: &str| -> Option<u64> {
         let line = status.lines().find(|l| l.starts_with(name))?;
-        line[name.len()..].trim().trim_end_matches("kB").trim().parse().ok()
+        line[name.len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()
     };
     let (now, peak) = (field("VmRSS:")?, field("VmHWM:")?);
     Some(format!(", rss {} MB (peak {} MB)", now / 1024, peak / 1024))

@@ -71,13 +71,17 @@ pub fn run(
     let context = crate::ir::query::context_of(root);
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
+        let mut timer = crate::support::PhaseTimer::new("structurize pass");
         reject_malformed_markers(function)?;
+        timer.lap("markers");
         let before = block_set(function.region);
+        timer.lap("block set");
         let stats = structurize_function(context, function.owner, function.region, &options)
             .map_err(|error| RegionFailure {
                 location: error.location(function.owner.location()),
                 message: format!("cannot structurize {}: {error}", function.label),
             })?;
+        timer.lap("structurize_function");
         outcome.changed_if(stats.changed);
         record_inserted_blocks(
             context,
@@ -86,6 +90,7 @@ pub fn run(
             InsertedKind::Rejoin,
             &mut outcome,
         );
+        timer.lap("record");
         outcome.add("flow-blocks", stats.flows);
         outcome.add("divergent-branches", stats.regions);
         outcome.add("uniform-branches-kept", stats.kept_uniform);

@@ -27,12 +27,9 @@ fn work(seed: u64, shape: &LongRangeShape) -> (u64, usize) {
     let module = parse(&context, &text);
     let regions = cfg_regions(module.as_operation());
     let region = &regions[0];
-    let uniformity = RegionUniformity::compute(
-        region.owner,
-        region.region,
-        &UniformityOptions::default(),
-    )
-    .expect("the long-range function is analysable");
+    let uniformity =
+        RegionUniformity::compute(region.owner, region.region, &UniformityOptions::default())
+            .expect("the long-range function is analysable");
     let stats = uniformity.info().stats();
     (stats.propagation_work, stats.full_propagations)
 }

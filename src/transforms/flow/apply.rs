@@ -57,7 +57,7 @@ use melior::{
     },
     Context,
 };
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// What applying a plan did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -308,12 +308,12 @@ struct FlowVariables<'g, 'c, 'a> {
     /// Flow predicates and forwarded arguments live only in the Flow blocks
     /// (and where they are read): edges from other blocks that do not
     /// assign them pass poison, which keeps every live range local.
-    flow_region: Rc<FastSet<BlockId>>,
+    flow_region: Arc<FastSet<BlockId>>,
 }
 
 impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
     fn new(new_graph: &'g RegionGraph<'c, 'a>, flow_blocks: &'g [BlockRef<'c, 'a>]) -> Self {
-        let flow_region = Rc::new(
+        let flow_region = Arc::new(
             flow_blocks
                 .iter()
                 .map(|&block| Self::id_in(new_graph, block))
@@ -482,19 +482,14 @@ impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
         dominators: &DominatorTree,
     ) -> (Vec<Vec<(BlockId, Value<'c, 'a>)>>, Vec<BlockId>) {
         // Read now: some of these values are old arguments erased later.
-        let mut forwarded_definers: Vec<BlockId> = self
-            .defs
-            .iter()
-            .filter_map(|def| match def {
-                Def::Value(value) => ssa::rewrite::defining_block(self.new_graph, *value),
-                _ => None,
-            })
-            .collect();
-        let reads = ssa::rewrite::apply_with(
+        let def_blocks = ssa::rewrite::def_blocks(self.new_graph, &self.defs);
+        let mut forwarded_definers: Vec<BlockId> = def_blocks.iter().flatten().copied().collect();
+        let reads = ssa::rewrite::apply_with_def_blocks(
             materializer,
             self.new_graph,
             dominators,
             &self.defs,
+            &def_blocks,
             &self.variables,
         );
         forwarded_definers.extend(
@@ -777,7 +772,7 @@ impl<'c, 'a> FlowBranchBuilder<'c, 'a> {
 fn push_flow_variable<'c>(
     variables: &mut Vec<IrVariable<'c>>,
     r#type: Type<'c>,
-    flow_region: &Rc<FastSet<BlockId>>,
+    flow_region: &Arc<FastSet<BlockId>>,
 ) -> usize {
     variables.push(IrVariable {
         r#type,

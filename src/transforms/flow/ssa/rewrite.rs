@@ -65,17 +65,44 @@ pub fn apply_with<'c, 'a>(
     defs: &[Def<'c, 'a>],
     variables: &[IrVariable<'c>],
 ) -> Vec<Vec<(BlockId, Value<'c, 'a>)>> {
+    let def_blocks = def_blocks(graph, defs);
+    apply_with_def_blocks(
+        materializer,
+        graph,
+        dominators,
+        defs,
+        &def_blocks,
+        variables,
+    )
+}
+
+/// The block defining each entry of `defs` (`None` for constants and
+/// values from outside the region).
+pub fn def_blocks(graph: &RegionGraph<'_, '_>, defs: &[Def<'_, '_>]) -> Vec<Option<BlockId>> {
+    defs.iter()
+        .map(|def| match *def {
+            Def::Bool(_) | Def::I32(_) => None,
+            Def::Value(value) => defining_block(graph, value),
+        })
+        .collect()
+}
+
+/// [`apply_with`] given `def_blocks(graph, defs)`: the solving then needs no
+/// IR, so it can run on several threads
+/// ([`solve_all`](super::solve::solve_all)).
+pub fn apply_with_def_blocks<'c, 'a>(
+    materializer: &mut Materializer<'c, 'a>,
+    graph: &RegionGraph<'c, 'a>,
+    dominators: &DominatorTree,
+    defs: &[Def<'c, 'a>],
+    def_blocks: &[Option<BlockId>],
+    variables: &[IrVariable<'c>],
+) -> Vec<Vec<(BlockId, Value<'c, 'a>)>> {
     let location = materializer.location;
     let mut timer = crate::support::PhaseTimer::new("ssa");
-    let def_block = |index: usize| match defs[index] {
-        Def::Bool(_) | Def::I32(_) => None,
-        Def::Value(value) => defining_block(graph, value),
-    };
-    let mut solver = super::solve::Solver::new();
-    let solutions: Vec<_> = variables
-        .iter()
-        .map(|v| solver.solve(graph.graph(), dominators, &v.variable, &def_block))
-        .collect();
+    let def_block = |index: usize| def_blocks[index];
+    let to_solve: Vec<&Variable<usize>> = variables.iter().map(|v| &v.variable).collect();
+    let solutions = super::solve::solve_all(graph.graph(), dominators, &to_solve, &def_block);
     timer.lap(&format!("solve {} variables", variables.len()));
 
     // New arguments, in variable order per block (parallel to each

@@ -68,7 +68,7 @@ pub struct Variable<V> {
     /// If set, the variable only lives in these blocks (and its reads):
     /// edges from other blocks without a definition pass poison. Flow
     /// predicates use it: they only exist inside the Flow blocks.
-    pub live_region: Option<std::rc::Rc<FastSet<BlockId>>>,
+    pub live_region: Option<std::sync::Arc<FastSet<BlockId>>>,
 }
 
 /// Where the variable lives after the repair.
@@ -94,6 +94,83 @@ pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
     def_block: &dyn Fn(V) -> Option<BlockId>,
 ) -> Solution<V> {
     Solver::new().solve(graph, dominators, variable, def_block)
+}
+
+/// Solves every variable of `variables` on `graph`, each as [`solve`]
+/// would: the same solutions in the same order. On graphs of at least
+/// [`BACKGROUND_MIN_BLOCKS`](crate::support::BACKGROUND_MIN_BLOCKS) blocks
+/// the variables are shared out among the machine's cores (each worker
+/// takes the next unsolved variable, with its own [`Solver`] buffers):
+/// a variable's live range can span a whole Flow region, so a few of them
+/// cost as much as the rest of the SSA repair. `solve` is the reference
+/// the tests compare this with.
+pub fn solve_all<G, V>(
+    graph: &G,
+    dominators: &DominatorTree,
+    variables: &[&Variable<V>],
+    def_block: &(dyn Fn(V) -> Option<BlockId> + Sync),
+) -> Vec<Solution<V>>
+where
+    G: Graph + Sync + ?Sized,
+    V: Copy + Eq + std::hash::Hash + Send + Sync,
+{
+    let workers = if graph.num_blocks() < crate::support::BACKGROUND_MIN_BLOCKS {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    };
+    solve_on_workers(workers, graph, dominators, variables, def_block)
+}
+
+/// [`solve_all`] on at most `workers` threads (the caller's included).
+fn solve_on_workers<G, V>(
+    workers: usize,
+    graph: &G,
+    dominators: &DominatorTree,
+    variables: &[&Variable<V>],
+    def_block: &(dyn Fn(V) -> Option<BlockId> + Sync),
+) -> Vec<Solution<V>>
+where
+    G: Graph + Sync + ?Sized,
+    V: Copy + Eq + std::hash::Hash + Send + Sync,
+{
+    let workers = workers.min(variables.len());
+    if workers < 2 {
+        let mut solver = Solver::new();
+        return variables
+            .iter()
+            .map(|v| solver.solve(graph, dominators, v, def_block))
+            .collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut solver = Solver::new();
+        let mut solved = Vec::new();
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(variable) = variables.get(k) else {
+                return solved;
+            };
+            solved.push((k, solver.solve(graph, dominators, variable, def_block)));
+        }
+    };
+    let mut solutions: Vec<Option<Solution<V>>> = variables.iter().map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..workers).map(|_| scope.spawn(work)).collect();
+        let mine = work();
+        let theirs = helpers.into_iter().flat_map(|helper| {
+            helper
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+        for (k, solution) in mine.into_iter().chain(theirs) {
+            solutions[k] = Some(solution);
+        }
+    });
+    solutions
+        .into_iter()
+        .map(|s| s.expect("every variable was solved"))
+        .collect()
 }
 
 /// Block sets that empty in O(1): a block is in the set if its stamp is the
@@ -701,6 +778,59 @@ mod tests {
         assert!(s.reads.iter().all(|&(_, v)| v == Available::Value('v')));
     }
 
+    /// A random variable on `g` for the property tests: value `v` is
+    /// defined in block `homes[v]`, or anywhere when that is `None`.
+    fn random_variable(
+        rng: &mut crate::analysis::cfg::random::SplitMix64,
+        g: &CfgGraph,
+        homes: &[Option<BlockId>],
+    ) -> Variable<usize> {
+        let n = g.num_blocks();
+        let pick =
+            |rng: &mut crate::analysis::cfg::random::SplitMix64| b(rng.below(n as u64) as usize);
+        let mut var = Variable::<usize>::default();
+        for _ in 0..rng.range(0, 3) {
+            let v = rng.below(homes.len() as u64) as usize;
+            var.block_defs
+                .push((homes[v].unwrap_or_else(|| pick(rng)), v));
+        }
+        var.block_defs.sort_by_key(|&(block, _)| block);
+        var.block_defs.dedup_by_key(|&mut (block, _)| block);
+        for _ in 0..rng.range(0, 4) {
+            let block = pick(rng);
+            let successors = g.successors(block).len();
+            if successors > 0 {
+                let slot = rng.below(successors as u64) as usize;
+                if !var
+                    .edge_defs
+                    .iter()
+                    .any(|&(x, y, _)| (x, y) == (block, slot))
+                {
+                    let v = rng.below(homes.len() as u64) as usize;
+                    var.edge_defs.push((block, slot, v));
+                }
+            }
+        }
+        var.reads = (0..rng.range(1, 4)).map(|_| pick(rng)).collect();
+        var.reads.sort();
+        var.reads.dedup();
+        if rng.chance(300) {
+            let region: FastSet<BlockId> = (0..n).map(b).filter(|_| rng.chance(600)).collect();
+            var.live_region = Some(std::sync::Arc::new(region));
+        }
+        var
+    }
+
+    /// Homes for six values on an `n`-block graph; some live everywhere.
+    fn random_homes(
+        rng: &mut crate::analysis::cfg::random::SplitMix64,
+        n: usize,
+    ) -> Vec<Option<BlockId>> {
+        (0..6)
+            .map(|_| (!rng.chance(300)).then(|| b(rng.below(n as u64) as usize)))
+            .collect()
+    }
+
     #[test]
     fn property_solver_matches_the_reference_on_random_cfgs() {
         use crate::analysis::cfg::random::{realistic_cfg, SplitMix64};
@@ -712,46 +842,8 @@ mod tests {
             let n = rng.range(2, 60);
             let g = realistic_cfg(&mut rng, n);
             let dominators = DominatorTree::build(&g);
-            let pick = |rng: &mut SplitMix64| b(rng.below(n as u64) as usize);
-            // Value v is defined in block `homes[v]`, or everywhere (None).
-            let homes: Vec<Option<BlockId>> = (0..6)
-                .map(|_| {
-                    if rng.chance(300) {
-                        None
-                    } else {
-                        Some(pick(&mut rng))
-                    }
-                })
-                .collect();
-            let mut var = Variable::<usize>::default();
-            for _ in 0..rng.range(0, 3) {
-                let v = rng.below(6) as usize;
-                var.block_defs
-                    .push((homes[v].unwrap_or_else(|| pick(&mut rng)), v));
-            }
-            var.block_defs.sort_by_key(|&(block, _)| block);
-            var.block_defs.dedup_by_key(|&mut (block, _)| block);
-            for _ in 0..rng.range(0, 4) {
-                let block = pick(&mut rng);
-                let successors = g.successors(block).len();
-                if successors > 0 {
-                    let slot = rng.below(successors as u64) as usize;
-                    if !var
-                        .edge_defs
-                        .iter()
-                        .any(|&(x, y, _)| (x, y) == (block, slot))
-                    {
-                        var.edge_defs.push((block, slot, rng.below(6) as usize));
-                    }
-                }
-            }
-            var.reads = (0..rng.range(1, 4)).map(|_| pick(&mut rng)).collect();
-            var.reads.sort();
-            var.reads.dedup();
-            if rng.chance(300) {
-                let region: FastSet<BlockId> = (0..n).map(b).filter(|_| rng.chance(600)).collect();
-                var.live_region = Some(std::rc::Rc::new(region));
-            }
+            let homes = random_homes(&mut rng, n);
+            let var = random_variable(&mut rng, &g, &homes);
             let def_block = |v: usize| homes[v];
             let expected = super::reference::reference_solve(&g, &dominators, &var, &def_block);
             let got = solver.solve(&g, &dominators, &var, &def_block);
@@ -768,6 +860,36 @@ mod tests {
             with_arguments as u64 * 5 > seeds && folded as u64 * 10 > seeds,
             "{with_arguments} {folded}"
         );
+    }
+
+    /// The parallel solver gives every variable the solution the
+    /// sequential one gives, in the variables' order, whatever the number
+    /// of workers.
+    #[test]
+    fn property_parallel_solving_matches_one_by_one() {
+        use crate::analysis::cfg::random::{realistic_cfg, SplitMix64};
+        let seeds: u64 = crate::testing::seed_count("SPMD_SSA_SEEDS", 2000) / 10;
+        for seed in 0..seeds.max(20) {
+            let mut rng = SplitMix64::new(seed ^ 0x5eed);
+            let n = rng.range(2, 80);
+            let g = realistic_cfg(&mut rng, n);
+            let dominators = DominatorTree::build(&g);
+            let homes = random_homes(&mut rng, n);
+            let variables: Vec<Variable<usize>> = (0..rng.range(0, 24))
+                .map(|_| random_variable(&mut rng, &g, &homes))
+                .collect();
+            let refs: Vec<&Variable<usize>> = variables.iter().collect();
+            let def_block = |v: usize| homes[v];
+            let expected: Vec<_> = refs
+                .iter()
+                .map(|v| solve(&g, &dominators, v, &def_block))
+                .collect();
+            for workers in [1, 2, 3, 5] {
+                let got = solve_on_workers(workers, &g, &dominators, &refs, &def_block);
+                assert_eq!(got, expected, "seed {seed}, {workers} workers");
+            }
+            assert_eq!(solve_all(&g, &dominators, &refs, &def_block), expected);
+        }
     }
 
     #[test]
