@@ -111,7 +111,7 @@ pub fn check_structured<G: Graph + ?Sized>(
 ) -> Vec<StructuredViolation> {
     let dfs = Traversal::build(g);
     let mut forest = CycleForest::new();
-    forest.compute(g, &dfs);
+    forest.compute_nesting(g, &dfs);
     let mut violations: Vec<StructuredViolation> = forest
         .cycles()
         .filter(|&c| !forest.is_reducible(c))

@@ -130,7 +130,7 @@ fn run_pass(
 pub(crate) fn record_inserted_blocks<'c>(
     context: &'c melior::Context,
     function: &CfgRegion<'c, '_>,
-    before: &std::collections::HashSet<usize>,
+    before: &crate::support::FastSet<usize>,
     joining: crate::transforms::locations::InsertedKind,
     outcome: &mut PassOutcome,
 ) {

@@ -23,8 +23,8 @@
 //! (the transforms never give an inserted block another one, and user
 //! blocks never lose theirs). Which branch a block serves: the terminator of
 //! its first predecessor (in block order) that is not itself inserted; if
-//! all its predecessors are inserted, what the first of them that serves a
-//! branch serves. That is the divergent branch a Flow block reconverges, the edge
+//! all its predecessors are inserted, what the first of them (in block
+//! order) among those nearest to an original block serves. That is the divergent branch a Flow block reconverges, the edge
 //! a guard dispatches, the last branch before a rejoin. A block with no
 //! such predecessor keeps the function's location inside the fused one.
 //!
@@ -32,16 +32,17 @@
 //! location are changed: operations the transform moved into an inserted
 //! block keep theirs.
 
+use crate::analysis::cfg::{BlockId, Graph};
 use crate::ir::names;
-use crate::ir::{edit, region_graph::last_operation};
+use crate::ir::{edit, region_graph::RegionGraph};
+use crate::support::FastSet;
 use melior::{
     ir::{
         attribute::StringAttribute, block::BlockLike, operation::OperationLike, Attribute,
-        BlockRef, Location, OperationRef, RegionRef,
+        Location, OperationRef, RegionRef,
     },
     Context,
 };
-use std::collections::HashSet;
 
 /// The kinds of inserted blocks, as named in their locations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,7 +135,7 @@ pub fn inserted_kind(location: Location<'_>) -> Option<InsertedKind> {
 
 /// The blocks of `region`, to tell afterwards which blocks a transform
 /// inserted.
-pub fn block_set(region: RegionRef<'_, '_>) -> HashSet<usize> {
+pub fn block_set(region: RegionRef<'_, '_>) -> FastSet<usize> {
     edit::blocks(region)
         .iter()
         .map(|block| block.to_raw().ptr as usize)
@@ -144,91 +145,52 @@ pub fn block_set(region: RegionRef<'_, '_>) -> HashSet<usize> {
 /// Gives the operations of every block of `region` inserted since `before`
 /// (see the module documentation) the location of the branch or join it
 /// serves, fused with its kind. `joining` names blocks that neither branch
-/// nor return. Returns how many blocks were relocated.
+/// nor return. Returns how many blocks were relocated (none if a block of
+/// the region has no terminator: the verifier reports that region).
 pub fn relocate_inserted_blocks<'c>(
     context: &'c Context,
     function: OperationRef<'c, '_>,
     region: RegionRef<'c, '_>,
-    before: &HashSet<usize>,
+    before: &FastSet<usize>,
     joining: InsertedKind,
 ) -> usize {
     let mut timer = crate::support::PhaseTimer::new("locations");
+    let Ok(graph) = RegionGraph::snapshot(region) else {
+        return 0;
+    };
     let function_location = function.location();
-    let blocks = edit::blocks(region);
-    let position: crate::support::FastMap<usize, usize> = blocks
-        .iter()
-        .enumerate()
-        .map(|(index, block)| (block.to_raw().ptr as usize, index))
-        .collect();
-    let index_of = |block: BlockRef<'c, '_>| position.get(&(block.to_raw().ptr as usize)).copied();
-    let terminators: Vec<Option<OperationRef<'c, '_>>> =
-        blocks.iter().map(|b| last_operation(*b)).collect();
-    let inserted: Vec<bool> = blocks
-        .iter()
-        .zip(&terminators)
-        .map(|(block, terminator)| {
-            !before.contains(&(block.to_raw().ptr as usize))
-                && terminator.is_some_and(|t| t.location() == function_location)
+    let inserted: Vec<bool> = (0..graph.num_blocks())
+        .map(BlockId::new)
+        .map(|b| {
+            !before.contains(&(graph.block(b).to_raw().ptr as usize))
+                && graph.snapshot_terminator(b).location() == function_location
         })
         .collect();
     if !inserted.contains(&true) {
         return 0;
     }
-    timer.lap("blocks, terminators");
-    // Predecessors in block order.
-    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
-    for (from, terminator) in terminators.iter().enumerate() {
-        let Some(terminator) = terminator else {
-            continue;
-        };
-        for slot in 0..terminator.successor_count() {
-            if let Some(to) = terminator.successor(slot).ok().and_then(index_of) {
-                predecessors[to].push(from);
-            }
-        }
-    }
-    for list in &mut predecessors {
-        list.sort_unstable();
-        list.dedup();
-    }
-    // What each inserted block serves; chains of inserted blocks settle in
-    // at most one round per block.
-    // Each round visits only the blocks still unserved, in block order.
-    let mut served: Vec<Option<Location<'c>>> = vec![None; blocks.len()];
-    let mut pending: Vec<usize> = (0..blocks.len()).filter(|&b| inserted[b]).collect();
-    while !pending.is_empty() {
-        let mut progress = false;
-        for &b in &pending {
-            let original = predecessors[b].iter().find(|&&p| !inserted[p]);
-            let location = match original {
-                Some(&p) => terminators[p].map(|t| t.location()),
-                None => predecessors[b].iter().find_map(|&p| served[p]),
-            };
-            if location.is_some() {
-                served[b] = location;
-                progress = true;
-            }
-        }
-        if !progress {
-            break;
-        }
-        pending.retain(|&b| served[b].is_none());
-    }
+    timer.lap("snapshot");
+    let served = served_branches(&graph, &inserted);
     timer.lap("served branches");
+    let kinds = kind_attributes(context);
     let mut relocated = 0;
-    for b in (0..blocks.len()).filter(|&b| inserted[b]) {
-        let terminator = terminators[b].expect("an inserted block has a terminator");
-        let kind = InsertedKind::of(terminator, joining);
-        let location = inserted_location(context, served[b].unwrap_or(function_location), kind);
-        let mut next = blocks[b].first_operation();
+    for b in (0..graph.num_blocks()).filter(|&b| inserted[b]) {
+        let block = graph.block(BlockId::new(b));
+        let kind = InsertedKind::of(graph.snapshot_terminator(BlockId::new(b)), joining);
+        let location = Location::fused(
+            context,
+            &[served[b].unwrap_or(function_location)],
+            kinds[kind as usize],
+        );
+        let mut next = block.first_operation();
         while let Some(op) = next {
             next = op.next_in_block();
             if op.location() == function_location {
                 edit::set_location(op, location);
             }
         }
-        for index in 0..blocks[b].argument_count() {
-            let argument = blocks[b].argument(index).expect("index in range");
+        for index in 0..block.argument_count() {
+            let argument = block.argument(index).expect("index in range");
             if edit::argument_location(argument) == function_location {
                 edit::set_argument_location(argument, location);
             }
@@ -239,9 +201,80 @@ pub fn relocate_inserted_blocks<'c>(
     relocated
 }
 
+/// The metadata of each kind's locations, indexed by the kind.
+fn kind_attributes(context: &Context) -> [Attribute<'_>; 6] {
+    [
+        InsertedKind::Flow,
+        InsertedKind::LoopFlow,
+        InsertedKind::Guard,
+        InsertedKind::Rejoin,
+        InsertedKind::Exit,
+        InsertedKind::Tail,
+    ]
+    .map(|kind| StringAttribute::new(context, kind.name()).into())
+}
+
+/// The location each inserted block serves (see the module
+/// documentation), found breadth-first from the original blocks: a block
+/// with an original predecessor serves the terminator of the first one; in
+/// each later round, a block all of whose predecessors are inserted serves
+/// what its first predecessor settled in an earlier round serves. Each
+/// block's predecessors are scanned once, when one of them settles, so
+/// long chains of inserted blocks cost no more than short ones.
+fn served_branches<'c>(
+    graph: &RegionGraph<'c, '_>,
+    inserted: &[bool],
+) -> Vec<Option<Location<'c>>> {
+    let g = graph.graph();
+    let n = graph.num_blocks();
+    let mut served: Vec<Option<Location<'c>>> = vec![None; n];
+    let mut settled = vec![false; n];
+    let mut round: Vec<usize> = Vec::new();
+    for b in (0..n).filter(|&b| inserted[b]) {
+        let original = g
+            .predecessors(BlockId::new(b))
+            .iter()
+            .find(|p| !inserted[p.index()]);
+        if let Some(&p) = original {
+            served[b] = Some(graph.snapshot_terminator(p).location());
+            settled[b] = true;
+            round.push(b);
+        }
+    }
+    let mut candidates = Vec::new();
+    while !round.is_empty() {
+        candidates.clear();
+        for &b in &round {
+            for &s in g.successors(BlockId::new(b)) {
+                if inserted[s.index()] && !settled[s.index()] {
+                    // Claimed now so that it is listed once; it reads only
+                    // blocks settled in earlier rounds below.
+                    settled[s.index()] = true;
+                    candidates.push(s.index());
+                }
+            }
+        }
+        candidates.sort_unstable();
+        let choices: Vec<Option<Location<'c>>> = candidates
+            .iter()
+            .map(|&b| {
+                g.predecessors(BlockId::new(b))
+                    .iter()
+                    .find_map(|p| served[p.index()])
+            })
+            .collect();
+        for (&b, choice) in candidates.iter().zip(choices) {
+            served[b] = choice;
+        }
+        std::mem::swap(&mut round, &mut candidates);
+    }
+    served
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::region_graph::last_operation;
     use melior::ir::Module;
 
     #[test]
@@ -279,6 +312,47 @@ mod tests {
         assert_eq!(inserted_kind(other), None);
     }
 
+    /// A chain of inserted blocks, listed before the block that feeds it,
+    /// serves the branch at the chain's start all along.
+    #[test]
+    fn chains_of_inserted_blocks_serve_the_branch_that_starts_them() {
+        let context = crate::dialect::context_with_all_dialects();
+        let source = r#"
+            func.func @f(%c: i1) {
+              cf.br ^start loc("k.mlir":2:3)
+            ^third:
+              cf.br ^x loc("k.mlir":1:1)
+            ^second:
+              cf.br ^third loc("k.mlir":1:1)
+            ^start:
+              cf.cond_br %c, ^first, ^x loc("k.mlir":5:3)
+            ^first:
+              cf.br ^second loc("k.mlir":1:1)
+            ^x:
+              return loc("k.mlir":9:3)
+            } loc("k.mlir":1:1)
+        "#;
+        let module = Module::parse(&context, source).expect("valid module");
+        let function = module.body().first_operation().expect("one function");
+        let region = function.region(0).expect("a body");
+        let relocated = relocate_inserted_blocks(
+            &context,
+            function,
+            region,
+            &FastSet::default(),
+            InsertedKind::Rejoin,
+        );
+        assert_eq!(relocated, 3);
+        let blocks = edit::blocks(region);
+        for b in [1, 2, 4] {
+            assert_eq!(
+                last_operation(blocks[b]).unwrap().location().to_string(),
+                "loc(fused<\"rejoin\">[\"k.mlir\":5:3])",
+                "block {b}"
+            );
+        }
+    }
+
     /// Blocks whose terminator carries the function's location count as
     /// inserted (here with an empty "before" set); they take the location
     /// of the branch of their first original predecessor.
@@ -304,7 +378,7 @@ mod tests {
             &context,
             function,
             region,
-            &HashSet::new(),
+            &FastSet::default(),
             InsertedKind::Rejoin,
         );
         assert_eq!(relocated, 1);

@@ -51,7 +51,7 @@ use crate::{
 pub fn irreducible_hubs<G: Graph + ?Sized>(g: &G) -> Vec<HubSpec> {
     let dfs = Traversal::build(g);
     let mut forest = CycleForest::new();
-    forest.compute(g, &dfs);
+    forest.compute_nesting(g, &dfs);
     let reachable = |b| dfs.is_reachable(b);
     let mut claimed_targets = FastSet::default();
     let mut claimed_slots = FastSet::default();

@@ -145,15 +145,22 @@ pub fn run_rounds_on<'c, 'a>(
     let mut stats = HubStats::default();
     let mut bound = None;
     let mut exact_graph = graph;
+    let mut timer = crate::support::PhaseTimer::new("hubs");
     loop {
         let graph = match exact_graph.take() {
             Some(graph) => graph,
             None => RegionGraph::snapshot(region).map_err(HubError::Region)?,
         };
+        timer.lap("snapshot");
         // Each round fixes at least one cycle and creates no new ones
         // that need fixing, so the number of blocks bounds the rounds.
         let limit = *bound.get_or_insert(graph.num_blocks() + 1);
         let hubs = planner(graph.graph());
+        timer.lap(&format!(
+            "plan round {} ({} hubs)",
+            stats.rounds,
+            hubs.len()
+        ));
         if hubs.is_empty() {
             return Ok((stats, graph));
         }
@@ -181,6 +188,7 @@ pub fn run_rounds_on<'c, 'a>(
         stats.redirected_slots += applied.stats.redirected_slots;
         stats.repaired_values += applied.stats.repaired_values;
         exact_graph = Some(applied.graph);
+        timer.lap("apply");
     }
 }
 

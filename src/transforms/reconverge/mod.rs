@@ -445,7 +445,7 @@ fn insert_convergence_tokens<'c, 'a>(
     let dfs = Traversal::build(graph.graph());
     let dominators = DominatorTree::build(graph.graph());
     let mut forest = CycleForest::new();
-    forest.compute(graph.graph(), &dfs);
+    forest.compute_nesting(graph.graph(), &dfs);
     let token: Type = facts::token_type(context);
     let entry_block = graph.block(graph.graph().entry());
     let entry_token = existing_token(entry_block, names::CONVERGENCE_ENTRY).unwrap_or_else(|| {

@@ -274,7 +274,7 @@ pub fn structurize_function<'c, 'a>(
     // Reachability and the cycle forest are all the checks need.
     let dfs = Traversal::build(graph.graph());
     let mut forest = CycleForest::new();
-    forest.compute(graph.graph(), &dfs);
+    forest.compute_nesting(graph.graph(), &dfs);
     let irreducible = !forest.all_reducible();
     if irreducible && options.irreducible == IrreduciblePolicy::Reject {
         let cycle = forest

@@ -708,7 +708,7 @@ pub fn plan_reconvergence_with<G: Graph + ?Sized>(
     }
     let dfs = Traversal::build(g);
     let mut forest = CycleForest::new();
-    forest.compute(g, &dfs);
+    forest.compute_nesting(g, &dfs);
     let layout = order::build_layout(g, in_r, &dfs, &forest, options.ordering, &soft);
     // Natively reconverging nodes (their earlier successor post-dominates
     // them in the input) are accepted without a check. That is not

@@ -122,7 +122,10 @@ pub fn apply_with_def_blocks<'c, 'a>(
                 .collect()
         })
         .collect();
-    timer.lap("arguments");
+    timer.lap(&format!(
+        "{} arguments",
+        arguments.iter().map(Vec::len).sum::<usize>()
+    ));
     let resolve = |m: &mut Materializer<'c, 'a>, k: usize, value: Available<usize>| match value {
         Available::Value(index) => m.def(defs[index]),
         Available::Argument(owner) => {
@@ -148,6 +151,7 @@ pub fn apply_with_def_blocks<'c, 'a>(
         })
         .collect();
     edge_values.sort_unstable_by_key(|&(pred, slot, k, _)| (pred, slot, k));
+    let operand_count = edge_values.len();
     let mut operands = Vec::new();
     for edge in edge_values.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
         let (pred, slot) = (edge[0].0, edge[0].1);
@@ -164,7 +168,7 @@ pub fn apply_with_def_blocks<'c, 'a>(
             "branches of a snapshotted region forward their operands"
         );
     }
-    timer.lap("successor operands");
+    timer.lap(&format!("{operand_count} successor operands"));
     solutions
         .iter()
         .enumerate()
