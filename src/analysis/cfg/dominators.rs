@@ -72,6 +72,10 @@ pub struct DominatorTree {
     /// Per block: depth in the dominator tree (root = 0; meaningful where
     /// `tin` is some).
     depth: Vec<u32>,
+    /// Per block: a skew-binary jump pointer to a strict dominator (none
+    /// for the root and unreachable blocks), for
+    /// [`DominatorTree::nearest_common_dominator`].
+    jump: Vec<OptionBlockId>,
     children: Csr<BlockId>,
     scratch: Scratch,
 }
@@ -124,6 +128,7 @@ impl DominatorTree {
         self.tin.clear();
         self.tout.clear();
         self.depth.clear();
+        self.jump.clear();
         self.idom.clear();
         self.children.clear();
     }
@@ -138,8 +143,9 @@ impl DominatorTree {
         }
     }
 
-    /// Assigns each reachable block a contiguous dominator-subtree interval
-    /// and its depth, in two linear passes over the DFS preorder.
+    /// Assigns each reachable block a contiguous dominator-subtree interval,
+    /// its depth and its jump pointer, in two linear passes over the DFS
+    /// preorder (a dominator comes before the blocks it dominates).
     fn number_tree(&mut self, dfs: &Traversal) {
         let n = dfs.num_blocks();
         let k = dfs.num_reachable();
@@ -149,6 +155,8 @@ impl DominatorTree {
             v.clear();
             v.resize(n, 0);
         }
+        self.jump.clear();
+        self.jump.resize(n, OptionBlockId::NONE);
         let s = &mut self.scratch;
         s.size.clear();
         s.size.resize(k, 1);
@@ -164,9 +172,12 @@ impl DominatorTree {
                 (0, 0)
             } else {
                 let p = s.idom[i].index();
-                let parent_depth = self.depth[order[p].index()];
+                let parent = order[p];
+                let parent_depth = self.depth[parent.index()];
                 let tin = s.next_slot[p];
                 s.next_slot[p] += s.size[i];
+                self.jump[b.index()] =
+                    OptionBlockId::some(jump_target(&self.jump, &self.depth, parent));
                 (tin, parent_depth + 1)
             };
             s.next_slot[i] = tin + 1;
@@ -226,19 +237,28 @@ impl DominatorTree {
     }
 
     /// The deepest block dominating both `a` and `b`; `None` if either is
-    /// unreachable. O(depth difference + distance to the answer).
+    /// unreachable. O(log depth): "does not dominate `b`" holds from `a`
+    /// up to just below the answer, so the jump pointers find the
+    /// outermost such dominator of `a`, whose idom is the answer. Deep
+    /// trees (long-range CFGs, post-dominators of long chains) are not
+    /// walked level by level.
     pub fn nearest_common_dominator(&self, a: BlockId, b: BlockId) -> Option<BlockId> {
         if !self.is_reachable(a) || !self.is_reachable(b) {
             return None;
         }
-        let mut a = a;
-        while !self.dominates(a, b) {
-            if self.dominates(b, a) {
-                return Some(b);
-            }
-            a = self.idom(a)?;
+        if self.dominates(a, b) {
+            return Some(a);
         }
-        Some(a)
+        // `at` never dominates `b`; the root does, so `at` has an idom.
+        let mut at = a;
+        while let Some(parent) = self.idom(at) {
+            match self.jump[at.index()].get() {
+                Some(far) if far != parent && !self.dominates(far, b) => at = far,
+                _ if !self.dominates(parent, b) => at = parent,
+                _ => break,
+            }
+        }
+        self.idom(at)
     }
 
     /// Children of `b` in the dominator tree (blocks whose idom is `b`),
@@ -408,6 +428,25 @@ fn intersect(doms: &[OptionRefRpo], mut a: RefRpo, mut b: RefRpo) -> RefRpo {
         }
     }
     a
+}
+
+/// The jump pointer of a child of `parent` (Myers 1983): where the two
+/// jumps above `parent` span equal depths, one jump over both, else
+/// `parent` itself. Jumps of 1, 3, 7, 15, ... levels then reach any
+/// ancestor in O(log depth) steps.
+fn jump_target(jump: &[OptionBlockId], depth: &[u32], parent: BlockId) -> BlockId {
+    let Some(j) = jump[parent.index()].get() else {
+        return parent;
+    };
+    let Some(jj) = jump[j.index()].get() else {
+        return parent;
+    };
+    let d = |x: BlockId| depth[x.index()];
+    if d(parent) - d(j) == d(j) - d(jj) {
+        jj
+    } else {
+        parent
+    }
 }
 
 #[cfg(test)]

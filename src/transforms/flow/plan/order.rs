@@ -446,31 +446,103 @@ fn block_ranks<G: Graph + ?Sized>(g: &G, dfs: &Traversal, ordering: Ordering) ->
 /// The member of level `level` (a cycle, or `None` for the top level)
 /// that contains block `b`: `b` itself if its innermost cycle is `level`,
 /// else the child cycle of `level` containing it. Member ids: blocks are
-/// `0..n`, cycle `c` is `n + c`.
+/// `0..n`, cycle `c` is `n + c`. `level` must contain `b`. O(log depth)
+/// through the forest's jump pointers: long-range CFGs nest thousands of
+/// cycles deep, and a walk up the parents per ordering constraint made the
+/// layout quadratic there.
 fn member_of(forest: &CycleForest, n: usize, b: BlockId, level: Option<CycleId>) -> u32 {
-    let mut c = forest.innermost_cycle(b);
+    let c = forest.innermost_cycle(b);
     if c == level {
         return b.as_u32();
     }
-    while let Some(x) = c {
-        let parent = forest.parent(x);
-        if parent == level {
-            return (n + x.index()) as u32;
-        }
-        c = parent;
-    }
-    unreachable!("block {b} is not inside the level");
+    let inner = c.expect("a block outside every cycle is a member of the top level");
+    let level_depth = level.map_or(0, |l| forest.depth(l));
+    let child = forest
+        .outermost_ancestor_where(inner, |d| forest.depth(d) > level_depth)
+        .expect("the block is inside the level");
+    (n + child.index()) as u32
 }
 
 /// The innermost cycle containing both `a` and `b` (`None`: top level).
+/// O(log depth), as [`member_of`].
 fn common_level(forest: &CycleForest, a: BlockId, b: BlockId) -> Option<CycleId> {
     let cb = forest.innermost_cycle(b)?;
-    let mut c = forest.innermost_cycle(a);
-    while let Some(x) = c {
-        if forest.contains_cycle(x, cb) {
-            return Some(x);
-        }
-        c = forest.parent(x);
+    let ca = forest.innermost_cycle(a)?;
+    match forest.outermost_ancestor_where(ca, |d| !forest.contains_cycle(d, cb)) {
+        None => Some(ca),
+        Some(outermost_without) => forest.parent(outermost_without),
     }
-    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Walking up the parents, one cycle at a time: the reference for the
+    /// jump-pointer versions.
+    /// The member of level `level` (a cycle, or `None` for the top level)
+    /// that contains block `b`: `b` itself if its innermost cycle is `level`,
+    /// else the child cycle of `level` containing it. Member ids: blocks are
+    /// `0..n`, cycle `c` is `n + c`.
+    fn reference_member_of(
+        forest: &CycleForest,
+        n: usize,
+        b: BlockId,
+        level: Option<CycleId>,
+    ) -> u32 {
+        let mut c = forest.innermost_cycle(b);
+        if c == level {
+            return b.as_u32();
+        }
+        while let Some(x) = c {
+            let parent = forest.parent(x);
+            if parent == level {
+                return (n + x.index()) as u32;
+            }
+            c = parent;
+        }
+        unreachable!("block {b} is not inside the level");
+    }
+
+    /// The innermost cycle containing both `a` and `b` (`None`: top level).
+    fn reference_common_level(forest: &CycleForest, a: BlockId, b: BlockId) -> Option<CycleId> {
+        let cb = forest.innermost_cycle(b)?;
+        let mut c = forest.innermost_cycle(a);
+        while let Some(x) = c {
+            if forest.contains_cycle(x, cb) {
+                return Some(x);
+            }
+            c = forest.parent(x);
+        }
+        None
+    }
+
+    #[test]
+    fn property_levels_and_members_match_the_parent_walk() {
+        use crate::analysis::cfg::random::{realistic_cfg, SplitMix64};
+        use crate::analysis::cfg::{CycleForest, Graph};
+        let mut checked = 0;
+        for seed in 0..crate::testing::seed_count("SPMD_PLAN_SEEDS", 2000) {
+            let mut rng = SplitMix64::new(seed);
+            let n = rng.range(2, 60);
+            let g = realistic_cfg(&mut rng, n);
+            let forest = CycleForest::build(&g);
+            for _ in 0..20 {
+                let a = BlockId::new(rng.below(n as u64) as usize);
+                let b = BlockId::new(rng.below(n as u64) as usize);
+                let level = reference_common_level(&forest, a, b);
+                assert_eq!(common_level(&forest, a, b), level, "seed {seed}");
+                if forest.innermost_cycle(a).is_some() || level.is_none() {
+                    assert_eq!(
+                        member_of(&forest, n, a, level),
+                        reference_member_of(&forest, n, a, level),
+                        "seed {seed}"
+                    );
+                    checked += usize::from(level.is_some());
+                }
+            }
+            let _ = g.num_blocks();
+        }
+        assert!(checked > 1000, "{checked} pairs inside cycles");
+    }
 }
