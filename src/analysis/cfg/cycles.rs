@@ -253,8 +253,13 @@ impl CycleForest {
                 }
             };
             self.parent.push(parent_id.into());
-            self.jump
-                .push(jump_for(&self.jump, &self.depth, parent_id).into());
+            self.jump.push(OptionCycleId::from(parent_id.map(|p| {
+                super::jumps::jump_for_child_of(
+                    p,
+                    |c: CycleId| self.jump[c.index()].get(),
+                    |c: CycleId| self.depth[c.index()],
+                )
+            })));
             self.depth.push(depth);
             self.subtree_end.push(id as u32 + s.size[r]);
             match parent_id {
@@ -437,26 +442,19 @@ impl CycleForest {
     /// the cycles left.
     ///
     /// O(log depth) calls of `holds`, through skew-binary jump pointers
-    /// (Myers 1983): each cycle keeps one pointer to an ancestor, chosen
-    /// so that jumps of sizes 1, 3, 7, 15, ... cover any chain, so deep
-    /// nests (thousands of levels on long-range CFGs) are not walked.
+    /// (`analysis::cfg::jumps`), so deep nests (thousands of levels on
+    /// long-range CFGs) are not walked.
     pub fn outermost_ancestor_where(
         &self,
         c: CycleId,
-        mut holds: impl FnMut(CycleId) -> bool,
+        holds: impl FnMut(CycleId) -> bool,
     ) -> Option<CycleId> {
-        if !holds(c) {
-            return None;
-        }
-        let mut at = c;
-        while let Some(parent) = self.parent(at) {
-            match self.jump[at.index()].get() {
-                Some(far) if far != parent && holds(far) => at = far,
-                _ if holds(parent) => at = parent,
-                _ => break,
-            }
-        }
-        Some(at)
+        super::jumps::outermost_ancestor_where(
+            c,
+            |d| self.parent(d),
+            |d| self.jump[d.index()].get(),
+            holds,
+        )
     }
 
     /// The outermost cycle around-or-equal `c` that does not contain `b`;
@@ -625,25 +623,6 @@ impl Discovery {
         let start = self.entry_start[r] as usize;
         let end = self.entry_start[r + 1] as usize;
         &self.entry_list[start..end]
-    }
-}
-
-/// The jump pointer of a new child of `parent`, given the pointers and
-/// depths of the cycles so far: two equal-sized jumps above `parent`
-/// merge into one, else a jump of one level.
-fn jump_for(jump: &[OptionCycleId], depth: &[u32], parent: Option<CycleId>) -> Option<CycleId> {
-    let p = parent?;
-    let Some(j) = jump[p.index()].get() else {
-        return Some(p);
-    };
-    let Some(jj) = jump[j.index()].get() else {
-        return Some(p);
-    };
-    let d = |c: CycleId| depth[c.index()];
-    if d(p) - d(j) == d(j) - d(jj) {
-        Some(jj)
-    } else {
-        Some(p)
     }
 }
 

@@ -73,8 +73,8 @@ pub struct DominatorTree {
     /// `tin` is some).
     depth: Vec<u32>,
     /// Per block: a skew-binary jump pointer to a strict dominator (none
-    /// for the root and unreachable blocks), for
-    /// [`DominatorTree::nearest_common_dominator`].
+    /// for the root and unreachable blocks; see `analysis::cfg::jumps`),
+    /// for [`DominatorTree::nearest_common_dominator`].
     jump: Vec<OptionBlockId>,
     children: Csr<BlockId>,
     scratch: Scratch,
@@ -176,8 +176,12 @@ impl DominatorTree {
                 let parent_depth = self.depth[parent.index()];
                 let tin = s.next_slot[p];
                 s.next_slot[p] += s.size[i];
-                self.jump[b.index()] =
-                    OptionBlockId::some(jump_target(&self.jump, &self.depth, parent));
+                let jump = super::jumps::jump_for_child_of(
+                    parent,
+                    |x: BlockId| self.jump[x.index()].get(),
+                    |x: BlockId| self.depth[x.index()],
+                );
+                self.jump[b.index()] = OptionBlockId::some(jump);
                 (tin, parent_depth + 1)
             };
             s.next_slot[i] = tin + 1;
@@ -249,16 +253,15 @@ impl DominatorTree {
         if self.dominates(a, b) {
             return Some(a);
         }
-        // `at` never dominates `b`; the root does, so `at` has an idom.
-        let mut at = a;
-        while let Some(parent) = self.idom(at) {
-            match self.jump[at.index()].get() {
-                Some(far) if far != parent && !self.dominates(far, b) => at = far,
-                _ if !self.dominates(parent, b) => at = parent,
-                _ => break,
-            }
-        }
-        self.idom(at)
+        // The root dominates `b`, so the outermost non-dominator found
+        // has an idom: the answer.
+        let outermost = super::jumps::outermost_ancestor_where(
+            a,
+            |x| self.idom(x),
+            |x| self.jump[x.index()].get(),
+            |x| !self.dominates(x, b),
+        )?;
+        self.idom(outermost)
     }
 
     /// Children of `b` in the dominator tree (blocks whose idom is `b`),
@@ -428,25 +431,6 @@ fn intersect(doms: &[OptionRefRpo], mut a: RefRpo, mut b: RefRpo) -> RefRpo {
         }
     }
     a
-}
-
-/// The jump pointer of a child of `parent` (Myers 1983): where the two
-/// jumps above `parent` span equal depths, one jump over both, else
-/// `parent` itself. Jumps of 1, 3, 7, 15, ... levels then reach any
-/// ancestor in O(log depth) steps.
-fn jump_target(jump: &[OptionBlockId], depth: &[u32], parent: BlockId) -> BlockId {
-    let Some(j) = jump[parent.index()].get() else {
-        return parent;
-    };
-    let Some(jj) = jump[j.index()].get() else {
-        return parent;
-    };
-    let d = |x: BlockId| depth[x.index()];
-    if d(parent) - d(j) == d(j) - d(jj) {
-        jj
-    } else {
-        parent
-    }
 }
 
 #[cfg(test)]

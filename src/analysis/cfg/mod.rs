@@ -97,6 +97,7 @@ pub mod dominators;
 pub mod dot;
 pub mod graph;
 pub mod irreducible;
+mod jumps;
 pub mod post_dominators;
 #[cfg(any(test, feature = "testing"))]
 pub mod random;
