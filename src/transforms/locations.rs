@@ -24,9 +24,10 @@
 //! blocks never lose theirs). Which branch a block serves: the terminator of
 //! its first predecessor (in block order) that is not itself inserted; if
 //! all its predecessors are inserted, what the first of them (in block
-//! order) among those nearest to an original block serves. That is the divergent branch a Flow block reconverges, the edge
-//! a guard dispatches, the last branch before a rejoin. A block with no
-//! such predecessor keeps the function's location inside the fused one.
+//! order) among those nearest to an original block serves. That is the
+//! divergent branch a Flow block reconverges, the edge a guard dispatches,
+//! the last branch before a rejoin. A block with no such predecessor keeps
+//! the function's location inside the fused one.
 //!
 //! Only operations (and block arguments) that still carry the function's
 //! location are changed: operations the transform moved into an inserted
@@ -63,6 +64,16 @@ pub enum InsertedKind {
 }
 
 impl InsertedKind {
+    /// Every kind, each at the index of its discriminant.
+    pub const ALL: [InsertedKind; 6] = [
+        Self::Flow,
+        Self::LoopFlow,
+        Self::Guard,
+        Self::Rejoin,
+        Self::Exit,
+        Self::Tail,
+    ];
+
     /// The name in the location.
     pub fn name(self) -> &'static str {
         match self {
@@ -77,16 +88,7 @@ impl InsertedKind {
 
     /// The kind called `name`.
     pub fn from_name(name: &str) -> Option<Self> {
-        [
-            Self::Flow,
-            Self::LoopFlow,
-            Self::Guard,
-            Self::Rejoin,
-            Self::Exit,
-            Self::Tail,
-        ]
-        .into_iter()
-        .find(|kind| kind.name() == name)
+        Self::ALL.into_iter().find(|kind| kind.name() == name)
     }
 
     /// The kind of an inserted block ending in `terminator`; `joining` is
@@ -201,17 +203,10 @@ pub fn relocate_inserted_blocks<'c>(
     relocated
 }
 
-/// The metadata of each kind's locations, indexed by the kind.
+/// The metadata of each kind's locations, indexed by the kind (as
+/// [`InsertedKind::ALL`]), built once per function instead of per block.
 fn kind_attributes(context: &Context) -> [Attribute<'_>; 6] {
-    [
-        InsertedKind::Flow,
-        InsertedKind::LoopFlow,
-        InsertedKind::Guard,
-        InsertedKind::Rejoin,
-        InsertedKind::Exit,
-        InsertedKind::Tail,
-    ]
-    .map(|kind| StringAttribute::new(context, kind.name()).into())
+    InsertedKind::ALL.map(|kind| StringAttribute::new(context, kind.name()).into())
 }
 
 /// The location each inserted block serves (see the module
@@ -279,15 +274,9 @@ mod tests {
 
     #[test]
     fn kinds_round_trip_through_their_names() {
-        for kind in [
-            InsertedKind::Flow,
-            InsertedKind::LoopFlow,
-            InsertedKind::Guard,
-            InsertedKind::Rejoin,
-            InsertedKind::Exit,
-            InsertedKind::Tail,
-        ] {
+        for (index, kind) in InsertedKind::ALL.into_iter().enumerate() {
             assert_eq!(InsertedKind::from_name(kind.name()), Some(kind));
+            assert_eq!(kind as usize, index, "ALL lists the kinds in order");
         }
         assert_eq!(InsertedKind::from_name("flows"), None);
     }
@@ -312,6 +301,28 @@ mod tests {
         assert_eq!(inserted_kind(other), None);
     }
 
+    /// Parses `source` (one function) and relocates its blocks, all of
+    /// them new (an empty "before" set): the module and the count.
+    fn relocate_all<'c>(context: &'c Context, source: &str) -> (Module<'c>, usize) {
+        let module = Module::parse(context, source).expect("valid module");
+        let function = module.body().first_operation().expect("one function");
+        let region = function.region(0).expect("a body");
+        let relocated = relocate_inserted_blocks(
+            context,
+            function,
+            region,
+            &FastSet::default(),
+            InsertedKind::Rejoin,
+        );
+        (module, relocated)
+    }
+
+    /// The blocks of the module's one function.
+    fn function_blocks<'c, 'a>(module: &'a Module<'c>) -> Vec<melior::ir::BlockRef<'c, 'a>> {
+        let function = module.body().first_operation().expect("one function");
+        edit::blocks(function.region(0).expect("a body"))
+    }
+
     /// A chain of inserted blocks, listed before the block that feeds it,
     /// serves the branch at the chain's start all along.
     #[test]
@@ -332,18 +343,9 @@ mod tests {
               return loc("k.mlir":9:3)
             } loc("k.mlir":1:1)
         "#;
-        let module = Module::parse(&context, source).expect("valid module");
-        let function = module.body().first_operation().expect("one function");
-        let region = function.region(0).expect("a body");
-        let relocated = relocate_inserted_blocks(
-            &context,
-            function,
-            region,
-            &FastSet::default(),
-            InsertedKind::Rejoin,
-        );
+        let (module, relocated) = relocate_all(&context, source);
         assert_eq!(relocated, 3);
-        let blocks = edit::blocks(region);
+        let blocks = function_blocks(&module);
         for b in [1, 2, 4] {
             assert_eq!(
                 last_operation(blocks[b]).unwrap().location().to_string(),
@@ -371,18 +373,9 @@ mod tests {
               return loc("k.mlir":9:3)
             } loc("k.mlir":1:1)
         "#;
-        let module = Module::parse(&context, source).expect("valid module");
-        let function = module.body().first_operation().expect("one function");
-        let region = function.region(0).expect("a body");
-        let relocated = relocate_inserted_blocks(
-            &context,
-            function,
-            region,
-            &FastSet::default(),
-            InsertedKind::Rejoin,
-        );
+        let (module, relocated) = relocate_all(&context, source);
         assert_eq!(relocated, 1);
-        let blocks = edit::blocks(region);
+        let blocks = function_blocks(&module);
         let b = blocks[2];
         let expected = "loc(fused<\"rejoin\">[\"k.mlir\":2:3])";
         assert_eq!(
@@ -400,6 +393,8 @@ mod tests {
             "loc(\"k.mlir\":4:3)"
         );
         // Known blocks are never relocated.
+        let function = module.body().first_operation().expect("one function");
+        let region = function.region(0).expect("a body");
         let all = block_set(region);
         assert_eq!(
             relocate_inserted_blocks(&context, function, region, &all, InsertedKind::Rejoin),
