@@ -3,8 +3,9 @@
 // Which ops run only in active lanes. After an exec.write, an op is
 // wrapped in scf.if on my exec bit when MLIR's interfaces say running it
 // in an inactive lane could be observed: memory reads and writes, calls
-// (unknown effects), divisions (not speculatable). Pure arithmetic,
-// allocas and warp-collective ops run in every thread.
+// (unknown effects), divisions (not speculatable), and the collectives whose
+// members the program names (gpu.shuffle: the first `width` lanes). Pure
+// arithmetic, allocas and block barriers run in every thread.
 
 // CHECK-LABEL: gpu.func @guards
 // CHECK:       %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid
@@ -26,8 +27,9 @@
 // CHECK-NEXT:  %[[Q:.*]] = scf.if %[[ACTIVE]] -> (i32) {
 // CHECK-NEXT:    arith.divsi %[[SUM]], %arg1 : i32
 // CHECK:       gpu.barrier
-// CHECK-NEXT:  gpu.shuffle
-// CHECK-NEXT:  scf.if %[[ACTIVE]] {
+// CHECK-NEXT:  scf.if %[[ACTIVE]] -> (i32, i1) {
+// CHECK-NEXT:    gpu.shuffle
+// CHECK:       scf.if %[[ACTIVE]] {
 // CHECK-NEXT:    func.call @sink(%[[Q]])
 // CHECK-NEXT:  }
 // CHECK-NEXT:  scf.if %[[ACTIVE]] {
@@ -52,6 +54,51 @@ gpu.module @m {
     %s, %ok = gpu.shuffle xor %q, %w, %n : i32
     func.call @sink(%q) : (i32) -> ()
     memref.store %q, %buf[%i] : memref<4xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Warp collectives with a member mask (issue #28): after exec narrows, the
+// shuffle, vote, reduction, match and warp sync run only in the lanes whose
+// exec bit is set, so exactly the lanes that reach them at thread level
+// meet at the .sync instruction; activemask (the intrinsic and clang's
+// inline assembly) is the exec mask itself; the block barrier stays
+// unguarded.
+// CHECK-LABEL: gpu.func @member_masks
+// CHECK:       ^bb1(%[[EXEC:.*]]: i32):
+// CHECK:       %[[ACTIVE:.*]] = arith.cmpi ne
+// CHECK-NEXT:  %[[S:.*]] = scf.if %[[ACTIVE]] -> (i32) {
+// CHECK-NEXT:    nvvm.shfl.sync up %arg1, %arg2
+// CHECK:       scf.if %[[ACTIVE]] -> (i32) {
+// CHECK-NEXT:    nvvm.vote.sync ballot %arg1
+// CHECK:       scf.if %[[ACTIVE]] -> (i32) {
+// CHECK-NEXT:    nvvm.redux.sync add %arg2, %arg1
+// CHECK:       scf.if %[[ACTIVE]] -> (i32) {
+// CHECK-NEXT:    nvvm.match.sync any %arg1, %arg2
+// CHECK:       scf.if %[[ACTIVE]] {
+// CHECK-NEXT:    nvvm.bar.warp.sync %arg1
+// CHECK:       gpu.barrier
+// CHECK-NOT:   activemask
+// CHECK:       arith.addi %[[EXEC]], %[[EXEC]] : i32
+gpu.module @m {
+  gpu.func @member_masks(%c: i1, %mask: i32, %v: i32) kernel {
+    %b = spmd.ballot %c : !spmd.mask
+    spmd.exec.write %b : !spmd.mask
+    cf.br ^narrow
+  ^narrow:
+    %one = arith.constant 1 : i32
+    %c31 = arith.constant 31 : i32
+    %s = nvvm.shfl.sync up %mask, %v, %one, %c31 : i32 -> i32
+    %t = nvvm.vote.sync ballot %mask, %c -> i32
+    %r = nvvm.redux.sync add %v, %mask : i32 -> i32
+    %m = nvvm.match.sync any %mask, %v : i32 -> i32
+    nvvm.bar.warp.sync %mask : i32
+    gpu.barrier
+    %a = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
+    %i = llvm.inline_asm has_side_effects "activemask.b32 $0;", "=r" : () -> i32
+    %sum = arith.addi %a, %i : i32
     gpu.return
   }
 }

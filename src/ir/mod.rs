@@ -5,6 +5,9 @@
 //! see typed answers only.
 //!
 //! * `ffi` (crate-private): the raw bindings to `dialect/include/spmd-c/`.
+//! * [`collectives`]: the one table of warp collectives, barriers and
+//!   other operations whose meaning depends on which threads meet there,
+//!   and how wave-level code executes each.
 //! * [`diagnostics`]: emitting MLIR diagnostics from Rust.
 //! * [`edit`]: IR edits melior does not offer (successor operands, moving
 //!   and erasing operations and blocks, constants, branches).
@@ -22,6 +25,7 @@
 //! Outside this module there is no `unsafe` (the oracle's JIT aside) and
 //! no attribute is read by printing and parsing it.
 
+pub mod collectives;
 pub mod diagnostics;
 pub mod edit;
 pub mod facts;

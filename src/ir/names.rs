@@ -79,6 +79,8 @@ pub const LLVM_SWITCH: &str = "llvm.switch";
 pub const LLVM_CONSTANT: &str = "llvm.mlir.constant";
 /// `llvm.call_intrinsic`.
 pub const LLVM_CALL_INTRINSIC: &str = "llvm.call_intrinsic";
+/// `llvm.inline_asm`.
+pub const LLVM_INLINE_ASM: &str = "llvm.inline_asm";
 /// Prefix of the LLVM dialect's operations.
 pub const LLVM_PREFIX: &str = "llvm.";
 /// `ub.poison`.
@@ -95,6 +97,8 @@ pub const CASE_VALUES_ATTR: &str = "case_values";
 pub const PREDICATE_ATTR: &str = "predicate";
 /// The intrinsic name of an `llvm.call_intrinsic`.
 pub const INTRINSIC_ATTR: &str = "intrin";
+/// The PTX text of an `llvm.inline_asm`.
+pub const ASM_STRING_ATTR: &str = "asm_string";
 /// Prefix of the `arith` dialect's operations.
 pub const ARITH_PREFIX: &str = "arith.";
 /// Prefix of the `cf` dialect's operations.

@@ -9,6 +9,7 @@
 //! links a full static MLIR, about 250 MB).
 
 mod cfg;
+mod collectives;
 mod common;
 mod dialect;
 mod uniformity_llvm;

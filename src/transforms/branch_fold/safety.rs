@@ -3,7 +3,8 @@
 //! Three classes, by operation name:
 //!
 //! * **Convergent** ([`is_convergent`]): the set of threads that executes
-//!   the operation together is part of its meaning — barriers, shuffles,
+//!   the operation together is part of its meaning (the one table of
+//!   [`crate::ir::collectives`], plus what may hide a collective) — barriers, shuffles,
 //!   votes, subgroup reductions, lane reads, every `spmd` operation
 //!   (convergence tokens, reconvergence markers, exec-mask and ballot
 //!   ops, Flow branches) and calls (their callee may be convergent).
@@ -36,44 +37,17 @@
 //! operations in the same order per thread, so any non-convergent,
 //! non-special-register operation without regions may be merged.
 
-use crate::ir::names;
+use crate::ir::{collectives, names};
 
-const CONVERGENT_PREFIXES: &[&str] = &[
-    names::SPMD_PREFIX,
-    "nvvm.vote.",
-    "nvvm.shfl.",
-    "nvvm.bar",
-    "nvvm.barrier",
-    "nvvm.match.",
-    "nvvm.redux.",
-    "nvvm.fence.",
-    "nvvm.wgmma.",
-    "nvvm.mma.",
-    "nvvm.cluster.",
-    "rocdl.s.barrier",
-    "rocdl.barrier",
-    "rocdl.ds_bpermute",
-    "rocdl.ds_swizzle",
-    "rocdl.permlane",
-    "rocdl.readlane",
-    "rocdl.readfirstlane",
-    "rocdl.ballot",
-    "rocdl.update.dpp",
-    "rocdl.mov.dpp",
-    "gpu.subgroup_",
-];
-
-const CONVERGENT_OPS: &[&str] = &[
-    "gpu.barrier",
-    "gpu.shuffle",
-    "gpu.rotate",
-    "gpu.all_reduce",
-    "gpu.ballot",
+/// Operations outside the table of [`collectives`] that may still hide a
+/// collective: calls (their callee may be convergent), intrinsics and inline
+/// assembly (this module reads names only, not the intrinsic or the PTX).
+const OPAQUE_OPS: &[&str] = &[
     "func.call",
     "func.call_indirect",
     "llvm.call",
     names::LLVM_CALL_INTRINSIC,
-    "llvm.inline_asm",
+    names::LLVM_INLINE_ASM,
 ];
 
 const SPECIAL_REGISTER_PREFIXES: &[&str] = &[
@@ -113,7 +87,9 @@ const HOISTABLE_OPS: &[&str] = &[
 
 /// True if the operation named `name` is convergent.
 pub fn is_convergent(name: &str) -> bool {
-    CONVERGENT_OPS.contains(&name) || CONVERGENT_PREFIXES.iter().any(|p| name.starts_with(p))
+    name.starts_with(names::SPMD_PREFIX)
+        || collectives::is_convergent_name(name)
+        || OPAQUE_OPS.contains(&name)
 }
 
 /// True if the operation named `name` reads a thread-identity or other

@@ -11,12 +11,16 @@
 //!                                    }
 //! ```
 //!
-//! Which operations need a guard is MLIR's own judgement
+//! Which operations need a guard: the collectives whose members the
+//! thread-level program names (a member mask, or the first lanes of
+//! `gpu.shuffle`), by the rule of [`crate::ir::collectives`], so that
+//! exactly the lanes that reach them execute them; every other collective of
+//! that table runs in every live lane (or, for `activemask`, becomes the exec
+//! mask). For the rest, MLIR's own judgement
 //! ([`crate::ir::query::needs_lane_guard`]: memory effects other than
-//! allocation, unknown effects, or not speculatable), except for the
-//! warp-collective operations of [`is_collective`], which the whole warp
-//! must execute.
+//! allocation, unknown effects, or not speculatable).
 
+use crate::ir::collectives::{self, Lowering};
 use crate::ir::names;
 use crate::{ir::edit, transforms::prepare::op_name};
 use melior::{
@@ -28,51 +32,16 @@ use melior::{
     Context,
 };
 
-/// Name prefixes of operations that the whole warp executes together
-/// (barriers, shuffles, votes, subgroup collectives). Guarding them would
-/// make only some threads of the warp reach them.
-const COLLECTIVE_PREFIXES: &[&str] = &[
-    "gpu.barrier",
-    "gpu.shuffle",
-    "gpu.subgroup_",
-    "nvvm.barrier",
-    "nvvm.bar.",
-    "nvvm.shfl.",
-    "nvvm.vote.",
-    "nvvm.match.",
-    "nvvm.redux.",
-    "nvvm.fence.",
-];
-
-/// True for warp-collective operations.
-pub fn is_collective(name: &str) -> bool {
-    COLLECTIVE_PREFIXES
-        .iter()
-        .any(|prefix| name.starts_with(prefix))
-}
-
-/// The same collectives spelled as `llvm.call_intrinsic "llvm.nvvm.…"`
-/// (how `mlir-translate --import-llvm` keeps intrinsics without an NVVM op,
-/// e.g. clang's `__syncthreads()`, `llvm.nvvm.barrier.cta.sync.aligned.all`).
-fn is_collective_intrinsic(op: OperationRef<'_, '_>) -> bool {
-    let Ok(name) = op.attribute("intrin") else {
-        return false;
-    };
-    let name = name.to_string();
-    let name = name.trim_matches('"');
-    name.strip_prefix(names::LLVM_PREFIX)
-        .is_some_and(is_collective)
-}
-
 /// True if `op` must only run in active lanes.
 pub fn needs_guard(op: OperationRef<'_, '_>) -> bool {
-    let name = op_name(op);
-    let collective =
-        is_collective(&name) || (name == names::LLVM_CALL_INTRINSIC && is_collective_intrinsic(op));
-    if name.starts_with(names::SPMD_PREFIX) || collective || op.next_in_block().is_none() {
+    if op_name(op).starts_with(names::SPMD_PREFIX) || op.next_in_block().is_none() {
         return false;
     }
-    crate::ir::query::needs_lane_guard(op)
+    match collectives::members(op).map(collectives::Members::lowering) {
+        Some(Lowering::UnderExecBit) => true,
+        Some(Lowering::ExecMask | Lowering::EveryLiveLane) => false,
+        None => crate::ir::query::needs_lane_guard(op),
+    }
 }
 
 /// Wraps `op` in an `scf.if` on `active`; the uses of its results become

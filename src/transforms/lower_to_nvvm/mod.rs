@@ -23,7 +23,8 @@
 //! | `spmd.exec.br_zero ^z, ^nz` | `cf.cond_br (exec == 0), ^z, ^nz` |
 //! | a kept (uniform) `cond_br %c` / `switch %f` where exec may be partial | `cond_br vote.sync.any(live, my_bit ? %c : false)` / `switch` on `%f` of the lowest active lane (`shfl.sync.idx`); unchanged if `%c`/`%f` is warp-invariant ([`scalar_branch`]) |
 //! | my exec bit | `exec & (1 << nvvm.read.ptx.sreg.laneid) != 0`, once per block and exec value |
-//! | an op that must not run in inactive lanes | `scf.if %my_bit { op } else { poison }` ([`guard`]) |
+//! | an op that must not run in inactive lanes, and a warp collective whose members the program names (`shfl.sync`, `vote.sync`, `redux.sync`, `match.sync`, `bar.warp.sync` with their member mask; `gpu.shuffle`) | `scf.if %my_bit { op } else { poison }` ([`guard`]) |
+//! | `activemask` (`llvm.nvvm.activemask`, clang's `activemask.b32`) | the exec mask |
 //! | convergence tokens, reconvergence markers | erased |
 //!
 //! Design choices and edge cases:
@@ -48,8 +49,13 @@
 //!   inactive lane's address is often out of bounds (that is why the lane
 //!   is inactive), and non-speculatable ops such as `arith.divsi`, because
 //!   a division by zero in an inactive lane is undefined behaviour in LLVM.
-//!   Allocations (`memref.alloca`) and warp-collective ops (`gpu.barrier`,
-//!   shuffles, votes) are not guarded. A function that never writes exec
+//!   Allocations (`memref.alloca`) are not guarded. Warp collectives follow
+//!   the one rule of [`crate::ir::collectives`]: those whose members the
+//!   thread-level program names (a member mask) run under the exec bit, so
+//!   the lanes that reach them at thread level, and only those, meet at the
+//!   `.sync` instruction (the hardware's own convergence does the rest);
+//!   whole-warp and whole-block ones (`bar.sync`, subgroup reductions) run
+//!   in every live lane. A function that never writes exec
 //!   runs with exec = live in every thread and gets no guards; neither do
 //!   the ops of the entry block before its first `spmd.exec.write`, and
 //!   ballots there vote with the bare predicate.
@@ -78,7 +84,7 @@ pub mod guard;
 pub mod intrinsics;
 pub mod scalar_branch;
 
-use crate::ir::names;
+use crate::ir::{collectives, names};
 use emit::Emitter;
 use melior::{
     dialect::{arith::CmpiPredicate, cf},
@@ -344,6 +350,13 @@ fn lower_block<'c, 'a>(
                 }
                 forward_exec(op, state.exec)
             }
+            // The live mask of a non-kernel function is itself an
+            // activemask read (at the top of the entry block).
+            None if reads_active_mask(op) && Value::from(op.result(0).unwrap()) != lanes.live32 => {
+                let mask = emit.resize(state.exec, op.result(0).unwrap().r#type());
+                edit::replace_all_uses(op.result(0).unwrap().into(), mask);
+                edit::erase_operation(op);
+            }
             None if lanes.guards && !state.is_live && guard::needs_guard(op) => {
                 let active = state.active(&emit, lanes);
                 guard::wrap(context, op, active);
@@ -351,6 +364,15 @@ fn lower_block<'c, 'a>(
             None => {}
         }
     }
+}
+
+/// True for a read of the active mask (`llvm.nvvm.activemask`, clang's
+/// `activemask.b32` inline assembly): the lanes that execute it together,
+/// which in wave-level code is the exec mask ([`collectives`]).
+fn reads_active_mask(op: OperationRef<'_, '_>) -> bool {
+    collectives::members(op).map(collectives::Members::lowering)
+        == Some(collectives::Lowering::ExecMask)
+        && op.result_count() == 1
 }
 
 /// Replaces one wave-level op (the emitter's anchor) by its NVVM form.

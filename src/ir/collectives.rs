@@ -1,0 +1,290 @@
+//! The one table of operations whose meaning depends on *which threads
+//! execute them together*: warp collectives (shuffles, votes, reductions,
+//! matches, warp syncs), block and cluster barriers, subgroup operations,
+//! warp-wide matrix instructions, and the reads of the active set.
+//!
+//! Every transform that must know about them asks here: branch folding
+//! never merges or hoists them ([`is_convergent_name`]), and the NVVM
+//! lowering decides from [`Members`] who executes them in wave-level code
+//! ([`Members::lowering`]).
+//!
+//! ## Who takes part
+//!
+//! A collective's *members* are the threads that meet at it. CUDA and PTX
+//! give them in one of five ways, which is the [`Members`] of a row:
+//!
+//! * **an explicit member mask** (`shfl.sync`, `vote.sync`, `match.sync`,
+//!   `redux.sync`, `bar.warp.sync`, `elect.sync` with a mask): PTX requires
+//!   every executing thread to be in the mask and every thread of the mask
+//!   to execute the same instruction;
+//! * **the first lanes** (`gpu.shuffle`, `gpu.rotate`): the first `width`
+//!   lanes of the subgroup must be active;
+//! * **the executing lanes** (`activemask`): the result *is* the set of
+//!   threads that execute it together;
+//! * **the whole warp** (subgroup reductions and broadcasts, `.aligned`
+//!   matrix instructions, `elect.sync` without a mask): every lane of the
+//!   warp;
+//! * **the whole block or cluster** (`bar.sync`, `gpu.barrier`, cluster
+//!   barriers).
+//!
+//! Some rows are no collectives but still order-sensitive across threads
+//! (`nvvm.fence.*`): [`Members::EveryThread`], executed by each thread on its
+//! own, never merged by branch folding.
+//!
+//! ## The lowering rule (issue #28)
+//!
+//! In wave-level code every live lane of the warp runs every instruction,
+//! whatever its exec bit. A collective whose members the thread-level
+//! program names (a member mask, or the first lanes) must be executed by
+//! exactly the lanes whose thread-level program reaches it, so it runs
+//! under the lane's exec bit ([`Lowering::UnderExecBit`]) and the
+//! hardware's own convergence at the `.sync` instruction does the rest:
+//! in a shuffle scan that runs in warp 0's first eight lanes with member
+//! mask `0xff`, lanes 8..31 must not execute the `shfl.sync`; in a
+//! reduction whose last step runs under `if (tid < 8)` with the mask of
+//! `__ballot_sync(.., tid < 8)`, the other lanes must not contribute to
+//! the `redux.sync`. `activemask` becomes the exec mask itself
+//! ([`Lowering::ExecMask`]): those are, by definition, the lanes that
+//! execute it together. Whole-warp and whole-block collectives run in every
+//! live lane ([`Lowering::EveryLiveLane`]): a correct thread-level program
+//! reaches them with all lanes, where exec is the live mask anyway, and
+//! the full-warp collectives that `--spmd-predicate` introduces itself
+//! (ballots, the votes of scalar branches) keep their unguarded form.
+//!
+//! Operations are matched by name, by the intrinsic name of
+//! `llvm.call_intrinsic` (what `mlir-translate --import-llvm` makes of an
+//! intrinsic without an NVVM op, e.g. `llvm.nvvm.activemask`), and, for
+//! `llvm.inline_asm`, by the PTX text of clang's CUDA header's
+//! `__activemask()` (`activemask.b32 $0;`).
+
+use super::names;
+use melior::ir::{attribute::StringAttribute, operation::OperationLike, OperationRef};
+
+/// Who takes part in a collective (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Members {
+    /// The lanes of a member mask; an op without that operand (`elect.sync`)
+    /// takes the whole warp.
+    Mask {
+        /// The index of the mask among the operation's operands.
+        operand: usize,
+    },
+    /// The first `width` lanes of the subgroup (`gpu.shuffle`, `gpu.rotate`).
+    FirstLanes,
+    /// The lanes executing it together; the result is that set
+    /// (`activemask`).
+    Executing,
+    /// Every lane of the warp.
+    WholeWarp,
+    /// Every thread of the block (or cluster).
+    WholeBlock,
+    /// Each thread on its own, but ordered against other threads' memory
+    /// operations (fences): no collective, never merged or hoisted.
+    EveryThread,
+}
+
+/// How wave-level code executes an operation of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lowering {
+    /// Only in lanes whose exec bit is set, wherever exec may be partial.
+    UnderExecBit,
+    /// Replaced by the exec mask.
+    ExecMask,
+    /// In every live lane, whatever its exec bit.
+    EveryLiveLane,
+}
+
+impl Members {
+    /// The lowering rule of the [module docs](self).
+    pub fn lowering(self) -> Lowering {
+        match self {
+            Self::Mask { .. } | Self::FirstLanes => Lowering::UnderExecBit,
+            Self::Executing => Lowering::ExecMask,
+            Self::WholeWarp | Self::WholeBlock | Self::EveryThread => Lowering::EveryLiveLane,
+        }
+    }
+}
+
+/// How a row matches an operation or intrinsic name.
+#[derive(Clone, Copy)]
+enum Pattern {
+    Exact(&'static str),
+    Prefix(&'static str),
+}
+
+use Members::*;
+use Pattern::*;
+
+/// The table: operation names, and intrinsic names without their `llvm.`
+/// prefix (`llvm.nvvm.shfl.sync.up.i32` is looked up as
+/// `nvvm.shfl.sync.up.i32`). The first matching row wins.
+const TABLE: &[(Pattern, Members)] = &[
+    // NVVM warp collectives with a member mask. Operand orders: shfl.sync
+    // (mask, value, offset, clamp), vote.sync (mask, predicate), match.sync
+    // (mask, value), bar.warp.sync (mask), redux.sync (value, mask), as both
+    // the NVVM ops and the intrinsics take them.
+    (Prefix("nvvm.shfl.sync"), Mask { operand: 0 }),
+    (Prefix("nvvm.vote.sync"), Mask { operand: 0 }),
+    (Prefix("nvvm.vote.any.sync"), Mask { operand: 0 }),
+    (Prefix("nvvm.vote.all.sync"), Mask { operand: 0 }),
+    (Prefix("nvvm.vote.uni.sync"), Mask { operand: 0 }),
+    (Prefix("nvvm.vote.ballot.sync"), Mask { operand: 0 }),
+    (Prefix("nvvm.match."), Mask { operand: 0 }),
+    (Exact("nvvm.bar.warp.sync"), Mask { operand: 0 }),
+    (Prefix("nvvm.redux.sync"), Mask { operand: 1 }),
+    (Exact("nvvm.elect.sync"), Mask { operand: 0 }),
+    (Exact("nvvm.activemask"), Executing),
+    // Block and cluster barriers.
+    (Prefix("nvvm.barrier"), WholeBlock),
+    (Prefix("nvvm.bar."), WholeBlock),
+    (Prefix("nvvm.cluster."), WholeBlock),
+    (Prefix("nvvm.fence."), EveryThread),
+    (Exact("nvvm.memory.barrier"), EveryThread),
+    // Warp-wide (`.aligned`) matrix instructions.
+    (Prefix("nvvm.mma."), WholeWarp),
+    (Prefix("nvvm.wmma."), WholeWarp),
+    (Prefix("nvvm.wgmma."), WholeWarp),
+    (Prefix("nvvm.ldmatrix"), WholeWarp),
+    (Prefix("nvvm.stmatrix"), WholeWarp),
+    // The gpu dialect.
+    (Exact("gpu.shuffle"), FirstLanes),
+    (Exact("gpu.rotate"), FirstLanes),
+    (Exact("gpu.barrier"), WholeBlock),
+    (Exact("gpu.all_reduce"), WholeBlock),
+    (Prefix("gpu.subgroup_"), WholeWarp),
+    (Exact("gpu.ballot"), WholeWarp),
+    // AMDGPU: cross-lane operations read other lanes of the wave.
+    (Prefix("rocdl.s.barrier"), WholeBlock),
+    (Prefix("rocdl.barrier"), WholeBlock),
+    (Prefix("rocdl.ds_bpermute"), WholeWarp),
+    (Prefix("rocdl.ds_swizzle"), WholeWarp),
+    (Prefix("rocdl.permlane"), WholeWarp),
+    (Prefix("rocdl.readlane"), WholeWarp),
+    (Prefix("rocdl.readfirstlane"), WholeWarp),
+    (Prefix("rocdl.ballot"), WholeWarp),
+    (Prefix("rocdl.update.dpp"), WholeWarp),
+    (Prefix("rocdl.mov.dpp"), WholeWarp),
+];
+
+/// The PTX of `__activemask()` in clang's CUDA header.
+const ACTIVEMASK_ASM: &str = "activemask.b32 $0;";
+
+/// The members of the operation or intrinsic named `name` (an intrinsic
+/// with its `llvm.` prefix is looked up without it), or `None` if the
+/// table has no row for it.
+pub fn members_of_name(name: &str) -> Option<Members> {
+    let name = name.strip_prefix(names::LLVM_PREFIX).unwrap_or(name);
+    TABLE.iter().find_map(|(pattern, members)| {
+        let matches = match pattern {
+            Exact(exact) => name == *exact,
+            Prefix(prefix) => name.starts_with(prefix),
+        };
+        matches.then_some(*members)
+    })
+}
+
+/// The members of `op`: by its name, the intrinsic of an
+/// `llvm.call_intrinsic`, or the PTX text of an `llvm.inline_asm` that
+/// reads the active mask. `None` for every other operation.
+pub fn members(op: OperationRef<'_, '_>) -> Option<Members> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default();
+    match name {
+        names::LLVM_CALL_INTRINSIC => string_attribute(op, names::INTRINSIC_ATTR)
+            .filter(|intrinsic| intrinsic.starts_with(names::LLVM_PREFIX))
+            .and_then(|intrinsic| members_of_name(&intrinsic)),
+        names::LLVM_INLINE_ASM => string_attribute(op, names::ASM_STRING_ATTR)
+            .filter(|text| text.trim() == ACTIVEMASK_ASM)
+            .map(|_| Executing),
+        _ if name.starts_with(names::LLVM_PREFIX) => None,
+        _ => members_of_name(name),
+    }
+}
+
+/// True if the operation named `name` is in the table: the set of threads
+/// that executes it together is part of its meaning (or, for fences, its
+/// order against other threads). Calls, `llvm.call_intrinsic` and inline
+/// assembly are not in the table; callers that cannot see through them must
+/// treat them as convergent themselves.
+pub fn is_convergent_name(name: &str) -> bool {
+    !name.starts_with(names::LLVM_PREFIX) && members_of_name(name).is_some()
+}
+
+fn string_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<String> {
+    let attribute = op.attribute(name).ok()?;
+    StringAttribute::try_from(attribute)
+        .ok()
+        .map(|attribute| attribute.value().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_masks_run_under_the_exec_bit() {
+        for name in [
+            "nvvm.shfl.sync",
+            "nvvm.vote.sync",
+            "nvvm.match.sync",
+            "nvvm.bar.warp.sync",
+            "nvvm.redux.sync",
+            "nvvm.elect.sync",
+            "llvm.nvvm.shfl.sync.up.i32",
+            "llvm.nvvm.shfl.sync.bfly.f32p",
+            "llvm.nvvm.vote.ballot.sync",
+            "llvm.nvvm.vote.any.sync",
+            "llvm.nvvm.match.any.sync.i32",
+            "llvm.nvvm.match.all.sync.i32p",
+            "llvm.nvvm.bar.warp.sync",
+            "llvm.nvvm.redux.sync.add",
+            "llvm.nvvm.redux.sync.umax",
+            "gpu.shuffle",
+            "gpu.rotate",
+        ] {
+            let members = members_of_name(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(members.lowering(), Lowering::UnderExecBit, "{name}");
+        }
+        assert_eq!(
+            members_of_name("llvm.nvvm.redux.sync.add"),
+            Some(Mask { operand: 1 })
+        );
+    }
+
+    #[test]
+    fn activemask_is_the_exec_mask_and_barriers_the_whole_block() {
+        assert_eq!(members_of_name("llvm.nvvm.activemask"), Some(Executing));
+        assert_eq!(Executing.lowering(), Lowering::ExecMask);
+        for name in [
+            "nvvm.barrier0",
+            "nvvm.barrier",
+            "llvm.nvvm.barrier.cta.sync.aligned.all",
+            "llvm.nvvm.barrier0",
+            "gpu.barrier",
+        ] {
+            assert_eq!(members_of_name(name), Some(WholeBlock), "{name}");
+        }
+        for name in [
+            "gpu.subgroup_reduce",
+            "nvvm.mma.sync",
+            "nvvm.wgmma.mma_async",
+        ] {
+            assert_eq!(members_of_name(name), Some(WholeWarp), "{name}");
+        }
+    }
+
+    #[test]
+    fn plain_operations_are_not_in_the_table() {
+        for name in [
+            "arith.addi",
+            "nvvm.read.ptx.sreg.laneid",
+            "llvm.nvvm.read.ptx.sreg.tid.x",
+            "memref.store",
+            "llvm.call_intrinsic",
+            "llvm.inline_asm",
+        ] {
+            assert_eq!(members_of_name(name), None, "{name}");
+            assert!(!is_convergent_name(name), "{name}");
+        }
+    }
+}
