@@ -163,7 +163,6 @@ const TABLE: &[(Pattern, Members)] = &[
     (Prefix("rocdl.readfirstlane"), WholeWarp),
     (Prefix("rocdl.ballot"), WholeWarp),
     (Prefix("rocdl.update.dpp"), WholeWarp),
-    (Prefix("rocdl.mov.dpp"), WholeWarp),
 ];
 
 /// The PTX of `__activemask()` in clang's CUDA header.

@@ -43,7 +43,8 @@ const REGISTERED: &[(&str, Lowering)] = &[
     ("rocdl.readfirstlane", Lowering::EveryLiveLane),
     ("rocdl.ballot", Lowering::EveryLiveLane),
     ("rocdl.update.dpp", Lowering::EveryLiveLane),
-    ("rocdl.mov.dpp", Lowering::EveryLiveLane),
+    ("rocdl.permlanex16", Lowering::EveryLiveLane),
+    ("rocdl.s.barrier.signal", Lowering::EveryLiveLane),
 ];
 
 #[test]
