@@ -117,6 +117,7 @@ pub struct Executor {
     program: Program,
     call_depth_limit: usize,
     vote_poison: warp::VotePoison,
+    reconvergence: warp::Reconvergence,
 }
 
 /// Per-thread execution state.
@@ -216,6 +217,7 @@ impl Executor {
             program: Program::compile(module),
             call_depth_limit: Self::DEFAULT_CALL_DEPTH_LIMIT,
             vote_poison: warp::VotePoison::default(),
+            reconvergence: warp::Reconvergence::default(),
         }
     }
 
@@ -229,6 +231,15 @@ impl Executor {
     /// in lockstep warps (see [`warp::VotePoison`]).
     pub fn with_vote_poison(mut self, vote_poison: warp::VotePoison) -> Self {
         self.vote_poison = vote_poison;
+        self
+    }
+
+    /// The same executor with another way for lockstep warps to diverge
+    /// and reconverge (see [`warp::Reconvergence`]): lane guards only
+    /// (wave-level NVVM code, the default) or SIMT reconvergence at
+    /// immediate post-dominators (thread-level code).
+    pub fn with_reconvergence(mut self, reconvergence: warp::Reconvergence) -> Self {
+        self.reconvergence = reconvergence;
         self
     }
 

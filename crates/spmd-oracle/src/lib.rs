@@ -58,8 +58,10 @@
 //! * **Lockstep warps** ([`interpreter::warp`]): [`Executor::run_cta`] runs
 //!   a CTA's threads as warps of 32 lanes executing each block together;
 //!   divergence is allowed only at lane guards (reconverging at their
-//!   post-dominator), `.sync` collectives check their member masks,
-//!   barriers synchronise the warps. [`Executor::run_thread`] raises
+//!   post-dominator), or, with [`Reconvergence::ImmediatePostDominator`],
+//!   for thread-level code, at any branch (reconverging at its immediate
+//!   post-dominator, as pre-Volta hardware does); `.sync` collectives
+//!   check their member masks, barriers synchronise the warps. [`Executor::run_thread`] raises
 //!   [`ExecError::WarpCollective`] on the collectives and barriers.
 //! * **Fuel**: each entered block costs one unit; a thread without fuel
 //!   stops with [`ExecError::OutOfFuel`], so non-terminating programs are
@@ -80,7 +82,7 @@
 //! | `llvm` memory | `getelementptr` (constant and dynamic indices through structs and arrays, `inbounds`), `load`, `store`, `atomicrmw` (`xchg add sub and nand or xor max min umax umin fadd fsub fmax fmin`), `cmpxchg`, `alloca`, `mlir.addressof` of `mlir.global` (no initializer, `undef`/`zero` region, integer, float or rank-1 dense value), `ptrtoint inttoptr addrspacecast` |
 //! | `llvm.intr` | `smin smax umin umax abs ctpop ctlz cttz fabs floor ceil trunc round rint nearbyint roundeven sqrt fma fmuladd copysign minnum maxnum minimum maximum`, `lifetime.start/end` and `assume` (no-ops) (also as `llvm.call_intrinsic "llvm.smax.i32"` ...) |
 //! | `nvvm` registers | `read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}`, `laneid`, `warpsize`, `warpid`, `lanemask.{eq,lt,le,gt,ge}`, also as `llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.*"` |
-//! | `nvvm` warp ops (lockstep warps only) | `vote.sync` (`ballot any all uni`), `shfl.sync` (`idx up down bfly`, with or without the validity flag), `bar.warp.sync`, `barrier0`, `barrier` (id; thread count of the whole CTA), `redux.sync` (`i32`), `llvm.nvvm.activemask` and the intrinsic spellings (`llvm.nvvm.vote.*.sync`, `llvm.nvvm.shfl.sync.*`, `llvm.nvvm.barrier*`) |
+//! | `nvvm` warp ops (lockstep warps only) | `vote.sync` (`ballot any all uni`), `shfl.sync` (`idx up down bfly`, with or without the validity flag), `bar.warp.sync`, `barrier0`, `barrier` (id; thread count of the whole CTA), `redux.sync` (`i32`: `add min max umin umax and or xor`), `match.sync` (`any`, `all`), `llvm.nvvm.activemask`, `llvm.inline_asm "activemask.b32 $0;"` and the intrinsic spellings (`llvm.nvvm.vote.*.sync`, `llvm.nvvm.shfl.sync.*`, `llvm.nvvm.redux.sync.*`, `llvm.nvvm.match.{any,all}.sync.*`, `llvm.nvvm.bar.warp.sync`, `llvm.nvvm.barrier*`) |
 //! | `func`, `gpu` | bodies of `func.func`/`gpu.func` (any `FunctionOpInterface` op), `func.return`, `gpu.return`, `func.call` (same module, depth limit [`Executor::DEFAULT_CALL_DEPTH_LIMIT`]) |
 //! | `memref` | `load`, `store`, `atomic_rmw` (`addi muli andi ori xori maxs maxu mins minu assign addf mulf`), `dim`, `alloca` (private scratch) |
 //! | `gpu` | `thread_id block_id block_dim grid_dim global_id lane_id subgroup_size subgroup_id num_subgroups` |
@@ -114,9 +116,12 @@ pub mod interpreter;
 pub mod jit;
 pub mod memory;
 mod program;
+pub mod random_collective;
 pub mod random_kernel;
 pub mod trace;
-pub use interpreter::warp::{CtaRun, VotePoison, WarpError, WarpStats};
+pub use interpreter::warp::{
+    CtaRun, MaskViolation, Reconvergence, VotePoison, WarpError, WarpStats,
+};
 pub use interpreter::wave::{BlockLog, WaveError, WaveRun};
 pub use program::WAVE_SIZE_ATTR;
 pub mod value;
@@ -132,6 +137,7 @@ pub use memory::{
     address_space, AtomicKind, BufferId, EffectKind, ElementType, MemRefId, Memory, MemoryError,
     Pointer, SideEffect,
 };
+pub use random_collective::{CollectiveShape, RandomCollectiveKernel};
 pub use random_kernel::{long_range_kernel, KernelShape, RandomKernel};
 pub use trace::{
     BlockEvent, BlockSite, BranchEvent, BranchSite, CallSite, DynamicInstance, NoTrace,

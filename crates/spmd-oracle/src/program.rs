@@ -23,7 +23,7 @@ mod llvm;
 
 pub(crate) use llvm::{
     int_unary, Access, CastFlags, FloatUnaryOp, GepPlan, Global, IntUnaryOp, LaneMaskKind,
-    ShuffleKind, VoteKind, WarpOp,
+    ReduxKind, ShuffleKind, VoteKind, WarpOp,
 };
 
 use super::error::OpSite;
@@ -314,6 +314,13 @@ pub(crate) struct Function {
     /// Per block: if its terminator may diverge inside a warp, the block
     /// where the warp reconverges (see [`lane_guards`]).
     pub lane_guards: Vec<Option<usize>>,
+    /// Per block: its immediate post-dominator, where a warp that diverges
+    /// at its terminator reconverges in
+    /// [`Reconvergence::ImmediatePostDominator`](crate::interpreter::warp::Reconvergence)
+    /// mode; `None` when only the virtual exit post-dominates it (some
+    /// path returns without passing any common block) or when it reaches
+    /// no return (infinite loops).
+    pub post_dominators: Vec<Option<usize>>,
 }
 
 impl Function {
@@ -619,7 +626,13 @@ fn compile_function(scope: &str, function: OperationRef, cache: &mut IrCache) ->
         .ok()
         .and_then(|attribute| IntegerAttribute::try_from(attribute).ok())
         .map(|size| size.value() as u64);
-    let lane_guards = lane_guards(&blocks);
+    let successors = block_successors(&blocks);
+    let ipdom = immediate_post_dominators(&successors);
+    let lane_guards = lane_guards(&blocks, &successors, &ipdom);
+    let post_dominators = ipdom
+        .iter()
+        .map(|&join| join.filter(|&join| join < blocks.len()))
+        .collect();
     Function {
         name,
         scope: scope.to_string(),
@@ -629,6 +642,7 @@ fn compile_function(scope: &str, function: OperationRef, cache: &mut IrCache) ->
         sites: compiler.sites,
         wave_size,
         lane_guards,
+        post_dominators,
     }
 }
 
@@ -1103,17 +1117,45 @@ pub(crate) fn element_type(element: &ValueType) -> Option<ElementType> {
 /// every lane to agree.
 ///
 /// Wave-level NVVM code is warp-uniform by construction except for the
-/// per-thread guards around side effects (`scf.if` on the thread's exec
-/// bit, which `convert-scf-to-cf` turns into a branch around the guarded
-/// ops). A terminator is a lane guard when its immediate post-dominator `p`
-/// is a block of the function and the blocks between it and `p` (reachable
-/// from its successors without passing `p`) form no cycle and hold no warp
-/// collective or barrier (`activemask` is allowed: it reports the diverged
-/// lanes, as on the hardware): such a region runs the same in a diverged
-/// and in a converged warp, and the warp is whole again at `p`.
-fn lane_guards(blocks: &[Block]) -> Vec<Option<usize>> {
+/// per-thread guards around side effects and around collectives with an
+/// explicit member mask (`scf.if` on the thread's exec bit, which
+/// `convert-scf-to-cf` turns into a branch around the guarded ops). A
+/// terminator is a lane guard when its immediate post-dominator `p`
+/// (`ipdom`, from [`immediate_post_dominators`] of `successors`) is a block
+/// of the function and the blocks between it and `p` (reachable from its
+/// successors without passing `p`) form no cycle and hold no barrier: such
+/// a region runs the same in a diverged and in a converged warp, and the
+/// warp is whole again at `p`. Warp collectives may be inside: they run
+/// over the lanes of the diverged group (as on the hardware), so their
+/// member masks must name that group's lanes.
+fn lane_guards(
+    blocks: &[Block],
+    successors: &[Vec<usize>],
+    ipdom: &[Option<usize>],
+) -> Vec<Option<usize>> {
     let n = blocks.len();
-    let successors: Vec<Vec<usize>> = blocks
+    let barrier: Vec<bool> = blocks
+        .iter()
+        .map(|block| {
+            block
+                .ops
+                .iter()
+                .any(|op| matches!(op.kind, OpKind::Warp(WarpOp::Barrier { .. })))
+        })
+        .collect();
+    (0..n)
+        .map(|block| {
+            let join = ipdom[block].filter(|&join| join < n)?;
+            (successors[block].len() >= 2
+                && guard_region_is_plain(block, join, successors, &barrier))
+            .then_some(join)
+        })
+        .collect()
+}
+
+/// Per block, its distinct successors in ascending order.
+fn block_successors(blocks: &[Block]) -> Vec<Vec<usize>> {
+    blocks
         .iter()
         .map(|block| {
             let mut list: Vec<usize> = block
@@ -1126,34 +1168,17 @@ fn lane_guards(blocks: &[Block]) -> Vec<Option<usize>> {
             list.dedup();
             list
         })
-        .collect();
-    let ipdom = immediate_post_dominators(&successors);
-    let collective: Vec<bool> = blocks
-        .iter()
-        .map(|block| {
-            block
-                .ops
-                .iter()
-                .any(|op| matches!(op.kind, OpKind::Warp(kind) if kind != WarpOp::ActiveMask))
-        })
-        .collect();
-    (0..n)
-        .map(|block| {
-            let join = ipdom[block].filter(|&join| join < n)?;
-            (successors[block].len() >= 2
-                && guard_region_is_plain(block, join, &successors, &collective))
-            .then_some(join)
-        })
         .collect()
 }
 
 /// Whether the blocks reachable from `branch`'s successors without passing
-/// `join` are acyclic, exclude `branch`, and hold no warp operation.
+/// `join` are acyclic, exclude `branch`, and hold no barrier (`barrier[b]`:
+/// block `b` holds one).
 fn guard_region_is_plain(
     branch: usize,
     join: usize,
     successors: &[Vec<usize>],
-    collective: &[bool],
+    barrier: &[bool],
 ) -> bool {
     // Iterative DFS with colours: 1 = on the stack, 2 = done.
     let mut colour = vec![0u8; successors.len()];
@@ -1168,7 +1193,7 @@ fn guard_region_is_plain(
             match colour[successor] {
                 1 => return false,
                 0 => {
-                    if collective[successor] {
+                    if barrier[successor] {
                         return false;
                     }
                     colour[successor] = 1;
@@ -1288,15 +1313,15 @@ mod tests {
     }
 
     #[test]
-    fn guard_regions_are_acyclic_and_free_of_collectives() {
+    fn guard_regions_are_acyclic_and_free_of_barriers() {
         let successors = vec![vec![1, 2], vec![2], vec![3, 2], vec![]];
         let plain = vec![false; 4];
         // 0's region {1} (up to 2) is plain; 2's region {2} is a cycle.
         assert!(guard_region_is_plain(0, 2, &successors, &plain));
         assert!(!guard_region_is_plain(2, 3, &successors, &plain));
-        let mut collective = plain.clone();
-        collective[1] = true;
-        assert!(!guard_region_is_plain(0, 2, &successors, &collective));
+        let mut barrier = plain.clone();
+        barrier[1] = true;
+        assert!(!guard_region_is_plain(0, 2, &successors, &barrier));
         // A cycle inside the region, not through the branch.
         let looping = vec![vec![1, 3], vec![2], vec![1, 3], vec![]];
         assert!(!guard_region_is_plain(0, 3, &looping, &[false; 4]));

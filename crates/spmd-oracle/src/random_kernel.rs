@@ -270,17 +270,17 @@ impl RandomKernel {
 }
 
 /// xorshift64* seeded through splitmix64 (so every seed, 0 included, works).
-struct XorShift(u64);
+pub(crate) struct XorShift(u64);
 
 impl XorShift {
-    fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         Self((z ^ (z >> 31)) | 1)
     }
 
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -288,20 +288,20 @@ impl XorShift {
     }
 
     /// Uniform in `0..bound` (`bound > 0`).
-    fn below(&mut self, bound: usize) -> usize {
+    pub(crate) fn below(&mut self, bound: usize) -> usize {
         (self.next() % bound as u64) as usize
     }
 
     /// Uniform in `low..high` (`low < high`).
-    fn range(&mut self, low: usize, high: usize) -> usize {
+    pub(crate) fn range(&mut self, low: usize, high: usize) -> usize {
         low + self.below(high - low)
     }
 
-    fn chance(&mut self, probability: f64) -> bool {
+    pub(crate) fn chance(&mut self, probability: f64) -> bool {
         ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < probability
     }
 
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+    pub(crate) fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
     }
 }

@@ -9,41 +9,95 @@
 //!
 //! ## Control flow
 //!
+//! How a warp may diverge is the executor's [`Reconvergence`] setting
+//! ([`Executor::with_reconvergence`]).
+//!
+//! ### Lane guards ([`Reconvergence::LaneGuards`], the default)
+//!
 //! Wave-level code lowered to NVVM (`spmd-lower-to-nvvm`) promises that the
 //! warp never diverges, except around the per-thread guards of side effects
-//! (`scf.if` on the thread's exec bit, which `convert-scf-to-cf` turns into
-//! a branch around the guarded ops). So, at a terminator with two or more
-//! successors:
+//! and of collectives with an explicit member mask (`scf.if` on the
+//! thread's exec bit, which `convert-scf-to-cf` turns into a branch around
+//! the guarded ops). So, at a terminator with two or more successors:
 //!
 //! * if every executing lane picks the same block, the warp goes there
 //!   (each lane binds its own block arguments);
 //! * otherwise, if the terminator is a *lane guard* (its immediate
 //!   post-dominator `p` is a block of the function and the blocks between
-//!   them form no cycle and hold no warp collective or barrier, see
-//!   `program::lane_guards`), the warp splits: the lanes of each successor
-//!   run, one group after the other (in successor order), up to `p`, where
-//!   the warp is whole again (a reconvergence stack, as in pre-Volta
-//!   hardware);
+//!   them form no cycle and hold no barrier, see `program::lane_guards`),
+//!   the warp splits: the lanes of each successor run, one group after the
+//!   other (in successor order), up to `p`, where the warp is whole again
+//!   (a reconvergence stack, as in pre-Volta hardware). A collective inside
+//!   runs over the group's lanes;
 //! * otherwise the run stops with [`WarpError::WarpDiverged`], naming the
 //!   branch and every lane's choice.
 //!
 //! A return must be taken by every live lane of the warp together.
 //!
+//! ### SIMT reconvergence ([`Reconvergence::ImmediatePostDominator`])
+//!
+//! The reference for *thread-level* code with collectives (a `gpu.func`
+//! reading `gpu.thread_id`, an `llvm.func ptx_kernelcc` from clang), run
+//! as pre-Volta hardware runs it, so that a lowering of the same kernel to
+//! wave-level code can be checked against it:
+//!
+//! * a warp may diverge at any terminator: the top entry of the stack
+//!   splits into one entry per chosen successor (the first successor's
+//!   lanes run first), which reconverge at the branch's immediate
+//!   post-dominator, where the entry below waits (the same stack as for
+//!   lane guards);
+//! * where the immediate post-dominator is the virtual exit (some path
+//!   returns without passing a common block) or there is none (an infinite
+//!   loop), the entries have no join: each runs until its lanes return;
+//! * lanes may return while diverged: a returning lane is finished (its
+//!   results recorded) and leaves the mask of every entry; entries left
+//!   without lanes are popped;
+//! * a barrier must be reached by every lane of the warp that has not
+//!   returned, together ([`WarpError::PartialWarp`] otherwise). Since the
+//!   groups of a split run one after the other, a group that reaches a
+//!   barrier while a later group would have returned without one is
+//!   reported too (`if (tid >= n) return;` before a barrier must list the
+//!   return as the first successor);
+//! * collectives see the lanes of the top entry: `activemask` is the set of
+//!   lanes executing together.
+//!
+//! Why the immediate post-dominator: it is where the hardware's own
+//! reconvergence (the SSY/SYNC stack of pre-Volta GPUs, the compiler's
+//! `BSSY`/`BSYNC` on Volta and later) brings a warp back together for
+//! structured code: an `if` rejoins after its `else`, a loop after its
+//! exit, so a collective after the construct sees the lanes that entered
+//! it. Inside divergent code the CUDA programming model does not define
+//! which lanes run together (independent thread scheduling may interleave
+//! or merge the groups), so `activemask` is only well defined where the
+//! warp reconverges; collectives that name their members
+//! (`__shfl_sync(mask, ...)` over lanes that provably run together) mean
+//! the same under every schedule, and that is what this mode checks.
+//!
 //! ## Collectives
 //!
 //! `nvvm.vote.sync` (`ballot`, `any`, `all`, `uni`), `nvvm.shfl.sync`
-//! (`idx`, `up`, `down`, `bfly`, with or without the validity flag) and
-//! `nvvm.bar.warp.sync` and `nvvm.redux.sync` (on `i32`) compute across the warp: every executing lane must
-//! pass the same member mask, and it must be exactly the set of executing
-//! lanes (each executing lane is a member, each member executes it);
-//! otherwise [`WarpError::MemberMask`]. A shuffle from a lane that is not a
-//! member gives poison. What a *poison* vote predicate does is the
-//! executor's [`VotePoison`] setting: by default the vote's result is poison
-//! in every lane, so a program whose votes may see poison (LLVM lets the
-//! lane's bit be anything) is reported where it uses the result.
-//! `llvm.nvvm.activemask` gives the executing lanes. The same operations
-//! called as intrinsics (`llvm.call_intrinsic "llvm.nvvm.vote.ballot.sync"`,
-//! ...) behave the same.
+//! (`idx`, `up`, `down`, `bfly`, with the width in the `c` operand, with or
+//! without the validity flag), `nvvm.bar.warp.sync`, `nvvm.redux.sync`
+//! (`i32`) and `nvvm.match.sync` (`any`, `all`) compute across the warp
+//! under the hardware's member-mask rule (sm_70+): for each executing lane
+//! `l` with member mask `M_l`, `l` must be in `M_l`, and every member `m`
+//! of `M_l` must execute the same collective with `M_m == M_l`. Each
+//! distinct mask is a group that computes the collective on its own (a
+//! converged warp may run one `shfl.sync` as two tiles of 16 lanes with
+//! masks `0x0000ffff` and `0xffff0000`); a ballot, `any`, `all`, `uni`,
+//! `redux` or `match` is over the group, and a shuffle from a lane outside
+//! the group gives poison. A violation is [`WarpError::MemberMask`], which
+//! says whether a lane outside its mask executes the collective or a
+//! member does not (lanes that returned or were never launched count as
+//! not executing, stricter than PTX's "non-exited threads"). What a
+//! *poison* vote predicate does is the executor's [`VotePoison`] setting:
+//! by default the vote's result is poison in every lane of the group, so a
+//! program whose votes may see poison (LLVM lets the lane's bit be
+//! anything) is reported where it uses the result. `llvm.nvvm.activemask`
+//! and `llvm.inline_asm "activemask.b32 $0;"` (clang's `__activemask()`)
+//! give the executing lanes. The same operations called as intrinsics
+//! (`llvm.call_intrinsic "llvm.nvvm.vote.ballot.sync"`,
+//! `"llvm.nvvm.match.all.sync.i32p"`, ...) behave the same.
 //!
 //! ## Barriers
 //!
@@ -51,10 +105,10 @@
 //! only if it covers the whole CTA) and the `llvm.nvvm.barrier*` intrinsics
 //! synchronise the CTA: the warps run round-robin, each until it reaches a
 //! barrier or returns; a barrier must be reached by every live lane of the
-//! warp (it cannot be inside a diverged region), and once every warp that
-//! has not returned waits, they must all wait at the same barrier (same
-//! operation and id: [`WarpError::BarrierMismatch`] otherwise), and all
-//! resume. Warps that returned do not take part (PTX barriers wait for the
+//! warp (it cannot be inside a diverged region, lane guards included), and
+//! once every warp that has not returned waits, they must all wait at the
+//! same barrier (same operation and id: [`WarpError::BarrierMismatch`]
+//! otherwise), and all resume. Warps that returned do not take part (PTX barriers wait for the
 //! non-exited threads).
 //!
 //! ## What runs per lane
@@ -68,7 +122,7 @@
 use super::{Executor, Flow, Frame, GridDims, Position, ThreadId, ThreadState};
 use crate::error::{ExecError, OpSite, PoisonUse};
 use crate::memory::Memory;
-use crate::program::{Function, Op, OpKind, ShuffleKind, VoteKind, WarpOp};
+use crate::program::{Function, Op, OpKind, ReduxKind, ShuffleKind, VoteKind, WarpOp};
 use crate::trace::NoTrace;
 use crate::value::Value;
 use std::fmt;
@@ -96,6 +150,43 @@ pub enum VotePoison {
     True,
 }
 
+/// Where a lockstep warp may diverge, and where it reconverges
+/// ([`Executor::with_reconvergence`]; see the [module docs](self)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reconvergence {
+    /// Wave-level NVVM code (the default): the warp may diverge only at
+    /// lane guards, reconverges at their post-dominator, and returns whole.
+    #[default]
+    LaneGuards,
+    /// Thread-level code run SIMT-style, as pre-Volta hardware does: the
+    /// warp may diverge at any terminator and reconverges at the branch's
+    /// immediate post-dominator; lanes may return while diverged.
+    ImmediatePostDominator,
+}
+
+/// How the member masks of a warp collective break the hardware's rule
+/// (see [`WarpError::MemberMask`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskViolation {
+    /// The lane executes the collective but is not in its own member mask.
+    LaneOutsideMask,
+    /// `member`, named by the lane's mask, does not execute the collective
+    /// with it (it is on another path, waits at a join, has returned or
+    /// was never launched).
+    MemberNotExecuting {
+        /// The missing lane.
+        member: u32,
+    },
+    /// `member`, named by the lane's mask, executes the collective with
+    /// another member mask, `mask`.
+    MemberMaskDiffers {
+        /// The lane with the other mask.
+        member: u32,
+        /// Its mask.
+        mask: u64,
+    },
+}
+
 /// The outcome of a CTA run in lockstep warps.
 #[derive(Clone, Debug, Default)]
 pub struct CtaRun {
@@ -119,6 +210,9 @@ pub struct WarpStats {
     /// Warp collectives executed (votes, shuffles, activemask, warp syncs),
     /// once per warp.
     pub collectives: u64,
+    /// Of those, the ones executed by part of the warp's live lanes (in a
+    /// diverged group, or in a lane guard of wave-level code).
+    pub partial_collectives: u64,
     /// Barriers completed by a CTA.
     pub barriers: u64,
 }
@@ -129,6 +223,7 @@ impl AddAssign for WarpStats {
         self.uniform_branches += other.uniform_branches;
         self.divergent_guards += other.divergent_guards;
         self.collectives += other.collectives;
+        self.partial_collectives += other.partial_collectives;
         self.barriers += other.barriers;
     }
 }
@@ -159,8 +254,9 @@ pub enum WarpError {
         /// Per executing lane: the block it chose (`None`: it returned).
         choices: Vec<(u32, Option<usize>)>,
     },
-    /// A warp collective whose member masks are not all equal to the set of
-    /// executing lanes.
+    /// A warp collective whose member masks break the hardware's rule
+    /// (see the [module docs](self)): the first executing lane, in lane
+    /// order, whose mask is wrong, and how.
     MemberMask {
         /// The warp.
         warp: u32,
@@ -168,8 +264,12 @@ pub enum WarpError {
         site: OpSite,
         /// The executing lanes.
         executing: u64,
-        /// The first member mask that differs from `executing`.
+        /// The lane (in the warp).
+        lane: u32,
+        /// Its member mask.
         member: u64,
+        /// What is wrong with it.
+        violation: MaskViolation,
     },
     /// A warp returned, or reached a barrier, with lanes missing (inside a
     /// diverged region).
@@ -211,8 +311,17 @@ pub enum WarpError {
 impl fmt::Display for WarpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Lane { thread, block, error } => write!(f, "thread {thread} in block {block}: {error}"),
-            Self::WarpDiverged { warp, block, site, choices } => {
+            Self::Lane {
+                thread,
+                block,
+                error,
+            } => write!(f, "thread {thread} in block {block}: {error}"),
+            Self::WarpDiverged {
+                warp,
+                block,
+                site,
+                choices,
+            } => {
                 let choices: Vec<String> = choices
                     .iter()
                     .map(|(lane, choice)| match choice {
@@ -226,20 +335,53 @@ impl fmt::Display for WarpError {
                     choices.join(" ")
                 )
             }
-            Self::MemberMask { warp, site, executing, member } => write!(
-                f,
-                "warp {warp}: {site} has member mask {member:#x} but lanes {executing:#x} execute it"
-            ),
-            Self::PartialWarp { warp, site, executing, live } => write!(
+            Self::MemberMask {
+                warp,
+                site,
+                executing,
+                lane,
+                member,
+                violation,
+            } => {
+                write!(
+                    f,
+                    "warp {warp}: lane {lane} runs {site} with member mask {member:#x}, "
+                )?;
+                match violation {
+                    MaskViolation::LaneOutsideMask => write!(f, "which does not name the lane")?,
+                    MaskViolation::MemberNotExecuting { member } => {
+                        write!(f, "but member lane {member} does not execute it")?
+                    }
+                    MaskViolation::MemberMaskDiffers { member, mask } => write!(
+                        f,
+                        "but member lane {member} executes it with mask {mask:#x}"
+                    )?,
+                }
+                write!(f, " (executing lanes {executing:#x})")
+            }
+            Self::PartialWarp {
+                warp,
+                site,
+                executing,
+                live,
+            } => write!(
                 f,
                 "warp {warp} reached {site} with lanes {executing:#x} of its live lanes {live:#x}"
             ),
             Self::BarrierMismatch { waiting } => {
-                let waiting: Vec<String> =
-                    waiting.iter().map(|(warp, site, id)| format!("warp {warp} at {site} (barrier {id})")).collect();
-                write!(f, "warps wait at different barriers: {}", waiting.join(", "))
+                let waiting: Vec<String> = waiting
+                    .iter()
+                    .map(|(warp, site, id)| format!("warp {warp} at {site} (barrier {id})"))
+                    .collect();
+                write!(
+                    f,
+                    "warps wait at different barriers: {}",
+                    waiting.join(", ")
+                )
             }
-            Self::OutOfFuel { warp, fuel } => write!(f, "warp {warp} ran out of fuel after {fuel} blocks"),
+            Self::OutOfFuel { warp, fuel } => {
+                write!(f, "warp {warp} ran out of fuel after {fuel} blocks")
+            }
             Self::UnknownFunction { name } => write!(f, "no function @{name} in the module"),
             Self::BadLaunch { detail } => write!(f, "bad launch: {detail}"),
         }
@@ -298,6 +440,18 @@ impl Warp {
         }
         self.next_op = 0;
         self.entered = false;
+    }
+
+    /// Lane `lane` returned `values`: it leaves the live lanes and every
+    /// stack entry; entries left without lanes are popped.
+    fn finish(&mut self, lane: usize, values: Vec<Value>) {
+        self.results[lane] = values;
+        let bit = !(1u64 << lane);
+        self.live &= bit;
+        for entry in &mut self.stack {
+            entry.mask &= bit;
+        }
+        self.stack.retain(|entry| entry.mask != 0);
     }
 }
 
@@ -534,7 +688,6 @@ impl Executor {
         warp: &mut Warp,
         cta: &mut Cta,
     ) -> Result<Option<Status>, WarpError> {
-        let terminator = &function.blocks[top.block].terminator;
         let mut flows = Vec::new();
         for lane in lanes_of(top.mask) {
             let at = position(index, function, top.block, &warp.lanes[lane].frame);
@@ -546,79 +699,12 @@ impl Executor {
                 .map_err(|error| lane_error(warp.index, lane, top.block, cta.dims, error))?;
             flows.push((lane, flow));
         }
-        let site = || site_of(function, terminator.site);
-        if flows
-            .iter()
-            .all(|(_, flow)| matches!(flow, Flow::Return(_)))
-        {
-            if warp.stack.len() > 1 || top.mask != warp.live {
-                return Err(WarpError::PartialWarp {
-                    warp: warp.index,
-                    site: site(),
-                    executing: top.mask,
-                    live: warp.live,
-                });
-            }
-            for (lane, flow) in flows {
-                if let Flow::Return(values) = flow {
-                    warp.results[lane] = values;
-                }
-            }
-            return Ok(Some(Status::Done));
-        }
-        let choices: Vec<(usize, Option<usize>)> = flows
-            .iter()
-            .map(|(lane, flow)| match flow {
-                Flow::Goto(block) => (*lane, Some(*block)),
-                Flow::Return(_) => (*lane, None),
-            })
-            .collect();
-        let first = choices[0].1;
-        if choices.iter().all(|(_, choice)| *choice == first) {
-            if terminator.successors.len() >= 2 {
-                cta.stats.uniform_branches += 1;
-            }
-            warp.goto(first.expect("all lanes branch"));
-            return Ok(None);
-        }
-        let join = function.lane_guards[top.block]
-            .filter(|_| choices.iter().all(|(_, choice)| choice.is_some()));
-        let Some(join) = join else {
-            return Err(WarpError::WarpDiverged {
-                warp: warp.index,
-                block: top.block,
-                site: site(),
-                choices: choices
-                    .iter()
-                    .map(|&(lane, choice)| (lane as u32, choice))
-                    .collect(),
-            });
-        };
-        cta.stats.divergent_guards += 1;
-        // The current entry waits at the join; one entry per other target,
-        // pushed so that the first successor's lanes run first.
-        warp.goto(join);
-        let mut targets: Vec<(usize, u64)> = Vec::new();
-        for successor in &terminator.successors {
-            let mask = choices
-                .iter()
-                .filter(|(_, choice)| *choice == Some(successor.block))
-                .fold(0u64, |mask, (lane, _)| mask | (1u64 << lane));
-            if mask != 0
-                && successor.block != join
-                && !targets.iter().any(|(block, _)| *block == successor.block)
-            {
-                targets.push((successor.block, mask));
+        match self.reconvergence {
+            Reconvergence::LaneGuards => guarded_terminator(function, top, warp, cta, flows),
+            Reconvergence::ImmediatePostDominator => {
+                Ok(simt_terminator(function, top, warp, cta, flows))
             }
         }
-        for &(block, mask) in targets.iter().rev() {
-            warp.stack.push(Entry {
-                block,
-                mask,
-                join: Some(join),
-            });
-        }
-        Ok(None)
     }
 
     /// A warp collective or barrier for the executing lanes of `top`.
@@ -631,167 +717,50 @@ impl Executor {
         warp: &mut Warp,
         cta: &mut Cta,
     ) -> Result<Step, WarpError> {
-        let site = || site_of(function, op.site);
+        let operands = Operands {
+            op,
+            function,
+            warp,
+            block: top.block,
+            dims: cta.dims,
+        };
         let executing = top.mask;
-        let dims = cta.dims;
-        let warp_index = warp.index;
-        let lane_fail =
-            |lane: usize, error: ExecError| lane_error(warp_index, lane, top.block, dims, error);
-        let read = |warp: &Warp, lane: usize, operand: usize| -> Result<Value, WarpError> {
-            warp.lanes[lane].frame.slots[op.operands[operand] as usize]
-                .ok_or_else(|| lane_fail(lane, ExecError::UndefinedValue { site: site() }))
-        };
-        let read_u32 = |warp: &Warp, lane: usize, operand: usize| -> Result<u32, WarpError> {
-            match read(warp, lane, operand)? {
-                Value::Int(value) => Ok(value.unsigned() as u32),
-                Value::Poison => Err(lane_fail(
-                    lane,
-                    ExecError::PoisonUsed {
-                        site: site(),
-                        usage: PoisonUse::Collective,
-                    },
-                )),
-                other => Err(lane_fail(
-                    lane,
-                    ExecError::TypeMismatch {
-                        site: site(),
-                        detail: format!("expected an i32, found {other}"),
-                    },
-                )),
-            }
-        };
-        let check_members_at = |warp: &Warp, operand: usize| -> Result<(), WarpError> {
-            for lane in lanes_of(executing) {
-                let member = u64::from(read_u32(warp, lane, operand)?);
-                if member != executing {
-                    return Err(WarpError::MemberMask {
-                        warp: warp.index,
-                        site: site(),
-                        executing,
-                        member,
-                    });
-                }
-            }
-            Ok(())
-        };
-        let check_members = |warp: &Warp| check_members_at(warp, 0);
-        let results: Vec<(usize, Value)> = match kind {
+        let results = match kind {
             WarpOp::ActiveMask => lanes_of(executing)
                 .map(|lane| (lane, Value::i32(executing as u32 as i32)))
                 .collect(),
             WarpOp::WarpSync => {
-                check_members(warp)?;
+                operands.groups(executing, 0)?;
                 Vec::new()
             }
-            WarpOp::Redux(redux) => {
-                check_members_at(warp, 1)?;
-                let mut total = None;
-                for lane in lanes_of(executing) {
-                    let value = read_u32(warp, lane, 0)?;
-                    total = Some(total.map_or(value, |total| redux.combine(total, value)));
-                }
-                let value = Value::i32(total.unwrap_or(0) as i32);
-                lanes_of(executing).map(|lane| (lane, value)).collect()
-            }
-            WarpOp::Vote(vote) => {
-                check_members(warp)?;
-                let mut predicates = Vec::new();
-                for lane in lanes_of(executing) {
-                    predicates.push(match read(warp, lane, 1)? {
-                        Value::Int(flag) if flag.width() == 1 => Some(flag.is_true()),
-                        Value::Poison => match self.vote_poison {
-                            VotePoison::Poison => None,
-                            VotePoison::False => Some(false),
-                            VotePoison::True => Some(true),
-                        },
-                        other => {
-                            return Err(lane_fail(
-                                lane,
-                                ExecError::TypeMismatch {
-                                    site: site(),
-                                    detail: format!("expected an i1, found {other}"),
-                                },
-                            ))
-                        }
-                    });
-                }
-                let value = if predicates.iter().any(Option::is_none) {
-                    Value::Poison
-                } else {
-                    let bits: Vec<bool> = predicates.into_iter().flatten().collect();
-                    match vote {
-                        VoteKind::Ballot => Value::i32(
-                            lanes_of(executing)
-                                .zip(&bits)
-                                .fold(0u32, |mask, (lane, &bit)| mask | (u32::from(bit) << lane))
-                                as i32,
-                        ),
-                        VoteKind::Any => Value::bool(bits.iter().any(|&bit| bit)),
-                        VoteKind::All => Value::bool(bits.iter().all(|&bit| bit)),
-                        VoteKind::Uni => Value::bool(bits.iter().all(|&bit| bit == bits[0])),
-                    }
-                };
-                lanes_of(executing).map(|lane| (lane, value)).collect()
-            }
+            WarpOp::Redux(redux) => operands.redux(redux, executing)?,
+            WarpOp::Vote(vote) => operands.vote(vote, executing, self.vote_poison)?,
+            WarpOp::Match { all } => operands.matching(all, executing, cta.memory)?,
             WarpOp::Shuffle { kind, with_flag } => {
-                check_members(warp)?;
-                let mut results = Vec::new();
-                for lane in lanes_of(executing) {
-                    let (offset, clamp) = (read_u32(warp, lane, 2)?, read_u32(warp, lane, 3)?);
-                    let (source, valid) = shuffle_source(kind, lane as u32, offset, clamp);
-                    let value = if executing & (1u64 << source) != 0 {
-                        read(warp, source as usize, 1)?
-                    } else {
-                        Value::Poison
-                    };
-                    let value = if with_flag {
-                        Value::Aggregate(cta.memory.make_aggregate(vec![value, Value::bool(valid)]))
-                    } else {
-                        value
-                    };
-                    results.push((lane, value));
-                }
-                results
+                operands.shuffle(kind, with_flag, executing, cta.memory)?
             }
             WarpOp::Barrier { has_id, has_count } => {
-                if warp.stack.len() > 1 || executing != warp.live {
+                let diverged = match self.reconvergence {
+                    Reconvergence::LaneGuards => warp.stack.len() > 1,
+                    Reconvergence::ImmediatePostDominator => false,
+                };
+                if diverged || executing != warp.live {
                     return Err(WarpError::PartialWarp {
                         warp: warp.index,
-                        site: site(),
+                        site: operands.site(),
                         executing,
                         live: warp.live,
                     });
                 }
-                let mut id = None;
-                for lane in lanes_of(executing) {
-                    let this = if has_id {
-                        i64::from(read_u32(warp, lane, 0)?)
-                    } else {
-                        0
-                    };
-                    if has_count {
-                        let count = read_u32(warp, lane, usize::from(has_id))?;
-                        let whole = dims.threads_per_block().div_ceil(dims.subgroup_size)
-                            * dims.subgroup_size;
-                        if count != whole && count != dims.threads_per_block() {
-                            return Err(lane_fail(lane, ExecError::Unsupported { site: site() }));
-                        }
-                    }
-                    if id.is_some_and(|id| id != this) {
-                        return Err(lane_fail(
-                            lane,
-                            ExecError::PoisonUsed {
-                                site: site(),
-                                usage: PoisonUse::Collective,
-                            },
-                        ));
-                    }
-                    id = Some(this);
-                }
-                return Ok(Step::Barrier(id.unwrap_or(0)));
+                return operands
+                    .barrier(has_id, has_count, executing)
+                    .map(Step::Barrier);
             }
         };
         cta.stats.collectives += 1;
+        if executing != warp.live {
+            cta.stats.partial_collectives += 1;
+        }
         if let Some(&slot) = op.results.first() {
             for (lane, value) in results {
                 warp.lanes[lane].frame.slots[slot as usize] = Some(value);
@@ -799,6 +768,457 @@ impl Executor {
         }
         Ok(Step::Continue)
     }
+}
+
+/// The operands of a warp operation, read lane by lane.
+struct Operands<'a> {
+    op: &'a Op,
+    function: &'a Function,
+    warp: &'a Warp,
+    block: usize,
+    dims: GridDims,
+}
+
+impl Operands<'_> {
+    fn site(&self) -> OpSite {
+        site_of(self.function, self.op.site)
+    }
+
+    fn fail(&self, lane: usize, error: ExecError) -> WarpError {
+        lane_error(self.warp.index, lane, self.block, self.dims, error)
+    }
+
+    fn read(&self, lane: usize, operand: usize) -> Result<Value, WarpError> {
+        self.warp.lanes[lane].frame.slots[self.op.operands[operand] as usize]
+            .ok_or_else(|| self.fail(lane, ExecError::UndefinedValue { site: self.site() }))
+    }
+
+    /// An `i32` operand (zero-extended); poison is an error.
+    fn read_u32(&self, lane: usize, operand: usize) -> Result<u32, WarpError> {
+        match self.read(lane, operand)? {
+            Value::Int(value) => Ok(value.unsigned() as u32),
+            Value::Poison => Err(self.fail(
+                lane,
+                ExecError::PoisonUsed {
+                    site: self.site(),
+                    usage: PoisonUse::Collective,
+                },
+            )),
+            other => Err(self.fail(
+                lane,
+                ExecError::TypeMismatch {
+                    site: self.site(),
+                    detail: format!("expected an i32, found {other}"),
+                },
+            )),
+        }
+    }
+
+    /// The groups of lanes that compute the collective together, from the
+    /// member masks in operand `operand` (see [`member_groups`]).
+    fn groups(&self, executing: u64, operand: usize) -> Result<Vec<u64>, WarpError> {
+        let mut masks = Vec::new();
+        for lane in lanes_of(executing) {
+            masks.push((lane, u64::from(self.read_u32(lane, operand)?)));
+        }
+        member_groups(executing, &masks).map_err(|(lane, member, violation)| {
+            WarpError::MemberMask {
+                warp: self.warp.index,
+                site: self.site(),
+                executing,
+                lane: lane as u32,
+                member,
+                violation,
+            }
+        })
+    }
+
+    /// `redux.sync`: operands value, member mask.
+    fn redux(&self, redux: ReduxKind, executing: u64) -> Result<Vec<(usize, Value)>, WarpError> {
+        let mut results = Vec::new();
+        for group in self.groups(executing, 1)? {
+            let mut total = None;
+            for lane in lanes_of(group) {
+                let value = self.read_u32(lane, 0)?;
+                total = Some(total.map_or(value, |total| redux.combine(total, value)));
+            }
+            let value = Value::i32(total.unwrap_or(0) as i32);
+            results.extend(lanes_of(group).map(|lane| (lane, value)));
+        }
+        Ok(results)
+    }
+
+    /// A lane's vote: `None` for poison (under [`VotePoison::Poison`]).
+    fn predicate(&self, lane: usize, poison: VotePoison) -> Result<Option<bool>, WarpError> {
+        match self.read(lane, 1)? {
+            Value::Int(flag) if flag.width() == 1 => Ok(Some(flag.is_true())),
+            Value::Poison => Ok(match poison {
+                VotePoison::Poison => None,
+                VotePoison::False => Some(false),
+                VotePoison::True => Some(true),
+            }),
+            other => Err(self.fail(
+                lane,
+                ExecError::TypeMismatch {
+                    site: self.site(),
+                    detail: format!("expected an i1, found {other}"),
+                },
+            )),
+        }
+    }
+
+    /// `vote.sync`: operands member mask, predicate.
+    fn vote(
+        &self,
+        vote: VoteKind,
+        executing: u64,
+        poison: VotePoison,
+    ) -> Result<Vec<(usize, Value)>, WarpError> {
+        let mut results = Vec::new();
+        for group in self.groups(executing, 0)? {
+            let mut bits = Vec::new();
+            for lane in lanes_of(group) {
+                bits.push((lane, self.predicate(lane, poison)?));
+            }
+            let value = if bits.iter().any(|(_, bit)| bit.is_none()) {
+                Value::Poison
+            } else {
+                let bits: Vec<(usize, bool)> = bits
+                    .into_iter()
+                    .map(|(lane, bit)| (lane, bit == Some(true)))
+                    .collect();
+                match vote {
+                    VoteKind::Ballot => Value::i32(
+                        bits.iter()
+                            .fold(0u32, |mask, &(lane, bit)| mask | (u32::from(bit) << lane))
+                            as i32,
+                    ),
+                    VoteKind::Any => Value::bool(bits.iter().any(|&(_, bit)| bit)),
+                    VoteKind::All => Value::bool(bits.iter().all(|&(_, bit)| bit)),
+                    VoteKind::Uni => Value::bool(bits.iter().all(|&(_, bit)| bit == bits[0].1)),
+                }
+            };
+            results.extend(lanes_of(group).map(|lane| (lane, value)));
+        }
+        Ok(results)
+    }
+
+    /// `match.sync`: operands member mask, value. A poison value in the
+    /// group makes every result of the group poison (each lane's mask may
+    /// depend on it).
+    fn matching(
+        &self,
+        all: bool,
+        executing: u64,
+        memory: &mut Memory,
+    ) -> Result<Vec<(usize, Value)>, WarpError> {
+        let mut results = Vec::new();
+        for group in self.groups(executing, 0)? {
+            let mut values = Vec::new();
+            for lane in lanes_of(group) {
+                values.push((lane, self.read(lane, 1)?));
+            }
+            let poison = values.iter().any(|(_, value)| *value == Value::Poison);
+            let same = |value: &Value| {
+                values
+                    .iter()
+                    .filter(|(_, other)| other == value)
+                    .fold(0u32, |mask, &(lane, _)| mask | (1 << lane))
+            };
+            let uniform = values.iter().all(|(_, value)| *value == values[0].1);
+            for (lane, value) in &values {
+                let result =
+                    match (poison, all) {
+                        (true, false) => Value::Poison,
+                        (true, true) => Value::Aggregate(
+                            memory.make_aggregate(vec![Value::Poison, Value::Poison]),
+                        ),
+                        (false, false) => Value::i32(same(value) as i32),
+                        (false, true) => {
+                            let mask = if uniform { group as u32 } else { 0 };
+                            Value::Aggregate(memory.make_aggregate(vec![
+                                Value::i32(mask as i32),
+                                Value::bool(uniform),
+                            ]))
+                        }
+                    };
+                results.push((*lane, result));
+            }
+        }
+        Ok(results)
+    }
+
+    /// `shfl.sync`: operands member mask, value, lane or offset,
+    /// mask-and-clamp. A source lane outside the lane's group gives poison.
+    fn shuffle(
+        &self,
+        kind: ShuffleKind,
+        with_flag: bool,
+        executing: u64,
+        memory: &mut Memory,
+    ) -> Result<Vec<(usize, Value)>, WarpError> {
+        let mut results = Vec::new();
+        for group in self.groups(executing, 0)? {
+            for lane in lanes_of(group) {
+                let (offset, clamp) = (self.read_u32(lane, 2)?, self.read_u32(lane, 3)?);
+                let (source, valid) = shuffle_source(kind, lane as u32, offset, clamp);
+                let value = if group & (1u64 << source) != 0 {
+                    self.read(source as usize, 1)?
+                } else {
+                    Value::Poison
+                };
+                let value = if with_flag {
+                    Value::Aggregate(memory.make_aggregate(vec![value, Value::bool(valid)]))
+                } else {
+                    value
+                };
+                results.push((lane, value));
+            }
+        }
+        Ok(results)
+    }
+
+    /// A CTA barrier's id (every lane must pass the same); its thread
+    /// count, if any, must cover the CTA.
+    fn barrier(&self, has_id: bool, has_count: bool, executing: u64) -> Result<i64, WarpError> {
+        let mut id = None;
+        for lane in lanes_of(executing) {
+            let this = if has_id {
+                i64::from(self.read_u32(lane, 0)?)
+            } else {
+                0
+            };
+            if has_count {
+                let count = self.read_u32(lane, usize::from(has_id))?;
+                let threads = self.dims.threads_per_block();
+                let whole = threads.div_ceil(self.dims.subgroup_size) * self.dims.subgroup_size;
+                if count != whole && count != threads {
+                    return Err(self.fail(lane, ExecError::Unsupported { site: self.site() }));
+                }
+            }
+            if id.is_some_and(|id| id != this) {
+                return Err(self.fail(
+                    lane,
+                    ExecError::PoisonUsed {
+                        site: self.site(),
+                        usage: PoisonUse::Collective,
+                    },
+                ));
+            }
+            id = Some(this);
+        }
+        Ok(id.unwrap_or(0))
+    }
+}
+
+/// The hardware's member-mask rule (sm_70+) for a collective run by the
+/// lanes `executing`, each with its mask (`masks`: lane, mask, in lane
+/// order): every executing lane is in its own mask, and every member of
+/// its mask executes the collective with the same mask. The lanes then
+/// fall into groups (the distinct masks), each computing the collective on
+/// its own: one group of the whole warp in a converged warp, or e.g. two
+/// halves of 16 lanes with masks `0x0000ffff` and `0xffff0000`
+/// (cooperative groups' `tiled_partition<16>`). The groups, in the order
+/// of their first lane, or the first lane (in lane order) that breaks the
+/// rule with its mask and how.
+fn member_groups(
+    executing: u64,
+    masks: &[(usize, u64)],
+) -> Result<Vec<u64>, (usize, u64, MaskViolation)> {
+    let mask_of = |lane: usize| {
+        masks
+            .iter()
+            .find(|&&(other, _)| other == lane)
+            .map(|&(_, mask)| mask)
+    };
+    let mut groups = Vec::new();
+    for &(lane, mask) in masks {
+        if mask & (1u64 << lane) == 0 {
+            return Err((lane, mask, MaskViolation::LaneOutsideMask));
+        }
+        for member in lanes_of(mask) {
+            let member_mask = mask_of(member).filter(|_| executing & (1u64 << member) != 0);
+            match member_mask {
+                None => {
+                    let member = member as u32;
+                    return Err((lane, mask, MaskViolation::MemberNotExecuting { member }));
+                }
+                Some(other) if other != mask => {
+                    let violation = MaskViolation::MemberMaskDiffers {
+                        member: member as u32,
+                        mask: other,
+                    };
+                    return Err((lane, mask, violation));
+                }
+                Some(_) => {}
+            }
+        }
+        if !groups.contains(&mask) {
+            groups.push(mask);
+        }
+    }
+    Ok(groups)
+}
+
+/// [`Reconvergence::LaneGuards`]: the lanes' `flows` at the terminator of
+/// `top`'s block. Lanes may disagree only at a lane guard, and return only
+/// all together with the whole warp.
+fn guarded_terminator(
+    function: &Function,
+    top: Entry,
+    warp: &mut Warp,
+    cta: &mut Cta,
+    flows: Vec<(usize, Flow)>,
+) -> Result<Option<Status>, WarpError> {
+    let terminator = &function.blocks[top.block].terminator;
+    let site = || site_of(function, terminator.site);
+    if flows
+        .iter()
+        .all(|(_, flow)| matches!(flow, Flow::Return(_)))
+    {
+        if warp.stack.len() > 1 || top.mask != warp.live {
+            return Err(WarpError::PartialWarp {
+                warp: warp.index,
+                site: site(),
+                executing: top.mask,
+                live: warp.live,
+            });
+        }
+        for (lane, flow) in flows {
+            if let Flow::Return(values) = flow {
+                warp.results[lane] = values;
+            }
+        }
+        return Ok(Some(Status::Done));
+    }
+    let choices: Vec<(usize, Option<usize>)> = flows
+        .iter()
+        .map(|(lane, flow)| match flow {
+            Flow::Goto(block) => (*lane, Some(*block)),
+            Flow::Return(_) => (*lane, None),
+        })
+        .collect();
+    let first = choices[0].1;
+    if choices.iter().all(|(_, choice)| *choice == first) {
+        if terminator.successors.len() >= 2 {
+            cta.stats.uniform_branches += 1;
+        }
+        warp.goto(first.expect("all lanes branch"));
+        return Ok(None);
+    }
+    let join = function.lane_guards[top.block]
+        .filter(|_| choices.iter().all(|(_, choice)| choice.is_some()));
+    let Some(join) = join else {
+        return Err(WarpError::WarpDiverged {
+            warp: warp.index,
+            block: top.block,
+            site: site(),
+            choices: choices
+                .iter()
+                .map(|&(lane, choice)| (lane as u32, choice))
+                .collect(),
+        });
+    };
+    cta.stats.divergent_guards += 1;
+    let choices: Vec<(usize, usize)> = choices
+        .into_iter()
+        .filter_map(|(lane, choice)| Some((lane, choice?)))
+        .collect();
+    split(warp, function, top.block, &choices, Some(join));
+    Ok(None)
+}
+
+/// [`Reconvergence::ImmediatePostDominator`]: the lanes' `flows` at the
+/// terminator of `top`'s block. Returning lanes finish; the others go on
+/// together, or split and reconverge at the block's immediate
+/// post-dominator (nowhere when that is the virtual exit).
+fn simt_terminator(
+    function: &Function,
+    top: Entry,
+    warp: &mut Warp,
+    cta: &mut Cta,
+    flows: Vec<(usize, Flow)>,
+) -> Option<Status> {
+    let mut choices = Vec::new();
+    for (lane, flow) in flows {
+        match flow {
+            Flow::Return(values) => warp.finish(lane, values),
+            Flow::Goto(block) => choices.push((lane, block)),
+        }
+    }
+    if warp.stack.is_empty() {
+        return Some(Status::Done);
+    }
+    let Some(&(_, first)) = choices.first() else {
+        // The top entry's lanes all returned: the entry below resumes.
+        warp.next_op = 0;
+        warp.entered = false;
+        return None;
+    };
+    let terminator = &function.blocks[top.block].terminator;
+    if choices.iter().all(|&(_, block)| block == first) {
+        if terminator.successors.len() >= 2 {
+            cta.stats.uniform_branches += 1;
+        }
+        warp.goto(first);
+        return None;
+    }
+    cta.stats.divergent_guards += 1;
+    split(
+        warp,
+        function,
+        top.block,
+        &choices,
+        function.post_dominators[top.block],
+    );
+    None
+}
+
+/// Splits the top entry of `warp`, at the terminator of `block`, by the
+/// lanes' `choices` (lane, successor block). With a `join`, the entry
+/// waits there (it is dropped when it would wait at its own join, where it
+/// is popped anyway) and each other target gets an entry that runs up to
+/// `join`; without, the entry is replaced by one per target, which keep
+/// its join (none, unless the branch cannot reach a return). The first
+/// successor's lanes run first.
+fn split(
+    warp: &mut Warp,
+    function: &Function,
+    block: usize,
+    choices: &[(usize, usize)],
+    join: Option<usize>,
+) {
+    let outer = warp.stack.pop().expect("the warp runs an entry");
+    if let Some(join) = join.filter(|&join| outer.join != Some(join)) {
+        warp.stack.push(Entry {
+            block: join,
+            mask: outer.mask,
+            join: outer.join,
+        });
+    }
+    let inner_join = join.or(outer.join);
+    let mut targets: Vec<(usize, u64)> = Vec::new();
+    for successor in &function.blocks[block].terminator.successors {
+        let mask = choices
+            .iter()
+            .filter(|&&(_, choice)| choice == successor.block)
+            .fold(0u64, |mask, &(lane, _)| mask | (1u64 << lane));
+        if mask != 0
+            && Some(successor.block) != join
+            && !targets.iter().any(|&(target, _)| target == successor.block)
+        {
+            targets.push((successor.block, mask));
+        }
+    }
+    for &(target, mask) in targets.iter().rev() {
+        warp.stack.push(Entry {
+            block: target,
+            mask,
+            join: inner_join,
+        });
+    }
+    warp.next_op = 0;
+    warp.entered = false;
 }
 
 /// The source lane of `shfl.sync` for `lane`, and whether it is in range
@@ -896,6 +1316,58 @@ mod tests {
         assert_eq!(shuffle_source(ShuffleKind::Down, 14, 1, clamp), (15, true));
         assert_eq!(shuffle_source(ShuffleKind::Down, 15, 1, clamp), (15, false));
         assert_eq!(shuffle_source(ShuffleKind::Bfly, 14, 2, clamp), (12, true));
+    }
+
+    /// The same mask for every lane of `executing`.
+    fn uniform(executing: u64, mask: u64) -> Vec<(usize, u64)> {
+        lanes_of(executing).map(|lane| (lane, mask)).collect()
+    }
+
+    #[test]
+    fn member_masks_of_a_converged_warp_form_one_group() {
+        let full = 0xFFFF_FFFF;
+        assert_eq!(member_groups(full, &uniform(full, full)), Ok(vec![full]));
+        // The eight lanes of a diverged group, with their own mask.
+        assert_eq!(member_groups(0xFF, &uniform(0xFF, 0xFF)), Ok(vec![0xFF]));
+    }
+
+    #[test]
+    fn tiled_partitions_run_one_collective_per_tile() {
+        let full = 0xFFFF_FFFF;
+        let masks: Vec<(usize, u64)> = lanes_of(full)
+            .map(|lane| (lane, if lane < 16 { 0xFFFF } else { 0xFFFF_0000 }))
+            .collect();
+        assert_eq!(member_groups(full, &masks), Ok(vec![0xFFFF, 0xFFFF_0000]));
+    }
+
+    #[test]
+    fn lanes_outside_their_mask_and_missing_members_are_violations() {
+        // shfl_scan before the fix: the whole warp runs a shuffle over 0xff.
+        assert_eq!(
+            member_groups(0xFFFF_FFFF, &uniform(0xFFFF_FFFF, 0xFF)),
+            Err((8, 0xFF, MaskViolation::LaneOutsideMask))
+        );
+        // A full mask where only 16 lanes execute (a partial warp).
+        assert_eq!(
+            member_groups(0xFFFF, &uniform(0xFFFF, 0xFFFF_FFFF)),
+            Err((
+                0,
+                0xFFFF_FFFF,
+                MaskViolation::MemberNotExecuting { member: 16 }
+            ))
+        );
+        // Lane 1 names lane 0, which passes another mask.
+        assert_eq!(
+            member_groups(0b11, &[(0, 0b01), (1, 0b11)]),
+            Err((
+                1,
+                0b11,
+                MaskViolation::MemberMaskDiffers {
+                    member: 0,
+                    mask: 0b01
+                }
+            ))
+        );
     }
 
     #[test]

@@ -138,6 +138,11 @@ pub(crate) enum WarpOp {
     WarpSync,
     /// `nvvm.redux.sync` on `i32`; operands: value, member mask.
     Redux(ReduxKind),
+    /// `nvvm.match.sync` (`i32` or `i64` values); operands: member mask,
+    /// value. `any` gives the `i32` mask of the members holding the lane's
+    /// value; `all` gives `{i32 mask, i1 pred}`: the members and true if
+    /// they all hold the same value, else 0 and false.
+    Match { all: bool },
 }
 
 /// `redux.sync` reductions of `i32` values.
@@ -666,8 +671,29 @@ pub(super) fn decode(
             Some(kind) if *result_type == ValueType::Int(32) => OpKind::Warp(WarpOp::Redux(kind)),
             _ => OpKind::Unsupported,
         },
+        "nvvm.match.sync" => match enum_keyword(op, "kind", cache).as_deref() {
+            Some("any") => OpKind::Warp(WarpOp::Match { all: false }),
+            Some("all") => OpKind::Warp(WarpOp::Match { all: true }),
+            _ => OpKind::Unsupported,
+        },
+        "llvm.inline_asm" => inline_asm(op),
         _ => return None,
     })
+}
+
+/// `llvm.inline_asm`: only `activemask.b32 $0;` (how clang's CUDA header
+/// spells `__activemask()`), with no operands, is known; any other
+/// assembly is unsupported.
+fn inline_asm(op: OperationRef) -> OpKind {
+    let text = op
+        .attribute("asm_string")
+        .ok()
+        .and_then(|attribute| StringAttribute::try_from(attribute).ok())
+        .map(|text| text.value().trim().trim_end_matches(';').trim().to_string());
+    match text.as_deref() {
+        Some("activemask.b32 $0") if op.operand_count() == 0 => OpKind::Warp(WarpOp::ActiveMask),
+        _ => OpKind::Unsupported,
+    }
 }
 
 /// A boolean attribute; `None` (read operand 1 at run time) if absent.
@@ -920,9 +946,9 @@ fn intrinsic(name: &str, operands: usize) -> OpKind {
             1..=1
         }
         OpKind::IntUnary(_, None) => 1..=2,
-        OpKind::Warp(WarpOp::Vote(_) | WarpOp::Redux(_)) | OpKind::Int(..) | OpKind::Float(_) => {
-            2..=2
-        }
+        OpKind::Warp(WarpOp::Vote(_) | WarpOp::Redux(_) | WarpOp::Match { .. })
+        | OpKind::Int(..)
+        | OpKind::Float(_) => 2..=2,
         OpKind::Fma => 3..=3,
         OpKind::Warp(WarpOp::Shuffle { .. }) => 4..=4,
         _ => 0..=usize::MAX,
@@ -973,6 +999,12 @@ fn intrinsic_kind(name: &str, operands: usize) -> OpKind {
         "llvm.nvvm.vote.all.sync" => return warp(WarpOp::Vote(VoteKind::All)),
         "llvm.nvvm.vote.uni.sync" => return warp(WarpOp::Vote(VoteKind::Uni)),
         "llvm.nvvm.vote.ballot.sync" => return warp(WarpOp::Vote(VoteKind::Ballot)),
+        "llvm.nvvm.match.any.sync.i32" | "llvm.nvvm.match.any.sync.i64" => {
+            return warp(WarpOp::Match { all: false })
+        }
+        "llvm.nvvm.match.all.sync.i32p" | "llvm.nvvm.match.all.sync.i64p" => {
+            return warp(WarpOp::Match { all: true })
+        }
         _ => {}
     }
     if let Some(kind) = name
@@ -1117,6 +1149,61 @@ mod tests {
         assert_eq!(
             intrinsic("llvm.abs.i32", 1),
             OpKind::IntUnary(IntUnaryOp::Abs, Some(false))
+        );
+    }
+
+    /// The spellings `mlir-translate --import-llvm` gives clang's CUDA
+    /// builtins (`__nvvm_match_*_sync_*`, `__nvvm_redux_sync_*`, ...).
+    #[test]
+    fn warp_intrinsic_names_of_clangs_builtins() {
+        let warp = |op| OpKind::Warp(op);
+        let cases = [
+            (
+                "llvm.nvvm.match.any.sync.i32",
+                2,
+                WarpOp::Match { all: false },
+            ),
+            (
+                "llvm.nvvm.match.any.sync.i64",
+                2,
+                WarpOp::Match { all: false },
+            ),
+            (
+                "llvm.nvvm.match.all.sync.i32p",
+                2,
+                WarpOp::Match { all: true },
+            ),
+            (
+                "llvm.nvvm.redux.sync.umin",
+                2,
+                WarpOp::Redux(ReduxKind::UMin),
+            ),
+            ("llvm.nvvm.redux.sync.xor", 2, WarpOp::Redux(ReduxKind::Xor)),
+            ("llvm.nvvm.bar.warp.sync", 1, WarpOp::WarpSync),
+            ("llvm.nvvm.activemask", 0, WarpOp::ActiveMask),
+            (
+                "llvm.nvvm.shfl.sync.up.i32",
+                4,
+                WarpOp::Shuffle {
+                    kind: ShuffleKind::Up,
+                    with_flag: false,
+                },
+            ),
+            (
+                "llvm.nvvm.shfl.sync.idx.f32",
+                4,
+                WarpOp::Shuffle {
+                    kind: ShuffleKind::Idx,
+                    with_flag: false,
+                },
+            ),
+        ];
+        for (name, operands, op) in cases {
+            assert_eq!(intrinsic(name, operands), warp(op), "{name}");
+        }
+        assert_eq!(
+            intrinsic("llvm.nvvm.match.all.sync.i32p", 1),
+            OpKind::UnsupportedIntrinsic("llvm.nvvm.match.all.sync.i32p".into())
         );
     }
 }

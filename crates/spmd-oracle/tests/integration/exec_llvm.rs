@@ -8,8 +8,8 @@ use crate::common::{context, parse};
 use melior::ir::Module;
 use spmd_oracle::{
     address_space, AtomicKind, EffectKind, ElementType, ExecError, Executor, GridDims, KernelShape,
-    Memory, MemoryError, NoTrace, Pointer, PoisonUse, RandomKernel, ThreadId, Value, VotePoison,
-    WarpError,
+    MaskViolation, Memory, MemoryError, NoTrace, Pointer, PoisonUse, RandomKernel, ThreadId, Value,
+    VotePoison, WarpError,
 };
 
 const FUEL: u64 = 10_000;
@@ -949,7 +949,9 @@ fn exec_warp_member_masks_must_be_the_executing_lanes() {
         Err(WarpError::MemberMask {
             warp: 1,
             executing: 0xFFFF,
+            lane: 0,
             member: 0xFFFF_FFFF,
+            violation: MaskViolation::MemberNotExecuting { member: 16 },
             site,
         }) => {
             assert_eq!(site.op_name, "nvvm.vote.sync")
@@ -962,7 +964,9 @@ fn exec_warp_member_masks_must_be_the_executing_lanes() {
         Err(WarpError::MemberMask {
             warp: 0,
             executing: 0xFFFF_FFFF,
+            lane: 16,
             member: 0xFFFF,
+            violation: MaskViolation::LaneOutsideMask,
             ..
         })
     ));
@@ -1003,12 +1007,27 @@ fn exec_warp_lane_guards_reconverge_and_other_divergence_is_an_error() {
         .map(|lane| if lane % 2 == 0 { even_lanes } else { 7 })
         .collect();
     assert_eq!(memory.read_i64s(out), expected);
-    // A divergent branch around a collective is not a guard.
+    // A collective in a guard runs over the group's lanes: the even lanes
+    // execute a ballot whose mask names lane 0 only.
     let around_vote = guarded.replace(
         "%inside = llvm.call_intrinsic \"llvm.nvvm.activemask\"() : () -> i32",
         "%inside = nvvm.vote.sync ballot %one, %odd -> i32",
     );
-    match run_cta(&around_vote, 32, &args, &mut memory) {
+    assert!(matches!(
+        run_cta(&around_vote, 32, &args, &mut memory),
+        Err(WarpError::MemberMask {
+            lane: 2,
+            member: 1,
+            violation: MaskViolation::LaneOutsideMask,
+            ..
+        })
+    ));
+    // A divergent branch around a barrier is not a guard.
+    let around_barrier = guarded.replace(
+        "%inside = llvm.call_intrinsic \"llvm.nvvm.activemask\"() : () -> i32",
+        "nvvm.barrier0\n      %inside = llvm.mlir.constant(0 : i32) : i32",
+    );
+    match run_cta(&around_barrier, 32, &args, &mut memory) {
         Err(WarpError::WarpDiverged {
             warp: 0,
             block: 0,

@@ -13,6 +13,8 @@ mod common;
 mod exec;
 mod exec_llvm;
 mod jit;
+mod nvvm_collectives;
+mod nvvm_collectives_reduced;
 mod nvvm_exec;
 mod predicate;
 mod reconverge;
