@@ -242,11 +242,7 @@ fn nvvm_lockstep_execution_matches_simt_reference_on_random_collective_kernels()
     let seeds = spmd::testing::seed_count("SPMD_NVVM_COLLECTIVE_SEEDS", DEFAULT_SEEDS);
     let mut counts = Counts::default();
     for seed in 0..seeds {
-        let shape = CollectiveShape {
-            max_depth: 2 + (seed as usize % 3),
-            ..CollectiveShape::default()
-        };
-        let kernel = RandomCollectiveKernel::build(seed, &shape);
+        let kernel = RandomCollectiveKernel::build(seed, &CollectiveShape::of_corpus_seed(seed));
         counts.divergent_collectives += kernel.num_divergent_collectives;
         for form in [Form::Gpu, Form::Llvm] {
             check_kernel(&context, &kernel, form, &mut counts);
