@@ -1377,7 +1377,8 @@ mod tests {
             uniform_branches: 2,
             divergent_guards: 3,
             collectives: 4,
-            barriers: 5,
+            partial_collectives: 5,
+            barriers: 6,
         };
         total += total;
         assert_eq!(
@@ -1387,7 +1388,8 @@ mod tests {
                 uniform_branches: 4,
                 divergent_guards: 6,
                 collectives: 8,
-                barriers: 10
+                partial_collectives: 10,
+                barriers: 12
             }
         );
     }
