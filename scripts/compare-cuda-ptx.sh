@@ -10,7 +10,7 @@
 # Markdown table row of
 #   PTX      instructions in the entry's body (no directives, labels or
 #            comments)
-#   ballot   vote.sync.ballot instructions in the PTX
+#   votes    vote.sync instructions in the PTX (ballot, any, all, uni)
 #   SASS     instructions of the entry in the cubin (nvdisasm; NOPs left
 #            out), when nvdisasm is there
 #   regs, stack, spills, smem
@@ -103,7 +103,7 @@ sass_count() {
     END { print n + 0 }'
 }
 
-echo "| kernel | PTX | ballot | SASS | regs | stack | spills | smem |"
+echo "| kernel | PTX | votes | SASS | regs | stack | spills | smem |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for file in "${files[@]}"; do
   base=$(basename "$file" .cu)
@@ -122,7 +122,7 @@ for file in "${files[@]}"; do
     cells=()
     for side in clang spmd; do
       ptx=$(ptx_count "$work/$base.$side.ptx" "$entry" '.')
-      ballots=$(ptx_count "$work/$base.$side.ptx" "$entry" 'vote\\.sync\\.ballot')
+      ballots=$(ptx_count "$work/$base.$side.ptx" "$entry" 'vote\\.sync')
       sass=$(sass_count "$work/$base.$side.cubin" "$entry")
       read -r regs stack spills smem < <(ptxas_stats "$work/$base.$side.log" "$entry")
       cells+=("$ptx $ballots $sass $regs $stack $spills $smem")

@@ -21,7 +21,7 @@
 #   --via llc|isa    how the LLVM dialect becomes PTX (default llc)
 #   --mcpu SM        target GPU (default sm_90), for clang and for llc
 #   --ptx NN         PTX ISA version for clang and llc (63 for 6.3); default
-#                    llc's for the target, at least 60
+#                    llc's for the target, at least 62
 #   --wave-size N    32 (default) or 64
 #   --emit KIND      stop early: clang (clang's LLVM IR), import (the LLVM-
 #                    dialect module, input of kernel-to-ptx.sh), nvvm (after
@@ -104,16 +104,16 @@ if [[ $input == - ]]; then
 fi
 
 # The PTX version: the one llc picks for --mcpu (its minimum for that GPU),
-# raised to 6.0 before sm_70 as kernel-to-ptx.sh does. clang needs it spelled
+# raised to 6.2 (activemask) before sm_75 as kernel-to-ptx.sh does. clang needs it spelled
 # out: without a CUDA installation it would assume PTX 4.2. clang and llc must
 # agree, since llc writes the .version line from its own default.
 ptx=$(printf 'target triple = "nvptx64-nvidia-cuda"\n' |
   "$llvm/llc" -march=nvptx64 -mcpu="$mcpu" -o - 2>/dev/null | sed -n 's/^\.version \([0-9]*\)\.\([0-9]\)$/\1\2/p') ||
   true
 [[ -n $ptx ]] || die "llc does not know --mcpu $mcpu"
-((sm >= 70 || ptx >= 60)) || ptx=60
+((ptx >= 62)) || ptx=62
 if [[ -n $ptx_option ]]; then
-  [[ $ptx_option =~ ^[0-9]+$ ]] && ((ptx_option >= 60)) || die "--ptx must be a PTX ISA version of 60 (6.0) or more, as llc spells it, not '$ptx_option'"
+  [[ $ptx_option =~ ^[0-9]+$ ]] && ((ptx_option >= 62)) || die "--ptx must be a PTX ISA version of 62 (6.2) or more, as llc spells it, not '$ptx_option'"
   ptx=$ptx_option
 fi
 

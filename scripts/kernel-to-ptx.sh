@@ -33,10 +33,10 @@
 #                    not run)
 #   --via llc|isa    how the LLVM dialect becomes PTX (default llc)
 #   --mcpu SM        target GPU, sm_30 or newer (default sm_90); before
-#                    sm_70 the PTX version is raised to 6.0, the first with
-#                    vote.sync
+#                    sm_75 the PTX version is raised to 6.2, the first with
+#                    activemask (the lowering reads the live mask with it)
 #   --ptx NN         PTX ISA version as llc spells it (63 for 6.3, 78 for
-#                    7.8); default: llc's for the target (at least 60)
+#                    7.8); default: llc's for the target (at least 62)
 #   --wave-size N    32 (default) or 64
 #   --emit KIND      stop early: nvvm (LLVM+NVVM dialect MLIR), llvm (LLVM IR,
 #                    --via llc only) or ptx (default)
@@ -72,15 +72,16 @@ done
 [[ $emit == nvvm || $emit == llvm || $emit == ptx ]] || die "--emit must be nvvm, llvm or ptx"
 [[ $emit != llvm || $via == llc ]] || die "--emit llvm needs --via llc"
 [[ $wave_size == 32 || $wave_size == 64 ]] || die "--wave-size must be 32 or 64"
-# The lowering votes with vote.sync.ballot (and the CUDA front door uses
-# the other .sync warp operations): PTX 6.0, available from sm_30 on.
+# The lowering votes with vote.sync and reads the live mask with activemask
+# (and the CUDA front door uses the other .sync warp operations): PTX 6.2,
+# available from sm_30 on; llc's own default is older before sm_75.
 [[ $mcpu =~ ^sm_([0-9]+)a?$ ]] || die "--mcpu must look like sm_70 or sm_90a, not '$mcpu'"
 sm=${BASH_REMATCH[1]}
 ((sm >= 30)) || die "--mcpu $mcpu is too old: the exec-mask lowering needs vote.sync (PTX 6.0, sm_30 or newer)"
 ptx_features=
-((sm >= 70)) || ptx_features=+ptx60
+((sm >= 75)) || ptx_features=+ptx62
 if [[ -n $ptx ]]; then
-  [[ $ptx =~ ^[0-9]+$ ]] && ((ptx >= 60)) || die "--ptx must be a PTX ISA version of 60 (6.0) or more, as llc spells it, not '$ptx'"
+  [[ $ptx =~ ^[0-9]+$ ]] && ((ptx >= 62)) || die "--ptx must be a PTX ISA version of 62 (6.2) or more, as llc spells it, not '$ptx'"
   ptx_features=+ptx$ptx
 fi
 

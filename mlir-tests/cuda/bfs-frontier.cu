@@ -21,8 +21,8 @@
 // SM90: .target sm_90
 // SM70: .target sm_70
 // CHECK: .entry bfs_frontier(
-// CHECK: vote.sync.ballot.b32
-// CHECK: atom.{{.*}}cas.b32 {{.*}}, -1,
-// CHECK: atom.global.add.u32 {{.*}}, 1;
-// CHECK: st.global.b32
-// CHECK: ret;
+// CHECK-DAG: vote.sync.any.pred
+// CHECK-DAG: atom.{{.*}}cas.b32 {{.*}}, -1,
+// CHECK-DAG: atom.global.add.u32 {{.*}}, 1;
+// CHECK-DAG: st.global.b32
+// CHECK-DAG: ret;

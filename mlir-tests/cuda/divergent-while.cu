@@ -14,15 +14,16 @@
 
 // A while loop with a data-dependent exit and an early exit
 // (examples/cuda/divergent-while.cu): the loop runs until the warp's last
-// thread leaves; a ballot on the exit condition drops lanes from exec.
+// thread leaves (a vote.sync.any of the exec bits decides the back edge);
+// a thread whose exit condition holds clears its exec bit.
 // Both routes (llc, gpu-module-to-binary), for sm_90 and sm_70, each
 // assembled by ptxas for its target.
 
 // SM90: .target sm_90
 // SM70: .target sm_70
 // CHECK: .entry collatz_steps(
-// CHECK: vote.sync.ballot.b32
-// CHECK: vote.sync.ballot.b32
+// CHECK: vote.sync.any.pred
+// CHECK: vote.sync.any.pred
 // CHECK: mad.lo.s32 {{.*}}, 3, 1;
 // CHECK: st.global.b32
 // CHECK: ret;

@@ -22,7 +22,7 @@
 // SM70: .target sm_70
 // CHECK: .extern .func (.param .b32 func_retval0) vprintf
 // CHECK: .entry report_negative(
-// CHECK: vote.sync.ballot.b32
+// CHECK: vote.sync.any.pred
 // CHECK: st.local.b64
 // CHECK: call.uni (retval0), vprintf, (param0, param1);
 // CHECK: ret;

@@ -21,7 +21,7 @@
 // SM90: .target sm_90
 // SM70: .target sm_70
 // CHECK: .entry _Z11reduce_warpPKfPfi(
-// CHECK: vote.sync.ballot.b32
+// CHECK: vote.sync.any.pred
 // CHECK-COUNT-5: shfl.sync.down.b32 {{.*}}, -1;
 // CHECK: st.shared.b32
 // CHECK: bar.sync 0;

@@ -44,13 +44,16 @@ __global__ void second_kernel(float *data) { data[threadIdx.x] = sqrtf(data[thre
 // IMPORT: llvm.func {{.*}}ptx_kernelcc @_Z13second_kernelPf(
 
 // NVVM: llvm.func {{.*}}@stage_kernel(
-// NVVM: nvvm.vote.sync ballot
+// NVVM-NOT: nvvm.vote.sync
+// NVVM: llvm.cond_br
+// NVVM: llvm.store
 
 // LLVM: define {{.*}}ptx_kernel void @stage_kernel(
-// LLVM: call i32 @llvm.nvvm.vote.ballot.sync
+// LLVM-NOT: @llvm.nvvm.vote
+// LLVM: store i32
 
 // PTX: .entry stage_kernel(
-// PTX: vote.sync.ballot.b32
+// PTX: @%p{{[0-9]+}} bra
 // PTX: mul.lo.s32 {{.*}}, 3;
 // PTX: .entry _Z13second_kernelPf(
 // PTX: sqrt.rn.f32

@@ -12,5 +12,5 @@
 // trap run first, and the rest rejoin after the branch.
 
 // CHECK: .entry
-// CHECK: vote.sync.ballot.b32
+// CHECK: vote.sync.any.pred
 // CHECK: trap;

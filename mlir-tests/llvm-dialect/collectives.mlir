@@ -6,7 +6,7 @@
 // divergent if rejoins, the whole warp reaches the same barrier.
 
 // CHECK-LABEL: llvm.func ptx_kernelcc @barrier_after_if(
-// CHECK:         nvvm.vote.sync ballot
+// CHECK:         llvm.cond_br %[[MINE:.*]], ^{{.*}}, ^{{.*}}
 // CHECK:         llvm.store
 // CHECK:         %{{.*}} = llvm.or
 // CHECK-NEXT:    llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"

@@ -21,10 +21,13 @@
 // CHECK:         spmd.exec.write {{.*}} {spmd.rejoin = 0 : i64}
 // CHECK-NEXT:    llvm.return
 
-// The carriers disappear in the NVVM lowering: the mask is an i32 there.
+// In the NVVM lowering a mask is the thread's own bit: a carrier holds it
+// zero-extended, and the loop's exit is one vote of the exec bits.
 // NVVM-LABEL: llvm.func @divergent_loop()
 // NVVM-NOT:     spmd.
-// NVVM:         nvvm.vote.sync ballot
+// NVVM:         arith.extui %{{.*}} : i1 to i32
+// NVVM:         arith.trunci %{{.*}} : i32 to i1
+// NVVM:         nvvm.vote.sync any
 // NVVM:         llvm.return
 llvm.func @cond() -> i1
 llvm.func @divergent_loop() {

@@ -3,12 +3,15 @@
 
 // README's main example: the thread-level kernel examples/divergent-kernel.mlir
 // through spmd-reconverge, spmd-predicate, spmd-lower-to-nvvm, the upstream
-// lowering and llc. The divergent if becomes ballots over the live lanes
-// and exec-guarded stores; the barrier is reached by the whole warp.
+// lowering and llc. Each thread keeps its own exec bit: the divergent if
+// becomes two stores guarded by it (both sides are short, so no vote decides
+// whether to skip them), and the barrier is reached by the whole warp.
 // CHECK: .target sm_90
 // CHECK: .entry divergent_if(
-// CHECK: %laneid
-// CHECK: vote.sync.ballot.b32
+// CHECK-NOT: vote.sync
+// CHECK: @%p{{[0-9]+}} bra
+// CHECK: st.{{(global.)?}}b32
+// CHECK: @%p{{[0-9]+}} bra
 // CHECK: st.{{(global.)?}}b32
 // CHECK: bar.sync 0;
 // CHECK: ret;

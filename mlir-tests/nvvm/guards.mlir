@@ -8,14 +8,12 @@
 // arithmetic, allocas and block barriers run in every thread.
 
 // CHECK-LABEL: gpu.func @guards
-// CHECK:       %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid
-// CHECK:       %[[BIT:.*]] = arith.shli %{{.*}}, %[[LANE]]
-// CHECK:       cf.br ^[[WORK:bb[0-9]+]]
-// CHECK:       ^[[WORK]](%[[EXEC:.*]]: i32):
+// CHECK-NOT:   nvvm.read.ptx.sreg
+// CHECK-NOT:   activemask
+// CHECK:       %[[FALSE:.*]] = arith.constant false
+// CHECK:       cf.br ^[[WORK:bb[0-9]+]](%[[FALSE]] : i1)
+// CHECK:       ^[[WORK]](%[[ACTIVE:.*]]: i1):
 // CHECK-NEXT:  memref.alloca
-// CHECK-NEXT:  %[[MINE:.*]] = arith.andi %[[EXEC]], %[[BIT]] : i32
-// CHECK-NEXT:  arith.constant 0 : i32
-// CHECK-NEXT:  %[[ACTIVE:.*]] = arith.cmpi ne, %[[MINE]]
 // CHECK-NEXT:  %[[V:.*]] = scf.if %[[ACTIVE]] -> (i32) {
 // CHECK-NEXT:    memref.load
 // CHECK-NEXT:    scf.yield
@@ -64,12 +62,13 @@ gpu.module @m {
 // shuffle, vote, reduction, match and warp sync run only in the lanes whose
 // exec bit is set, so exactly the lanes that reach them at thread level
 // meet at the .sync instruction; activemask (the intrinsic and clang's
-// inline assembly) is the exec mask itself; the block barrier stays
-// unguarded.
+// inline assembly) is the exec mask, a ballot of the exec bits; the block
+// barrier stays unguarded, and so does a collective whose member mask is the
+// constant 0xffffffff (a correct program reaches it with the whole warp).
 // CHECK-LABEL: gpu.func @member_masks
-// CHECK:       ^bb1(%[[EXEC:.*]]: i32):
-// CHECK:       %[[ACTIVE:.*]] = arith.cmpi ne
-// CHECK-NEXT:  %[[S:.*]] = scf.if %[[ACTIVE]] -> (i32) {
+// CHECK-NEXT:  %[[LIVE:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
+// CHECK:       ^bb1(%[[ACTIVE:.*]]: i1):
+// CHECK:       %[[S:.*]] = scf.if %[[ACTIVE]] -> (i32) {
 // CHECK-NEXT:    nvvm.shfl.sync up %arg1, %arg2
 // CHECK:       scf.if %[[ACTIVE]] -> (i32) {
 // CHECK-NEXT:    nvvm.vote.sync ballot %arg1
@@ -80,8 +79,12 @@ gpu.module @m {
 // CHECK:       scf.if %[[ACTIVE]] {
 // CHECK-NEXT:    nvvm.bar.warp.sync %arg1
 // CHECK:       gpu.barrier
+// CHECK-NEXT:  arith.constant -1 : i32
+// CHECK-NEXT:  nvvm.shfl.sync bfly %{{.*}}, %arg2
 // CHECK-NOT:   activemask
-// CHECK:       arith.addi %[[EXEC]], %[[EXEC]] : i32
+// CHECK:       %[[A:.*]] = nvvm.vote.sync ballot %[[LIVE]], %[[ACTIVE]] -> i32
+// CHECK-NEXT:  %[[B:.*]] = nvvm.vote.sync ballot %[[LIVE]], %[[ACTIVE]] -> i32
+// CHECK-NEXT:  arith.addi %[[A]], %[[B]] : i32
 gpu.module @m {
   gpu.func @member_masks(%c: i1, %mask: i32, %v: i32) kernel {
     %b = spmd.ballot %c : !spmd.mask
@@ -96,6 +99,8 @@ gpu.module @m {
     %m = nvvm.match.sync any %mask, %v : i32 -> i32
     nvvm.bar.warp.sync %mask : i32
     gpu.barrier
+    %full = arith.constant -1 : i32
+    %x = nvvm.shfl.sync bfly %full, %v, %one, %c31 : i32 -> i32
     %a = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
     %i = llvm.inline_asm has_side_effects "activemask.b32 $0;", "=r" : () -> i32
     %sum = arith.addi %a, %i : i32
@@ -106,20 +111,16 @@ gpu.module @m {
 // -----
 
 // A function that never writes exec runs with exec = live in every thread:
-// no guards at all, and a ballot votes with the bare predicate, here in a
+// no guards at all, and a ballot is the bare predicate, here in a
 // non-kernel gpu.func, whose live mask is llvm.nvvm.activemask.
 // CHECK-LABEL: gpu.func @never_narrows
-// CHECK:       %[[LIVE:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
 // CHECK-NOT:   nvvm.read.ptx.sreg.tid
 // CHECK-NOT:   scf.if
-// CHECK:       ^bb1(%[[EXEC:.*]]: i32):
+// CHECK:       ^bb1(%[[EXEC:.*]]: i1):
 // CHECK-NEXT:  memref.store
-// CHECK-NEXT:  %[[BIT:.*]] = arith.andi %[[EXEC]]
-// CHECK-NEXT:  arith.constant 0 : i32
-// CHECK-NEXT:  %[[ME:.*]] = arith.cmpi ne, %[[BIT]]
 // CHECK-NEXT:  %[[FALSE:.*]] = arith.constant false
-// CHECK-NEXT:  %[[P:.*]] = arith.select %[[ME]], %arg1, %[[FALSE]] : i1
-// CHECK-NEXT:  nvvm.vote.sync ballot %[[LIVE]], %[[P]] -> i32
+// CHECK-NEXT:  arith.select %[[EXEC]], %arg1, %[[FALSE]] : i1
+// CHECK-NOT:   nvvm.vote.sync
 gpu.module @m {
   gpu.func @never_narrows(%buf: memref<4xi32>, %c: i1) {
     %i = arith.constant 0 : index
@@ -134,21 +135,16 @@ gpu.module @m {
 
 // -----
 
-// wave-size=64: masks are i64, the ballot's i32 is zero-extended, the lane
-// bit is 1 << zext(laneid); the member mask of the vote stays the i32 live
-// mask.
+// wave-size=64: the output is the same, one bit per thread; a br_zero whose
+// two successors are the same block needs no vote.
 // RUN: spmd-opt %s -split-input-file --spmd-lower-to-nvvm=wave-size=64 | FileCheck %s --check-prefix=W64
 // W64-LABEL: gpu.func @wide
-// W64:       %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
-// W64:       %[[LIVE32:.*]] = arith.select %{{.*}} : i32
-// W64-NEXT:  %[[LIVE:.*]] = arith.extui %[[LIVE32]] : i32 to i64
-// W64:       %[[LANE64:.*]] = arith.extui %[[LANE]] : i32 to i64
-// W64-NEXT:  %[[BIT:.*]] = arith.shli %{{.*}}, %[[LANE64]] : i64
-// W64:       %[[VOTE:.*]] = nvvm.vote.sync ballot %[[LIVE32]], %arg0 -> i32
-// W64-NEXT:  %[[WIDE:.*]] = arith.extui %[[VOTE]] : i32 to i64
-// W64:       arith.andi %[[LIVE]], %{{.*}} : i64
-// W64:       cf.cond_br %{{.*}}, ^bb1(%{{.*}} : i64), ^bb1(%{{.*}} : i64)
-// W64:       ^bb1(%{{.*}}: i64):
+// W64:       %[[TRUE:.*]] = arith.constant true
+// W64:       %[[FLIP:.*]] = arith.xori %arg0, %{{.*}} : i1
+// W64-NEXT:  %[[REST:.*]] = arith.andi %[[TRUE]], %[[FLIP]] : i1
+// W64-NOT:   nvvm.vote.sync
+// W64:       cf.br ^bb1(%[[REST]] : i1)
+// W64:       ^bb1(%{{.*}}: i1):
 gpu.module @m {
   gpu.func @wide(%c: i1) kernel {
     %b = spmd.ballot %c : !spmd.mask
@@ -194,8 +190,8 @@ gpu.module @m {
 // CHECK-LABEL: gpu.func @uniform_switch
 // CHECK-NOT:   spmd
 // CHECK:       cf.switch %arg0 : i32, [
-// CHECK-NEXT:    default: ^bb1(%[[E:.*]] : i32),
-// CHECK-NEXT:    1: ^bb2(%[[E]] : i32)
+// CHECK-NEXT:    default: ^bb1(%[[E:.*]] : i1),
+// CHECK-NEXT:    1: ^bb2(%[[E]] : i1)
 // CHECK-NEXT:  ]
 gpu.module @m {
   gpu.func @uniform_switch(%k: i32 {spmd.uniform}) kernel {

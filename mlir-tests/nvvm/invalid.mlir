@@ -5,7 +5,7 @@
 // Every rejected construct gets a diagnostic at its location, and the pass
 // fails without editing anything.
 
-// SIZE: error: wave-size=48 is not supported: NVVM masks are i32 (32) or i64 (64)
+// SIZE: error: wave-size=48 is not supported: waves of 32 or 64 lanes
 
 // Wave-level code must live in a gpu.func (the lowering needs the warp's
 // special registers and its kernel attribute).

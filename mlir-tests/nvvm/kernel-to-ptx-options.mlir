@@ -1,23 +1,24 @@
 // REQUIRES: ptxas
 // The options and failure modes of scripts/kernel-to-ptx.sh.
 //
-// Targets before sm_70 get PTX 6.0, the first with vote.sync:
-// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --mcpu sm_60 %S/Inputs/nested-if.mlir -o %t.sm60.ptx
+// Targets before sm_75 get PTX 6.2, the first with activemask (the live
+// mask of the votes):
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --mcpu sm_60 %S/Inputs/llvm-switch-loop.mlir -o %t.sm60.ptx
 // RUN: FileCheck %s --check-prefix=SM60 < %t.sm60.ptx
 // RUN: %ptxas -arch=sm_60 %t.sm60.ptx -o /dev/null
 // RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --via isa --mcpu sm_60 %S/Inputs/llvm-switch-loop.mlir -o %t.isa60.ptx
 // RUN: %ptxas -arch=sm_60 %t.isa60.ptx -o /dev/null
-// SM60: .version 6.0
+// SM60: .version 6.2
 // SM60: .target sm_60
-// SM60: vote.sync.ballot.b32
+// SM60: vote.sync.any.pred
 //
-// --ptx raises the PTX version (sm_70 defaults to 6.0; __activemask needs 6.2):
+// --ptx raises the PTX version further (sm_70 gets 6.2; __nanosleep needs 6.3):
 // RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --mcpu sm_70 --ptx 63 %S/Inputs/nested-if.mlir -o %t.ptx63.ptx
 // RUN: FileCheck %s --check-prefix=PTX63 < %t.ptx63.ptx
 // RUN: %ptxas -arch=sm_70 %t.ptx63.ptx -o /dev/null
 // RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --ptx 5 %S/Inputs/nested-if.mlir 2>&1 | FileCheck %s --check-prefix=BADPTX
 // PTX63: .version 6.3
-// BADPTX: kernel-to-ptx: --ptx must be a PTX ISA version of 60 (6.0) or more
+// BADPTX: kernel-to-ptx: --ptx must be a PTX ISA version of 62 (6.2) or more
 //
 // Too old a target, or a malformed one, is refused up front:
 // RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --mcpu sm_20 %S/Inputs/nested-if.mlir 2>&1 | FileCheck %s --check-prefix=OLD
@@ -25,14 +26,16 @@
 // OLD: kernel-to-ptx: --mcpu sm_20 is too old: the exec-mask lowering needs vote.sync (PTX 6.0, sm_30 or newer)
 // BADCPU: kernel-to-ptx: --mcpu must look like sm_70 or sm_90a, not 'volta'
 //
-// Waves of 64 lanes: the wave size reaches spmd-predicate too, so masks
-// are i64 from the start (the carriers of the LLVM-dialect kernel are i64).
+// Waves of 64 lanes: the wave size reaches spmd-predicate too, so the mask
+// carriers of the LLVM-dialect kernel are i64 from the start; each holds
+// the thread's own bit (the loop's back edge is a warp-wide vote).
 // RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --wave-size 64 --emit nvvm %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=WAVE64
 // RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --wave-size 64 %S/Inputs/llvm-switch-loop.mlir -o %t.w64.ptx
 // RUN: %ptxas -arch=sm_90 %t.w64.ptx -o /dev/null
 // WAVE64: llvm.func ptx_kernelcc @k(
-// WAVE64: nvvm.vote.sync ballot
-// WAVE64: llvm.zext {{.*}} : i32 to i64
+// WAVE64: llvm.trunc {{.*}} : i64 to i1
+// WAVE64: nvvm.vote.sync any
+// WAVE64: llvm.zext {{.*}} : i1 to i64
 //
 // LLVM math that NVPTX cannot select without libdevice is reported, not
 // left to abort llc:

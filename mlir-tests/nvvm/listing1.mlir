@@ -4,61 +4,50 @@
 
 // Seed 004's Listing 1 as a wave-level kernel (examples/listing1-kernel.mlir)
 // after --spmd-lower-to-nvvm. Each thread of the warp runs the wave-level
-// program: the masks are i32 values every thread holds, exec is threaded
-// through the blocks as an extra block argument, ballots vote over the live
-// lanes, and stores run only in the thread whose exec bit is set.
+// program and keeps its own bit of every mask (an i1): exec is threaded
+// through the blocks as an extra block argument, a ballot is "my exec bit
+// and my predicate", the mask operations are predicate operations, and
+// stores run only in the thread whose exec bit is set. The regions of
+// Listing 1 are short and acyclic, so their s_cbranch_execz skips become
+// plain branches (running them with no active lane is harmless): the
+// kernel has no vote at all.
 
-// Entry: laneid, the live lanes of this warp from the linear thread id and
-// the block size, and my lane bit.
 // CHECK-LABEL: gpu.func @listing1
-// CHECK:      %[[LANE:.*]] = nvvm.read.ptx.sreg.laneid : i32
-// CHECK:      nvvm.read.ptx.sreg.tid.x : i32
-// CHECK:      %[[BASE:.*]] = arith.andi %{{.*}}, %c-32_i32 : i32
-// CHECK:      %[[LEFT:.*]] = arith.subi %{{.*}}, %[[BASE]] : i32
-// CHECK:      %[[FULL:.*]] = arith.cmpi uge, %[[LEFT]], %c32_i32 : i32
-// CHECK:      %[[LIVE:.*]] = arith.select %[[FULL]], %c-1_i32, %{{.*}} : i32
-// CHECK:      %[[BIT:.*]] = arith.shli %{{.*}}, %[[LANE]] : i32
-
-// Block A runs with exec = live until its exec.write: its load and store
-// need no guard, and its ballot votes with the bare predicate.
+// CHECK-NOT:  nvvm.read.ptx.sreg.laneid
+// CHECK:      %[[TRUE:.*]] = arith.constant true
 // CHECK:      %[[X:.*]] = memref.load
 // CHECK-NEXT: arith.constant 1 : i32
 // CHECK-NEXT: memref.store
-// CHECK-NEXT: %[[A_TO_D:.*]] = arith.cmpi sge, %[[X]]
-// CHECK:      %[[VOTE_A:.*]] = nvvm.vote.sync ballot %[[LIVE]], %[[A_TO_D]] -> i32
-// CHECK:      %[[M_A:.*]] = arith.ori %{{.*}}, %[[VOTE_A]] : i32
-// exec.read/andn/write: exec & ~m.
-// CHECK:      %[[NOT_M:.*]] = arith.xori %[[M_A]], %c-1_i32{{.*}} : i32
-// CHECK:      %[[EXEC_AB:.*]] = arith.andi %[[LIVE]], %[[NOT_M]] : i32
-// exec.br_zero: a uniform branch on exec == 0; both successors get exec.
-// CHECK:      %[[NONE:.*]] = arith.cmpi eq, %[[EXEC_AB]], %c0
-// CHECK:      cf.cond_br %[[NONE]], ^[[D:bb[0-9]+]](%[[M_A]], %[[EXEC_AB]] : i32, i32), ^[[B:bb[0-9]+]](%[[EXEC_AB]] : i32)
 
-// Block B: the store is guarded by my exec bit, the ballot votes with
-// (predicate & my bit).
-// CHECK:      ^[[B]](%[[EXEC_B:.*]]: i32):
-// CHECK:      %[[MINE:.*]] = arith.andi %[[EXEC_B]], %[[BIT]] : i32
-// CHECK:      %[[ACTIVE:.*]] = arith.cmpi ne, %[[MINE]], %c0
-// CHECK:      scf.if %[[ACTIVE]] {
+// Block A: lanes with x >= a park in the rejoin mask m; the others go on.
+// CHECK-NEXT: %[[A_TO_D:.*]] = arith.cmpi sge, %[[X]]
+// CHECK:      %[[M_A:.*]] = arith.ori %{{.*}}, %[[A_TO_D]] : i1
+// CHECK:      %[[NOT_M:.*]] = arith.xori %[[M_A]], %{{.*}} : i1
+// CHECK:      %[[EXEC_AB:.*]] = arith.andi %[[TRUE]], %[[NOT_M]] : i1
+// CHECK-NOT:  nvvm.vote.sync
+// CHECK:      cf.br ^[[B:bb[0-9]+]](%[[EXEC_AB]] : i1)
+
+// Block B: the store is guarded by my exec bit; x >= b parks more lanes.
+// CHECK:      ^[[B]](%[[EXEC_B:.*]]: i1):
+// CHECK:      scf.if %[[EXEC_B]] {
 // CHECK-NEXT:   memref.store %c2_i32
 // CHECK-NEXT: }
 // CHECK:      %[[B_TO_D:.*]] = arith.cmpi sge, %[[X]]
-// CHECK:      %[[VOTED:.*]] = arith.select %[[ACTIVE]], %[[B_TO_D]], %false : i1
-// CHECK:      nvvm.vote.sync ballot %[[LIVE]], %[[VOTED]] -> i32
-// CHECK:      cf.cond_br %{{.*}}, ^[[D]](%{{.*}}, %{{.*}} : i32, i32), ^[[C:bb[0-9]+]](%{{.*}} : i32)
+// CHECK:      %[[VOTED:.*]] = arith.select %[[EXEC_B]], %[[B_TO_D]], %{{.*}} : i1
+// CHECK:      %[[M_B:.*]] = arith.ori %[[M_A]], %[[VOTED]] : i1
+// CHECK:      cf.br ^[[C:bb[0-9]+]](%{{.*}} : i1)
 
-// CHECK:      ^[[C]](%[[EXEC_C:.*]]: i32):
-// CHECK:      arith.andi %[[EXEC_C]], %[[BIT]] : i32
-// CHECK:      scf.if
+// Block C.
+// CHECK:      ^[[C]](%[[EXEC_C:.*]]: i1):
+// CHECK:      scf.if %[[EXEC_C]] {
 // CHECK-NEXT:   memref.store %c3_i32
-// CHECK:      cf.br ^[[D]](%{{.*}}, %[[EXEC_C]] : i32, i32)
+// CHECK:      cf.br ^[[D:bb[0-9]+]](%[[M_B]], %[[EXEC_C]] : i1, i1)
 
-// Block D: the rejoin mask (a former !spmd.mask block argument) is an i32;
-// exec | m re-enables the lanes, the last store is guarded by the new exec.
-// CHECK:      ^[[D]](%[[M:.*]]: i32, %[[EXEC_D:.*]]: i32):
-// CHECK:      %[[EXEC_ALL:.*]] = arith.ori %[[EXEC_D]], %[[M]] : i32
-// CHECK:      arith.andi %[[EXEC_ALL]], %[[BIT]] : i32
-// CHECK:      scf.if
+// Block D: exec | m re-enables the parked lanes, the last store is guarded
+// by the new exec bit.
+// CHECK:      ^[[D]](%[[M:.*]]: i1, %[[EXEC_D:.*]]: i1):
+// CHECK:      %[[EXEC_ALL:.*]] = arith.ori %[[EXEC_D]], %[[M]] : i1
+// CHECK:      scf.if %[[EXEC_ALL]] {
 // CHECK-NEXT:   memref.store %c4_i32
 // CHECK:      gpu.return
 
@@ -67,6 +56,5 @@
 
 // The upstream lowering accepts the result.
 // LLVM:     llvm.func @listing1
-// LLVM:     nvvm.read.ptx.sreg.laneid
-// LLVM:     nvvm.vote.sync ballot
 // LLVM:     llvm.store
+// LLVM-NOT: nvvm.vote.sync

@@ -6,7 +6,7 @@
 
 // CHECK-LABEL: gpu.func @wave(
 // CHECK-NOT:     spmd.
-// CHECK:         nvvm.vote.sync ballot
+// CHECK:         arith.andi %{{.*}} : i1
 // CHECK:         gpu.return
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -35,9 +35,9 @@ module attributes {gpu.container_module} {
 // -----
 
 // A poison mask (an edge from an unreachable block) lowers to a poison
-// integer like every other mask.
+// bit like every other mask.
 // CHECK-LABEL: gpu.func @poison_mask(
-// CHECK:         ub.poison : i32
+// CHECK:         ub.poison : i1
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @poison_mask(%out: memref<?xi32>) kernel {

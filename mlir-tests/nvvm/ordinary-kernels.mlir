@@ -15,21 +15,24 @@
 // Every input, both routes, both targets, assembled by ptxas:
 // RUN: %spmd_src_root/scripts/ptx-gate.sh --inputs %S/Inputs
 //
+// Short, acyclic divergent regions run with the thread's exec bit and no
+// vote; loops decide their back edge with one vote.sync.any of the exec
+// bits.
 // NESTED:   .entry nested_if
-// NESTED:   vote.sync.ballot.b32
-// NESTED:   vote.sync.ballot.b32
+// NESTED-NOT: vote.sync
+// NESTED:   st.{{(global.)?}}b32
 // EARLY:    .entry loop_early_return
-// EARLY:    vote.sync.ballot.b32
+// EARLY:    vote.sync.any.pred
 // BREAK:    .entry while_break
-// BREAK:    vote.sync.ballot.b32
+// BREAK:    vote.sync.any.pred
 // SWITCH:   .entry switch_tid
-// SWITCH:   vote.sync.ballot.b32
+// SWITCH-NOT: vote.sync
+// SWITCH:   ret;
 // SELF:     .entry self_loop
-// SELF:     vote.sync.ballot.b32
+// SELF:     vote.sync.any.pred
 // INFINITE: .entry divergent_if
-// INFINITE-DAG: bar.sync {{[[:space:]]*}}0
-// INFINITE-DAG: vote.sync.ballot.b32
+// INFINITE: bar.sync {{[[:space:]]*}}0
 // MATH:     .entry f
 // MATH:     cvt.rpi.f32.f32
 // LLVM:     .entry k
-// LLVM:     vote.sync.ballot.b32
+// LLVM:     vote.sync.any.pred

@@ -9,8 +9,9 @@
 // CHECK-NOT: scf.
 // CHECK-NOT: cf.
 // CHECK-NOT: arith.
-// CHECK:     nvvm.read.ptx.sreg.laneid
-// CHECK:     nvvm.vote.sync ballot
+// CHECK:     nvvm.read.ptx.sreg.tid.x
+// CHECK:     llvm.cond_br
+// CHECK:     llvm.store
 // CHECK:     nvvm.barrier
 // CHECK:     llvm.return
 

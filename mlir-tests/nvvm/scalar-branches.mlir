@@ -6,14 +6,13 @@
 // the lane guard of the load), so the branch is decided by the active
 // lanes: "does some active lane say true".
 // CHECK-LABEL: gpu.func @guarded_condition
-// CHECK:       ^[[WORK:bb[0-9]+]](%[[EXEC:.*]]: i32):
-// CHECK:       %[[ACTIVE:.*]] = arith.cmpi ne
+// CHECK:       ^[[WORK:bb[0-9]+]](%[[ACTIVE:.*]]: i1):
 // CHECK:       %[[V:.*]] = scf.if %[[ACTIVE]] -> (i32) {
 // CHECK:       %[[C:.*]] = arith.cmpi sgt, %[[V]]
 // CHECK-NEXT:  %[[FALSE:.*]] = arith.constant false
 // CHECK-NEXT:  %[[MINE:.*]] = arith.select %[[ACTIVE]], %[[C]], %[[FALSE]] : i1
 // CHECK-NEXT:  %[[ANY:.*]] = nvvm.vote.sync any %{{.*}}, %[[MINE]] -> i1
-// CHECK-NEXT:  cf.cond_br %[[ANY]], ^{{.*}}(%[[EXEC]] : i32), ^{{.*}}(%[[EXEC]] : i32)
+// CHECK-NEXT:  cf.cond_br %[[ANY]], ^{{.*}}(%[[ACTIVE]] : i1), ^{{.*}}(%[[ACTIVE]] : i1)
 gpu.module @m {
   gpu.func @guarded_condition(%buf: memref<4xi32>) kernel {
     %i = arith.constant 0 : index
@@ -40,12 +39,13 @@ gpu.module @m {
 // -----
 
 // A scalar switch takes the flag of the lowest active lane, shuffled from
-// lane cttz(exec) & 31 in 32-bit pieces (two for an i64 flag).
+// lane cttz(exec) & 31 in 32-bit pieces (two for an i64 flag); the exec
+// mask is the ballot of the exec bits.
 // CHECK-LABEL: gpu.func @guarded_flag
-// CHECK:       ^[[WORK:bb[0-9]+]](%[[EXEC:.*]]: i32):
-// CHECK:       %[[ACTIVE:.*]] = arith.cmpi ne
+// CHECK:       ^[[WORK:bb[0-9]+]](%[[ACTIVE:.*]]: i1):
 // CHECK:       %[[V:.*]] = scf.if %[[ACTIVE]] -> (i64) {
 // CHECK:       %[[MINE:.*]] = arith.select %[[ACTIVE]], %[[V]], %{{.*}} : i64
+// CHECK-NEXT:  %[[EXEC:.*]] = nvvm.vote.sync ballot %{{.*}}, %[[ACTIVE]] -> i32
 // CHECK-NEXT:  %[[LOWEST:.*]] = "llvm.intr.cttz"(%[[EXEC]]) <{is_zero_poison = false}> : (i32) -> i32
 // CHECK-NEXT:  %[[C31:.*]] = arith.constant 31 : i32
 // CHECK-NEXT:  %[[SOURCE:.*]] = arith.andi %[[LOWEST]], %[[C31]] : i32
@@ -83,7 +83,7 @@ gpu.module @m {
 // values: the loop counter below).
 // CHECK-LABEL: gpu.func @invariant_conditions
 // CHECK-NOT:   nvvm.vote.sync any
-// CHECK:       ^[[HEAD:bb[0-9]+]](%[[I:.*]]: i32, %{{.*}}: i32):
+// CHECK:       ^[[HEAD:bb[0-9]+]](%[[I:.*]]: i32, %{{.*}}: i1):
 // CHECK-NEXT:  %[[MORE:.*]] = arith.cmpi slt, %[[I]], %arg1 : i32
 // CHECK-NEXT:  cf.cond_br %[[MORE]]
 // CHECK-NOT:   nvvm.vote.sync any

@@ -66,6 +66,19 @@ def cuda_cases():
         bufs=[("int32", lambda g, b: n, {"randint": [0, 1000]}),
               ("int32", lambda g, b: g, zeros)],
         scalars=[{"u32": n}]))
+    floats = {"randfloat": [0.0, 1.0]}
+    cases.append(dict(
+        example="reduce-warp", kernel="reduce_warp", blocks=[64, 100, 256], grid=16,
+        bufs=[("float32", lambda g, b: n, floats), ("float32", lambda g, b: 1, zeros)],
+        scalars=[{"i32": n}], float_rtol=1e-4))
+    cases.append(dict(
+        example="reduce-shared", kernel="reduce_shared", blocks=[128, 256], grid=16,
+        bufs=[("float32", lambda g, b: n, floats), ("float32", lambda g, b: g, zeros)],
+        scalars=[{"u32": n}], float_rtol=1e-4))
+    cases.append(dict(
+        example="divergent-while", kernel="collatz_steps", blocks=[48, 128, 256], grid=64,
+        bufs=[("uint32", PER_THREAD, {"randint": [1, 100000]}), ("int32", PER_THREAD, zeros)],
+        scalars=[{"i32": 64 * 200}, {"i32": 300}]))
     return cases
 
 
@@ -107,6 +120,7 @@ def build_cuda(work, cases, label="cuda", spmd_bin=None):
                 "entry": entries[0], "bufs": bufs, "args": args,
                 "launches": [{"grid": [grid, 1, 1], "block": [block, 1, 1], "shared": 0}],
                 "time": True,
+                **({"float_rtol": case["float_rtol"]} if "float_rtol" in case else {}),
             })
     return out
 

@@ -16,7 +16,8 @@
 //! * **an explicit member mask** (`shfl.sync`, `vote.sync`, `match.sync`,
 //!   `redux.sync`, `bar.warp.sync`, `elect.sync` with a mask): PTX requires
 //!   every executing thread to be in the mask and every thread of the mask
-//!   to execute the same instruction;
+//!   to execute the same instruction; the constant mask `0xffffffff` names
+//!   the whole warp;
 //! * **the first lanes** (`gpu.shuffle`, `gpu.rotate`): the first `width`
 //!   lanes of the subgroup must be active;
 //! * **the executing lanes** (`activemask`): the result *is* the set of
@@ -57,7 +58,7 @@
 //! `llvm.inline_asm`, by the PTX text of clang's CUDA header's
 //! `__activemask()` (`activemask.b32 $0;`).
 
-use super::names;
+use super::{edit, facts, names};
 use melior::ir::{attribute::StringAttribute, operation::OperationLike, OperationRef};
 
 /// Who takes part in a collective (see the [module docs](self)).
@@ -184,8 +185,30 @@ pub fn members_of_name(name: &str) -> Option<Members> {
 
 /// The members of `op`: by its name, the intrinsic of an
 /// `llvm.call_intrinsic`, or the PTX text of an `llvm.inline_asm` that
-/// reads the active mask. `None` for every other operation.
+/// reads the active mask; a member mask that is the constant `0xffffffff`
+/// names the whole warp. `None` for every other operation.
 pub fn members(op: OperationRef<'_, '_>) -> Option<Members> {
+    match named_members(op)? {
+        Mask { operand } if is_full_warp_mask(op, operand) => Some(WholeWarp),
+        members => Some(members),
+    }
+}
+
+/// True if operand `operand` of `op` is the constant `0xffffffff`: the
+/// member mask of the whole warp. A correct thread-level program reaches
+/// such a collective with all 32 lanes, so exec is then every live lane and
+/// the collective needs no guard (a full mask in a partial warp is already
+/// undefined at thread level).
+fn is_full_warp_mask(op: OperationRef<'_, '_>, operand: usize) -> bool {
+    op.operand(operand)
+        .ok()
+        .and_then(edit::defining_op)
+        .and_then(facts::constant_value)
+        .is_some_and(|constant| constant.width == 32 && constant.value == -1)
+}
+
+/// The row of `op` by its name, intrinsic or inline assembly.
+fn named_members(op: OperationRef<'_, '_>) -> Option<Members> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
     match name {

@@ -49,7 +49,7 @@ pub fn run(
     _: &mut Report,
 ) -> Result<PassOutcome, ()> {
     let context = crate::ir::query::context_of(root);
-    let width = wave_size(root, options)?;
+    wave_size(root, options)?;
     let mut checker = check::Checker::default();
     let functions = check::wave_functions(root, &mut checker);
     for function in &functions {
@@ -76,7 +76,7 @@ pub fn run(
     outcome.add("tokens-erased", tokens.len());
     outcome.add("markers-erased", markers.len());
     for function in &functions {
-        lower_function(context, function, width);
+        lower_function(context, function);
     }
     markers.into_iter().for_each(edit::erase_operation);
     erase_token_ops(tokens);
@@ -87,14 +87,13 @@ pub fn run(
     Ok(outcome)
 }
 
-/// The `wave-size` option: 32 or 64.
-fn wave_size(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<u32, ()> {
+/// Checks the `wave-size` option: 32 or 64 (the wave-level input's; the
+/// output keeps one bit per thread either way).
+fn wave_size(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
     match options.get_or("wave-size", "32") {
-        "32" => Ok(32),
-        "64" => Ok(64),
+        "32" | "64" => Ok(()),
         other => {
-            let message =
-                format!("wave-size={other} is not supported: NVVM masks are i32 (32) or i64 (64)");
+            let message = format!("wave-size={other} is not supported: waves of 32 or 64 lanes");
             diagnostics::emit_error(root.location(), &message);
             Err(())
         }

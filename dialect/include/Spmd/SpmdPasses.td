@@ -500,40 +500,44 @@ def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
     hand) inside every `gpu.func` and `llvm.func` to code in which each
     thread of an NVIDIA
     warp runs the wave-level program itself. All control flow of wave-level
-    code is wave-uniform, so the warp never diverges on it; the execution
-    mask is a warp-uniform integer that every thread keeps a copy of.
+    code is wave-uniform, so the warp never diverges on it; every thread
+    keeps its own bit of each mask, a predicate, and the warp meets only
+    where a decision is warp-wide.
 
-    * `!spmd.mask` becomes `i32` (`i64` with `wave-size=64`; a warp has 32
-      lanes, so the upper half is then always zero).
-    * The exec mask is threaded through the CFG as SSA: one extra block
-      argument per block. It starts as the *live mask*: in a kernel, the
-      lanes of this warp whose linear thread id is below the block size
-      (computed from `nvvm.read.ptx.sreg.tid.*`/`ntid.*`); in a non-kernel
-      function, `llvm.nvvm.activemask`. Kernels are recognised in every
-      spelling: `gpu.func ... kernel`, `gpu.kernel`/`nvvm.kernel`/
-      `rocdl.kernel` attributes, and the `ptx_kernel` calling convention of
-      `llvm.func` (what `mlir-translate --import-llvm` makes of clang's CUDA
-      output). `spmd.exec.read`/`write` read and replace it.
+    * `!spmd.mask` becomes `i1`: the thread's own bit of the mask.
+    * The exec bit is threaded through the CFG as SSA: one extra block
+      argument per block. It starts as `true` (every thread that runs is a
+      live lane). `spmd.exec.read`/`write` read and replace it.
+    * The *live mask*, the member mask of the votes the lowering emits (the
+      last warp of a block may be partial), is read with
+      `llvm.nvvm.activemask` at the function's entry, where every thread
+      of the warp that exists runs (a kernel's start; a device function's
+      callers reach it through a lane guard); a function without votes
+      reads none.
     * `spmd.mask.to_bits`/`from_bits` (masks carried across `llvm` branches
-      by `--spmd-predicate`) become nothing, or a zero-extension or
-      truncation when the carrier's width differs from the mask's.
-    * `spmd.ballot %p` becomes `nvvm.vote.sync ballot %live, (my exec bit ?
-      %p : false)` (a select, so that a poison `%p` in an inactive lane
-      votes false); the member mask is the live mask, because every live
-      thread executes the vote (control flow is uniform).
-    * `spmd.mask.and/or/andn/empty` become `arith.andi/ori/xori/constant`;
-      `spmd.exec.br_zero` becomes `cf.cond_br` on `exec == 0`.
-    * My exec bit is `exec & (1 << nvvm.read.ptx.sreg.laneid)`, computed
-      once per block that needs it.
+      by `--spmd-predicate`) become a zero-extension / truncation of the
+      bit.
+    * `spmd.ballot %p` becomes `my exec bit ? %p : false` (a select, so
+      that a poison `%p` in an inactive lane gives false);
+      `spmd.mask.and/or/andn/empty/select` become `arith.andi/ori/xori/
+      constant/select` on bits.
+    * `spmd.exec.br_zero ^z, ^nz` becomes `cf.cond_br` on
+      `!vote.sync.any(live, exec bit)`, or, where the region it skips is
+      acyclic, closed and at most 12 operations long, `cf.br ^nz`: running
+      such a region with no active lane is harmless and cheaper than the
+      vote.
     * Operations whose execution in an inactive lane could be observed
       (memory reads, writes and frees, unknown effects such as calls, and
       operations that are not speculatable, such as divisions) are wrapped
       in `scf.if` on my exec bit; their results are `ub.poison` in inactive
-      lanes. Pure, speculatable operations run in every lane. Warp-collective
-      operations (`gpu.barrier`, `gpu.shuffle`, `gpu.subgroup_*`,
-      `nvvm.barrier*`, `nvvm.shfl.*`, `nvvm.vote.*`, ...) are not guarded:
-      the whole warp executes them. A function that never writes the exec
-      mask needs no guards at all.
+      lanes. Pure, speculatable operations run in every lane. Warp
+      collectives whose members the program names (`shfl.sync`,
+      `vote.sync`, `match.sync`, `redux.sync`, `bar.warp.sync` with a
+      member mask, `gpu.shuffle`) are guarded too, so exactly the lanes
+      that reach them at thread level execute them; `activemask` becomes
+      the exec mask (`vote.sync.ballot` of the exec bits); barriers and
+      whole-warp collectives run in every live lane. A function that never
+      writes the exec mask needs no guards at all.
     * Convergence tokens and reconvergence markers are erased: the warp is
       converged wherever wave-level code runs, and every `.sync` operation
       names the live mask explicitly, so no token is needed to say which
@@ -562,7 +566,8 @@ def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
   }];
   let options = [
     Option<"waveSize", "wave-size", "unsigned", /*default=*/"32",
-           "Lanes per wave: 32 (i32 masks) or 64 (i64 masks)">,
+           "Lanes per wave of the input, 32 or 64 (the output keeps one "
+           "bit per thread either way)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",

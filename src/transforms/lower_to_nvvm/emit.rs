@@ -43,16 +43,6 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.insert(arith::constant(self.context, attribute, self.location))
     }
 
-    /// A result-less NVVM special-register read such as
-    /// `nvvm.read.ptx.sreg.laneid : i32`.
-    pub fn special_register(&self, name: &str) -> Value<'c, 'a> {
-        let op = OperationBuilder::new(&format!("nvvm.read.ptx.sreg.{name}"), self.location)
-            .add_results(&[self.int_type(32)])
-            .build()
-            .expect("valid special-register read");
-        self.insert(op)
-    }
-
     /// `llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32`.
     pub fn active_mask(&self) -> Value<'c, 'a> {
         let segments =
@@ -159,35 +149,8 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.and(lhs, inverted)
     }
 
-    pub fn add(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
-        self.insert(arith::addi(lhs, rhs, self.location))
-    }
-
-    pub fn sub(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
-        self.insert(arith::subi(lhs, rhs, self.location))
-    }
-
-    pub fn mul(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
-        self.insert(arith::muli(lhs, rhs, self.location))
-    }
-
     pub fn shl(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
         self.insert(arith::shli(lhs, rhs, self.location))
-    }
-
-    pub fn cmp(
-        &self,
-        predicate: arith::CmpiPredicate,
-        lhs: Value<'c, '_>,
-        rhs: Value<'c, '_>,
-    ) -> Value<'c, 'a> {
-        self.insert(arith::cmpi(
-            self.context,
-            predicate,
-            lhs,
-            rhs,
-            self.location,
-        ))
     }
 
     pub fn select(
@@ -197,14 +160,6 @@ impl<'c, 'a> Emitter<'c, 'a> {
         on_false: Value<'c, '_>,
     ) -> Value<'c, 'a> {
         self.insert(arith::select(condition, on_true, on_false, self.location))
-    }
-
-    /// Zero-extends an `i32` to `width` bits (identity for 32).
-    pub fn widen(&self, width: u32, value: Value<'c, 'a>) -> Value<'c, 'a> {
-        if width == 32 {
-            return value;
-        }
-        self.insert(arith::extui(value, self.int_type(width), self.location))
     }
 
     /// `value` zero-extended or truncated to the integer type `target`
@@ -223,17 +178,5 @@ impl<'c, 'a> Emitter<'c, 'a> {
         } else {
             self.insert(arith::trunci(value, target, self.location))
         }
-    }
-
-    /// True in the lanes whose bit is set in `mask`: `(mask & lane_bit) != 0`.
-    pub fn lane_active(
-        &self,
-        width: u32,
-        mask: Value<'c, '_>,
-        lane_bit: Value<'c, '_>,
-    ) -> Value<'c, 'a> {
-        let mine = self.and(mask, lane_bit);
-        let zero = self.constant(width, 0);
-        self.cmp(arith::CmpiPredicate::Ne, mine, zero)
     }
 }

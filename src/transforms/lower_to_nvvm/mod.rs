@@ -8,42 +8,52 @@
 //! masks and exec-masked vector instructions for the lanes. An NVIDIA warp
 //! has no exec register, but it does not need one: if each of its threads
 //! runs the wave-level program, the threads never disagree on a branch
-//! (all branches are uniform), so the warp stays converged, and each thread
-//! can keep its own copy of the mask, identical across the warp.
+//! (all branches are uniform), so the warp stays converged, and each
+//! thread keeps *its own bit* of every mask, a predicate. A mask operation
+//! is then one predicate operation (`and`, `or`, `select`), and the warp
+//! only meets where a decision is warp-wide: whether any lane enters a
+//! region (`vote.sync.any`), a kept scalar branch, a loop's back edge.
+//! (An earlier design kept the whole `i32` mask in every thread: every
+//! divergent branch cost a `vote.sync.ballot` and every guard a test of
+//! `exec & (1 << laneid)`.)
 //!
 //! | wave-level construct | NVVM lowering |
 //! |---|---|
-//! | `!spmd.mask` | `i32` (`i64` with `wave-size=64`, upper half always 0) |
-//! | exec mask | an SSA value threaded through the CFG: one new block argument per block, one new operand per branch successor |
-//! | initial exec (the live lanes) | kernels: lanes whose linear thread id is below the block size (from `tid.*`/`ntid.*`); other `gpu.func`s: `llvm.nvvm.activemask` |
-//! | `spmd.exec.read` / `spmd.exec.write %m` | the current exec value / `%m` becomes the current exec value |
-//! | `spmd.ballot %p` | `nvvm.vote.sync ballot %live, (my exec bit ? %p : false)` |
-//! | `spmd.mask.and/or/andn/empty` | `arith.andi/ori`, `andi(xori(.., -1))`, `arith.constant 0` |
-//! | `spmd.mask.select %m, %a, %b` | `arith.select` on "my bit is in `%m`" (no guard: it runs in every lane) |
-//! | `spmd.exec.br_zero ^z, ^nz` | `cf.cond_br (exec == 0), ^z, ^nz` |
+//! | `!spmd.mask` | `i1`: the thread's own bit of the mask |
+//! | exec mask | my exec bit, an SSA value threaded through the CFG: one new block argument per block, one new operand per branch successor |
+//! | initial exec | `true` (every thread that runs is a live lane; the lanes of a partial last warp that do not exist do not run) |
+//! | `spmd.exec.read` / `spmd.exec.write %m` | the current exec bit / `%m` becomes the current exec bit |
+//! | `spmd.ballot %p` | `my exec bit ? %p : false` |
+//! | `spmd.mask.and/or/andn/empty` | `arith.andi/ori`, `andi(xori(.., true))`, `false` |
+//! | `spmd.mask.select %m, %a, %b` | `arith.select %m, %a, %b` |
+//! | `spmd.mask.to_bits` / `from_bits` (carriers across `llvm` branches) | zero-extension / truncation of my bit |
+//! | `spmd.exec.br_zero ^z, ^nz` | `cf.cond_br !vote.sync.any(live, exec), ^z, ^nz`; `cf.br ^nz` when the region is short and acyclic ([`skip`]) |
 //! | a kept (uniform) `cond_br %c` / `switch %f` where exec may be partial | `cond_br vote.sync.any(live, my_bit ? %c : false)` / `switch` on `%f` of the lowest active lane (`shfl.sync.idx`); unchanged if `%c`/`%f` is warp-invariant ([`scalar_branch`]) |
-//! | my exec bit | `exec & (1 << nvvm.read.ptx.sreg.laneid) != 0`, once per block and exec value |
 //! | an op that must not run in inactive lanes, and a warp collective whose members the program names (`shfl.sync`, `vote.sync`, `redux.sync`, `match.sync`, `bar.warp.sync` with their member mask; `gpu.shuffle`) | `scf.if %my_bit { op } else { poison }` ([`guard`]) |
-//! | `activemask` (`llvm.nvvm.activemask`, clang's `activemask.b32`) | the exec mask |
+//! | `activemask` (`llvm.nvvm.activemask`, clang's `activemask.b32`) | the exec mask: `vote.sync.ballot(live, my_bit)` |
 //! | convergence tokens, reconvergence markers | erased |
 //!
 //! Design choices and edge cases:
 //!
-//! * **Exec as SSA, not as a stack slot.** Threading exec through block
-//!   arguments is exact (exec is a state variable of the wave and the CFG
-//!   is the wave's CFG) and leaves nothing for `mem2reg` to clean up, so
-//!   `llc` alone turns it into a register. Blocks that never read exec get
-//!   an unused argument, which LLVM removes.
+//! * **Exec as SSA, not as a stack slot.** Threading the exec bit through
+//!   block arguments is exact (exec is a state variable of the wave and
+//!   the CFG is the wave's CFG) and leaves nothing for `mem2reg` to clean
+//!   up, so `llc` alone turns it into a predicate register. Blocks that
+//!   never read it get an unused argument, which LLVM removes.
+//! * **A mask is never poison.** Every mask bit is computed from the exec
+//!   bit with `select`, never `and`, so a lane that never computed a
+//!   predicate (its exec bit was clear) contributes `false`, not poison;
+//!   the votes the lowering emits therefore never see poison.
 //! * **The member mask of `.sync` ops is the live mask**, not exec: every
 //!   live thread executes every wave-level instruction, including lanes
 //!   whose exec bit is clear, and PTX requires the executing thread to be
 //!   in the member mask. Using `0xffffffff` instead would be undefined in
-//!   the last, partial warp of a block. The live mask of a kernel is
-//!   computed from the thread and block ids rather than read with
-//!   `activemask`, which reports the threads that happen to execute
-//!   together, not the ones that exist; in a non-kernel `gpu.func`, which
-//!   callers reach through a lane guard, `activemask` at entry is the
-//!   caller's exec.
+//!   the last, partial warp of a block. It is read with `activemask` at
+//!   the function's entry, before anything can diverge: a kernel's warp
+//!   starts with every thread that exists, and a device function, which
+//!   callers reach through a lane guard, with the caller's active lanes.
+//!   (It used to be computed from `tid.*`/`ntid.*`, 14 instructions per
+//!   kernel.) A function that emits no vote reads no live mask.
 //! * **Which ops are guarded** is asked of MLIR's interfaces
 //!   (`spmdNeedsLaneGuard`): reads too, not only writes, because an
 //!   inactive lane's address is often out of bounds (that is why the lane
@@ -58,7 +68,7 @@
 //!   in every live lane. A function that never writes exec
 //!   runs with exec = live in every thread and gets no guards; neither do
 //!   the ops of the entry block before its first `spmd.exec.write`, and
-//!   ballots there vote with the bare predicate.
+//!   ballots there are the bare predicate.
 //! * **Scalar branches are decided by the active lanes.** A branch that
 //!   predication kept is uniform over exec, not over the warp: threads
 //!   whose exec bit is clear may hold poison in the condition, and on a
@@ -83,11 +93,12 @@ mod emit;
 pub mod guard;
 pub mod intrinsics;
 pub mod scalar_branch;
+mod skip;
 
 use crate::ir::{collectives, names};
 use emit::Emitter;
 use melior::{
-    dialect::{arith::CmpiPredicate, cf},
+    dialect::cf,
     ir::{
         block::BlockLike, operation::OperationLike, r#type::IntegerType, BlockRef, OperationRef,
         RegionLike, RegionRef, Type, Value, ValueLike,
@@ -202,51 +213,53 @@ impl<'c, 'a> WaveFunction<'c, 'a> {
 
 /// The per-thread values every lowering step needs.
 struct Lanes<'c, 'a> {
-    width: u32,
-    mask_type: Type<'c>,
-    /// The live lanes as an `i32`: the member mask of `.sync` ops.
+    /// The live lanes as an `i32`: the member mask of the `.sync` ops the
+    /// lowering emits.
     live32: Value<'c, 'a>,
-    /// The live lanes as a mask: the initial exec.
-    live: Value<'c, 'a>,
-    /// `1 << laneid` as a mask.
-    lane_bit: Value<'c, 'a>,
+    /// `true`: the exec bit of every running thread at function entry.
+    running: Value<'c, 'a>,
     guards: bool,
 }
 
-/// Lowers one wave-level function (already checked) with masks of
-/// `width` bits.
-pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>, width: u32) {
+/// Lowers one wave-level function (already checked). Masks become one bit
+/// per thread whatever the wave size; carriers keep their integer type.
+pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>) {
     let blocks = function.blocks();
     let entry = blocks[0];
     let invariant = WarpInvariant::compute(&blocks, function.is_kernel());
-    let lanes = entry_values(context, function, width);
+    let short_skips = skip::short_regions(&blocks);
+    let lanes = entry_values(context, function);
     let location = function.op.location();
     // The one typing rule: every mask value (block arguments and the
-    // results of spmd ops alike) is an integer of `width` bits before
+    // results of spmd ops alike) is the thread's own bit, an `i1`, before
     // anything is emitted, so that emitted ops, which take their result
-    // type from their operands, never see `!spmd.mask`, whatever order
-    // the blocks are visited in.
-    retype_mask_values(&blocks, lanes.mask_type);
+    // type from their operands, never see `!spmd.mask`, whatever order the
+    // blocks are visited in.
+    let bit = IntegerType::new(context, 1).into();
+    retype_mask_values(&blocks, bit);
     for block in &blocks[1..] {
-        block.add_argument(lanes.mask_type, location);
+        block.add_argument(bit, location);
     }
     for block in &blocks {
         let exec_in = if *block == entry {
-            lanes.live
+            lanes.running
         } else {
             block.argument(block.argument_count() - 1).unwrap().into()
         };
-        lower_block(context, &lanes, &invariant, *block, exec_in);
+        lower_block(context, &lanes, &invariant, &short_skips, *block, exec_in);
+    }
+    // Only votes read the live mask: a function without any keeps no
+    // activemask read (LLVM may not remove one: it is convergent).
+    if !edit::is_used(lanes.live32) {
+        if let Some(read) = edit::defining_op(lanes.live32) {
+            edit::erase_operation(read);
+        }
     }
 }
 
-/// Emits laneid, the live mask and the lane bit at the top of the entry
+/// Emits the live mask and the initial exec bit at the top of the entry
 /// block.
-fn entry_values<'c, 'a>(
-    context: &'c Context,
-    function: &WaveFunction<'c, 'a>,
-    width: u32,
-) -> Lanes<'c, 'a> {
+fn entry_values<'c, 'a>(context: &'c Context, function: &WaveFunction<'c, 'a>) -> Lanes<'c, 'a> {
     let entry = function
         .body()
         .first_block()
@@ -258,67 +271,40 @@ fn entry_values<'c, 'a>(
             .expect("a block ends with a terminator"),
         location: function.op.location(),
     };
-    let lane = emit.special_register("laneid");
-    let live32 = if function.is_kernel() {
-        kernel_live_mask(&emit)
-    } else {
-        emit.active_mask()
-    };
-    let live = emit.widen(width, live32);
-    let one = emit.constant(width, 1);
-    let lane_bit = emit.shl(one, emit.widen(width, lane));
-    let mask_type = IntegerType::new(context, width).into();
+    // At the entry every thread of the warp that exists runs, converged
+    // (a kernel starts so; a device function runs in the lanes its caller's
+    // guard let in): `activemask` there is the live mask.
+    let live32 = emit.active_mask();
     Lanes {
-        width,
-        mask_type,
         live32,
-        live,
-        lane_bit,
+        running: emit.constant(1, 1),
         guards: function.writes_exec(),
     }
 }
 
-/// The lanes of this warp that exist in a kernel launch: warps are cut
-/// from the linear thread id of the block, so the last warp of a block
-/// whose size is not a multiple of 32 is partial.
-fn kernel_live_mask<'c, 'a>(emit: &Emitter<'c, 'a>) -> Value<'c, 'a> {
-    let [tx, ty, tz, nx, ny, nz] = ["tid.x", "tid.y", "tid.z", "ntid.x", "ntid.y", "ntid.z"]
-        .map(|name| emit.special_register(name));
-    let linear = emit.add(tx, emit.mul(nx, emit.add(ty, emit.mul(ny, tz))));
-    let size = emit.mul(nx, emit.mul(ny, nz));
-    let warp_base = emit.and(linear, emit.constant(32, -32));
-    let remaining = emit.sub(size, warp_base);
-    let full = emit.cmp(CmpiPredicate::Uge, remaining, emit.constant(32, 32));
-    // `1 << remaining` is poison when the warp is full, but then the
-    // select does not pick it.
-    let partial = emit.sub(
-        emit.shl(emit.constant(32, 1), remaining),
-        emit.constant(32, 1),
-    );
-    emit.select(full, emit.constant(32, -1), partial)
-}
-
-/// The exec value flowing through one block, whether it is still the
-/// live mask (the entry block before its first `spmd.exec.write`: every
-/// running thread is active, so nothing needs a guard), and my exec bit
-/// for it once some op needed it.
+/// The thread's exec bit flowing through one block, and whether it is
+/// still the initial `true` (the entry block before its first
+/// `spmd.exec.write`: every running thread is active, so nothing needs a
+/// guard).
 struct ExecState<'c, 'a> {
     exec: Value<'c, 'a>,
     is_live: bool,
-    active: Option<Value<'c, 'a>>,
 }
 
 impl<'c, 'a> ExecState<'c, 'a> {
     fn set(&mut self, exec: Value<'c, 'a>) {
         self.exec = exec;
         self.is_live = false;
-        self.active = None;
     }
 
-    fn active(&mut self, emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>) -> Value<'c, 'a> {
-        *self
-            .active
-            .get_or_insert_with(|| emit.lane_active(lanes.width, self.exec, lanes.lane_bit))
+    /// The exec mask of the warp as an `i32`: a ballot of the exec bits
+    /// (the live mask while exec is still the initial one).
+    fn mask32(&self, emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>) -> Value<'c, 'a> {
+        if self.is_live {
+            lanes.live32
+        } else {
+            emit.ballot(lanes.live32, self.exec)
+        }
     }
 }
 
@@ -326,14 +312,13 @@ fn lower_block<'c, 'a>(
     context: &'c Context,
     lanes: &Lanes<'c, 'a>,
     invariant: &WarpInvariant,
+    short_skips: &skip::ShortRegions,
     block: BlockRef<'c, 'a>,
     exec_in: Value<'c, 'a>,
 ) {
-    let is_live = exec_in == lanes.live;
     let mut state = ExecState {
         exec: exec_in,
-        is_live,
-        active: None,
+        is_live: exec_in == lanes.running,
     };
     for op in edit::operations(block) {
         let emit = Emitter {
@@ -342,24 +327,27 @@ fn lower_block<'c, 'a>(
             location: op.location(),
         };
         match SpmdOp::of(&op_name(op)) {
-            Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, lanes, &mut state, kind),
+            Some(SpmdOp::BranchZero) => {
+                lower_branch_zero(&emit, lanes, state.exec, short_skips.contains(op));
+                edit::erase_operation(op);
+            }
+            Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, &mut state, kind),
             Some(_) => {}
             None if op.next_in_block().is_none() => {
                 if lanes.guards && !state.is_live {
-                    scalar_branch::decide_by_active_lanes(&emit, lanes, &mut state, invariant);
+                    scalar_branch::decide_by_active_lanes(&emit, lanes, &state, invariant);
                 }
                 forward_exec(op, state.exec)
             }
             // The live mask of a non-kernel function is itself an
             // activemask read (at the top of the entry block).
             None if reads_active_mask(op) && Value::from(op.result(0).unwrap()) != lanes.live32 => {
-                let mask = emit.resize(state.exec, op.result(0).unwrap().r#type());
+                let mask = emit.resize(state.mask32(&emit, lanes), op.result(0).unwrap().r#type());
                 edit::replace_all_uses(op.result(0).unwrap().into(), mask);
                 edit::erase_operation(op);
             }
             None if lanes.guards && !state.is_live && guard::needs_guard(op) => {
-                let active = state.active(&emit, lanes);
-                guard::wrap(context, op, active);
+                guard::wrap(context, op, state.exec);
             }
             None => {}
         }
@@ -375,13 +363,9 @@ fn reads_active_mask(op: OperationRef<'_, '_>) -> bool {
         && op.result_count() == 1
 }
 
-/// Replaces one wave-level op (the emitter's anchor) by its NVVM form.
-fn lower_wave_op<'c, 'a>(
-    emit: &Emitter<'c, 'a>,
-    lanes: &Lanes<'c, 'a>,
-    state: &mut ExecState<'c, 'a>,
-    kind: SpmdOp,
-) {
+/// Replaces one wave-level op (the emitter's anchor) by its NVVM form:
+/// every mask is the thread's own bit of it.
+fn lower_wave_op<'c, 'a>(emit: &Emitter<'c, 'a>, state: &mut ExecState<'c, 'a>, kind: SpmdOp) {
     let op = emit.anchor;
     let operand = |index: usize| op.operand(index).expect("checked by the op verifier");
     let replacement = match kind {
@@ -390,38 +374,24 @@ fn lower_wave_op<'c, 'a>(
             state.set(operand(0));
             None
         }
-        SpmdOp::Ballot => {
-            // `select`, not `and`: the predicate is often poison in lanes
-            // whose exec bit is clear (they never computed it), and
-            // `and poison, false` is poison in LLVM, while the select picks
-            // the constant false there.
-            let voted = if state.is_live {
-                operand(0)
-            } else {
-                let active = state.active(emit, lanes);
-                emit.select(active, operand(0), emit.constant(1, 0))
-            };
-            Some(emit.widen(lanes.width, emit.ballot(lanes.live32, voted)))
-        }
+        // My bit of the ballot: I am active and my predicate holds.
+        // `select`, not `and`: the predicate is often poison in lanes
+        // whose exec bit is clear (they never computed it), and
+        // `and poison, false` is poison in LLVM, while the select picks
+        // the constant false there.
+        SpmdOp::Ballot if state.is_live => Some(operand(0)),
+        SpmdOp::Ballot => Some(emit.select(state.exec, operand(0), emit.constant(1, 0))),
         SpmdOp::MaskAnd => Some(emit.and(operand(0), operand(1))),
         SpmdOp::MaskOr => Some(emit.or(operand(0), operand(1))),
-        SpmdOp::MaskAndNot => Some(emit.and_not(lanes.width, operand(0), operand(1))),
-        SpmdOp::MaskEmpty => Some(emit.constant(lanes.width, 0)),
-        // Runs in every lane whatever exec is: a plain select on my bit.
-        SpmdOp::MaskSelect => {
-            let mine = emit.lane_active(lanes.width, operand(0), lanes.lane_bit);
-            Some(emit.select(mine, operand(1), operand(2)))
-        }
-        // The mask is an integer of `width` bits already; the carrier may
-        // be wider or narrower.
+        SpmdOp::MaskAndNot => Some(emit.and_not(1, operand(0), operand(1))),
+        SpmdOp::MaskEmpty => Some(emit.constant(1, 0)),
+        SpmdOp::MaskSelect => Some(emit.select(operand(0), operand(1), operand(2))),
+        // A carrier holds my bit in its lowest bit (0 or 1).
         SpmdOp::MaskToBits | SpmdOp::MaskFromBits => {
             let target = op.result(0).unwrap().r#type();
             Some(emit.resize(operand(0), target))
         }
-        SpmdOp::BranchZero => {
-            lower_branch_zero(emit, lanes, state.exec);
-            None
-        }
+        SpmdOp::BranchZero => unreachable!("lowered with its skip decision"),
         SpmdOp::FlowBranch | SpmdOp::Token | SpmdOp::Marker => unreachable!("not wave-level"),
     };
     if let Some(value) = replacement {
@@ -431,11 +401,18 @@ fn lower_wave_op<'c, 'a>(
 }
 
 /// `spmd.exec.br_zero ^z(a), ^nz(b)` becomes
-/// `cf.cond_br (exec == 0), ^z(a, exec), ^nz(b, exec)`.
-fn lower_branch_zero<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, exec: Value<'c, 'a>) {
+/// `cf.cond_br !vote.sync.any(live, exec), ^z(a, exec), ^nz(b, exec)`: the
+/// one warp-level decision of a divergent region, whether any lane enters
+/// it. Where the region is short and acyclic ([`skip`]), running it with
+/// no active lane costs less than the vote and the branch: `cf.br ^nz(b,
+/// exec)`.
+fn lower_branch_zero<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    lanes: &Lanes<'c, 'a>,
+    exec: Value<'c, 'a>,
+    fall_through: bool,
+) {
     let op = emit.anchor;
-    let zero = emit.constant(lanes.width, 0);
-    let empty = emit.cmp(CmpiPredicate::Eq, exec, zero);
     let operands = |slot: usize| {
         let mut values =
             edit::successor_operands(op, slot).expect("spmd.exec.br_zero forwards its operands");
@@ -443,19 +420,26 @@ fn lower_branch_zero<'c, 'a>(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, exec
         values
     };
     let (on_zero, on_nonzero) = (op.successor(0).unwrap(), op.successor(1).unwrap());
-    let branch = cf::cond_br(
-        emit.context,
-        empty,
-        &on_zero,
-        &on_nonzero,
-        &operands(0),
-        &operands(1),
-        emit.location,
-    );
-    emit.anchor
-        .block()
-        .unwrap()
-        .insert_operation_before(op, branch);
+    let branch = if fall_through {
+        cf::br(&on_nonzero, &operands(1), emit.location)
+    } else {
+        let any = emit.vote_any(lanes.live32, exec);
+        let none = emit.insert(melior::dialect::arith::xori(
+            any,
+            emit.constant(1, 1),
+            emit.location,
+        ));
+        cf::cond_br(
+            emit.context,
+            none,
+            &on_zero,
+            &on_nonzero,
+            &operands(0),
+            &operands(1),
+            emit.location,
+        )
+    };
+    op.block().unwrap().insert_operation_before(op, branch);
 }
 
 /// Appends the block's final exec value to every successor's operands.

@@ -34,8 +34,8 @@
 //! Neither is needed when the condition is **warp-invariant**: the same
 //! in every thread of the warp, whatever exec is. [`WarpInvariant`] finds
 //! such values with an optimistic fixpoint: constants, kernel arguments,
-//! block and grid ids and sizes, masks (a ballot's result is the same in
-//! every thread), pure unguarded arithmetic of warp-invariant operands,
+//! block and grid ids and sizes, the empty mask (every other mask is each
+//! thread's own bit of it), pure unguarded arithmetic of warp-invariant operands,
 //! and block arguments that every edge fills with warp-invariant values.
 //! This is sound because at NVVM level all threads of the warp walk the
 //! same path through the wave-level CFG. A loop counter compared with a
@@ -210,8 +210,9 @@ fn op_is_invariant(op: OperationRef<'_, '_>, varying: &HashSet<usize>) -> bool {
             .all(|operand| !varying.contains(&key(operand)))
     };
     if let Some(kind) = SpmdOp::of(&name) {
-        // Masks are the same in every thread; a per-lane select is not.
-        return kind.is_wave_level() && kind != SpmdOp::MaskSelect && operands_invariant();
+        // A mask is each thread's own bit of it: only the empty one is the
+        // same everywhere.
+        return kind == SpmdOp::MaskEmpty;
     }
     if WARP_INVARIANT_READS.contains(&name.as_str()) {
         return true;
@@ -228,7 +229,7 @@ fn op_is_invariant(op: OperationRef<'_, '_>, varying: &HashSet<usize>) -> bool {
 pub(super) fn decide_by_active_lanes<'c, 'a>(
     emit: &Emitter<'c, 'a>,
     lanes: &Lanes<'c, 'a>,
-    state: &mut ExecState<'c, 'a>,
+    state: &ExecState<'c, 'a>,
     invariant: &WarpInvariant,
 ) {
     let terminator = emit.anchor;
@@ -241,14 +242,13 @@ pub(super) fn decide_by_active_lanes<'c, 'a>(
     if !is_branch || invariant.contains(condition) {
         return;
     }
-    let (exec, live32) = (state.exec, lanes.live32);
-    let active = state.active(emit, lanes);
+    let (active, live32) = (state.exec, lanes.live32);
     let decided = if CONDITIONAL_BRANCHES.contains(&name.as_str()) {
         let mine = emit.select(active, condition, emit.constant(1, 0));
         emit.vote_any(live32, mine)
     } else {
         let mine = emit.select(active, condition, emit.zero_of(condition.r#type()));
-        let lowest = emit.lowest_set_bit(exec);
+        let lowest = emit.lowest_set_bit(state.mask32(emit, lanes));
         let source = emit.and(
             emit.resize(lowest, emit.int_type(32)),
             emit.constant(32, 31),
