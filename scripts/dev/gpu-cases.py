@@ -13,7 +13,7 @@ With --before-bin DIR, the CUDA cases run a second time with the PTX of
 DIR/spmd-opt as the test (ids before/...): a build from before a fix shows
 on the GPU what the fix changed.
 
-With --random DIR, every DIR/<name>.mlir (an LLVM-dialect kernel
+With --random DIR (repeatable), every DIR/<name>.mlir (an LLVM-dialect kernel
 `llvm.func ptx_kernelcc @kernel(%out: !llvm.ptr, %n: i32, %ret: !llvm.ptr)`
 as spmd_oracle's random generators render it, with DIR/<name>.json giving
 {"out_len": per-thread slots, "n": [values]}) becomes a case too: the
@@ -129,10 +129,11 @@ def build_random(work, directory, blocks):
     out = []
     ptx_dir = work / "ptx" / "random"
     ptx_dir.mkdir(parents=True, exist_ok=True)
+    label = pathlib.Path(directory).name
     for kernel in sorted(pathlib.Path(directory).glob("*.mlir")):
         meta = json.loads(kernel.with_suffix(".json").read_text())
-        ref = ptx_dir / f"{kernel.stem}.ref.ptx"
-        test = ptx_dir / f"{kernel.stem}.spmd.ptx"
+        ref = ptx_dir / f"{label}.{kernel.stem}.ref.ptx"
+        test = ptx_dir / f"{label}.{kernel.stem}.spmd.ptx"
         ll = run([str(LLVM / "mlir-translate"), "--mlir-to-llvmir", str(kernel)])
         ref.write_text(run([str(LLVM / "llc"), "-march=nvptx64", "-mcpu=sm_90", "-O2"], input=ll))
         run([str(ROOT / "scripts/kernel-to-ptx.sh"), str(kernel), "-o", str(test)])
@@ -142,7 +143,7 @@ def build_random(work, directory, blocks):
             threads = block
             for n in meta["n"]:
                 out.append({
-                    "id": f"random/{kernel.stem}/block{block}/n{n}",
+                    "id": f"random/{label}/{kernel.stem}/block{block}/n{n}",
                     "ref": str(ref.relative_to(work)), "test": str(test.relative_to(work)),
                     "entry": "kernel",
                     "bufs": [{"dtype": "int32", "n": threads * meta["out_len"], "init": {"fill": 0}},
@@ -156,7 +157,8 @@ def build_random(work, directory, blocks):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
-    parser.add_argument("--random", help="a folder of random LLVM-dialect kernels")
+    parser.add_argument("--random", action="append", default=[],
+                        help="a folder of random LLVM-dialect kernels (repeatable)")
     parser.add_argument("--random-blocks", default="64,48,100")
     parser.add_argument("--before-bin", help="also the CUDA cases with this spmd-opt's PTX")
     options = parser.parse_args()
@@ -167,9 +169,9 @@ def main():
     cases = build_cuda(work, cuda_cases())
     if options.before_bin:
         cases += build_cuda(work, cuda_cases(), "before", options.before_bin)
-    if options.random:
-        blocks = [int(b) for b in options.random_blocks.split(",")]
-        cases += build_random(work, options.random, blocks)
+    blocks = [int(b) for b in options.random_blocks.split(",")]
+    for directory in options.random:
+        cases += build_random(work, directory, blocks)
     (work / "cases.json").write_text(json.dumps(cases, indent=1))
     print(f"{len(cases)} cases in {work / 'cases.json'}")
 

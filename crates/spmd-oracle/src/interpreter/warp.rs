@@ -213,6 +213,15 @@ pub struct WarpStats {
     /// Of those, the ones executed by part of the warp's live lanes (in a
     /// diverged group, or in a lane guard of wave-level code).
     pub partial_collectives: u64,
+    /// Warp instructions issued: one per operation a warp (or a diverged
+    /// group of it) executes, whatever the number of lanes, constants and
+    /// poison aside, plus one per terminator with two or more successors
+    /// (a branch the hardware issues; a plain jump usually vanishes in the
+    /// block layout). The same count on the thread-level program run with
+    /// [`Reconvergence::ImmediatePostDominator`] is what a SIMT machine
+    /// reconverging at immediate post-dominators issues, so the ratio of
+    /// the two measures the wave-level lowering's dynamic overhead.
+    pub warp_instructions: u64,
     /// Barriers completed by a CTA.
     pub barriers: u64,
 }
@@ -224,6 +233,7 @@ impl AddAssign for WarpStats {
         self.divergent_guards += other.divergent_guards;
         self.collectives += other.collectives;
         self.partial_collectives += other.partial_collectives;
+        self.warp_instructions += other.warp_instructions;
         self.barriers += other.barriers;
     }
 }
@@ -655,6 +665,9 @@ impl Executor {
             while warp.next_op < ops.len() {
                 let op = &ops[warp.next_op];
                 warp.next_op += 1;
+                if !matches!(op.kind, OpKind::Constant(_) | OpKind::Poison) {
+                    cta.stats.warp_instructions += 1;
+                }
                 if let OpKind::Warp(kind) = op.kind {
                     match self.warp_op(kind, op, function, top, warp, cta)? {
                         Step::Continue => {}
@@ -671,6 +684,9 @@ impl Executor {
                         lane_error(warp.index, lane, top.block, cta.dims, error)
                     })?;
                 }
+            }
+            if function.blocks[top.block].terminator.successors.len() >= 2 {
+                cta.stats.warp_instructions += 1;
             }
             if let Some(status) = self.warp_terminator(index, function, top, warp, cta)? {
                 return Ok(status);
@@ -1379,6 +1395,7 @@ mod tests {
             collectives: 4,
             partial_collectives: 5,
             barriers: 6,
+            warp_instructions: 7,
         };
         total += total;
         assert_eq!(
@@ -1389,7 +1406,8 @@ mod tests {
                 divergent_guards: 6,
                 collectives: 8,
                 partial_collectives: 10,
-                barriers: 12
+                barriers: 12,
+                warp_instructions: 14,
             }
         );
     }
