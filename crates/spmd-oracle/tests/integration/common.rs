@@ -82,3 +82,72 @@ pub fn assert_kernels_agree(
         }
     }
 }
+
+/// A random kernel rendered for both front doors of the NVVM pipeline.
+pub trait FrontDoors {
+    /// The `gpu.func` rendering.
+    fn gpu_text(&self) -> &str;
+    /// The LLVM-dialect rendering (as clang's CUDA output imports).
+    fn llvm_text(&self) -> &str;
+}
+
+impl FrontDoors for spmd_oracle::RandomKernel {
+    fn gpu_text(&self) -> &str {
+        &self.gpu_text
+    }
+    fn llvm_text(&self) -> &str {
+        &self.llvm_text
+    }
+}
+
+impl FrontDoors for spmd_oracle::RandomCollectiveKernel {
+    fn gpu_text(&self) -> &str {
+        &self.gpu_text
+    }
+    fn llvm_text(&self) -> &str {
+        &self.llvm_text
+    }
+}
+
+/// The two front doors of `spmd-gpu-to-nvvm`: a `gpu.func` kernel and an
+/// `llvm.func ptx_kernelcc` one, both with the arguments `(%out, %n, %ret)`
+/// of the random kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    Gpu,
+    Llvm,
+}
+
+impl Form {
+    /// The kernel's text for this front door.
+    pub fn text(self, kernel: &impl FrontDoors) -> &str {
+        match self {
+            Self::Gpu => kernel.gpu_text(),
+            Self::Llvm => kernel.llvm_text(),
+        }
+    }
+
+    /// The kernel's arguments in `memory`; `lowered`: for the output of the
+    /// pipeline (memrefs become descriptors).
+    pub fn arguments(
+        self,
+        memory: &spmd_oracle::Memory,
+        out: spmd_oracle::MemRefId,
+        n: i32,
+        ret: spmd_oracle::MemRefId,
+        lowered: bool,
+    ) -> Vec<spmd_oracle::Value> {
+        use spmd_oracle::RandomKernel;
+        match self {
+            Self::Gpu if lowered => {
+                memory.expand_memrefs(&RandomKernel::gpu_arguments(out, n, ret))
+            }
+            Self::Gpu => RandomKernel::gpu_arguments(out, n, ret),
+            Self::Llvm => RandomKernel::llvm_arguments(
+                memory.pointer_to(out).expect("allocated"),
+                n,
+                memory.pointer_to(ret).expect("allocated"),
+            ),
+        }
+    }
+}

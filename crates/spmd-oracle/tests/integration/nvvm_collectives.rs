@@ -27,11 +27,11 @@
 //! the issue #28 fix, 2d185b7^, most kernels fail with illegal
 //! collectives).
 
-use crate::common::{context, parse, run_pipeline};
+use crate::common::{context, parse, run_pipeline, Form};
 use melior::ir::operation::OperationLike;
 use spmd_oracle::{
     CollectiveShape, Executor, GridDims, MemRefId, Memory, RandomCollectiveKernel, Reconvergence,
-    Value, VotePoison, WarpError, WarpStats,
+    VotePoison, WarpError, WarpStats,
 };
 
 const FUEL: u64 = 200_000;
@@ -39,44 +39,6 @@ const LAUNCHES: [u32; 3] = [64, 48, 100];
 const INPUTS: [i32; 3] = [0, 7, 50];
 const DEFAULT_SEEDS: u64 = 32;
 const PIPELINE: &str = "builtin.module(spmd-gpu-to-nvvm)";
-
-/// The two front doors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Form {
-    Gpu,
-    Llvm,
-}
-
-impl Form {
-    fn text(self, kernel: &RandomCollectiveKernel) -> &str {
-        match self {
-            Self::Gpu => &kernel.gpu_text,
-            Self::Llvm => &kernel.llvm_text,
-        }
-    }
-
-    /// The kernel's arguments; `lowered`: memrefs become descriptors.
-    fn arguments(
-        self,
-        memory: &Memory,
-        out: MemRefId,
-        n: i32,
-        ret: MemRefId,
-        lowered: bool,
-    ) -> Vec<Value> {
-        match self {
-            Self::Gpu if lowered => {
-                memory.expand_memrefs(&RandomCollectiveKernel::gpu_arguments(out, n, ret))
-            }
-            Self::Gpu => RandomCollectiveKernel::gpu_arguments(out, n, ret),
-            Self::Llvm => RandomCollectiveKernel::llvm_arguments(
-                memory.pointer_to(out).expect("allocated"),
-                n,
-                memory.pointer_to(ret).expect("allocated"),
-            ),
-        }
-    }
-}
 
 /// A CTA run of `executor`'s `@kernel` on fresh `%out` and `%ret`.
 fn run(

@@ -102,6 +102,22 @@ impl Launch {
         }
     }
 
+    /// (b) The pre-fix lowering `nvvm` fails because lane 8 of warp 0 runs
+    /// `op_name` outside its member mask `0xff` (the whole warp ran it).
+    fn assert_lane_8_outside_before_fix(&self, nvvm: &str, op_name: &str) {
+        match self.before_fix(nvvm) {
+            WarpError::MemberMask {
+                warp: 0,
+                lane: 8,
+                member: 0xFF,
+                violation: MaskViolation::LaneOutsideMask,
+                site,
+                ..
+            } => assert_eq!(site.op_name, op_name),
+            other => panic!("expected lane 8 outside the member mask, got {other}"),
+        }
+    }
+
     /// (c) The current lowering of `source`, run in lane-guard mode.
     fn current(&self, source: &str) -> Result<Vec<Vec<i64>>, WarpError> {
         let context = context();
@@ -132,17 +148,7 @@ fn scan_in_eight_lanes_of_warp_zero() {
     assert_eq!(reference[1], expected);
 
     // Before the fix the whole of warp 0 ran the shuffle over 0xff.
-    match launch.before_fix(SCAN_BEFORE_FIX) {
-        WarpError::MemberMask {
-            warp: 0,
-            lane: 8,
-            member: 0xFF,
-            violation: MaskViolation::LaneOutsideMask,
-            site,
-            ..
-        } => assert_eq!(site.op_name, "nvvm.shfl.sync"),
-        other => panic!("expected lane 8 outside the member mask, got {other}"),
-    }
+    launch.assert_lane_8_outside_before_fix(SCAN_BEFORE_FIX, "nvvm.shfl.sync");
 
     let current = launch
         .current(SCAN)
@@ -237,17 +243,7 @@ fn check_reduce(threads: u32, n: usize, first_sums: [i64; 3]) {
     );
 
     // Before the fix every lane of the warp ran the redux over the ballot.
-    match launch.before_fix(REDUCE_BEFORE_FIX) {
-        WarpError::MemberMask {
-            warp: 0,
-            lane: 8,
-            member: 0xFF,
-            violation: MaskViolation::LaneOutsideMask,
-            site,
-            ..
-        } => assert_eq!(site.op_name, "nvvm.redux.sync"),
-        other => panic!("expected lane 8 outside the member mask, got {other}"),
-    }
+    launch.assert_lane_8_outside_before_fix(REDUCE_BEFORE_FIX, "nvvm.redux.sync");
 
     let current = launch
         .current(REDUCE)

@@ -43,7 +43,7 @@
 //! `SPMD_NVVM_EXEC_SEEDS=<n>` sets the seeds per shape class (default
 //! [`DEFAULT_SEEDS`]); the counts are printed at the end.
 
-use crate::common::{context, parse, run_pipeline};
+use crate::common::{context, parse, run_pipeline, Form};
 use melior::ir::operation::OperationLike;
 use spmd_oracle::{
     ElementType, Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, RandomKernel,
@@ -58,45 +58,6 @@ const PIPELINE: &str = "builtin.module(spmd-gpu-to-nvvm)";
 
 fn seeds_per_class() -> u64 {
     spmd::testing::seed_count("SPMD_NVVM_EXEC_SEEDS", DEFAULT_SEEDS)
-}
-
-/// The two front doors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Form {
-    Gpu,
-    Llvm,
-}
-
-impl Form {
-    fn text(self, kernel: &RandomKernel) -> &str {
-        match self {
-            Self::Gpu => &kernel.gpu_text,
-            Self::Llvm => &kernel.llvm_text,
-        }
-    }
-
-    /// The kernel's arguments in `memory`; `lowered`: for the output of the
-    /// pipeline (memrefs become descriptors).
-    fn arguments(
-        self,
-        memory: &Memory,
-        out: MemRefId,
-        n: i32,
-        ret: MemRefId,
-        lowered: bool,
-    ) -> Vec<Value> {
-        match self {
-            Self::Gpu if lowered => {
-                memory.expand_memrefs(&RandomKernel::gpu_arguments(out, n, ret))
-            }
-            Self::Gpu => RandomKernel::gpu_arguments(out, n, ret),
-            Self::Llvm => RandomKernel::llvm_arguments(
-                memory.pointer_to(out).expect("allocated"),
-                n,
-                memory.pointer_to(ret).expect("allocated"),
-            ),
-        }
-    }
 }
 
 /// A fresh memory with `%out` and `%ret`.
