@@ -9,6 +9,9 @@ clang's own PTX (scripts/cuda-to-ptx.sh --reference) is the reference and
 spmd's PTX (scripts/cuda-to-ptx.sh) the test; both run on identical inputs
 and every buffer is compared (FORMAT.md in ../shared/gpu).
 
+With --bench, every kernel of examples/cuda/bench/recipes.json (the
+corpus of issue #29, docs/cuda-bench.md) becomes a timed case too.
+
 With --before-bin DIR, the CUDA cases run a second time with the PTX of
 DIR/spmd-opt as the test (ids before/...): a build from before a fix shows
 on the GPU what the fix changed.
@@ -125,6 +128,35 @@ def build_cuda(work, cases, label="cuda", spmd_bin=None):
     return out
 
 
+def build_bench(work):
+    """Cases for the corpus of issue #29 (examples/cuda/bench/recipes.json):
+    clang's PTX against spmd's, each kernel timed."""
+    bench = ROOT / "examples" / "cuda" / "bench"
+    out = []
+    ptx_dir = work / "ptx" / "bench"
+    ptx_dir.mkdir(parents=True, exist_ok=True)
+    for recipe in json.loads((bench / "recipes.json").read_text()):
+        stem = pathlib.Path(recipe["file"]).stem
+        ref = ptx_dir / f"{stem}.ref.ptx"
+        test = ptx_dir / f"{stem}.spmd.ptx"
+        if not ref.exists():
+            source = str(bench / recipe["file"])
+            run([str(ROOT / "scripts/cuda-to-ptx.sh"), "--reference", source, "-o", str(ref)])
+            run([str(ROOT / "scripts/cuda-to-ptx.sh"), source, "-o", str(test)])
+        case = {
+            "id": f"bench/{stem}/{recipe['kernel']}",
+            "ref": str(ref.relative_to(work)), "test": str(test.relative_to(work)),
+            "entry": recipe["kernel"], "bufs": recipe["bufs"], "args": recipe["args"],
+            "launches": [{"grid": recipe["grid"], "block": recipe["block"],
+                          "shared": recipe.get("shared", 0)}],
+            "time": True,
+        }
+        if "float_rtol" in recipe:
+            case["float_rtol"] = recipe["float_rtol"]
+        out.append(case)
+    return out
+
+
 def build_random(work, directory, blocks):
     out = []
     ptx_dir = work / "ptx" / "random"
@@ -161,6 +193,8 @@ def main():
                         help="a folder of random LLVM-dialect kernels (repeatable)")
     parser.add_argument("--random-blocks", default="64,48,100")
     parser.add_argument("--before-bin", help="also the CUDA cases with this spmd-opt's PTX")
+    parser.add_argument("--bench", action="store_true",
+                        help="also the corpus of examples/cuda/bench (recipes.json)")
     options = parser.parse_args()
     out = pathlib.Path(options.out)
     work = out / "work"
@@ -169,6 +203,8 @@ def main():
     cases = build_cuda(work, cuda_cases())
     if options.before_bin:
         cases += build_cuda(work, cuda_cases(), "before", options.before_bin)
+    if options.bench:
+        cases += build_bench(work)
     blocks = [int(b) for b in options.random_blocks.split(",")]
     for directory in options.random:
         cases += build_random(work, directory, blocks)

@@ -93,7 +93,7 @@ mod emit;
 pub mod guard;
 pub mod intrinsics;
 pub mod scalar_branch;
-mod skip;
+pub mod skip;
 
 use crate::ir::{collectives, names};
 use emit::Emitter;
