@@ -151,8 +151,9 @@ def build_bench(work):
                           "shared": recipe.get("shared", 0)}],
             "time": True,
         }
-        if "float_rtol" in recipe:
-            case["float_rtol"] = recipe["float_rtol"]
+        for tolerance in ("float_rtol", "float_atol"):
+            if tolerance in recipe:
+                case[tolerance] = recipe[tolerance]
         out.append(case)
     return out
 

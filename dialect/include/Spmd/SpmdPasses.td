@@ -523,7 +523,7 @@ def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
       constant/select` on bits.
     * `spmd.exec.br_zero ^z, ^nz` becomes `cf.cond_br` on
       `!vote.sync.any(live, exec bit)`, or, where the region it skips is
-      acyclic, closed and at most 12 operations long, `cf.br ^nz`: running
+      acyclic, closed and at most 32 operations long, `cf.br ^nz`: running
       such a region with no active lane is harmless and cheaper than the
       vote.
     * Operations whose execution in an inactive lane could be observed
