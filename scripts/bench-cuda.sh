@@ -65,15 +65,7 @@ done
 llvm=${LLVM_TOOLS_DIR:-/usr/lib/llvm-22/bin}
 clang=${CLANG:-$llvm/clang}
 ptxas=$("$root/scripts/find-ptxas.sh")
-nvdisasm=${NVDISASM:-}
-if [[ -z $nvdisasm ]]; then
-  shopt -s nullglob
-  for candidate in "$root"/.venv/lib/python3*/site-packages/nvidia/cu*/bin/nvdisasm \
-      "$(command -v nvdisasm || true)"; do
-    [[ -n $candidate && -x $candidate ]] && { nvdisasm=$candidate; break; }
-  done
-  shopt -u nullglob
-fi
+nvdisasm=$("$root/scripts/find-nvdisasm.sh")
 clang_version=$("$clang" --version | head -1)
 ptxas_version=$("$ptxas" --version | sed -n 's/.*\(release [0-9.]*, V[0-9.]*\).*/\1/p' | head -1)
 if [[ -n $nvdisasm ]]; then

@@ -49,15 +49,7 @@ if ((${#files[@]} == 0)); then
 fi
 
 ptxas=$("$root/scripts/find-ptxas.sh") || die "ptxas not found: run scripts/setup.sh or set PTXAS"
-nvdisasm=${NVDISASM:-}
-if [[ -z $nvdisasm ]]; then
-  shopt -s nullglob
-  for candidate in "$root"/.venv/lib/python3*/site-packages/nvidia/cu*/bin/nvdisasm \
-      "$(command -v nvdisasm || true)"; do
-    [[ -n $candidate && -x $candidate ]] && { nvdisasm=$candidate; break; }
-  done
-  shopt -u nullglob
-fi
+nvdisasm=$("$root/scripts/find-nvdisasm.sh")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
