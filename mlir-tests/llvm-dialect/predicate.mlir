@@ -21,12 +21,14 @@
 // CHECK:         spmd.exec.write {{.*}} {spmd.rejoin = 0 : i64}
 // CHECK-NEXT:    llvm.return
 
-// In the NVVM lowering a mask is the thread's own bit: a carrier holds it
-// zero-extended, and the loop's exit is one vote of the exec bits.
+// In the NVVM lowering a mask is the thread's own bit, an LLVM type: the
+// carrier of the loop's pending mask becomes an i1 argument itself, and the
+// loop's exit is one vote of the exec bits.
 // NVVM-LABEL: llvm.func @divergent_loop()
 // NVVM-NOT:     spmd.
-// NVVM:         arith.extui %{{.*}} : i1 to i32
-// NVVM:         arith.trunci %{{.*}} : i32 to i1
+// NVVM:         llvm.br ^bb1(%{{.*}}, %{{.*}} : i1, i1)
+// NVVM:       ^bb1(%{{.*}}: i1, %{{.*}}: i1):
+// NVVM-NOT:     arith.trunci
 // NVVM:         nvvm.vote.sync any
 // NVVM:         llvm.return
 llvm.func @cond() -> i1

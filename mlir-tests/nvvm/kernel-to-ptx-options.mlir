@@ -27,15 +27,16 @@
 // BADCPU: kernel-to-ptx: --mcpu must look like sm_70 or sm_90a, not 'volta'
 //
 // Waves of 64 lanes: the wave size reaches spmd-predicate too, so the mask
-// carriers of the LLVM-dialect kernel are i64 from the start; each holds
-// the thread's own bit (the loop's back edge is a warp-wide vote).
+// carriers of the LLVM-dialect kernel are i64 there; the NVVM lowering keeps
+// the thread's own bit, an i1, in the loop's carrier instead (the loop's
+// back edge is a warp-wide vote).
 // RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --wave-size 64 --emit nvvm %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=WAVE64
 // RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --wave-size 64 %S/Inputs/llvm-switch-loop.mlir -o %t.w64.ptx
 // RUN: %ptxas -arch=sm_90 %t.w64.ptx -o /dev/null
 // WAVE64: llvm.func ptx_kernelcc @k(
-// WAVE64: llvm.trunc {{.*}} : i64 to i1
+// WAVE64-NOT: llvm.trunc {{.*}} : i64 to i1
 // WAVE64: nvvm.vote.sync any
-// WAVE64: llvm.zext {{.*}} : i1 to i64
+// WAVE64: llvm.br ^bb1({{.*}} : {{.*}}i1)
 //
 // LLVM math that NVPTX cannot select without libdevice is reported, not
 // left to abort llc:

@@ -26,7 +26,7 @@
 //! | `spmd.ballot %p` | `my exec bit ? %p : false` |
 //! | `spmd.mask.and/or/andn/empty` | `arith.andi/ori`, `andi(xori(.., true))`, `false` |
 //! | `spmd.mask.select %m, %a, %b` | `arith.select %m, %a, %b` |
-//! | `spmd.mask.to_bits` / `from_bits` (carriers across `llvm` branches) | zero-extension / truncation of my bit |
+//! | `spmd.mask.to_bits` / `from_bits` (carriers across `llvm` branches) | the bit itself where the carrier only passes masks ([`carriers`]), else a zero-extension / truncation of it |
 //! | `spmd.exec.br_zero ^z, ^nz` | `cf.cond_br !vote.sync.any(live, exec), ^z, ^nz`; `cf.br ^nz` when the region is short and acyclic ([`skip`]) |
 //! | a kept (uniform) `cond_br %c` / `switch %f` where exec may be partial | `cond_br vote.sync.any(live, my_bit ? %c : false)` / `switch` on `%f` of the lowest active lane (`shfl.sync.idx`); unchanged if `%c`/`%f` is warp-invariant ([`scalar_branch`]) |
 //! | an op that must not run in inactive lanes, and a warp collective whose members the program names (`shfl.sync`, `vote.sync`, `redux.sync`, `match.sync`, `bar.warp.sync` with their member mask; `gpu.shuffle`) | `scf.if %my_bit { op } else { poison }` ([`guard`]) |
@@ -88,6 +88,7 @@
 //!   nested regions are rejected, ops with nested regions are guarded as a
 //!   whole.
 
+mod carriers;
 pub mod check;
 mod emit;
 pub mod guard;
@@ -235,6 +236,7 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>)
     // anything is emitted, so that emitted ops, which take their result
     // type from their operands, never see `!spmd.mask`, whatever order the
     // blocks are visited in.
+    carriers::narrow(&blocks, crate::ir::facts::mask_type(context));
     let bit = IntegerType::new(context, 1).into();
     retype_mask_values(&blocks, bit);
     for block in &blocks[1..] {
