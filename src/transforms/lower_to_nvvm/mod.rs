@@ -88,7 +88,7 @@
 //!   nested regions are rejected, ops with nested regions are guarded as a
 //!   whole.
 
-mod carriers;
+pub mod carriers;
 pub mod check;
 mod emit;
 pub mod guard;
