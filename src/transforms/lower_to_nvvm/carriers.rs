@@ -19,9 +19,12 @@ use crate::transforms::prepare::op_name;
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, Type, Value};
 use std::collections::HashMap;
 
-/// Every edge into each block (by position): the terminator and its
-/// successor slot.
-fn incoming<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<(OperationRef<'c, 'a>, usize)>> {
+/// Every edge into each block of `blocks` (by position): the terminator and
+/// its successor slot; edges from or to blocks outside `blocks` are left
+/// out.
+pub(super) fn incoming<'c, 'a>(
+    blocks: &[BlockRef<'c, 'a>],
+) -> Vec<Vec<(OperationRef<'c, 'a>, usize)>> {
     let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
     let position: HashMap<usize, usize> = blocks
         .iter()

@@ -169,24 +169,15 @@ impl WarpInvariant {
 /// or `None` for an edge whose forwarding is unknown. Built once, so the
 /// fixpoint is linear in the edges per round.
 fn incoming_edges<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<Option<Vec<Value<'c, 'a>>>>> {
-    let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
-    let position: std::collections::HashMap<usize, usize> = blocks
-        .iter()
-        .enumerate()
-        .map(|(index, block)| (address(*block), index))
-        .collect();
-    let mut incoming = vec![Vec::new(); blocks.len()];
-    for block in blocks {
-        let Some(terminator) = block.terminator() else {
-            continue;
-        };
-        for slot in 0..terminator.successor_count() {
-            if let Some(&target) = position.get(&address(terminator.successor(slot).unwrap())) {
-                incoming[target].push(edit::successor_operands(terminator, slot));
-            }
-        }
-    }
-    incoming
+    super::carriers::incoming(blocks)
+        .into_iter()
+        .map(|edges| {
+            edges
+                .into_iter()
+                .map(|(terminator, slot)| edit::successor_operands(terminator, slot))
+                .collect()
+        })
+        .collect()
 }
 
 /// True if every incoming edge forwards a warp-invariant value into
