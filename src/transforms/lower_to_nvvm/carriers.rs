@@ -17,34 +17,6 @@ use super::SpmdOp;
 use crate::ir::edit;
 use crate::transforms::prepare::op_name;
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, Type, Value};
-use std::collections::HashMap;
-
-/// Every edge into each block of `blocks` (by position): the terminator and
-/// its successor slot; edges from or to blocks outside `blocks` are left
-/// out.
-pub(super) fn incoming<'c, 'a>(
-    blocks: &[BlockRef<'c, 'a>],
-) -> Vec<Vec<(OperationRef<'c, 'a>, usize)>> {
-    let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
-    let position: HashMap<usize, usize> = blocks
-        .iter()
-        .enumerate()
-        .map(|(index, block)| (address(*block), index))
-        .collect();
-    let mut edges = vec![Vec::new(); blocks.len()];
-    for block in blocks {
-        let Some(terminator) = block.terminator() else {
-            continue;
-        };
-        for slot in 0..terminator.successor_count() {
-            let target = terminator.successor(slot).expect("counted successor");
-            if let Some(&index) = position.get(&address(target)) {
-                edges[index].push((terminator, slot));
-            }
-        }
-    }
-    edges
-}
 
 fn is_spmd(op: OperationRef<'_, '_>, kind: SpmdOp) -> bool {
     SpmdOp::of(&op_name(op)) == Some(kind)
@@ -63,35 +35,55 @@ fn carried_mask<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
 /// Retypes every carrier argument of `blocks` (a wave-level function body,
 /// before masks are retyped) that only `to_bits` feeds and only
 /// `from_bits` reads to `mask_type`, forwarding the masks themselves and
-/// reading the argument directly; returns how many.
+/// reading the argument directly; returns how many. Each edge's operands
+/// are read once and written at most once.
 pub fn narrow<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) -> usize {
-    let edges = incoming(blocks);
+    let edges = super::incoming_edges(blocks);
     let mut narrowed = 0;
     for (index, block) in blocks.iter().enumerate().skip(1) {
+        let Some(mut forwarded) = edges[index]
+            .iter()
+            .map(|&(terminator, slot)| edit::successor_operands(terminator, slot))
+            .collect::<Option<Vec<Vec<Value>>>>()
+        else {
+            continue;
+        };
+        if forwarded.is_empty() {
+            continue;
+        }
+        // Readers are replaced only after the edges are written: a cached
+        // operand may be one of them (a mask forwarded around a loop).
+        let mut unpacked = Vec::new();
         for position in 0..block.argument_count() {
             let argument: Value = block.argument(position).unwrap().into();
             let readers = edit::users(argument);
-            let only_unpacked = !readers.is_empty()
-                && readers
+            if readers.is_empty()
+                || !readers
                     .iter()
-                    .all(|reader| is_spmd(*reader, SpmdOp::MaskFromBits));
-            let masks: Option<Vec<Value>> = edges[index]
+                    .all(|reader| is_spmd(*reader, SpmdOp::MaskFromBits))
+            {
+                continue;
+            }
+            let Some(masks) = forwarded
                 .iter()
-                .map(|&(terminator, slot)| {
-                    edit::successor_operands(terminator, slot)
-                        .and_then(|values| values.get(position).copied())
-                        .and_then(carried_mask)
-                })
-                .collect();
-            let Some(masks) = masks.filter(|masks| only_unpacked && !masks.is_empty()) else {
+                .map(|values| values.get(position).copied().and_then(carried_mask))
+                .collect::<Option<Vec<Value>>>()
+            else {
                 continue;
             };
-            for (&(terminator, slot), mask) in edges[index].iter().zip(masks) {
-                let mut values = edit::successor_operands(terminator, slot).expect("checked");
+            for (values, mask) in forwarded.iter_mut().zip(masks) {
                 values[position] = mask;
-                edit::set_successor_operands(terminator, slot, &values);
             }
             block.argument(position).unwrap().set_type(mask_type);
+            unpacked.push((argument, readers));
+        }
+        if unpacked.is_empty() {
+            continue;
+        }
+        for (&(terminator, slot), values) in edges[index].iter().zip(&forwarded) {
+            edit::set_successor_operands(terminator, slot, values);
+        }
+        for (argument, readers) in unpacked {
             for reader in readers {
                 edit::replace_all_uses(reader.result(0).unwrap().into(), argument);
                 edit::erase_operation(reader);

@@ -444,6 +444,31 @@ fn lower_branch_zero<'c, 'a>(
     op.block().unwrap().insert_operation_before(op, branch);
 }
 
+/// Every edge into each block of `blocks` (by position): the terminator and
+/// its successor slot; edges from or to blocks outside `blocks` are left
+/// out.
+fn incoming_edges<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<(OperationRef<'c, 'a>, usize)>> {
+    let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
+    let position: std::collections::HashMap<usize, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(index, block)| (address(*block), index))
+        .collect();
+    let mut edges = vec![Vec::new(); blocks.len()];
+    for block in blocks {
+        let Some(terminator) = block.terminator() else {
+            continue;
+        };
+        for slot in 0..terminator.successor_count() {
+            let target = terminator.successor(slot).expect("counted successor");
+            if let Some(&index) = position.get(&address(target)) {
+                edges[index].push((terminator, slot));
+            }
+        }
+    }
+    edges
+}
+
 /// Appends the block's final exec value to every successor's operands.
 fn forward_exec(terminator: OperationRef<'_, '_>, exec: Value<'_, '_>) {
     for slot in 0..terminator.successor_count() {

@@ -169,7 +169,7 @@ impl WarpInvariant {
 /// or `None` for an edge whose forwarding is unknown. Built once, so the
 /// fixpoint is linear in the edges per round.
 fn incoming_edges<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<Option<Vec<Value<'c, 'a>>>>> {
-    super::carriers::incoming(blocks)
+    super::incoming_edges(blocks)
         .into_iter()
         .map(|edges| {
             edges

@@ -135,13 +135,13 @@ fn enter(block: BlockRef<'_, '_>, colour: &mut HashMap<usize, u8>, cost: &mut us
         }
         let whole_warp = collectives::members(op)
             .is_some_and(|members| members.lowering() == Lowering::EveryLiveLane);
-        if whole_warp || op.region_count() > 0 {
+        *cost += 1;
+        if whole_warp || op.region_count() > 0 || *cost > THRESHOLD {
             return false;
         }
-        *cost += 1;
     }
     let returns = block
         .terminator()
         .is_none_or(|terminator| terminator.successor_count() == 0);
-    !returns && *cost <= THRESHOLD
+    !returns
 }

@@ -151,3 +151,17 @@ impl Form {
         }
     }
 }
+
+/// The named pipeline of the NVVM front doors.
+pub const NVVM_PIPELINE: &str = "builtin.module(spmd-gpu-to-nvvm)";
+
+/// Parses `text` and runs [`NVVM_PIPELINE`] on it; panics if the output
+/// does not verify.
+pub fn lower_to_nvvm<'c>(context: &'c Context, text: &str) -> Module<'c> {
+    // The pipeline's upstream conversions are looked up by name.
+    melior::utility::register_all_passes();
+    let mut lowered = parse(context, text);
+    run_pipeline(context, &mut lowered, NVVM_PIPELINE);
+    assert!(lowered.as_operation().verify(), "invalid NVVM output");
+    lowered
+}

@@ -27,8 +27,7 @@
 //! the issue #28 fix, 2d185b7^, most kernels fail with illegal
 //! collectives).
 
-use crate::common::{context, parse, run_pipeline, Form};
-use melior::ir::operation::OperationLike;
+use crate::common::{context, lower_to_nvvm, parse, Form, NVVM_PIPELINE};
 use spmd_oracle::{
     CollectiveShape, Executor, GridDims, MemRefId, Memory, RandomCollectiveKernel, Reconvergence,
     VotePoison, WarpError, WarpStats,
@@ -38,7 +37,6 @@ const FUEL: u64 = 200_000;
 const LAUNCHES: [u32; 3] = [64, 48, 100];
 const INPUTS: [i32; 3] = [0, 7, 50];
 const DEFAULT_SEEDS: u64 = 32;
-const PIPELINE: &str = "builtin.module(spmd-gpu-to-nvvm)";
 
 /// A CTA run of `executor`'s `@kernel` on fresh `%out` and `%ret`.
 fn run(
@@ -87,15 +85,13 @@ fn compare(
     Ok(())
 }
 
+/// `text` through the pipeline, or through `SPMD_NVVM_COLLECTIVE_OPT`'s
+/// `spmd-opt` if set.
 fn lower<'c>(context: &'c melior::Context, text: &str) -> melior::ir::Module<'c> {
-    if let Some(opt) = std::env::var_os("SPMD_NVVM_COLLECTIVE_OPT") {
-        return lower_with(context, text, std::path::Path::new(&opt));
+    match std::env::var_os("SPMD_NVVM_COLLECTIVE_OPT") {
+        Some(opt) => lower_with(context, text, std::path::Path::new(&opt)),
+        None => lower_to_nvvm(context, text),
     }
-    melior::utility::register_all_passes();
-    let mut lowered = parse(context, text);
-    run_pipeline(context, &mut lowered, PIPELINE);
-    assert!(lowered.as_operation().verify(), "invalid NVVM output");
-    lowered
 }
 
 /// Lowers `text` with another build of `spmd-opt` (`SPMD_NVVM_COLLECTIVE_OPT`),
@@ -107,7 +103,7 @@ fn lower_with<'c>(
 ) -> melior::ir::Module<'c> {
     use std::io::Write as _;
     let mut child = std::process::Command::new(opt)
-        .arg(format!("--pass-pipeline={PIPELINE}"))
+        .arg(format!("--pass-pipeline={NVVM_PIPELINE}"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

@@ -21,8 +21,7 @@
 //!
 //! The reduction also runs with 48 threads, so its last warp is partial.
 
-use crate::common::{context, parse, run_pipeline};
-use melior::ir::operation::OperationLike;
+use crate::common::{context, lower_to_nvvm, parse};
 use spmd_oracle::{
     Executor, GridDims, MaskViolation, MemRefId, Memory, Reconvergence, Value, VotePoison,
     WarpError,
@@ -33,15 +32,6 @@ const SCAN: &str = include_str!("fixtures/collectives_scan.mlir");
 const SCAN_BEFORE_FIX: &str = include_str!("fixtures/collectives_scan.before-fix.nvvm.mlir");
 const REDUCE: &str = include_str!("fixtures/collectives_reduce.mlir");
 const REDUCE_BEFORE_FIX: &str = include_str!("fixtures/collectives_reduce.before-fix.nvvm.mlir");
-
-/// `text` through the current `spmd-gpu-to-nvvm` pipeline.
-fn lower<'c>(context: &'c melior::Context, text: &str) -> melior::ir::Module<'c> {
-    melior::utility::register_all_passes();
-    let mut lowered = parse(context, text);
-    run_pipeline(context, &mut lowered, "builtin.module(spmd-gpu-to-nvvm)");
-    assert!(lowered.as_operation().verify(), "invalid NVVM output");
-    lowered
-}
 
 /// Makes a kernel's arguments from its buffers' memrefs (thread-level
 /// form).
@@ -121,7 +111,8 @@ impl Launch {
     /// (c) The current lowering of `source`, run in lane-guard mode.
     fn current(&self, source: &str) -> Result<Vec<Vec<i64>>, WarpError> {
         let context = context();
-        let executor = Executor::new(&lower(&context, source)).with_vote_poison(VotePoison::Poison);
+        let executor =
+            Executor::new(&lower_to_nvvm(&context, source)).with_vote_poison(VotePoison::Poison);
         self.run(&executor, true)
     }
 }

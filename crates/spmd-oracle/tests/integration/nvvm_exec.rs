@@ -43,8 +43,7 @@
 //! `SPMD_NVVM_EXEC_SEEDS=<n>` sets the seeds per shape class (default
 //! [`DEFAULT_SEEDS`]); the counts are printed at the end.
 
-use crate::common::{context, parse, run_pipeline, Form};
-use melior::ir::operation::OperationLike;
+use crate::common::{context, lower_to_nvvm, parse, Form};
 use spmd_oracle::{
     ElementType, Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, RandomKernel,
     ThreadId, Value, VotePoison, WarpError, WarpStats,
@@ -54,7 +53,6 @@ const FUEL: u64 = 200_000;
 const LAUNCHES: [u32; 2] = [64, 48];
 const INPUTS: [i32; 3] = [0, 9, 40];
 const DEFAULT_SEEDS: u64 = 50;
-const PIPELINE: &str = "builtin.module(spmd-gpu-to-nvvm)";
 
 fn seeds_per_class() -> u64 {
     spmd::testing::seed_count("SPMD_NVVM_EXEC_SEEDS", DEFAULT_SEEDS)
@@ -140,16 +138,6 @@ fn compare(
     Ok(())
 }
 
-/// Parses `text` and runs the pipeline on it.
-fn lower<'c>(context: &'c melior::Context, text: &str) -> melior::ir::Module<'c> {
-    // The pipeline's upstream conversions are looked up by name.
-    melior::utility::register_all_passes();
-    let mut lowered = parse(context, text);
-    run_pipeline(context, &mut lowered, PIPELINE);
-    assert!(lowered.as_operation().verify(), "invalid NVVM output");
-    lowered
-}
-
 /// Compares every launch and input of one kernel in one form; the number
 /// of runs, or the first failure.
 fn check_kernel(
@@ -159,7 +147,7 @@ fn check_kernel(
     stats: &mut WarpStats,
 ) -> Result<usize, String> {
     let original = parse(context, form.text(kernel));
-    let lowered = lower(context, form.text(kernel));
+    let lowered = lower_to_nvvm(context, form.text(kernel));
     let thread_level = Executor::new(&original);
     let warp_level = Executor::new(&lowered).with_vote_poison(VotePoison::Poison);
     let mut runs = 0;
@@ -273,7 +261,7 @@ const BALLOT_POISON_KERNEL: &str = r#"module attributes {gpu.container_module} {
 #[test]
 fn ballot_predicates_of_inactive_lanes_are_poison() {
     let context = context();
-    let lowered = lower(&context, BALLOT_POISON_KERNEL);
+    let lowered = lower_to_nvvm(&context, BALLOT_POISON_KERNEL);
     let failures: Vec<String> = [VotePoison::Poison, VotePoison::True]
         .into_iter()
         .filter_map(|vote_poison| {
@@ -332,7 +320,7 @@ const INACTIVE_LANE_CONDITION_KERNEL: &str = r#"module attributes {gpu.container
 #[test]
 fn scalar_branches_are_decided_by_the_active_lanes() {
     let context = context();
-    let lowered = lower(&context, INACTIVE_LANE_CONDITION_KERNEL);
+    let lowered = lower_to_nvvm(&context, INACTIVE_LANE_CONDITION_KERNEL);
     let executor = Executor::new(&lowered);
     let mut memory = Memory::new();
     let out = memory.alloc_i32(&[0; 256]);
@@ -382,7 +370,7 @@ const CALL_INTRINSIC_TID_KERNEL: &str = r#"module {
 /// variant) lowered, on one warp; `%out` afterwards.
 fn run_tid_kernel(source: &str) -> Result<Vec<i64>, WarpError> {
     let context = context();
-    let lowered = lower(&context, source);
+    let lowered = lower_to_nvvm(&context, source);
     let mut memory = Memory::new();
     let out = memory.alloc_i32(&[-1; 32]);
     let args = vec![Value::Ptr(memory.pointer_to(out).expect("allocated"))];
@@ -474,7 +462,7 @@ fn nvvm_cuda_examples_run_in_lockstep_warps() {
     let Some(collatz) = import_cuda_example("divergent-while") else {
         return;
     };
-    let (original, lowered) = (parse(&context, &collatz), lower(&context, &collatz));
+    let (original, lowered) = (parse(&context, &collatz), lower_to_nvvm(&context, &collatz));
     let dims = GridDims {
         block_dim: [48, 1, 1],
         grid_dim: [2, 1, 1],
@@ -522,7 +510,7 @@ fn nvvm_cuda_examples_run_in_lockstep_warps() {
         let Some(text) = import_cuda_example(name) else {
             return;
         };
-        let lowered = lower(&context, &text);
+        let lowered = lower_to_nvvm(&context, &text);
         let dims = GridDims {
             block_dim: [128, 1, 1],
             grid_dim: [2, 1, 1],
