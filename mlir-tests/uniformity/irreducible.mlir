@@ -71,3 +71,62 @@ func.func @continue_skips_post_dominator(%d: i1 {spmd.divergent}, %u: i1 {spmd.u
 ^exit:
   return %next : i32
 }
+
+// -----
+
+// Values computed inside a divergently entered irreducible cycle from
+// uniform operands only are divergent all the same: threads that entered at
+// ^bb1 and at ^bb2 run the cycle out of phase (LLVM's "cycle assumed
+// divergent"). A branch on such a value is divergent; constants and what
+// lies after the cycle without using it stay uniform.
+// CHECK-LABEL: // uniformity @values_in_divergently_entered_cycle
+// CHECK: divergent branch: cf.cond_br %arg0
+// CHECK: ^bb1 arguments: %{{.*}} divergent
+// CHECK-NEXT: divergent: %{{.*}} = arith.addi %arg2, %c1_i32
+// CHECK-NEXT: uniform branch: cf.cond_br %arg1
+// CHECK: divergent: %{{.*}} = arith.muli %arg2, %arg2
+// CHECK-NEXT: divergent: %{{.*}} = arith.cmpi eq
+// CHECK-NEXT: divergent branch: cf.cond_br
+// CHECK: ^bb3 arguments: %{{.*}} divergent
+// CHECK-NEXT: uniform: %{{.*}} = arith.addi %arg2, %c1_i32
+func.func @values_in_divergently_entered_cycle(%t: i1 {spmd.divergent}, %u: i1 {spmd.uniform}, %n: i32 {spmd.uniform}) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  cf.cond_br %t, ^a(%c0 : i32), ^b(%c0 : i32)
+^a(%x: i32):
+  %from_uniform = arith.addi %n, %c1 : i32
+  cf.cond_br %u, ^b(%from_uniform : i32), ^done(%x : i32)
+^b(%y: i32):
+  %inside = arith.muli %n, %n : i32
+  %stop = arith.cmpi eq, %inside, %c0 : i32
+  cf.cond_br %stop, ^done(%inside : i32), ^a(%y : i32)
+^done(%r: i32):
+  %outside = arith.addi %n, %c1 : i32
+  return %r : i32
+}
+
+// -----
+
+// Entered uniformly, the same cycle keeps every value uniform.
+// CHECK-LABEL: // uniformity @values_in_uniformly_entered_cycle
+// CHECK: uniform branch: cf.cond_br %arg0
+// CHECK: ^bb1 arguments: %{{.*}} uniform
+// CHECK-NEXT: uniform: %{{.*}} = arith.addi %arg2, %c1_i32
+// CHECK: uniform: %{{.*}} = arith.muli %arg2, %arg2
+// CHECK-NEXT: uniform: %{{.*}} = arith.cmpi eq
+// CHECK-NEXT: uniform branch: cf.cond_br
+func.func @values_in_uniformly_entered_cycle(%t: i1 {spmd.uniform}, %u: i1 {spmd.uniform}, %n: i32 {spmd.uniform}) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  cf.cond_br %t, ^a(%c0 : i32), ^b(%c0 : i32)
+^a(%x: i32):
+  %from_uniform = arith.addi %n, %c1 : i32
+  cf.cond_br %u, ^b(%from_uniform : i32), ^done(%x : i32)
+^b(%y: i32):
+  %inside = arith.muli %n, %n : i32
+  %stop = arith.cmpi eq, %inside, %c0 : i32
+  cf.cond_br %stop, ^done(%inside : i32), ^a(%y : i32)
+^done(%r: i32):
+  %outside = arith.addi %n, %c1 : i32
+  return %r : i32
+}

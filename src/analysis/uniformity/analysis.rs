@@ -44,10 +44,12 @@
 //!   whose incoming values are *mixed* is divergent (arguments that always
 //!   receive one value or one constant are never changed by `apply_join`);
 //! * effect 2 is a no-op once the cycle is flagged, or when it is *moot*:
-//!   every argument inside it is divergent (one range query over a layout
-//!   in which every cycle's blocks are contiguous) and `temporal` would do
-//!   nothing (flagged, no exits, or every exit saturated for effect 1 and
-//!   every non-constant value defined inside with a use outside divergent).
+//!   every value the rule would mark (the arguments and the results of
+//!   `Pure` and `Source` ops inside it) is divergent (one range query over
+//!   a layout in which every cycle's blocks are contiguous) and `temporal`
+//!   would do nothing (flagged, no exits, or every exit saturated for
+//!   effect 1 and every non-constant value defined inside with a use
+//!   outside divergent).
 //!
 //! Saturation only grows, counted per block and per cycle. A node of any
 //! branch's sync graph is *live* while it can reach an unsaturated node in
@@ -261,12 +263,14 @@ struct Saturation {
     /// Blocks laid out so that every cycle's blocks (nested ones
     /// included) form one range `cycle_range[c]`: the own blocks of the
     /// cycles in id order (a preorder of the forest), then the blocks in
-    /// no cycle. `uniform_args_at` counts the uniform arguments per
-    /// position (a Fenwick tree), so "are all arguments of `c` divergent"
-    /// is one range query, however deeply `c` nests.
+    /// no cycle. `uniform_taintable_at` counts, per position, the values
+    /// the irreducible rule would make divergent (arguments, results of
+    /// `Pure` and `Source` ops) that are still uniform (a Fenwick tree),
+    /// so "is every such value of `c` divergent" is one range query,
+    /// however deeply `c` nests.
     position: Vec<u32>,
     cycle_range: Vec<(u32, u32)>,
-    uniform_args_at: Fenwick,
+    uniform_taintable_at: Fenwick,
 }
 
 /// Prefix sums with point updates (Fenwick / binary indexed tree).
@@ -807,7 +811,7 @@ impl<G: Graph + ?Sized> Run<'_, G> {
         most
     }
 
-    /// Fills `position`, `cycle_range` and `uniform_args_at` (see
+    /// Fills `position`, `cycle_range` and `uniform_taintable_at` (see
     /// [`Saturation`]).
     fn lay_out_cycles(&mut self) {
         let (p, g, cfg) = (self.p, self.g, self.cfg);
@@ -843,12 +847,19 @@ impl<G: Graph + ?Sized> Run<'_, G> {
                 next += 1;
             }
         }
-        sat.uniform_args_at.reset(n);
+        sat.uniform_taintable_at.reset(n);
         for b in 0..n {
             let block = BlockId::new(b);
             if forest.innermost_cycle(block).is_some() && cfg.traversal().is_reachable(block) {
-                let args = p.block_arguments(block).len() as i64;
-                sat.uniform_args_at.add(sat.position[b] as usize, args);
+                let results: usize = p
+                    .block_ops(block)
+                    .iter()
+                    .filter(|&&op| can_diverge(p.op_kind(op)))
+                    .map(|&op| p.op_results(op).len())
+                    .sum();
+                let values = (p.block_arguments(block).len() + results) as i64;
+                sat.uniform_taintable_at
+                    .add(sat.position[b] as usize, values);
             }
         }
     }
@@ -856,11 +867,13 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     /// Useful-joins mode: `v` just turned divergent.
     fn saturation_after_mark(&mut self, v: ValueId) {
         let (block, counts) = self.definition(v);
-        if matches!(self.p.value_def(v), ValueDef::Argument { .. })
-            && self.cfg.cycles().innermost_cycle(block).is_some()
-        {
+        let taintable = match self.p.value_def(v) {
+            ValueDef::Argument { .. } => true,
+            ValueDef::Result { op, .. } => can_diverge(self.p.op_kind(op)),
+        };
+        if taintable && self.cfg.cycles().innermost_cycle(block).is_some() {
             let sat = &mut self.info.scratch.sat;
-            sat.uniform_args_at
+            sat.uniform_taintable_at
                 .add(sat.position[block.index()] as usize, -1);
         }
         let sat = &mut self.info.scratch.sat;
@@ -939,13 +952,13 @@ impl<G: Graph + ?Sized> Run<'_, G> {
         {
             sat.temporal_moot[i] = true;
         }
-        let args_divergent = || {
+        let all_tainted = || {
             let (lo, hi) = sat.cycle_range[i];
-            sat.uniform_args_at.range(lo as usize, hi as usize) == 0
+            sat.uniform_taintable_at.range(lo as usize, hi as usize) == 0
         };
         if sat.irreducible_open[i]
             && (self.info.irreducible[i]
-                || (values_divergent && sat.temporal_moot[i] && args_divergent()))
+                || (values_divergent && sat.temporal_moot[i] && all_tainted()))
         {
             sat.irreducible_open[i] = false;
             let h = forest.header(c);
@@ -971,7 +984,7 @@ impl<G: Graph + ?Sized> Run<'_, G> {
 
     /// A divergent operand reaches `op`.
     fn mark_results(&mut self, op: OpId) {
-        if matches!(self.p.op_kind(op), OpKind::Pure | OpKind::Source) {
+        if can_diverge(self.p.op_kind(op)) {
             let p = self.p;
             for &r in p.op_results(op) {
                 self.mark(r);
@@ -1383,7 +1396,18 @@ impl<G: Graph + ?Sized> Run<'_, G> {
             for &a in p.block_arguments(blk) {
                 self.mark(a);
             }
+            for &op in p.block_ops(blk) {
+                self.mark_results(op);
+            }
         }
         self.temporal(c);
     }
+}
+
+/// True for the ops whose results can be divergent: everything but
+/// constants and always-uniform ops (ballots, reductions, block ids),
+/// which are uniform wherever they run. A divergent operand, and the
+/// irreducible rule, make exactly these divergent.
+fn can_diverge(kind: OpKind) -> bool {
+    matches!(kind, OpKind::Pure | OpKind::Source)
 }

@@ -127,25 +127,41 @@
 //! Labels stopped at `P` would miss both; the cycle-collapsed propagation
 //! of [`sync`] finds them, and stops only when all labels have merged.
 //!
-//! **6. Irreducible cycles, conservatively.** If an irreducible cycle
-//! contains a divergent branch with two successor slots leading to
-//! different blocks of the cycle, or threads split by a divergent branch
-//! enter it with different labels (possibly through different entries),
-//! all block arguments of all its blocks are divergent and it is treated as
-//! temporally divergent. A divergent branch with at most one successor in
-//! the cycle only makes it temporally divergent: the threads that stay
-//! took the same edge and remain in phase (LLVM agrees; the differential
-//! in `tests/integration/uniformity_llvm.rs` checks it). There is no single header where the threads of an
-//! iteration regroup: threads entering at different entries run the body
-//! out of phase, and threads that split inside can come back through a
-//! different entry, so no per-iteration argument can be trusted. Branch
-//! conditions inside keep the normal rules.
+//! **6. Irreducible cycles, conservatively.** An irreducible cycle has no
+//! single header where the threads of an iteration regroup. It takes the
+//! conservative rule when threads can run it *out of phase*:
+//!
+//! * threads split by a divergent branch outside it enter it with
+//!   different labels (possibly through different entries), or
+//! * a divergent branch inside it sends two successor slots to two
+//!   different blocks of the cycle (threads that split inside can come
+//!   back through a different entry).
+//!
+//! Then every value defined in the cycle is divergent: every block
+//! argument, and every result of a `Pure` or `Source` op, *even one
+//! computed from uniform operands only* — threads that execute the same
+//! block at the same moment may be in different iterations, so no
+//! per-iteration value can be trusted (this is LLVM's "cycle assumed
+//! divergent", and the uniformity differential against `opt` checks that
+//! spmd is at least as divergent on every phi, value and branch). Only
+//! constants and [`OpKind::Uniform`] results stay uniform. The cycle is
+//! also treated as temporally divergent. Branch conditions keep the normal
+//! rules: a condition defined outside the cycle stays uniform (all threads
+//! read the same value whenever they run the branch); one defined inside
+//! is divergent by this very rule.
+//!
+//! A divergent branch with at most one successor in the cycle only makes
+//! it temporally divergent: the threads that stay took the same edge and
+//! remain in phase, so the values inside keep the normal rules (LLVM
+//! agrees; the differential in `tests/integration/uniformity_llvm.rs`
+//! checks it).
 //!
 //! ```text
 //!        entry: cond_br %tid_c, E1, E2
 //!          /       \
-//!        E1(%a) <-> E2(%b)    two entries: %a and %b divergent,
-//!          \       /          the cycle temporally divergent
+//!        E1(%a) <-> E2(%b)    two entries: %a and %b divergent, and so
+//!        %x = add %u, 1       is %x although %u is uniform; the cycle
+//!          \       /          is temporally divergent
 //!           X
 //! ```
 //!

@@ -303,11 +303,19 @@ fn irreducible_cycle_entered_divergently_is_conservative() {
         f.cond_br(0, sel, (1, &[k]), (2, &[k]));
         let a = f.arg(1);
         let a1 = f.pure(1, &[a]);
+        // Computed in the cycle from uniform operands only: threads that
+        // entered at different blocks run the cycle out of phase, so it is
+        // divergent all the same (as LLVM's "assumed divergent" cycles).
+        let from_uniform = f.pure(1, &[u]);
+        let always_uniform = f.op(1, OpKind::Uniform, &[a]);
+        let constant = f.konst(2, 9);
         f.cond_br(1, u, (2, &[a1]), (3, &[]));
         let b = f.arg(2);
+        let in_second_entry = f.pure(2, &[u]);
         f.br(2, 1, &[b]);
         f.br(3, 4, &[a1]);
         let after = f.arg(4);
+        let outside = f.pure(4, &[u]);
         f.ret(4);
         let r = f.run();
         let c = r.cfg.cycles().innermost_cycle(bb(1)).unwrap();
@@ -315,8 +323,13 @@ fn irreducible_cycle_entered_divergently_is_conservative() {
         let dump = r.u.dump(&r.p, &r.cfg);
         assert_eq!(r.u.has_irreducible_divergence(c), divergent, "{dump}");
         assert_eq!(r.u.has_temporal_divergence(c), divergent);
-        for v in [a, b, a1, after] {
+        for v in [a, b, a1, after, from_uniform, in_second_entry] {
             assert_eq!(r.div(v), divergent, "{v}: {dump}");
+        }
+        // Constants and always-uniform ops stay uniform, and so does what
+        // lies outside the cycle and uses nothing from it.
+        for v in [always_uniform, constant, outside] {
+            assert!(!r.div(v), "{v}: {dump}");
         }
         // The branch inside keeps the condition rule.
         assert_eq!(r.reason(1), BranchReason::Uniform);
@@ -331,6 +344,7 @@ fn irreducible_cycle_with_divergent_branch_inside() {
     f.cond_br(0, u, (1, &[k]), (2, &[k]));
     let a = f.arg(1);
     let t = f.tid(1);
+    let w = f.pure(1, &[u]);
     f.cond_br(1, t, (2, &[a]), (3, &[]));
     let b = f.arg(2);
     f.br(2, 1, &[b]);
@@ -343,7 +357,7 @@ fn irreducible_cycle_with_divergent_branch_inside() {
     // divergent.
     assert!(!r.u.has_irreducible_divergence(c));
     assert!(r.u.has_temporal_divergence(c));
-    assert!(!r.div(a) && !r.div(b));
+    assert!(!r.div(a) && !r.div(b) && !r.div(w));
     assert_eq!(r.reason(0), BranchReason::Uniform);
 }
 
@@ -360,13 +374,17 @@ fn irreducible_cycle_split_inside_is_conservative() {
     let t = f.tid(1);
     f.cond_br(1, t, (2, &[a]), (3, &[]));
     let b = f.arg(2);
+    let v2 = f.pure(2, &[u]);
     f.cond_br(2, u, (1, &[b]), (4, &[]));
+    let v3 = f.pure(3, &[u]);
     f.br(3, 2, &[k]);
     f.ret(4);
     let r = f.run();
     let c = r.cfg.cycles().innermost_cycle(bb(1)).unwrap();
     assert!(r.u.has_irreducible_divergence(c));
-    assert!(r.div(a) && r.div(b));
+    assert!(r.div(a) && r.div(b) && r.div(v2) && r.div(v3));
+    // The branch on a uniform condition defined outside keeps its rule.
+    assert_eq!(r.reason(2), BranchReason::Uniform);
 }
 
 #[test]
@@ -1588,12 +1606,19 @@ fn compare_twins(g: &CfgGraph, p: &Program) -> (u64, u64) {
         );
         assert!(!fi || ri, "irreducible {c:?} only in the fast mode");
         if ri && !fi {
-            let args_divergent = forest
-                .blocks(c)
-                .iter()
-                .all(|&blk| p.block_arguments(blk).iter().all(|&a| fast.is_divergent(a)));
+            let all_tainted = forest.blocks(c).iter().all(|&blk| {
+                let results = p
+                    .block_ops(blk)
+                    .iter()
+                    .filter(|&&op| matches!(p.op_kind(op), OpKind::Pure | OpKind::Source))
+                    .flat_map(|&op| p.op_results(op));
+                p.block_arguments(blk)
+                    .iter()
+                    .chain(results)
+                    .all(|&v| fast.is_divergent(v))
+            });
             assert!(
-                args_divergent && (ft || escaping_divergent()),
+                all_tainted && (ft || escaping_divergent()),
                 "irreducible {c:?} missing but not moot"
             );
         }
