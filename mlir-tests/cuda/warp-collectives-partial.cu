@@ -11,10 +11,10 @@
 // RUN: grep -B2 -E 'shfl.sync.up.b32.*%r[0-9]+;$' %t.scan.70.ptx | FileCheck %s --check-prefix=GUARD
 // RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via llc --mcpu sm_90 %spmd_src_root/examples/cuda/warp-reduce-ballot.cu -o %t.reduce.llc.ptx
 // RUN: %ptxas -arch=sm_90 %t.reduce.llc.ptx -o /dev/null
-// RUN: grep -B2 -E 'redux.sync.add.s32' %t.reduce.llc.ptx | FileCheck %s --check-prefix=REDUX
+// RUN: grep -B6 -E 'redux.sync.add.s32' %t.reduce.llc.ptx | FileCheck %s --check-prefix=REDUX
 // RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via isa --mcpu sm_90 %spmd_src_root/examples/cuda/warp-reduce-ballot.cu -o %t.reduce.isa.ptx
 // RUN: %ptxas -arch=sm_90 %t.reduce.isa.ptx -o /dev/null
-// RUN: grep -B2 -E 'redux.sync.add.s32' %t.reduce.isa.ptx | FileCheck %s --check-prefix=REDUX
+// RUN: grep -B6 -E 'redux.sync.add.s32' %t.reduce.isa.ptx | FileCheck %s --check-prefix=REDUX
 // RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via llc --mcpu sm_70 %spmd_src_root/examples/cuda/warp-reduce-ballot.cu -o %t.reduce.70.ptx
 // RUN: %ptxas -arch=sm_70 %t.reduce.70.ptx -o /dev/null
 // RUN: FileCheck %s --check-prefix=SHFL70 < %t.reduce.70.ptx
@@ -38,8 +38,9 @@
 // GUARD: shfl.sync.up.b32 {{.*}}%r{{[0-9]+}};
 
 // warp-reduce-ballot.cu (sm_90: __reduce_add_sync): the reduction whose
-// member mask is the ballot of `tid < warps` sits right behind a branch on
-// the exec bit, so only those lanes take part. (The first one, after the
+// member mask is the ballot of `tid < warps` sits behind a branch on the
+// exec bit, in the same guarded block as the shared load before it (one
+// guard per run of side effects), so only those lanes take part. (The first one, after the
 // grid-stride loop, computes its operand under the same guard first; the
 // out-of-line copy of warp_total, a function that never narrows exec, has
 // none.)

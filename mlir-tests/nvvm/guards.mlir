@@ -5,7 +5,9 @@
 // in an inactive lane could be observed: memory reads and writes, calls
 // (unknown effects), divisions (not speculatable), and the collectives whose
 // members the program names (gpu.shuffle: the first `width` lanes). Pure
-// arithmetic, allocas and block barriers run in every thread.
+// arithmetic, allocas and block barriers run in every thread. A run of
+// guarded ops, with the pure arithmetic between them, shares one scf.if:
+// the barrier ends one; only the values read after a run are yielded.
 
 // CHECK-LABEL: gpu.func @guards
 // CHECK-NOT:   nvvm.read.ptx.sreg
@@ -14,23 +16,19 @@
 // CHECK:       cf.br ^[[WORK:bb[0-9]+]](%[[FALSE]] : i1)
 // CHECK:       ^[[WORK]](%[[ACTIVE:.*]]: i1):
 // CHECK-NEXT:  memref.alloca
-// CHECK-NEXT:  %[[V:.*]] = scf.if %[[ACTIVE]] -> (i32) {
-// CHECK-NEXT:    memref.load
-// CHECK-NEXT:    scf.yield
+// CHECK-NEXT:  %[[Q:.*]] = scf.if %[[ACTIVE]] -> (i32) {
+// CHECK-NEXT:    %[[V:.*]] = memref.load
+// CHECK-NEXT:    %[[SUM:.*]] = arith.addi %[[V]], %[[V]] : i32
+// CHECK-NEXT:    %[[DIV:.*]] = arith.divsi %[[SUM]], %arg1 : i32
+// CHECK-NEXT:    scf.yield %[[DIV]] : i32
 // CHECK-NEXT:  } else {
 // CHECK-NEXT:    %[[P:.*]] = ub.poison : i32
 // CHECK-NEXT:    scf.yield %[[P]] : i32
 // CHECK-NEXT:  }
-// CHECK-NEXT:  %[[SUM:.*]] = arith.addi %[[V]], %[[V]] : i32
-// CHECK-NEXT:  %[[Q:.*]] = scf.if %[[ACTIVE]] -> (i32) {
-// CHECK-NEXT:    arith.divsi %[[SUM]], %arg1 : i32
-// CHECK:       gpu.barrier
-// CHECK-NEXT:  scf.if %[[ACTIVE]] -> (i32, i1) {
-// CHECK-NEXT:    gpu.shuffle
-// CHECK:       scf.if %[[ACTIVE]] {
-// CHECK-NEXT:    func.call @sink(%[[Q]])
-// CHECK-NEXT:  }
+// CHECK-NEXT:  gpu.barrier
 // CHECK-NEXT:  scf.if %[[ACTIVE]] {
+// CHECK-NEXT:    gpu.shuffle
+// CHECK-NEXT:    func.call @sink(%[[Q]])
 // CHECK-NEXT:    memref.store %[[Q]]
 // CHECK-NEXT:  }
 // CHECK-NEXT:  gpu.return
@@ -68,17 +66,14 @@ gpu.module @m {
 // CHECK-LABEL: gpu.func @member_masks
 // CHECK-NEXT:  %[[LIVE:.*]] = llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32
 // CHECK:       ^bb1(%[[ACTIVE:.*]]: i1):
-// CHECK:       %[[S:.*]] = scf.if %[[ACTIVE]] -> (i32) {
-// CHECK-NEXT:    nvvm.shfl.sync up %arg1, %arg2
-// CHECK:       scf.if %[[ACTIVE]] -> (i32) {
-// CHECK-NEXT:    nvvm.vote.sync ballot %arg1
-// CHECK:       scf.if %[[ACTIVE]] -> (i32) {
-// CHECK-NEXT:    nvvm.redux.sync add %arg2, %arg1
-// CHECK:       scf.if %[[ACTIVE]] -> (i32) {
-// CHECK-NEXT:    nvvm.match.sync any %arg1, %arg2
 // CHECK:       scf.if %[[ACTIVE]] {
+// CHECK-NEXT:    nvvm.shfl.sync up %arg1, %arg2
+// CHECK-NEXT:    nvvm.vote.sync ballot %arg1
+// CHECK-NEXT:    nvvm.redux.sync add %arg2, %arg1
+// CHECK-NEXT:    nvvm.match.sync any %arg1, %arg2
 // CHECK-NEXT:    nvvm.bar.warp.sync %arg1
-// CHECK:       gpu.barrier
+// CHECK-NEXT:  }
+// CHECK-NEXT:  gpu.barrier
 // CHECK-NEXT:  arith.constant -1 : i32
 // CHECK-NEXT:  nvvm.shfl.sync bfly %{{.*}}, %arg2
 // CHECK-NOT:   activemask

@@ -200,6 +200,7 @@ unsafe extern "C" {
     ) -> MlirLogicalResult;
     pub fn spmdIsGraphRegion(op: MlirOperation, index: isize) -> bool;
     pub fn spmdNeedsLaneGuard(op: MlirOperation) -> bool;
+    pub fn spmdIsPureLeaf(op: MlirOperation) -> bool;
     pub fn spmdUniformityAttrGet(
         context: mlir_sys::MlirContext,
         value: SpmdUniformity,

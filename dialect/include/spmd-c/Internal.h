@@ -276,6 +276,11 @@ MLIR_CAPI_EXPORTED bool spmdIsGraphRegion(MlirOperation op, intptr_t index);
  * Operations whose only effect is allocating (memref.alloca) are not. */
 MLIR_CAPI_EXPORTED bool spmdNeedsLaneGuard(MlirOperation op);
 
+/* True if `op` has no regions, no memory effects at all (not even
+ * allocation) and is speculatable: it can move into a conditionally
+ * executed region without changing what the program does. */
+MLIR_CAPI_EXPORTED bool spmdIsPureLeaf(MlirOperation op);
+
 /* The values of `#spmd.uniformity<...>` (the `spmd.uniformity` mark of a
  * branch), and SpmdUniformityNone for an attribute that is not one. */
 typedef enum SpmdUniformity {

@@ -419,6 +419,11 @@ bool spmdNeedsLaneGuard(MlirOperation op) {
   return !allocatesOnly && !isSpeculatable(operation);
 }
 
+bool spmdIsPureLeaf(MlirOperation op) {
+  Operation *operation = unwrap(op);
+  return operation->getNumRegions() == 0 && isPure(operation);
+}
+
 namespace {
 /// The arrays behind an SpmdRegionCfg.
 struct RegionCfgStorage {

@@ -1,5 +1,8 @@
 //! Lane guards: an operation that must not run in inactive lanes moves into
-//! `scf.if %active { op; yield } else { yield poison }`.
+//! `scf.if %active { op; yield } else { yield poison }`; a run of them in
+//! one block (with the pure operations between them) shares one `scf.if`
+//! ([`Run`]), so a loop body's loads and stores cost one branch, not one
+//! each.
 //!
 //! ```text
 //!   %v = memref.load %a[%i]          %v = scf.if %active -> (i32) {
@@ -22,6 +25,7 @@
 
 use crate::ir::collectives::{self, Lowering};
 use crate::ir::names;
+use crate::support::FastSet;
 use crate::{ir::edit, transforms::prepare::op_name};
 use melior::{
     ir::{
@@ -44,11 +48,111 @@ pub fn needs_guard(op: OperationRef<'_, '_>) -> bool {
     }
 }
 
-/// Wraps `op` in an `scf.if` on `active`; the uses of its results become
-/// uses of the `scf.if` results.
-pub fn wrap<'c>(context: &'c Context, op: OperationRef<'c, '_>, active: Value<'c, '_>) {
-    let location = op.location();
-    let types: Vec<Type<'c>> = op.results().map(|result| result.r#type()).collect();
+/// True if `op` may join a run of guarded operations between two of them:
+/// it only computes (no memory effects, speculatable, no regions), so it
+/// may as well run under the guard.
+pub fn may_join_run(op: OperationRef<'_, '_>) -> bool {
+    op.next_in_block().is_some()
+        && !op_name(op).starts_with(names::SPMD_PREFIX)
+        && collectives::members(op).is_none()
+        && crate::ir::query::is_pure_leaf(op)
+}
+
+/// The operations of one block that one `scf.if` will guard: a maximal
+/// run of operations that need a guard, with the pure operations between
+/// them ([`may_join_run`]), all under the same exec bit. One branch around
+/// a run of loads, stores and atomics instead of one per operation.
+#[derive(Default)]
+pub struct Run<'c, 'a> {
+    ops: Vec<OperationRef<'c, 'a>>,
+    /// `ops[..guarded]` ends with an operation that needs the guard; the
+    /// pure operations after it join only if another guarded one follows.
+    guarded: usize,
+}
+
+impl<'c, 'a> Run<'c, 'a> {
+    /// Adds an operation that needs the guard.
+    pub fn push_guarded(&mut self, op: OperationRef<'c, 'a>) {
+        self.ops.push(op);
+        self.guarded = self.ops.len();
+    }
+
+    /// Adds `op` if the run is open and `op` may join it; false otherwise
+    /// (the caller then closes the run).
+    pub fn try_push_pure(&mut self, op: OperationRef<'c, 'a>) -> bool {
+        if self.guarded > 0 && may_join_run(op) {
+            self.ops.push(op);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Wraps the run in one `scf.if` on `active`, and starts a new run.
+    ///
+    /// Only the pure operations that read a guarded result (directly or
+    /// through each other) go inside; the others move up before the
+    /// `scf.if` and keep running in every lane, so a value that was the
+    /// same in all lanes (and may decide a scalar branch without a vote)
+    /// stays so. Trailing pure operations stay where they are.
+    pub fn close(&mut self, context: &'c Context, active: Value<'c, 'a>) {
+        if self.guarded > 0 {
+            let ops = &self.ops[..self.guarded];
+            let first = ops[0];
+            let key = |v: Value<'_, '_>| v.to_raw().ptr as usize;
+            let mut tainted: FastSet<usize> = FastSet::default();
+            let mut inside = Vec::with_capacity(ops.len());
+            for &op in ops {
+                let guarded = needs_guard(op);
+                if guarded || op.operands().any(|v| tainted.contains(&key(v))) {
+                    tainted.extend(op.results().map(|r| key(r.into())));
+                    inside.push(op);
+                } else {
+                    edit::move_before(op, first);
+                }
+            }
+            wrap(context, &inside, active);
+        }
+        self.ops.clear();
+        self.guarded = 0;
+    }
+}
+
+/// Wraps `ops` (consecutive operations of one block, in order) in one
+/// `scf.if` on `active`. Their results used after the run become results
+/// of the `scf.if` (`ub.poison` in inactive lanes, which never read them:
+/// a lane reads a value only where its thread ran the definition).
+pub fn wrap<'c, 'a>(context: &'c Context, ops: &[OperationRef<'c, 'a>], active: Value<'c, 'a>) {
+    let first = ops[0];
+    let location = first.location();
+    let address = |op: OperationRef<'_, '_>| op.to_raw().ptr as usize;
+    let members: FastSet<usize> = ops.iter().map(|&op| address(op)).collect();
+    // A user inside the run, or nested in the region of an op of the run.
+    let inside = |user: OperationRef<'_, '_>| {
+        let mut current = Some(user);
+        while let Some(op) = current {
+            if members.contains(&address(op)) {
+                return true;
+            }
+            current = op.parent_operation();
+        }
+        false
+    };
+    // The results read after the run, with the operands that read them.
+    let mut escaping: Vec<(Value<'c, 'a>, Vec<(OperationRef<'c, 'a>, usize)>)> = Vec::new();
+    for &op in ops {
+        for result in op.results() {
+            let value: Value = result.into();
+            let outside: Vec<_> = edit::uses(value)
+                .into_iter()
+                .filter(|&(user, _)| !inside(user))
+                .collect();
+            if !outside.is_empty() {
+                escaping.push((value, outside));
+            }
+        }
+    }
+    let types: Vec<Type<'c>> = escaping.iter().map(|(v, _)| v.r#type()).collect();
     let then_region = Region::new();
     then_region.append_block(Block::new(&[]));
     let else_region = Region::new();
@@ -61,14 +165,18 @@ pub fn wrap<'c>(context: &'c Context, op: OperationRef<'c, '_>, active: Value<'c
         .add_regions([then_region, else_region])
         .build()
         .expect("valid scf.if");
-    let block = op.block().expect("a guarded op is in a block");
-    let guard = block.insert_operation_before(op, built);
-    for (index, result) in op.results().enumerate() {
-        edit::replace_all_uses(result.into(), guard.result(index).unwrap().into());
+    let block = first.block().expect("a guarded op is in a block");
+    let guard = block.insert_operation_before(first, built);
+    for (index, (_, outside)) in escaping.iter().enumerate() {
+        for &(user, operand) in outside {
+            edit::set_operand(user, operand, guard.result(index).unwrap().into());
+        }
     }
     let then_block = guard.region(0).unwrap().first_block().unwrap();
-    edit::move_to_end(op, then_block);
-    let results: Vec<Value> = op.results().map(Into::into).collect();
+    for &op in ops {
+        edit::move_to_end(op, then_block);
+    }
+    let results: Vec<Value> = escaping.iter().map(|&(v, _)| v).collect();
     then_block.append_operation(yield_op(location, &results));
     if let Some(else_block) = guard.region(1).unwrap().first_block() {
         let poison: Vec<Value> = types

@@ -322,7 +322,16 @@ fn lower_block<'c, 'a>(
         exec: exec_in,
         is_live: exec_in == lanes.running,
     };
+    let mut run = guard::Run::default();
     for op in edit::operations(block) {
+        if lanes.guards && !state.is_live && guard::needs_guard(op) {
+            run.push_guarded(op);
+            continue;
+        }
+        if run.try_push_pure(op) {
+            continue;
+        }
+        run.close(context, state.exec);
         let emit = Emitter {
             context,
             anchor: op,
@@ -347,9 +356,6 @@ fn lower_block<'c, 'a>(
                 let mask = emit.resize(state.mask32(&emit, lanes), op.result(0).unwrap().r#type());
                 edit::replace_all_uses(op.result(0).unwrap().into(), mask);
                 edit::erase_operation(op);
-            }
-            None if lanes.guards && !state.is_live && guard::needs_guard(op) => {
-                guard::wrap(context, op, state.exec);
             }
             None => {}
         }
