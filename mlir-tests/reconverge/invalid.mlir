@@ -26,22 +26,3 @@ func.func @unknown_exit(%t: i1 {spmd.divergent}) {
 ^b:
   return
 }
-
-// -----
-
-// A divergent branch in an infinite loop of a function that never returns:
-// there is no exit to give the loop, and no point to rejoin at.
-func.func @never_returns(%t: i32 {spmd.divergent}) {
-  %c0 = arith.constant 0 : i32
-  cf.br ^loop
-^loop:
-  %d = arith.cmpi sgt, %t, %c0 : i32
-  // expected-error @+1 {{cannot reconverge @never_returns: unsupported terminator 'cf.cond_br': it is a divergent branch in an infinite loop of a function that never returns}}
-  cf.cond_br %d, ^a, ^b
-^a:
-  cf.br ^join
-^b:
-  cf.br ^join
-^join:
-  cf.br ^loop
-}

@@ -8,9 +8,11 @@
 use crate::ir::ffi;
 use melior::{
     ir::{
+        attribute::TypeAttribute,
         block::BlockLike,
         operation::{OperationLike, WalkOrder, WalkResult},
-        BlockRef, OperationRef, RegionLike, RegionRef, Value, ValueLike,
+        r#type::FunctionType,
+        BlockRef, OperationRef, RegionLike, RegionRef, Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -36,6 +38,14 @@ pub fn is_graph_region(op: OperationRef<'_, '_>, index: usize) -> bool {
 pub fn needs_lane_guard(op: OperationRef<'_, '_>) -> bool {
     // SAFETY: an interface query on a live operation.
     unsafe { ffi::spmdNeedsLaneGuard(op.to_raw()) }
+}
+
+/// True if `op` has no regions, no memory effects (not even allocation)
+/// and is speculatable: moving it into a conditionally executed region
+/// changes nothing but where it runs.
+pub fn is_pure_leaf(op: OperationRef<'_, '_>) -> bool {
+    // SAFETY: an interface query on a live operation.
+    unsafe { ffi::spmdIsPureLeaf(op.to_raw()) }
 }
 
 /// The position of the first of `terminators` that has successors but is
@@ -199,4 +209,45 @@ pub fn block_in<'c, 'a>(
 pub fn is_function_like(op: OperationRef<'_, '_>) -> bool {
     // SAFETY: an interface query on a live operation.
     unsafe { ffi::spmdIsFunctionLike(op.to_raw()) }
+}
+
+/// How a function returns, for the function kinds whose return operation
+/// spmd knows: the name of that operation (`func.return`, `gpu.return`,
+/// `llvm.return`) and the types it returns, read from the function's
+/// `function_type` (a builtin function type for `func.func` and
+/// `gpu.func`; an LLVM function type for `llvm.func`, whose `void` result
+/// means no operand). `None` for any other operation, or one whose type
+/// cannot be read.
+pub fn function_return<'c>(op: OperationRef<'c, '_>) -> Option<(&'static str, Vec<Type<'c>>)> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().ok()?;
+    let return_op = match name {
+        "func.func" => "func.return",
+        "gpu.func" => "gpu.return",
+        "llvm.func" => "llvm.return",
+        _ => return None,
+    };
+    let function_type = TypeAttribute::try_from(op.attribute("function_type").ok()?)
+        .ok()?
+        .value();
+    if return_op == "llvm.return" {
+        // SAFETY: queries on a live type; llvm.func's verifier guarantees
+        // that its `function_type` is an LLVM function type, the one kind
+        // of type mlirLLVMFunctionTypeGetReturnType reads. The returned
+        // type lives in the same context as the function type.
+        let (result, void) = unsafe {
+            let raw = function_type.to_raw();
+            let result = mlir_sys::mlirLLVMFunctionTypeGetReturnType(raw);
+            let void = mlir_sys::mlirLLVMVoidTypeGet(mlir_sys::mlirTypeGetContext(raw));
+            (Type::from_raw(result), Type::from_raw(void))
+        };
+        let results = if result == void { vec![] } else { vec![result] };
+        return Some((return_op, results));
+    }
+    let function_type = FunctionType::try_from(function_type).ok()?;
+    let results = (0..function_type.result_count())
+        .map(|i| function_type.result(i))
+        .collect::<Result<Vec<_>, _>>()
+        .ok()?;
+    Some((return_op, results))
 }

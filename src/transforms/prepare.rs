@@ -14,9 +14,39 @@
 //!                                     ==>    ^r2: cf.br ^exit(%w)
 //!                                            ^exit(%e): return %e
 //! ```
+//!
+//! # Functions that never return
+//!
+//! A never-taken exit needs a return block to go to. A function whose
+//! every path ends in an infinite loop (a persistent kernel, or a loop nest
+//! whose only `return` was unreachable and erased) has none, and then:
+//!
+//! * the preparation creates one ([`append_return_block`]) when the
+//!   region has a branch at all: a block at the end of the region holding
+//!   the function's own return (`func.return`, `gpu.return`,
+//!   `llvm.return`) on `ub.poison` for each result. The exits to it are
+//!   never taken, so it never runs. `--spmd-structurize`
+//!   ([`InfiniteLoops::Always`]) does so for every such function,
+//!   `--spmd-reconverge` ([`InfiniteLoops::ForStranded`]) only when a
+//!   divergent branch cannot reach a return (a persistent kernel's
+//!   divergent `if` inside its endless loop then reconverges like any
+//!   other). Without it, the planner (which only rearranges blocks that
+//!   reach the unique return) would leave the loops' branches as they are
+//!   while the contracts still judge them, against the whole graph's
+//!   post-dominator tree.
+//! * For any other kind of function spmd does not guess a return
+//!   operation: the preparation fails with [`PrepareError::NoReturn`].
+//!
+//! ```text
+//!  ^spin: cond_br %d, ^spin, ^after         ^spin: cond_br %d, ^spin, ^after
+//!  ^after: cond_br %u, ^after, ^spin  ==>   ^after: cond_br %u, ^x, ^spin
+//!  (no return)                              ^x: cond_br true, ^after, ^ret
+//!                                           ^ret: return (ub.poison ...)
+//! ```
 
 use crate::ir::edit;
 use crate::ir::names;
+use crate::ir::query;
 use crate::ir::region_graph::last_operation;
 use melior::ir::operation::OperationMutLike;
 use melior::{
@@ -307,8 +337,12 @@ pub fn add_never_taken_exit<'c, 'a>(
 /// post-dominator tree connects to its virtual exit (one per terminal
 /// SCC of the blocks that cannot return), on its first slot that stays in
 /// the loop; `on_detour` sees each new detour block (its branch is on a
-/// constant, hence uniform). Without a single return block there is
-/// nothing to exit to and nothing is done. Returns the number of exits
+/// constant, hence uniform). The exits go to the function's single return
+/// block. With several return blocks nothing is done (unify them first).
+/// Without any, a function whose region has a branch (two different
+/// successors) gets one ([`append_return_block`]), and nothing is done
+/// otherwise; a function of a kind whose return spmd cannot create is
+/// then an error ([`PrepareError::NoReturn`]). Returns the number of exits
 /// added.
 ///
 /// With the exit in place, the loop's blocks reach the return, so
@@ -321,25 +355,100 @@ pub fn add_infinite_loop_exits<'c, 'a>(
     region: RegionRef<'c, 'a>,
     graph: &crate::ir::region_graph::RegionGraph<'c, 'a>,
     on_detour: &mut dyn FnMut(BlockRef<'c, 'a>),
-) -> usize {
-    use crate::analysis::cfg::{Graph, PostDominatorTree};
-    let Some(exit) = single_return_block_in(graph) else {
-        return 0;
-    };
-    let exit = graph.block(exit);
-    let pdom = PostDominatorTree::build(graph.graph());
-    let mut added = 0;
-    for &root in pdom.extra_roots() {
-        // A terminal SCC member reaches only its SCC: any slot stays inside.
-        if graph.graph().successors(root).is_empty() {
-            continue;
+) -> Result<usize, PrepareError<'c>> {
+    use crate::analysis::cfg::{BlockId, Graph, PostDominatorTree};
+    let g = graph.graph();
+    let exit = single_return_block_in(graph);
+    if exit.is_none() && return_blocks(graph).next().is_some() {
+        return Ok(0);
+    }
+    let pdom = PostDominatorTree::build(g);
+    let roots: Vec<BlockId> = pdom
+        .extra_roots()
+        .iter()
+        .copied()
+        .filter(|&root| !g.successors(root).is_empty())
+        .collect();
+    if roots.is_empty() {
+        return Ok(0);
+    }
+    let mut created = None;
+    let exit = match exit {
+        Some(exit) => graph.block(exit),
+        None => {
+            // Nothing returns: every path ends in an infinite loop or a
+            // dead end. Without a branch there is nothing to structurize,
+            // and the function is left as it is.
+            let branches = (0..g.num_blocks()).map(BlockId::new).any(|b| {
+                let successors = g.successors(b);
+                successors.iter().any(|&s| s != successors[0])
+            });
+            if !branches {
+                return Ok(0);
+            }
+            *created.insert(append_return_block(context, region)?)
         }
+    };
+    let mut added = 0;
+    for root in roots {
+        // A terminal SCC member reaches only its SCC: any slot stays inside.
         if let Some(detour) = add_never_taken_exit(context, region, graph.block(root), 0, exit) {
             on_detour(detour);
             added += 1;
         }
     }
-    added
+    if let (0, Some(block)) = (added, created) {
+        // No exit goes to it: the region is left as it was.
+        edit::erase_block(block);
+    }
+    Ok(added)
+}
+
+/// Appends to `region`, the body of a function that never returns, a block
+/// that returns from it: the function's own return operation
+/// ([`query::function_return`]: `func.return`, `gpu.return`,
+/// `llvm.return`) on one `ub.poison` per result (as
+/// [`add_never_taken_exit`] passes for the exit's arguments), at the
+/// function's location. It is the target of never-taken exits only, so it
+/// never runs and the function's behaviour is unchanged. Fails with
+/// [`PrepareError::NoReturn`] for any other kind of function (or a region
+/// that is not the function's body), whose return spmd does not know.
+pub fn append_return_block<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+) -> Result<BlockRef<'c, 'a>, PrepareError<'c>> {
+    let function = region
+        .first_block()
+        .and_then(|entry| entry.parent_operation())
+        .expect("a region with blocks lies in an operation");
+    let location = function.location();
+    let is_body = function
+        .region(0)
+        .is_ok_and(|body| body.to_raw().ptr == region.to_raw().ptr);
+    let Some((name, results)) = query::function_return(function).filter(|_| is_body) else {
+        return Err(PrepareError::NoReturn {
+            location,
+            kind: op_name(function),
+        });
+    };
+    let block = region.append_block(Block::new(&[]));
+    let poison: Vec<Value> = results
+        .iter()
+        .map(|&r#type| {
+            block
+                .append_operation(edit::poison(context, r#type, location))
+                .result(0)
+                .unwrap()
+                .into()
+        })
+        .collect();
+    block.append_operation(
+        OperationBuilder::new(name, location)
+            .add_operands(&poison)
+            .build()
+            .expect("valid return"),
+    );
+    Ok(block)
 }
 
 /// What [`prepare_region`] does differently for the transform calling it.
@@ -364,11 +473,12 @@ pub struct Preparation<'p> {
 /// ([`add_infinite_loop_exits`]).
 pub enum InfiniteLoops<'p> {
     /// Always (`--spmd-structurize`: branches inside them are structurized
-    /// too).
+    /// too), creating a return block to exit to in a function that has
+    /// none (see the module docs).
     Always,
     /// Only when a block flagged here (a divergent branch) cannot reach a
-    /// return: it needs a rejoin point. If no exit can be added (no single
-    /// return), that block's terminator is rejected for `reason`.
+    /// return: it needs a rejoin point. If no exit can be added (several
+    /// returns), that block's terminator is rejected for `reason`.
     ForStranded {
         /// Per block index: the block ends in a divergent branch, which
         /// needs a rejoin point.
@@ -425,6 +535,15 @@ pub enum PrepareError<'c> {
         /// Why it is rejected (the end of the diagnostic).
         reason: &'static str,
     },
+    /// The function never returns, its infinite loops hold branches that
+    /// need a never-taken exit to a return block, and it is of a kind whose
+    /// return operation spmd cannot create ([`append_return_block`]).
+    NoReturn {
+        /// The function.
+        location: Location<'c>,
+        /// Its operation name.
+        kind: String,
+    },
 }
 
 /// The CFG preparation of `--spmd-reconverge` and `--spmd-structurize`
@@ -434,7 +553,9 @@ pub enum PrepareError<'c> {
 ///    chains of two-way branches ([`lower_switch_into_blocks`]);
 /// 2. several returns go to one exit block ([`unify_returns_in`]);
 /// 3. infinite loops get a never-taken exit, as
-///    [`Preparation::infinite_loops`] says ([`add_infinite_loop_exits`]).
+///    [`Preparation::infinite_loops`] says ([`add_infinite_loop_exits`];
+///    with [`InfiniteLoops::Always`], to a return block created for the
+///    purpose when the function has none).
 ///
 /// `observer` sees the blocks created on the way.
 pub fn prepare_region<'c, 'a>(
@@ -500,9 +621,11 @@ pub fn prepare_region<'c, 'a>(
             }
         }
     };
+    // A function that has no return gets one for its never-taken exits
+    // (see the module docs, "Functions that never return").
     prepared.infinite_loops = add_infinite_loop_exits(context, region, &graph, &mut |detour| {
         observer.detour_added(detour)
-    });
+    })?;
     if let (0, Some((b, reason))) = (prepared.infinite_loops, stranded) {
         let terminator = graph.terminator(b);
         return Err(PrepareError::UnsupportedTerminator {

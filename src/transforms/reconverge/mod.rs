@@ -424,6 +424,11 @@ fn prepare_region<'c, 'a>(
                 name,
                 reason,
             },
+            // Only --spmd-structurize's preparation creates return blocks
+            // (prepare's module docs): this one never fails for want of one.
+            prepare::PrepareError::NoReturn { location, .. } => {
+                ReconvergeError::NotConverged { location }
+            }
         })?;
     stats.switches_lowered += prepared.switches_lowered;
     stats.returns_unified += prepared.returns_unified;

@@ -31,7 +31,16 @@
 //!    chains of two-way branches; several returns go to one exit block;
 //!    each infinite loop gets a never-taken exit (`cf.cond_br` on a
 //!    constant `true`) from the block the post-dominator tree uses as its
-//!    representative, so branches inside it are structurized too. (An
+//!    representative, so branches inside it are structurized too. A
+//!    function that never returns (no return block: every path ends in an
+//!    infinite loop or a dead end) and has branches first gets a return
+//!    block to exit to, at the end of its region: its
+//!    own return op (`func.return`, `gpu.return`, `llvm.return`) on one
+//!    `ub.poison` per result, never executed
+//!    ([`prepare::append_return_block`]); for other function kinds the
+//!    transform fails with [`StructurizeError::NoReturn`] instead of
+//!    guessing their return op (see [`prepare`], "Functions that never
+//!    return", also for why `--spmd-reconverge` does not do this). (An
 //!    entry block with predecessors cannot occur: MLIR's verifier forbids
 //!    it.)
 //! 3. **Choose what to structurize**: every two-way branch with two
@@ -182,6 +191,16 @@ pub enum StructurizeError<'c> {
         /// Why it is rejected (the end of the diagnostic).
         reason: &'static str,
     },
+    /// The function never returns, branches in its infinite loops must be
+    /// structurized, and spmd cannot create the return block their
+    /// never-taken exits need in this kind of function
+    /// ([`prepare::append_return_block`]).
+    NoReturn {
+        /// The function.
+        location: Location<'c>,
+        /// Its operation name.
+        kind: String,
+    },
     /// Irreducible control flow with `irreducible=reject`.
     Irreducible {
         /// The function being transformed.
@@ -211,6 +230,10 @@ impl std::fmt::Display for StructurizeError<'_> {
             Self::Region(error) => write!(f, "{error}"),
             Self::GraphRegion => write!(f, "it is a graph region, which has no control flow to structurize"),
             Self::UnsupportedTerminator { name, reason, .. } => write!(f, "unsupported terminator '{name}': {reason}"),
+            Self::NoReturn { kind, .. } => write!(
+                f,
+                "it never returns, and structurizing the branches in its infinite loops needs a never-taken exit to a return block, which spmd can create in func.func, gpu.func and llvm.func but not in '{kind}'; add a return that the loops can reach"
+            ),
             Self::Irreducible { entries, .. } => write!(
                 f,
                 "UnsupportedIrreducibleCFG: irreducible control flow is not supported; run --spmd-fix-irreducible first or use irreducible=fix (cycle entered at {})",
@@ -230,6 +253,7 @@ impl<'c> StructurizeError<'c> {
         match self {
             Self::Region(RegionGraphError::MissingTerminator { location, .. }) => *location,
             Self::UnsupportedTerminator { location, .. }
+            | Self::NoReturn { location, .. }
             | Self::Irreducible { location, .. }
             | Self::Plan { location, .. }
             | Self::NotStructured { location, .. } => *location,
@@ -507,6 +531,9 @@ fn prepare_region<'c, 'a>(
             name,
             reason,
         },
+        prepare::PrepareError::NoReturn { location, kind } => {
+            StructurizeError::NoReturn { location, kind }
+        }
     })?;
     stats.switches_lowered = prepared.switches_lowered;
     stats.infinite_loops = prepared.infinite_loops;

@@ -19,4 +19,5 @@ mod nvvm_exec;
 mod predicate;
 mod reconverge;
 mod structurize;
+mod structurize_no_return;
 mod uniformity;
