@@ -335,8 +335,9 @@ pub fn add_never_taken_exit<'c, 'a>(
 
 /// Gives every infinite loop a never-taken exit from the block the
 /// post-dominator tree connects to its virtual exit (one per terminal
-/// SCC of the blocks that cannot return), on its first slot that stays in
-/// the loop; `on_detour` sees each new detour block (its branch is on a
+/// SCC of the blocks that cannot return, where edges into dead ends such
+/// as `llvm.unreachable` do not count: a loop that can only leave into a
+/// trap never returns either), on its first slot that stays in the loop; `on_detour` sees each new detour block (its branch is on a
 /// constant, hence uniform). The exits go to the function's single return
 /// block. With several return blocks nothing is done (unify them first).
 /// Without any, a function whose region has a branch (two different
@@ -356,18 +357,34 @@ pub fn add_infinite_loop_exits<'c, 'a>(
     graph: &crate::ir::region_graph::RegionGraph<'c, 'a>,
     on_detour: &mut dyn FnMut(BlockRef<'c, 'a>),
 ) -> Result<usize, PrepareError<'c>> {
-    use crate::analysis::cfg::{BlockId, Graph, PostDominatorTree};
+    use crate::analysis::cfg::{BlockId, CfgGraph, Graph, PostDominatorTree};
     let g = graph.graph();
     let exit = single_return_block_in(graph);
     if exit.is_none() && return_blocks(graph).next().is_some() {
         return Ok(0);
     }
-    let pdom = PostDominatorTree::build(g);
-    let roots: Vec<BlockId> = pdom
+    // A loop whose only ways out end in dead ends (`llvm.unreachable`)
+    // never reaches a return either: its threads still need rejoin points.
+    // Without the edges into dead ends it is a terminal SCC like any
+    // infinite loop, with a representative in the post-dominator tree.
+    let dead_end =
+        |b: BlockId| g.successors(b).is_empty() && !is_function_exit(graph.terminator(b));
+    let live_edges: Vec<(u32, u32)> = g
+        .edges()
+        .filter(|&(_, target)| !dead_end(target))
+        .map(|(source, target)| (source.as_u32(), target.as_u32()))
+        .collect();
+    let pruned = CfgGraph::from_edges(g.num_blocks(), g.entry(), &live_edges);
+    let pdom = PostDominatorTree::build(&pruned);
+    // Each representative with the first slot that stays in its loop (any
+    // slot not into a dead end: the loop is terminal without them).
+    let roots: Vec<(BlockId, usize)> = pdom
         .extra_roots()
         .iter()
-        .copied()
-        .filter(|&root| !g.successors(root).is_empty())
+        .filter_map(|&root| {
+            let slot = g.successors(root).iter().position(|&s| !dead_end(s))?;
+            Some((root, slot))
+        })
         .collect();
     if roots.is_empty() {
         return Ok(0);
@@ -390,9 +407,8 @@ pub fn add_infinite_loop_exits<'c, 'a>(
         }
     };
     let mut added = 0;
-    for root in roots {
-        // A terminal SCC member reaches only its SCC: any slot stays inside.
-        if let Some(detour) = add_never_taken_exit(context, region, graph.block(root), 0, exit) {
+    for (root, slot) in roots {
+        if let Some(detour) = add_never_taken_exit(context, region, graph.block(root), slot, exit) {
             on_detour(detour);
             added += 1;
         }
