@@ -44,12 +44,11 @@
 //!   whose incoming values are *mixed* is divergent (arguments that always
 //!   receive one value or one constant are never changed by `apply_join`);
 //! * effect 2 is a no-op once the cycle is flagged, or when it is *moot*:
-//!   every value the rule would mark (the arguments and the results of
-//!   `Pure` and `Source` ops inside it) is divergent (one range query over
-//!   a layout in which every cycle's blocks are contiguous) and `temporal`
-//!   would do nothing (flagged, no exits, or every exit saturated for
-//!   effect 1 and every non-constant value defined inside with a use
-//!   outside divergent).
+//!   every argument inside it is divergent (one range query over a layout
+//!   in which every cycle's blocks are contiguous), the op results inside
+//!   it are made divergent (*assumed*: see below) and `temporal` would do
+//!   nothing (flagged, no exits, or every exit saturated for effect 1 and
+//!   every non-constant value defined inside with a use outside divergent).
 //!
 //! Saturation only grows, counted per block and per cycle. A node of any
 //! branch's sync graph is *live* while it can reach an unsaturated node in
@@ -65,10 +64,21 @@
 //!
 //! The classification of every value and branch is exactly the
 //! reference's, and so is [`UniformityInfo::is_divergent_use`] for every
-//! actual use. Join lists are subsequences of the complete ones (the live
-//! joins, in discovery order), and a moot cycle may stay unflagged
-//! (`has_temporal_divergence`, `has_irreducible_divergence`) where the
-//! reference flags it. Complete lists are the default of
+//! actual use, with one exception that errs on the divergent side. The
+//! irreducible rule also makes the op results of its cycle divergent, even
+//! those computed from uniform values only; keeping a cycle open until
+//! they are all divergent would keep every block before it alive (the
+//! long-range family went quadratic: 3.4 million popped nodes at 4k
+//! blocks). So once an irreducible cycle is moot except for its op
+//! results, the useful-joins mode *assumes* it is entered divergently and
+//! makes them divergent ([`UniformityStats::irreducible_values_assumed`]
+//! counts such cycles). Where the reference finds the cycle entered only
+//! uniformly, those results (and what they decide) are more divergent than
+//! the reference's: sound, and rare (the cycle's arguments must all be
+//! divergent already). Join lists are subsequences of the complete ones
+//! (the live joins, in discovery order), and a moot cycle may stay
+//! unflagged (`has_temporal_divergence`, `has_irreducible_divergence`)
+//! where the reference flags it. Complete lists are the default of
 //! [`UniformityInfo::new`] and what `--spmd-print-uniformity` prints; the
 //! passes use the useful-joins mode.
 //!
@@ -169,6 +179,10 @@ pub struct UniformityStats {
     /// Propagations re-run in full after a pruned one (useful-joins mode:
     /// a cycle around the branch was still open).
     pub full_propagations: usize,
+    /// Irreducible cycles whose values the useful-joins mode made
+    /// divergent without knowing whether they are entered divergently
+    /// (see "Saturation" in the module docs); 0 in the reference mode.
+    pub irreducible_values_assumed: usize,
 }
 
 /// Uniformity of every value and branch of a [`Program`].
@@ -226,6 +240,11 @@ struct Scratch {
     /// Newly divergent branches whose local rules (`apply_local_rules`)
     /// have not run yet; drained before any sync propagation (see `solve`).
     local_rules: Vec<BlockId>,
+    /// Useful-joins mode: irreducible cycles closed without their rule
+    /// firing, whose values are still to be made divergent (drained by
+    /// `solve`), and all such cycles so far.
+    assume_pending: Vec<CycleId>,
+    assumed: Vec<CycleId>,
     /// Saturation (useful-joins mode, see the module docs).
     sat: Saturation,
 }
@@ -263,14 +282,12 @@ struct Saturation {
     /// Blocks laid out so that every cycle's blocks (nested ones
     /// included) form one range `cycle_range[c]`: the own blocks of the
     /// cycles in id order (a preorder of the forest), then the blocks in
-    /// no cycle. `uniform_taintable_at` counts, per position, the values
-    /// the irreducible rule would make divergent (arguments, results of
-    /// `Pure` and `Source` ops) that are still uniform (a Fenwick tree),
-    /// so "is every such value of `c` divergent" is one range query,
-    /// however deeply `c` nests.
+    /// no cycle. `uniform_args_at` counts the uniform arguments per
+    /// position (a Fenwick tree), so "are all arguments of `c` divergent"
+    /// is one range query, however deeply `c` nests.
     position: Vec<u32>,
     cycle_range: Vec<(u32, u32)>,
-    uniform_taintable_at: Fenwick,
+    uniform_args_at: Fenwick,
 }
 
 /// Prefix sums with point updates (Fenwick / binary indexed tree).
@@ -403,6 +420,8 @@ impl UniformityInfo {
         s.irreducible_skip.reset(num_cycles);
         s.moot_skip.reset(num_cycles);
         s.local_rules.clear();
+        s.assume_pending.clear();
+        s.assumed.clear();
         s.own_start.clear();
         s.own_start.resize(num_cycles + 1, 0);
         for b in 0..n {
@@ -451,6 +470,7 @@ impl UniformityInfo {
             irreducible_cycles: self.irreducible.iter().filter(|&&t| t).count(),
             propagation_work: self.scratch.sync.work,
             full_propagations: self.scratch.full_propagations,
+            irreducible_values_assumed: self.scratch.assumed.len(),
         };
     }
 
@@ -811,7 +831,7 @@ impl<G: Graph + ?Sized> Run<'_, G> {
         most
     }
 
-    /// Fills `position`, `cycle_range` and `uniform_taintable_at` (see
+    /// Fills `position`, `cycle_range` and `uniform_args_at` (see
     /// [`Saturation`]).
     fn lay_out_cycles(&mut self) {
         let (p, g, cfg) = (self.p, self.g, self.cfg);
@@ -847,19 +867,12 @@ impl<G: Graph + ?Sized> Run<'_, G> {
                 next += 1;
             }
         }
-        sat.uniform_taintable_at.reset(n);
+        sat.uniform_args_at.reset(n);
         for b in 0..n {
             let block = BlockId::new(b);
             if forest.innermost_cycle(block).is_some() && cfg.traversal().is_reachable(block) {
-                let results: usize = p
-                    .block_ops(block)
-                    .iter()
-                    .filter(|&&op| can_diverge(p.op_kind(op)))
-                    .map(|&op| p.op_results(op).len())
-                    .sum();
-                let values = (p.block_arguments(block).len() + results) as i64;
-                sat.uniform_taintable_at
-                    .add(sat.position[b] as usize, values);
+                let args = p.block_arguments(block).len() as i64;
+                sat.uniform_args_at.add(sat.position[b] as usize, args);
             }
         }
     }
@@ -867,13 +880,11 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     /// Useful-joins mode: `v` just turned divergent.
     fn saturation_after_mark(&mut self, v: ValueId) {
         let (block, counts) = self.definition(v);
-        let taintable = match self.p.value_def(v) {
-            ValueDef::Argument { .. } => true,
-            ValueDef::Result { op, .. } => can_diverge(self.p.op_kind(op)),
-        };
-        if taintable && self.cfg.cycles().innermost_cycle(block).is_some() {
+        if matches!(self.p.value_def(v), ValueDef::Argument { .. })
+            && self.cfg.cycles().innermost_cycle(block).is_some()
+        {
             let sat = &mut self.info.scratch.sat;
-            sat.uniform_taintable_at
+            sat.uniform_args_at
                 .add(sat.position[block.index()] as usize, -1);
         }
         let sat = &mut self.info.scratch.sat;
@@ -952,14 +963,23 @@ impl<G: Graph + ?Sized> Run<'_, G> {
         {
             sat.temporal_moot[i] = true;
         }
-        let all_tainted = || {
+        let args_divergent = || {
             let (lo, hi) = sat.cycle_range[i];
-            sat.uniform_taintable_at.range(lo as usize, hi as usize) == 0
+            sat.uniform_args_at.range(lo as usize, hi as usize) == 0
         };
+        let flagged = self.info.irreducible[i];
         if sat.irreducible_open[i]
-            && (self.info.irreducible[i]
-                || (values_divergent && sat.temporal_moot[i] && all_tainted()))
+            && (flagged || (values_divergent && sat.temporal_moot[i] && args_divergent()))
         {
+            if !flagged {
+                // Only the op results inside could still change. Whether a
+                // later propagation would find the cycle entered
+                // divergently is not worth keeping everything before it
+                // alive: assume it is (see "Saturation").
+                self.info.scratch.assume_pending.push(c);
+                self.info.scratch.assumed.push(c);
+            }
+            let sat = &mut self.info.scratch.sat;
             sat.irreducible_open[i] = false;
             let h = forest.header(c);
             sat.irreducible_open_headed[h.index()] -= 1;
@@ -1069,6 +1089,10 @@ impl<G: Graph + ?Sized> Run<'_, G> {
             // need not stay alive to reach them.
             if let Some(b) = self.info.scratch.local_rules.pop() {
                 self.apply_local_rules(b);
+                continue;
+            }
+            if let Some(c) = self.info.scratch.assume_pending.pop() {
+                self.mark_cycle_results(c);
                 continue;
             }
             match self.info.scratch.branches.pop() {
@@ -1396,11 +1420,19 @@ impl<G: Graph + ?Sized> Run<'_, G> {
             for &a in p.block_arguments(blk) {
                 self.mark(a);
             }
+        }
+        self.mark_cycle_results(c);
+        self.temporal(c);
+    }
+
+    /// Makes every result of a `Pure` or `Source` op inside `c` divergent.
+    fn mark_cycle_results(&mut self, c: CycleId) {
+        let (p, forest) = (self.p, self.cfg.cycles());
+        for &blk in forest.blocks(c) {
             for &op in p.block_ops(blk) {
                 self.mark_results(op);
             }
         }
-        self.temporal(c);
     }
 }
 
