@@ -255,10 +255,43 @@ fn unify_return_blocks<'c, 'a>(
     returns: &[BlockRef<'c, 'a>],
 ) -> Option<BlockRef<'c, 'a>> {
     match returns {
-        [] => return None,
-        [block] => return Some(*block),
-        _ => {}
+        [] => None,
+        [block] => Some(*block),
+        _ => Some(route_returns_to_new_exit(region, returns)),
     }
+}
+
+/// The return block `block` if a new edge into it from anywhere keeps the
+/// IR valid (it holds only its return, on its own arguments or on values
+/// of the entry block), else a new exit block at the end of `region` that
+/// `block` now branches to: `^exit(args): return args`. A never-taken exit
+/// forwards `ub.poison` for the arguments; a value `block` computed itself,
+/// or read from a block that does not dominate the new edge, would not
+/// dominate its use any more.
+fn exit_reachable_from_anywhere<'c, 'a>(
+    region: RegionRef<'c, 'a>,
+    block: BlockRef<'c, 'a>,
+) -> BlockRef<'c, 'a> {
+    let terminator = last_operation(block).expect("a return block ends in its return");
+    let entry = region.first_block();
+    let available = |value: Value<'c, 'a>| match query::defining_block(value) {
+        Some(owner) => owner == block || Some(owner) == entry,
+        None => true,
+    };
+    let only_the_return = block.first_operation() == Some(terminator);
+    if only_the_return && terminator.operands().all(available) {
+        block
+    } else {
+        route_returns_to_new_exit(region, &[block])
+    }
+}
+
+/// Replaces the returns ending `returns` by branches to one new exit block
+/// at the end of `region`, which returns its arguments.
+fn route_returns_to_new_exit<'c, 'a>(
+    region: RegionRef<'c, 'a>,
+    returns: &[BlockRef<'c, 'a>],
+) -> BlockRef<'c, 'a> {
     let first = last_operation(returns[0]).expect("a return block ends in its return");
     let location = first.location();
     let name = op_name(first);
@@ -279,7 +312,7 @@ fn unify_return_blocks<'c, 'a>(
         block.insert_operation_before(terminator, cf::br(&exit, &operands, terminator.location()));
         edit::erase_operation(terminator);
     }
-    Some(exit)
+    exit
 }
 
 /// Gives an infinite loop a never-taken exit, the way the post-dominator
@@ -391,7 +424,7 @@ pub fn add_infinite_loop_exits<'c, 'a>(
     }
     let mut created = None;
     let exit = match exit {
-        Some(exit) => graph.block(exit),
+        Some(exit) => exit_reachable_from_anywhere(region, graph.block(exit)),
         None => {
             // Nothing returns: every path ends in an infinite loop or a
             // dead end. Without a branch there is nothing to structurize,
