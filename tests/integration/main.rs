@@ -12,5 +12,8 @@ mod cfg;
 mod collectives;
 mod common;
 mod dialect;
+mod irreducible_gate;
+mod irreducible_gen;
+mod llvm_uniformity_diff;
 mod uniformity_llvm;
 mod uniformity_work;

@@ -1,245 +1,55 @@
-//! Differential against LLVM's UniformityAnalysis, branch by branch and
-//! phi by phi.
+//! Differential against LLVM's UniformityAnalysis, phi by phi, value by
+//! value and branch by branch, on our own kernel files.
 //!
-//! Each `tests/uniformity-llvm/*.ll` kernel file (our own, on the nvptx and
-//! amdgcn triples: reducible and irreducible cycles, temporal divergence,
+//! Each `tests/uniformity-llvm/*.ll` file (our own, on the nvptx and amdgcn
+//! triples: reducible and irreducible cycles, temporal divergence,
 //! divergent exits, switches, calls, inline assembly, private and generic
-//! memory) goes two ways:
-//!
-//! * `opt -passes='print<uniformity>'`, whose report lists, per block, the
-//!   divergent phis and the divergent terminator;
-//! * `mlir-translate --import-llvm`, then spmd's uniformity analysis on
-//!   every `llvm.func`, where a phi is a block argument (same block, same
-//!   position: the importer keeps the block order and the phi order).
+//! memory, values in irreducible cycles entered divergently) goes through
+//! `opt -passes='print<uniformity>'` and, imported with
+//! `mlir-translate --import-llvm`, through spmd's uniformity analysis; see
+//! [`crate::llvm_uniformity_diff`] for how items are matched.
 //!
 //! Verdicts compare as **agree**, **unsound** (spmd says uniform, LLVM
 //! divergent: never allowed) or **imprecise** (spmd says divergent, LLVM
 //! uniform: allowed only where [`KNOWN_IMPRECISE`] lists it with its
-//! reason). Counts are printed.
+//! reason). Counts are printed per kind (`--nocapture`).
 
-use crate::common::{context, parse};
-use melior::ir::{block::BlockLike, operation::OperationLike, RegionLike};
-use spmd::{
-    analysis::region_uniformity::{RegionUniformity, UniformityOptions},
-    ir::function_regions::cfg_regions,
-};
-use std::{path::Path, process::Command};
-
-const LLVM_BIN: &str = "/usr/lib/llvm-22/bin";
-
-/// What one item (a phi, or a block's conditional terminator) is called.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Item {
-    file: String,
-    function: String,
-    block: usize,
-    /// `Some(i)`: the i-th phi of the block; `None`: its terminator.
-    phi: Option<usize>,
-}
+use crate::llvm_uniformity_diff::{compare_module, Item, Tally, What};
+use std::path::Path;
 
 /// Imprecisions spmd is allowed, with their reasons:
-/// (file, function, block index, phi index or `None` for the branch).
-const KNOWN_IMPRECISE: &[(&str, &str, usize, Option<usize>, &str)] = &[];
+/// (file, function, block index, item, reason).
+const KNOWN_IMPRECISE: &[(&str, &str, usize, What, &str)] = &[
+    (FILE_IV, "rejoins_inside", 1, What::Value(0), REJOINS_INSIDE),
+    (FILE_IV, "rejoins_inside", 4, What::Value(0), REJOINS_INSIDE),
+    (FILE_IV, "rejoins_inside", 4, What::Value(1), REJOINS_INSIDE),
+    (FILE_IV, "rejoins_inside", 4, What::Branch, REJOINS_INSIDE),
+    (FILE_IV, "rejoins_inside", 5, What::Value(0), REJOINS_INSIDE),
+    (FILE_IV, "rejoins_inside", 5, What::Value(1), REJOINS_INSIDE),
+    (FILE_IV, "rejoins_inside", 5, What::Branch, REJOINS_INSIDE),
+    (FILE_IV, "rejoins_inside", 6, What::Phi(0), REJOINS_INSIDE),
+];
 
-/// One function's verdicts from one side: for each block, the phis'
-/// divergence and, for a conditional terminator, the branch's.
-#[derive(Debug, Default)]
-struct Verdicts {
-    blocks: Vec<(Vec<bool>, Option<bool>)>,
-}
+const FILE_IV: &str = "irreducible-values.ll";
 
-/// Parses `opt -passes='print<uniformity>'` output into verdicts by
-/// function name.
-fn llvm_verdicts(report: &str) -> Vec<(String, Verdicts)> {
-    let mut functions: Vec<(String, Verdicts)> = Vec::new();
-    let mut section = "";
-    for line in report.lines() {
-        if let Some(rest) = line.strip_prefix("UniformityInfo for function '") {
-            functions.push((rest.trim_end_matches("':").to_string(), Verdicts::default()));
-            continue;
-        }
-        let Some((_, verdicts)) = functions.last_mut() else {
-            continue;
-        };
-        match line.trim() {
-            text if text.starts_with("BLOCK ") => verdicts.blocks.push((Vec::new(), None)),
-            "DEFINITIONS" | "TERMINATORS" | "END BLOCK" => section = line.trim(),
-            text => {
-                let divergent = text.starts_with("DIVERGENT:");
-                let instruction = text.trim_start_matches("DIVERGENT:").trim();
-                let Some(block) = verdicts.blocks.last_mut() else {
-                    continue;
-                };
-                if section == "DEFINITIONS" && instruction.contains(" = phi ") {
-                    block.0.push(divergent);
-                } else if section == "TERMINATORS"
-                    && (instruction.starts_with("br i1") || instruction.starts_with("switch "))
-                {
-                    block.1 = Some(divergent);
-                }
-            }
-        }
-    }
-    functions
-}
+/// Why spmd calls the values of `@rejoins_inside` divergent.
+const REJOINS_INSIDE: &str = "the divergent branch inside the irreducible cycle (entered \
+    uniformly) rejoins at a block that is no entry of it; LLVM assumes the cycle divergent only \
+    when the threads can reach different entries, spmd whenever a divergent branch is inside";
 
-fn run(tool: &str, args: &[&str]) -> String {
-    let output = Command::new(format!("{LLVM_BIN}/{tool}"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|error| panic!("cannot run {tool}: {error} (run scripts/setup.sh)"));
-    assert!(
-        output.status.success(),
-        "{tool} {args:?} failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    // `print<uniformity>` reports on stderr.
-    String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
-}
-
-#[derive(Debug, Default)]
-struct Counts {
-    agree: usize,
-    unsound: Vec<String>,
-    imprecise: Vec<String>,
-    unexplained: Vec<String>,
-}
-
-fn compare_file(path: &Path, counts_branches: &mut Counts, counts_phis: &mut Counts) {
-    let file = path.file_name().unwrap().to_string_lossy().into_owned();
-    let path_text = path.to_string_lossy();
-    let llvm = llvm_verdicts(&run(
-        "opt",
-        &["-passes=print<uniformity>", "-disable-output", &path_text],
-    ));
-    let imported = run("mlir-translate", &["--import-llvm", &path_text]);
-    let context = context();
-    let module = parse(&context, &imported);
-    let regions = cfg_regions(module.as_operation());
-    for (name, expected) in llvm {
-        let label = format!("@{name}");
-        let function = regions
-            .iter()
-            .find(|r| r.label == label)
-            .unwrap_or_else(|| panic!("{file}: no {label} after import"));
-        let uniformity = RegionUniformity::compute(
-            function.owner,
-            function.region,
-            &UniformityOptions::default(),
-        )
-        .unwrap_or_else(|error| panic!("{file} {label}: {error}"));
-        let blocks: Vec<_> = {
-            let mut blocks = Vec::new();
-            let mut next = function.region.first_block();
-            while let Some(block) = next {
-                blocks.push(block);
-                next = block.next_in_region();
-            }
-            blocks
-        };
-        // LLVM prints no blocks for a function without divergence.
-        let expected = if expected.blocks.is_empty() {
-            all_uniform(&blocks)
-        } else {
-            expected
-        };
-        assert_eq!(
-            blocks.len(),
-            expected.blocks.len(),
-            "{file} {label}: the import changed the number of blocks"
-        );
-        for (index, (block, (phis, branch))) in blocks.iter().zip(&expected.blocks).enumerate() {
-            // The entry block's arguments are the function's, not phis.
-            let first_phi = if index == 0 {
-                block.argument_count()
-            } else {
-                0
-            };
-            assert_eq!(
-                block.argument_count() - first_phi,
-                phis.len(),
-                "{file} {label} block {index}: phis and block arguments differ"
-            );
-            for (position, &llvm_divergent) in phis.iter().enumerate() {
-                let ours =
-                    uniformity.is_divergent(block.argument(first_phi + position).unwrap().into());
-                let item = Item {
-                    file: file.clone(),
-                    function: name.clone(),
-                    block: index,
-                    phi: Some(position),
-                };
-                tally(counts_phis, &item, ours, llvm_divergent);
-            }
-            if let Some(llvm_divergent) = *branch {
-                let terminator = block.terminator().expect("a block ends with a terminator");
-                assert!(
-                    terminator.successor_count() >= 2,
-                    "{file} {label} block {index}: not a branch after import"
-                );
-                let ours = uniformity.is_divergent_branch(*block);
-                let item = Item {
-                    file: file.clone(),
-                    function: name.clone(),
-                    block: index,
-                    phi: None,
-                };
-                tally(counts_branches, &item, ours, llvm_divergent);
-            }
-        }
-    }
-}
-
-/// The verdicts of a function LLVM found nothing divergent in.
-fn all_uniform(blocks: &[melior::ir::BlockRef<'_, '_>]) -> Verdicts {
-    let blocks = blocks
+fn known_imprecise(item: &Item) -> bool {
+    KNOWN_IMPRECISE
         .iter()
-        .enumerate()
-        .map(|(index, block)| {
-            let phis = if index == 0 {
-                0
-            } else {
-                block.argument_count()
-            };
-            let branch = block
-                .terminator()
-                .is_some_and(|t| t.successor_count() >= 2)
-                .then_some(false);
-            (vec![false; phis], branch)
+        .any(|&(file, function, block, what, _)| {
+            file == item.file
+                && function == item.function
+                && block == item.block
+                && what == item.what
         })
-        .collect();
-    Verdicts { blocks }
-}
-
-fn tally(counts: &mut Counts, item: &Item, ours: bool, llvm: bool) {
-    let what = match item.phi {
-        Some(phi) => format!(
-            "{} @{} block {} phi {phi}",
-            item.file, item.function, item.block
-        ),
-        None => format!(
-            "{} @{} block {} branch",
-            item.file, item.function, item.block
-        ),
-    };
-    match (ours, llvm) {
-        (false, true) => counts.unsound.push(what),
-        (true, false) => {
-            let known = KNOWN_IMPRECISE.iter().any(|&(f, func, b, p, _)| {
-                f == item.file && func == item.function && b == item.block && p == item.phi
-            });
-            if known {
-                counts.imprecise.push(what);
-            } else {
-                counts.unexplained.push(what);
-            }
-        }
-        _ => counts.agree += 1,
-    }
 }
 
 #[test]
-fn uniformity_agrees_with_llvm_branch_by_branch_and_phi_by_phi() {
+fn uniformity_agrees_with_llvm_phi_by_phi_value_by_value_and_branch_by_branch() {
     let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/uniformity-llvm");
     let mut files: Vec<_> = std::fs::read_dir(&directory)
         .expect("tests/uniformity-llvm exists")
@@ -248,22 +58,17 @@ fn uniformity_agrees_with_llvm_branch_by_branch_and_phi_by_phi() {
         .collect();
     files.sort();
     assert!(!files.is_empty());
-    let (mut branches, mut phis) = (Counts::default(), Counts::default());
+    let mut tally = Tally::default();
     for path in &files {
-        compare_file(path, &mut branches, &mut phis);
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(path).expect("readable .ll file");
+        compare_module(&file, &text, &mut tally, &known_imprecise);
     }
-    for (what, counts) in [("branches", &branches), ("phis", &phis)] {
-        eprintln!(
-            "uniformity vs LLVM, {what}: {} agree, {} unsound, {} imprecise (known), {} imprecise (unexplained)",
-            counts.agree,
-            counts.unsound.len(),
-            counts.imprecise.len(),
-            counts.unexplained.len()
-        );
-    }
-    let problems: Vec<String> = [&branches, &phis]
+    eprint!("{}", tally.summary("uniformity vs LLVM"));
+    let problems: Vec<String> = tally
+        .kinds()
         .iter()
-        .flat_map(|c| {
+        .flat_map(|(_, c)| {
             c.unsound.iter().map(|w| format!("unsound: {w}")).chain(
                 c.unexplained
                     .iter()
@@ -271,9 +76,26 @@ fn uniformity_agrees_with_llvm_branch_by_branch_and_phi_by_phi() {
             )
         })
         .collect();
+    let stale: Vec<String> = KNOWN_IMPRECISE
+        .iter()
+        .filter(|&&(file, function, block, what, _)| {
+            !tally.imprecise().any(|i| {
+                i.file == file && i.function == function && i.block == block && i.what == what
+            })
+        })
+        .map(|(file, function, block, what, _)| {
+            format!("{file} @{function} block {block} {what:?}")
+        })
+        .collect();
+    if !stale.is_empty() {
+        eprintln!(
+            "KNOWN_IMPRECISE entries that are precise now (remove them): {}",
+            stale.join("; ")
+        );
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(
-        branches.agree > 20 && phis.agree > 20,
-        "the corpus should exercise both"
+        tally.branches.agree > 20 && tally.phis.agree > 20 && tally.values.agree > 50,
+        "the corpus should exercise every kind"
     );
 }
