@@ -34,8 +34,10 @@ const FILE_IV: &str = "irreducible-values.ll";
 
 /// Why spmd calls the values of `@rejoins_inside` divergent.
 const REJOINS_INSIDE: &str = "the divergent branch inside the irreducible cycle (entered \
-    uniformly) rejoins at a block that is no entry of it; LLVM assumes the cycle divergent only \
-    when the threads can reach different entries, spmd whenever a divergent branch is inside";
+    uniformly) rejoins at a block that is no entry of it; LLVM keeps the cycle uniform when the \
+    entry its DFS makes the header dominates the join, which depends on the block order (LLVM's \
+    own p_header and t_header tests, one CFG in two orders, get opposite answers); spmd flags \
+    the cycle whenever a divergent branch sends threads to two of its blocks, whatever the order";
 
 fn known_imprecise(item: &Item) -> bool {
     KNOWN_IMPRECISE
