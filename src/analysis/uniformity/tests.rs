@@ -100,6 +100,12 @@ impl Res {
     fn div(&self, v: ValueId) -> bool {
         self.u.is_divergent(v)
     }
+    /// Runs the program thread by thread ([`check_by_execution`]): what
+    /// the analysis calls uniform agrees across threads at equal instances.
+    fn check_executions(&self) {
+        let compared = check_by_execution(&self.g, &self.cfg, &self.p, &self.u, 16, 200);
+        assert!(compared > 0, "nothing compared");
+    }
     fn joins(&self, b: usize) -> Vec<usize> {
         let mut j: Vec<usize> = self
             .u
@@ -318,6 +324,7 @@ fn irreducible_cycle_entered_divergently_is_conservative() {
         let outside = f.pure(4, &[u]);
         f.ret(4);
         let r = f.run();
+        r.check_executions();
         let c = r.cfg.cycles().innermost_cycle(bb(1)).unwrap();
         assert!(!r.cfg.cycles().is_reducible(c));
         let dump = r.u.dump(&r.p, &r.cfg);
@@ -350,6 +357,7 @@ fn irreducible_cycle_with_divergent_branch_inside() {
     f.br(2, 1, &[b]);
     f.ret(3);
     let r = f.run();
+    r.check_executions();
     let c = r.cfg.cycles().innermost_cycle(bb(1)).unwrap();
     // Only one successor of the divergent branch stays in the cycle: the
     // threads left in it took the same edge, so its arguments keep the
@@ -380,6 +388,7 @@ fn irreducible_cycle_split_inside_is_conservative() {
     f.br(3, 2, &[k]);
     f.ret(4);
     let r = f.run();
+    r.check_executions();
     let c = r.cfg.cycles().innermost_cycle(bb(1)).unwrap();
     assert!(r.u.has_irreducible_divergence(c));
     assert!(r.div(a) && r.div(b) && r.div(v2) && r.div(v3));
