@@ -13,26 +13,38 @@
 # Launch recipes for the kernels (for timing them on a GPU) are in
 # examples/cuda/bench/recipes.json.
 #
+# The dynamic column: spmd-bench's example cuda_bench_dynamic (built here
+# in release mode) runs every recipe of recipes.json, on a sample of its
+# CTAs, in spmd_oracle's executor: clang's kernel as a SIMT machine that
+# reconverges at immediate post-dominators, and spmd's lowered kernel,
+# counting the warp instructions each issues and comparing every output
+# buffer (see the example's docs).
+#
 # Options:
 #   --mcpu SM     target (default sm_90)
 #   -O N          clang's optimisation level for both routes (default 2)
+#   --ctas N      CTAs per launch in the dynamic runs (default 4)
+#   --no-dynamic  leave the dynamic column out (no cargo build, no runs)
 #   -o FILE       where to write the page (default docs/cuda-bench.md;
 #                 - for stdout)
 #
 # Needs what compare-cuda-ptx.sh needs (clang-22, ptxas, nvdisasm for the
-# SASS counts: scripts/setup.sh installs them) and python3.
+# SASS counts: scripts/setup.sh installs them), python3, and cargo for the
+# dynamic column.
 set -euo pipefail
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "bench-cuda: $*" >&2; exit 1; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-mcpu=sm_90 opt=2 output=$root/docs/cuda-bench.md
+mcpu=sm_90 opt=2 output=$root/docs/cuda-bench.md ctas=4 dynamic=true
 while (($#)); do
   case $1 in
     --mcpu) mcpu=${2:?}; shift ;;
     -O) opt=${2:?}; shift ;;
     -O[0-3]) opt=${1#-O} ;;
+    --ctas) ctas=${2:?}; shift ;;
+    --no-dynamic) dynamic=false ;;
     -o) output=${2:?}; shift ;;
     -h|--help) usage ;;
     *) die "unknown argument '$1' (see --help)" ;;
@@ -61,6 +73,28 @@ for file in "${files[@]}"; do
   tail -n +3 "$work/table" | sed "s|^|$base\t|" >> "$rows"
 done
 
+# The dynamic runs: warp instructions of clang's kernel (SIMT) and spmd's,
+# per recipe, into dynamic.tsv. The example exits 1 when a kernel cannot run
+# or its outputs differ (the page says which); anything else is an error.
+dynamic_tsv=$work/dynamic.tsv
+: > "$dynamic_tsv"
+if $dynamic; then
+  [[ $ctas =~ ^[1-9][0-9]*$ ]] || die "--ctas must be a positive number, not '$ctas'"
+  command -v cargo > /dev/null || die "cargo not found (or use --no-dynamic)"
+  echo "bench-cuda: building the dynamic runner (cargo build --release -p spmd-bench --example cuda_bench_dynamic)" >&2
+  (cd "$root" && cargo build --quiet --release -p spmd-bench --example cuda_bench_dynamic) ||
+    die "cargo build of cuda_bench_dynamic failed"
+  target_dir=$(cd "$root" && cargo metadata --format-version 1 --no-deps 2> /dev/null |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])') ||
+    target_dir=$root/target
+  echo "bench-cuda: dynamic runs ($ctas CTAs per launch)" >&2
+  status=0
+  "$target_dir/release/examples/cuda_bench_dynamic" --root "$root" --mcpu "$mcpu" -O "$opt" \
+    --ctas "$ctas" --tsv "$dynamic_tsv" > "$work/dynamic.log" || status=$?
+  sed 's/^/bench-cuda:   /' "$work/dynamic.log" >&2
+  ((status == 0 || status == 1)) || die "cuda_bench_dynamic failed (exit $status)"
+fi
+
 # Tool versions.
 llvm=${LLVM_TOOLS_DIR:-/usr/lib/llvm-22/bin}
 clang=${CLANG:-$llvm/clang}
@@ -77,10 +111,31 @@ commit=$(git -C "$root" rev-parse --short HEAD 2> /dev/null || echo unknown)
 
 MCPU=$mcpu OPT=$opt NFILES=${#files[@]} CLANG_VERSION=$clang_version \
 PTXAS_VERSION=$ptxas_version NVDISASM_VERSION=$nvdisasm_version COMMIT=$commit \
-python3 - "$rows" > "$work/page.md" <<'PY'
-import math, os, sys
+CTAS=$ctas DYNAMIC=$dynamic \
+python3 - "$rows" "$dynamic_tsv" > "$work/page.md" <<'PY'
+import csv, math, os, sys
 
 env = os.environ
+
+# (file, kernel) -> the row of cuda_bench_dynamic's TSV.
+dynamic = {}
+with open(sys.argv[2]) as tsv:
+    for row in csv.DictReader(tsv, delimiter="\t", quoting=csv.QUOTE_NONE):
+        dynamic[(row["file"], row["kernel"])] = row
+measured = [d for d in dynamic.values() if d["status"] in ("ok", "tolerance")]
+unmeasured = [d for d in dynamic.values() if d["status"] not in ("ok", "tolerance")]
+
+def dynamic_cell(file, kernel):
+    d = dynamic.get((file, kernel))
+    if d is None:
+        return "-"
+    if d["status"] in ("ok", "tolerance"):
+        return f"{d['simt']} / {d['spmd']}"
+    return "fails" if d["status"] == "failed" else "**mismatch**"
+
+def dynamic_ratio(file, kernel):
+    d = dynamic.get((file, kernel))
+    return float(d["ratio"]) if d and d["status"] in ("ok", "tolerance") else None
 rows = []  # (file, kernel, cells: list of "clang / spmd" strings) or (file, error)
 failures = []
 for line in open(sys.argv[1]):
@@ -126,6 +181,27 @@ w(f"The corpus of issue #29: {env['NFILES']} CUDA files under `examples/cuda/ben
   "(buffers, arguments, grid and block, in the format of the GPU differential runner) for "
   "checking and timing them on a GPU.")
 w("")
+if env["DYNAMIC"] == "true":
+    w("The **dynamic** columns count warp instructions on the recipes' inputs: "
+      "`crates/spmd-bench/examples/cuda_bench_dynamic.rs` runs every recipe in spmd's reference "
+      "executor (`spmd_oracle`) twice, clang's kernel (the LLVM dialect `mlir-translate "
+      "--import-llvm` makes of clang's IR) as a SIMT machine whose warps reconverge at immediate "
+      "post-dominators (what the hardware's reconvergence does for structured code), and spmd's "
+      "kernel (the output of the `spmd-gpu-to-nvvm` pipeline) in lockstep warps, and compares "
+      "every output buffer. A warp instruction is one LLVM or NVVM dialect operation, constants "
+      "aside, executed by a warp or by a diverged part of it, plus one per conditional branch, "
+      "counted before `llc`: the ratio spmd / SIMT measures what the lowering adds at run time "
+      "(votes, exec-mask predicates and guards, both sides of a divergent branch run under "
+      "predicates), not instruction selection; it also counts what `llc` folds away (dead "
+      "`zext`s of exec bits, `xor`/`select` chains on constant masks: `layer_forward` has the "
+      "same PTX on both sides and a dynamic ratio over 1.5), so it overstates the run-time cost "
+      "where the static columns show none. The recipes are sized for a GPU, so each launch "
+      f"runs {env['CTAS']} of its CTAs, evenly spread over the grid in linear order (the first "
+      "and the last included), with the recipe's grid, block, arguments and full-size buffers "
+      "(random contents from a seeded generator, not the GPU runner's): the sampled threads do "
+      "what they do in the GPU launch, and what the CTAs left out would have done (a last-block "
+      "reduction's last block) is missing on both sides.")
+    w("")
 w("Regenerate this page with:")
 w("")
 w("```sh")
@@ -148,9 +224,19 @@ if ratios:
     w("|---|---:|---:|")
     w(f"| SASS instructions | {sg:.3f} | {ws[4]:.3f} (`{ws[1]}`) |")
     w(f"| registers | {rg:.3f} | {wr[7]:.3f} (`{wr[1]}`) |")
+    if measured:
+        dg = geomean([float(d["ratio"]) for d in measured])
+        wd = max(measured, key=lambda d: float(d["ratio"]))
+        w(f"| dynamic warp instructions (spmd / SIMT) | {dg:.3f} | {float(wd['ratio']):.3f} "
+          f"(`{wd['kernel']}`) |")
     w("")
     w(f"over {len(ratios)} kernels" + (f"; spmd's pipeline failed on {len(failures)} file(s)"
                                          if failures else "") + ".")
+    if measured:
+        over = sum(1 for d in measured if float(d["ratio"]) > 1.2)
+        w(f"The dynamic ratio is over {len(measured)} kernels"
+          + (f" of {len(dynamic)} ({len(unmeasured)} not measured, see below)" if unmeasured else "")
+          + f"; {over} are over 1.2x.")
     w("")
     w("The five worst by SASS instructions:")
     w("")
@@ -158,6 +244,27 @@ if ratios:
     w("|---|---|---:|---:|---:|---:|")
     for r in sorted(ratios, key=lambda r: -r[4])[:5]:
         w(f"| `{r[1]}` | {r[0]} | {r[2]:.0f} / {r[3]:.0f} | {r[4]:.3f} | {r[5]:.0f} / {r[6]:.0f} | {r[7]:.3f} |")
+    w("")
+if measured:
+    w("The five worst by dynamic warp instructions:")
+    w("")
+    w("| kernel | file | warp instructions SIMT / spmd | ratio | SIMT divergent branches |")
+    w("|---|---|---:|---:|---:|")
+    for d in sorted(measured, key=lambda d: -float(d["ratio"]))[:5]:
+        w(f"| `{d['kernel']}` | {d['file']} | {d['simt']} / {d['spmd']} | {float(d['ratio']):.3f} "
+          f"| {d['simt_divergent']} |")
+    w("")
+if unmeasured:
+    w("The dynamic runs could not measure (left out of the dynamic ratios):")
+    w("")
+    for d in unmeasured:
+        what = "cannot run" if d["status"] == "failed" else "**OUTPUTS DIFFER**"
+        w(f"* `{d['kernel']}` ({d['file']}, CTAs {d['ctas'] or '-'}): {what}: {d['detail']}")
+    w("")
+tolerant = [d for d in measured if d["status"] == "tolerance"]
+if tolerant:
+    w("Outputs equal within the recipe's float tolerance (not bit for bit): "
+      + ", ".join(f"`{d['kernel']}` ({d['detail']})" for d in tolerant) + ".")
     w("")
 if failures:
     w("spmd's pipeline rejected:")
@@ -170,22 +277,31 @@ w("")
 w("Each cell is **clang / spmd** (as in `scripts/compare-cuda-ptx.sh` and docs/cuda.md): PTX "
   "counts the instructions of the entry, votes the `vote.sync` among them, SASS the entry's "
   "machine instructions without NOPs, regs the registers ptxas allocates, stack and spills "
-  "are bytes (spills = stores + loads), smem is shared memory bytes.")
+  "are bytes (spills = stores + loads), smem is shared memory bytes"
+  + ("; dynamic is the warp instructions **SIMT / spmd** of the sampled CTAs (see above)."
+     if dynamic else "."))
 w("")
-w("| kernel | file | PTX | votes | SASS | regs | stack | spills | smem |")
-w("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+w("| kernel | file | PTX | votes | SASS | regs | stack | spills | smem |"
+  + (" dynamic |" if dynamic else ""))
+w("|---|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if dynamic else ""))
 for file, kernel, cells in rows:
-    w(f"| `{kernel}` | {file} | " + " | ".join(cells) + " |")
+    w(f"| `{kernel}` | {file} | " + " | ".join(cells) + " |"
+      + (f" {dynamic_cell(file, kernel)} |" if dynamic else ""))
 w("")
 w("## Ratios spmd / clang")
 w("")
-w("| kernel | file | SASS | regs |")
-w("|---|---|---:|---:|")
+w("| kernel | file | SASS | regs |" + (" dynamic |" if dynamic else ""))
+w("|---|---|---:|---:|" + ("---:|" if dynamic else ""))
+def ratio_text(value):
+    return "-" if value is None else f"{value:.3f}"
 for r in ratios:
-    w(f"| `{r[1]}` | {r[0]} | {r[4]:.3f} | {r[7]:.3f} |")
+    w(f"| `{r[1]}` | {r[0]} | {r[4]:.3f} | {r[7]:.3f} |"
+      + (f" {ratio_text(dynamic_ratio(r[0], r[1]))} |" if dynamic else ""))
 if ratios:
-    w(f"| **geomean** | | **{sg:.3f}** | **{rg:.3f}** |")
-    w(f"| **worst** | | **{ws[4]:.3f}** | **{wr[7]:.3f}** |")
+    w(f"| **geomean** | | **{sg:.3f}** | **{rg:.3f}** |"
+      + (f" **{dg:.3f}** |" if measured else (" |" if dynamic else "")))
+    w(f"| **worst** | | **{ws[4]:.3f}** | **{wr[7]:.3f}** |"
+      + (f" **{float(wd['ratio']):.3f}** |" if measured else (" |" if dynamic else "")))
 print("\n".join(out))
 PY
 

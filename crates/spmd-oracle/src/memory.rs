@@ -122,6 +122,12 @@ pub enum AtomicKind {
     MaxF,
     /// Float minimum, NaN-ignoring (`llvm.atomicrmw fmin`).
     MinF,
+    /// `old >= operand ? 0 : old + 1`, unsigned (`llvm.atomicrmw
+    /// uinc_wrap`, CUDA's `atomicInc`).
+    IncWrapU,
+    /// `old == 0 || old > operand ? operand : old - 1`, unsigned
+    /// (`llvm.atomicrmw udec_wrap`, CUDA's `atomicDec`).
+    DecWrapU,
 }
 
 /// What a logged side effect was.
@@ -387,6 +393,33 @@ impl Memory {
     pub fn alloc_i32(&mut self, values: &[i32]) -> MemRefId {
         let init: Vec<i64> = values.iter().map(|&value| i64::from(value)).collect();
         self.alloc_init(ElementType::Int(32), &[values.len() as u64], &init)
+    }
+
+    /// A 1-D public buffer of `element` holding `values` exactly (floats
+    /// keep their bits, unlike [`Memory::alloc_init`]); every value must
+    /// have the element type ([`MemoryError::ElementTypeMismatch`] for the
+    /// first that does not, and nothing is allocated).
+    pub fn alloc_values(
+        &mut self,
+        element: ElementType,
+        values: &[Value],
+    ) -> Result<MemRefId, MemoryError> {
+        let buffer = BufferId(self.buffers.len() as u32);
+        let bits = values
+            .iter()
+            .map(|&value| {
+                element
+                    .encode(value)
+                    .ok_or(MemoryError::ElementTypeMismatch {
+                        buffer,
+                        element,
+                        value,
+                    })
+            })
+            .collect::<Result<Vec<u64>, _>>()?;
+        let memref = self.alloc(element, &[values.len() as u64]);
+        self.buffers[buffer.0 as usize].data = bits;
+        Ok(memref)
     }
 
     /// A zero-initialised private buffer (for `memref.alloca`).
@@ -674,6 +707,10 @@ fn combine_int(kind: AtomicKind, width: u32, old: u64, operand: u64) -> Option<u
         AtomicKind::Assign => b.unsigned(),
         AtomicKind::SubI => a.unsigned().wrapping_sub(b.unsigned()),
         AtomicKind::NandI => !(a.unsigned() & b.unsigned()),
+        AtomicKind::IncWrapU if a.unsigned() >= b.unsigned() => 0,
+        AtomicKind::IncWrapU => a.unsigned() + 1,
+        AtomicKind::DecWrapU if a.unsigned() == 0 || a.unsigned() > b.unsigned() => b.unsigned(),
+        AtomicKind::DecWrapU => a.unsigned() - 1,
         AtomicKind::AddF
         | AtomicKind::MulF
         | AtomicKind::SubF
@@ -979,6 +1016,56 @@ mod tests {
     fn buffer_pointer(memory: &mut Memory, values: &[i32]) -> (MemRefId, Pointer) {
         let memref = memory.alloc_i32(values);
         (memref, memory.pointer_to(memref).unwrap())
+    }
+
+    /// CUDA's `atomicInc` and `atomicDec` (`uinc_wrap`, `udec_wrap`).
+    #[test]
+    fn atomic_increment_and_decrement_wrap_at_the_operand() {
+        let mut memory = Memory::new();
+        let (memref, p) = buffer_pointer(&mut memory, &[0, 2, 0, 5]);
+        let i32_ = ElementType::Int(32);
+        let space = address_space::GLOBAL;
+        let mut rmw = |kind, offset, operand| {
+            memory
+                .atomic_pointer(
+                    kind,
+                    p.offset_by(offset),
+                    i32_,
+                    space,
+                    Value::i32(operand),
+                    0,
+                )
+                .unwrap()
+        };
+        // Counting modulo 3: 0, 1, 2, 0.
+        assert_eq!(rmw(AtomicKind::IncWrapU, 0, 2), Value::i32(0));
+        assert_eq!(rmw(AtomicKind::IncWrapU, 0, 2), Value::i32(1));
+        assert_eq!(rmw(AtomicKind::IncWrapU, 0, 2), Value::i32(2));
+        assert_eq!(rmw(AtomicKind::IncWrapU, 4, 2), Value::i32(2));
+        // Unsigned: -1 is the largest operand, so no wrap.
+        assert_eq!(rmw(AtomicKind::IncWrapU, 4, -1), Value::i32(0));
+        // Decrement: from 0, or from above the operand, to the operand.
+        assert_eq!(rmw(AtomicKind::DecWrapU, 8, 7), Value::i32(0));
+        assert_eq!(rmw(AtomicKind::DecWrapU, 8, 7), Value::i32(7));
+        assert_eq!(rmw(AtomicKind::DecWrapU, 12, 3), Value::i32(5));
+        assert_eq!(memory.read_i64s(memref), vec![0, 1, 6, 3]);
+    }
+
+    #[test]
+    fn buffers_from_values_keep_float_bits() {
+        let mut memory = Memory::new();
+        let values = [Value::F32(0.1), Value::F32(-2.5), Value::F32(f32::NAN)];
+        let memref = memory.alloc_values(ElementType::F32, &values).unwrap();
+        let buffer = memory.buffer_of(memref).unwrap();
+        let contents = memory.contents(buffer);
+        assert!(contents.iter().zip(&values).all(|(a, b)| a.same_as(*b)));
+        assert_eq!(memory.shape(memref), Some(&[3u64][..]));
+        let before = memory.public_buffers().count();
+        assert!(matches!(
+            memory.alloc_values(ElementType::Int(8), &[Value::i32(1)]),
+            Err(MemoryError::ElementTypeMismatch { .. })
+        ));
+        assert_eq!(memory.public_buffers().count(), before);
     }
 
     #[test]

@@ -63,11 +63,28 @@ pub(crate) enum FloatUnaryOp {
     /// Half to even (`llvm.rint`, `llvm.nearbyint`, `llvm.roundeven`).
     RoundEven,
     Sqrt,
+    /// `2^x` (`llvm.nvvm.ex2.approx.*`).
+    Exp2,
+    /// `log2 x` (`llvm.nvvm.lg2.approx.*`).
+    Log2,
+    /// `llvm.nvvm.sin.approx.f`.
+    Sin,
+    /// `llvm.nvvm.cos.approx.f`.
+    Cos,
+    /// `1 / sqrt x` (`llvm.nvvm.rsqrt.approx.*`).
+    Rsqrt,
+    /// `1 / x` (`llvm.nvvm.rcp.rn.*`).
+    Recip,
+    /// Clamped to `[0, 1]`, NaN to 0 (`llvm.nvvm.saturate.*`).
+    Saturate,
 }
 
 impl FloatUnaryOp {
     /// The result for `value`, in the operand's precision (`f32` values
-    /// are exact in `f64`, and each of these rounds once).
+    /// are exact in `f64`, and each of these rounds once). The NVVM
+    /// approximations (`ex2`, `lg2`, `sin`, `cos`, `rsqrt`) give the
+    /// exact value rounded once, which the hardware approximates within
+    /// its documented error.
     pub fn apply(self, value: f64) -> f64 {
         match self {
             Self::Abs => value.abs(),
@@ -77,6 +94,14 @@ impl FloatUnaryOp {
             Self::Round => value.round(),
             Self::RoundEven => value.round_ties_even(),
             Self::Sqrt => value.sqrt(),
+            Self::Exp2 => value.exp2(),
+            Self::Log2 => value.log2(),
+            Self::Sin => value.sin(),
+            Self::Cos => value.cos(),
+            Self::Rsqrt => value.sqrt().recip(),
+            Self::Recip => value.recip(),
+            Self::Saturate if value.is_nan() => 0.0,
+            Self::Saturate => value.clamp(0.0, 1.0),
         }
     }
 
@@ -282,12 +307,28 @@ impl Layout {
     }
 
     /// The scalar element type of a scalar or (nested) array of scalars,
-    /// and the number of elements.
+    /// and the number of elements. A struct whose leaves all have one
+    /// scalar type and no padding (CUDA's `float4`, `int2`, ...) counts as
+    /// an array of its leaves, so a buffer of such structs is a buffer of
+    /// scalars that field accesses address.
     fn elements(&self) -> Option<(ElementType, u64)> {
         match self {
             Self::Scalar { leaf, .. } => Some((element_type(leaf)?, 1)),
             Self::Array { element, count } => element.elements().map(|(e, n)| (e, n * count)),
-            Self::Struct { .. } => None,
+            Self::Struct { fields, size, .. } => {
+                let mut element = None;
+                let mut count = 0;
+                for (_, field) in fields {
+                    let (field_element, field_count) = field.elements()?;
+                    if element.is_some_and(|element| element != field_element) {
+                        return None;
+                    }
+                    element = Some(field_element);
+                    count += field_count;
+                }
+                let element = element?;
+                (*size == count * element.size_bytes()).then_some((element, count))
+            }
         }
     }
 }
@@ -856,6 +897,8 @@ fn atomic_bin_op(kind: i64) -> Option<AtomicKind> {
         12 => AtomicKind::SubF,
         13 => AtomicKind::MaxF,
         14 => AtomicKind::MinF,
+        15 => AtomicKind::IncWrapU,
+        16 => AtomicKind::DecWrapU,
         _ => return None,
     })
 }
@@ -969,6 +1012,9 @@ fn intrinsic_kind(name: &str, operands: usize) -> OpKind {
             OpKind::Gpu,
         );
     }
+    if let Some(kind) = nvvm_math(name) {
+        return kind;
+    }
     let warp = |op| OpKind::Warp(op);
     match name {
         "llvm.nvvm.activemask" => return warp(WarpOp::ActiveMask),
@@ -1046,6 +1092,35 @@ fn intrinsic_kind(name: &str, operands: usize) -> OpKind {
         Some("minimum") => OpKind::Float(FloatOp::Minimum),
         Some("maximum") => OpKind::Float(FloatOp::Maximum),
         _ => OpKind::UnsupportedIntrinsic(name.to_string()),
+    }
+}
+
+/// The NVVM float intrinsics of clang's CUDA builtins (the `__` fast math
+/// of `spmd_cuda.h`, and what its `-O2` makes of `sqrtf`, `exp2f`, ...),
+/// in their IEEE (non-`ftz`) spellings, and the fences and `nanosleep`,
+/// which change nothing in a sequentially consistent memory and are
+/// [`OpKind::Marker`]s. `None` for any other name.
+fn nvvm_math(name: &str) -> Option<OpKind> {
+    let rest = name.strip_prefix("llvm.nvvm.")?;
+    let unary = |op| Some(OpKind::FloatUnary(op));
+    let binary = |op| Some(OpKind::Float(op));
+    match rest {
+        "ex2.approx.f32" | "ex2.approx.f" | "ex2.approx.d" => unary(FloatUnaryOp::Exp2),
+        "lg2.approx.f" | "lg2.approx.d" => unary(FloatUnaryOp::Log2),
+        "sin.approx.f" => unary(FloatUnaryOp::Sin),
+        "cos.approx.f" => unary(FloatUnaryOp::Cos),
+        "rsqrt.approx.f" | "rsqrt.approx.d" => unary(FloatUnaryOp::Rsqrt),
+        "sqrt.rn.f" | "sqrt.rn.d" | "sqrt.f" | "sqrt.approx.f" => unary(FloatUnaryOp::Sqrt),
+        "rcp.rn.f" | "rcp.rn.d" => unary(FloatUnaryOp::Recip),
+        "saturate.f" | "saturate.d" => unary(FloatUnaryOp::Saturate),
+        "fabs.f" | "fabs.d" => unary(FloatUnaryOp::Abs),
+        "add.rn.f" | "add.rn.d" => binary(FloatOp::Add),
+        "mul.rn.f" | "mul.rn.d" => binary(FloatOp::Mul),
+        "div.rn.f" | "div.rn.d" | "div.approx.f" | "div.full" => binary(FloatOp::Div),
+        "fmin.f" | "fmin.d" => binary(FloatOp::MinNum),
+        "fmax.f" | "fmax.d" => binary(FloatOp::MaxNum),
+        "membar.cta" | "membar.gl" | "membar.sys" | "nanosleep" => Some(OpKind::Marker),
+        _ => None,
     }
 }
 
@@ -1150,6 +1225,124 @@ mod tests {
             intrinsic("llvm.abs.i32", 1),
             OpKind::IntUnary(IntUnaryOp::Abs, Some(false))
         );
+    }
+
+    /// clang's NVVM math, fences and `nanosleep` (what `spmd_cuda.h`'s
+    /// `__expf`, `rsqrtf`, `__threadfence`, ... become).
+    #[test]
+    fn nvvm_math_intrinsics() {
+        let cases = [
+            (
+                "llvm.nvvm.ex2.approx.f32",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::Exp2),
+            ),
+            (
+                "llvm.nvvm.lg2.approx.f",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::Log2),
+            ),
+            (
+                "llvm.nvvm.sin.approx.f",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::Sin),
+            ),
+            (
+                "llvm.nvvm.cos.approx.f",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::Cos),
+            ),
+            (
+                "llvm.nvvm.rsqrt.approx.f",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::Rsqrt),
+            ),
+            (
+                "llvm.nvvm.sqrt.rn.f",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::Sqrt),
+            ),
+            (
+                "llvm.nvvm.rcp.rn.f",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::Recip),
+            ),
+            (
+                "llvm.nvvm.saturate.f",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::Saturate),
+            ),
+            ("llvm.nvvm.div.approx.f", 2, OpKind::Float(FloatOp::Div)),
+            ("llvm.nvvm.div.rn.f", 2, OpKind::Float(FloatOp::Div)),
+            ("llvm.nvvm.add.rn.f", 2, OpKind::Float(FloatOp::Add)),
+            ("llvm.nvvm.mul.rn.f", 2, OpKind::Float(FloatOp::Mul)),
+            ("llvm.nvvm.membar.gl", 0, OpKind::Marker),
+            ("llvm.nvvm.membar.cta", 0, OpKind::Marker),
+            ("llvm.nvvm.membar.sys", 0, OpKind::Marker),
+            ("llvm.nvvm.nanosleep", 1, OpKind::Marker),
+        ];
+        for (name, operands, kind) in cases {
+            assert_eq!(intrinsic(name, operands), kind, "{name}");
+        }
+        // `ftz` flushes subnormals, which the executor does not model.
+        assert_eq!(
+            intrinsic("llvm.nvvm.ex2.approx.ftz.f", 1),
+            OpKind::UnsupportedIntrinsic("llvm.nvvm.ex2.approx.ftz.f".into())
+        );
+        assert_eq!(
+            intrinsic("llvm.nvvm.rsqrt.approx.f", 2),
+            OpKind::UnsupportedIntrinsic("llvm.nvvm.rsqrt.approx.f".into())
+        );
+        assert_eq!(FloatUnaryOp::Exp2.apply(-3.0), 0.125);
+        assert_eq!(FloatUnaryOp::Log2.apply(1024.0), 10.0);
+        assert_eq!(FloatUnaryOp::Rsqrt.apply(0.25), 2.0);
+        assert_eq!(FloatUnaryOp::Recip.apply(-4.0), -0.25);
+        assert_eq!(FloatUnaryOp::Sin.apply(0.0), 0.0);
+        assert_eq!(FloatUnaryOp::Cos.apply(0.0), 1.0);
+        assert_eq!(FloatUnaryOp::Saturate.apply(1.5), 1.0);
+        assert_eq!(FloatUnaryOp::Saturate.apply(-0.5), 0.0);
+        assert_eq!(FloatUnaryOp::Saturate.apply(f64::NAN), 0.0);
+        assert_eq!(FloatUnaryOp::Saturate.apply(0.75), 0.75);
+    }
+
+    #[test]
+    fn structs_of_one_scalar_type_are_arrays_of_it() {
+        let f32_ = || Layout::Scalar {
+            size: 4,
+            leaf: ValueType::F32,
+        };
+        let float4 = Layout::Struct {
+            fields: (0..4).map(|i| (4 * i, f32_())).collect(),
+            size: 16,
+            align: 4,
+        };
+        let tile = Layout::Array {
+            element: Box::new(float4),
+            count: 256,
+        };
+        assert_eq!(tile.elements(), Some((ElementType::F32, 1024)));
+        // Mixed fields, and padding, are not.
+        let mixed = Layout::Struct {
+            fields: vec![
+                (0, f32_()),
+                (
+                    4,
+                    Layout::Scalar {
+                        size: 4,
+                        leaf: ValueType::Int(32),
+                    },
+                ),
+            ],
+            size: 8,
+            align: 4,
+        };
+        assert_eq!(mixed.elements(), None);
+        let padded = Layout::Struct {
+            fields: vec![(0, f32_())],
+            size: 8,
+            align: 8,
+        };
+        assert_eq!(padded.elements(), None);
     }
 
     /// The spellings `mlir-translate --import-llvm` gives clang's CUDA

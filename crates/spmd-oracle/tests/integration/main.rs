@@ -11,6 +11,7 @@
 mod branch_fold;
 mod common;
 mod exec;
+mod exec_cuda_ops;
 mod exec_llvm;
 mod jit;
 mod nvvm_collectives;
