@@ -27,7 +27,7 @@
 //! uniform).
 
 use crate::common::{context, parse};
-use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike};
+use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef};
 use spmd::{
     analysis::region_uniformity::{RegionUniformity, UniformityOptions},
     ir::function_regions::cfg_regions,
@@ -262,17 +262,6 @@ impl Tally {
     }
 }
 
-/// The blocks of `region`, in order.
-fn blocks_of<'c, 'a>(region: melior::ir::RegionRef<'c, 'a>) -> Vec<BlockRef<'c, 'a>> {
-    let mut blocks = Vec::new();
-    let mut next = region.first_block();
-    while let Some(block) = next {
-        blocks.push(block);
-        next = block.next_in_region();
-    }
-    blocks
-}
-
 /// The ops of `block` that stand for a result-producing LLVM instruction
 /// other than a phi: those with a result, minus the materialized constants
 /// and the terminator.
@@ -381,7 +370,7 @@ pub(crate) fn compare_module(
             &UniformityOptions::default(),
         )
         .unwrap_or_else(|error| panic!("{file} {label}: {error}"));
-        let blocks = blocks_of(function.region);
+        let blocks = spmd::ir::edit::blocks(function.region);
         let (expected, check_opcodes) = if expected.blocks.is_empty() {
             (all_uniform(&blocks), false)
         } else {
