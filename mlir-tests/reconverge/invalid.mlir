@@ -26,3 +26,24 @@ func.func @unknown_exit(%t: i1 {spmd.divergent}) {
 ^b:
   return
 }
+
+// -----
+
+// A divergent branch in an infinite loop of a function that never returns
+// needs a never-taken exit to a return block as its rejoin point; spmd
+// creates that block only in func.func, gpu.func and llvm.func, whose
+// return ops it knows (mlir-tests/reconverge/no-return.mlir).
+// expected-error @+1 {{cannot reconverge @never_returns: it never returns, and the divergent branches in its infinite loops need a never-taken exit to a return block as their rejoin point, which spmd can create in func.func, gpu.func and llvm.func but not in 'emitc.func'; add a return that the loops can reach}}
+emitc.func @never_returns(%t: i32 {spmd.divergent}) {
+  %c0 = arith.constant 0 : i32
+  cf.br ^loop
+^loop:
+  %d = arith.cmpi sgt, %t, %c0 : i32
+  cf.cond_br %d, ^a, ^b
+^a:
+  cf.br ^join
+^b:
+  cf.br ^join
+^join:
+  cf.br ^loop
+}

@@ -140,6 +140,16 @@ pub enum ReconvergeError<'c> {
         /// The planner's error.
         error: PlanError,
     },
+    /// The function never returns, a divergent branch in one of its
+    /// infinite loops needs a rejoin point, and spmd cannot create the
+    /// return block the loop's never-taken exit needs in this kind of
+    /// function ([`prepare::append_return_block`]).
+    NoReturn {
+        /// The function.
+        location: Location<'c>,
+        /// Its operation name.
+        kind: String,
+    },
     /// Internal error: the rounds did not converge.
     NotConverged {
         /// The function being transformed.
@@ -157,6 +167,10 @@ impl std::fmt::Display for ReconvergeError<'_> {
             Self::Plan { error, .. } => {
                 write!(f, "internal error while planning reconvergence: {error}")
             }
+            Self::NoReturn { kind, .. } => write!(
+                f,
+                "it never returns, and the divergent branches in its infinite loops need a never-taken exit to a return block as their rejoin point, which spmd can create in func.func, gpu.func and llvm.func but not in '{kind}'; add a return that the loops can reach"
+            ),
             Self::NotConverged { .. } => {
                 write!(f, "internal error: the function is still not reconverging after the transform; please report this")
             }
@@ -172,6 +186,7 @@ impl<'c> ReconvergeError<'c> {
             Self::Region(RegionGraphError::EmptyRegion) => fallback,
             Self::UnsupportedTerminator { location, .. }
             | Self::Plan { location, .. }
+            | Self::NoReturn { location, .. }
             | Self::NotConverged { location } => *location,
         }
     }
@@ -424,10 +439,8 @@ fn prepare_region<'c, 'a>(
                 name,
                 reason,
             },
-            // Only --spmd-structurize's preparation creates return blocks
-            // (prepare's module docs): this one never fails for want of one.
-            prepare::PrepareError::NoReturn { location, .. } => {
-                ReconvergeError::NotConverged { location }
+            prepare::PrepareError::NoReturn { location, kind } => {
+                ReconvergeError::NoReturn { location, kind }
             }
         })?;
     stats.switches_lowered += prepared.switches_lowered;

@@ -40,7 +40,8 @@
 //!    ([`prepare::append_return_block`]); for other function kinds the
 //!    transform fails with [`StructurizeError::NoReturn`] instead of
 //!    guessing their return op (see [`prepare`], "Functions that never
-//!    return", also for why `--spmd-reconverge` does not do this). (An
+//!    return"; `--spmd-reconverge` does the same for loops that hold a
+//!    divergent branch). (An
 //!    entry block with predecessors cannot occur: MLIR's verifier forbids
 //!    it.)
 //! 3. **Choose what to structurize**: every two-way branch with two
