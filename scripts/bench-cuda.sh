@@ -290,48 +290,35 @@ if ratios:
     for r in sorted(ratios, key=lambda r: -r[4])[:5]:
         w(f"| `{r[1]}` | {r[0]} | {r[2]:.0f} / {r[3]:.0f} | {r[4]:.3f} | {r[5]:.0f} / {r[6]:.0f} | {r[7]:.3f} |")
     w("")
-if measured:
-    w("The five worst by dynamic warp instructions:")
-    w("")
-    w("| kernel | file | warp instructions SIMT / spmd | ratio | SIMT divergent branches |")
-    w("|---|---|---:|---:|---:|")
-    for d in sorted(measured, key=lambda d: -float(d["ratio"]))[:5]:
-        w(f"| `{d['kernel']}` | {d['file']} | {d['simt']} / {d['spmd']} | {float(d['ratio']):.3f} "
-          f"| {d['simt_divergent']} |")
-    w("")
-if measured_opt:
-    w("The five worst by dynamic warp instructions after LLVM -O3:")
-    w("")
-    w("| kernel | file | warp instructions SIMT / spmd | ratio | SIMT divergent branches |")
-    w("|---|---|---:|---:|---:|")
-    for d in sorted(measured_opt, key=lambda d: -float(d["ratio"]))[:5]:
-        w(f"| `{d['kernel']}` | {d['file']} | {d['simt']} / {d['spmd']} | {float(d['ratio']):.3f} "
-          f"| {d['simt_divergent']} |")
-    w("")
-if unmeasured:
-    w("The dynamic runs could not measure (left out of the dynamic ratios):")
-    w("")
-    for d in unmeasured:
-        what = "cannot run" if d["status"] == "failed" else "**OUTPUTS DIFFER**"
-        w(f"* `{d['kernel']}` ({d['file']}, CTAs {d['ctas'] or '-'}): {what}: {d['detail']}")
-    w("")
-if unmeasured_opt:
-    w("The dynamic runs after LLVM -O3 could not measure (left out of their ratios):")
-    w("")
-    for d in unmeasured_opt:
-        what = "cannot run" if d["status"] == "failed" else "**OUTPUTS DIFFER**"
-        w(f"* `{d['kernel']}` ({d['file']}, CTAs {d['ctas'] or '-'}): {what}: {d['detail']}")
-    w("")
-tolerant = [d for d in measured if d["status"] == "tolerance"]
-if tolerant:
-    w("Outputs equal within the recipe's float tolerance (not bit for bit): "
-      + ", ".join(f"`{d['kernel']}` ({d['detail']})" for d in tolerant) + ".")
-    w("")
-tolerant_opt = [d for d in measured_opt if d["status"] == "tolerance"]
-if tolerant_opt:
-    w("After LLVM -O3, outputs equal within the recipe's float tolerance (not bit for bit): "
-      + ", ".join(f"`{d['kernel']}` ({d['detail']})" for d in tolerant_opt) + ".")
-    w("")
+def dynamic_details(measured, unmeasured, after):
+    """The worst kernels, the kernels not measured and those equal only
+    within tolerance, for one dynamic measurement (`after`: "" or
+    " after LLVM -O3")."""
+    if measured:
+        w(f"The five worst by dynamic warp instructions{after}:")
+        w("")
+        w("| kernel | file | warp instructions SIMT / spmd | ratio | SIMT divergent branches |")
+        w("|---|---|---:|---:|---:|")
+        for d in sorted(measured, key=lambda d: -float(d["ratio"]))[:5]:
+            w(f"| `{d['kernel']}` | {d['file']} | {d['simt']} / {d['spmd']} | {float(d['ratio']):.3f} "
+              f"| {d['simt_divergent']} |")
+        w("")
+    if unmeasured:
+        w(f"The dynamic runs{after} could not measure (left out of their ratios):")
+        w("")
+        for d in unmeasured:
+            what = "cannot run" if d["status"] == "failed" else "**OUTPUTS DIFFER**"
+            w(f"* `{d['kernel']}` ({d['file']}, CTAs {d['ctas'] or '-'}): {what}: {d['detail']}")
+        w("")
+    tolerant = [d for d in measured if d["status"] == "tolerance"]
+    if tolerant:
+        w(f"Dynamic runs{after}: outputs equal within the recipe's float tolerance (not bit for "
+          "bit): " + ", ".join(f"`{d['kernel']}` ({d['detail']})" for d in tolerant) + ".")
+        w("")
+
+
+dynamic_details(measured, unmeasured, "")
+dynamic_details(measured_opt, unmeasured_opt, " after LLVM -O3")
 if failures:
     w("spmd's pipeline rejected:")
     w("")
