@@ -190,7 +190,10 @@ fn region_is_short(
         parks: HashSet::new(),
         rejoins: HashSet::new(),
     };
-    let outside_parks = park_ids(branch, PARK_ATTR);
+    let outside_parks: HashSet<i64> = edit::operations(branch)
+        .into_iter()
+        .filter_map(|op| park_id(op, PARK_ATTR))
+        .collect();
     let mut loop_exit = false;
     let mut stack = vec![(region, 0usize)];
     if !walk.enter(region) {
@@ -244,43 +247,34 @@ struct Walk {
 
 impl Walk {
     /// Marks `block` as on the stack, adds its cost and its park and
-    /// rejoin ids; false if the region can no longer be short (longer than
-    /// [`LOOP_THRESHOLD`], a collective, a return).
+    /// rejoin ids (one pass over its ops); false if the region can no
+    /// longer be short (longer than [`LOOP_THRESHOLD`], a collective, a
+    /// return).
     fn enter(&mut self, block: BlockRef<'_, '_>) -> bool {
-        self.parks.extend(park_ids(block, PARK_ATTR));
-        self.rejoins.extend(park_ids(block, REJOIN_ATTR));
-        enter(block, &mut self.colour, &mut self.cost)
+        self.colour.insert(address(block), 1);
+        for op in edit::operations(block) {
+            let name = op_name(op);
+            if name == names::ARITH_CONSTANT || name == names::LLVM_CONSTANT {
+                continue;
+            }
+            let whole_warp = collectives::members(op)
+                .is_some_and(|members| members.lowering() == Lowering::EveryLiveLane);
+            self.cost += 1;
+            if whole_warp || op.region_count() > 0 || self.cost > LOOP_THRESHOLD {
+                return false;
+            }
+            self.parks.extend(park_id(op, PARK_ATTR));
+            self.rejoins.extend(park_id(op, REJOIN_ATTR));
+        }
+        let returns = block
+            .terminator()
+            .is_none_or(|terminator| terminator.successor_count() == 0);
+        !returns
     }
 }
 
-/// The ids of the exec writes of `block` that carry `attribute`
+/// The id of `op` if it is an exec write carrying `attribute`
 /// (`spmd.park` or `spmd.rejoin`).
-fn park_ids(block: BlockRef<'_, '_>, attribute: &str) -> Vec<i64> {
-    edit::operations(block)
-        .into_iter()
-        .filter_map(|op| facts::integer_attribute(op, attribute).map(|id| id.value))
-        .collect()
-}
-
-/// Marks `block` as on the stack and adds its cost; false if the region
-/// can no longer be short (longer than [`LOOP_THRESHOLD`], a collective, a
-/// return).
-fn enter(block: BlockRef<'_, '_>, colour: &mut HashMap<usize, u8>, cost: &mut usize) -> bool {
-    colour.insert(address(block), 1);
-    for op in edit::operations(block) {
-        let name = op_name(op);
-        if name == names::ARITH_CONSTANT || name == names::LLVM_CONSTANT {
-            continue;
-        }
-        let whole_warp = collectives::members(op)
-            .is_some_and(|members| members.lowering() == Lowering::EveryLiveLane);
-        *cost += 1;
-        if whole_warp || op.region_count() > 0 || *cost > LOOP_THRESHOLD {
-            return false;
-        }
-    }
-    let returns = block
-        .terminator()
-        .is_none_or(|terminator| terminator.successor_count() == 0);
-    !returns
+fn park_id(op: OperationRef<'_, '_>, attribute: &str) -> Option<i64> {
+    facts::integer_attribute(op, attribute).map(|id| id.value)
 }
