@@ -64,7 +64,8 @@ pub fn may_join_run(op: OperationRef<'_, '_>) -> bool {
 /// a run of loads, stores and atomics instead of one per operation.
 #[derive(Default)]
 pub struct Run<'c, 'a> {
-    ops: Vec<OperationRef<'c, 'a>>,
+    /// The operations, each with whether it needs the guard itself.
+    ops: Vec<(OperationRef<'c, 'a>, bool)>,
     /// `ops[..guarded]` ends with an operation that needs the guard; the
     /// pure operations after it join only if another guarded one follows.
     guarded: usize,
@@ -73,7 +74,7 @@ pub struct Run<'c, 'a> {
 impl<'c, 'a> Run<'c, 'a> {
     /// Adds an operation that needs the guard.
     pub fn push_guarded(&mut self, op: OperationRef<'c, 'a>) {
-        self.ops.push(op);
+        self.ops.push((op, true));
         self.guarded = self.ops.len();
     }
 
@@ -81,7 +82,7 @@ impl<'c, 'a> Run<'c, 'a> {
     /// (the caller then closes the run).
     pub fn try_push_pure(&mut self, op: OperationRef<'c, 'a>) -> bool {
         if self.guarded > 0 && may_join_run(op) {
-            self.ops.push(op);
+            self.ops.push((op, false));
             true
         } else {
             false
@@ -98,12 +99,11 @@ impl<'c, 'a> Run<'c, 'a> {
     pub fn close(&mut self, context: &'c Context, active: Value<'c, 'a>) {
         if self.guarded > 0 {
             let ops = &self.ops[..self.guarded];
-            let first = ops[0];
+            let first = ops[0].0;
             let key = |v: Value<'_, '_>| v.to_raw().ptr as usize;
             let mut tainted: FastSet<usize> = FastSet::default();
             let mut inside = Vec::with_capacity(ops.len());
-            for &op in ops {
-                let guarded = needs_guard(op);
+            for &(op, guarded) in ops {
                 if guarded || op.operands().any(|v| tainted.contains(&key(v))) {
                     tainted.extend(op.results().map(|r| key(r.into())));
                     inside.push(op);
