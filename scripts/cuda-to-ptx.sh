@@ -23,6 +23,8 @@
 #   --ptx NN         PTX ISA version for clang and llc (63 for 6.3); default
 #                    llc's for the target, at least 62
 #   --wave-size N    32 (default) or 64
+#   --lane-branches true|false
+#                    as kernel-to-ptx.sh's (default true)
 #   --emit KIND      stop early: clang (clang's LLVM IR), import (the LLVM-
 #                    dialect module, input of kernel-to-ptx.sh), nvvm (after
 #                    spmd's pipeline), llvm (LLVM IR, --via llc only) or ptx
@@ -46,6 +48,7 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; ex
 die() { echo "cuda-to-ptx: $*" >&2; exit 1; }
 
 via=llc mcpu=sm_90 wave_size=32 emit=ptx output=- input= opt=2 reference=false ptx_option=
+lane_branches=true
 clang_args=()
 while (($#)); do
   case $1 in
@@ -53,6 +56,7 @@ while (($#)); do
     --mcpu) mcpu=${2:?}; shift ;;
     --ptx) ptx_option=${2:?}; shift ;;
     --wave-size) wave_size=${2:?}; shift ;;
+    --lane-branches) lane_branches=${2:?}; shift ;;
     --emit) emit=${2:?}; shift ;;
     --reference) reference=true ;;
     -O) opt=${2:?}; shift ;;
@@ -147,5 +151,5 @@ sed '/^target datalayout = /d' "$work/clang.ll" > "$work/device.ll"
 # 3. spmd's pipeline and the NVPTX backend.
 # --ptx "$ptx": the same version clang compiled for.
 "$root/scripts/kernel-to-ptx.sh" --via "$via" --mcpu "$mcpu" --ptx "$ptx" --wave-size "$wave_size" \
-  --emit "$emit" -o "$work/out" "$work/import.mlir"
+  --lane-branches "$lane_branches" --emit "$emit" -o "$work/out" "$work/import.mlir"
 finish "$work/out"

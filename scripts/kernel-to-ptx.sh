@@ -38,6 +38,11 @@
 #   --ptx NN         PTX ISA version as llc spells it (63 for 6.3, 78 for
 #                    7.8); default: llc's for the target (at least 62)
 #   --wave-size N    32 (default) or 64
+#   --lane-branches true|false
+#                    keep divergent branches over code that needs no
+#                    converged lanes as per-lane branches, which the GPU
+#                    diverges and reconverges by itself (default true);
+#                    false predicates every divergent branch with exec masks
 #   --emit KIND      stop early: nvvm (LLVM+NVVM dialect MLIR), llvm (LLVM IR,
 #                    --via llc only) or ptx (default)
 #   -o FILE          write the result to FILE instead of stdout
@@ -49,7 +54,7 @@ set -euo pipefail
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 die() { echo "kernel-to-ptx: $*" >&2; exit 1; }
 
-predicate=true via=llc mcpu=sm_90 wave_size=32 emit=ptx output=- input= ptx=
+predicate=true via=llc mcpu=sm_90 wave_size=32 emit=ptx output=- input= ptx= lane_branches=true
 while (($#)); do
   case $1 in
     --wave-level) predicate=false ;;
@@ -57,6 +62,7 @@ while (($#)); do
     --mcpu) mcpu=${2:?}; shift ;;
     --ptx) ptx=${2:?}; shift ;;
     --wave-size) wave_size=${2:?}; shift ;;
+    --lane-branches) lane_branches=${2:?}; shift ;;
     --emit) emit=${2:?}; shift ;;
     -o) output=${2:?}; shift ;;
     -h|--help) usage ;;
@@ -72,6 +78,7 @@ done
 [[ $emit == nvvm || $emit == llvm || $emit == ptx ]] || die "--emit must be nvvm, llvm or ptx"
 [[ $emit != llvm || $via == llc ]] || die "--emit llvm needs --via llc"
 [[ $wave_size == 32 || $wave_size == 64 ]] || die "--wave-size must be 32 or 64"
+[[ $lane_branches == true || $lane_branches == false ]] || die "--lane-branches must be true or false"
 # The lowering votes with vote.sync and reads the live mask with activemask
 # (and the CUDA front door uses the other .sync warp operations): PTX 6.2,
 # available from sm_30 on; llc's own default is older before sm_75.
@@ -106,7 +113,7 @@ if [[ $input == - ]]; then
 fi
 
 # 1. Our passes and the upstream conversion to the LLVM and NVVM dialects.
-pipeline="builtin.module(spmd-gpu-to-nvvm{predicate=$predicate wave-size=$wave_size})"
+pipeline="builtin.module(spmd-gpu-to-nvvm{predicate=$predicate wave-size=$wave_size lane-branches=$lane_branches})"
 "$spmd_opt" --pass-pipeline="$pipeline" "$input" -o "$work/nvvm.mlir"
 [[ $emit == nvvm ]] && { finish "$work/nvvm.mlir"; exit; }
 

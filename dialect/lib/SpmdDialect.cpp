@@ -116,6 +116,14 @@ LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
              << "' must be a non-negative integer on an spmd.exec.write";
     return success();
   }
+  if (name == "spmd.exec_full") {
+    // Written by --spmd-predicate on a rejoin after which every live lane is
+    // active; checked by the wave-level executor, read by the NVVM lowering.
+    if (!isa<ExecWriteOp>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a unit attribute on an spmd.exec.write";
+    return success();
+  }
   if (name == "spmd.wave_size") {
     // Written by --spmd-predicate on the functions it lowers: lanes per wave.
     auto size = dyn_cast<IntegerAttr>(attr.getValue());

@@ -293,6 +293,13 @@ struct GpuToNvvmOptions : PassPipelineOptions<GpuToNvvmOptions> {
   Option<unsigned> waveSize{*this, "wave-size",
                             llvm::cl::desc("Lanes per wave (32 or 64)"),
                             llvm::cl::init(32)};
+  Option<bool> laneBranches{
+      *this, "lane-branches",
+      llvm::cl::desc("spmd-predicate's lane-branches (with predicate=true): "
+                     "divergent branches whose region needs no converged "
+                     "lanes stay per-lane branches, which the GPU diverges "
+                     "and reconverges by itself"),
+      llvm::cl::init(true)};
   Option<std::string> ordering{
       *this, "ordering",
       llvm::cl::desc("The spmd-reconverge ordering (with predicate=true)"),
@@ -338,6 +345,7 @@ void buildGpuToNvvm(OpPassManager &pm, const GpuToNvvmOptions &options) {
     }
     text = "spmd-reconverge{ordering=" + options.ordering +
            "},spmd-predicate{wave-size=" + std::to_string(options.waveSize) +
+           " lane-branches=" + (options.laneBranches ? "true" : "false") +
            "},";
   }
   text += gpuToNvvmTail(options);

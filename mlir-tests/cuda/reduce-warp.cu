@@ -1,14 +1,14 @@
 // REQUIRES: clang, ptxas, spmd-predicate, llc
-// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via llc --mcpu sm_90 %spmd_src_root/examples/cuda/reduce-warp.cu -o %t.llc.90.ptx
+// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --lane-branches false --via llc --mcpu sm_90 %spmd_src_root/examples/cuda/reduce-warp.cu -o %t.llc.90.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,SM90 < %t.llc.90.ptx
 // RUN: %ptxas -arch=sm_90 %t.llc.90.ptx -o /dev/null
-// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via isa --mcpu sm_90 %spmd_src_root/examples/cuda/reduce-warp.cu -o %t.isa.90.ptx
+// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --lane-branches false --via isa --mcpu sm_90 %spmd_src_root/examples/cuda/reduce-warp.cu -o %t.isa.90.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,SM90 < %t.isa.90.ptx
 // RUN: %ptxas -arch=sm_90 %t.isa.90.ptx -o /dev/null
-// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via llc --mcpu sm_70 %spmd_src_root/examples/cuda/reduce-warp.cu -o %t.llc.70.ptx
+// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --lane-branches false --via llc --mcpu sm_70 %spmd_src_root/examples/cuda/reduce-warp.cu -o %t.llc.70.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,SM70 < %t.llc.70.ptx
 // RUN: %ptxas -arch=sm_70 %t.llc.70.ptx -o /dev/null
-// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via isa --mcpu sm_70 %spmd_src_root/examples/cuda/reduce-warp.cu -o %t.isa.70.ptx
+// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --lane-branches false --via isa --mcpu sm_70 %spmd_src_root/examples/cuda/reduce-warp.cu -o %t.isa.70.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,SM70 < %t.isa.70.ptx
 // RUN: %ptxas -arch=sm_70 %t.isa.70.ptx -o /dev/null
 

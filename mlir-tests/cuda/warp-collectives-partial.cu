@@ -1,21 +1,21 @@
 // REQUIRES: clang, ptxas, spmd-predicate, llc
-// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via llc --mcpu sm_90 %spmd_src_root/examples/cuda/warp-scan-partial.cu -o %t.scan.llc.ptx
+// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --lane-branches false --via llc --mcpu sm_90 %spmd_src_root/examples/cuda/warp-scan-partial.cu -o %t.scan.llc.ptx
 // RUN: %ptxas -arch=sm_90 %t.scan.llc.ptx -o /dev/null
 // RUN: FileCheck %s --check-prefix=SCAN < %t.scan.llc.ptx
 // RUN: grep -B2 -E 'shfl.sync.up.b32.*%r[0-9]+;$' %t.scan.llc.ptx | FileCheck %s --check-prefix=GUARD
-// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via isa --mcpu sm_90 %spmd_src_root/examples/cuda/warp-scan-partial.cu -o %t.scan.isa.ptx
+// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --lane-branches false --via isa --mcpu sm_90 %spmd_src_root/examples/cuda/warp-scan-partial.cu -o %t.scan.isa.ptx
 // RUN: %ptxas -arch=sm_90 %t.scan.isa.ptx -o /dev/null
 // RUN: grep -B2 -E 'shfl.sync.up.b32.*%r[0-9]+;$' %t.scan.isa.ptx | FileCheck %s --check-prefix=GUARD
-// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via llc --mcpu sm_70 %spmd_src_root/examples/cuda/warp-scan-partial.cu -o %t.scan.70.ptx
+// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --lane-branches false --via llc --mcpu sm_70 %spmd_src_root/examples/cuda/warp-scan-partial.cu -o %t.scan.70.ptx
 // RUN: %ptxas -arch=sm_70 %t.scan.70.ptx -o /dev/null
 // RUN: grep -B2 -E 'shfl.sync.up.b32.*%r[0-9]+;$' %t.scan.70.ptx | FileCheck %s --check-prefix=GUARD
-// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via llc --mcpu sm_90 %spmd_src_root/examples/cuda/warp-reduce-ballot.cu -o %t.reduce.llc.ptx
+// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --lane-branches false --via llc --mcpu sm_90 %spmd_src_root/examples/cuda/warp-reduce-ballot.cu -o %t.reduce.llc.ptx
 // RUN: %ptxas -arch=sm_90 %t.reduce.llc.ptx -o /dev/null
 // RUN: grep -B6 -E 'redux.sync.add.s32' %t.reduce.llc.ptx | FileCheck %s --check-prefix=REDUX
-// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via isa --mcpu sm_90 %spmd_src_root/examples/cuda/warp-reduce-ballot.cu -o %t.reduce.isa.ptx
+// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --lane-branches false --via isa --mcpu sm_90 %spmd_src_root/examples/cuda/warp-reduce-ballot.cu -o %t.reduce.isa.ptx
 // RUN: %ptxas -arch=sm_90 %t.reduce.isa.ptx -o /dev/null
 // RUN: grep -B6 -E 'redux.sync.add.s32' %t.reduce.isa.ptx | FileCheck %s --check-prefix=REDUX
-// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --via llc --mcpu sm_70 %spmd_src_root/examples/cuda/warp-reduce-ballot.cu -o %t.reduce.70.ptx
+// RUN: %spmd_src_root/scripts/cuda-to-ptx.sh --lane-branches false --via llc --mcpu sm_70 %spmd_src_root/examples/cuda/warp-reduce-ballot.cu -o %t.reduce.70.ptx
 // RUN: %ptxas -arch=sm_70 %t.reduce.70.ptx -o /dev/null
 // RUN: FileCheck %s --check-prefix=SHFL70 < %t.reduce.70.ptx
 

@@ -1,4 +1,4 @@
-// RUN: spmd-opt --spmd-gpu-to-nvvm %s | FileCheck %s
+// RUN: spmd-opt --spmd-gpu-to-nvvm="lane-branches=false" %s | FileCheck %s
 
 // __syncthreads() as clang emits it and mlir-translate --import-llvm keeps
 // it: an llvm.call_intrinsic. Like nvvm.barrier0, it is warp-collective,

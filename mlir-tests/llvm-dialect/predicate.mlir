@@ -18,7 +18,7 @@
 // CHECK-NEXT:    %[[BACK:.*]] = spmd.mask.to_bits %[[ACC]] : i32
 // CHECK-NEXT:    llvm.br ^[[HEADER]](%[[BACK]] : i32)
 // CHECK:       ^[[EXIT]]:
-// CHECK:         spmd.exec.write {{.*}} {spmd.rejoin = 0 : i64}
+// CHECK:         spmd.exec.write {{.*}} {spmd.exec_full, spmd.rejoin = 0 : i64}
 // CHECK-NEXT:    llvm.return
 
 // In the NVVM lowering a mask is the thread's own bit, an LLVM type: the

@@ -2,15 +2,15 @@
 // Ordinary divergent kernels, in both front doors, all the way to PTX that
 // ptxas accepts, through both routes and for sm_70 and sm_90.
 //
-// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/nested-if.mlir | FileCheck %s --check-prefix=NESTED
-// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/loop-early-return.mlir | FileCheck %s --check-prefix=EARLY
-// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/while-break.mlir | FileCheck %s --check-prefix=BREAK
-// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/switch-tid.mlir | FileCheck %s --check-prefix=SWITCH
-// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/self-loop-unreachable.mlir | FileCheck %s --check-prefix=SELF
-// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/infinite-loop.mlir | FileCheck %s --check-prefix=INFINITE
-// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/math-intrinsics.mlir | FileCheck %s --check-prefix=MATH
-// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=LLVM
-// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --via llc - < %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=LLVM
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false %S/Inputs/nested-if.mlir | FileCheck %s --check-prefix=NESTED
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false %S/Inputs/loop-early-return.mlir | FileCheck %s --check-prefix=EARLY
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false %S/Inputs/while-break.mlir | FileCheck %s --check-prefix=BREAK
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false %S/Inputs/switch-tid.mlir | FileCheck %s --check-prefix=SWITCH
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false %S/Inputs/self-loop-unreachable.mlir | FileCheck %s --check-prefix=SELF
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false %S/Inputs/infinite-loop.mlir | FileCheck %s --check-prefix=INFINITE
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false %S/Inputs/math-intrinsics.mlir | FileCheck %s --check-prefix=MATH
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=LLVM
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false --via llc - < %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=LLVM
 //
 // Every input, both routes, both targets, assembled by ptxas:
 // RUN: %spmd_src_root/scripts/ptx-gate.sh --inputs %S/Inputs

@@ -12,7 +12,7 @@
 // CHECK:       ^[[TRAP]]:
 // CHECK-NEXT:    llvm.unreachable
 // CHECK:       ^[[OK]]:
-// CHECK:         spmd.exec.write %{{.*}} {spmd.rejoin = 0 : i64}
+// CHECK:         spmd.exec.write %{{.*}} {spmd.exec_full, spmd.rejoin = 0 : i64}
 // CHECK:         llvm.store
 llvm.func ptx_kernelcc @trap_on_zero(%p: !llvm.ptr) {
   %c0 = llvm.mlir.constant(0 : i32) : i32

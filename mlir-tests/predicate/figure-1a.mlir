@@ -24,14 +24,14 @@
 // CHECK: ^[[D]](%[[M:.*]]: !spmd.mask):
 // CHECK-NEXT: %[[ED:.*]] = spmd.exec.read : !spmd.mask
 // CHECK-NEXT: %[[ALL:.*]] = spmd.mask.or %[[ED]], %[[M]] : !spmd.mask
-// CHECK-NEXT: spmd.exec.write %[[ALL]] {spmd.rejoin = 0 : i64} : !spmd.mask
+// CHECK-NEXT: spmd.exec.write %[[ALL]] {spmd.exec_full, spmd.rejoin = 0 : i64} : !spmd.mask
 
 // Without skipping, A and B fall through to B and C with a possibly empty exec.
 // FALL-LABEL: func.func @figure_1a
 // FALL-NOT: spmd.exec.br_zero
 // FALL: spmd.exec.write %{{.*}} {spmd.park = 0 : i64}
 // FALL-NEXT: cf.br ^bb1
-// FALL: spmd.exec.write %{{.*}} {spmd.rejoin = 0 : i64}
+// FALL: spmd.exec.write %{{.*}} {spmd.exec_full, spmd.rejoin = 0 : i64}
 
 func.func @figure_1a(%out: memref<?xi32>, %x: i32 {spmd.divergent}, %la: i32, %lb: i32) {
   %c0 = arith.constant 0 : index

@@ -13,7 +13,7 @@
 // CHECK: %[[LEAVE:.*]] = spmd.ballot
 // CHECK-NEXT: %[[PARK:.*]] = spmd.mask.select %[[LEAVE]], %[[SQ]], %[[KEPT]] : i32
 // CHECK-NOT: spmd.mask.select
-// CHECK: spmd.exec.write %{{.*}} {spmd.rejoin = 0 : i64}
+// CHECK: spmd.exec.write %{{.*}} {spmd.exec_full, spmd.rejoin = 0 : i64}
 // CHECK-NEXT: %[[OUT:.*]] = spmd.mask.select %{{.*}}, %[[PARK]], %[[SQ]] : i32
 // CHECK-NOT: spmd.mask.select
 // CHECK: return %[[OUT]] : i32
@@ -41,7 +41,7 @@ func.func @live_after_loop(%n: i32 {spmd.divergent}, %out: memref<?xi32>) -> i32
 // CHECK: %[[W:.*]] = arith.addi
 // CHECK: %[[C:.*]] = spmd.ballot
 // CHECK-NOT: spmd.mask.select
-// CHECK: spmd.exec.write %{{.*}} {spmd.rejoin = 0 : i64}
+// CHECK: spmd.exec.write %{{.*}} {spmd.exec_full, spmd.rejoin = 0 : i64}
 // CHECK-NEXT: %[[R:.*]] = spmd.mask.select %[[C]], %[[W]], %{{.*}} : i32
 // CHECK-NEXT: return %[[R]] : i32
 func.func @direct(%t: i32 {spmd.divergent}, %v: i32) -> i32 {

@@ -18,7 +18,7 @@
 // CHECK: ^[[X]](%[[ARR:.*]]: i32):
 // CHECK-NEXT: %[[EX:.*]] = spmd.exec.read
 // CHECK-NEXT: %[[ALL:.*]] = spmd.mask.or %[[EX]], %[[M2]]
-// CHECK-NEXT: spmd.exec.write %[[ALL]] {spmd.rejoin = 0 : i64}
+// CHECK-NEXT: spmd.exec.write %[[ALL]] {spmd.exec_full, spmd.rejoin = 0 : i64}
 // CHECK-NEXT: %[[OUT:.*]] = spmd.mask.select %[[M2]], %[[PARK]], %[[ARR]] : i32
 // CHECK: return %[[OUT]] : i32
 func.func @loop(%n: i32 {spmd.divergent}) -> i32 {

@@ -18,7 +18,7 @@
 // PRED-LABEL:  func.func @persistent
 // PRED-NOT:    spmd.flow_br
 // PRED:        spmd.exec.write %{{.*}} {spmd.park = 0 : i64}
-// PRED:        spmd.exec.write %{{.*}} {spmd.rejoin = 0 : i64}
+// PRED:        spmd.exec.write %{{.*}} {spmd.exec_full, spmd.rejoin = 0 : i64}
 // PRED:        cf.cond_br %true, ^bb1, ^[[RET:bb[0-9]+]]
 // PRED:        ^[[RET]]:
 // PRED-NEXT:   return

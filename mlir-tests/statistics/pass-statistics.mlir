@@ -92,6 +92,7 @@
 // WAVE-NEXT:   (S) 5 ballots            - spmd.ballot operations in the output
 // WAVE-NEXT:   (S) 0 blocks-added       - Blocks added
 // WAVE-NEXT:   (S) 5 divergent-branches - Divergent branches lowered to exec-mask updates
+// WAVE-NEXT:   (S) 0 lane-branches      - Divergent branches kept as per-lane branches
 // WAVE-NEXT:   (S) [[#]] mask-ops           - Exec-mask operations in the output (spmd.exec.*, spmd.mask.*)
 // WAVE-NEXT:   (S) 4 rejoin-points      - Rejoin points (post-dominating successors) given a mask
 // The convergence token of the reconverged kernel is gone before

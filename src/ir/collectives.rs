@@ -232,6 +232,37 @@ pub fn is_convergent_name(name: &str) -> bool {
     !name.starts_with(names::LLVM_PREFIX) && members_of_name(name).is_some()
 }
 
+/// True if running `op` in a diverged group of lanes could mean something
+/// else than running it with the lanes its thread-level program brings
+/// together, so it needs wave-level (exec-mask) code around it: a row of
+/// the table (collectives, barriers, `activemask`, fences), any other
+/// `spmd.*` operation except Flow branches, convergence tokens and
+/// reconvergence markers (those say how to converge, not that anything
+/// must), a call
+/// (`llvm.call`, `func.call`: the callee may hold any of these), inline
+/// assembly (code we cannot see into), and any operation with such one
+/// in its regions. `llvm.call_intrinsic` counts only when its
+/// intrinsic is in the table.
+pub fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default();
+    let opaque = matches!(name, "llvm.call" | "func.call" | names::LLVM_INLINE_ASM);
+    let spmd = name.starts_with(names::SPMD_PREFIX)
+        && name != names::FLOW_BR
+        && !name.starts_with(names::CONVERGENCE_PREFIX)
+        && !name.starts_with("spmd.reconvergence.");
+    if opaque || spmd || members(op).is_some() {
+        return true;
+    }
+    (0..op.region_count()).any(|index| {
+        let region = op.region(index).expect("counted region");
+        edit::blocks(region)
+            .into_iter()
+            .flat_map(edit::operations)
+            .any(needs_converged_lanes)
+    })
+}
+
 fn string_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<String> {
     let attribute = op.attribute(name).ok()?;
     StringAttribute::try_from(attribute)

@@ -536,3 +536,33 @@ pub fn set_argument_location(
     // SAFETY: a live block argument and location; only the location changes.
     unsafe { mlir_sys::mlirBlockArgumentSetLocation(argument.to_raw(), location.to_raw()) };
 }
+
+/// Replaces `spmd.flow_br` by a `cf.cond_br` with the same condition,
+/// successors and successor operands (the `loop` flag has no thread-level
+/// meaning).
+pub fn replace_flow_branch<'c>(context: &'c Context, flow: OperationRef<'c, '_>) {
+    let condition = flow.operand(0).expect("spmd.flow_br has a predicate");
+    let on_true = forwarded(flow, 0);
+    let on_false = forwarded(flow, 1);
+    let (true_dest, false_dest) = (
+        flow.successor(0).expect("spmd.flow_br has two successors"),
+        flow.successor(1).expect("spmd.flow_br has two successors"),
+    );
+    let branch = melior::dialect::cf::cond_br(
+        context,
+        condition,
+        &true_dest,
+        &false_dest,
+        &on_true,
+        &on_false,
+        flow.location(),
+    );
+    let block = flow.block().expect("a terminator is in a block");
+    block.insert_operation_before(flow, branch);
+    erase_operation(flow);
+}
+
+/// The operands `branch` forwards to successor `slot`.
+fn forwarded<'c, 'a>(branch: OperationRef<'c, 'a>, slot: usize) -> Vec<Value<'c, 'a>> {
+    successor_operands(branch, slot).expect("spmd.flow_br implements BranchOpInterface")
+}

@@ -31,6 +31,11 @@ pub const EXEC_READ: &str = "spmd.exec.read";
 pub const EXEC_WRITE: &str = "spmd.exec.write";
 /// `spmd.exec.br_zero`: the wave-level branch on an empty mask.
 pub const EXEC_BR_ZERO: &str = "spmd.exec.br_zero";
+/// Unit attribute on a rejoin's `spmd.exec.write` after which every live
+/// lane of the wave is active again (no lane waits for a later rejoin):
+/// `--spmd-predicate` sets it, the wave executor checks it, and the NVVM
+/// lowering needs no lane guard until the next narrowing write.
+pub const EXEC_FULL_ATTR: &str = "spmd.exec_full";
 /// `spmd.ballot`.
 pub const BALLOT: &str = "spmd.ballot";
 /// `spmd.mask.and`.

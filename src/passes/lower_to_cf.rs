@@ -31,14 +31,9 @@ use crate::{
     ir::{diagnostics, edit},
     transforms::prepare::op_name,
 };
-use melior::{
-    dialect::cf,
-    ir::{
-        block::BlockLike,
-        operation::{OperationLike, WalkOrder},
-        OperationRef, Value,
-    },
-    Context,
+use melior::ir::{
+    operation::{OperationLike, WalkOrder},
+    OperationRef,
 };
 
 /// What the pass does with one spmd operation.
@@ -83,7 +78,7 @@ pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Resul
     check_lowerable(&ops)?;
     for (lowering, op) in &ops {
         match lowering {
-            Lowering::FlowBranch => replace_flow_branch(context, *op),
+            Lowering::FlowBranch => edit::replace_flow_branch(context, *op),
             Lowering::Marker => edit::erase_operation(*op),
             Lowering::Token | Lowering::WaveLevel => {}
         }
@@ -158,36 +153,6 @@ pub(crate) fn check_token_users(token_op: OperationRef<'_, '_>) -> bool {
         }
     }
     only_tokens
-}
-
-/// Replaces `spmd.flow_br` by a `cf.cond_br` with the same condition,
-/// successors and successor operands (the `loop` flag has no thread-level
-/// meaning).
-fn replace_flow_branch<'c>(context: &'c Context, flow: OperationRef<'c, '_>) {
-    let condition = flow.operand(0).expect("spmd.flow_br has a predicate");
-    let on_true = forwarded(flow, 0);
-    let on_false = forwarded(flow, 1);
-    let (true_dest, false_dest) = (
-        flow.successor(0).expect("spmd.flow_br has two successors"),
-        flow.successor(1).expect("spmd.flow_br has two successors"),
-    );
-    let branch = cf::cond_br(
-        context,
-        condition,
-        &true_dest,
-        &false_dest,
-        &on_true,
-        &on_false,
-        flow.location(),
-    );
-    let block = flow.block().expect("a terminator is in a block");
-    block.insert_operation_before(flow, branch);
-    edit::erase_operation(flow);
-}
-
-/// The operands `branch` forwards to successor `slot`.
-fn forwarded<'c, 'a>(branch: OperationRef<'c, 'a>, slot: usize) -> Vec<Value<'c, 'a>> {
-    edit::successor_operands(branch, slot).expect("spmd.flow_br implements BranchOpInterface")
 }
 
 /// Erases the token ops, each after the child tokens that use it.

@@ -26,6 +26,10 @@ pub const STATISTICS: &[Statistic] = &[
         "Divergent branches lowered to exec-mask updates",
     ),
     stat(
+        "lane-branches",
+        "Divergent branches kept as per-lane branches",
+    ),
+    stat(
         "rejoin-points",
         "Rejoin points (post-dominating successors) given a mask",
     ),
@@ -45,6 +49,7 @@ pub fn run(
 ) -> Result<PassOutcome, ()> {
     let uniformity = uniformity_options::parse(root, options)?;
     let skip_empty_blocks = read::flag(root, options, "skip-empty-blocks", true)?;
+    let lane_branches = read::flag(root, options, "lane-branches", false)?;
     let wave_size_text = options.get_or("wave-size", "32");
     let Some(wave_size) = wave_size_text
         .parse::<u32>()
@@ -63,6 +68,7 @@ pub fn run(
         skip_empty_blocks,
         wave_size,
         uniformity,
+        lane_branches,
     };
     let context = crate::ir::query::context_of(root);
     let mut outcome = PassOutcome::new(STATISTICS);
@@ -86,6 +92,7 @@ pub fn run(
         );
         outcome.add("divergent-branches", stats.divergent_branches);
         outcome.add("rejoin-points", stats.rejoin_points);
+        outcome.add("lane-branches", stats.lane_branches);
         let (masks, ballots) = count_wave_ops(function.owner);
         outcome.add("mask-ops", masks);
         outcome.add("ballots", ballots);

@@ -229,10 +229,12 @@ pub(crate) enum OpKind {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum WaveOp {
     ExecRead,
-    /// `spmd.exec.write`, with its `spmd.park`/`spmd.rejoin` id if any.
+    /// `spmd.exec.write`, with its `spmd.park`/`spmd.rejoin` id if any,
+    /// and whether it claims every lane active again (`spmd.exec_full`).
     ExecWrite {
         park: Option<i64>,
         rejoin: Option<i64>,
+        full: bool,
     },
     Ballot,
     And,
@@ -284,6 +286,10 @@ pub(crate) struct Successor {
 /// A block's terminator.
 pub(crate) struct Terminator {
     pub kind: TerminatorKind,
+    /// A conditional branch marked `#spmd.uniformity<divergent>` in
+    /// wave-level code: a lane branch (`--spmd-predicate=lane-branches`),
+    /// which each lane takes on its own.
+    pub lane_branch: bool,
     pub operands: Vec<Slot>,
     pub successors: Vec<Successor>,
     pub site: u32,
@@ -670,6 +676,7 @@ fn compile_block(compiler: &mut FunctionCompiler, block: BlockRef) -> Block {
     }
     let terminator = terminator.unwrap_or(Terminator {
         kind: TerminatorKind::Unsupported,
+        lane_branch: false,
         operands: Vec::new(),
         successors: Vec::new(),
         site: 0,
@@ -761,6 +768,7 @@ fn decode_op(op: OperationRef, result_type: &ValueType, cache: &mut IrCache) -> 
         "spmd.exec.write" => OpKind::Wave(WaveOp::ExecWrite {
             park: int_attribute(op, "spmd.park"),
             rejoin: int_attribute(op, "spmd.rejoin"),
+            full: op.has_attribute("spmd.exec_full"),
         }),
         "spmd.ballot" => OpKind::Wave(WaveOp::Ballot),
         "spmd.mask.and" => OpKind::Wave(WaveOp::And),
@@ -975,16 +983,22 @@ fn compile_terminator(compiler: &mut FunctionCompiler, op: OperationRef, site: u
         "spmd.exec.br_zero" => TerminatorKind::ExecBranchZero,
         _ => TerminatorKind::Unsupported,
     };
+    let lane_branch = kind == TerminatorKind::CondBranch
+        && op
+            .attribute("spmd.uniformity")
+            .is_ok_and(|mark| mark.to_string().contains("divergent"));
     let successors = compile_successors(compiler, op);
     match successors {
         Some(successors) => Terminator {
             kind,
+            lane_branch,
             operands,
             successors,
             site,
         },
         None => Terminator {
             kind: TerminatorKind::Unsupported,
+            lane_branch: false,
             operands,
             successors: Vec::new(),
             site,
@@ -1119,12 +1133,13 @@ pub(crate) fn element_type(element: &ValueType) -> Option<ElementType> {
 /// Wave-level NVVM code is warp-uniform by construction except for the
 /// per-thread guards around side effects and around collectives with an
 /// explicit member mask (`scf.if` on the thread's exec bit, which
-/// `convert-scf-to-cf` turns into a branch around the guarded ops). A
+/// `convert-scf-to-cf` turns into a branch around the guarded ops), and
+/// the lane branches `--spmd-predicate=lane-branches=true` keeps (divergent
+/// branches, loops included, over code that needs no converged lanes). A
 /// terminator is a lane guard when its immediate post-dominator `p`
 /// (`ipdom`, from [`immediate_post_dominators`] of `successors`) is a block
 /// of the function and the blocks between it and `p` (reachable from its
-/// successors without passing `p`) form no cycle and hold no barrier: such
-/// a region runs the same in a diverged and in a converged warp, and the
+/// successors without passing `p`, cycles allowed) hold no barrier: the
 /// warp is whole again at `p`. Warp collectives may be inside: they run
 /// over the lanes of the diverged group (as on the hardware), so their
 /// member masks must name that group's lanes.
@@ -1172,38 +1187,23 @@ fn block_successors(blocks: &[Block]) -> Vec<Vec<usize>> {
 }
 
 /// Whether the blocks reachable from `branch`'s successors without passing
-/// `join` are acyclic, exclude `branch`, and hold no barrier (`barrier[b]`:
-/// block `b` holds one).
+/// `join` hold no barrier (`barrier[b]`: block `b` holds one).
 fn guard_region_is_plain(
     branch: usize,
     join: usize,
     successors: &[Vec<usize>],
     barrier: &[bool],
 ) -> bool {
-    // Iterative DFS with colours: 1 = on the stack, 2 = done.
-    let mut colour = vec![0u8; successors.len()];
-    colour[branch] = 1;
-    let mut stack: Vec<(usize, usize)> = vec![(branch, 0)];
-    while let Some((block, next)) = stack.pop() {
-        if let Some(&successor) = successors[block].get(next) {
-            stack.push((block, next + 1));
-            if successor == join {
-                continue;
-            }
-            match colour[successor] {
-                1 => return false,
-                0 => {
-                    if barrier[successor] {
-                        return false;
-                    }
-                    colour[successor] = 1;
-                    stack.push((successor, 0));
-                }
-                _ => {}
-            }
-        } else {
-            colour[block] = 2;
+    let mut seen = vec![false; successors.len()];
+    let mut stack: Vec<usize> = successors[branch].clone();
+    while let Some(block) = stack.pop() {
+        if block == join || std::mem::replace(&mut seen[block], true) {
+            continue;
         }
+        if barrier[block] {
+            return false;
+        }
+        stack.extend(successors[block].iter().copied());
     }
     true
 }
@@ -1313,17 +1313,25 @@ mod tests {
     }
 
     #[test]
-    fn guard_regions_are_acyclic_and_free_of_barriers() {
+    fn guard_regions_may_loop_but_hold_no_barrier() {
         let successors = vec![vec![1, 2], vec![2], vec![3, 2], vec![]];
         let plain = vec![false; 4];
-        // 0's region {1} (up to 2) is plain; 2's region {2} is a cycle.
+        // 0's region {1} (up to 2) is plain; so is 2's region {2}, a self
+        // loop (a lane branch around a divergent loop).
         assert!(guard_region_is_plain(0, 2, &successors, &plain));
-        assert!(!guard_region_is_plain(2, 3, &successors, &plain));
+        assert!(guard_region_is_plain(2, 3, &successors, &plain));
         let mut barrier = plain.clone();
         barrier[1] = true;
         assert!(!guard_region_is_plain(0, 2, &successors, &barrier));
-        // A cycle inside the region, not through the branch.
+        // A cycle inside the region, not through the branch, with a
+        // barrier in it.
         let looping = vec![vec![1, 3], vec![2], vec![1, 3], vec![]];
-        assert!(!guard_region_is_plain(0, 3, &looping, &[false; 4]));
+        assert!(guard_region_is_plain(0, 3, &looping, &[false; 4]));
+        assert!(!guard_region_is_plain(
+            0,
+            3,
+            &looping,
+            &[false, false, true, false]
+        ));
     }
 }

@@ -46,6 +46,9 @@ def Spmd_Dialect : Dialect {
       `spmd.exec.write` made by `--spmd-predicate`: a divergent branch
       parking lanes for rejoin point N, and rejoin point N adding them back
       (the wave-level executor checks that they do).
+    * `spmd.exec_full` (unit) on the rejoin's `spmd.exec.write` after which
+      no lane waits any more: exec is every live lane again (checked by the
+      wave-level executor; the NVVM lowering needs no lane guard there).
     * `spmd.wave_size = N` (a power of two up to 64) on a function lowered
       by `--spmd-predicate`: the lanes per wave it was lowered for.
   }];

@@ -356,10 +356,17 @@ def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
            "Lanes per wave (a power of two up to 64, the width of an exec "
            "mask in the wave executor), recorded on each lowered function "
            "as spmd.wave_size; other values are rejected with a diagnostic">,
+    Option<"laneBranches", "lane-branches", "bool", /*default=*/"false",
+           "Keep a divergent branch as a per-lane branch (marked "
+           "#spmd.uniformity<divergent>) where nothing in its region needs "
+           "the lanes together (no collective, barrier, activemask, call or "
+           "inline assembly) and no parking region covers it: for targets "
+           "whose hardware diverges and reconverges by itself (NVIDIA)">,
   ]);
   let statistics = [
     Statistic<"numBlocksAdded", "blocks-added", "Blocks added">,
     Statistic<"numDivergentBranches", "divergent-branches", "Divergent branches lowered to exec-mask updates">,
+    Statistic<"numLaneBranches", "lane-branches", "Divergent branches kept as per-lane branches">,
     Statistic<"numRejoinPoints", "rejoin-points", "Rejoin points (post-dominating successors) given a mask">,
     Statistic<"numMaskOps", "mask-ops", "Exec-mask operations in the output (spmd.exec.*, spmd.mask.*)">,
     Statistic<"numBallots", "ballots", "spmd.ballot operations in the output">,

@@ -21,6 +21,8 @@ use melior::ir::{
 /// The printed form of the uniformity mark every conditional branch of a
 /// wave-level function must carry.
 const UNIFORM_MARK: &str = "#spmd.uniformity<uniform>";
+/// The mark of a lane branch ([`super::full_exec`]).
+const DIVERGENT_MARK: &str = "#spmd.uniformity<divergent>";
 
 /// Collects problems; `Ok` only if there is none.
 #[derive(Default)]
@@ -102,15 +104,19 @@ pub fn check_function(function: &WaveFunction<'_, '_>, checker: &mut Checker) {
             );
         }
     }
-    for block in function.blocks() {
-        check_block(block, checker);
+    let blocks = function.blocks();
+    let full = super::full_exec::full_at_start(&blocks);
+    for (block, full) in blocks.into_iter().zip(full) {
+        check_block(block, full, checker);
     }
     query::for_each_op(function.op, WalkOrder::PreOrder, |op| {
         check_mask_operands(op, checker)
     });
 }
 
-fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
+/// `full`: exec is every live lane at the start of `block`
+/// ([`super::full_exec`]).
+fn check_block(block: BlockRef<'_, '_>, full: bool, checker: &mut Checker) {
     for op in edit::operations(block) {
         let name = op_name(op);
         // `ub.poison` of a mask (hand-written wave-level code) lowers to a
@@ -130,13 +136,18 @@ fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
         return;
     };
     let name = op_name(terminator);
-    if terminator.successor_count() >= 2
-        && name != names::EXEC_BR_ZERO
-        && !is_marked_uniform(terminator)
+    let full_at_end = super::full_exec::full_at_end(block, full);
+    let mark = facts::uniformity_mark(terminator);
+    if terminator.successor_count() >= 2 && mark == Some(UniformityMark::Divergent) && !full_at_end
     {
         checker.error(
             terminator,
-            &format!("'{name}' in a wave-level function must be a uniform branch (marked {UNIFORM_MARK})"),
+            &format!("lane branch '{name}' (marked {DIVERGENT_MARK}) where exec may not be every live lane: a lane branch splits the warp, so every thread there must be active"),
+        );
+    } else if terminator.successor_count() >= 2 && name != names::EXEC_BR_ZERO && mark.is_none() {
+        checker.error(
+            terminator,
+            &format!("'{name}' in a wave-level function must be a uniform branch (marked {UNIFORM_MARK}) or a lane branch (marked {DIVERGENT_MARK})"),
         );
     }
     for slot in 0..terminator.successor_count() {
@@ -160,10 +171,6 @@ fn check_mask_operands(op: OperationRef<'_, '_>, checker: &mut Checker) {
             &format!("'{name}' uses a '!spmd.mask', which only spmd ops and branches may use"),
         );
     }
-}
-
-fn is_marked_uniform(op: OperationRef<'_, '_>) -> bool {
-    facts::uniformity_mark(op) == Some(UniformityMark::Uniform)
 }
 
 /// True for `!spmd.mask`.

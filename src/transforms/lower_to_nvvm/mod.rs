@@ -91,6 +91,7 @@
 pub mod carriers;
 pub mod check;
 mod emit;
+pub mod full_exec;
 pub mod guard;
 pub mod intrinsics;
 pub mod scalar_branch;
@@ -242,8 +243,9 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>)
     for block in &blocks[1..] {
         block.add_argument(bit, location);
     }
-    for block in &blocks {
-        let exec_in = if *block == entry {
+    let full = full_exec::full_at_start(&blocks);
+    for (block, full) in blocks.iter().zip(full) {
+        let exec_in = if *block == entry || full {
             lanes.running
         } else {
             block.argument(block.argument_count() - 1).unwrap().into()
@@ -338,6 +340,13 @@ fn lower_block<'c, 'a>(
             location: op.location(),
         };
         match SpmdOp::of(&op_name(op)) {
+            Some(SpmdOp::ExecWrite) if full_exec::write_kind(op) == Some(true) => {
+                state = ExecState {
+                    exec: lanes.running,
+                    is_live: true,
+                };
+                edit::erase_operation(op);
+            }
             Some(SpmdOp::BranchZero) => {
                 lower_branch_zero(&emit, lanes, state.exec, short_skips.contains(op));
                 edit::erase_operation(op);

@@ -6,6 +6,7 @@
 //! after the edit); this file holds the driver and the final clean-up.
 
 use super::*;
+use crate::ir::facts::UniformityMark;
 
 /// Applies the plan to the IR.
 pub(super) struct Lowerer<'c, 'g, 'a> {
@@ -69,6 +70,15 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 .map(|(i, p)| (p, i as i64))
                 .collect()
         };
+        let covered = {
+            let mut covered = vec![false; g.num_blocks()];
+            for branch in &branches {
+                for (b, inside) in branch.region(g).into_iter().enumerate() {
+                    covered[b] |= inside;
+                }
+            }
+            covered
+        };
         let mut parked = self.collect_parked(&branches);
         // Rejoin points: exec |= m_P, then the merges of parked arguments;
         // the values passed around see the merged arguments; then the
@@ -78,7 +88,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         let mut merges: HashMap<usize, OperationRef<'c, 'a>> = HashMap::new();
         let mut merged_arguments: HashMap<usize, Value<'c, 'a>> = HashMap::new();
         for (&p, &id) in &rejoins {
-            let (or, anchor) = self.emit_rejoin(p, id);
+            let (or, anchor) = self.emit_rejoin(p, id, !covered[p.index()]);
             rejoin_ors.insert(p, or);
             anchors.insert(p, anchor);
             for (k, merge) in self.emit_merges(p, anchor, &parked, |item| item.argument.is_some()) {
@@ -103,9 +113,14 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         }
         // Divergent branches.
         let mut parks = Vec::new();
+        let mut lanes = Vec::new();
         for lowering in lowerings {
             match lowering {
                 Lowering::SameTarget(b) => self.emit_same_target(*b),
+                Lowering::Lane(b) => {
+                    lanes.push(self.graph.terminator(*b));
+                    stats.lane_branches += 1;
+                }
                 Lowering::Park(branch) => {
                     let p = branch.primary(g);
                     parks.push((
@@ -117,12 +132,17 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 }
             }
         }
-        stats.divergent_branches = lowerings.len();
+        stats.divergent_branches = lowerings.len() - lanes.len();
         stats.rejoin_points = rejoins.len();
         stats.parked_values = parked.len();
         self.repair_ssa(&rejoins, &rejoin_ors, &parks, &parked, &merges);
         self.empty_instead_of_poison_masks();
-        self.mark_uniform(&uniform);
+        self.mark_uniformity(&uniform, UniformityMark::Uniform);
+        let lanes: Vec<OperationRef<'c, 'a>> = lanes
+            .into_iter()
+            .map(|branch| self.thread_level_branch(branch))
+            .collect();
+        self.mark_uniformity(&lanes, UniformityMark::Divergent);
         self.drop_markers_and_fold();
     }
 
@@ -142,13 +162,23 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         IntegerAttribute::new(IntegerType::new(self.context, 64).into(), id).into()
     }
 
-    pub(super) fn mark_uniform(&self, branches: &[OperationRef<'c, 'a>]) {
-        let uniform = crate::ir::facts::uniformity_attribute(
-            self.context,
-            crate::ir::facts::UniformityMark::Uniform,
-        );
+    /// A lane branch as a plain conditional branch: `spmd.flow_br` becomes
+    /// `cf.cond_br` (the Flow block's condition is per lane already).
+    fn thread_level_branch(&self, branch: OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
+        if op_name(branch) != names::FLOW_BR {
+            return branch;
+        }
+        let block = branch.block().expect("a terminator is in a block");
+        edit::replace_flow_branch(self.context, branch);
+        block.terminator().expect("the new branch ends the block")
+    }
+
+    /// Marks the branches that stay branches: scalar ones `uniform`, lane
+    /// branches `divergent`.
+    pub(super) fn mark_uniformity(&self, branches: &[OperationRef<'c, 'a>], mark: UniformityMark) {
+        let attribute = crate::ir::facts::uniformity_attribute(self.context, mark);
         for branch in branches {
-            crate::ir::facts::set_attribute(*branch, UNIFORMITY_ATTR, uniform);
+            crate::ir::facts::set_attribute(*branch, UNIFORMITY_ATTR, attribute);
         }
     }
 

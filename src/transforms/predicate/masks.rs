@@ -14,6 +14,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         &self,
         p: BlockId,
         id: i64,
+        full: bool,
     ) -> (OperationRef<'c, 'a>, Option<OperationRef<'c, 'a>>) {
         let block = self.graph.block(p);
         let at = first_non_marker(block);
@@ -47,6 +48,9 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             self.location,
         );
         write.set_discardable_attribute(REJOIN_ATTR, self.i64_attr(id));
+        if full {
+            write.set_discardable_attribute(EXEC_FULL_ATTR, Attribute::unit(self.context));
+        }
         self.insert_at(p, at, write);
         (or, at)
     }

@@ -109,11 +109,44 @@
 //! scalar branch (its condition has no active lane to come from) or a dead
 //! end.
 //!
+//! ## Lane branches
+//!
+//! Exec masks are the machine's model on AMDGPU; an NVIDIA warp diverges
+//! and reconverges by itself, and simulating that with masks costs a
+//! ballot, an `and` and a `select` per exit and per iteration where the
+//! hardware spends one branch. With `lane-branches=true` a divergent
+//! branch `B` stays a per-lane branch, marked `#spmd.uniformity<divergent>`,
+//! when
+//!
+//! * nothing in its region needs the lanes together
+//!   ([`collectives::needs_converged_lanes`]: no collective, barrier,
+//!   `activemask`, call or inline assembly; the region is what the wave
+//!   would run while lanes wait, so a loop exit's region is its loop), and
+//! * no parking region covers `B` or its region: outside every parking
+//!   region exec is every live lane (lanes leave exec only by parking, and
+//!   a wave between a parking branch and its rejoin point runs only blocks
+//!   of the branch's region), so no inactive lane can wander into the
+//!   region on a condition it never computed.
+//!
+//! Covering grows as branches stay parking, so the choice is a fixpoint
+//! ([`choose_lane_branches`]). Inside the region nothing changes: every
+//! lane runs its own thread-level path, its values flow through ordinary
+//! block arguments, and all of them meet again at the rejoin point `P`
+//! (the branch's immediate post-dominator). Exec is not written there, so
+//! it is still every live lane at `P`. A lane branch that was a
+//! `spmd.flow_br` becomes `cf.cond_br`.
+//!
+//! Independently of the option, the rejoin at a point `P` that no parking
+//! region covers carries `spmd.exec_full`: after it every live lane is
+//! active again (the wave executor checks it), which lets the NVVM lowering
+//! drop lane guards and votes from there on.
+//!
 //! ## Invariants of the output
 //!
-//! * No `spmd.flow_br`, no divergent branch: terminators are
-//!   `spmd.exec.br_zero`, `cf.br`, returns, or scalar branches marked
-//!   `#spmd.uniformity<uniform>`.
+//! * No `spmd.flow_br`; terminators are `spmd.exec.br_zero`, `cf.br`,
+//!   returns, scalar branches marked `#spmd.uniformity<uniform>`, or (with
+//!   `lane-branches=true`) lane branches marked
+//!   `#spmd.uniformity<divergent>`, only where exec is every live lane.
 //! * Every `spmd.exec.write` made here carries `spmd.park = N` (a branch
 //!   parking lanes for rejoin point `N`) or `spmd.rejoin = N` (rejoin point
 //!   `N` adding them back): the wave executor checks at each rejoin that
@@ -145,7 +178,7 @@ mod repair;
 
 use lowerer::Lowerer;
 
-use crate::ir::names;
+use crate::ir::{collectives, names};
 use crate::transforms::flow::ssa;
 use crate::transforms::{
     constants,
@@ -188,6 +221,7 @@ use std::collections::{BTreeMap, HashMap};
 pub const PARK_ATTR: &str = "spmd.park";
 /// Discardable attribute on the `spmd.exec.write` of a rejoin point.
 pub const REJOIN_ATTR: &str = "spmd.rejoin";
+pub use crate::ir::names::EXEC_FULL_ATTR;
 /// Attribute the pass puts on wave-level functions: the lanes per wave the
 /// code was lowered for (read back by the reference executor).
 pub use crate::ir::names::WAVE_SIZE_ATTR;
@@ -207,6 +241,12 @@ pub struct PredicateOptions {
     pub wave_size: u32,
     /// How divergence is computed (extra sources, argument defaults).
     pub uniformity: UniformityOptions,
+    /// Keep a divergent branch as a per-lane branch where nothing in its
+    /// region needs the lanes together (see [Lane branches](self#lane-branches)),
+    /// for targets whose hardware diverges and reconverges by itself
+    /// (NVIDIA). Default false (`lane-branches`): every divergent branch
+    /// becomes exec-mask code, as on AMDGPU.
+    pub lane_branches: bool,
 }
 
 impl Default for PredicateOptions {
@@ -215,6 +255,7 @@ impl Default for PredicateOptions {
             skip_empty_blocks: true,
             wave_size: 32,
             uniformity: UniformityOptions::default(),
+            lane_branches: false,
         }
     }
 }
@@ -240,6 +281,9 @@ pub struct PredicateStats {
     /// Mask block arguments carried as integers across `llvm` branches
     /// ([`carriers`]).
     pub mask_carriers: usize,
+    /// Divergent branches kept as per-lane branches (option
+    /// `lane-branches`).
+    pub lane_branches: usize,
 }
 
 /// Why a function cannot be lowered.
@@ -304,6 +348,8 @@ impl<'c> PredicateError<'c> {
 /// The lowering of one divergent branch, as decided on the graph.
 enum Lowering {
     Park(DivergentBranch),
+    /// Stays a per-lane branch (option `lane-branches`).
+    Lane(BlockId),
     /// Both slots go to the same block: a select of the operands.
     SameTarget(BlockId),
 }
@@ -332,6 +378,7 @@ pub fn predicate_function<'c, 'a>(
         .collect();
     check_reconverging(graph, &divergent)?;
     let lowerings = plan_function(graph, &divergent, options.skip_empty_blocks)?;
+    let lowerings = choose_lane_branches(graph, lowerings, options.lane_branches);
     let mut stats = PredicateStats::default();
     Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
     let mask = crate::ir::facts::mask_type(context);
@@ -508,6 +555,84 @@ fn plan_function<'c>(
         }
     }
     Ok(lowerings)
+}
+
+/// With `lane_branches`, turns into [`Lowering::Lane`] every parking
+/// branch whose region holds nothing that needs the lanes together
+/// ([`collectives::needs_converged_lanes`]) and which no parking region
+/// covers (branch and region alike): parking regions are where exec may be
+/// partial, and a lane branch needs every live lane active (see the module
+/// docs). Covering can only grow as branches stay parking, so the choice
+/// is a fixpoint.
+fn choose_lane_branches(
+    graph: &RegionGraph<'_, '_>,
+    lowerings: Vec<Lowering>,
+    lane_branches: bool,
+) -> Vec<Lowering> {
+    if !lane_branches {
+        return lowerings;
+    }
+    let g = graph.graph();
+    let converged: Vec<bool> = (0..g.num_blocks())
+        .map(|b| {
+            edit::operations(graph.block(BlockId::new(b)))
+                .into_iter()
+                .any(collectives::needs_converged_lanes)
+        })
+        .collect();
+    let regions: Vec<Option<Vec<bool>>> = lowerings
+        .iter()
+        .map(|lowering| match lowering {
+            Lowering::Park(branch) => Some(branch.region(g)),
+            _ => None,
+        })
+        .collect();
+    let mut parking: Vec<bool> = regions
+        .iter()
+        .map(|region| {
+            region
+                .as_ref()
+                .is_some_and(|region| (0..region.len()).any(|b| region[b] && converged[b]))
+        })
+        .collect();
+    loop {
+        let covered = covered_blocks(g.num_blocks(), &regions, &parking);
+        let mut changed = false;
+        for (index, lowering) in lowerings.iter().enumerate() {
+            let (Lowering::Park(branch), Some(region)) = (lowering, &regions[index]) else {
+                continue;
+            };
+            if !parking[index]
+                && (covered[branch.block.index()]
+                    || (0..region.len()).any(|b| region[b] && covered[b]))
+            {
+                parking[index] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    lowerings
+        .into_iter()
+        .zip(parking)
+        .map(|(lowering, parks)| match lowering {
+            Lowering::Park(branch) if !parks => Lowering::Lane(branch.block),
+            other => other,
+        })
+        .collect()
+}
+
+/// The blocks in the region of some branch marked in `parking`.
+fn covered_blocks(num_blocks: usize, regions: &[Option<Vec<bool>>], parking: &[bool]) -> Vec<bool> {
+    let mut covered = vec![false; num_blocks];
+    for (region, _) in regions.iter().zip(parking).filter(|(_, &parks)| parks) {
+        for (b, inside) in region.iter().flatten().enumerate() {
+            covered[b] |= *inside;
+        }
+    }
+    covered
 }
 
 /// The first operation of `block` that is not a reconvergence tail marker

@@ -32,6 +32,14 @@ impl DivergentBranch {
     pub fn primary<G: Graph + ?Sized>(&self, graph: &G) -> BlockId {
         graph.successors(self.block)[self.primary_slot]
     }
+
+    /// The branch's region: the blocks reachable from the other successor
+    /// without passing the rejoin point (what the wave runs while lanes
+    /// wait for it), by block index.
+    pub fn region<G: Graph + ?Sized>(&self, graph: &G) -> Vec<bool> {
+        let secondary = graph.successors(self.block)[1 - self.primary_slot];
+        reachable_avoiding(graph, secondary, self.primary(graph), false)
+    }
 }
 
 /// Why a divergent branch cannot be lowered.

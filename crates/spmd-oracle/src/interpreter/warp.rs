@@ -18,13 +18,16 @@
 //! warp never diverges, except around the per-thread guards of side effects
 //! and of collectives with an explicit member mask (`scf.if` on the
 //! thread's exec bit, which `convert-scf-to-cf` turns into a branch around
-//! the guarded ops). So, at a terminator with two or more successors:
+//! the guarded ops) and at lane branches (divergent branches kept over
+//! code that needs no converged lanes). So, at a terminator with two or
+//! more successors:
 //!
 //! * if every executing lane picks the same block, the warp goes there
 //!   (each lane binds its own block arguments);
 //! * otherwise, if the terminator is a *lane guard* (its immediate
 //!   post-dominator `p` is a block of the function and the blocks between
-//!   them form no cycle and hold no barrier, see `program::lane_guards`),
+//!   them hold no barrier, see `program::lane_guards`; a lane branch of
+//!   `--spmd-predicate=lane-branches=true` around a loop is one),
 //!   the warp splits: the lanes of each successor run, one group after the
 //!   other (in successor order), up to `p`, where the warp is whole again
 //!   (a reconvergence stack, as in pre-Volta hardware). A collective inside

@@ -18,9 +18,18 @@
 //!   `cf.cond_br`/`cf.switch` takes its condition from the active lanes,
 //!   which must all agree (an error otherwise, or if no lane is active);
 //!   `spmd.flow_br` is an error; a return must be taken with every lane.
+//! * A *lane branch* (a conditional branch marked
+//!   `#spmd.uniformity<divergent>`, kept by
+//!   `--spmd-predicate=lane-branches=true` over code that needs no
+//!   converged lanes) is taken by each lane on its own: if the lanes
+//!   disagree, each runs alone, with thread-level semantics, up to the
+//!   branch's immediate post-dominator, where the wave goes on. It needs
+//!   every lane active and no wave-level operation before the join.
 //!
 //! ## Checks
 //!
+//! * **Full exec**: an `spmd.exec.write {spmd.exec_full}` must make every
+//!   lane of the wave active ([`WaveError::NotFull`]).
 //! * **Reconvergence**: an `spmd.exec.write {spmd.park = N}` records the
 //!   lanes active at the parking branch; the next `spmd.exec.write
 //!   {spmd.rejoin = N}` must leave every one of them active
@@ -32,7 +41,7 @@
 //!   [`Memory`], shows that no lane runs a side effect
 //!   with its exec bit off.
 
-use super::{Executor, Frame, GridDims, Position, ThreadId, ThreadState};
+use super::{Executor, Flow, Frame, GridDims, Position, ThreadId, ThreadState};
 use crate::error::ExecError;
 use crate::memory::Memory;
 use crate::program::{Function, OpKind, TerminatorKind, WaveOp};
@@ -70,6 +79,11 @@ pub enum WaveError {
     NotWaveLevel { block: usize, op: String },
     /// The wave returned with lanes missing.
     ReturnedPartially { exec: u64, all: u64 },
+    /// An `spmd.exec.write {spmd.exec_full}` left lanes inactive.
+    NotFull { block: usize, exec: u64, all: u64 },
+    /// A lane branch (`#spmd.uniformity<divergent>`) split a wave whose
+    /// exec is partial, or whose lanes do not meet again at a block.
+    LaneBranch { block: usize, reason: &'static str },
     /// Too many blocks.
     OutOfFuel,
     /// A wave of `lanes` lanes: none, more than the 64 an exec mask holds,
@@ -100,6 +114,13 @@ impl fmt::Display for WaveError {
                 f,
                 "the wave returned with exec {exec:#x} instead of {all:#x}"
             ),
+            Self::NotFull { block, exec, all } => write!(
+                f,
+                "spmd.exec_full in block {block} with exec {exec:#x} instead of {all:#x}"
+            ),
+            Self::LaneBranch { block, reason } => {
+                write!(f, "lane branch in block {block}: {reason}")
+            }
             Self::OutOfFuel => write!(f, "the wave ran out of fuel"),
             Self::BadWaveSize {
                 lanes,
@@ -206,7 +227,9 @@ impl Executor {
             }
         }
         let mut block = 0;
-        for _ in 0..fuel {
+        let mut fuel = fuel;
+        while fuel > 0 {
+            fuel -= 1;
             let visit = wave.frames[0].enter(block);
             for frame in &mut wave.frames[1..] {
                 frame.enter(block);
@@ -223,12 +246,114 @@ impl Executor {
             for op in &function.blocks[block].ops {
                 self.wave_op(op, at, &mut wave)?;
             }
+            if let Some(join) = self.split_at_lane_branch(at, &mut wave, &mut fuel)? {
+                block = join;
+                continue;
+            }
             match wave_terminator(function, block, &mut wave)? {
                 Some(next) => block = next,
                 None => return Ok(wave.run),
             }
         }
         Err(WaveError::OutOfFuel)
+    }
+
+    /// A lane branch whose lanes disagree: each lane runs on its own, as
+    /// its thread would, from its successor up to the branch's immediate
+    /// post-dominator, where the wave goes on (`Some(join)`). `None` when
+    /// the terminator is no lane branch or every lane agrees (the wave
+    /// takes it as a scalar branch). A lane branch needs every lane active
+    /// (`--spmd-predicate` keeps one only where exec is full), a join
+    /// block, and no wave-level operation before the join.
+    fn split_at_lane_branch(
+        &self,
+        at: Position,
+        wave: &mut Wave,
+        fuel: &mut u64,
+    ) -> Result<Option<usize>, WaveError> {
+        let terminator = &at.function.blocks[at.block].terminator;
+        if !terminator.lane_branch {
+            return Ok(None);
+        }
+        let choices = lane_choices(terminator, at.block, wave)?;
+        if choices.iter().all(|&choice| choice == choices[0]) {
+            return Ok(None);
+        }
+        let fail = |reason| WaveError::LaneBranch {
+            block: at.block,
+            reason,
+        };
+        if wave.exec != wave.all {
+            return Err(fail("exec is not every lane"));
+        }
+        let join = at.function.post_dominators[at.block]
+            .filter(|&join| join < at.function.blocks.len())
+            .ok_or_else(|| fail("its lanes never meet again at one block"))?;
+        for lane in 0..wave.frames.len() {
+            self.run_lane_until(at, lane, join, wave, fuel)?;
+        }
+        Ok(Some(join))
+    }
+
+    /// Runs lane `lane` alone from the terminator of `at`'s block up to
+    /// block `join` (its own block arguments bound on the way), recording
+    /// the blocks it enters.
+    fn run_lane_until(
+        &self,
+        at: Position,
+        lane: usize,
+        join: usize,
+        wave: &mut Wave,
+        fuel: &mut u64,
+    ) -> Result<(), WaveError> {
+        let mut tracer = NoTrace;
+        let mut state = ThreadState {
+            id: wave.ids[lane],
+            linear: wave.ids[lane].global_linear(&wave.dims),
+            dims: wave.dims,
+            memory: wave.memory,
+            tracer: &mut tracer,
+            fuel: u64::MAX,
+            blocks_executed: 0,
+            call_stack: Vec::new(),
+        };
+        let frame = &mut wave.frames[lane];
+        let lane_error = |error| WaveError::Lane { lane, error };
+        let mut here = at;
+        loop {
+            let next = match self
+                .terminate(here, frame, &mut state)
+                .map_err(lane_error)?
+            {
+                Flow::Goto(next) => next,
+                Flow::Return(_) => {
+                    return Err(WaveError::LaneBranch {
+                        block: here.block,
+                        reason: "a lane returned before the join",
+                    })
+                }
+            };
+            if next == join {
+                return Ok(());
+            }
+            *fuel = fuel.checked_sub(1).ok_or(WaveError::OutOfFuel)?;
+            wave.run.blocks[lane].push(next);
+            here = Position {
+                block: next,
+                visit: frame.enter(next),
+                ..here
+            };
+            for op in &here.function.blocks[next].ops {
+                if matches!(op.kind, OpKind::Wave(_)) {
+                    return Err(WaveError::LaneBranch {
+                        block: next,
+                        reason: "a wave-level operation before the join",
+                    });
+                }
+                self.execute(op, here, frame, &mut state)
+                    .map_err(lane_error)?;
+            }
+        }
     }
 
     /// One operation for the whole wave.
@@ -295,8 +420,15 @@ fn wave_mask_op(
         WaveOp::AndNot => operand(wave, 0) & !operand(wave, 1),
         WaveOp::Or => operand(wave, 0) | operand(wave, 1),
         WaveOp::Ballot => ballot(op, site, wave)?,
-        WaveOp::ExecWrite { park, rejoin } => {
+        WaveOp::ExecWrite { park, rejoin, full } => {
             let new = operand(wave, 0) & wave.all;
+            if *full && new != wave.all {
+                return Err(WaveError::NotFull {
+                    block,
+                    exec: new,
+                    all: wave.all,
+                });
+            }
             if let Some(id) = park {
                 *wave.parked.entry(*id).or_default() |= wave.exec;
             }
@@ -434,6 +566,25 @@ fn wave_terminator(
         }
     }
     Ok(Some(successor.block))
+}
+
+/// Each lane's successor slot at a lane branch (all lanes are active).
+fn lane_choices(
+    terminator: &crate::program::Terminator,
+    block: usize,
+    wave: &Wave,
+) -> Result<Vec<usize>, WaveError> {
+    (0..wave.frames.len())
+        .map(
+            |lane| match wave.frames[lane].slots[terminator.operands[0] as usize] {
+                Some(Value::Int(bit)) if bit.width() == 1 => Ok(usize::from(!bit.is_true())),
+                _ => Err(WaveError::LaneBranch {
+                    block,
+                    reason: "a lane's condition is not a defined i1",
+                }),
+            },
+        )
+        .collect()
 }
 
 /// The successor every active lane of a scalar branch agrees on.

@@ -158,10 +158,21 @@ pub const NVVM_PIPELINE: &str = "builtin.module(spmd-gpu-to-nvvm)";
 /// Parses `text` and runs [`NVVM_PIPELINE`] on it; panics if the output
 /// does not verify.
 pub fn lower_to_nvvm<'c>(context: &'c Context, text: &str) -> Module<'c> {
+    lower_to_nvvm_with(context, text, true)
+}
+
+/// [`lower_to_nvvm`] with the pipeline's `lane-branches` option: `false`
+/// predicates every divergent branch with exec masks (the AMDGPU model).
+pub fn lower_to_nvvm_with<'c>(context: &'c Context, text: &str, lane_branches: bool) -> Module<'c> {
     // The pipeline's upstream conversions are looked up by name.
     melior::utility::register_all_passes();
     let mut lowered = parse(context, text);
-    run_pipeline(context, &mut lowered, NVVM_PIPELINE);
+    let pipeline = if lane_branches {
+        NVVM_PIPELINE.to_string()
+    } else {
+        "builtin.module(spmd-gpu-to-nvvm{lane-branches=false})".to_string()
+    };
+    run_pipeline(context, &mut lowered, &pipeline);
     assert!(lowered.as_operation().verify(), "invalid NVVM output");
     lowered
 }

@@ -1041,7 +1041,9 @@ fn exec_warp_lane_guards_reconverge_and_other_divergence_is_an_error() {
         }
         other => panic!("expected WarpDiverged, got {other:?}"),
     }
-    // Neither is a divergent loop (the region back to the branch is a cycle).
+    // A divergent loop is a lane guard too (a lane branch of
+    // `--spmd-predicate=lane-branches=true`): the lanes leave one by one
+    // and the warp is whole again at the exit.
     let loop_source = "llvm.func @k(%n: i32) {
       %tid = nvvm.read.ptx.sreg.tid.x : i32
       %zero = llvm.mlir.constant(0 : i32) : i32
@@ -1056,11 +1058,9 @@ fn exec_warp_lane_guards_reconverge_and_other_divergence_is_an_error() {
     ^exit:
       llvm.return
     }";
-    assert!(matches!(
-        run_cta(loop_source, 32, &[Value::i32(0)], &mut memory),
-        Err(WarpError::WarpDiverged { block: 1, .. })
-    ));
-    // Lanes returning apart are not either.
+    let looped = run_cta(loop_source, 32, &[Value::i32(0)], &mut memory);
+    assert!(looped.is_ok(), "{looped:?}");
+    // Lanes returning apart are not.
     let early_exit = "llvm.func @k(%n: i32) {
       %tid = nvvm.read.ptx.sreg.tid.x : i32
       %low = llvm.icmp \"ult\" %tid, %n : i32

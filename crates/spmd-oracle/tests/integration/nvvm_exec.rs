@@ -3,6 +3,12 @@
 //! upstream conversions), executed as LLVM+NVVM code in lockstep warps,
 //! against the thread-level run of the original kernel.
 //!
+//! Even seeds run the pipeline as it is by default, with divergent branches
+//! over code that needs no converged lanes kept as per-lane branches
+//! (`lane-branches=true`: the warp splits there and meets again at the
+//! branch's immediate post-dominator); odd seeds predicate every divergent
+//! branch (`lane-branches=false`).
+//!
 //! Both front doors are checked: the `gpu.func` rendering of each kernel
 //! (the lowered kernel is the `llvm.func` inside the `gpu.module`, its
 //! memref arguments expanded to descriptors) and the LLVM-dialect rendering
@@ -43,7 +49,7 @@
 //! `SPMD_NVVM_EXEC_SEEDS=<n>` sets the seeds per shape class (default
 //! [`DEFAULT_SEEDS`]); the counts are printed at the end.
 
-use crate::common::{context, lower_to_nvvm, parse, Form};
+use crate::common::{context, lower_to_nvvm, lower_to_nvvm_with, parse, Form};
 use spmd_oracle::{
     ElementType, Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, RandomKernel,
     ThreadId, Value, VotePoison, WarpError, WarpStats,
@@ -144,10 +150,11 @@ fn check_kernel(
     context: &melior::Context,
     kernel: &RandomKernel,
     form: Form,
+    lane_branches: bool,
     stats: &mut WarpStats,
 ) -> Result<usize, String> {
     let original = parse(context, form.text(kernel));
-    let lowered = lower_to_nvvm(context, form.text(kernel));
+    let lowered = lower_to_nvvm_with(context, form.text(kernel), lane_branches);
     let thread_level = Executor::new(&original);
     let warp_level = Executor::new(&lowered).with_vote_poison(VotePoison::Poison);
     let mut runs = 0;
@@ -173,15 +180,18 @@ fn nvvm_lockstep_execution_matches_thread_level_on_random_kernels() {
     for seed in 0..seeds_per_class() {
         for (class, shape) in KernelShape::classes(3 + (seed as usize * 7) % 24) {
             let kernel = RandomKernel::build(seed * 37 + 11, &shape);
+            // Even seeds keep lane branches (the pipeline's default), odd
+            // ones predicate every divergent branch.
+            let lane_branches = seed % 2 == 0;
             for form in [Form::Gpu, Form::Llvm] {
-                match check_kernel(&context, &kernel, form, &mut stats) {
+                match check_kernel(&context, &kernel, form, lane_branches, &mut stats) {
                     Ok(count) => runs += count,
                     Err(message) => {
                         if std::env::var_os("SPMD_NVVM_EXEC_DUMP").is_some() {
                             eprintln!("{class} seed {seed}: {message}\n{}", form.text(&kernel));
                         }
                         failures.push(format!(
-                            "{class} seed {seed} (kernel seed {}): {message}",
+                            "{class} seed {seed} (kernel seed {}, lane-branches={lane_branches}): {message}",
                             kernel.seed
                         ));
                     }

@@ -4,7 +4,9 @@
 //! Each random kernel of every class is made reconverging by
 //! `spmd-reconverge` (each ordering) or `spmd-structurize{irreducible=fix}`,
 //! then lowered by `spmd-predicate` with both values of
-//! `skip-empty-blocks`. The reconverged thread-level function runs on 64
+//! `skip-empty-blocks`, and with `lane-branches=true` (divergent branches
+//! over code that needs no converged lanes stay per-lane branches, which
+//! the wave executor runs lane by lane up to the join). The reconverged thread-level function runs on 64
 //! threads, the wave-level one on 2 waves of 32 lanes (lane `l` of wave `w`
 //! is thread `32 w + l`; and, lowered with `wave-size=64`, on one wave of
 //! 64 lanes), for several `%n`, and:
@@ -15,7 +17,8 @@
 //!   order (so no lane runs anything, side effects included, with its exec
 //!   bit off);
 //! * at every rejoin point, every lane that diverged towards it is active
-//!   again (checked inside [`Executor::run_wave`]).
+//!   again, and after every rejoin marked `spmd.exec_full` every lane is
+//!   (checked inside [`Executor::run_wave`]).
 //!
 //! `SPMD_PREDICATE_SEEDS=<n>` raises the seeds per class (default 6).
 
@@ -130,6 +133,7 @@ fn predicate_matches_thread_level_execution_on_random_kernels() {
     let context = context();
     let mut checked = 0;
     let mut rejoins = 0;
+    let mut lane_branch_kernels = 0;
     let mut failures = Vec::new();
     for seed in 0..seeds_per_class() {
         for (class, shape) in KernelShape::classes(3 + (seed as usize * 5) % 20) {
@@ -153,20 +157,34 @@ fn predicate_matches_thread_level_execution_on_random_kernels() {
                     .iter()
                     .map(|&n| run_threads(&thread_executor, kernel.out_len(THREADS), n))
                     .collect();
-                for (skip, wave) in [(true, WAVE), (false, WAVE), (true, 2 * WAVE)] {
+                for (skip, wave, lanes) in [
+                    (true, WAVE, false),
+                    (false, WAVE, false),
+                    (true, 2 * WAVE, false),
+                    (true, WAVE, true),
+                ] {
                     let mut wave_level = parse(&context, &thread_level.as_operation().to_string());
-                    let pass =
-                        format!("spmd-predicate{{skip-empty-blocks={skip} wave-size={wave}}}");
+                    let pass = format!(
+                        "spmd-predicate{{skip-empty-blocks={skip} wave-size={wave} lane-branches={lanes}}}"
+                    );
                     run_pipeline(
                         &context,
                         &mut wave_level,
                         &format!("builtin.module({pass})"),
                     );
                     assert!(wave_level.as_operation().verify(), "invalid wave-level IR");
+                    if lanes
+                        && wave_level
+                            .as_operation()
+                            .to_string()
+                            .contains("spmd.uniformity<divergent>")
+                    {
+                        lane_branch_kernels += 1;
+                    }
                     let executor = Executor::new(&wave_level);
                     for (threads, n) in runs.iter().zip([0, 9, 40]) {
                         let what =
-                            format!("{class} seed {seed} {producer} skip={skip} wave={wave} n={n}");
+                            format!("{class} seed {seed} {producer} skip={skip} wave={wave} lanes={lanes} n={n}");
                         let outcome = run_waves(&executor, kernel.out_len(THREADS), n, wave)
                             .map_err(|e| e.to_string())
                             .and_then(|(waves, memory)| {
@@ -195,8 +213,11 @@ fn predicate_matches_thread_level_execution_on_random_kernels() {
         failures.len(),
         failures.join("\n")
     );
-    eprintln!("predicate: {checked} runs, {rejoins} rejoins checked");
-    assert!(checked >= 6 * 4 * 2 * 3 * 3 || seeds_per_class() < 6);
+    eprintln!(
+        "predicate: {checked} runs, {rejoins} rejoins checked, {lane_branch_kernels} kernels with lane branches"
+    );
+    assert!(lane_branch_kernels > 0, "no kernel kept a lane branch");
+    assert!(checked >= 6 * 4 * 2 * 4 * 3 || seeds_per_class() < 6);
     assert!(rejoins > 0, "no rejoin point was ever checked");
 }
 
