@@ -46,14 +46,15 @@ gpu.module @m {
 // -----
 
 // In wave-level code every conditional branch must be uniform, or a lane
-// branch where every live lane is active: an unmarked one, or a lane branch
-// after exec was narrowed, would split the warp, and the masks would lie.
+// branch that only active threads can take into its region: an unmarked
+// one, or a lane branch after exec was narrowed whose condition is not
+// gated by exec, would split the warp, and the masks would lie.
 gpu.module @m {
   gpu.func @divergent(%c: i1, %d: i1) kernel {
     %e = spmd.exec.read : !spmd.mask
     %p = spmd.ballot %c : !spmd.mask
     spmd.exec.write %p : !spmd.mask
-    // expected-error @+1 {{lane branch 'cf.cond_br' (marked #spmd.uniformity<divergent>) where exec may not be every live lane: a lane branch splits the warp, so every thread there must be active}}
+    // expected-error @+1 {{lane branch 'cf.cond_br' (marked #spmd.uniformity<divergent>) where exec may be partial, and a thread that is not active could enter its region}}
     cf.cond_br %c, ^a, ^b {spmd.uniformity = #spmd.uniformity<divergent>}
   ^a:
     // expected-error @+1 {{'cf.cond_br' in a wave-level function must be a uniform branch (marked #spmd.uniformity<uniform>) or a lane branch (marked #spmd.uniformity<divergent>)}}

@@ -109,3 +109,60 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// Inside a parking region (the early return's, which holds a shuffle) exec
+// may be partial. The loop still becomes a lane region: its entry edge
+// gets a gate that sends threads that are not active to the loop's exit
+// (the rejoin point), with ub.poison for what the loop would have
+// defined; inside, every thread is active, so the NVVM form has no vote,
+// no guard and no gate on the loop's own exit.
+// CHECK-LABEL: gpu.func @gated_loop
+// CHECK:       spmd.exec.write %{{.*}} {spmd.park = 0 : i64}
+// CHECK:       ^[[GATE:bb[0-9]+]](%[[K0:.*]]: i32, %[[S0:.*]]: i32):
+// CHECK-NEXT:  %[[EXEC:.*]] = spmd.exec.read
+// CHECK-NEXT:  %[[FALSE:.*]] = arith.constant false
+// CHECK-NEXT:  %[[ACTIVE:.*]] = spmd.mask.select %[[EXEC]], %true, %[[FALSE]] : i1
+// CHECK-NEXT:  cf.cond_br %[[ACTIVE]], ^[[HEAD:bb[0-9]+]](%[[K0]], %[[S0]] : i32, i32), ^[[DONE:bb[0-9]+]](%{{.*}} : i32) {spmd.uniformity = #divergent}
+// CHECK:       ^[[HEAD]](%[[K:.*]]: i32, %[[S:.*]]: i32):
+// CHECK-NEXT:  %[[MORE:.*]] = arith.cmpi slt, %[[K]], %arg1
+// CHECK-NEXT:  cf.cond_br %[[MORE]], ^{{bb[0-9]+}}, ^[[DONE]](%[[S]] : i32) {spmd.uniformity = #divergent}
+// CHECK:       ^[[DONE]](%[[SUM:.*]]: i32):
+// CHECK-NEXT:  gpu.shuffle xor %[[SUM]]
+// NVVM-LABEL: gpu.func @gated_loop
+// NVVM:       %[[GATED:.*]] = arith.select %{{.*}}, %{{.*}}, %false : i1
+// NVVM-NEXT:  cf.cond_br %[[GATED]]
+// NVVM:       ^{{bb[0-9]+}}(%[[K:.*]]: i32, %{{.*}}: i32, %{{.*}}: i1):
+// NVVM-NEXT:  %[[MORE:.*]] = arith.cmpi slt, %[[K]], %arg1
+// NVVM-NEXT:  cf.cond_br %[[MORE]]
+// NVVM-NOT:   nvvm.vote
+// NVVM:       scf.if
+// NVVM-NEXT:  gpu.shuffle
+gpu.module @m {
+  gpu.func @gated_loop(%buf: memref<64xi32>, %n: i32) kernel {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %tid = gpu.thread_id x
+    %t = arith.index_cast %tid : index to i32
+    %out = arith.cmpi sge, %t, %n : i32
+    cf.cond_br %out, ^exit, ^work
+  ^work:
+    cf.br ^head(%t, %c0 : i32, i32)
+  ^head(%k: i32, %s: i32):
+    %more = arith.cmpi slt, %k, %n : i32
+    cf.cond_br %more, ^body, ^done
+  ^body:
+    %s2 = arith.addi %s, %k : i32
+    %k2 = arith.addi %k, %c32 : i32
+    cf.br ^head(%k2, %s2 : i32, i32)
+  ^done:
+    %r, %ok = gpu.shuffle xor %s, %c1, %c32 : i32
+    %i = arith.index_cast %t : i32 to index
+    memref.store %r, %buf[%i] : memref<64xi32>
+    cf.br ^exit
+  ^exit:
+    gpu.return
+  }
+}

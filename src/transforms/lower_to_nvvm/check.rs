@@ -5,11 +5,7 @@
 use super::{SpmdOp, WaveFunction};
 use crate::ir::names;
 use crate::{
-    ir::{
-        diagnostics, edit,
-        facts::{self, UniformityMark},
-        query,
-    },
+    ir::{diagnostics, edit, facts, query},
     transforms::prepare::op_name,
 };
 use melior::ir::{
@@ -106,17 +102,22 @@ pub fn check_function(function: &WaveFunction<'_, '_>, checker: &mut Checker) {
     }
     let blocks = function.blocks();
     let full = super::full_exec::full_at_start(&blocks);
-    for (block, full) in blocks.into_iter().zip(full) {
-        check_block(block, full, checker);
+    let lane_regions = super::full_exec::lane_regions(&blocks, &full);
+    for branch in lane_regions.ungated {
+        checker.error(
+            branch,
+            &format!("lane branch '{}' (marked {DIVERGENT_MARK}) where exec may be partial, and a thread that is not active could enter its region: its condition must be 'spmd.mask.select' on 'spmd.exec.read' (toward the rejoin point otherwise), and every edge into the region from where exec may be partial must leave such a gate", op_name(branch)),
+        );
+    }
+    for block in blocks {
+        check_block(block, checker);
     }
     query::for_each_op(function.op, WalkOrder::PreOrder, |op| {
         check_mask_operands(op, checker)
     });
 }
 
-/// `full`: exec is every live lane at the start of `block`
-/// ([`super::full_exec`]).
-fn check_block(block: BlockRef<'_, '_>, full: bool, checker: &mut Checker) {
+fn check_block(block: BlockRef<'_, '_>, checker: &mut Checker) {
     for op in edit::operations(block) {
         let name = op_name(op);
         // `ub.poison` of a mask (hand-written wave-level code) lowers to a
@@ -136,15 +137,8 @@ fn check_block(block: BlockRef<'_, '_>, full: bool, checker: &mut Checker) {
         return;
     };
     let name = op_name(terminator);
-    let full_at_end = super::full_exec::full_at_end(block, full);
     let mark = facts::uniformity_mark(terminator);
-    if terminator.successor_count() >= 2 && mark == Some(UniformityMark::Divergent) && !full_at_end
-    {
-        checker.error(
-            terminator,
-            &format!("lane branch '{name}' (marked {DIVERGENT_MARK}) where exec may not be every live lane: a lane branch splits the warp, so every thread there must be active"),
-        );
-    } else if terminator.successor_count() >= 2 && name != names::EXEC_BR_ZERO && mark.is_none() {
+    if terminator.successor_count() >= 2 && name != names::EXEC_BR_ZERO && mark.is_none() {
         checker.error(
             terminator,
             &format!("'{name}' in a wave-level function must be a uniform branch (marked {UNIFORM_MARK}) or a lane branch (marked {DIVERGENT_MARK})"),

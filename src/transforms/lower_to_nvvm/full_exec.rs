@@ -13,8 +13,18 @@
 //! and at another block when it is true at the end of every predecessor).
 //! Blocks no edge reaches count as full; they never run.
 
-use crate::ir::{edit, names::EXEC_FULL_ATTR};
-use crate::transforms::prepare::op_name;
+use crate::analysis::{
+    cfg::{BlockId, Graph},
+    reconverging::ExitPostDominance,
+};
+use crate::ir::{
+    edit,
+    facts::{self, UniformityMark},
+    names::{self, EXEC_FULL_ATTR},
+    region_graph::RegionGraph,
+};
+use crate::transforms::predicate::plan::reachable_avoiding;
+use crate::transforms::prepare::{is_function_exit, op_name};
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef};
 
 use super::SpmdOp;
@@ -72,4 +82,103 @@ pub fn full_at_start(blocks: &[BlockRef<'_, '_>]) -> Vec<bool> {
         }
     }
     full
+}
+
+/// The blocks where every running thread is active because a lane branch
+/// brought it there, and the lane branches whose gating cannot be
+/// confirmed.
+pub struct LaneRegions<'c, 'a> {
+    /// Per block of the body: it lies in the region of a lane branch (the
+    /// blocks reachable from its other successor before its rejoin point).
+    pub inside: Vec<bool>,
+    /// Lane branches where exec may be partial and a thread that is not
+    /// active could enter the region: the condition is not
+    /// `spmd.mask.select exec, c, ..`, or an edge into the region comes
+    /// from a block where exec may be partial that is no such gate.
+    pub ungated: Vec<OperationRef<'c, 'a>>,
+}
+
+/// Finds the lane branches of `blocks` (the body, entry first; terminators
+/// marked `#spmd.uniformity<divergent>` with two successors) and their
+/// regions; `full` is [`full_at_start`] of the same blocks.
+pub fn lane_regions<'c, 'a>(blocks: &[BlockRef<'c, 'a>], full: &[bool]) -> LaneRegions<'c, 'a> {
+    let mut result = LaneRegions {
+        inside: vec![false; blocks.len()],
+        ungated: Vec::new(),
+    };
+    let Some(region) = blocks.first().and_then(|entry| entry.parent_region()) else {
+        return result;
+    };
+    let Ok(graph) = RegionGraph::snapshot(region) else {
+        return result;
+    };
+    if graph.num_blocks() != blocks.len() {
+        return result;
+    }
+    let g = graph.graph();
+    let post_dominance = ExitPostDominance::new(g, &|b| is_function_exit(graph.terminator(b)));
+    let lanes: Vec<(BlockId, Vec<bool>)> = (0..g.num_blocks())
+        .map(BlockId::new)
+        .filter(|&b| is_lane_branch(graph.terminator(b)))
+        .filter_map(|b| {
+            let successors = g.successors(b);
+            let primary = (0..2).find(|&slot| {
+                successors[slot] != b && post_dominance.post_dominates(g, successors[slot], b)
+            })?;
+            let other = successors[1 - primary];
+            Some((b, reachable_avoiding(g, other, successors[primary], false)))
+        })
+        .collect();
+    // Block ids of the snapshot follow region order, as `blocks` does
+    // (same count, checked above).
+    for (_, inside) in &lanes {
+        for (b, &is_inside) in inside.iter().enumerate() {
+            result.inside[b] |= is_inside;
+        }
+    }
+    let exposed =
+        |b: BlockId| !result.inside[b.index()] && !full_at_end(graph.block(b), full[b.index()]);
+    for (branch, inside) in &lanes {
+        let terminator = graph.terminator(*branch);
+        let entries_gated = (0..g.num_blocks()).map(BlockId::new).all(|from| {
+            from == *branch
+                || inside[from.index()]
+                || !exposed(from)
+                || !g.successors(from).iter().any(|to| inside[to.index()])
+                || is_gated(graph.terminator(from))
+        });
+        if (exposed(*branch) && !is_gated(terminator)) || !entries_gated {
+            result.ungated.push(terminator);
+        }
+    }
+    result
+}
+
+/// A conditional branch marked `#spmd.uniformity<divergent>`.
+pub fn is_lane_branch(terminator: OperationRef<'_, '_>) -> bool {
+    terminator.successor_count() == 2
+        && facts::uniformity_mark(terminator) == Some(UniformityMark::Divergent)
+}
+
+/// A lane branch whose condition is `spmd.mask.select %exec, ..` on an
+/// `spmd.exec.read` of its own block with no exec write after it: threads
+/// that are not active take the other operand.
+fn is_gated(terminator: OperationRef<'_, '_>) -> bool {
+    if !is_lane_branch(terminator) {
+        return false;
+    }
+    let Some(select) = terminator.operand(0).ok().and_then(edit::defining_op) else {
+        return false;
+    };
+    let Some(read) = select.operand(0).ok().and_then(edit::defining_op) else {
+        return false;
+    };
+    let block = terminator.block();
+    op_name(select) == names::MASK_SELECT
+        && SpmdOp::of(&op_name(read)) == Some(SpmdOp::ExecRead)
+        && read.block() == block
+        && !edit::operations(block.expect("a terminator is in a block"))
+            .into_iter()
+            .skip_while(|op| *op != read)
+            .any(|op| write_kind(op).is_some())
 }

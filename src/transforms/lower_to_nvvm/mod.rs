@@ -244,8 +244,11 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>)
         block.add_argument(bit, location);
     }
     let full = full_exec::full_at_start(&blocks);
-    for (block, full) in blocks.iter().zip(full) {
-        let exec_in = if *block == entry || full {
+    // Every thread in a lane region is active (its entries are gated).
+    let lane_regions = full_exec::lane_regions(&blocks, &full);
+    let all_active = full.iter().zip(&lane_regions.inside).map(|(&f, &l)| f || l);
+    for (block, all_active) in blocks.iter().zip(all_active.collect::<Vec<_>>()) {
+        let exec_in = if *block == entry || all_active {
             lanes.running
         } else {
             block.argument(block.argument_count() - 1).unwrap().into()
@@ -354,7 +357,10 @@ fn lower_block<'c, 'a>(
             Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, &mut state, kind),
             Some(_) => {}
             None if op.next_in_block().is_none() => {
-                if lanes.guards && !state.is_live {
+                // A lane branch is each thread's own decision (threads that
+                // are not active were sent to the rejoin point by its
+                // gated condition), never a vote.
+                if lanes.guards && !state.is_live && !full_exec::is_lane_branch(op) {
                     scalar_branch::decide_by_active_lanes(&emit, lanes, &state, invariant);
                 }
                 forward_exec(op, state.exec)

@@ -117,8 +117,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         for lowering in lowerings {
             match lowering {
                 Lowering::SameTarget(b) => self.emit_same_target(*b),
-                Lowering::Lane(b) => {
-                    lanes.push(self.graph.terminator(*b));
+                Lowering::Lane { branch, gated } => {
+                    if *gated {
+                        self.gate_condition(branch);
+                    }
+                    lanes.push(self.graph.terminator(branch.block));
                     stats.lane_branches += 1;
                 }
                 Lowering::Park(branch) => {
@@ -160,6 +163,44 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
 
     pub(super) fn i64_attr(&self, id: i64) -> Attribute<'c> {
         IntegerAttribute::new(IntegerType::new(self.context, 64).into(), id).into()
+    }
+
+    /// Gates the condition `c` of a lane branch where exec may be partial:
+    /// `spmd.mask.select exec, c, toward-rejoin`, so that a lane that is
+    /// not active goes straight to the rejoin point.
+    fn gate_condition(&self, branch: &DivergentBranch) {
+        let terminator = self.graph.terminator(branch.block);
+        let block = terminator.block().expect("a terminator is in a block");
+        let condition = terminator
+            .operand(0)
+            .expect("a two-way branch has a condition");
+        let i1 = condition.r#type();
+        let read = edit::insert_before_terminator(
+            block,
+            build(
+                self.context,
+                names::EXEC_READ,
+                &[],
+                &[self.mask],
+                self.location,
+            ),
+        );
+        // Slot 0 is taken on true.
+        let toward_rejoin = edit::insert_before_terminator(
+            block,
+            edit::bool_constant(self.context, branch.primary_slot == 0, self.location),
+        );
+        let gated = edit::insert_before_terminator(
+            block,
+            build(
+                self.context,
+                names::MASK_SELECT,
+                &[value(read), condition, value(toward_rejoin)],
+                &[i1],
+                self.location,
+            ),
+        );
+        edit::set_operand(terminator, 0, value(gated));
     }
 
     /// A lane branch as a plain conditional branch: `spmd.flow_br` becomes

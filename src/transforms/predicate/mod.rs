@@ -116,25 +116,29 @@
 //! ballot, an `and` and a `select` per exit and per iteration where the
 //! hardware spends one branch. With `lane-branches=true` a divergent
 //! branch `B` stays a per-lane branch, marked `#spmd.uniformity<divergent>`,
-//! when
+//! when nothing in its region needs the lanes together
+//! ([`collectives::needs_converged_lanes`]: no collective, barrier,
+//! `activemask`, call or inline assembly; the region is what the wave would
+//! run while lanes wait, so a loop exit's region is its loop) and the
+//! region holds no parking branch and no rejoin point of one
+//! ([`lanes::plan_lanes`]). Inside the region every lane runs its own
+//! thread-level path, its values flow through ordinary block arguments,
+//! and all of them meet again at the rejoin point `P` (the branch's
+//! immediate post-dominator); exec is not written there. A lane branch
+//! that was a `spmd.flow_br` becomes `cf.cond_br`.
 //!
-//! * nothing in its region needs the lanes together
-//!   ([`collectives::needs_converged_lanes`]: no collective, barrier,
-//!   `activemask`, call or inline assembly; the region is what the wave
-//!   would run while lanes wait, so a loop exit's region is its loop), and
-//! * no parking region covers `B` or its region: outside every parking
-//!   region exec is every live lane (lanes leave exec only by parking, and
-//!   a wave between a parking branch and its rejoin point runs only blocks
-//!   of the branch's region), so no inactive lane can wander into the
-//!   region on a condition it never computed.
-//!
-//! Covering grows as branches stay parking, so the choice is a fixpoint
-//! ([`choose_lane_branches`]). Inside the region nothing changes: every
-//! lane runs its own thread-level path, its values flow through ordinary
-//! block arguments, and all of them meet again at the rejoin point `P`
-//! (the branch's immediate post-dominator). Exec is not written there, so
-//! it is still every live lane at `P`. A lane branch that was a
-//! `spmd.flow_br` becomes `cf.cond_br`.
+//! Outside every parking region exec is every live lane (lanes leave exec
+//! only by parking, and a wave between a parking branch and its rejoin
+//! point runs only blocks of the branch's region), so a lane branch there
+//! needs nothing more. Inside a parking region exec may be partial, and a
+//! lane that is not active must not run the region on a condition it never
+//! computed, so the ways in are gated: the branch's condition becomes
+//! `spmd.mask.select exec, c, (towards P)`, and an edge from elsewhere into
+//! the region (a loop's entry, when the branch is its exit) gets a gate
+//! block, `cf.cond_br (exec ? true : false), target, P` with `ub.poison`
+//! for `P`'s arguments (block arguments repair the dominance the new edge
+//! breaks). A gate is a lane branch too. Inside a lane region every
+//! present lane is active, so nested lane branches need no gate.
 //!
 //! Independently of the option, the rejoin at a point `P` that no parking
 //! region covers carries `spmd.exec_full`: after it every live lane is
@@ -169,6 +173,7 @@
 //! [`reconverging`](crate::analysis::reconverging)).
 
 pub mod carriers;
+pub mod lanes;
 pub mod live;
 mod lowerer;
 mod masks;
@@ -282,8 +287,11 @@ pub struct PredicateStats {
     /// ([`carriers`]).
     pub mask_carriers: usize,
     /// Divergent branches kept as per-lane branches (option
-    /// `lane-branches`).
+    /// `lane-branches`), gates included.
     pub lane_branches: usize,
+    /// Gate blocks inserted on edges into lane regions from parking
+    /// regions ([`lanes`]).
+    pub lane_gates: usize,
 }
 
 /// Why a function cannot be lowered.
@@ -348,8 +356,12 @@ impl<'c> PredicateError<'c> {
 /// The lowering of one divergent branch, as decided on the graph.
 enum Lowering {
     Park(DivergentBranch),
-    /// Stays a per-lane branch (option `lane-branches`).
-    Lane(BlockId),
+    /// Stays a per-lane branch (option `lane-branches`); `gated`: its
+    /// condition becomes `exec ? c : (towards the rejoin point)`.
+    Lane {
+        branch: DivergentBranch,
+        gated: bool,
+    },
     /// Both slots go to the same block: a select of the operands.
     SameTarget(BlockId),
 }
@@ -362,25 +374,42 @@ pub fn predicate_function<'c, 'a>(
     options: &PredicateOptions,
 ) -> Result<PredicateStats, PredicateError<'c>> {
     lower_divergent_switches(context, function, region, options)?;
-    hoist_constants(region);
-    let uniformity = RegionUniformity::compute(function, region, &options.uniformity)
-        .map_err(PredicateError::Region)?;
-    let graph = uniformity.graph();
-    reject_wave_level(graph)?;
-    reject_terminators(graph, &uniformity)?;
-    let divergent: Vec<bool> = (0..graph.num_blocks())
-        .map(BlockId::new)
-        .map(|b| {
-            graph.graph().successors(b).len() >= 2
-                && (uniformity.info().is_divergent_branch(b)
-                    || op_name(graph.terminator(b)) == names::FLOW_BR)
-        })
-        .collect();
-    check_reconverging(graph, &divergent)?;
-    let lowerings = plan_function(graph, &divergent, options.skip_empty_blocks)?;
-    let lowerings = choose_lane_branches(graph, lowerings, options.lane_branches);
+    let mut gates = Vec::new();
     let mut stats = PredicateStats::default();
-    Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
+    for round in 0..GATE_ROUNDS {
+        hoist_constants(region);
+        let uniformity = RegionUniformity::compute(function, region, &options.uniformity)
+            .map_err(PredicateError::Region)?;
+        let graph = uniformity.graph();
+        reject_wave_level(graph)?;
+        reject_terminators(graph, &uniformity)?;
+        let divergent: Vec<bool> = (0..graph.num_blocks())
+            .map(BlockId::new)
+            .map(|b| {
+                let terminator = graph.terminator(b);
+                graph.graph().successors(b).len() >= 2
+                    && (uniformity.info().is_divergent_branch(b)
+                        || op_name(terminator) == names::FLOW_BR
+                        || gates.contains(&terminator))
+            })
+            .collect();
+        check_reconverging(graph, &divergent)?;
+        let lowerings = plan_function(graph, &divergent, options.skip_empty_blocks)?;
+        let lane_options = LaneOptions {
+            enabled: options.lane_branches,
+            gates: &gates,
+            allow_gates: round + 1 < GATE_ROUNDS,
+        };
+        let (lowerings, needed) = choose_lane_branches(graph, lowerings, lane_options);
+        if !needed.is_empty() {
+            gates.extend(insert_gates(context, region, graph, &needed));
+            repair_dominance(context, region, function.location())?;
+            continue;
+        }
+        Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
+        break;
+    }
+    stats.lane_gates = gates.len();
     let mask = crate::ir::facts::mask_type(context);
     stats.mask_carriers =
         carriers::carry_masks_across_llvm_branches(context, region, mask, options.wave_size);
@@ -557,82 +586,109 @@ fn plan_function<'c>(
     Ok(lowerings)
 }
 
-/// With `lane_branches`, turns into [`Lowering::Lane`] every parking
-/// branch whose region holds nothing that needs the lanes together
-/// ([`collectives::needs_converged_lanes`]) and which no parking region
-/// covers (branch and region alike): parking regions are where exec may be
-/// partial, and a lane branch needs every live lane active (see the module
-/// docs). Covering can only grow as branches stay parking, so the choice
-/// is a fixpoint.
+/// With `lane_branches`, turns the parking branches [`lanes::plan_lanes`]
+/// chooses into [`Lowering::Lane`]; the edges that need a gate block
+/// (empty without the option).
 fn choose_lane_branches(
     graph: &RegionGraph<'_, '_>,
     lowerings: Vec<Lowering>,
-    lane_branches: bool,
-) -> Vec<Lowering> {
-    if !lane_branches {
-        return lowerings;
+    options: LaneOptions<'_, '_, '_>,
+) -> (Vec<Lowering>, Vec<lanes::Gate>) {
+    if !options.enabled {
+        return (lowerings, Vec::new());
     }
     let g = graph.graph();
-    let converged: Vec<bool> = (0..g.num_blocks())
-        .map(|b| {
-            edit::operations(graph.block(BlockId::new(b)))
-                .into_iter()
-                .any(collectives::needs_converged_lanes)
-        })
-        .collect();
-    let regions: Vec<Option<Vec<bool>>> = lowerings
+    let block_flags = |flag: &dyn Fn(BlockId) -> bool| -> Vec<bool> {
+        (0..g.num_blocks()).map(BlockId::new).map(flag).collect()
+    };
+    let converged = block_flags(&|b| {
+        edit::operations(graph.block(b))
+            .into_iter()
+            .any(collectives::needs_converged_lanes)
+    });
+    let gate = block_flags(&|b| options.gates.contains(&graph.terminator(b)));
+    let branches: Vec<Option<&DivergentBranch>> = lowerings
         .iter()
         .map(|lowering| match lowering {
-            Lowering::Park(branch) => Some(branch.region(g)),
+            Lowering::Park(branch) => Some(branch),
             _ => None,
         })
         .collect();
-    let mut parking: Vec<bool> = regions
-        .iter()
-        .map(|region| {
-            region
-                .as_ref()
-                .is_some_and(|region| (0..region.len()).any(|b| region[b] && converged[b]))
-        })
-        .collect();
-    loop {
-        let covered = covered_blocks(g.num_blocks(), &regions, &parking);
-        let mut changed = false;
-        for (index, lowering) in lowerings.iter().enumerate() {
-            let (Lowering::Park(branch), Some(region)) = (lowering, &regions[index]) else {
-                continue;
-            };
-            if !parking[index]
-                && (covered[branch.block.index()]
-                    || (0..region.len()).any(|b| region[b] && covered[b]))
-            {
-                parking[index] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    lowerings
+    let plan = lanes::plan_lanes(g, &branches, &converged, &gate, options.allow_gates);
+    let lowerings = lowerings
         .into_iter()
-        .zip(parking)
-        .map(|(lowering, parks)| match lowering {
-            Lowering::Park(branch) if !parks => Lowering::Lane(branch.block),
+        .zip(plan.lane.iter().zip(&plan.gated))
+        .map(|(lowering, (&lane, &gated))| match lowering {
+            Lowering::Park(branch) if lane => Lowering::Lane { branch, gated },
             other => other,
         })
-        .collect()
+        .collect();
+    (lowerings, plan.gates)
 }
 
-/// The blocks in the region of some branch marked in `parking`.
-fn covered_blocks(num_blocks: usize, regions: &[Option<Vec<bool>>], parking: &[bool]) -> Vec<bool> {
-    let mut covered = vec![false; num_blocks];
-    for (region, _) in regions.iter().zip(parking).filter(|(_, &parks)| parks) {
-        for (b, inside) in region.iter().flatten().enumerate() {
-            covered[b] |= *inside;
-        }
-    }
-    covered
+/// What [`choose_lane_branches`] needs besides the graph.
+#[derive(Clone, Copy)]
+struct LaneOptions<'r, 'c, 'a> {
+    enabled: bool,
+    /// The terminators of the gate blocks inserted so far.
+    gates: &'r [OperationRef<'c, 'a>],
+    /// Whether new gates may be asked for (else such branches park).
+    allow_gates: bool,
+}
+
+/// Routes every value whose definition stopped dominating a use (a gate's
+/// edge to a rejoin point bypasses the region that defined it) through
+/// block arguments, with `ub.poison` on the gate's edge: lanes that take
+/// it are not active, and lose what the region would have defined.
+fn repair_dominance<'c>(
+    context: &'c Context,
+    region: RegionRef<'c, '_>,
+    location: Location<'c>,
+) -> Result<(), PredicateError<'c>> {
+    let graph = RegionGraph::snapshot(region).map_err(PredicateError::Region)?;
+    let dominators = DominatorTree::build(graph.graph());
+    let lost = ssa::values::LostDominance {
+        definers: (0..graph.num_blocks()).map(BlockId::new).collect(),
+        use_blocks: Vec::new(),
+    };
+    ssa::values::repair(context, &graph, &dominators, &lost, location);
+    Ok(())
+}
+
+/// Rounds of gate insertion before lane branches that would still need a
+/// gate park instead (two suffice: the gates of one round lead only into
+/// lane regions whose other entries are gated too).
+const GATE_ROUNDS: usize = 3;
+
+/// Inserts a gate block on each edge of `gates` (a constant-`true` branch
+/// to the old target and to the rejoin point, marked divergent: the
+/// lowering turns its condition into the lane's exec bit) and returns the
+/// new terminators.
+fn insert_gates<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    graph: &RegionGraph<'c, 'a>,
+    gates: &[lanes::Gate],
+) -> Vec<OperationRef<'c, 'a>> {
+    let divergent = crate::ir::facts::uniformity_attribute(
+        context,
+        crate::ir::facts::UniformityMark::Divergent,
+    );
+    gates
+        .iter()
+        .filter_map(|gate| {
+            let block = prepare::add_never_taken_exit(
+                context,
+                region,
+                graph.block(gate.from),
+                gate.slot,
+                graph.block(gate.rejoin),
+            )?;
+            let terminator = block.terminator()?;
+            crate::ir::facts::set_attribute(terminator, UNIFORMITY_ATTR, divergent);
+            Some(terminator)
+        })
+        .collect()
 }
 
 /// The first operation of `block` that is not a reconvergence tail marker

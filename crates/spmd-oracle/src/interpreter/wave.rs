@@ -23,8 +23,10 @@
 //!   `--spmd-predicate=lane-branches=true` over code that needs no
 //!   converged lanes) is taken by each lane on its own: if the lanes
 //!   disagree, each runs alone, with thread-level semantics, up to the
-//!   branch's immediate post-dominator, where the wave goes on. It needs
-//!   every lane active and no wave-level operation before the join.
+//!   branch's immediate post-dominator, where the wave goes on. A lane
+//!   that is not active must go straight to the join (predication gates
+//!   the condition with exec where exec may be partial), and no
+//!   wave-level operation may run before the join.
 //!
 //! ## Checks
 //!
@@ -258,13 +260,14 @@ impl Executor {
         Err(WaveError::OutOfFuel)
     }
 
-    /// A lane branch whose lanes disagree: each lane runs on its own, as
-    /// its thread would, from its successor up to the branch's immediate
-    /// post-dominator, where the wave goes on (`Some(join)`). `None` when
-    /// the terminator is no lane branch or every lane agrees (the wave
-    /// takes it as a scalar branch). A lane branch needs every lane active
-    /// (`--spmd-predicate` keeps one only where exec is full), a join
-    /// block, and no wave-level operation before the join.
+    /// A lane branch: each lane runs on its own, as its thread would, from
+    /// its successor up to the branch's immediate post-dominator, where the
+    /// wave goes on (`Some(join)`); `None` when the terminator is no lane
+    /// branch. A lane branch needs a defined
+    /// condition in every lane, a join block, no wave-level operation
+    /// before the join, and lanes that are not active must go straight to
+    /// the join (`--spmd-predicate` gates the condition with exec where
+    /// exec may be partial).
     fn split_at_lane_branch(
         &self,
         at: Position,
@@ -276,20 +279,18 @@ impl Executor {
             return Ok(None);
         }
         let choices = lane_choices(terminator, at.block, wave)?;
-        if choices.iter().all(|&choice| choice == choices[0]) {
-            return Ok(None);
-        }
         let fail = |reason| WaveError::LaneBranch {
             block: at.block,
             reason,
         };
-        if wave.exec != wave.all {
-            return Err(fail("exec is not every lane"));
-        }
         let join = at.function.post_dominators[at.block]
             .filter(|&join| join < at.function.blocks.len())
             .ok_or_else(|| fail("its lanes never meet again at one block"))?;
-        for lane in 0..wave.frames.len() {
+        for (lane, &choice) in choices.iter().enumerate() {
+            let inactive = wave.exec & (1 << lane) == 0;
+            if inactive && terminator.successors[choice].block != join {
+                return Err(fail("a lane that is not active enters the lane region"));
+            }
             self.run_lane_until(at, lane, join, wave, fuel)?;
         }
         Ok(Some(join))
@@ -568,7 +569,7 @@ fn wave_terminator(
     Ok(Some(successor.block))
 }
 
-/// Each lane's successor slot at a lane branch (all lanes are active).
+/// Each lane's successor slot at a lane branch.
 fn lane_choices(
     terminator: &crate::program::Terminator,
     block: usize,

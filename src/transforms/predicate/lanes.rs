@@ -1,0 +1,238 @@
+//! Which divergent branches stay per-lane branches (`lane-branches=true`),
+//! and where lanes that are not active must be kept out of their regions.
+//! The IR-independent half: it works on the graph, the plan of every
+//! divergent branch, and which blocks hold operations that need converged
+//! lanes (see [Lane branches](super#lane-branches)).
+//!
+//! A divergent branch `B` *parks* (becomes exec-mask code) when its region
+//! holds an operation that needs the lanes together, or a parking branch,
+//! or the rejoin point of one (a lane region has no exec write inside);
+//! every other divergent branch is a *lane branch*. Parking only grows as
+//! more branches park, so the choice is a fixpoint.
+//!
+//! Inside a parking region exec may be partial, and a lane that is not
+//! active must not run a lane region on a condition it never computed (it
+//! could loop forever, or split a warp at a collective later). Such lanes
+//! are kept out where they could enter:
+//!
+//! * at a lane branch in a parking region (and in no lane region), the
+//!   condition becomes `exec ? c : (towards the rejoin point)`
+//!   ([`LanePlan::gated`]);
+//! * an edge from a block of a parking region (in no lane region) into a
+//!   lane region, other than from its branch, gets a *gate*: a block that
+//!   branches on the lane's exec bit to the old target or to the rejoin
+//!   point ([`LanePlan::gates`]); the caller inserts them and plans again,
+//!   and the gates are lane branches of the next round.
+//!
+//! Inside a lane region every present lane is active, so nested lane
+//! branches and edges between lane regions need nothing.
+
+use super::plan::DivergentBranch;
+use crate::analysis::cfg::{BlockId, Graph};
+
+/// An edge that needs a gate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gate {
+    /// The block the edge leaves.
+    pub from: BlockId,
+    /// Its successor slot.
+    pub slot: usize,
+    /// Where lanes that are not active go: the rejoin point of the lane
+    /// branch whose region the edge enters.
+    pub rejoin: BlockId,
+}
+
+/// The choice for every planned divergent branch.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LanePlan {
+    /// Per branch (in the order given): it stays a lane branch.
+    pub lane: Vec<bool>,
+    /// Per branch: a lane branch whose condition must be gated by exec.
+    pub gated: Vec<bool>,
+    /// Edges into lane regions that need a gate block.
+    pub gates: Vec<Gate>,
+}
+
+/// Chooses the lane branches among `branches` (`None`: a branch lowered
+/// otherwise, never a lane branch). `converged[b]`: block `b` holds an
+/// operation that needs converged lanes; `gate[b]`: block `b` is a gate
+/// inserted by an earlier round (lanes leaving it are active). Without
+/// `allow_gates`, a branch that would need a gate parks instead.
+pub fn plan_lanes<G: Graph + ?Sized>(
+    graph: &G,
+    branches: &[Option<&DivergentBranch>],
+    converged: &[bool],
+    gate: &[bool],
+    allow_gates: bool,
+) -> LanePlan {
+    let n = graph.num_blocks();
+    let regions: Vec<Option<Vec<bool>>> = branches
+        .iter()
+        .map(|branch| branch.map(|branch| branch.region(graph)))
+        .collect();
+    let mut parking: Vec<bool> = regions
+        .iter()
+        .map(|region| region.as_ref().is_some_and(|r| any_in(r, converged)))
+        .collect();
+    let covered = loop {
+        let covered = union(n, &regions, &parking);
+        let mut parked_blocks = vec![false; n];
+        for (branch, _) in branches.iter().zip(&parking).filter(|(_, &p)| p) {
+            if let Some(branch) = branch {
+                parked_blocks[branch.block.index()] = true;
+                parked_blocks[branch.primary(graph).index()] = true;
+            }
+        }
+        let mut changed = false;
+        for (index, branch) in branches.iter().enumerate() {
+            let (Some(branch), Some(region)) = (branch, &regions[index]) else {
+                continue;
+            };
+            let needs_gate = covered[branch.block.index()] || any_in(region, &covered);
+            if !parking[index] && (any_in(region, &parked_blocks) || (needs_gate && !allow_gates)) {
+                parking[index] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break covered;
+        }
+    };
+    let lane: Vec<bool> = branches
+        .iter()
+        .zip(&parking)
+        .map(|(branch, &parks)| branch.is_some() && !parks)
+        .collect();
+    let in_lane_region = union(n, &regions, &lane);
+    let outside = |b: BlockId| covered[b.index()] && !in_lane_region[b.index()];
+    let gated = branches
+        .iter()
+        .zip(&lane)
+        .map(|(branch, &lane)| lane && branch.is_some_and(|branch| outside(branch.block)))
+        .collect();
+    let mut gates = Vec::new();
+    for (index, branch) in branches.iter().enumerate() {
+        let (Some(branch), Some(region), true) = (branch, &regions[index], lane[index]) else {
+            continue;
+        };
+        for from in (0..n).map(BlockId::new) {
+            if from == branch.block || region[from.index()] || gate[from.index()] || !outside(from)
+            {
+                continue;
+            }
+            for (slot, &to) in graph.successors(from).iter().enumerate() {
+                let gate = Gate {
+                    from,
+                    slot,
+                    rejoin: branch.primary(graph),
+                };
+                if region[to.index()] && !gates.contains(&gate) {
+                    gates.push(gate);
+                }
+            }
+        }
+    }
+    LanePlan { lane, gated, gates }
+}
+
+/// True if some block is in both sets.
+fn any_in(set: &[bool], other: &[bool]) -> bool {
+    set.iter().zip(other).any(|(&a, &b)| a && b)
+}
+
+/// The blocks in the region of some branch selected by `selected`.
+fn union(n: usize, regions: &[Option<Vec<bool>>], selected: &[bool]) -> Vec<bool> {
+    let mut all = vec![false; n];
+    for (region, _) in regions.iter().zip(selected).filter(|(_, &s)| s) {
+        for (b, &inside) in region.iter().flatten().enumerate() {
+            all[b] |= inside;
+        }
+    }
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{cfg::CfgGraph, reconverging::ExitPostDominance};
+    use crate::transforms::predicate::plan::plan_branch;
+
+    fn b(i: usize) -> BlockId {
+        BlockId::new(i)
+    }
+
+    fn plans(g: &CfgGraph, blocks: &[usize]) -> Vec<DivergentBranch> {
+        let pdt = ExitPostDominance::new(g, &|b| g.is_exit(b));
+        blocks
+            .iter()
+            .map(|&x| plan_branch(g, &pdt, b(x), true, &|_| false).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_loop_outside_parking_regions_is_a_lane_branch_without_gates() {
+        // 0 -> H(1) -> L(2); L -> X(3), L -> H.
+        let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 3), (2, 1)]);
+        let branches = plans(&g, &[2]);
+        let refs: Vec<_> = branches.iter().map(Some).collect();
+        let plan = plan_lanes(&g, &refs, &[false; 4], &[false; 4], true);
+        assert_eq!(plan.lane, vec![true]);
+        assert_eq!(plan.gated, vec![false]);
+        assert!(plan.gates.is_empty());
+        // A collective in the loop makes it park.
+        let plan = plan_lanes(&g, &refs, &[false, true, false, false], &[false; 4], true);
+        assert_eq!(plan.lane, vec![false]);
+    }
+
+    #[test]
+    fn a_loop_inside_a_parking_region_is_gated_at_its_entry() {
+        // A(0) -> X(5) (early return), A -> C(1) (collective); C -> P(2);
+        // P -> H(3) -> L(4); L -> X, L -> H.
+        let g = CfgGraph::from_edges(
+            6,
+            b(0),
+            &[(0, 5), (0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (4, 3)],
+        );
+        let branches = plans(&g, &[0, 4]);
+        let refs: Vec<_> = branches.iter().map(Some).collect();
+        let converged = [false, true, false, false, false, false];
+        let plan = plan_lanes(&g, &refs, &converged, &[false; 6], true);
+        assert_eq!(plan.lane, vec![false, true]);
+        // The latch is inside its own region: no condition gate; the edge
+        // P -> H enters the loop from the parking region.
+        assert_eq!(plan.gated, vec![false, false]);
+        assert_eq!(
+            plan.gates,
+            vec![Gate {
+                from: b(2),
+                slot: 0,
+                rejoin: b(5)
+            }]
+        );
+        // Once P is a gate, nothing more is needed; without gates the
+        // loop parks.
+        let mut gate = [false; 6];
+        gate[2] = true;
+        assert!(plan_lanes(&g, &refs, &converged, &gate, true)
+            .gates
+            .is_empty());
+        assert_eq!(
+            plan_lanes(&g, &refs, &converged, &[false; 6], false).lane,
+            vec![false, false]
+        );
+    }
+
+    #[test]
+    fn an_if_inside_a_parking_region_gates_its_condition() {
+        // A(0) -> X(4), A -> C(1) (collective); C -> D(3), C -> S(2);
+        // S -> D; D -> X.
+        let g = CfgGraph::from_edges(5, b(0), &[(0, 4), (0, 1), (1, 3), (1, 2), (2, 3), (3, 4)]);
+        let branches = plans(&g, &[0, 1]);
+        let refs: Vec<_> = branches.iter().map(Some).collect();
+        let converged = [false, true, false, false, false];
+        let plan = plan_lanes(&g, &refs, &converged, &[false; 5], true);
+        assert_eq!(plan.lane, vec![false, true]);
+        assert_eq!(plan.gated, vec![false, true]);
+        assert!(plan.gates.is_empty());
+    }
+}
