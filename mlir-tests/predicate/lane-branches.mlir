@@ -122,8 +122,7 @@ gpu.module @m {
 // CHECK:       spmd.exec.write %{{.*}} {spmd.park = 0 : i64}
 // CHECK:       ^[[GATE:bb[0-9]+]](%[[K0:.*]]: i32, %[[S0:.*]]: i32):
 // CHECK-NEXT:  %[[EXEC:.*]] = spmd.exec.read
-// CHECK-NEXT:  %[[FALSE:.*]] = arith.constant false
-// CHECK-NEXT:  %[[ACTIVE:.*]] = spmd.mask.select %[[EXEC]], %true, %[[FALSE]] : i1
+// CHECK-NEXT:  %[[ACTIVE:.*]] = spmd.mask.select %[[EXEC]], %true, %false : i1
 // CHECK-NEXT:  cf.cond_br %[[ACTIVE]], ^[[HEAD:bb[0-9]+]](%[[K0]], %[[S0]] : i32, i32), ^[[DONE:bb[0-9]+]](%{{.*}} : i32) {spmd.uniformity = #divergent}
 // CHECK:       ^[[HEAD]](%[[K:.*]]: i32, %[[S:.*]]: i32):
 // CHECK-NEXT:  %[[MORE:.*]] = arith.cmpi slt, %[[K]], %arg1

@@ -6,8 +6,11 @@
 //!
 //! A divergent branch `B` *parks* (becomes exec-mask code) when its region
 //! holds an operation that needs the lanes together, or a parking branch,
-//! or the rejoin point of one (a lane region has no exec write inside);
-//! every other divergent branch is a *lane branch*. Parking only grows as
+//! or the rejoin point of one (a lane region has no exec write inside), or
+//! when it would need gates (below) but a divergent branch outside its
+//! region rejoins inside it (a gate's edge to `B`'s rejoin point would
+//! bypass that rejoin point); every other divergent branch is a *lane
+//! branch*. Parking only grows as
 //! more branches park, so the choice is a fixpoint.
 //!
 //! Inside a parking region exec may be partial, and a lane that is not
@@ -18,11 +21,15 @@
 //! * at a lane branch in a parking region (and in no lane region), the
 //!   condition becomes `exec ? c : (towards the rejoin point)`
 //!   ([`LanePlan::gated`]);
-//! * an edge from a block of a parking region (in no lane region) into a
-//!   lane region, other than from its branch, gets a *gate*: a block that
+//! * an edge from a block of a parking region (in no lane region), or from
+//!   a parking branch into its own region, into a lane region, other than
+//!   from the lane branch itself, gets a *gate*: a block that
 //!   branches on the lane's exec bit to the old target or to the rejoin
 //!   point ([`LanePlan::gates`]); the caller inserts them and plans again,
-//!   and the gates are lane branches of the next round.
+//!   and the gates are gated lane branches of the next round. An edge
+//!   that leaves a gated lane branch away from its rejoin point carries
+//!   only active lanes and needs no gate; its edge toward the rejoin point
+//!   may need one (if that block is in another lane region).
 //!
 //! Inside a lane region every present lane is active, so nested lane
 //! branches and edges between lane regions need nothing.
@@ -55,12 +62,19 @@ pub struct LanePlan {
 
 /// Chooses the lane branches among `branches` (`None`: a branch lowered
 /// otherwise, never a lane branch). `converged[b]`: block `b` holds an
-/// operation that needs converged lanes; `gate[b]`: block `b` is a gate
-/// inserted by an earlier round (lanes leaving it are active). Without
-/// `allow_gates`, a branch that would need a gate parks instead.
+/// operation that needs converged lanes. Without `allow_gates`, a branch
+/// that would need a gate parks instead. The gates of an earlier round are
+/// gated lane branches here: the lanes they let in are active.
+///
+/// `same_target`: the divergent branches whose two slots go to one block
+/// (lowered to a select): their only successor is their rejoin point.
+/// `gate[b]`: block `b` is a gate of an earlier round; its edge around the
+/// region was already checked against the rejoin points inside (when the
+/// lane branch that asked for it was chosen), so it is not checked again.
 pub fn plan_lanes<G: Graph + ?Sized>(
     graph: &G,
     branches: &[Option<&DivergentBranch>],
+    same_target: &[BlockId],
     converged: &[bool],
     gate: &[bool],
     allow_gates: bool,
@@ -89,7 +103,13 @@ pub fn plan_lanes<G: Graph + ?Sized>(
                 continue;
             };
             let needs_gate = covered[branch.block.index()] || any_in(region, &covered);
-            if !parking[index] && (any_in(region, &parked_blocks) || (needs_gate && !allow_gates)) {
+            let gate_breaks_rejoin = needs_gate
+                && !gate[branch.block.index()]
+                && rejoins_from_outside(graph, branches, same_target, region);
+            if !parking[index]
+                && (any_in(region, &parked_blocks)
+                    || (needs_gate && (!allow_gates || gate_breaks_rejoin)))
+            {
                 parking[index] = true;
                 changed = true;
             }
@@ -105,34 +125,85 @@ pub fn plan_lanes<G: Graph + ?Sized>(
         .collect();
     let in_lane_region = union(n, &regions, &lane);
     let outside = |b: BlockId| covered[b.index()] && !in_lane_region[b.index()];
-    let gated = branches
+    let gated: Vec<bool> = branches
         .iter()
         .zip(&lane)
         .map(|(branch, &lane)| lane && branch.is_some_and(|branch| outside(branch.block)))
         .collect();
-    let mut gates = Vec::new();
+    // Lanes that leave a gated lane branch away from its rejoin point are
+    // active (its condition sends the others toward the rejoin point).
+    let mut active_only = vec![None; n];
+    for (branch, _) in branches.iter().zip(&gated).filter(|(_, &g)| g) {
+        if let Some(branch) = branch {
+            active_only[branch.block.index()] = Some(1 - branch.primary_slot);
+        }
+    }
+    // One gate per edge, toward the rejoin point of the largest lane region
+    // the edge enters (lane regions nest: past that gate every lane is
+    // active in the inner ones too).
+    // A parking branch narrows exec on its way into its region.
+    let mut narrowing = vec![None; n];
+    for (branch, _) in branches.iter().zip(&parking).filter(|(_, &p)| p) {
+        if let Some(branch) = branch {
+            narrowing[branch.block.index()] = Some(1 - branch.primary_slot);
+        }
+    }
+    let exposed_edge =
+        |from: BlockId, slot: usize| outside(from) || narrowing[from.index()] == Some(slot);
+    let mut gates: Vec<(Gate, usize)> = Vec::new();
     for (index, branch) in branches.iter().enumerate() {
         let (Some(branch), Some(region), true) = (branch, &regions[index], lane[index]) else {
             continue;
         };
+        let size = region.iter().filter(|&&inside| inside).count();
         for from in (0..n).map(BlockId::new) {
-            if from == branch.block || region[from.index()] || gate[from.index()] || !outside(from)
-            {
+            if from == branch.block || region[from.index()] {
                 continue;
             }
             for (slot, &to) in graph.successors(from).iter().enumerate() {
+                if !region[to.index()]
+                    || !exposed_edge(from, slot)
+                    || active_only[from.index()] == Some(slot)
+                {
+                    continue;
+                }
                 let gate = Gate {
                     from,
                     slot,
                     rejoin: branch.primary(graph),
                 };
-                if region[to.index()] && !gates.contains(&gate) {
-                    gates.push(gate);
+                match gates
+                    .iter_mut()
+                    .find(|(known, _)| (known.from, known.slot) == (from, slot))
+                {
+                    Some(known) if known.1 < size => *known = (gate, size),
+                    Some(_) => {}
+                    None => gates.push((gate, size)),
                 }
             }
         }
     }
+    let gates = gates.into_iter().map(|(gate, _)| gate).collect();
     LanePlan { lane, gated, gates }
+}
+
+/// True if some divergent branch outside `region` rejoins inside it: a
+/// gate's edge around the region would then bypass that rejoin point, and
+/// the branch would no longer reconverge (Definition 1).
+fn rejoins_from_outside<G: Graph + ?Sized>(
+    graph: &G,
+    branches: &[Option<&DivergentBranch>],
+    same_target: &[BlockId],
+    region: &[bool],
+) -> bool {
+    let rejoins = branches
+        .iter()
+        .flatten()
+        .map(|branch| (branch.block, branch.primary(graph)))
+        .chain(same_target.iter().map(|&b| (b, graph.successors(b)[0])));
+    rejoins
+        .into_iter()
+        .any(|(block, rejoin)| !region[block.index()] && region[rejoin.index()])
 }
 
 /// True if some block is in both sets.
@@ -175,12 +246,19 @@ mod tests {
         let g = CfgGraph::from_edges(4, b(0), &[(0, 1), (1, 2), (2, 3), (2, 1)]);
         let branches = plans(&g, &[2]);
         let refs: Vec<_> = branches.iter().map(Some).collect();
-        let plan = plan_lanes(&g, &refs, &[false; 4], &[false; 4], true);
+        let plan = plan_lanes(&g, &refs, &[], &[false; 4], &[false; 4], true);
         assert_eq!(plan.lane, vec![true]);
         assert_eq!(plan.gated, vec![false]);
         assert!(plan.gates.is_empty());
         // A collective in the loop makes it park.
-        let plan = plan_lanes(&g, &refs, &[false, true, false, false], &[false; 4], true);
+        let plan = plan_lanes(
+            &g,
+            &refs,
+            &[],
+            &[false, true, false, false],
+            &[false; 4],
+            true,
+        );
         assert_eq!(plan.lane, vec![false]);
     }
 
@@ -196,7 +274,7 @@ mod tests {
         let branches = plans(&g, &[0, 4]);
         let refs: Vec<_> = branches.iter().map(Some).collect();
         let converged = [false, true, false, false, false, false];
-        let plan = plan_lanes(&g, &refs, &converged, &[false; 6], true);
+        let plan = plan_lanes(&g, &refs, &[], &converged, &[false; 6], true);
         assert_eq!(plan.lane, vec![false, true]);
         // The latch is inside its own region: no condition gate; the edge
         // P -> H enters the loop from the parking region.
@@ -209,15 +287,9 @@ mod tests {
                 rejoin: b(5)
             }]
         );
-        // Once P is a gate, nothing more is needed; without gates the
-        // loop parks.
-        let mut gate = [false; 6];
-        gate[2] = true;
-        assert!(plan_lanes(&g, &refs, &converged, &gate, true)
-            .gates
-            .is_empty());
+        // Without gates the loop parks.
         assert_eq!(
-            plan_lanes(&g, &refs, &converged, &[false; 6], false).lane,
+            plan_lanes(&g, &refs, &[], &converged, &[false; 6], false).lane,
             vec![false, false]
         );
     }
@@ -230,7 +302,7 @@ mod tests {
         let branches = plans(&g, &[0, 1]);
         let refs: Vec<_> = branches.iter().map(Some).collect();
         let converged = [false, true, false, false, false];
-        let plan = plan_lanes(&g, &refs, &converged, &[false; 5], true);
+        let plan = plan_lanes(&g, &refs, &[], &converged, &[false; 5], true);
         assert_eq!(plan.lane, vec![false, true]);
         assert_eq!(plan.gated, vec![false, true]);
         assert!(plan.gates.is_empty());

@@ -185,9 +185,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 self.location,
             ),
         );
-        // Slot 0 is taken on true.
-        let toward_rejoin = edit::insert_before_terminator(
-            block,
+        // Slot 0 is taken on true. In the entry block, like every constant
+        // here: an op of this block would not define it in the lanes that
+        // are not active, which are the ones that read it.
+        let entry = self.graph.block(self.graph.graph().entry());
+        let toward_rejoin = edit::insert_at_start(
+            entry,
             edit::bool_constant(self.context, branch.primary_slot == 0, self.location),
         );
         let gated = edit::insert_before_terminator(

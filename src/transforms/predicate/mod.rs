@@ -606,7 +606,6 @@ fn choose_lane_branches(
             .into_iter()
             .any(collectives::needs_converged_lanes)
     });
-    let gate = block_flags(&|b| options.gates.contains(&graph.terminator(b)));
     let branches: Vec<Option<&DivergentBranch>> = lowerings
         .iter()
         .map(|lowering| match lowering {
@@ -614,7 +613,22 @@ fn choose_lane_branches(
             _ => None,
         })
         .collect();
-    let plan = lanes::plan_lanes(g, &branches, &converged, &gate, options.allow_gates);
+    let same_target: Vec<BlockId> = lowerings
+        .iter()
+        .filter_map(|lowering| match lowering {
+            Lowering::SameTarget(b) => Some(*b),
+            _ => None,
+        })
+        .collect();
+    let gate = block_flags(&|b| options.gates.contains(&graph.terminator(b)));
+    let plan = lanes::plan_lanes(
+        g,
+        &branches,
+        &same_target,
+        &converged,
+        &gate,
+        options.allow_gates,
+    );
     let lowerings = lowerings
         .into_iter()
         .zip(plan.lane.iter().zip(&plan.gated))
@@ -656,24 +670,25 @@ fn repair_dominance<'c>(
 }
 
 /// Rounds of gate insertion before lane branches that would still need a
-/// gate park instead (two suffice: the gates of one round lead only into
-/// lane regions whose other entries are gated too).
-const GATE_ROUNDS: usize = 3;
+/// gate park instead. Usually one round of gates suffices: a gate leads
+/// only into the region it guards, whose other entries are gated in the
+/// same round; a gate's edge to its rejoin point may need a gate of its
+/// own when that block lies in another lane region.
+const GATE_ROUNDS: usize = 6;
 
 /// Inserts a gate block on each edge of `gates` (a constant-`true` branch
-/// to the old target and to the rejoin point, marked divergent: the
-/// lowering turns its condition into the lane's exec bit) and returns the
-/// new terminators.
+/// to the old target and to the rejoin point; the lowering turns its
+/// condition into the lane's exec bit) and returns the new terminators.
+/// The gate is not marked divergent for the uniformity analysis: at thread
+/// level it always takes the old edge, so it adds no divergence (a mark
+/// would make the values joined at the rejoin point divergent, and could
+/// turn uniform branches after it into divergent ones).
 fn insert_gates<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     graph: &RegionGraph<'c, 'a>,
     gates: &[lanes::Gate],
 ) -> Vec<OperationRef<'c, 'a>> {
-    let divergent = crate::ir::facts::uniformity_attribute(
-        context,
-        crate::ir::facts::UniformityMark::Divergent,
-    );
     gates
         .iter()
         .filter_map(|gate| {
@@ -684,9 +699,7 @@ fn insert_gates<'c, 'a>(
                 gate.slot,
                 graph.block(gate.rejoin),
             )?;
-            let terminator = block.terminator()?;
-            crate::ir::facts::set_attribute(terminator, UNIFORMITY_ATTR, divergent);
-            Some(terminator)
+            block.terminator()
         })
         .collect()
 }
