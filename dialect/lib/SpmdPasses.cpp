@@ -295,10 +295,10 @@ struct GpuToNvvmOptions : PassPipelineOptions<GpuToNvvmOptions> {
                             llvm::cl::init(32)};
   Option<bool> laneBranches{
       *this, "lane-branches",
-      llvm::cl::desc("spmd-predicate's lane-branches (with predicate=true): "
-                     "divergent branches whose region needs no converged "
-                     "lanes stay per-lane branches, which the GPU diverges "
-                     "and reconverges by itself"),
+      llvm::cl::desc("spmd-reconverge's and spmd-predicate's lane-branches "
+                     "(with predicate=true): divergent branches whose region "
+                     "needs no converged lanes stay per-lane branches, which "
+                     "the GPU diverges and reconverges by itself"),
       llvm::cl::init(true)};
   Option<std::string> ordering{
       *this, "ordering",
@@ -343,10 +343,11 @@ void buildGpuToNvvm(OpPassManager &pm, const GpuToNvvmOptions &options) {
       pm.addPass(std::make_unique<MissingPass>("spmd-predicate"));
       return;
     }
+    std::string lanes = options.laneBranches ? "true" : "false";
     text = "spmd-reconverge{ordering=" + options.ordering +
+           " lane-branches=" + lanes +
            "},spmd-predicate{wave-size=" + std::to_string(options.waveSize) +
-           " lane-branches=" + (options.laneBranches ? "true" : "false") +
-           "},";
+           " lane-branches=" + lanes + "},";
   }
   text += gpuToNvvmTail(options);
   if (failed(parsePassPipeline(text, pm, llvm::errs())))

@@ -263,6 +263,21 @@ pub fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
     })
 }
 
+/// Per block of `graph`: it holds an operation that needs converged lanes
+/// ([`needs_converged_lanes`]).
+pub fn blocks_needing_converged_lanes(
+    graph: &super::region_graph::RegionGraph<'_, '_>,
+) -> Vec<bool> {
+    (0..graph.num_blocks())
+        .map(crate::analysis::cfg::BlockId::new)
+        .map(|b| {
+            edit::operations(graph.block(b))
+                .into_iter()
+                .any(needs_converged_lanes)
+        })
+        .collect()
+}
+
 fn string_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<String> {
     let attribute = op.attribute(name).ok()?;
     StringAttribute::try_from(attribute)

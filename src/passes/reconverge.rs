@@ -36,10 +36,12 @@ pub fn run(
     let uniformity = uniformity_options::parse(root, options)?;
     let ordering = read::ordering(root, options, "dfpd")?;
     let selector_chain_length = read::number(root, options, "selector-chain-length", 4)?;
+    let lane_branches = read::flag(root, options, "lane-branches", false)?;
     let options = ReconvergeOptions {
         ordering,
         uniformity,
         selector_chain_length,
+        lane_branches,
     };
     let context = crate::ir::query::context_of(root);
     let mut outcome = PassOutcome::new(STATISTICS);

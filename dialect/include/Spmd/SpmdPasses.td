@@ -217,6 +217,12 @@ def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
            "Flow chains with more blocks than this carry one i32 selector "
            "(each Flow block compares it to get its i1 predicate) instead of "
            "one i1 predicate per Flow block, keeping long chains linear">,
+    Option<"laneBranches", "lane-branches", "bool", /*default=*/"false",
+           "Leave alone the divergent branches that spmd-predicate's "
+           "lane-branches keeps as per-lane branches without a rejoin "
+           "point: nothing between them and their immediate post-dominator "
+           "needs converged lanes, and no region that does covers them "
+           "(for GPUs that reconverge by themselves)">,
   ]);
   let statistics = [
     Statistic<"numBlocksAdded", "blocks-added", "Blocks added (Flow blocks, exit blocks, switch chains)">,

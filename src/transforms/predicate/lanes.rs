@@ -34,8 +34,8 @@
 //! Inside a lane region every present lane is active, so nested lane
 //! branches and edges between lane regions need nothing.
 
-use super::plan::DivergentBranch;
-use crate::analysis::cfg::{BlockId, Graph};
+use super::plan::{reachable_avoiding, DivergentBranch};
+use crate::analysis::cfg::{BlockId, Graph, PostDominatorTree};
 
 /// An edge that needs a gate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +58,9 @@ pub struct LanePlan {
     pub gated: Vec<bool>,
     /// Edges into lane regions that need a gate block.
     pub gates: Vec<Gate>,
+    /// Per block: it lies in the region of a parking branch (exec may be
+    /// partial there).
+    pub covered: Vec<bool>,
 }
 
 /// Chooses the lane branches among `branches` (`None`: a branch lowered
@@ -184,7 +187,85 @@ pub fn plan_lanes<G: Graph + ?Sized>(
         }
     }
     let gates = gates.into_iter().map(|(gate, _)| gate).collect();
-    LanePlan { lane, gated, gates }
+    LanePlan {
+        lane,
+        gated,
+        gates,
+        covered,
+    }
+}
+
+/// Divergent branches that can stay per-lane branches without being made
+/// reconverging at all (`--spmd-reconverge` and `--spmd-predicate` with
+/// `lane-branches=true`): on a GPU that reconverges by itself, a branch
+/// needs a rejoin point among its successors only for the exec masks
+/// around code that needs converged lanes. A divergent branch `B` is free
+/// when the blocks between it and its immediate post-dominator `J` (a real
+/// block: not only the virtual exit) hold nothing that needs converged
+/// lanes (`converged`), and neither `B` nor those blocks lie in the region
+/// of a divergent branch that does (or that has no such `J`; its region
+/// is then everything it reaches), where exec may be partial.
+///
+/// Returns, per block, the region of a free branch (`None` otherwise).
+pub fn free_lane_branches<G: Graph + ?Sized>(
+    graph: &G,
+    divergent: &[bool],
+    converged: &[bool],
+) -> Vec<Option<Vec<bool>>> {
+    let n = graph.num_blocks();
+    let post_dominators = PostDominatorTree::build(graph);
+    let regions: Vec<Option<(Vec<bool>, bool)>> = (0..n)
+        .map(BlockId::new)
+        .map(|b| {
+            if !divergent[b.index()] || graph.successors(b).len() < 2 {
+                return None;
+            }
+            Some(match post_dominators.ipdom(b) {
+                Some(join) => (region_before(graph, b, join), true),
+                None => (region_before(graph, b, b), false),
+            })
+        })
+        .collect();
+    let needs_masks: Vec<bool> = regions
+        .iter()
+        .map(|region| {
+            region
+                .as_ref()
+                .is_some_and(|(region, has_join)| !has_join || any_in(region, converged))
+        })
+        .collect();
+    let mut covered = vec![false; n];
+    for (region, _) in regions.iter().zip(&needs_masks).filter(|(_, &m)| m) {
+        for (b, &inside) in region.iter().flat_map(|(r, _)| r).enumerate() {
+            covered[b] |= inside;
+        }
+    }
+    regions
+        .into_iter()
+        .enumerate()
+        .map(|(b, region)| {
+            let (region, _) = region?;
+            (!needs_masks[b] && !covered[b] && !any_in(&region, &covered)).then_some(region)
+        })
+        .collect()
+}
+
+/// The blocks reachable from the successors of `branch` without entering
+/// `join` (`branch` itself if a cycle leads back to it); with `join ==
+/// branch`, everything reachable.
+fn region_before<G: Graph + ?Sized>(graph: &G, branch: BlockId, join: BlockId) -> Vec<bool> {
+    let mut region = vec![false; graph.num_blocks()];
+    for &successor in graph.successors(branch) {
+        let avoid = if join == branch { None } else { Some(join) };
+        let reached = match avoid {
+            Some(join) => reachable_avoiding(graph, successor, join, false),
+            None => reachable_avoiding(graph, successor, BlockId::new(graph.num_blocks()), false),
+        };
+        for (b, inside) in reached.into_iter().enumerate() {
+            region[b] |= inside;
+        }
+    }
+    region
 }
 
 /// True if some divergent branch outside `region` rejoins inside it: a

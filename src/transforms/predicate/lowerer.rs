@@ -117,6 +117,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         for lowering in lowerings {
             match lowering {
                 Lowering::SameTarget(b) => self.emit_same_target(*b),
+                Lowering::FreeLane(b) => {
+                    lanes.push(self.graph.terminator(*b));
+                    stats.lane_branches += 1;
+                }
                 Lowering::Lane { branch, gated } => {
                     if *gated {
                         self.gate_condition(branch);

@@ -356,6 +356,10 @@ impl<'c> PredicateError<'c> {
 /// The lowering of one divergent branch, as decided on the graph.
 enum Lowering {
     Park(DivergentBranch),
+    /// A per-lane branch without a post-dominating successor (option
+    /// `lane-branches`, [`lanes::free_lane_branches`]): its lanes meet at
+    /// its immediate post-dominator, where exec is every live lane.
+    FreeLane(BlockId),
     /// Stays a per-lane branch (option `lane-branches`); `gated`: its
     /// condition becomes `exec ? c : (towards the rejoin point)`.
     Lane {
@@ -393,18 +397,42 @@ pub fn predicate_function<'c, 'a>(
                         || gates.contains(&terminator))
             })
             .collect();
-        check_reconverging(graph, &divergent)?;
-        let lowerings = plan_function(graph, &divergent, options.skip_empty_blocks)?;
+        let converged = collectives::blocks_needing_converged_lanes(graph);
+        let free = free_non_reconverging(graph, &divergent, &converged, options.lane_branches);
+        let planned: Vec<bool> = divergent
+            .iter()
+            .zip(&free)
+            .map(|(&d, f)| d && f.is_none())
+            .collect();
+        check_reconverging(graph, &planned)?;
+        let lowerings = plan_function(graph, &planned, options.skip_empty_blocks)?;
         let lane_options = LaneOptions {
             enabled: options.lane_branches,
             gates: &gates,
             allow_gates: round + 1 < GATE_ROUNDS,
         };
-        let (lowerings, needed) = choose_lane_branches(graph, lowerings, lane_options);
+        let (mut lowerings, needed, covered) =
+            choose_lane_branches(graph, lowerings, &converged, lane_options);
         if !needed.is_empty() {
             gates.extend(insert_gates(context, region, graph, &needed));
             repair_dominance(context, region, function.location())?;
             continue;
+        }
+        for (b, region) in free.iter().enumerate() {
+            let Some(region) = region else {
+                continue;
+            };
+            let b = BlockId::new(b);
+            // The parking regions may have grown past what the choice of
+            // free branches assumed: then the branch needs reconverging.
+            if covered[b.index()] || region.iter().zip(&covered).any(|(&r, &c)| r && c) {
+                return Err(not_reconverging(
+                    graph,
+                    b,
+                    "has no post-dominating successor and lies where exec may be partial",
+                ));
+            }
+            lowerings.push(Lowering::FreeLane(b));
         }
         Lowerer::new(context, graph, function.location()).run(&lowerings, &divergent, &mut stats);
         break;
@@ -592,20 +620,16 @@ fn plan_function<'c>(
 fn choose_lane_branches(
     graph: &RegionGraph<'_, '_>,
     lowerings: Vec<Lowering>,
+    converged: &[bool],
     options: LaneOptions<'_, '_, '_>,
-) -> (Vec<Lowering>, Vec<lanes::Gate>) {
-    if !options.enabled {
-        return (lowerings, Vec::new());
-    }
+) -> (Vec<Lowering>, Vec<lanes::Gate>, Vec<bool>) {
     let g = graph.graph();
+    if !options.enabled {
+        return (lowerings, Vec::new(), vec![false; g.num_blocks()]);
+    }
     let block_flags = |flag: &dyn Fn(BlockId) -> bool| -> Vec<bool> {
         (0..g.num_blocks()).map(BlockId::new).map(flag).collect()
     };
-    let converged = block_flags(&|b| {
-        edit::operations(graph.block(b))
-            .into_iter()
-            .any(collectives::needs_converged_lanes)
-    });
     let branches: Vec<Option<&DivergentBranch>> = lowerings
         .iter()
         .map(|lowering| match lowering {
@@ -625,7 +649,7 @@ fn choose_lane_branches(
         g,
         &branches,
         &same_target,
-        &converged,
+        converged,
         &gate,
         options.allow_gates,
     );
@@ -637,7 +661,34 @@ fn choose_lane_branches(
             other => other,
         })
         .collect();
-    (lowerings, plan.gates)
+    (lowerings, plan.gates, plan.covered)
+}
+
+/// With `lane_branches`, the divergent branches that break Definition 1
+/// but may stay per-lane branches as they are ([`lanes::free_lane_branches`]:
+/// `--spmd-reconverge{lane-branches=true}` leaves them alone).
+fn free_non_reconverging(
+    graph: &RegionGraph<'_, '_>,
+    divergent: &[bool],
+    converged: &[bool],
+    lane_branches: bool,
+) -> Vec<Option<Vec<bool>>> {
+    let g = graph.graph();
+    if !lane_branches {
+        return vec![None; g.num_blocks()];
+    }
+    let post_dominators =
+        ExitPostDominance::new(g, &|b| prepare::is_function_exit(graph.terminator(b)));
+    let reconverges = |b: BlockId| {
+        g.successors(b)
+            .iter()
+            .any(|&s| s != b && post_dominators.post_dominates(g, s, b))
+    };
+    lanes::free_lane_branches(g, divergent, converged)
+        .into_iter()
+        .enumerate()
+        .map(|(b, region)| region.filter(|_| !reconverges(BlockId::new(b))))
+        .collect()
 }
 
 /// What [`choose_lane_branches`] needs besides the graph.

@@ -37,12 +37,22 @@
 //!    token of the nearest enclosing cycle whose header dominates it, or
 //!    the entry token), as the lowering needs them.
 //!
+//! With `lane_branches` (the NVVM pipeline), the divergent branches that
+//! `--spmd-predicate=lane-branches=true` keeps as per-lane branches without
+//! a rejoin point ([`free_lane_branches`]: nothing between the branch and
+//! its immediate post-dominator needs converged lanes, and no region that
+//! does covers it) count as uniform for planning: the GPU reconverges there
+//! by itself, so a Flow block would only cost a branch and a predicate.
+//! They are not marked uniform. Divergent multi-way branches are still
+//! lowered to two-way ones.
+//!
 //! A round that does not make progress is an internal error, reported as
 //! a diagnostic: the transform never returns silently wrong IR.
 
 use crate::support::FastSet;
 use crate::transforms::flow::apply;
 use crate::transforms::flow::plan::{plan_reconvergence_checked_later, Ordering, PlanError};
+use crate::transforms::predicate::lanes::free_lane_branches;
 use crate::{
     analysis::{
         cfg::{BlockId, CycleForest, DominatorTree, Graph, Traversal},
@@ -76,6 +86,13 @@ pub struct ReconvergeOptions {
     /// Flow chains with more blocks than this carry one `i32` selector
     /// instead of one `i1` predicate per Flow block.
     pub selector_chain_length: usize,
+    /// Leave alone the divergent branches that can stay per-lane branches
+    /// on a GPU that reconverges by itself
+    /// ([`free_lane_branches`]:
+    /// nothing between them and their immediate post-dominator needs
+    /// converged lanes, and no region that does covers them), as
+    /// `--spmd-predicate=lane-branches=true` keeps them. Default false.
+    pub lane_branches: bool,
 }
 
 /// Default of [`ReconvergeOptions::selector_chain_length`].
@@ -87,6 +104,7 @@ impl Default for ReconvergeOptions {
             ordering: Ordering::default(),
             uniformity: UniformityOptions::default(),
             selector_chain_length: DEFAULT_SELECTOR_CHAIN_LENGTH,
+            lane_branches: false,
         }
     }
 }
@@ -281,10 +299,29 @@ pub fn reconverge_function<'c, 'a>(
             }
         };
         let divergent = divergence.flags(&graph);
+        // The branches to make reconverging (all divergent ones, less the
+        // free lane branches with `lane_branches`).
+        let planned = if options.lane_branches {
+            let converged = crate::ir::collectives::blocks_needing_converged_lanes(&graph);
+            let free = free_lane_branches(graph.graph(), &divergent, &converged);
+            divergent
+                .iter()
+                .zip(free)
+                .map(|(&d, free)| d && free.is_none())
+                .collect()
+        } else {
+            divergent.clone()
+        };
         timer.lap("snapshot");
         let is_exit = |b: BlockId| prepare::is_function_exit(graph.terminator(b));
-        let reconverging =
-            reconverging::check_with_exits(graph.graph(), &|b| divergent[b.index()], &is_exit)
+        // With lane branches a free divergent multi-way branch still becomes
+        // two-way branches here (predication would otherwise add the blocks).
+        let divergent_switch = options.lane_branches
+            && (0..graph.num_blocks())
+                .map(BlockId::new)
+                .any(|b| divergent[b.index()] && graph.graph().successors(b).len() > 2);
+        let reconverging = !divergent_switch
+            && reconverging::check_with_exits(graph.graph(), &|b| planned[b.index()], &is_exit)
                 .is_empty();
         timer.lap("check");
         if reconverging {
@@ -303,6 +340,8 @@ pub fn reconverge_function<'c, 'a>(
                 reason: prepare::UNKNOWN_EXIT_REASON,
             });
         }
+        // Every divergent switch becomes two-way branches and returns are
+        // unified for free lane branches too: predication expects both.
         let prepared = prepare_region(
             context,
             region,
@@ -319,7 +358,7 @@ pub fn reconverge_function<'c, 'a>(
         };
         let exit = prepare::single_return_block_in(&graph);
         let plan =
-            plan_reconvergence_checked_later(graph.graph(), &divergent, exit, options.ordering)
+            plan_reconvergence_checked_later(graph.graph(), &planned, exit, options.ordering)
                 .map_err(|error| ReconvergeError::Plan { location, error })?;
         timer.lap("plan");
         if !plan.changed() {
