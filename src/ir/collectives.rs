@@ -235,7 +235,8 @@ pub fn is_convergent_name(name: &str) -> bool {
 /// True if running `op` in a diverged group of lanes could mean something
 /// else than running it with the lanes its thread-level program brings
 /// together, so it needs wave-level (exec-mask) code around it: a row of
-/// the table (collectives, barriers, `activemask`, fences), any other
+/// the table (collectives, barriers, `activemask`; not fences, which order
+/// each thread's own accesses), any other
 /// `spmd.*` operation except Flow branches, convergence tokens and
 /// reconvergence markers (those say how to converge, not that anything
 /// must), a call
@@ -251,7 +252,10 @@ pub fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
         && name != names::FLOW_BR
         && !name.starts_with(names::CONVERGENCE_PREFIX)
         && !name.starts_with("spmd.reconvergence.");
-    if opaque || spmd || members(op).is_some() {
+    // A fence orders the executing thread's own accesses: in a diverged
+    // group it means what it means at thread level.
+    let collective = members(op).is_some_and(|members| members != EveryThread);
+    if opaque || spmd || collective {
         return true;
     }
     (0..op.region_count()).any(|index| {
