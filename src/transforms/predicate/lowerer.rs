@@ -169,6 +169,17 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         IntegerAttribute::new(IntegerType::new(self.context, 64).into(), id).into()
     }
 
+    /// A new `spmd.exec.read`.
+    pub(super) fn exec_read(&self) -> melior::ir::Operation<'c> {
+        build(
+            self.context,
+            names::EXEC_READ,
+            &[],
+            &[self.mask],
+            self.location,
+        )
+    }
+
     /// Gates the condition `c` of a lane branch where exec may be partial:
     /// `spmd.mask.select exec, c, toward-rejoin`, so that a lane that is
     /// not active goes straight to the rejoin point.
@@ -179,16 +190,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             .operand(0)
             .expect("a two-way branch has a condition");
         let i1 = condition.r#type();
-        let read = edit::insert_before_terminator(
-            block,
-            build(
-                self.context,
-                names::EXEC_READ,
-                &[],
-                &[self.mask],
-                self.location,
-            ),
-        );
+        let read = edit::insert_before_terminator(block, self.exec_read());
         // Slot 0 is taken on true. In the entry block, like every constant
         // here: an op of this block would not define it in the lanes that
         // are not active, which are the ones that read it.

@@ -18,17 +18,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     ) -> (OperationRef<'c, 'a>, Option<OperationRef<'c, 'a>>) {
         let block = self.graph.block(p);
         let at = first_non_marker(block);
-        let read = self.insert_at(
-            p,
-            at,
-            build(
-                self.context,
-                names::EXEC_READ,
-                &[],
-                &[self.mask],
-                self.location,
-            ),
-        );
+        let read = self.insert_at(p, at, self.exec_read());
         let or = self.insert_at(
             p,
             at,
