@@ -66,6 +66,29 @@ gpu.module @m {
 
 // -----
 
+// A gated condition only keeps threads that are not active out of a lane
+// region when the branch can send them to its rejoin point: here neither
+// successor post-dominates the branch.
+gpu.module @m {
+  gpu.func @gated_without_rejoin(%c: i1, %d: i1) kernel {
+    %p = spmd.ballot %c : !spmd.mask
+    spmd.exec.write %p : !spmd.mask
+    %e = spmd.exec.read : !spmd.mask
+    %f = arith.constant false
+    %g = spmd.mask.select %e, %d, %f : i1
+    // expected-error @+1 {{lane branch 'cf.cond_br' (marked #spmd.uniformity<divergent>) where exec may be partial, and a thread that is not active could enter its region}}
+    cf.cond_br %g, ^a, ^b {spmd.uniformity = #spmd.uniformity<divergent>}
+  ^a:
+    cf.br ^j
+  ^b:
+    cf.br ^j
+  ^j:
+    gpu.return
+  }
+}
+
+// -----
+
 // Masks may not cross function boundaries or feed other ops.
 gpu.module @m {
   func.func private @take(!spmd.mask)

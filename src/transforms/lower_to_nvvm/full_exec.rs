@@ -14,7 +14,7 @@
 //! Blocks no edge reaches count as full; they never run.
 
 use crate::analysis::{
-    cfg::{BlockId, Graph},
+    cfg::{BlockId, Graph, PostDominatorTree},
     reconverging::ExitPostDominance,
 };
 use crate::ir::{
@@ -89,12 +89,15 @@ pub fn full_at_start(blocks: &[BlockRef<'_, '_>]) -> Vec<bool> {
 /// confirmed.
 pub struct LaneRegions<'c, 'a> {
     /// Per block of the body: it lies in the region of a lane branch (the
-    /// blocks reachable from its other successor before its rejoin point).
+    /// blocks reachable from its other successor before its rejoin point,
+    /// or, for a lane branch with no post-dominating successor, from both
+    /// before its immediate post-dominator).
     pub inside: Vec<bool>,
     /// Lane branches where exec may be partial and a thread that is not
     /// active could enter the region: the condition is not
-    /// `spmd.mask.select exec, c, ..`, or an edge into the region comes
-    /// from a block where exec may be partial that is no such gate.
+    /// `spmd.mask.select exec, c, ..` (or the branch has no post-dominating
+    /// successor to send such threads to), or an edge into the region
+    /// comes from a block where exec may be partial that is no such gate.
     pub ungated: Vec<OperationRef<'c, 'a>>,
 }
 
@@ -117,29 +120,54 @@ pub fn lane_regions<'c, 'a>(blocks: &[BlockRef<'c, 'a>], full: &[bool]) -> LaneR
     }
     let g = graph.graph();
     let post_dominance = ExitPostDominance::new(g, &|b| is_function_exit(graph.terminator(b)));
-    let lanes: Vec<(BlockId, Vec<bool>)> = (0..g.num_blocks())
+    let immediate = PostDominatorTree::build(g);
+    // Per lane branch: its region, and whether its join is one of its
+    // successors (else only threads that are all active may take it: a
+    // gated condition cannot send the others to a join it does not reach).
+    let lanes: Vec<(BlockId, Vec<bool>, bool)> = (0..g.num_blocks())
         .map(BlockId::new)
         .filter(|&b| is_lane_branch(graph.terminator(b)))
-        .filter_map(|b| {
+        .map(|b| {
             let successors = g.successors(b);
             let primary = (0..2).find(|&slot| {
                 successors[slot] != b && post_dominance.post_dominates(g, successors[slot], b)
-            })?;
-            let other = successors[1 - primary];
-            Some((b, reachable_avoiding(g, other, successors[primary], false)))
+            });
+            match primary {
+                Some(primary) => {
+                    let other = successors[1 - primary];
+                    (
+                        b,
+                        reachable_avoiding(g, other, successors[primary], false),
+                        true,
+                    )
+                }
+                None => {
+                    let mut inside = vec![false; g.num_blocks()];
+                    if let Some(join) = immediate.ipdom(b) {
+                        for &successor in successors {
+                            let reached = reachable_avoiding(g, successor, join, false);
+                            for (block, reached) in reached.into_iter().enumerate() {
+                                inside[block] |= reached;
+                            }
+                        }
+                    }
+                    (b, inside, false)
+                }
+            }
         })
         .collect();
     // Block ids of the snapshot follow region order, as `blocks` does
     // (same count, checked above).
-    for (_, inside) in &lanes {
+    for (_, inside, _) in &lanes {
         for (b, &is_inside) in inside.iter().enumerate() {
             result.inside[b] |= is_inside;
         }
     }
     let exposed =
         |b: BlockId| !result.inside[b.index()] && !full_at_end(graph.block(b), full[b.index()]);
-    for (branch, inside) in &lanes {
+    for (branch, inside, joins_at_successor) in &lanes {
         let terminator = graph.terminator(*branch);
+        let gated = |op| *joins_at_successor && is_gated(op);
         let entries_gated = (0..g.num_blocks()).map(BlockId::new).all(|from| {
             from == *branch
                 || inside[from.index()]
@@ -147,7 +175,7 @@ pub fn lane_regions<'c, 'a>(blocks: &[BlockRef<'c, 'a>], full: &[bool]) -> LaneR
                 || !g.successors(from).iter().any(|to| inside[to.index()])
                 || is_gated(graph.terminator(from))
         });
-        if (exposed(*branch) && !is_gated(terminator)) || !entries_gated {
+        if (exposed(*branch) && !gated(terminator)) || !entries_gated {
             result.ungated.push(terminator);
         }
     }
