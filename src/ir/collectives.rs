@@ -140,6 +140,8 @@ const TABLE: &[(Pattern, Members)] = &[
     (Prefix("nvvm.bar."), WholeBlock),
     (Prefix("nvvm.cluster."), WholeBlock),
     (Prefix("nvvm.fence."), EveryThread),
+    // `membar.gl/cta/sys` (clang's `__threadfence()` and friends).
+    (Prefix("nvvm.membar."), EveryThread),
     (Exact("nvvm.memory.barrier"), EveryThread),
     // Warp-wide (`.aligned`) matrix instructions.
     (Prefix("nvvm.mma."), WholeWarp),
@@ -343,6 +345,18 @@ mod tests {
         ] {
             assert_eq!(members_of_name(name), Some(WholeWarp), "{name}");
         }
+    }
+
+    #[test]
+    fn fences_are_ordered_but_no_collective() {
+        for name in [
+            "llvm.nvvm.membar.gl",
+            "llvm.nvvm.membar.cta",
+            "nvvm.memory.barrier",
+        ] {
+            assert_eq!(members_of_name(name), Some(EveryThread), "{name}");
+        }
+        assert_eq!(EveryThread.lowering(), Lowering::EveryLiveLane);
     }
 
     #[test]
