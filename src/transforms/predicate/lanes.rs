@@ -202,9 +202,12 @@ pub fn plan_lanes<G: Graph + ?Sized>(
 /// around code that needs converged lanes. A divergent branch `B` is free
 /// when the blocks between it and its immediate post-dominator `J` (a real
 /// block: not only the virtual exit) hold nothing that needs converged
-/// lanes (`converged`), and neither `B` nor those blocks lie in the region
-/// of a divergent branch that does (or that has no such `J`; its region
-/// is then everything it reaches), where exec may be partial.
+/// lanes (`converged`), no block there is reached from both successors
+/// (that work would run once per group of threads; a rejoin point among
+/// the successors runs it once), and neither `B` nor those blocks lie in
+/// the region of a divergent branch that does need masks (or that has no
+/// such `J`; its region is then everything it reaches), where exec may be
+/// partial.
 ///
 /// Returns, per block, the region of a free branch (`None` otherwise).
 pub fn free_lane_branches<G: Graph + ?Sized>(
@@ -214,15 +217,20 @@ pub fn free_lane_branches<G: Graph + ?Sized>(
 ) -> Vec<Option<Vec<bool>>> {
     let n = graph.num_blocks();
     let post_dominators = PostDominatorTree::build(graph);
-    let regions: Vec<Option<(Vec<bool>, bool)>> = (0..n)
+    // Per divergent branch: its region, whether it has a join, and whether
+    // both sides reach a block of it before the join.
+    let regions: Vec<Option<(Vec<bool>, bool, bool)>> = (0..n)
         .map(BlockId::new)
         .map(|b| {
             if !divergent[b.index()] || graph.successors(b).len() < 2 {
                 return None;
             }
             Some(match post_dominators.ipdom(b) {
-                Some(join) => (region_before(graph, b, join), true),
-                None => (region_before(graph, b, b), false),
+                Some(join) => {
+                    let (region, shared) = region_before(graph, b, join);
+                    (region, true, shared)
+                }
+                None => (region_before(graph, b, b).0, false, false),
             })
         })
         .collect();
@@ -231,12 +239,12 @@ pub fn free_lane_branches<G: Graph + ?Sized>(
         .map(|region| {
             region
                 .as_ref()
-                .is_some_and(|(region, has_join)| !has_join || any_in(region, converged))
+                .is_some_and(|(region, has_join, _)| !has_join || any_in(region, converged))
         })
         .collect();
     let mut covered = vec![false; n];
     for (region, _) in regions.iter().zip(&needs_masks).filter(|(_, &m)| m) {
-        for (b, &inside) in region.iter().flat_map(|(r, _)| r).enumerate() {
+        for (b, &inside) in region.iter().flat_map(|(r, _, _)| r).enumerate() {
             covered[b] |= inside;
         }
     }
@@ -244,28 +252,46 @@ pub fn free_lane_branches<G: Graph + ?Sized>(
         .into_iter()
         .enumerate()
         .map(|(b, region)| {
-            let (region, _) = region?;
-            (!needs_masks[b] && !covered[b] && !any_in(&region, &covered)).then_some(region)
+            let (region, _, shared) = region?;
+            // Work shared by both sides before the join is cheaper with a
+            // rejoin point (a Flow block runs it once for both groups).
+            (!needs_masks[b] && !shared && !covered[b] && !any_in(&region, &covered))
+                .then_some(region)
         })
         .collect()
 }
 
 /// The blocks reachable from the successors of `branch` without entering
-/// `join` (`branch` itself if a cycle leads back to it); with `join ==
-/// branch`, everything reachable.
-fn region_before<G: Graph + ?Sized>(graph: &G, branch: BlockId, join: BlockId) -> Vec<bool> {
+/// `join` (`branch` itself if a cycle leads back to it; with `join ==
+/// branch`, everything reachable), and whether some block is reached from
+/// two successors: threads that split there run it once per group before
+/// they meet at `join`.
+fn region_before<G: Graph + ?Sized>(
+    graph: &G,
+    branch: BlockId,
+    join: BlockId,
+) -> (Vec<bool>, bool) {
     let mut region = vec![false; graph.num_blocks()];
-    for &successor in graph.successors(branch) {
-        let avoid = if join == branch { None } else { Some(join) };
-        let reached = match avoid {
-            Some(join) => reachable_avoiding(graph, successor, join, false),
-            None => reachable_avoiding(graph, successor, BlockId::new(graph.num_blocks()), false),
+    let mut shared = false;
+    let mut successors = graph.successors(branch).to_vec();
+    successors.sort_unstable();
+    successors.dedup();
+    for successor in successors {
+        // An out-of-range block is never entered: no join at all.
+        let avoid = if join == branch {
+            BlockId::new(graph.num_blocks())
+        } else {
+            join
         };
-        for (b, inside) in reached.into_iter().enumerate() {
+        for (b, inside) in reachable_avoiding(graph, successor, avoid, false)
+            .into_iter()
+            .enumerate()
+        {
+            shared |= inside && region[b];
             region[b] |= inside;
         }
     }
-    region
+    (region, shared)
 }
 
 /// True if some divergent branch outside `region` rejoins inside it: a
@@ -373,6 +399,25 @@ mod tests {
             plan_lanes(&g, &refs, &[], &converged, &[false; 6], false).lane,
             vec![false, false]
         );
+    }
+
+    #[test]
+    fn free_branches_need_a_join_no_shared_work_and_no_masks() {
+        // An if / else-if: 0 -> 1, 2; 2 -> 3, 4; 1 -> 4; 3 -> 4. Neither
+        // successor of 0 post-dominates it, both sides meet first at 4.
+        let g = CfgGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (2, 3), (2, 4), (1, 4), (3, 4)]);
+        let divergent = [true, false, true, false, false];
+        let free = free_lane_branches(&g, &divergent, &[false; 5]);
+        assert!(free[0].is_some() && free[2].is_some());
+        // A collective in 3 makes 2 need masks, and covers nothing of 0's
+        // region that 0 could avoid: 0 is not free either.
+        let free = free_lane_branches(&g, &divergent, &[false, false, false, true, false]);
+        assert!(free[0].is_none() && free[2].is_none());
+        // Both sides of 0 reach 3 before the join 4: shared work.
+        let g = CfgGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3), (2, 4), (3, 4)]);
+        let free = free_lane_branches(&g, &[true, false, true, false, false], &[false; 5]);
+        assert!(free[0].is_none(), "3 would run once per group");
+        assert!(free[2].is_some());
     }
 
     #[test]
