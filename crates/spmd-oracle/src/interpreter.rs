@@ -132,7 +132,29 @@ struct ThreadState<'r> {
     call_stack: Vec<CallSite>,
 }
 
-impl ThreadState<'_> {
+impl<'r> ThreadState<'r> {
+    /// The state of one lane of a wave or warp, running one operation (or
+    /// a stretch of its own path) with thread-level semantics: no fuel
+    /// limit of its own, no trace, no call in progress.
+    fn for_lane(
+        id: ThreadId,
+        linear: u32,
+        dims: GridDims,
+        memory: &'r mut Memory,
+        tracer: &'r mut crate::trace::NoTrace,
+    ) -> Self {
+        Self {
+            id,
+            linear,
+            dims,
+            memory,
+            tracer,
+            fuel: u64::MAX,
+            blocks_executed: 0,
+            call_stack: Vec::new(),
+        }
+    }
+
     /// The linear index of the thread's CTA in the grid.
     fn cta_linear(&self) -> u32 {
         let [gx, gy, _] = self.dims.grid_dim;

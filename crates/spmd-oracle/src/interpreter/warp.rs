@@ -682,7 +682,8 @@ impl Executor {
                     let at = position(index, function, top.block, &warp.lanes[lane].frame);
                     let Lane { id, linear, frame } = &mut warp.lanes[lane];
                     let mut tracer = NoTrace;
-                    let mut state = lane_state(*id, *linear, cta, &mut tracer);
+                    let mut state =
+                        ThreadState::for_lane(*id, *linear, cta.dims, cta.memory, &mut tracer);
                     self.execute(op, at, frame, &mut state).map_err(|error| {
                         lane_error(warp.index, lane, top.block, cta.dims, error)
                     })?;
@@ -712,7 +713,7 @@ impl Executor {
             let at = position(index, function, top.block, &warp.lanes[lane].frame);
             let Lane { id, linear, frame } = &mut warp.lanes[lane];
             let mut tracer = NoTrace;
-            let mut state = lane_state(*id, *linear, cta, &mut tracer);
+            let mut state = ThreadState::for_lane(*id, *linear, cta.dims, cta.memory, &mut tracer);
             let flow = self
                 .terminate(at, frame, &mut state)
                 .map_err(|error| lane_error(warp.index, lane, top.block, cta.dims, error))?;
@@ -1286,24 +1287,6 @@ fn position<'p>(index: usize, function: &'p Function, block: usize, frame: &Fram
         function,
         block,
         visit: frame.visits[block].saturating_sub(1),
-    }
-}
-
-fn lane_state<'r>(
-    id: ThreadId,
-    linear: u32,
-    cta: &'r mut Cta,
-    tracer: &'r mut NoTrace,
-) -> ThreadState<'r> {
-    ThreadState {
-        id,
-        linear,
-        dims: cta.dims,
-        memory: cta.memory,
-        tracer,
-        fuel: u64::MAX,
-        blocks_executed: 0,
-        call_stack: Vec::new(),
     }
 }
 

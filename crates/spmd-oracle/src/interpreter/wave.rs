@@ -308,7 +308,13 @@ impl Executor {
         fuel: &mut u64,
     ) -> Result<(), WaveError> {
         let mut tracer = NoTrace;
-        let mut state = lane_state(wave.ids[lane], wave.dims, wave.memory, &mut tracer);
+        let mut state = ThreadState::for_lane(
+            wave.ids[lane],
+            wave.ids[lane].global_linear(&wave.dims),
+            wave.dims,
+            wave.memory,
+            &mut tracer,
+        );
         let frame = &mut wave.frames[lane];
         let lane_error = |error| WaveError::Lane { lane, error };
         let mut here = at;
@@ -366,32 +372,17 @@ impl Executor {
                 continue;
             }
             let mut tracer = NoTrace;
-            let mut state = lane_state(wave.ids[lane], wave.dims, wave.memory, &mut tracer);
+            let mut state = ThreadState::for_lane(
+                wave.ids[lane],
+                wave.ids[lane].global_linear(&wave.dims),
+                wave.dims,
+                wave.memory,
+                &mut tracer,
+            );
             self.execute(op, at, &mut wave.frames[lane], &mut state)
                 .map_err(|error| WaveError::Lane { lane, error })?;
         }
         Ok(())
-    }
-}
-
-/// The thread state of the lane that is thread `id`, for running one of
-/// its operations (or a stretch of its own path) with thread-level
-/// semantics.
-fn lane_state<'r>(
-    id: ThreadId,
-    dims: GridDims,
-    memory: &'r mut Memory,
-    tracer: &'r mut NoTrace,
-) -> ThreadState<'r> {
-    ThreadState {
-        id,
-        linear: id.global_linear(&dims),
-        dims,
-        memory,
-        tracer,
-        fuel: u64::MAX,
-        blocks_executed: 0,
-        call_stack: Vec::new(),
     }
 }
 
