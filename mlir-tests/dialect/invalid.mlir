@@ -752,6 +752,22 @@ func.func @park_on_wrong_op(%m: !spmd.mask) -> !spmd.mask {
 
 // -----
 
+func.func @exec_full_on_wrong_op(%m: !spmd.mask) -> !spmd.mask {
+  // expected-error @+1 {{'spmd.mask.and' op 'spmd.exec_full' must be a unit attribute on an spmd.exec.write}}
+  %r = spmd.mask.and %m, %m {spmd.exec_full} : !spmd.mask
+  return %r : !spmd.mask
+}
+
+// -----
+
+func.func @exec_full_with_a_value(%m: !spmd.mask) {
+  // expected-error @+1 {{'spmd.exec.write' op 'spmd.exec_full' must be a unit attribute on an spmd.exec.write}}
+  spmd.exec.write %m {spmd.exec_full = 1 : i64} : !spmd.mask
+  return
+}
+
+// -----
+
 // The markers' hand-written parser (SpmdOps.cpp) rejects an id that is not
 // an integer literal.
 func.func @head_id_not_an_integer(%c: i1) {

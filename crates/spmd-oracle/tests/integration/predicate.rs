@@ -399,6 +399,52 @@ fn the_wave_checker_catches_broken_predication() {
         no_rejoin.contains("rejoin point 0") && no_rejoin.contains("not active again"),
         "{no_rejoin}"
     );
+    // A write that claims every lane is active again while lanes wait.
+    let run = |text: &str| -> Result<(), String> {
+        let module = parse(&context, text);
+        let (waves, memory) = run_waves(&Executor::new(&module), u64::from(THREADS), 1, WAVE)
+            .map_err(|e| e.to_string())?;
+        compare(&threads, &waves, &memory, &[])
+    };
+    let false_full = run(&wave_level(true, true).replace(
+        "spmd.exec.write %rest {spmd.park = 0}",
+        "spmd.exec.write %rest {spmd.park = 0, spmd.exec_full}",
+    ))
+    .unwrap_err();
+    assert!(
+        false_full.contains("spmd.exec_full in block 0"),
+        "{false_full}"
+    );
+    // A lane branch taken with exec partial whose condition lets the lanes
+    // that are not active into its region (it is not gated by exec).
+    let ungated = run(
+        r#"func.func @kernel(%out: memref<?xi32>, %n: i32, %tid: i32 {spmd.divergent}) -> i32 {
+      %true = arith.constant true
+      %c0 = arith.constant 0 : i32
+      %i = arith.index_cast %tid : i32 to index
+      %odd_bit = arith.andi %tid, %n : i32
+      %odd = arith.cmpi ne, %odd_bit, %c0 : i32
+      %leave = spmd.ballot %odd : !spmd.mask
+      %exec = spmd.exec.read : !spmd.mask
+      %rest = spmd.mask.andn %exec, %leave : !spmd.mask
+      spmd.exec.write %rest {spmd.park = 0} : !spmd.mask
+      cf.cond_br %true, ^then, ^join {spmd.uniformity = #spmd.uniformity<divergent>}
+    ^then:
+      %seven = arith.constant 7 : i32
+      memref.store %seven, %out[%i] : memref<?xi32>
+      cf.br ^join
+    ^join:
+      %now = spmd.exec.read : !spmd.mask
+      %all = spmd.mask.or %now, %leave : !spmd.mask
+      spmd.exec.write %all {spmd.rejoin = 0} : !spmd.mask
+      return %tid : i32
+    }"#,
+    )
+    .unwrap_err();
+    assert!(
+        ungated.contains("a lane that is not active enters the lane region"),
+        "{ungated}"
+    );
 }
 
 /// `wave-size` is recorded on the function and the executor refuses larger
