@@ -7,10 +7,13 @@
 # prints the apt-get command for an administrator and fails.
 #
 # Then NVIDIA's ptxas, which checks the PTX that spmd emits (no GPU and no
-# CUDA toolkit needed), and nvdisasm: pinned wheels from PyPI in a virtual
-# environment of the project's own (.venv, git-ignored).
+# CUDA toolkit needed), nvdisasm, and the CUDA 12.9 device headers and
+# libdevice: pinned wheels from PyPI in a virtual environment of the
+# project's own (.venv, git-ignored). The headers and libdevice are laid out
+# as a CUDA installation for clang's --cuda-path in .venv/cuda (symbolic
+# links into the wheels; scripts/find-cuda.sh prints its path).
 # scripts/find-ptxas.sh prints ptxas's path; $PTXAS overrides it. When the
-# pinned tools are there already, nothing is downloaded.
+# pinned wheels are there already, nothing is downloaded.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,6 +34,19 @@ ptxas_wheel=nvidia-cuda-nvcc-cu12
 ptxas_version=12.9.86
 nvdisasm_wheel=nvidia-cuda-nvdisasm
 nvdisasm_version=13.5.37
+
+# The CUDA root: CUDA 12.9's headers as the wheels ship them (the runtime's
+# include/ with cooperative_groups, cuda_fp16.h, cuda_bf16.h and the texture
+# functions; CCCL's <nv/target> and <cuda/std/...>; cuRAND's headers, which
+# clang's CUDA wrapper includes; the compiler's crt/ headers) and libdevice,
+# which the nvcc wheel carries in nvvm/libdevice/. Pinned to the 12.9 release
+# that ptxas above comes from.
+header_wheels=(
+  nvidia-cuda-runtime-cu12==12.9.79
+  nvidia-cuda-cccl-cu12==12.9.27
+  nvidia-curand-cu12==10.3.10.19
+)
+cuda_version=12.9.79
 
 missing=()
 for package in "${packages[@]}"; do
@@ -100,5 +116,40 @@ if ((${#wheels[@]} > 0)); then
     { echo "spmd setup: ptxas $ptxas_version or nvdisasm $nvdisasm_version missing after pip install" >&2; exit 1; }
 fi
 
+# wheel_installed NAME==VERSION: pip's metadata for exactly that version is there.
+wheel_installed() {
+  local name=${1%%==*} version=${1##*==}
+  compgen -G "$venv/lib/python3*/site-packages/${name//-/_}-$version.dist-info" >/dev/null
+}
+wheels=()
+for wheel in "${header_wheels[@]}"; do
+  wheel_installed "$wheel" || wheels+=("$wheel")
+done
+if ((${#wheels[@]} > 0)); then
+  echo "spmd setup: installing ${wheels[*]} into $venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps "${wheels[@]}"
+fi
+
+# .venv/cuda, rebuilt every run (links only, so it is cheap and always
+# matches the wheels).
+nvidia=$(compgen -G "$venv/lib/python3*/site-packages/nvidia" | head -n 1)
+cuda_root=$venv/cuda
+rm -rf "$cuda_root"
+mkdir -p "$cuda_root/include" "$cuda_root/nvvm" "$cuda_root/bin"
+for include in cuda_runtime/include cuda_cccl/include curand/include cuda_nvcc/include; do
+  [[ -d $nvidia/$include ]] || { echo "spmd setup: $nvidia/$include missing" >&2; exit 1; }
+  for entry in "$nvidia/$include"/*; do
+    [[ $(basename "$entry") == __* ]] || ln -sfn "$entry" "$cuda_root/include/"
+  done
+done
+ln -s "$nvidia/cuda_nvcc/nvvm/libdevice" "$cuda_root/nvvm/libdevice"
+ln -s "$nvidia/cuda_nvcc/bin/ptxas" "$cuda_root/bin/ptxas"
+printf '{\n  "cuda": { "name": "CUDA SDK", "version": "%s" }\n}\n' "$cuda_version" > "$cuda_root/version.json"
+for needed in include/cuda_runtime.h include/cooperative_groups.h include/cuda_fp16.h \
+    include/nv/target include/curand_mtgp32_kernel.h include/crt/host_defines.h \
+    nvvm/libdevice/libdevice.10.bc; do
+  [[ -e $cuda_root/$needed ]] || { echo "spmd setup: $cuda_root/$needed missing" >&2; exit 1; }
+done
+
 echo "spmd setup: LLVM/MLIR $(/usr/lib/llvm-22/bin/llvm-config --version), $(cargo --version)," \
-  "ptxas $ptxas_version ($("$root/scripts/find-ptxas.sh"))"
+  "ptxas $ptxas_version ($("$root/scripts/find-ptxas.sh")), CUDA $cuda_version headers and libdevice ($cuda_root)"

@@ -5,8 +5,11 @@
 //   scripts/cuda-to-ptx.sh --reference examples/cuda/trap-assert.cu   # clang
 //   scripts/cuda-to-ptx.sh examples/cuda/trap-assert.cu                # spmd
 //
-// spmd's pipeline does not take such branches yet (mlir-tests/cuda/
-// trap-assert.cu is an expected failure for it; docs/cuda.md).
+// A dead end imposes nothing on reconvergence: the other successor is the
+// rejoin point (mlir-tests/cuda/trap-assert.cu checks the PTX). assert()
+// is CUDA's own, from <cassert> (a call of __assertfail, then a trap).
+
+#include <cassert>
 
 extern "C" __global__ void checked_scale(float *data, int n, float factor) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -16,7 +16,7 @@
 // the NVVM-dialect module after spmd's pipeline, LLVM IR, PTX; clang options
 // (-O, -D); and the errors for a file without kernels and a bad --emit.
 
-// What CUDA sources usually include: spmd's header again.
+// What CUDA sources usually include: NVIDIA's runtime header.
 #include <cuda_runtime.h>
 #include <device_launch_parameters.h>
 
@@ -55,8 +55,12 @@ __global__ void second_kernel(float *data) { data[threadIdx.x] = sqrtf(data[thre
 // PTX: .entry stage_kernel(
 // PTX: @%p{{[0-9]+}} bra
 // PTX: mul.lo.s32 {{.*}}, 3;
+// sqrtf is libdevice's __nv_sqrtf, whose __nvvm_reflect("__CUDA_PREC_SQRT")
+// is 0 unless the module asks otherwise: clang's own route gives the same
+// sqrt.approx (nvcc's -prec-sqrt=true default would give sqrt.rn).
 // PTX: .entry _Z13second_kernelPf(
-// PTX: sqrt.rn.f32
+// PTX: sqrt.approx.f32
 
-// NO-KERNEL: cuda-to-ptx: no __global__ function in
-// BAD-EMIT: cuda-to-ptx: --emit llvm needs --via llc
+// NO-KERNEL: error: no __global__ function in the file
+// NO-KERNEL: spmd-compile: error: {{.*}}no-kernel.cu: clang failed
+// BAD-EMIT: spmd-compile: error: --emit llvm needs --via llc

@@ -18,13 +18,13 @@
 // RUN: %ptxas -arch=sm_70 %t.ptx63.ptx -o /dev/null
 // RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false --ptx 5 %S/Inputs/nested-if.mlir 2>&1 | FileCheck %s --check-prefix=BADPTX
 // PTX63: .version 6.3
-// BADPTX: kernel-to-ptx: --ptx must be a PTX ISA version of 62 (6.2) or more
+// BADPTX: spmd-compile: error: --ptx must be a PTX ISA version of 62 (6.2) or more
 //
 // Too old a target, or a malformed one, is refused up front:
 // RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false --mcpu sm_20 %S/Inputs/nested-if.mlir 2>&1 | FileCheck %s --check-prefix=OLD
 // RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false --mcpu volta %S/Inputs/nested-if.mlir 2>&1 | FileCheck %s --check-prefix=BADCPU
-// OLD: kernel-to-ptx: --mcpu sm_20 is too old: the exec-mask lowering needs vote.sync (PTX 6.0, sm_30 or newer)
-// BADCPU: kernel-to-ptx: --mcpu must look like sm_70 or sm_90a, not 'volta'
+// OLD: spmd-compile: error: --mcpu sm_20 is too old: the exec-mask lowering needs vote.sync (PTX 6.0, sm_30 or newer)
+// BADCPU: spmd-compile: error: --mcpu must look like sm_70 or sm_90a, not 'volta'
 //
 // Waves of 64 lanes: the wave size reaches spmd-predicate too, so the mask
 // carriers of the LLVM-dialect kernel are i64 there; the NVVM lowering keeps
@@ -38,10 +38,18 @@
 // WAVE64: nvvm.vote.sync any
 // WAVE64: llvm.br ^bb1({{.*}} : {{.*}}i1)
 //
-// LLVM math that NVPTX cannot select without libdevice is reported, not
-// left to abort llc:
-// RUN: not %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false %s 2>&1 | FileCheck %s --check-prefix=LIBDEVICE
-// LIBDEVICE: kernel-to-ptx: the kernel calls llvm.exp.f32 which NVPTX cannot select without libdevice
+// LLVM math that NVPTX cannot select (llvm.exp.f32 would abort llc) becomes
+// a call of libdevice's function, which the driver links and inlines:
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --emit llvm %s | FileCheck %s --check-prefix=LIBDEVICE-IR
+// RUN: %spmd_src_root/scripts/kernel-to-ptx.sh %s -o %t.exp.ptx
+// RUN: FileCheck %s --check-prefix=LIBDEVICE < %t.exp.ptx
+// RUN: %ptxas -arch=sm_90 %t.exp.ptx -o /dev/null
+// LIBDEVICE-IR-NOT: @llvm.exp.f32
+// LIBDEVICE-IR: call {{.*}}float @__nv_expf(
+// LIBDEVICE-IR: define internal {{.*}}float @__nv_expf(
+// LIBDEVICE-NOT: .extern
+// LIBDEVICE: .entry uses_exp(
+// LIBDEVICE: ex2.approx
 module attributes {llvm.target_triple = "nvptx64-nvidia-cuda"} {
   llvm.func ptx_kernelcc @uses_exp(%out: !llvm.ptr<1>, %x: f32) {
     %e = llvm.intr.exp(%x) : (f32) -> f32

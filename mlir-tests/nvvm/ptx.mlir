@@ -42,4 +42,4 @@
 
 // SM80: .target sm_80
 
-// USAGE: kernel-to-ptx: --via must be llc or isa
+// USAGE: spmd-compile: error: --via must be llc or isa

@@ -1,0 +1,34 @@
+//! Raw bindings to `cpp/SpmdCompile.h`. Only [`crate::mlir`] calls them.
+
+use mlir_sys::{MlirContext, MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef};
+use std::os::raw::{c_int, c_void};
+
+/// `SpmdCompileOutput`.
+pub const OUTPUT_LLVM_IR: c_int = 0;
+pub const OUTPUT_PTX: c_int = 1;
+
+unsafe extern "C" {
+    pub fn spmdCompileImportLLVMIR(
+        context: MlirContext,
+        buffer: MlirStringRef,
+        buffer_name: MlirStringRef,
+    ) -> MlirOperation;
+    pub fn spmdCompileDeviceModule(module: MlirOperation) -> MlirOperation;
+    pub fn spmdCompileNVPTX(
+        device_module: MlirOperation,
+        cpu: MlirStringRef,
+        features: MlirStringRef,
+        libdevice: MlirStringRef,
+        output: c_int,
+        callback: MlirStringCallback,
+        user_data: *mut c_void,
+    ) -> MlirLogicalResult;
+    pub fn spmdCompileDefaultPtxVersion(cpu: MlirStringRef) -> c_int;
+    pub fn spmdCompileBinaryAssembly(
+        module: MlirOperation,
+        callback: MlirStringCallback,
+        user_data: *mut c_void,
+    ) -> MlirLogicalResult;
+    pub fn spmdCompileWrapInGpuModule(module: MlirOperation, name: MlirStringRef)
+        -> MlirLogicalResult;
+}

@@ -1,0 +1,267 @@
+//! `spmd-compile`: spmd's compiler driver. CUDA (through clang-22 with
+//! NVIDIA's headers and libdevice), LLVM IR or MLIR kernels in, PTX out,
+//! through spmd's passes; it can stop after any stage (`--emit`). See
+//! [`options::USAGE`] and docs/cuda.md.
+//!
+//! Everything but clang runs in this process: the LLVM IR import, spmd's and
+//! MLIR's passes, the translation to LLVM IR and LLVM's NVPTX backend
+//! (`cpp/SpmdCompile.cpp`). A failure prints its diagnostics (with their
+//! locations) and one line naming the stage and the file, and exits with 1;
+//! a bad command line exits with 2.
+
+mod clang;
+mod ffi;
+mod mlir;
+mod options;
+
+use mlir::{BackendOutput, Session};
+use options::{Command, Emit, Language, Options, Via};
+use std::{io::Read, io::Write, path::Path};
+
+fn main() {
+    let arguments: Vec<String> = std::env::args().skip(1).collect();
+    let options = match options::parse(&arguments) {
+        Ok(Command::Help) => {
+            print!("{}", options::USAGE);
+            return;
+        }
+        Ok(Command::Compile(options)) => options,
+        Err(message) => {
+            eprintln!("spmd-compile: error: {message}");
+            std::process::exit(2);
+        }
+    };
+    let file = options
+        .input
+        .as_ref()
+        .map_or_else(|| "<stdin>".to_string(), |path| path.display().to_string());
+    let result = compile(&options, &file).and_then(|output| write_output(&options, &output));
+    if let Err(failure) = result {
+        for line in &failure.details {
+            eprintln!("{line}");
+        }
+        eprintln!("spmd-compile: error: {}: {} failed", file, failure.stage);
+        std::process::exit(1);
+    }
+}
+
+/// A failed stage and what it said.
+struct Failure {
+    stage: &'static str,
+    details: Vec<String>,
+}
+
+impl Failure {
+    fn new(stage: &'static str, detail: impl Into<String>) -> Self {
+        Self {
+            stage,
+            details: vec![detail.into()],
+        }
+    }
+
+    fn from_session(stage: &'static str, session: &Session) -> Self {
+        Self {
+            stage,
+            details: session.take_diagnostics(),
+        }
+    }
+}
+
+/// Runs the stages up to `--emit` and returns the last one's text.
+fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
+    let source = read_input(options).map_err(|error| Failure::new("reading the input", error))?;
+    let ptx = ptx_version(options)?;
+
+    if options.language == Language::Cuda && options.opt_level == 0 && !options.reference {
+        eprintln!(
+            "spmd-compile: warning: at -O0 every local lives in a per-thread alloca, and \
+             spmd's uniformity analysis takes values loaded back from one as uniform \
+             (docs/cuda.md): divergent branches may be missed"
+        );
+    }
+    let session = Session::new();
+    let mut module = match options.language {
+        Language::Mlir => {
+            let text = std::str::from_utf8(&source)
+                .map_err(|_| Failure::new("parsing MLIR", format!("{file}: not UTF-8 text")))?;
+            session
+                .parse(text, file)
+                .map_err(|()| Failure::from_session("parsing MLIR", &session))?
+        }
+        Language::LlvmIr | Language::Cuda => {
+            let llvm_ir = if options.language == Language::Cuda {
+                let output = if options.reference {
+                    clang::ClangOutput::Ptx
+                } else {
+                    clang::ClangOutput::LlvmIr
+                };
+                let root = clang::cuda_root(options).map_err(|error| Failure::new("clang", error))?;
+                let compiled = clang::compile(
+                    options,
+                    &root,
+                    options.input.as_deref(),
+                    &source,
+                    ptx,
+                    output,
+                )
+                .map_err(|error| Failure::new("clang", error))?;
+                if options.reference || options.emit == Emit::Clang {
+                    return Ok(compiled);
+                }
+                if !defines_a_kernel(&compiled) {
+                    return Err(Failure::new(
+                        "clang",
+                        format!("{file}: error: no __global__ function in the file"),
+                    ));
+                }
+                compiled
+            } else {
+                source
+            };
+            let module = session
+                .import_llvm_ir(&llvm_ir, file)
+                .map_err(|()| Failure::from_session("the LLVM IR import", &session))?;
+            print_warnings(&session);
+            if options.emit == Emit::Import {
+                return Ok(module.as_operation().to_string().into_bytes());
+            }
+            module
+        }
+    };
+
+    let lanes = options.lane_branches;
+    if !options.wave_level {
+        let pipeline = format!(
+            "builtin.module(spmd-reconverge{{lane-branches={lanes}}},\
+             spmd-predicate{{wave-size={} lane-branches={lanes}}})",
+            options.wave_size
+        );
+        session
+            .run_pipeline(&mut module, &pipeline)
+            .map_err(|()| Failure::from_session("spmd-reconverge and spmd-predicate", &session))?;
+    }
+    if options.emit == Emit::Wave {
+        return Ok(module.as_operation().to_string().into_bytes());
+    }
+    let pipeline = format!(
+        "builtin.module(spmd-gpu-to-nvvm{{predicate=false wave-size={} lane-branches={lanes}}})",
+        options.wave_size
+    );
+    session
+        .run_pipeline(&mut module, &pipeline)
+        .map_err(|()| Failure::from_session("the lowering to NVVM", &session))?;
+    print_warnings(&session);
+    if options.emit == Emit::Nvvm {
+        return Ok(module.as_operation().to_string().into_bytes());
+    }
+
+    let libdevice = clang::cuda_root(options)
+        .map(|root| clang::libdevice_in(&root).display().to_string())
+        .unwrap_or_default();
+    let features = format!("+ptx{ptx}");
+    let text = match options.via {
+        Via::Llc => {
+            let device = session
+                .device_module(&module)
+                .map_err(|()| Failure::from_session("extracting the device code", &session))?;
+            let output = if options.emit == Emit::Llvm {
+                BackendOutput::LlvmIr
+            } else {
+                BackendOutput::Ptx
+            };
+            session
+                .nvptx(&device, &options.mcpu, &features, &libdevice, output)
+                .map_err(|()| Failure::from_session("the NVPTX backend", &session))?
+        }
+        Via::Isa => {
+            binary_assembly(&session, &mut module, options, &features, &libdevice)?
+        }
+    };
+    Ok(text.into_bytes())
+}
+
+/// Whether clang's LLVM IR text defines a kernel (`define ... ptx_kernel`).
+fn defines_a_kernel(llvm_ir: &[u8]) -> bool {
+    String::from_utf8_lossy(llvm_ir)
+        .lines()
+        .any(|line| line.starts_with("define ") && line.contains(" ptx_kernel "))
+}
+
+/// `--via isa`: nvvm-attach-target and gpu-module-to-binary{format=isa} on
+/// the module (an LLVM-dialect module is first wrapped in a gpu.module).
+fn binary_assembly(
+    session: &Session,
+    module: &mut melior::ir::Module,
+    options: &Options,
+    features: &str,
+    libdevice: &str,
+) -> Result<String, Failure> {
+    let stage = "gpu-module-to-binary";
+    session
+        .wrap_in_gpu_module(module, "spmd_device")
+        .map_err(|()| Failure::from_session(stage, session))?;
+    let link = if libdevice.is_empty() {
+        String::new()
+    } else {
+        format!(" l={libdevice}")
+    };
+    let pipeline = format!(
+        "builtin.module(nvvm-attach-target{{chip={} features={features}{link}}},\
+         gpu-module-to-binary{{format=isa}})",
+        options.mcpu
+    );
+    session
+        .run_pipeline(module, &pipeline)
+        .map_err(|()| Failure::from_session(stage, session))?;
+    session
+        .binary_assembly(module)
+        .map_err(|()| Failure::from_session(stage, session))
+}
+
+/// The PTX ISA version for clang and the backend: `--ptx`, else the
+/// backend's default for `--mcpu`, at least 6.2 (activemask).
+fn ptx_version(options: &Options) -> Result<u32, Failure> {
+    if let Some(ptx) = options.ptx {
+        return Ok(ptx);
+    }
+    let default = mlir::default_ptx_version(&options.mcpu).ok_or_else(|| {
+        Failure::new(
+            "choosing the PTX version",
+            format!("the NVPTX backend does not know --mcpu {}", options.mcpu),
+        )
+    })?;
+    Ok(default.max(62))
+}
+
+fn read_input(options: &Options) -> Result<Vec<u8>, String> {
+    match &options.input {
+        Some(path) => {
+            std::fs::read(path).map_err(|error| format!("cannot read '{}': {error}", path.display()))
+        }
+        None => {
+            let mut buffer = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut buffer)
+                .map_err(|error| format!("cannot read stdin: {error}"))?;
+            Ok(buffer)
+        }
+    }
+}
+
+/// Warnings of a stage that succeeded go to stderr at once.
+fn print_warnings(session: &Session) {
+    for line in session.take_diagnostics() {
+        eprintln!("{line}");
+    }
+}
+
+fn write_output(options: &Options, output: &[u8]) -> Result<(), Failure> {
+    let stage = "writing the output";
+    match &options.output {
+        Some(path) if path != Path::new("-") => std::fs::write(path, output)
+            .map_err(|error| Failure::new(stage, format!("cannot write '{}': {error}", path.display()))),
+        _ => std::io::stdout()
+            .write_all(output)
+            .map_err(|error| Failure::new(stage, format!("cannot write stdout: {error}"))),
+    }
+}

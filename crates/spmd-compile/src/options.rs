@@ -1,0 +1,375 @@
+//! The command line of `spmd-compile` (see [`USAGE`]).
+
+use std::path::PathBuf;
+
+/// `--help`.
+pub const USAGE: &str = "\
+spmd-compile: CUDA, LLVM IR or MLIR kernels to PTX through spmd's passes
+
+  spmd-compile [options] FILE          (FILE: .cu, .ll, .bc or .mlir; - reads stdin)
+
+The stages, each a possible stop (--emit):
+  clang    CUDA only: clang-22, device side, against NVIDIA's CUDA headers
+           and libdevice (--cuda-path), -O2: LLVM IR
+  import   LLVM IR (from clang, or a .ll/.bc input) into MLIR's LLVM dialect
+  wave     spmd-reconverge and spmd-predicate: the thread-level kernels become
+           wave-level (exec masks), divergent branches reconverged
+  nvvm     spmd-lower-to-nvvm and the upstream conversions: LLVM + NVVM dialects
+  llvm     the device code as LLVM IR (--via llc)
+  ptx      PTX from LLVM's NVPTX backend (default)
+MLIR input is a gpu.module of gpu.func kernels or a module of llvm.func
+kernels (what the import makes of CUDA); it starts at the wave stage.
+
+Options:
+  --emit STAGE         stop after STAGE (see above; default ptx)
+  -o FILE              write the result to FILE (default: stdout)
+  -x cuda|llvm|mlir    the input's language (default: from FILE's extension;
+                       mlir for stdin)
+  --mcpu SM            target GPU, sm_30 or newer (default sm_90)
+  --ptx NN             PTX ISA version as LLVM spells it (78 for 7.8), at least
+                       62; default: the backend's for --mcpu, at least 62
+                       (6.2 has activemask, which the lowering reads)
+  --via llc|isa        how the LLVM dialect becomes PTX: llc (default), the
+                       NVPTX backend on the translated module; isa, MLIR's
+                       nvvm-attach-target and gpu-module-to-binary{format=isa}
+  --wave-size 32|64    lanes per wave (default 32)
+  --lane-branches true|false
+                       keep divergent branches over code that needs no
+                       converged lanes as per-lane branches, which the GPU
+                       reconverges by itself (default true); false predicates
+                       every divergent branch with exec masks
+  --wave-level         the MLIR input is already wave-level (no wave stage)
+  --reference          CUDA only: no spmd passes, clang's own PTX (or, with
+                       --emit clang, its LLVM IR) from the same source and flags
+  -O N, -ON            clang's optimisation level, 0..3 (default 2)
+  -I DIR, -D NAME[=V]  passed to clang
+  --clang-arg ARG      any other clang argument (repeatable)
+  --cuda-path DIR      the CUDA root for clang and libdevice (default:
+                       $SPMD_CUDA_PATH, else the .venv/cuda that
+                       scripts/setup.sh lays out)
+  --clang PATH         clang-22 (default: $CLANG, else /usr/lib/llvm-22/bin/clang)
+  -h, --help           this text
+";
+
+/// Where the compilation stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Emit {
+    Clang,
+    Import,
+    Wave,
+    Nvvm,
+    Llvm,
+    Ptx,
+}
+
+impl Emit {
+    fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "clang" => Self::Clang,
+            "import" => Self::Import,
+            "wave" => Self::Wave,
+            "nvvm" => Self::Nvvm,
+            "llvm" => Self::Llvm,
+            "ptx" => Self::Ptx,
+            _ => return None,
+        })
+    }
+}
+
+/// The language of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    Cuda,
+    LlvmIr,
+    Mlir,
+}
+
+impl Language {
+    fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "cuda" | "cu" => Self::Cuda,
+            "llvm" | "ll" | "bc" => Self::LlvmIr,
+            "mlir" => Self::Mlir,
+            _ => return None,
+        })
+    }
+}
+
+/// How the LLVM dialect becomes PTX.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// The NVPTX backend on the translated module (as `llc` would).
+    Llc,
+    /// MLIR's `gpu-module-to-binary{format=isa}`.
+    Isa,
+}
+
+/// A parsed command line.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The input file; `None` for stdin.
+    pub input: Option<PathBuf>,
+    pub language: Language,
+    pub emit: Emit,
+    pub output: Option<PathBuf>,
+    /// `sm_NN` as given.
+    pub mcpu: String,
+    /// `--ptx`, if given.
+    pub ptx: Option<u32>,
+    pub via: Via,
+    pub wave_size: u32,
+    pub lane_branches: bool,
+    pub wave_level: bool,
+    pub reference: bool,
+    pub opt_level: u32,
+    pub clang_args: Vec<String>,
+    pub cuda_path: Option<PathBuf>,
+    pub clang: Option<PathBuf>,
+}
+
+/// What the command line asks for.
+pub enum Command {
+    Help,
+    Compile(Options),
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(arguments: &[String]) -> Result<Command, String> {
+    let mut input: Option<Option<PathBuf>> = None;
+    let mut language = None;
+    let mut emit = Emit::Ptx;
+    let mut output = None;
+    let mut mcpu = "sm_90".to_string();
+    let mut ptx = None;
+    let mut via = Via::Llc;
+    let mut wave_size = 32;
+    let mut lane_branches = true;
+    let mut wave_level = false;
+    let mut reference = false;
+    let mut opt_level = 2;
+    let mut clang_args = Vec::new();
+    let mut cuda_path = None;
+    let mut clang = None;
+
+    let mut rest = arguments.iter();
+    while let Some(argument) = rest.next() {
+        let mut value = |name: &str| {
+            rest.next()
+                .cloned()
+                .ok_or_else(|| format!("option '{name}' needs a value"))
+        };
+        match argument.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--emit" => {
+                let text = value("--emit")?;
+                emit = Emit::parse(&text).ok_or_else(|| {
+                    format!("--emit must be clang, import, wave, nvvm, llvm or ptx, not '{text}'")
+                })?;
+            }
+            "-o" => output = Some(PathBuf::from(value("-o")?)),
+            "-x" => {
+                let text = value("-x")?;
+                language = Some(
+                    Language::parse(&text)
+                        .ok_or_else(|| format!("-x must be cuda, llvm or mlir, not '{text}'"))?,
+                );
+            }
+            "--mcpu" => mcpu = value("--mcpu")?,
+            "--ptx" => {
+                let text = value("--ptx")?;
+                ptx = Some(
+                    text.parse::<u32>()
+                        .ok()
+                        .filter(|&version| version >= 62)
+                        .ok_or_else(|| {
+                            format!(
+                                "--ptx must be a PTX ISA version of 62 (6.2) or more, \
+                                 as LLVM spells it, not '{text}'"
+                            )
+                        })?,
+                );
+            }
+            "--via" => {
+                via = match value("--via")?.as_str() {
+                    "llc" => Via::Llc,
+                    "isa" => Via::Isa,
+                    other => return Err(format!("--via must be llc or isa, not '{other}'")),
+                }
+            }
+            "--wave-size" => {
+                wave_size = match value("--wave-size")?.as_str() {
+                    "32" => 32,
+                    "64" => 64,
+                    other => return Err(format!("--wave-size must be 32 or 64, not '{other}'")),
+                }
+            }
+            "--lane-branches" => {
+                lane_branches = match value("--lane-branches")?.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    other => {
+                        return Err(format!("--lane-branches must be true or false, not '{other}'"))
+                    }
+                }
+            }
+            "--wave-level" => wave_level = true,
+            "--reference" => reference = true,
+            "-O" => opt_level = parse_opt_level(&value("-O")?)?,
+            "-I" => clang_args.push(format!("-I{}", value("-I")?)),
+            "-D" => clang_args.push(format!("-D{}", value("-D")?)),
+            "--clang-arg" => clang_args.push(value("--clang-arg")?),
+            "--cuda-path" => cuda_path = Some(PathBuf::from(value("--cuda-path")?)),
+            "--clang" => clang = Some(PathBuf::from(value("--clang")?)),
+            "-" => set_input(&mut input, None)?,
+            other if other.starts_with("-O") => opt_level = parse_opt_level(&other[2..])?,
+            other if other.starts_with("-I") || other.starts_with("-D") => {
+                clang_args.push(other.to_string())
+            }
+            other if other.starts_with('-') => {
+                return Err(format!("unknown option '{other}' (see --help)"))
+            }
+            other => set_input(&mut input, Some(PathBuf::from(other)))?,
+        }
+    }
+
+    let input = input.ok_or("no input file (see --help)")?;
+    let language = match (language, &input) {
+        (Some(language), _) => language,
+        (None, None) => Language::Mlir,
+        (None, Some(path)) => {
+            let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            Language::parse(extension).ok_or_else(|| {
+                format!(
+                    "cannot tell the language of '{}' from its extension \
+                     (.cu, .ll, .bc or .mlir); use -x",
+                    path.display()
+                )
+            })?
+        }
+    };
+    parse_mcpu(&mcpu)?;
+    if emit == Emit::Clang && language != Language::Cuda {
+        return Err("--emit clang needs CUDA input".into());
+    }
+    if reference && language != Language::Cuda {
+        return Err("--reference needs CUDA input".into());
+    }
+    if reference && !matches!(emit, Emit::Clang | Emit::Ptx) {
+        return Err(
+            "--reference gives clang's PTX (or, with --emit clang, its LLVM IR)".into(),
+        );
+    }
+    if emit == Emit::Llvm && via == Via::Isa {
+        return Err("--emit llvm needs --via llc".into());
+    }
+    if wave_level && language != Language::Mlir {
+        return Err("--wave-level needs MLIR input".into());
+    }
+    if emit == Emit::Import && language == Language::Mlir {
+        return Err("--emit import needs CUDA or LLVM IR input".into());
+    }
+    Ok(Command::Compile(Options {
+        input,
+        language,
+        emit,
+        output,
+        mcpu,
+        ptx,
+        via,
+        wave_size,
+        lane_branches,
+        wave_level,
+        reference,
+        opt_level,
+        clang_args,
+        cuda_path,
+        clang,
+    }))
+}
+
+fn set_input(slot: &mut Option<Option<PathBuf>>, input: Option<PathBuf>) -> Result<(), String> {
+    if slot.is_some() {
+        return Err("one input file only".into());
+    }
+    *slot = Some(input);
+    Ok(())
+}
+
+fn parse_opt_level(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|&level| level <= 3)
+        .ok_or_else(|| format!("-O must be 0, 1, 2 or 3, not '{text}'"))
+}
+
+/// `sm_NN` or `sm_NNa` with NN >= 30 (the lowering votes with vote.sync).
+fn parse_mcpu(mcpu: &str) -> Result<u32, String> {
+    let digits = mcpu
+        .strip_prefix("sm_")
+        .map(|rest| rest.strip_suffix('a').unwrap_or(rest))
+        .filter(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| format!("--mcpu must look like sm_70 or sm_90a, not '{mcpu}'"))?;
+    let sm: u32 = digits
+        .parse()
+        .map_err(|_| format!("--mcpu '{mcpu}' is out of range"))?;
+    if sm < 30 {
+        return Err(format!(
+            "--mcpu {mcpu} is too old: the exec-mask lowering needs vote.sync \
+             (PTX 6.0, sm_30 or newer)"
+        ));
+    }
+    Ok(sm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(arguments: &[&str]) -> Result<Options, String> {
+        let arguments: Vec<String> = arguments.iter().map(|a| a.to_string()).collect();
+        match parse(&arguments)? {
+            Command::Compile(options) => Ok(options),
+            Command::Help => Err("help".into()),
+        }
+    }
+
+    #[test]
+    fn language_comes_from_the_extension_or_x() {
+        assert_eq!(options(&["k.cu"]).unwrap().language, Language::Cuda);
+        assert_eq!(options(&["k.bc"]).unwrap().language, Language::LlvmIr);
+        assert_eq!(options(&["-"]).unwrap().language, Language::Mlir);
+        assert_eq!(options(&["-x", "cuda", "-"]).unwrap().language, Language::Cuda);
+        assert!(options(&["k.txt"]).unwrap_err().contains("use -x"));
+    }
+
+    #[test]
+    fn script_options_are_accepted() {
+        let parsed = options(&[
+            "--via", "isa", "--mcpu", "sm_70", "--ptx", "63", "--wave-size", "64", "-O3", "-I",
+            "inc", "-DX=1", "--lane-branches", "false", "-o", "out.ptx", "k.cu",
+        ])
+        .unwrap();
+        assert_eq!((parsed.mcpu.as_str(), parsed.ptx, parsed.wave_size), ("sm_70", Some(63), 64));
+        assert_eq!((parsed.via, parsed.opt_level, parsed.lane_branches), (Via::Isa, 3, false));
+        assert_eq!(parsed.clang_args, ["-Iinc", "-DX=1"]);
+    }
+
+    #[test]
+    fn bad_options_are_refused_with_a_reason() {
+        for (arguments, reason) in [
+            (&["--mcpu", "sm_20", "k.cu"][..], "too old"),
+            (&["--mcpu", "gfx90a", "k.cu"], "sm_70"),
+            (&["--ptx", "60", "k.cu"], "62"),
+            (&["--emit", "clang", "k.mlir"], "CUDA"),
+            (&["--emit", "llvm", "--via", "isa", "k.mlir"], "--via llc"),
+            (&["--reference", "k.ll"], "CUDA"),
+            (&["a.cu", "b.cu"], "one input"),
+            (&["--bogus", "k.cu"], "unknown option"),
+            (&["-O"], "needs a value"),
+            (&[], "no input"),
+        ] {
+            let error = options(arguments).unwrap_err();
+            assert!(error.contains(reason), "{arguments:?}: {error}");
+        }
+    }
+}
