@@ -12,6 +12,7 @@
 
 import os
 import shutil
+import subprocess
 
 import lit.formats
 
@@ -151,14 +152,20 @@ if os.path.isfile(os.path.join(llvm_tools_dir, "llc")):
 
 # --- the CUDA front door: clang and ptxas -----------------------------------
 
-# mlir-tests/cuda/*.cu are tests: CUDA kernels through scripts/cuda-to-ptx.sh,
-# and a host-side test of the CUDA header's math.
+# mlir-tests/cuda/*.cu are tests: CUDA kernels through scripts/cuda-to-ptx.sh
+# (the spmd-compile driver).
 config.suffixes.append(".cu")
 
-# clang 22 (Debian package clang-22, which scripts/setup.sh installs): tests
-# that compile CUDA say `REQUIRES: clang` and use %clang.
+# clang 22 (Debian package clang-22, which scripts/setup.sh installs) and
+# NVIDIA's CUDA headers and libdevice (the CUDA root setup lays out in
+# .venv/cuda): tests that compile CUDA say `REQUIRES: clang` and use %clang.
 _clang = os.environ.get("CLANG", os.path.join(llvm_tools_dir, "clang"))
-if os.path.isfile(_clang) and os.access(_clang, os.X_OK):
+_cuda_root = subprocess.run(
+    [os.path.join(spmd_src_root, "scripts", "find-cuda.sh")],
+    capture_output=True, text=True)
+if _cuda_root.returncode != 0:
+    lit_config.note("no CUDA root (run scripts/setup.sh): CUDA tests are unsupported")
+elif os.path.isfile(_clang) and os.access(_clang, os.X_OK):
     config.available_features.add("clang")
     config.substitutions.append(("%clang", _clang))
     config.environment["CLANG"] = _clang  # for scripts/cuda-to-ptx.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs spmd into a prefix: bin/spmd-opt, lib/libspmd.a, the mlir-opt
+# Installs spmd into a prefix: bin/spmd-opt, bin/spmd-compile, lib/libspmd.a, the mlir-opt
 # plugin lib/libSpmdPlugin.so, include/spmd-c/{Dialect,Internal}.h and the CMake package
 # lib/cmake/spmd (find_package(SPMD)). See docs/embedding.md.
 #

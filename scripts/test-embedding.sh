@@ -75,6 +75,11 @@ $llvm/bin/mlir-opt --load-pass-plugin="$plugin" --load-dialect-plugin="$plugin" 
 SPMD_STOCK_PLUGIN=$plugin $llvm/bin/lit -sv \
   "$root"/mlir-tests/{reconverge,predicate,structurize,uniformity,analysis,lower-to-cf,branch-fold,dialect,plugin,nvvm,llvm-dialect}
 
+echo "== installed spmd-compile"
+"$prefix/bin/spmd-compile" "$root/examples/divergent-kernel.mlir" | grep -q '^.visible .entry divergent_if' \
+  || { echo "the installed spmd-compile makes no PTX" >&2; exit 1; }
+echo "spmd-compile: MLIR kernel to PTX from the prefix"
+
 echo "== sizes"
 size() { awk -v n="$(stat -c %s "$2")" -v l="$1" 'BEGIN { printf "%-28s %7.1f MB\n", l, n / 1048576 }'; }
 strip -o "$build/spmd-embed-cxx.stripped" "$tool"
@@ -83,3 +88,4 @@ size "spmd-embed-cxx (stripped)" "$build/spmd-embed-cxx.stripped"
 size "libSpmdPlugin.so" "$plugin"
 size "libspmd.a" "$lib"
 size "spmd-opt" "$prefix/bin/spmd-opt"
+size "spmd-compile" "$prefix/bin/spmd-compile"

@@ -3,9 +3,10 @@
 # rules for `unsafe`, builds spmd and runs every test:
 # the Rust unit, property and integration tests, the lit/FileCheck suite,
 # the embedding checks (scripts/install.sh, scripts/test-embedding.sh, the
-# Rust example, cargo doc), and the PTX gate: random divergent kernels in
-# both front doors through
-# scripts/kernel-to-ptx.sh (both routes) and ptxas (sm_70 and sm_90).
+# Rust example, cargo doc). The PTX gate (random divergent kernels in both
+# front doors and the CUDA corpus through the spmd-compile driver, both
+# routes, and ptxas for sm_70 and sm_90) is a cargo test of
+# crates/spmd-compile; scripts/ptx-gate.sh runs it bigger.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,8 +17,8 @@ bash scripts/setup.sh
 cargo fmt --all -- --check
 python3 scripts/check-unsafe.py
 cargo clippy --locked --workspace --all-targets -- -D warnings
-# The workspace: spmd, crates/spmd-oracle, crates/spmd-bench
-# (docs/architecture.md); every unit and integration test of the three.
+# The workspace: spmd, crates/spmd-oracle, crates/spmd-bench, crates/spmd-compile
+# (docs/architecture.md); every unit and integration test of the four.
 cargo build --locked --workspace --bins --examples
 cargo test --locked --workspace
 SPMD_BIN_DIR="$PWD/target/debug" /usr/lib/llvm-22/bin/lit -sv mlir-tests
@@ -31,4 +32,3 @@ RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --workspace --lib
 # The shipped library alone, without the `testing` feature the other
 # crates turn on: it must build and document cleanly by itself.
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p spmd --lib
-SPMD_BIN_DIR="$PWD/target/debug" scripts/ptx-gate.sh --seeds "${SPMD_PTX_GATE_SEEDS:-75}" --forms "${SPMD_PTX_GATE_FORMS:-gpu,llvm}"

@@ -12,8 +12,8 @@
 // RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=LLVM
 // RUN: %spmd_src_root/scripts/kernel-to-ptx.sh --lane-branches false --via llc - < %S/Inputs/llvm-switch-loop.mlir | FileCheck %s --check-prefix=LLVM
 //
-// Every input, both routes, both targets, assembled by ptxas:
-// RUN: %spmd_src_root/scripts/ptx-gate.sh --inputs %S/Inputs
+// Every input through both routes for both targets, assembled by ptxas, is
+// part of the PTX gate (crates/spmd-compile/tests/ptx_gate.rs).
 //
 // Short, acyclic divergent regions run with the thread's exec bit and no
 // vote; loops decide their back edge with one vote.sync.any of the exec

@@ -31,6 +31,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -39,6 +40,8 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -400,4 +403,18 @@ MlirLogicalResult spmdCompileWrapInGpuModule(MlirOperation module,
   top->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                builder.getUnitAttr());
   return wrap(success());
+}
+
+void spmdCompileInstallFatalErrorHandler(MlirStringRef fileName) {
+  static std::string file;
+  file = toStringRef(fileName).str();
+  llvm::remove_fatal_error_handler();
+  llvm::install_fatal_error_handler(
+      [](void *, const char *reason, bool) {
+        std::fprintf(stderr, "spmd-compile: error: %s: LLVM: %s\n",
+                     file.c_str(), reason);
+        std::fflush(stderr);
+        std::_Exit(1);
+      },
+      nullptr);
 }

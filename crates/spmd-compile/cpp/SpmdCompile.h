@@ -69,6 +69,11 @@ MlirLogicalResult spmdCompileBinaryAssembly(MlirOperation module,
  * gpu.module already is left alone. */
 MlirLogicalResult spmdCompileWrapInGpuModule(MlirOperation module, MlirStringRef name);
 
+/* Makes LLVM's fatal errors (an instruction the NVPTX backend cannot
+ * select, ...) print `spmd-compile: error: <fileName>: <reason>` and exit
+ * with status 1 instead of aborting. */
+void spmdCompileInstallFatalErrorHandler(MlirStringRef fileName);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,9 +12,8 @@ use std::{
 /// `.venv/cuda` that `scripts/setup.sh` lays out (next to the binary's
 /// `target/` directory, or in this source tree). `Err` says what is missing.
 pub fn cuda_root(options: &Options) -> Result<PathBuf, String> {
-    let usable = |root: &Path| {
-        root.join("include/cuda_runtime.h").is_file() && libdevice_in(root).is_file()
-    };
+    let usable =
+        |root: &Path| root.join("include/cuda_runtime.h").is_file() && libdevice_in(root).is_file();
     let explicit = options
         .cuda_path
         .clone()
@@ -75,7 +74,12 @@ pub fn compile(
         .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin/clang"));
     let mut command = Command::new(&clang);
     command
-        .args(["-x", "cuda", "--cuda-device-only", "-Wno-unknown-cuda-version"])
+        .args([
+            "-x",
+            "cuda",
+            "--cuda-device-only",
+            "-Wno-unknown-cuda-version",
+        ])
         .arg(format!("--cuda-path={}", cuda_root.display()))
         .arg(format!("--cuda-gpu-arch={}", options.mcpu))
         .arg(format!("--cuda-feature=+ptx{ptx}"))
@@ -91,7 +95,11 @@ pub fn compile(
     };
     command
         .args(["-o", "-"])
-        .stdin(if input.is_some() { Stdio::null() } else { Stdio::piped() })
+        .stdin(if input.is_some() {
+            Stdio::null()
+        } else {
+            Stdio::piped()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = command.spawn().map_err(|error| {
@@ -105,7 +113,9 @@ pub fn compile(
         let source = source.to_vec();
         std::thread::spawn(move || stdin.write_all(&source))
     });
-    let result = child.wait_with_output().map_err(|error| format!("clang: {error}"))?;
+    let result = child
+        .wait_with_output()
+        .map_err(|error| format!("clang: {error}"))?;
     if let Some(writer) = writer {
         let _ = writer.join();
     }

@@ -7,6 +7,8 @@ use std::os::raw::{c_int, c_void};
 pub const OUTPUT_LLVM_IR: c_int = 0;
 pub const OUTPUT_PTX: c_int = 1;
 
+// SAFETY: the declarations match cpp/SpmdCompile.h, which the crate's
+// build script compiles and links; mlir.rs upholds their contracts.
 unsafe extern "C" {
     pub fn spmdCompileImportLLVMIR(
         context: MlirContext,
@@ -29,6 +31,9 @@ unsafe extern "C" {
         callback: MlirStringCallback,
         user_data: *mut c_void,
     ) -> MlirLogicalResult;
-    pub fn spmdCompileWrapInGpuModule(module: MlirOperation, name: MlirStringRef)
-        -> MlirLogicalResult;
+    pub fn spmdCompileInstallFatalErrorHandler(file_name: MlirStringRef);
+    pub fn spmdCompileWrapInGpuModule(
+        module: MlirOperation,
+        name: MlirStringRef,
+    ) -> MlirLogicalResult;
 }

@@ -35,6 +35,7 @@ fn main() {
         .input
         .as_ref()
         .map_or_else(|| "<stdin>".to_string(), |path| path.display().to_string());
+    mlir::exit_on_llvm_fatal_errors(&file);
     let result = compile(&options, &file).and_then(|output| write_output(&options, &output));
     if let Err(failure) = result {
         for line in &failure.details {
@@ -95,7 +96,8 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
                 } else {
                     clang::ClangOutput::LlvmIr
                 };
-                let root = clang::cuda_root(options).map_err(|error| Failure::new("clang", error))?;
+                let root =
+                    clang::cuda_root(options).map_err(|error| Failure::new("clang", error))?;
                 let compiled = clang::compile(
                     options,
                     &root,
@@ -173,9 +175,7 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
                 .nvptx(&device, &options.mcpu, &features, &libdevice, output)
                 .map_err(|()| Failure::from_session("the NVPTX backend", &session))?
         }
-        Via::Isa => {
-            binary_assembly(&session, &mut module, options, &features, &libdevice)?
-        }
+        Via::Isa => binary_assembly(&session, &mut module, options, &features, &libdevice)?,
     };
     Ok(text.into_bytes())
 }
@@ -235,9 +235,8 @@ fn ptx_version(options: &Options) -> Result<u32, Failure> {
 
 fn read_input(options: &Options) -> Result<Vec<u8>, String> {
     match &options.input {
-        Some(path) => {
-            std::fs::read(path).map_err(|error| format!("cannot read '{}': {error}", path.display()))
-        }
+        Some(path) => std::fs::read(path)
+            .map_err(|error| format!("cannot read '{}': {error}", path.display())),
         None => {
             let mut buffer = Vec::new();
             std::io::stdin()
@@ -258,8 +257,9 @@ fn print_warnings(session: &Session) {
 fn write_output(options: &Options, output: &[u8]) -> Result<(), Failure> {
     let stage = "writing the output";
     match &options.output {
-        Some(path) if path != Path::new("-") => std::fs::write(path, output)
-            .map_err(|error| Failure::new(stage, format!("cannot write '{}': {error}", path.display()))),
+        Some(path) if path != Path::new("-") => std::fs::write(path, output).map_err(|error| {
+            Failure::new(stage, format!("cannot write '{}': {error}", path.display()))
+        }),
         _ => std::io::stdout()
             .write_all(output)
             .map_err(|error| Failure::new(stage, format!("cannot write stdout: {error}"))),

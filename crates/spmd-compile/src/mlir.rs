@@ -10,7 +10,7 @@ use melior::{
     pass::PassManager,
     Context,
 };
-use mlir_sys::{MlirStringRef, MlirLogicalResult};
+use mlir_sys::{MlirLogicalResult, MlirStringRef};
 use std::{cell::RefCell, ffi::c_void, rc::Rc};
 
 /// Diagnostics as `file:line:col: error: message`, in order.
@@ -173,6 +173,12 @@ impl Session {
     }
 }
 
+/// LLVM's fatal errors print a message naming `file` and exit with 1.
+pub fn exit_on_llvm_fatal_errors(file: &str) {
+    // SAFETY: a plain call; the C++ side copies the name.
+    unsafe { ffi::spmdCompileInstallFatalErrorHandler(string_ref(file)) }
+}
+
 /// The default PTX ISA version of the NVPTX backend for `cpu` (78 for 7.8).
 pub fn default_ptx_version(cpu: &str) -> Option<u32> {
     // SAFETY: a plain call with a borrowed string.
@@ -199,6 +205,9 @@ fn succeeded(result: MlirLogicalResult) -> Result<(), ()> {
 fn collect_text(
     produce: impl FnOnce(mlir_sys::MlirStringCallback, *mut c_void) -> MlirLogicalResult,
 ) -> Result<String, ()> {
+    /// # Safety
+    /// `user_data` is the `Vec<u8>` of the enclosing call and `piece` is
+    /// valid for its length.
     unsafe extern "C" fn append(piece: MlirStringRef, user_data: *mut c_void) {
         // SAFETY: user_data is the Vec<u8> below, live during the call, and
         // the piece is valid for its length.
@@ -239,7 +248,11 @@ fn format_location(location: Location) -> String {
         if location.is_file_line_col_range() {
             return Some(format!(
                 "{}:{}:{}",
-                location.file_line_col_range_filename().as_string_ref().as_str().ok()?,
+                location
+                    .file_line_col_range_filename()
+                    .as_string_ref()
+                    .as_str()
+                    .ok()?,
                 location.file_line_col_range_start_line(),
                 location.file_line_col_range_start_column()
             ));

@@ -208,7 +208,9 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
                     "true" => true,
                     "false" => false,
                     other => {
-                        return Err(format!("--lane-branches must be true or false, not '{other}'"))
+                        return Err(format!(
+                            "--lane-branches must be true or false, not '{other}'"
+                        ))
                     }
                 }
             }
@@ -255,9 +257,7 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
         return Err("--reference needs CUDA input".into());
     }
     if reference && !matches!(emit, Emit::Clang | Emit::Ptx) {
-        return Err(
-            "--reference gives clang's PTX (or, with --emit clang, its LLVM IR)".into(),
-        );
+        return Err("--reference gives clang's PTX (or, with --emit clang, its LLVM IR)".into());
     }
     if emit == Emit::Llvm && via == Via::Isa {
         return Err("--emit llvm needs --via llc".into());
@@ -338,19 +338,43 @@ mod tests {
         assert_eq!(options(&["k.cu"]).unwrap().language, Language::Cuda);
         assert_eq!(options(&["k.bc"]).unwrap().language, Language::LlvmIr);
         assert_eq!(options(&["-"]).unwrap().language, Language::Mlir);
-        assert_eq!(options(&["-x", "cuda", "-"]).unwrap().language, Language::Cuda);
+        assert_eq!(
+            options(&["-x", "cuda", "-"]).unwrap().language,
+            Language::Cuda
+        );
         assert!(options(&["k.txt"]).unwrap_err().contains("use -x"));
     }
 
     #[test]
     fn script_options_are_accepted() {
         let parsed = options(&[
-            "--via", "isa", "--mcpu", "sm_70", "--ptx", "63", "--wave-size", "64", "-O3", "-I",
-            "inc", "-DX=1", "--lane-branches", "false", "-o", "out.ptx", "k.cu",
+            "--via",
+            "isa",
+            "--mcpu",
+            "sm_70",
+            "--ptx",
+            "63",
+            "--wave-size",
+            "64",
+            "-O3",
+            "-I",
+            "inc",
+            "-DX=1",
+            "--lane-branches",
+            "false",
+            "-o",
+            "out.ptx",
+            "k.cu",
         ])
         .unwrap();
-        assert_eq!((parsed.mcpu.as_str(), parsed.ptx, parsed.wave_size), ("sm_70", Some(63), 64));
-        assert_eq!((parsed.via, parsed.opt_level, parsed.lane_branches), (Via::Isa, 3, false));
+        assert_eq!(
+            (parsed.mcpu.as_str(), parsed.ptx, parsed.wave_size),
+            ("sm_70", Some(63), 64)
+        );
+        assert_eq!(
+            (parsed.via, parsed.opt_level, parsed.lane_branches),
+            (Via::Isa, 3, false)
+        );
         assert_eq!(parsed.clang_args, ["-Iinc", "-DX=1"]);
     }
 

@@ -20,7 +20,11 @@ pub fn root() -> PathBuf {
 pub fn driver(arguments: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(DRIVER)
         .args(arguments)
-        .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -39,12 +43,16 @@ pub fn driver(arguments: &[&str], stdin: Option<&str>) -> Output {
 /// ptxas as `scripts/find-ptxas.sh` finds it; `None` (with a note) when
 /// this machine has none.
 pub fn ptxas() -> Option<PathBuf> {
-    let output = Command::new(root().join("scripts/find-ptxas.sh")).output().ok()?;
+    let output = Command::new(root().join("scripts/find-ptxas.sh"))
+        .output()
+        .ok()?;
     if !output.status.success() {
         eprintln!("no ptxas: {}", String::from_utf8_lossy(&output.stderr));
         return None;
     }
-    Some(PathBuf::from(String::from_utf8_lossy(&output.stdout).trim()))
+    Some(PathBuf::from(
+        String::from_utf8_lossy(&output.stdout).trim(),
+    ))
 }
 
 /// Whether clang-22 and the CUDA root are there (the CUDA front door).
@@ -87,7 +95,10 @@ pub fn first_lines(bytes: &[u8]) -> String {
 
 /// Runs `check` on every item with as many threads as there are CPUs;
 /// the failures, in item order.
-pub fn parallel<T: Sync>(items: &[T], check: impl Fn(usize, &T) -> Result<(), String> + Sync) -> Vec<String> {
+pub fn parallel<T: Sync>(
+    items: &[T],
+    check: impl Fn(usize, &T) -> Result<(), String> + Sync,
+) -> Vec<String> {
     let jobs = std::env::var("SPMD_PTX_GATE_JOBS")
         .ok()
         .and_then(|j| j.parse().ok())

@@ -26,7 +26,11 @@ fn path(relative: &str) -> String {
 /// line naming the file and the stage.
 fn failure(output: &std::process::Output) -> String {
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert_eq!(output.status.code(), Some(1), "expected a failure: {stderr}");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "expected a failure: {stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{stderr}");
     stderr
 }
@@ -53,12 +57,21 @@ fn mlir_input_stops_at_every_stage() {
     let wave = stdout(&driver(&["--emit", "wave", &input], None));
     assert!(wave.contains("spmd."), "no wave-level op:\n{wave}");
     let nvvm = stdout(&driver(&["--emit", "nvvm", &input], None));
-    assert!(nvvm.contains("llvm.func") && nvvm.contains("nvvm."), "{nvvm}");
+    assert!(
+        nvvm.contains("llvm.func") && nvvm.contains("nvvm."),
+        "{nvvm}"
+    );
     let llvm = stdout(&driver(&["--emit", "llvm", &input], None));
-    assert!(llvm.contains("define") && llvm.contains("nvptx64-nvidia-cuda"), "{llvm}");
+    assert!(
+        llvm.contains("define") && llvm.contains("nvptx64-nvidia-cuda"),
+        "{llvm}"
+    );
     for via in ["llc", "isa"] {
         let ptx = stdout(&driver(&["--via", via, &input], None));
-        assert!(ptx.contains(".entry") && ptx.contains(".target sm_90"), "{via}:\n{ptx}");
+        assert!(
+            ptx.contains(".entry") && ptx.contains(".target sm_90"),
+            "{via}:\n{ptx}"
+        );
     }
     // Wave-level input skips spmd-reconverge and spmd-predicate.
     let from_wave = driver(&["--wave-level", "-"], Some(&wave));
@@ -69,14 +82,23 @@ fn mlir_input_stops_at_every_stage() {
 fn output_file_and_ptx_version() {
     let output = std::env::temp_dir().join(format!("spmd-compile-{}.ptx", std::process::id()));
     let written = driver(
-        &["--mcpu", "sm_70", "-o", output.to_str().unwrap(), &path(DIVERGENT_KERNEL)],
+        &[
+            "--mcpu",
+            "sm_70",
+            "-o",
+            output.to_str().unwrap(),
+            &path(DIVERGENT_KERNEL),
+        ],
         None,
     );
     assert!(written.status.success() && written.stdout.is_empty());
     let ptx = std::fs::read_to_string(&output).expect("the -o file");
     let _ = std::fs::remove_file(&output);
     // Before sm_75 the version is raised to 6.2 (activemask).
-    assert!(ptx.contains(".version 6.2") && ptx.contains(".target sm_70"), "{ptx}");
+    assert!(
+        ptx.contains(".version 6.2") && ptx.contains(".target sm_70"),
+        "{ptx}"
+    );
     let pinned = stdout(&driver(&["--ptx", "80", &path(DIVERGENT_KERNEL)], None));
     assert!(pinned.contains(".version 8.0"), "{pinned}");
 }
@@ -108,11 +130,15 @@ gpu.func @expo(%out: memref<?xf32>) kernel {
 }
 }"#;
     let llvm = stdout(&driver(&["--emit", "llvm", "-"], Some(kernel)));
-    assert!(llvm.contains("define internal") && llvm.contains("@__nv_expf"), "{llvm}");
+    assert!(
+        llvm.contains("define internal") && llvm.contains("@__nv_expf"),
+        "{llvm}"
+    );
     let ptx = stdout(&driver(&["-"], Some(kernel)));
     assert!(!ptx.contains(".extern .func"), "unresolved call:\n{ptx}");
     if let Some(ptxas) = ptxas() {
-        let scratch = std::env::temp_dir().join(format!("spmd-libdevice-{}.ptx", std::process::id()));
+        let scratch =
+            std::env::temp_dir().join(format!("spmd-libdevice-{}.ptx", std::process::id()));
         let assembled = assemble(&ptxas, ptx.as_bytes(), "sm_90", &scratch);
         let _ = std::fs::remove_file(&scratch);
         assembled.expect("ptxas accepts the linked PTX");
@@ -128,7 +154,10 @@ fn cuda_and_llvm_ir_inputs_stop_at_every_stage() {
     let clang_ir = stdout(&driver(&["--emit", "clang", &input], None));
     assert!(clang_ir.contains("ptx_kernel"), "{clang_ir}");
     let import = stdout(&driver(&["--emit", "import", &input], None));
-    assert!(import.contains("llvm.func") && import.contains("ptx_kernel"), "{import}");
+    assert!(
+        import.contains("llvm.func") && import.contains("ptx_kernel"),
+        "{import}"
+    );
     let wave = stdout(&driver(&["--emit", "wave", &input], None));
     assert!(wave.contains("spmd."), "{wave}");
     let ptx = stdout(&driver(&[&input], None));
@@ -137,7 +166,10 @@ fn cuda_and_llvm_ir_inputs_stop_at_every_stage() {
     assert!(reference.contains(".entry collatz_steps"), "{reference}");
     // With exec masks everywhere, spmd's code votes; clang's never does.
     let masked = stdout(&driver(&["--lane-branches", "false", &input], None));
-    assert!(masked.contains("vote.sync") && !reference.contains("vote.sync"), "{masked}");
+    assert!(
+        masked.contains("vote.sync") && !reference.contains("vote.sync"),
+        "{masked}"
+    );
 
     // The same LLVM IR as text on stdin and as bitcode in a file.
     let from_text = stdout(&driver(&["-x", "llvm", "-"], Some(&clang_ir)));
@@ -164,7 +196,10 @@ fn the_scripts_are_thin_wrappers() {
     let run = |script: &str, arguments: &[&str]| {
         let output = Command::new(root().join("scripts").join(script))
             .args(arguments)
-            .env("SPMD_BIN_DIR", std::path::Path::new(common::DRIVER).parent().unwrap())
+            .env(
+                "SPMD_BIN_DIR",
+                std::path::Path::new(common::DRIVER).parent().unwrap(),
+            )
             .output()
             .expect("run the script");
         stdout(&output)
@@ -186,26 +221,55 @@ fn the_scripts_are_thin_wrappers() {
 #[test]
 fn each_failure_names_its_stage_and_file() {
     let missing = failure(&driver(&["/nonexistent/k.mlir"], None));
-    assert!(missing.contains("cannot read '/nonexistent/k.mlir'"), "{missing}");
+    assert!(
+        missing.contains("cannot read '/nonexistent/k.mlir'"),
+        "{missing}"
+    );
 
     let bad_mlir = failure(&driver(&["-"], Some("module {\n  func.func @f( {\n}\n")));
     assert!(bad_mlir.contains("<stdin>:2:"), "no location: {bad_mlir}");
-    assert!(bad_mlir.contains("spmd-compile: error: <stdin>: parsing MLIR failed"), "{bad_mlir}");
+    assert!(
+        bad_mlir.contains("spmd-compile: error: <stdin>: parsing MLIR failed"),
+        "{bad_mlir}"
+    );
 
-    let bad_ir = failure(&driver(&["-x", "llvm", "-"], Some("define void @f() {\n  bogus\n}\n")));
+    let bad_ir = failure(&driver(
+        &["-x", "llvm", "-"],
+        Some("define void @f() {\n  bogus\n}\n"),
+    ));
     assert!(bad_ir.contains("<stdin>:2:"), "no location: {bad_ir}");
     assert!(bad_ir.contains("the LLVM IR import failed"), "{bad_ir}");
 
     let nothing = failure(&driver(&["-"], Some("module {}")));
     assert!(nothing.contains("nothing to compile"), "{nothing}");
-    assert!(nothing.contains("extracting the device code failed"), "{nothing}");
+    assert!(
+        nothing.contains("extracting the device code failed"),
+        "{nothing}"
+    );
+
+    // A fatal error of the backend is a message and exit status 1, not an abort.
+    let unselectable = failure(&driver(
+        &["-"],
+        Some(
+            "module {\n  llvm.func ptx_kernelcc @k() {\n    \
+             llvm.call_intrinsic \"llvm.x86.sse2.pause\"() : () -> ()\n    \
+             llvm.return\n  }\n}\n",
+        ),
+    ));
+    assert!(
+        unselectable.contains("spmd-compile: error: <stdin>: LLVM: Cannot select"),
+        "{unselectable}"
+    );
 
     if has_cuda() {
         let bad_cuda = failure(&driver(
             &["-x", "cuda", "-"],
             Some("__global__ void k(int *p) { p[0] = undeclared; }\n"),
         ));
-        assert!(bad_cuda.contains("use of undeclared identifier"), "{bad_cuda}");
+        assert!(
+            bad_cuda.contains("use of undeclared identifier"),
+            "{bad_cuda}"
+        );
         assert!(bad_cuda.contains("<stdin>: clang failed"), "{bad_cuda}");
     }
 }

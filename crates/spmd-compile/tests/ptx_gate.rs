@@ -71,17 +71,28 @@ fn run_gate(cases: &[Case], what: &str) {
         "{} of {} {what} failed:\n{}",
         failures.len(),
         cases.len(),
-        failures.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 
 fn seeds(var: &str, default: u64) -> u64 {
-    std::env::var(var).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
 
 #[test]
 fn random_kernels_in_both_front_doors_reach_ptx_that_ptxas_accepts() {
-    let (first, count) = (seeds("SPMD_PTX_GATE_FIRST", 0), seeds("SPMD_PTX_GATE_SEEDS", 40));
+    let (first, count) = (
+        seeds("SPMD_PTX_GATE_FIRST", 0),
+        seeds("SPMD_PTX_GATE_SEEDS", 40),
+    );
     let classes: [(&str, fn(usize) -> KernelShape); 4] = [
         ("reducible", KernelShape::reducible),
         ("irreducible", KernelShape::irreducible),
@@ -131,7 +142,10 @@ fn file_cases(paths: Vec<PathBuf>, vias: &'static [&'static str]) -> Vec<Case> {
 
 #[test]
 fn hand_written_kernels_reach_ptx_that_ptxas_accepts() {
-    let cases = file_cases(files(&root().join("mlir-tests/nvvm/Inputs"), ".mlir"), &["llc", "isa"]);
+    let cases = file_cases(
+        files(&root().join("mlir-tests/nvvm/Inputs"), ".mlir"),
+        &["llc", "isa"],
+    );
     assert!(cases.len() >= 8, "mlir-tests/nvvm/Inputs lost its kernels");
     run_gate(&cases, "kernels of mlir-tests/nvvm/Inputs");
 }
@@ -167,11 +181,19 @@ fn texture_references_stop_in_clang_with_its_message() {
         .into_iter()
         .filter(|path| is_texture_reference_file(path))
         .collect::<Vec<_>>();
-    assert!(!texref.is_empty(), "tests/cuda-corpus has no texture-reference file");
+    assert!(
+        !texref.is_empty(),
+        "tests/cuda-corpus has no texture-reference file"
+    );
     for path in texref {
         let output = driver(&[path.to_str().expect("UTF-8 path")], None);
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(1), "{}: {stderr}", path.display());
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{}: {stderr}",
+            path.display()
+        );
         assert!(
             stderr.contains("error:") && stderr.contains(": clang failed"),
             "{}: {stderr}",
