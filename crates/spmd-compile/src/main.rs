@@ -73,13 +73,6 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
     let source = read_input(options).map_err(|error| Failure::new("reading the input", error))?;
     let ptx = ptx_version(options)?;
 
-    if options.language == Language::Cuda && options.opt_level == 0 && !options.reference {
-        eprintln!(
-            "spmd-compile: warning: at -O0 every local lives in a per-thread alloca, and \
-             spmd's uniformity analysis takes values loaded back from one as uniform \
-             (docs/cuda.md): divergent branches may be missed"
-        );
-    }
     let session = Session::new();
     let mut module = match options.language {
         Language::Mlir => {
