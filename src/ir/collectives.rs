@@ -243,13 +243,18 @@ pub fn is_convergent_name(name: &str) -> bool {
 /// reconvergence markers (those say how to converge, not that anything
 /// must), a call
 /// (`llvm.call`, `func.call`: the callee may hold any of these), inline
-/// assembly (code we cannot see into), and any operation with such one
-/// in its regions. `llvm.call_intrinsic` counts only when its
+/// assembly unless its PTX is lane-local ([`ptx_is_lane_local`]), and any
+/// operation with such one in its regions. `llvm.call_intrinsic` counts only when its
 /// intrinsic is in the table.
 pub fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
-    let opaque = matches!(name, "llvm.call" | "func.call" | names::LLVM_INLINE_ASM);
+    let opaque = match name {
+        "llvm.call" | "func.call" => true,
+        names::LLVM_INLINE_ASM => !string_attribute(op, names::ASM_STRING_ATTR)
+            .is_some_and(|text| ptx_is_lane_local(&text)),
+        _ => false,
+    };
     let spmd = name.starts_with(names::SPMD_PREFIX)
         && name != names::FLOW_BR
         && !name.starts_with(names::CONVERGENCE_PREFIX)
@@ -267,6 +272,46 @@ pub fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
             .flat_map(edit::operations)
             .any(needs_converged_lanes)
     })
+}
+
+/// PTX opcodes (their first dot-separated part) whose meaning depends on
+/// which threads execute them together: warp and block collectives,
+/// barriers, the warp-wide matrix operations, and `call` (a callee we cannot
+/// see). Everything else in PTX runs per thread.
+const CONVERGENT_PTX_OPCODES: &[&str] = &[
+    "activemask", "bar", "barrier", "call", "elect", "ldmatrix", "match", "mma", "movmatrix",
+    "redux", "setmaxnreg", "shfl", "stmatrix", "tcgen05", "vote", "wgmma", "wmma",
+];
+
+/// True if the PTX text of an inline assembly block (as NVIDIA's CUDA
+/// headers write it: `mad.lo.cc.u32 $0, $2, $3, $4;`, `nanosleep.u32 $0;`,
+/// braces, `.reg` declarations, `@p` guards, labels) holds only
+/// instructions that run per thread, so that a diverged group of lanes runs
+/// it as the thread-level program does. False for every opcode of
+/// [`CONVERGENT_PTX_OPCODES`] and for text it cannot read (an instruction
+/// that does not start with an opcode).
+pub fn ptx_is_lane_local(text: &str) -> bool {
+    text.split([';', '\n'])
+        .map(|statement| statement.trim().trim_start_matches('{').trim_end_matches('}').trim())
+        .filter(|statement| !statement.is_empty() && !statement.starts_with("//"))
+        .all(|statement| {
+            // `.reg .pred p` and other directives.
+            if statement.starts_with('.') {
+                return true;
+            }
+            // An `L1:` label, a `@p` / `@!p` guard, then the opcode.
+            let mut words = statement.split_whitespace().peekable();
+            words.next_if(|word| word.ends_with(':'));
+            words.next_if(|word| word.starts_with('@'));
+            let Some(opcode) = words.next() else {
+                return true;
+            };
+            let root = opcode.split('.').next().unwrap_or_default();
+            !root.is_empty()
+                && root.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && root.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+                && !CONVERGENT_PTX_OPCODES.contains(&root)
+        })
 }
 
 /// Per block of `graph`: it holds an operation that needs converged lanes
@@ -323,6 +368,32 @@ mod tests {
             members_of_name("llvm.nvvm.redux.sync.add"),
             Some(Mask { operand: 1 })
         );
+    }
+
+    #[test]
+    fn inline_ptx_is_lane_local_unless_it_holds_a_collective() {
+        for text in [
+            "{\n\tmad.lo.cc.u32   $0, $2, $3, $4;\n\tmadc.hi.u32     $1, $2, $3,  0;\n\t}",
+            "rcp.approx.ftz.f32 $0,$1;",
+            "nanosleep.u32 $0;",
+            "{ .reg .pred p; setp.ne.b32 p, $1, 0; @p add.s32 $0, $0, 1; }",
+            "mov.u32 $0, %laneid;",
+            "L1: bra L1;",
+        ] {
+            assert!(ptx_is_lane_local(text), "{text}");
+        }
+        for text in [
+            "activemask.b32 $0;",
+            "shfl.sync.idx.b32 $0, $1, $2, $3, $4;",
+            "{ .reg .pred p; vote.sync.any.pred p, $1, $2; }",
+            "@p bar.sync 0;",
+            "barrier.sync.aligned 0;",
+            "wmma.load.a.sync.aligned.row.m16n16k16.f16 {$0}, [$1];",
+            "call (retval), f, (param);",
+            "$0 = 1;",
+        ] {
+            assert!(!ptx_is_lane_local(text), "{text}");
+        }
     }
 
     #[test]
