@@ -54,7 +54,13 @@ fn check(case: &Case, ptxas: &Path, scratch: &Path) -> Result<(), String> {
 
 fn run_gate(cases: &[Case], what: &str) {
     let Some(ptxas) = ptxas() else { return };
-    let scratch = std::env::temp_dir().join(format!("spmd-ptx-gate-{}", std::process::id()));
+    // One directory per gate: the tests of this file run in parallel.
+    let label: String = what
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let scratch =
+        std::env::temp_dir().join(format!("spmd-ptx-gate-{}-{label}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch directory");
     let failures = parallel(cases, |index, case| {
         check(case, &ptxas, &scratch.join(format!("{index}.ptx")))
