@@ -190,6 +190,10 @@ fn binary_assembly(
     libdevice: &str,
 ) -> Result<String, Failure> {
     let stage = "gpu-module-to-binary";
+    // The same checks as the llc route: one gpu.module at most, some code.
+    session
+        .device_module(module)
+        .map_err(|()| Failure::from_session("extracting the device code", session))?;
     session
         .wrap_in_gpu_module(module, "spmd_device")
         .map_err(|()| Failure::from_session(stage, session))?;
