@@ -240,12 +240,14 @@ fn each_failure_names_its_stage_and_file() {
     assert!(bad_ir.contains("<stdin>:2:"), "no location: {bad_ir}");
     assert!(bad_ir.contains("the LLVM IR import failed"), "{bad_ir}");
 
-    let nothing = failure(&driver(&["-"], Some("module {}")));
-    assert!(nothing.contains("nothing to compile"), "{nothing}");
-    assert!(
-        nothing.contains("extracting the device code failed"),
-        "{nothing}"
-    );
+    for via in ["llc", "isa"] {
+        let nothing = failure(&driver(&["--via", via, "-"], Some("module {}")));
+        assert!(nothing.contains("nothing to compile"), "{nothing}");
+        assert!(
+            nothing.contains("extracting the device code failed"),
+            "{nothing}"
+        );
+    }
 
     // A fatal error of the backend is a message and exit status 1, not an abort.
     let unselectable = failure(&driver(
