@@ -360,12 +360,23 @@ pub(crate) fn cast(op: CastOp, operand: Value, result: &ValueType) -> Result<Val
         CastOp::ExtU | CastOp::Trunc | CastOp::IndexCastUnsigned => {
             build_int(result, int_operand(operand)?.unsigned())
         }
-        CastOp::SIToFP => build_float(result, int_operand(operand)?.signed() as f64),
-        CastOp::UIToFP => build_float(result, int_operand(operand)?.unsigned() as f64),
+        CastOp::SIToFP | CastOp::UIToFP => int_to_float(op, int_operand(operand)?, result),
         CastOp::FPToSI => float_to_int(operand, result, true),
         CastOp::FPToUI => float_to_int(operand, result, false),
         CastOp::ExtF | CastOp::TruncF => build_float(result, float_operand(operand)?.0),
         CastOp::Bitcast => bitcast(operand, result),
+    }
+}
+
+/// `sitofp`/`uitofp`, rounded once to the result type (through `f64`, a
+/// 64-bit integer converted to `f32` would be rounded twice).
+fn int_to_float(op: CastOp, value: IntValue, result: &ValueType) -> Result<Value, Fault> {
+    let signed = op == CastOp::SIToFP;
+    match result {
+        ValueType::F32 if signed => Ok(Value::F32(value.signed() as f32)),
+        ValueType::F32 => Ok(Value::F32(value.unsigned() as f32)),
+        _ if signed => build_float(result, value.signed() as f64),
+        _ => build_float(result, value.unsigned() as f64),
     }
 }
 
@@ -405,5 +416,33 @@ fn bitcast(operand: Value, result: &ValueType) -> Result<Value, Fault> {
         ValueType::F32 => Ok(Value::F32(f32::from_bits(bits as u32))),
         ValueType::F64 => Ok(Value::F64(f64::from_bits(bits))),
         other => build_int(other, bits),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `sitofp`/`uitofp` of a 64-bit integer to `f32` round once: through
+    /// `f64`, 2^60 + 2^36 + 1 would round to 2^60 + 2^36, a tie that rounds
+    /// to even, 2^60.
+    #[test]
+    fn wide_integers_convert_to_f32_with_one_rounding() {
+        let value = Value::i64((1 << 60) + (1 << 36) + 1);
+        let expected = Value::F32(2f32.powi(60) + 2f32.powi(37));
+        assert_eq!(cast(CastOp::SIToFP, value, &ValueType::F32), Ok(expected));
+        assert_eq!(cast(CastOp::UIToFP, value, &ValueType::F32), Ok(expected));
+        assert_eq!(
+            cast(CastOp::UIToFP, Value::i64(-1), &ValueType::F32),
+            Ok(Value::F32(2f32.powi(64)))
+        );
+        assert_eq!(
+            cast(CastOp::SIToFP, Value::i64(-1), &ValueType::F64),
+            Ok(Value::F64(-1.0))
+        );
+        assert_eq!(
+            cast(CastOp::SIToFP, Value::Poison, &ValueType::F32),
+            Ok(Value::Poison)
+        );
     }
 }

@@ -436,6 +436,7 @@ impl Executor {
             | OpKind::IntToPtr
             | OpKind::AddrSpaceCast(_)
             | OpKind::Warp(_)
+            | OpKind::Nvvm(_)
             | OpKind::UnsupportedIntrinsic(_) => {
                 match llvm::execute(op, frame, thread, &self.program.globals, site)? {
                     Some(value) => value,

@@ -61,8 +61,10 @@
 //!   post-dominator), or, with [`Reconvergence::ImmediatePostDominator`],
 //!   for thread-level code, at any branch (reconverging at its immediate
 //!   post-dominator, as pre-Volta hardware does); `.sync` collectives
-//!   check their member masks, barriers synchronise the warps. [`Executor::run_thread`] raises
-//!   [`ExecError::WarpCollective`] on the collectives and barriers.
+//!   check their member masks, barriers synchronise the warps; a function
+//!   that uses warp operations is called by the executing lanes together.
+//!   [`Executor::run_thread`] raises [`ExecError::WarpCollective`] on the
+//!   collectives and barriers.
 //! * **Fuel**: each entered block costs one unit; a thread without fuel
 //!   stops with [`ExecError::OutOfFuel`], so non-terminating programs are
 //!   reported rather than hanging the test.
@@ -80,8 +82,9 @@
 //! | `llvm` control | `br`, `cond_br`, `switch`, `return`, `unreachable`, `call` (same module; a declared `llvm.*` callee is an intrinsic), `call_intrinsic` |
 //! | `llvm` values | `mlir.constant`, `mlir.poison`, `mlir.undef` (as poison), `mlir.zero`, `freeze`, `add sub mul udiv sdiv urem srem and or xor shl lshr ashr` (with `nsw nuw exact disjoint`), `icmp` (all predicates, integers and pointers), `select`, `sext zext trunc` (with `nneg nsw nuw`), `fadd fsub fmul fdiv frem fneg fcmp`, `sitofp uitofp fptosi fptoui fpext fptrunc bitcast`, `insertvalue extractvalue` |
 //! | `llvm` memory | `getelementptr` (constant and dynamic indices through structs and arrays, `inbounds`), `load`, `store`, `atomicrmw` (`xchg add sub and nand or xor max min umax umin fadd fsub fmax fmin uinc_wrap udec_wrap`), `cmpxchg`, `alloca`, `mlir.addressof` of `mlir.global` (scalars, arrays of them, structs of one scalar type without padding such as CUDA's `float4`; no initializer, `undef`/`zero` region, integer, float or rank-1 dense value), `ptrtoint inttoptr addrspacecast` |
-//! | `llvm.intr` | `smin smax umin umax abs ctpop ctlz cttz fabs floor ceil trunc round rint nearbyint roundeven sqrt fma fmuladd copysign minnum maxnum minimum maximum`, `lifetime.start/end` and `assume` (no-ops) (also as `llvm.call_intrinsic "llvm.smax.i32"` ...) |
-//! | `llvm.nvvm` math (called as intrinsics) | `ex2.approx.{f32,f,d}`, `lg2.approx.{f,d}`, `sin.approx.f`, `cos.approx.f`, `rsqrt.approx.{f,d}` (computed in `f64` and rounded once: the exact value that the hardware approximates), `sqrt.{rn.f,rn.d,f,approx.f}`, `rcp.rn.{f,d}`, `saturate.{f,d}`, `fabs.{f,d}`, `add.rn`, `mul.rn`, `div.{rn,approx}`, `div.full`, `fmin`, `fmax` (`.f`, `.d`); the fences `membar.{cta,gl,sys}` and `nanosleep` (no-ops: memory is sequentially consistent); not the `ftz` variants |
+//! | `llvm.intr` | `smin smax umin umax abs ctpop ctlz cttz bitreverse fshl fshr fabs floor ceil trunc round rint nearbyint roundeven sqrt fma fmuladd copysign minnum maxnum minimum maximum is.fpclass`, `lifetime.start/end` and `assume` (no-ops) (also as `llvm.call_intrinsic "llvm.smax.i32"` ...) |
+//! | `llvm.nvvm` math (called as intrinsics) | `ex2.approx.{f32,f,d}`, `lg2.approx.{f,d}`, `sin.approx.f`, `cos.approx.f`, `rsqrt.approx.{f,d}`, `rcp.approx.{f,d}` (computed in `f64` and rounded once: the exact value that the hardware approximates), `sqrt.{rn.f,rn.d,f,approx.f}`, `rcp.rn.{f,d}`, `saturate.{f,d}`, `fabs.{f,d,f32,f64}`, `floor ceil trunc round` (`.f`, `.d`; `round` is `cvt.rni`, ties to even), `add.rn`, `mul.rn`, `div.{rn,approx}`, `div.full`, `fmin`, `fmax` (`.f`, `.d`); the `.ftz` forms of all these (subnormal operands and results flushed to zeros of their sign); `{add,mul,div,fma,sqrt,rcp}.{rn,rz,rm,rp}[.ftz].{f,d}` correctly rounded in the mode (`rounding.rs`); the conversions `{f,d}2{i,ui,ll,ull}.{rn,rz,rm,rp}[.ftz]` (saturating, NaN to 0, as PTX's `cvt`), `{i,ui,ll,ull}2{f,d}.{rn,rz,rm,rp}`, `d2f.{rn,rz,rm,rp}[.ftz]`; `d2i.{hi,lo}`, `lohi.i2d`, `mulhi.{i,ui,ll,ull}`, `sad.{i,ui,ll,ull,s,us}`, `prmt` (`intrinsics.rs`); the fences `membar.{cta,gl,sys}` and `nanosleep` (no-ops: memory is sequentially consistent) |
+//! | inline PTX | `llvm.inline_asm` of `activemask.b32 $0;` (a warp op), and blocks of `mov`, integer `add`/`sub`/`mul`/`mad` with carries (`.cc`, `addc`, `madc`, ...), `bfind`, float arithmetic with a rounding mode and `.approx` (`inline_ptx.rs`: what CUDA's headers and libdevice write by hand) |
 //! | `nvvm` registers | `read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}`, `laneid`, `warpsize`, `warpid`, `lanemask.{eq,lt,le,gt,ge}`, also as `llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.*"` |
 //! | `nvvm` warp ops (lockstep warps only) | `vote.sync` (`ballot any all uni`), `shfl.sync` (`idx up down bfly`, with or without the validity flag), `bar.warp.sync`, `barrier0`, `barrier` (id; thread count of the whole CTA), `redux.sync` (`i32`: `add min max umin umax and or xor`), `match.sync` (`any`, `all`), `llvm.nvvm.activemask`, `llvm.inline_asm "activemask.b32 $0;"` and the intrinsic spellings (`llvm.nvvm.vote.*.sync`, `llvm.nvvm.shfl.sync.*`, `llvm.nvvm.redux.sync.*`, `llvm.nvvm.match.{any,all}.sync.*`, `llvm.nvvm.bar.warp.sync`, `llvm.nvvm.barrier*`) |
 //! | `func`, `gpu` | bodies of `func.func`/`gpu.func` (any `FunctionOpInterface` op), `func.return`, `gpu.return`, `func.call` (same module, depth limit [`Executor::DEFAULT_CALL_DEPTH_LIMIT`]) |
@@ -113,12 +116,15 @@ pub mod address;
 mod arith;
 pub mod error;
 pub mod grid;
+mod inline_ptx;
 pub mod interpreter;
+mod intrinsics;
 pub mod jit;
 pub mod memory;
 mod program;
 pub mod random_collective;
 pub mod random_kernel;
+mod rounding;
 pub mod trace;
 pub use interpreter::warp::{
     CtaRun, MaskViolation, Reconvergence, VotePoison, WarpError, WarpStats,

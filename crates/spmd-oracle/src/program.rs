@@ -27,6 +27,7 @@ pub(crate) use llvm::{
 };
 
 use super::error::OpSite;
+use super::intrinsics::NvvmOp;
 use super::memory::{AtomicKind, ElementType};
 use super::value::{IntValue, Value, ValueType};
 use melior::ir::{
@@ -218,6 +219,9 @@ pub(crate) enum OpKind {
     AddrSpaceCast(u32),
     /// An NVVM warp collective or barrier (only the warp executor runs it).
     Warp(WarpOp),
+    /// libdevice's NVVM intrinsics with a rounding mode or `.ftz`, its
+    /// conversions and bit-level helpers, and inline PTX.
+    Nvvm(NvvmOp),
     /// An LLVM intrinsic outside the subset.
     UnsupportedIntrinsic(String),
     Unsupported,
@@ -327,6 +331,10 @@ pub(crate) struct Function {
     /// path returns without passing any common block) or when it reaches
     /// no return (infinite loops).
     pub post_dominators: Vec<Option<usize>>,
+    /// Whether it runs warp operations (collectives, barriers,
+    /// `activemask`), itself or through a callee: wave-level code, which a
+    /// lockstep warp calls with its executing lanes together.
+    pub uses_warp: bool,
 }
 
 impl Function {
@@ -362,6 +370,7 @@ impl Program {
             .collect();
         let by_name = name_table(&functions);
         resolve_calls(&mut functions, &by_name);
+        mark_warp_users(&mut functions);
         let mut global_names = HashMap::new();
         let mut globals = Vec::new();
         for (index, (scope, name, op)) in globals_found.iter().enumerate() {
@@ -423,6 +432,45 @@ fn resolve_calls(functions: &mut [Function], table: &HashMap<String, usize>) {
                 *target = resolve_symbol(table, &scope, callee);
             }
         }
+    }
+}
+
+/// Sets [`Function::uses_warp`]: functions with a warp operation, then
+/// their callers, transitively.
+fn mark_warp_users(functions: &mut [Function]) {
+    let ops = |function: &Function| -> Vec<(bool, Option<usize>)> {
+        function
+            .blocks
+            .iter()
+            .flat_map(|block| &block.ops)
+            .map(|op| match &op.kind {
+                OpKind::Warp(_) => (true, None),
+                OpKind::Call { target, .. } => (false, *target),
+                _ => (false, None),
+            })
+            .collect()
+    };
+    let summaries: Vec<Vec<(bool, Option<usize>)>> = functions.iter().map(ops).collect();
+    let mut uses: Vec<bool> = summaries
+        .iter()
+        .map(|ops| ops.iter().any(|&(warp, _)| warp))
+        .collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (index, ops) in summaries.iter().enumerate() {
+            if !uses[index]
+                && ops
+                    .iter()
+                    .any(|&(_, callee)| callee.is_some_and(|c| uses[c]))
+            {
+                uses[index] = true;
+                changed = true;
+            }
+        }
+    }
+    for (function, uses) in functions.iter_mut().zip(uses) {
+        function.uses_warp = uses;
     }
 }
 
@@ -649,6 +697,7 @@ fn compile_function(scope: &str, function: OperationRef, cache: &mut IrCache) ->
         wave_size,
         lane_guards,
         post_dominators,
+        uses_warp: false,
     }
 }
 

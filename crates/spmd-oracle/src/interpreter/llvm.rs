@@ -76,6 +76,13 @@ pub(super) fn execute(
                     )
                 }
             },
+            OpKind::Nvvm(nvvm) => {
+                let operands = (0..op.operands.len())
+                    .map(operand)
+                    .collect::<Result<Vec<_>, _>>()?;
+                nvvm.apply(&operands, &op.result_type, thread.memory)
+                    .map_err(|fault| fault.at(site))?
+            }
             OpKind::Freeze => freeze(operand(0)?, &op.result_type, thread, op, site)?,
             OpKind::CastChecked(cast, flags) => {
                 let value = operand(0)?;

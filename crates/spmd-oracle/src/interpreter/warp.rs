@@ -118,14 +118,29 @@
 //!
 //! Every other operation runs in each executing lane with the thread-level
 //! semantics of [`Executor::run_thread`]: memory, arithmetic, poison rules
-//! and typed errors are the same. A call (`llvm.call`, `func.call`) runs the
-//! callee to completion in each lane, one lane after the other, so a callee
-//! must not use warp collectives ([`ExecError::WarpCollective`]).
+//! and typed errors are the same. A call (`llvm.call`, `func.call`) of a
+//! function without warp operations runs the callee to completion in each
+//! lane, one lane after the other.
+//!
+//! ## Calls in lockstep
+//!
+//! A function that uses warp operations, itself or through its callees
+//! (wave-level code: `spmd-lower-to-nvvm` gives every function an exec
+//! mask read with `activemask` on entry), is called by the warp: the
+//! executing lanes enter it together as its live lanes, each with a fresh
+//! frame, and it runs with its own reconvergence stack under the same
+//! rules (lane guards, collectives over the executing lanes; a barrier
+//! inside needs the whole warp, in the callee and in every caller). Once
+//! its lanes have returned (together, for lane guards; one by one, in SIMT
+//! mode) the caller resumes after the call, each lane with its results.
+//! Calls nest up to the executor's call depth limit.
 
-use super::{Executor, Flow, Frame, GridDims, Position, ThreadId, ThreadState};
+use super::{
+    check_arguments, read, Executor, Flow, Frame, GridDims, Position, ThreadId, ThreadState,
+};
 use crate::error::{ExecError, OpSite, PoisonUse};
 use crate::memory::Memory;
-use crate::program::{Function, Op, OpKind, ReduxKind, ShuffleKind, VoteKind, WarpOp};
+use crate::program::{Function, Op, OpKind, ReduxKind, ShuffleKind, Slot, VoteKind, WarpOp};
 use crate::trace::NoTrace;
 use crate::value::Value;
 use std::fmt;
@@ -424,8 +439,9 @@ struct Entry {
 #[derive(Clone, Debug, PartialEq)]
 enum Status {
     Running,
-    /// At a barrier (op site, barrier id).
+    /// At a barrier (function, op site, barrier id).
     Waiting {
+        function: usize,
         op: u32,
         id: i64,
     },
@@ -435,6 +451,9 @@ enum Status {
 struct Warp {
     index: u32,
     lanes: Vec<Lane>,
+    /// The function running (the kernel, or a callee in lockstep).
+    function: usize,
+    /// The lanes in the running function that have not returned.
     live: u64,
     stack: Vec<Entry>,
     /// Next operation of the top entry's block, and whether the block was
@@ -443,10 +462,80 @@ struct Warp {
     entered: bool,
     blocks: u64,
     status: Status,
+    /// Per lane, what it returned from the running function.
     results: Vec<Vec<Value>>,
+    /// The callers of the running function, innermost last.
+    calls: Vec<Suspended>,
+}
+
+/// A caller waiting for a call made in lockstep (see the
+/// [module docs](self)): its state, restored when the callee returns.
+struct Suspended {
+    function: usize,
+    /// The lanes that made the call.
+    mask: u64,
+    /// Their frames in the caller.
+    frames: Vec<(usize, Frame)>,
+    live: u64,
+    stack: Vec<Entry>,
+    /// The operation after the call.
+    next_op: usize,
+    /// Where each lane's results go.
+    result_slots: Vec<Slot>,
+    results: Vec<Vec<Value>>,
+    /// The call, for errors.
+    site: OpSite,
 }
 
 impl Warp {
+    /// The running function's lanes have all returned: the caller resumes
+    /// (each lane of the call with its results), or, at the kernel, the
+    /// warp is done.
+    fn complete(&mut self, dims: GridDims) -> Result<Option<Status>, WarpError> {
+        let Some(call) = self.calls.pop() else {
+            return Ok(Some(Status::Done));
+        };
+        let results = std::mem::replace(&mut self.results, call.results);
+        for (lane, mut frame) in call.frames {
+            let values = &results[lane];
+            if values.len() != call.result_slots.len() {
+                let block = call.stack.last().map_or(0, |entry| entry.block);
+                let error = ExecError::TypeMismatch {
+                    site: call.site.clone(),
+                    detail: format!(
+                        "callee returned {} values, the call has {} results",
+                        values.len(),
+                        call.result_slots.len()
+                    ),
+                };
+                return Err(lane_error(self.index, lane, block, dims, error));
+            }
+            for (&slot, &value) in call.result_slots.iter().zip(values) {
+                frame.slots[slot as usize] = Some(value);
+            }
+            self.lanes[lane].frame = frame;
+        }
+        self.function = call.function;
+        self.live = call.live;
+        self.stack = call.stack;
+        self.next_op = call.next_op;
+        self.entered = true;
+        Ok(None)
+    }
+
+    /// The live lanes of the kernel (the warp's, not a callee's).
+    fn root_live(&self) -> u64 {
+        self.calls.first().map_or(self.live, |call| call.live)
+    }
+
+    /// Whether a caller waits with part of its lanes (in a diverged
+    /// group, or, with `lane_guards`, inside a lane guard).
+    fn called_diverged(&self, lane_guards: bool) -> bool {
+        self.calls
+            .iter()
+            .any(|call| call.mask != call.live || (lane_guards && call.stack.len() > 1))
+    }
+
     fn goto(&mut self, block: usize) {
         if let Some(top) = self.stack.last_mut() {
             top.block = block;
@@ -468,9 +557,14 @@ impl Warp {
     }
 }
 
-/// The lanes set in `mask`.
+/// The lanes set in `mask`, in ascending order.
 fn lanes_of(mask: u64) -> impl Iterator<Item = usize> {
-    (0..64).filter(move |lane| mask & (1u64 << lane) != 0)
+    let mut rest = mask;
+    std::iter::from_fn(move || {
+        let lane = (rest != 0).then(|| rest.trailing_zeros() as usize)?;
+        rest &= rest - 1;
+        Some(lane)
+    })
 }
 
 /// What a warp operation asks of the scheduler.
@@ -547,6 +641,7 @@ impl Executor {
             warps.push(Warp {
                 index: warp_index as u32,
                 lanes,
+                function: index,
                 live,
                 stack: vec![Entry {
                     block: 0,
@@ -558,6 +653,7 @@ impl Executor {
                 blocks: 0,
                 status: Status::Running,
                 results: vec![Vec::new(); count as usize],
+                calls: Vec::new(),
             });
         }
         let mut state = Cta {
@@ -569,7 +665,7 @@ impl Executor {
         loop {
             for warp in &mut warps {
                 if warp.status == Status::Running {
-                    warp.status = self.run_warp(index, function, warp, &mut state)?;
+                    warp.status = self.run_warp(warp, &mut state)?;
                 }
             }
             let waiting: Vec<&Warp> = warps
@@ -585,9 +681,11 @@ impl Executor {
                     waiting: waiting
                         .iter()
                         .filter_map(|warp| match warp.status {
-                            Status::Waiting { op, id } => {
-                                Some((warp.index, site_of(function, op), id))
-                            }
+                            Status::Waiting { function, op, id } => Some((
+                                warp.index,
+                                site_of(&self.program.functions[function], op),
+                                id,
+                            )),
                             _ => None,
                         })
                         .collect(),
@@ -630,14 +728,10 @@ impl Executor {
     }
 
     /// Runs `warp` until it returns or waits at a barrier.
-    fn run_warp(
-        &self,
-        index: usize,
-        function: &Function,
-        warp: &mut Warp,
-        cta: &mut Cta,
-    ) -> Result<Status, WarpError> {
-        loop {
+    fn run_warp(&self, warp: &mut Warp, cta: &mut Cta) -> Result<Status, WarpError> {
+        'blocks: loop {
+            let index = warp.function;
+            let function = &self.program.functions[index];
             while let Some(top) = warp.stack.last() {
                 if top.join == Some(top.block) {
                     warp.stack.pop();
@@ -648,7 +742,10 @@ impl Executor {
                 }
             }
             let Some(&top) = warp.stack.last() else {
-                return Ok(Status::Done);
+                match warp.complete(cta.dims)? {
+                    Some(status) => return Ok(status),
+                    None => continue,
+                }
             };
             if !warp.entered {
                 if warp.blocks >= cta.fuel {
@@ -674,9 +771,25 @@ impl Executor {
                 if let OpKind::Warp(kind) = op.kind {
                     match self.warp_op(kind, op, function, top, warp, cta)? {
                         Step::Continue => {}
-                        Step::Barrier(id) => return Ok(Status::Waiting { op: op.site, id }),
+                        Step::Barrier(id) => {
+                            return Ok(Status::Waiting {
+                                function: index,
+                                op: op.site,
+                                id,
+                            })
+                        }
                     }
                     continue;
+                }
+                if let OpKind::Call {
+                    target: Some(callee),
+                    ..
+                } = op.kind
+                {
+                    if self.program.functions[callee].uses_warp {
+                        self.enter_call(op, callee, top, warp, cta)?;
+                        continue 'blocks;
+                    }
                 }
                 for lane in lanes_of(top.mask) {
                     let at = position(index, function, top.block, &warp.lanes[lane].frame);
@@ -696,6 +809,76 @@ impl Executor {
                 return Ok(status);
             }
         }
+    }
+
+    /// The lanes of `top` call `callee` in lockstep (see the
+    /// [module docs](self)): the warp runs the callee from its entry, the
+    /// caller waits.
+    fn enter_call(
+        &self,
+        op: &Op,
+        callee: usize,
+        top: Entry,
+        warp: &mut Warp,
+        cta: &mut Cta,
+    ) -> Result<(), WarpError> {
+        let caller = &self.program.functions[warp.function];
+        let site = site_of(caller, op.site);
+        let fail = |lane: usize, error: ExecError| {
+            lane_error(warp.index, lane, top.block, cta.dims, error)
+        };
+        if warp.calls.len() >= self.call_depth_limit {
+            return Err(fail(
+                lanes_of(top.mask).next().unwrap_or(0),
+                ExecError::CallDepthExceeded {
+                    site,
+                    limit: self.call_depth_limit,
+                },
+            ));
+        }
+        let function = &self.program.functions[callee];
+        let mut frames = Vec::new();
+        for lane in lanes_of(top.mask) {
+            let frame = &warp.lanes[lane].frame;
+            let args = op
+                .operands
+                .iter()
+                .map(|&slot| read(frame, slot, &site))
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(|args| check_arguments(function, &args, cta.memory).map(|()| args))
+                .map_err(|error| fail(lane, error))?;
+            let mut entered = Frame::new(function);
+            for ((slot, _), value) in function.parameters.iter().zip(args) {
+                entered.slots[*slot as usize] = Some(value);
+            }
+            frames.push((
+                lane,
+                std::mem::replace(&mut warp.lanes[lane].frame, entered),
+            ));
+        }
+        let lanes = warp.results.len();
+        warp.calls.push(Suspended {
+            function: warp.function,
+            mask: top.mask,
+            frames,
+            live: std::mem::replace(&mut warp.live, top.mask),
+            stack: std::mem::replace(
+                &mut warp.stack,
+                vec![Entry {
+                    block: 0,
+                    mask: top.mask,
+                    join: None,
+                }],
+            ),
+            next_op: warp.next_op,
+            result_slots: op.results.clone(),
+            results: std::mem::replace(&mut warp.results, vec![Vec::new(); lanes]),
+            site,
+        });
+        warp.function = callee;
+        warp.next_op = 0;
+        warp.entered = false;
+        Ok(())
     }
 
     /// The terminator of the top entry's block; `Some(Done)` if the warp
@@ -722,7 +905,7 @@ impl Executor {
         match self.reconvergence {
             Reconvergence::LaneGuards => guarded_terminator(function, top, warp, cta, flows),
             Reconvergence::ImmediatePostDominator => {
-                Ok(simt_terminator(function, top, warp, cta, flows))
+                simt_terminator(function, top, warp, cta, flows)
             }
         }
     }
@@ -760,10 +943,9 @@ impl Executor {
                 operands.shuffle(kind, with_flag, executing, cta.memory)?
             }
             WarpOp::Barrier { has_id, has_count } => {
-                let diverged = match self.reconvergence {
-                    Reconvergence::LaneGuards => warp.stack.len() > 1,
-                    Reconvergence::ImmediatePostDominator => false,
-                };
+                let lane_guards = self.reconvergence == Reconvergence::LaneGuards;
+                let diverged =
+                    (lane_guards && warp.stack.len() > 1) || warp.called_diverged(lane_guards);
                 if diverged || executing != warp.live {
                     return Err(WarpError::PartialWarp {
                         warp: warp.index,
@@ -778,7 +960,7 @@ impl Executor {
             }
         };
         cta.stats.collectives += 1;
-        if executing != warp.live {
+        if executing != warp.root_live() {
             cta.stats.partial_collectives += 1;
         }
         if let Some(&slot) = op.results.first() {
@@ -1045,12 +1227,11 @@ fn member_groups(
     executing: u64,
     masks: &[(usize, u64)],
 ) -> Result<Vec<u64>, (usize, u64, MaskViolation)> {
-    let mask_of = |lane: usize| {
-        masks
-            .iter()
-            .find(|&&(other, _)| other == lane)
-            .map(|&(_, mask)| mask)
-    };
+    let mut by_lane = [None; 64];
+    for &(lane, mask) in masks {
+        by_lane[lane] = Some(mask);
+    }
+    let mask_of = |lane: usize| by_lane[lane];
     let mut groups = Vec::new();
     for &(lane, mask) in masks {
         if mask & (1u64 << lane) == 0 {
@@ -1109,7 +1290,8 @@ fn guarded_terminator(
                 warp.results[lane] = values;
             }
         }
-        return Ok(Some(Status::Done));
+        warp.stack.clear();
+        return warp.complete(cta.dims);
     }
     let choices: Vec<(usize, Option<usize>)> = flows
         .iter()
@@ -1158,7 +1340,7 @@ fn simt_terminator(
     warp: &mut Warp,
     cta: &mut Cta,
     flows: Vec<(usize, Flow)>,
-) -> Option<Status> {
+) -> Result<Option<Status>, WarpError> {
     let mut choices = Vec::new();
     for (lane, flow) in flows {
         match flow {
@@ -1167,13 +1349,13 @@ fn simt_terminator(
         }
     }
     if warp.stack.is_empty() {
-        return Some(Status::Done);
+        return warp.complete(cta.dims);
     }
     let Some(&(_, first)) = choices.first() else {
         // The top entry's lanes all returned: the entry below resumes.
         warp.next_op = 0;
         warp.entered = false;
-        return None;
+        return Ok(None);
     };
     let terminator = &function.blocks[top.block].terminator;
     if choices.iter().all(|&(_, block)| block == first) {
@@ -1181,7 +1363,7 @@ fn simt_terminator(
             cta.stats.uniform_branches += 1;
         }
         warp.goto(first);
-        return None;
+        return Ok(None);
     }
     cta.stats.divergent_guards += 1;
     split(
@@ -1191,7 +1373,7 @@ fn simt_terminator(
         &choices,
         function.post_dominators[top.block],
     );
-    None
+    Ok(None)
 }
 
 /// Splits the top entry of `warp`, at the terminator of `block`, by the

@@ -11,7 +11,10 @@ use super::{
     decode_constant, element_type, int_attribute, int_predicate, overflow_flags, CastOp, FloatOp,
     GpuQuery, IntOp, IrCache, OpKind,
 };
+use crate::inline_ptx::AsmProgram;
+use crate::intrinsics::NvvmOp;
 use crate::memory::{AtomicKind, ElementType, Pointer};
+use crate::rounding::{Arithmetic, Rounding};
 use crate::value::{IntValue, Value, ValueType};
 use melior::ir::{
     attribute::{
@@ -610,6 +613,12 @@ pub(super) fn decode(
             OpKind::IntUnary(IntUnaryOp::Cttz, flag_attribute(op, "is_zero_poison"))
         }
         "llvm.intr.ctpop" => OpKind::IntUnary(IntUnaryOp::CtPop, Some(false)),
+        "llvm.intr.bitreverse" => OpKind::Nvvm(NvvmOp::BitReverse),
+        "llvm.intr.fshl" => OpKind::Nvvm(NvvmOp::FunnelShift { left: true }),
+        "llvm.intr.fshr" => OpKind::Nvvm(NvvmOp::FunnelShift { left: false }),
+        "llvm.intr.is.fpclass" => int_attribute(op, "bit").map_or(OpKind::Unsupported, |mask| {
+            OpKind::Nvvm(NvvmOp::IsFpClass(mask as u32))
+        }),
         "llvm.intr.fma" | "llvm.intr.fmuladd" => OpKind::Fma,
         "llvm.intr.lifetime.start" | "llvm.intr.lifetime.end" | "llvm.intr.assume" => {
             OpKind::Marker
@@ -722,18 +731,34 @@ pub(super) fn decode(
     })
 }
 
-/// `llvm.inline_asm`: only `activemask.b32 $0;` (how clang's CUDA header
-/// spells `__activemask()`), with no operands, is known; any other
-/// assembly is unsupported.
+/// `llvm.inline_asm`: `activemask.b32 $0;` (how clang's CUDA header
+/// spells `__activemask()`) with no operands is the warp's active mask;
+/// other PTX runs on the [`AsmProgram`] interpreter if it parses (an
+/// [`OpKind::UnsupportedIntrinsic`] naming the reason otherwise).
 fn inline_asm(op: OperationRef) -> OpKind {
-    let text = op
-        .attribute("asm_string")
-        .ok()
-        .and_then(|attribute| StringAttribute::try_from(attribute).ok())
-        .map(|text| text.value().trim().trim_end_matches(';').trim().to_string());
-    match text.as_deref() {
-        Some("activemask.b32 $0") if op.operand_count() == 0 => OpKind::Warp(WarpOp::ActiveMask),
-        _ => OpKind::Unsupported,
+    let string = |name: &str| {
+        op.attribute(name)
+            .ok()
+            .and_then(|attribute| StringAttribute::try_from(attribute).ok())
+            .map(|text| text.value().to_string())
+    };
+    let Some(text) = string("asm_string") else {
+        return OpKind::Unsupported;
+    };
+    if text.trim().trim_end_matches(';').trim() == "activemask.b32 $0" && op.operand_count() == 0 {
+        return OpKind::Warp(WarpOp::ActiveMask);
+    }
+    let constraints = string("constraints").unwrap_or_default();
+    match AsmProgram::parse(&text, &constraints) {
+        Ok(program) if program.inputs() == op.operand_count() => {
+            OpKind::Nvvm(NvvmOp::InlinePtx(Box::new(program)))
+        }
+        Ok(program) => OpKind::UnsupportedIntrinsic(format!(
+            "inline PTX with {} inputs and {} operands",
+            program.inputs(),
+            op.operand_count()
+        )),
+        Err(reason) => OpKind::UnsupportedIntrinsic(format!("inline PTX {reason}")),
     }
 }
 
@@ -993,6 +1018,7 @@ fn intrinsic(name: &str, operands: usize) -> OpKind {
         | OpKind::Int(..)
         | OpKind::Float(_) => 2..=2,
         OpKind::Fma => 3..=3,
+        OpKind::Nvvm(nvvm) => nvvm.arity()..=nvvm.arity(),
         OpKind::Warp(WarpOp::Shuffle { .. }) => 4..=4,
         _ => 0..=usize::MAX,
     };
@@ -1084,6 +1110,9 @@ fn intrinsic_kind(name: &str, operands: usize) -> OpKind {
         Some("minnum") => OpKind::Float(FloatOp::MinNum),
         Some("copysign") => OpKind::Float(FloatOp::CopySign),
         Some("fma" | "fmuladd") => OpKind::Fma,
+        Some("bitreverse") => OpKind::Nvvm(NvvmOp::BitReverse),
+        Some("fshl") => OpKind::Nvvm(NvvmOp::FunnelShift { left: true }),
+        Some("fshr") => OpKind::Nvvm(NvvmOp::FunnelShift { left: false }),
         Some("lifetime" | "assume") => OpKind::Marker,
         Some(other) if FloatUnaryOp::of(other).is_some() => {
             OpKind::FloatUnary(FloatUnaryOp::of(other).expect("checked"))
@@ -1119,9 +1148,113 @@ fn nvvm_math(name: &str) -> Option<OpKind> {
         "div.rn.f" | "div.rn.d" | "div.approx.f" | "div.full" => binary(FloatOp::Div),
         "fmin.f" | "fmin.d" => binary(FloatOp::MinNum),
         "fmax.f" | "fmax.d" => binary(FloatOp::MaxNum),
+        "fabs.f32" | "fabs.f64" => unary(FloatUnaryOp::Abs),
+        "floor.f" | "floor.d" => unary(FloatUnaryOp::Floor),
+        "ceil.f" | "ceil.d" => unary(FloatUnaryOp::Ceil),
+        "trunc.f" | "trunc.d" => unary(FloatUnaryOp::Trunc),
+        // `cvt.rni`: to nearest, ties to even.
+        "round.f" | "round.d" => unary(FloatUnaryOp::RoundEven),
+        "rcp.approx.f" | "rcp.approx.d" => unary(FloatUnaryOp::Recip),
         "membar.cta" | "membar.gl" | "membar.sys" | "nanosleep" => Some(OpKind::Marker),
-        _ => None,
+        _ => nvvm_op(rest).map(OpKind::Nvvm),
     }
+}
+
+/// The [`NvvmOp`] of an NVVM intrinsic name (without `llvm.nvvm.`): the
+/// `.ftz` forms of the [`FloatUnaryOp`]s, arithmetic with a rounding mode
+/// (or `.ftz`), the conversions `{f,d,i,ui,ll,ull}2{i,ui,ll,ull,f,d}` with
+/// one, and the bit-level helpers. `None` for any other name.
+fn nvvm_op(rest: &str) -> Option<NvvmOp> {
+    let parts: Vec<&str> = rest.split('.').collect();
+    let flush = parts.contains(&"ftz");
+    let rounding = parts.iter().find_map(|part| Rounding::of(part));
+    let signed_int = |name: &str| matches!(name, "i" | "ll" | "s");
+    match (parts[0], parts.get(1).copied()) {
+        ("d2i", Some(half @ ("hi" | "lo"))) => {
+            return Some(NvvmOp::DoubleHalf { high: half == "hi" })
+        }
+        ("lohi", Some("i2d")) => return Some(NvvmOp::JoinDouble),
+        ("mulhi", Some(kind @ ("i" | "ui" | "ll" | "ull"))) => {
+            return Some(NvvmOp::MulHi {
+                signed: signed_int(kind),
+            })
+        }
+        ("sad", Some(kind @ ("i" | "ui" | "ll" | "ull" | "s" | "us"))) => {
+            return Some(NvvmOp::Sad {
+                signed: signed_int(kind),
+            })
+        }
+        ("prmt", None) => return Some(NvvmOp::Permute),
+        _ => {}
+    }
+    let float = |name: &str| matches!(name, "f" | "d");
+    let int = |name: &str| matches!(name, "i" | "ui" | "ll" | "ull");
+    let conversion = parts[0]
+        .split_once('2')
+        .filter(|&(from, to)| (float(from) || int(from)) && (float(to) || int(to)));
+    if let Some((from, to)) = conversion {
+        let rounding = rounding?;
+        return match (from, to) {
+            ("d", "f") => Some(NvvmOp::NarrowToSingle { rounding, flush }),
+            (from, to) if float(from) && int(to) => Some(NvvmOp::FloatToInt {
+                rounding,
+                signed: signed_int(to),
+                flush,
+            }),
+            (from, to) if int(from) && float(to) && !flush => Some(NvvmOp::IntToFloat {
+                rounding,
+                signed: signed_int(from),
+            }),
+            _ => None,
+        };
+    }
+    let precision = parts.last().copied();
+    if !matches!(precision, Some("f" | "d" | "f32" | "f64")) {
+        return None;
+    }
+    let arithmetic = match parts[0] {
+        "add" => Some(Arithmetic::Add),
+        "mul" => Some(Arithmetic::Mul),
+        "div" => Some(Arithmetic::Div),
+        "fma" => Some(Arithmetic::Fma),
+        "sqrt" => Some(Arithmetic::Sqrt),
+        "rcp" => Some(Arithmetic::Rcp),
+        _ => None,
+    };
+    match (arithmetic, rounding) {
+        (Some(arithmetic), Some(rounding)) => {
+            return Some(NvvmOp::Rounded {
+                arithmetic,
+                rounding,
+                flush,
+            })
+        }
+        (Some(Arithmetic::Div), None) if flush && parts.contains(&"approx") => {
+            return Some(NvvmOp::Rounded {
+                arithmetic: Arithmetic::Div,
+                rounding: Rounding::NearestEven,
+                flush,
+            })
+        }
+        _ => {}
+    }
+    let unary = match parts[0] {
+        "ex2" => FloatUnaryOp::Exp2,
+        "lg2" => FloatUnaryOp::Log2,
+        "sin" => FloatUnaryOp::Sin,
+        "cos" => FloatUnaryOp::Cos,
+        "rsqrt" => FloatUnaryOp::Rsqrt,
+        "rcp" => FloatUnaryOp::Recip,
+        "sqrt" => FloatUnaryOp::Sqrt,
+        "fabs" => FloatUnaryOp::Abs,
+        "floor" => FloatUnaryOp::Floor,
+        "ceil" => FloatUnaryOp::Ceil,
+        "trunc" => FloatUnaryOp::Trunc,
+        "round" => FloatUnaryOp::RoundEven,
+        "saturate" => FloatUnaryOp::Saturate,
+        _ => return None,
+    };
+    flush.then_some(NvvmOp::Flushed(unary))
 }
 
 /// Result of an integer unary intrinsic; `None` for poison.
@@ -1210,7 +1343,15 @@ mod tests {
         assert_eq!(intrinsic("llvm.fma.f32", 3), OpKind::Fma);
         assert_eq!(
             intrinsic("llvm.bitreverse.i32", 1),
+            OpKind::Nvvm(NvvmOp::BitReverse)
+        );
+        assert_eq!(
+            intrinsic("llvm.bitreverse.i32", 2),
             OpKind::UnsupportedIntrinsic("llvm.bitreverse.i32".into())
+        );
+        assert_eq!(
+            intrinsic("llvm.vector.reduce.add.v4i32", 1),
+            OpKind::UnsupportedIntrinsic("llvm.vector.reduce.add.v4i32".into())
         );
         // The wrong number of operands.
         assert_eq!(
@@ -1284,10 +1425,10 @@ mod tests {
         for (name, operands, kind) in cases {
             assert_eq!(intrinsic(name, operands), kind, "{name}");
         }
-        // `ftz` flushes subnormals, which the executor does not model.
+        // `ftz` flushes subnormals ([`NvvmOp::Flushed`]).
         assert_eq!(
             intrinsic("llvm.nvvm.ex2.approx.ftz.f", 1),
-            OpKind::UnsupportedIntrinsic("llvm.nvvm.ex2.approx.ftz.f".into())
+            OpKind::Nvvm(NvvmOp::Flushed(FloatUnaryOp::Exp2))
         );
         assert_eq!(
             intrinsic("llvm.nvvm.rsqrt.approx.f", 2),
@@ -1303,6 +1444,130 @@ mod tests {
         assert_eq!(FloatUnaryOp::Saturate.apply(-0.5), 0.0);
         assert_eq!(FloatUnaryOp::Saturate.apply(f64::NAN), 0.0);
         assert_eq!(FloatUnaryOp::Saturate.apply(0.75), 0.75);
+    }
+
+    /// What libdevice's inlined code calls: rounding modes, `.ftz`,
+    /// conversions and bit-level helpers (LLVM 22's spellings).
+    #[test]
+    fn libdevice_intrinsic_names() {
+        let nvvm = |op| OpKind::Nvvm(op);
+        let rounded = |arithmetic, rounding, flush| {
+            nvvm(NvvmOp::Rounded {
+                arithmetic,
+                rounding,
+                flush,
+            })
+        };
+        let cases = [
+            (
+                "llvm.nvvm.fabs.f32",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::Abs),
+            ),
+            (
+                "llvm.nvvm.fabs.f64",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::Abs),
+            ),
+            (
+                "llvm.nvvm.round.f",
+                1,
+                OpKind::FloatUnary(FloatUnaryOp::RoundEven),
+            ),
+            (
+                "llvm.nvvm.rcp.approx.ftz.d",
+                1,
+                nvvm(NvvmOp::Flushed(FloatUnaryOp::Recip)),
+            ),
+            (
+                "llvm.nvvm.rsqrt.approx.ftz.f",
+                1,
+                nvvm(NvvmOp::Flushed(FloatUnaryOp::Rsqrt)),
+            ),
+            (
+                "llvm.nvvm.add.rz.f",
+                2,
+                rounded(Arithmetic::Add, Rounding::TowardZero, false),
+            ),
+            (
+                "llvm.nvvm.fma.rm.d",
+                3,
+                rounded(Arithmetic::Fma, Rounding::Down, false),
+            ),
+            (
+                "llvm.nvvm.sqrt.rp.f",
+                1,
+                rounded(Arithmetic::Sqrt, Rounding::Up, false),
+            ),
+            (
+                "llvm.nvvm.div.approx.ftz.f",
+                2,
+                rounded(Arithmetic::Div, Rounding::NearestEven, true),
+            ),
+            (
+                "llvm.nvvm.f2ull.rm",
+                1,
+                nvvm(NvvmOp::FloatToInt {
+                    rounding: Rounding::Down,
+                    signed: false,
+                    flush: false,
+                }),
+            ),
+            (
+                "llvm.nvvm.f2i.rn.ftz",
+                1,
+                nvvm(NvvmOp::FloatToInt {
+                    rounding: Rounding::NearestEven,
+                    signed: true,
+                    flush: true,
+                }),
+            ),
+            (
+                "llvm.nvvm.ll2d.rp",
+                1,
+                nvvm(NvvmOp::IntToFloat {
+                    rounding: Rounding::Up,
+                    signed: true,
+                }),
+            ),
+            (
+                "llvm.nvvm.d2f.rz",
+                1,
+                nvvm(NvvmOp::NarrowToSingle {
+                    rounding: Rounding::TowardZero,
+                    flush: false,
+                }),
+            ),
+            (
+                "llvm.nvvm.d2i.hi",
+                1,
+                nvvm(NvvmOp::DoubleHalf { high: true }),
+            ),
+            ("llvm.nvvm.lohi.i2d", 2, nvvm(NvvmOp::JoinDouble)),
+            (
+                "llvm.nvvm.mulhi.ull",
+                2,
+                nvvm(NvvmOp::MulHi { signed: false }),
+            ),
+            ("llvm.nvvm.sad.i", 3, nvvm(NvvmOp::Sad { signed: true })),
+            ("llvm.nvvm.prmt", 3, nvvm(NvvmOp::Permute)),
+            ("llvm.fshl.i32", 3, nvvm(NvvmOp::FunnelShift { left: true })),
+        ];
+        for (name, operands, kind) in cases {
+            assert_eq!(intrinsic(name, operands), kind, "{name}");
+        }
+        for unknown in [
+            "llvm.nvvm.f2h.rn",
+            "llvm.nvvm.i2f.rn.ftz",
+            "llvm.nvvm.d2i",
+            "llvm.nvvm.ex2.approx.f16",
+        ] {
+            assert_eq!(
+                intrinsic(unknown, 1),
+                OpKind::UnsupportedIntrinsic(unknown.into()),
+                "{unknown}"
+            );
+        }
     }
 
     #[test]

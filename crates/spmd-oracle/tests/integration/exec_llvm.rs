@@ -742,27 +742,240 @@ fn exec_llvm_unsupported_and_warp_ops_fail_at_thread_level() {
         Err(ExecError::WarpCollective { .. })
     ));
     let intrinsic = "llvm.func @f(%x: f32) -> f32 {
-      %r = llvm.call_intrinsic \"llvm.nvvm.rcp.approx.f\"(%x) : (f32) -> f32
+      %r = llvm.call_intrinsic \"llvm.nvvm.tanh.approx.f\"(%x) : (f32) -> f32
       llvm.return %r : f32
     }";
     assert!(matches!(
         run(intrinsic, &[Value::F32(2.0)]),
-        Err(ExecError::UnsupportedIntrinsic { name, .. }) if name == "llvm.nvvm.rcp.approx.f"
+        Err(ExecError::UnsupportedIntrinsic { name, .. }) if name == "llvm.nvvm.tanh.approx.f"
     ));
     let unsupported = "llvm.func @f(%x: i32) -> i32 {
-      %c = llvm.mlir.constant(1 : i32) : i32
-      %r = llvm.intr.fshl(%x, %x, %c) : (i32, i32, i32) -> i32
+      %r = llvm.intr.sadd.sat(%x, %x) : (i32, i32) -> i32
       llvm.return %r : i32
     }";
     assert!(
-        matches!(run(unsupported, &[Value::i32(1)]), Err(ExecError::Unsupported { site }) if site.op_name == "llvm.intr.fshl")
+        matches!(run(unsupported, &[Value::i32(1)]), Err(ExecError::Unsupported { site }) if site.op_name == "llvm.intr.sadd.sat")
     );
+    let assembly = "llvm.func @f(%x: i32) -> i32 {
+      %r = llvm.inline_asm \"brev.b32 $0, $1;\", \"=r,r\" %x : (i32) -> i32
+      llvm.return %r : i32
+    }";
+    assert!(matches!(
+        run(assembly, &[Value::i32(1)]),
+        Err(ExecError::UnsupportedIntrinsic { name, .. }) if name.contains("brev.b32")
+    ));
     let half =
         "llvm.func @f(%x: f16) -> f16 {\n %r = llvm.fadd %x, %x : f16\n llvm.return %r : f16\n}";
     assert!(matches!(
         run(half, &[Value::Poison]),
         Err(ExecError::UnsupportedType { .. }) | Err(ExecError::ArgumentMismatch { .. })
     ));
+}
+
+/// What libdevice's inlined code calls: arithmetic and conversions with a
+/// rounding mode, `.ftz` approximations, bit-level helpers, LLVM's
+/// `bitreverse`, funnel shifts and `is.fpclass`, and inline PTX.
+#[test]
+fn exec_llvm_libdevice_intrinsics() {
+    let call = |name: &str, operands: &str, types: &str, result: &str| {
+        format!(
+            "llvm.func @f(%a: f32, %b: f32, %d: f64, %e: f64, %i: i32, %j: i32, %l: i64) -> {result} {{
+      %r = llvm.call_intrinsic \"{name}\"({operands}) : ({types}) -> {result}
+      llvm.return %r : {result}
+    }}"
+        )
+    };
+    let tiny = 2f32.powi(-30);
+    let args = [
+        Value::F32(1.0),
+        Value::F32(tiny),
+        Value::F64(-2.5),
+        Value::F64(1e-310),
+        Value::i32(-7),
+        Value::i32(0x0001_0000),
+        Value::i64(-3),
+    ];
+    let cases = [
+        // 1 + 2^-30 rounded toward +inf, toward zero, down.
+        (
+            call("llvm.nvvm.add.rp.f", "%a, %b", "f32, f32", "f32"),
+            Value::F32(1.0f32.next_up()),
+        ),
+        (
+            call("llvm.nvvm.add.rz.f", "%a, %b", "f32, f32", "f32"),
+            Value::F32(1.0),
+        ),
+        (
+            call("llvm.nvvm.fma.rm.f", "%b, %b, %a", "f32, f32, f32", "f32"),
+            Value::F32(1.0),
+        ),
+        (
+            call("llvm.nvvm.fma.rp.f", "%b, %b, %a", "f32, f32, f32", "f32"),
+            Value::F32(1.0f32.next_up()),
+        ),
+        (
+            call("llvm.nvvm.div.rm.d", "%d, %e", "f64, f64", "f64"),
+            Value::F64(f64::NEG_INFINITY),
+        ),
+        (
+            call("llvm.nvvm.div.rz.d", "%d, %e", "f64, f64", "f64"),
+            Value::F64(-f64::MAX),
+        ),
+        (
+            call("llvm.nvvm.sqrt.rm.f", "%a", "f32", "f32"),
+            Value::F32(1.0),
+        ),
+        // Conversions: -2.5 to integers in each mode, integers to floats.
+        (call("llvm.nvvm.d2i.rn", "%d", "f64", "i32"), Value::i32(-2)),
+        (call("llvm.nvvm.d2i.rm", "%d", "f64", "i32"), Value::i32(-3)),
+        (call("llvm.nvvm.d2ui.rz", "%d", "f64", "i32"), Value::i32(0)),
+        (
+            call("llvm.nvvm.d2ll.rp", "%d", "f64", "i64"),
+            Value::i64(-2),
+        ),
+        (
+            call("llvm.nvvm.ui2f.rz", "%i", "i32", "f32"),
+            Value::F32(4294967040.0),
+        ),
+        (
+            call("llvm.nvvm.ull2d.rp", "%l", "i64", "f64"),
+            Value::F64(2f64.powi(64)),
+        ),
+        (
+            call("llvm.nvvm.d2f.rp", "%e", "f64", "f32"),
+            Value::F32(f32::from_bits(1)),
+        ),
+        (
+            call("llvm.nvvm.d2f.rz", "%e", "f64", "f32"),
+            Value::F32(0.0),
+        ),
+        // Bits.
+        (
+            call("llvm.nvvm.d2i.hi", "%d", "f64", "i32"),
+            Value::i32(((-2.5f64).to_bits() >> 32) as i32),
+        ),
+        (
+            call("llvm.nvvm.lohi.i2d", "%j, %i", "i32, i32", "f64"),
+            Value::F64(f64::from_bits(0xffff_fff9_0001_0000)),
+        ),
+        (
+            call("llvm.nvvm.mulhi.i", "%i, %j", "i32, i32", "i32"),
+            Value::i32(-1),
+        ),
+        (
+            call("llvm.nvvm.mulhi.ull", "%l, %l", "i64, i64", "i64"),
+            Value::i64(-6),
+        ),
+        (
+            call("llvm.nvvm.sad.i", "%i, %j, %j", "i32, i32, i32", "i32"),
+            Value::i32(0x0002_0007),
+        ),
+        // Selector 0x10000: byte 0 of %i (0xf9) in every byte.
+        (
+            call("llvm.nvvm.prmt", "%i, %j, %j", "i32, i32, i32", "i32"),
+            Value::i32(0xf9f9_f9f9u32 as i32),
+        ),
+        (
+            call("llvm.bitreverse.i32", "%j", "i32", "i32"),
+            Value::i32(0x8000),
+        ),
+        (
+            call("llvm.fshr.i32", "%i, %j, %j", "i32, i32, i32", "i32"),
+            Value::i32(0x0001_0000),
+        ),
+        // .ftz: the subnormal operand is a zero.
+        (
+            call("llvm.nvvm.rcp.approx.ftz.d", "%e", "f64", "f64"),
+            Value::F64(f64::INFINITY),
+        ),
+        (
+            call("llvm.nvvm.ex2.approx.ftz.f", "%a", "f32", "f32"),
+            Value::F32(2.0),
+        ),
+        (
+            call("llvm.nvvm.round.d", "%d", "f64", "f64"),
+            Value::F64(-2.0),
+        ),
+        (
+            call("llvm.nvvm.fabs.f64", "%d", "f64", "f64"),
+            Value::F64(2.5),
+        ),
+    ];
+    for (source, expected) in cases {
+        let result = values(&source, &args);
+        assert!(
+            result[0].same_as(expected),
+            "{source}: {} != {expected}",
+            result[0]
+        );
+    }
+    // `is.fpclass` (negative zero or positive subnormal), and `fshl`.
+    let classes = "llvm.func @f(%x: f64, %y: f64, %i: i32) -> !llvm.struct<(i1, i1, i32)> {
+      %0 = llvm.mlir.poison : !llvm.struct<(i1, i1, i32)>
+      %p = \"llvm.intr.is.fpclass\"(%x) <{bit = 160 : i32}> : (f64) -> i1
+      %q = \"llvm.intr.is.fpclass\"(%y) <{bit = 160 : i32}> : (f64) -> i1
+      %c = llvm.mlir.constant(36 : i32) : i32
+      %s = llvm.intr.fshl(%i, %i, %c) : (i32, i32, i32) -> i32
+      %1 = llvm.insertvalue %p, %0[0] : !llvm.struct<(i1, i1, i32)>
+      %2 = llvm.insertvalue %q, %1[1] : !llvm.struct<(i1, i1, i32)>
+      %3 = llvm.insertvalue %s, %2[2] : !llvm.struct<(i1, i1, i32)>
+      llvm.return %3 : !llvm.struct<(i1, i1, i32)>
+    }";
+    let context = context();
+    let module = parse(&context, classes);
+    let mut memory = Memory::new();
+    let dims = GridDims::linear(1);
+    let returned = Executor::new(&module)
+        .run_thread(
+            "f",
+            &[
+                Value::F64(1e-310),
+                Value::F64(-1.0),
+                Value::i32(0x1234_5678),
+            ],
+            ThreadId::from_linear(0, &dims),
+            &dims,
+            &mut memory,
+            &mut NoTrace,
+            FUEL,
+        )
+        .unwrap();
+    let Value::Aggregate(id) = returned[0] else {
+        panic!("a struct");
+    };
+    assert_eq!(
+        memory.aggregate(id).unwrap(),
+        &[
+            Value::bool(true),
+            Value::bool(false),
+            Value::i32(0x2345_6781)
+        ]
+    );
+    // Inline PTX with two outputs: libdevice's 32 x 32 + 32 multiply-add.
+    let wide = "llvm.func @f(%a: i32, %b: i32, %c: i32) -> !llvm.struct<(i32, i32)> {
+      %r = llvm.inline_asm tail_call_kind = <tail> asm_dialect = att \"{\\0A\\09mad.lo.cc.u32   $0, $2, $3, $4;\\0A\\09madc.hi.u32     $1, $2, $3,  0;\\0A\\09}\", \"=r,=r,r,r,r\" %a, %b, %c : (i32, i32, i32) -> !llvm.struct<(i32, i32)>
+      llvm.return %r : !llvm.struct<(i32, i32)>
+    }";
+    let module = parse(&context, wide);
+    let returned = Executor::new(&module)
+        .run_thread(
+            "f",
+            &[Value::i32(-1), Value::i32(-1), Value::i32(-1)],
+            ThreadId::from_linear(0, &dims),
+            &dims,
+            &mut memory,
+            &mut NoTrace,
+            FUEL,
+        )
+        .unwrap();
+    let Value::Aggregate(id) = returned[0] else {
+        panic!("a struct");
+    };
+    // (2^32 - 1)^2 + 2^32 - 1 = 2^64 - 2^32.
+    assert_eq!(
+        memory.aggregate(id).unwrap(),
+        &[Value::i32(0), Value::i32(-1)]
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -1224,6 +1437,158 @@ fn exec_warp_poison_votes_follow_the_executor_setting() {
             )),
         }
     }
+}
+
+/// A kernel whose lanes below 5 (of each warp) call `@g`, which reads
+/// the active mask and votes: wave-level code (`spmd-lower-to-nvvm` gives
+/// every function an exec mask read on entry) must run in lockstep with
+/// the lanes that called it. `@g` calls `@h`, which votes too, and
+/// returns a struct.
+const LOCKSTEP_CALLS: &str = "
+    llvm.func @h(%m: i32, %x: i32) -> i32 {
+      %c1 = llvm.mlir.constant(1 : i32) : i32
+      %bit = llvm.and %x, %c1 : i32
+      %odd = llvm.icmp \"ne\" %bit, %c1 : i32
+      %b = nvvm.vote.sync ballot %m, %odd -> i32
+      llvm.return %b : i32
+    }
+    llvm.func @g(%x: i32) -> !llvm.struct<(i32, i32)> {
+      %m = llvm.call_intrinsic \"llvm.nvvm.activemask\"() : () -> i32
+      %b = llvm.call @h(%m, %x) : (i32, i32) -> i32
+      %0 = llvm.mlir.poison : !llvm.struct<(i32, i32)>
+      %1 = llvm.insertvalue %m, %0[0] : !llvm.struct<(i32, i32)>
+      %2 = llvm.insertvalue %b, %1[1] : !llvm.struct<(i32, i32)>
+      llvm.return %2 : !llvm.struct<(i32, i32)>
+    }
+    llvm.func @k(%out: !llvm.ptr) {
+      %tid = nvvm.read.ptx.sreg.tid.x : i32
+      %c32 = llvm.mlir.constant(32 : i32) : i32
+      %c5 = llvm.mlir.constant(5 : i32) : i32
+      %zero = llvm.mlir.constant(0 : i32) : i32
+      %lane = llvm.urem %tid, %c32 : i32
+      %low = llvm.icmp \"ult\" %lane, %c5 : i32
+      llvm.cond_br %low, ^call, ^join(%zero, %zero : i32, i32)
+    ^call:
+      %r = llvm.call @g(%tid) : (i32) -> !llvm.struct<(i32, i32)>
+      %m = llvm.extractvalue %r[0] : !llvm.struct<(i32, i32)>
+      %b = llvm.extractvalue %r[1] : !llvm.struct<(i32, i32)>
+      llvm.br ^join(%m, %b : i32, i32)
+    ^join(%mask: i32, %ballot: i32):
+      %t2 = llvm.mul %tid, %c32 : i32
+      %i = llvm.zext %t2 : i32 to i64
+      %slot = llvm.getelementptr %out[%i] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+      llvm.store %mask, %slot : i32, !llvm.ptr
+      %slot1 = llvm.getelementptr %slot[1] : (!llvm.ptr) -> !llvm.ptr, i32
+      llvm.store %ballot, %slot1 : i32, !llvm.ptr
+      llvm.return
+    }";
+
+#[test]
+fn exec_warp_calls_of_warp_code_run_in_lockstep() {
+    use spmd_oracle::Reconvergence;
+    let context = context();
+    let module = parse(&context, LOCKSTEP_CALLS);
+    for reconvergence in [
+        Reconvergence::LaneGuards,
+        Reconvergence::ImmediatePostDominator,
+    ] {
+        let mut memory = Memory::new();
+        let out = memory.alloc_i32(&[0; 48 * 32]);
+        let args = vec![Value::Ptr(memory.pointer_to(out).unwrap())];
+        let run = Executor::new(&module)
+            .with_reconvergence(reconvergence)
+            .run_cta(
+                "k",
+                &|_| args.clone(),
+                &GridDims::linear(48),
+                [0, 0, 0],
+                &mut memory,
+                FUEL,
+            )
+            .unwrap_or_else(|error| panic!("{reconvergence:?}: {error}"));
+        assert_eq!(run.stats.partial_collectives, 2 * 2, "{reconvergence:?}");
+        let out = memory.read_i64s(out);
+        for tid in 0..48usize {
+            let (mask, ballot) = if tid % 32 < 5 {
+                // Lanes 0..5 call; the even ones vote true.
+                (0b11111, 0b10101)
+            } else {
+                (0, 0)
+            };
+            assert_eq!(
+                (out[tid * 32], out[tid * 32 + 1]),
+                (mask, ballot),
+                "{reconvergence:?}: thread {tid}"
+            );
+        }
+    }
+    // At thread level the callee's collective is an error, as before.
+    let mut memory = Memory::new();
+    let out = memory.alloc_i32(&[0; 32]);
+    let dims = GridDims::linear(1);
+    assert!(matches!(
+        Executor::new(&module).run_thread(
+            "k",
+            &[Value::Ptr(memory.pointer_to(out).unwrap())],
+            ThreadId::from_linear(0, &dims),
+            &dims,
+            &mut memory,
+            &mut NoTrace,
+            FUEL,
+        ),
+        Err(ExecError::WarpCollective { .. })
+    ));
+}
+
+/// A barrier in a function that part of the warp called is an error, and
+/// so is a call past the depth limit.
+#[test]
+fn exec_warp_lockstep_calls_check_barriers_and_depth() {
+    let source = "
+    llvm.func @g() {
+      nvvm.barrier0
+      llvm.return
+    }
+    llvm.func @k() {
+      %tid = nvvm.read.ptx.sreg.tid.x : i32
+      %c5 = llvm.mlir.constant(5 : i32) : i32
+      %low = llvm.icmp \"ult\" %tid, %c5 : i32
+      llvm.cond_br %low, ^call, ^join
+    ^call:
+      llvm.call @g() : () -> ()
+      llvm.br ^join
+    ^join:
+      llvm.return
+    }";
+    let mut memory = Memory::new();
+    assert!(matches!(
+        run_cta(source, 32, &[], &mut memory),
+        Err(WarpError::PartialWarp {
+            executing: 0b11111,
+            ..
+        })
+    ));
+    let whole = source.replace("%c5 = llvm.mlir.constant(5", "%c5 = llvm.mlir.constant(64");
+    let run = run_cta(&whole, 64, &[], &mut memory).unwrap();
+    assert_eq!(run.stats.barriers, 1);
+    let recursive = "
+    llvm.func @g(%n: i32) {
+      %m = llvm.call_intrinsic \"llvm.nvvm.activemask\"() : () -> i32
+      llvm.call @g(%n) : (i32) -> ()
+      llvm.return
+    }
+    llvm.func @k() {
+      %c = llvm.mlir.constant(0 : i32) : i32
+      llvm.call @g(%c) : (i32) -> ()
+      llvm.return
+    }";
+    assert!(matches!(
+        run_cta(recursive, 32, &[], &mut memory),
+        Err(WarpError::Lane {
+            error: ExecError::CallDepthExceeded { .. },
+            ..
+        })
+    ));
 }
 
 // ---------------------------------------------------------------------------

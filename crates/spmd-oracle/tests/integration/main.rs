@@ -14,6 +14,7 @@ mod exec;
 mod exec_cuda_ops;
 mod exec_llvm;
 mod jit;
+mod libdevice_math;
 mod nvvm_collectives;
 mod nvvm_collectives_reduced;
 mod nvvm_exec;
