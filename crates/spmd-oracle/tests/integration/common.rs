@@ -176,3 +176,31 @@ pub fn lower_to_nvvm_with<'c>(context: &'c Context, text: &str, lane_branches: b
     assert!(lowered.as_operation().verify(), "invalid NVVM output");
     lowered
 }
+
+/// `scripts/cuda-to-ptx.sh --emit import` of the CUDA file `path` (clang
+/// against NVIDIA's headers and libdevice, then the LLVM IR import, by the
+/// spmd-compile driver); `None`, with a message, when this machine lacks
+/// clang-22, the CUDA root or the driver (`cargo test -p spmd-oracle` alone
+/// does not build it). Any other failure panics with the driver's message.
+pub fn import_cuda(path: &str) -> Option<String> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let output = std::process::Command::new(format!("{root}/scripts/cuda-to-ptx.sh"))
+        .args(["--emit", "import", path])
+        .output()
+        .expect("run scripts/cuda-to-ptx.sh");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let missing = [
+        "cannot run clang",
+        "no CUDA headers",
+        "spmd-compile not found",
+    ];
+    if !output.status.success() && missing.iter().any(|reason| stderr.contains(reason)) {
+        eprintln!("skipping {path}: {stderr}");
+        return None;
+    }
+    assert!(
+        output.status.success(),
+        "cuda-to-ptx.sh --emit import {path}: {stderr}"
+    );
+    Some(String::from_utf8(output.stdout).expect("UTF-8 MLIR"))
+}

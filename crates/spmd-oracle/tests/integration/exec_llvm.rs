@@ -43,6 +43,17 @@ fn values(source: &str, args: &[Value]) -> Vec<Value> {
     run(source, args).unwrap_or_else(|error| panic!("{error}\n{source}"))
 }
 
+/// The fields of the struct `@f` of `source` returns.
+fn struct_fields(source: &str, args: &[Value]) -> Vec<Value> {
+    let mut memory = Memory::new();
+    let returned =
+        run_with(source, args, &mut memory, 0).unwrap_or_else(|error| panic!("{error}\n{source}"));
+    let Value::Aggregate(id) = returned[0] else {
+        panic!("a struct: {source}");
+    };
+    memory.aggregate(id).unwrap().to_vec()
+}
+
 fn i32s(values: &[i32]) -> Vec<Value> {
     values.iter().map(|&value| Value::i32(value)).collect()
 }
@@ -921,31 +932,14 @@ fn exec_llvm_libdevice_intrinsics() {
       %3 = llvm.insertvalue %s, %2[2] : !llvm.struct<(i1, i1, i32)>
       llvm.return %3 : !llvm.struct<(i1, i1, i32)>
     }";
-    let context = context();
-    let module = parse(&context, classes);
-    let mut memory = Memory::new();
-    let dims = GridDims::linear(1);
-    let returned = Executor::new(&module)
-        .run_thread(
-            "f",
-            &[
-                Value::F64(1e-310),
-                Value::F64(-1.0),
-                Value::i32(0x1234_5678),
-            ],
-            ThreadId::from_linear(0, &dims),
-            &dims,
-            &mut memory,
-            &mut NoTrace,
-            FUEL,
-        )
-        .unwrap();
-    let Value::Aggregate(id) = returned[0] else {
-        panic!("a struct");
-    };
+    let args = [
+        Value::F64(1e-310),
+        Value::F64(-1.0),
+        Value::i32(0x1234_5678),
+    ];
     assert_eq!(
-        memory.aggregate(id).unwrap(),
-        &[
+        struct_fields(classes, &args),
+        [
             Value::bool(true),
             Value::bool(false),
             Value::i32(0x2345_6781)
@@ -956,25 +950,10 @@ fn exec_llvm_libdevice_intrinsics() {
       %r = llvm.inline_asm tail_call_kind = <tail> asm_dialect = att \"{\\0A\\09mad.lo.cc.u32   $0, $2, $3, $4;\\0A\\09madc.hi.u32     $1, $2, $3,  0;\\0A\\09}\", \"=r,=r,r,r,r\" %a, %b, %c : (i32, i32, i32) -> !llvm.struct<(i32, i32)>
       llvm.return %r : !llvm.struct<(i32, i32)>
     }";
-    let module = parse(&context, wide);
-    let returned = Executor::new(&module)
-        .run_thread(
-            "f",
-            &[Value::i32(-1), Value::i32(-1), Value::i32(-1)],
-            ThreadId::from_linear(0, &dims),
-            &dims,
-            &mut memory,
-            &mut NoTrace,
-            FUEL,
-        )
-        .unwrap();
-    let Value::Aggregate(id) = returned[0] else {
-        panic!("a struct");
-    };
     // (2^32 - 1)^2 + 2^32 - 1 = 2^64 - 2^32.
     assert_eq!(
-        memory.aggregate(id).unwrap(),
-        &[Value::i32(0), Value::i32(-1)]
+        struct_fields(wide, &[Value::i32(-1), Value::i32(-1), Value::i32(-1)]),
+        [Value::i32(0), Value::i32(-1)]
     );
 }
 

@@ -47,7 +47,7 @@
 //! `SPMD_LIBDEVICE_INPUTS=<n>` sets the inputs per function (default
 //! [`DEFAULT_INPUTS`]); `SPMD_LIBDEVICE_SEED=<s>` the sweep's seed.
 
-use crate::common::{context, lower_to_nvvm_with, parse};
+use crate::common::{context, import_cuda, lower_to_nvvm_with, parse};
 use spmd_oracle::{
     ElementType, ExecError, Executor, GridDims, MemRefId, Memory, NoTrace, Value, VotePoison,
     WarpStats,
@@ -302,31 +302,9 @@ impl Outputs {
     }
 }
 
-/// `scripts/cuda-to-ptx.sh --emit import` of the test's CUDA source;
-/// `None` (with a message) when this machine has no clang-22 or no CUDA
-/// headers.
+/// The test's CUDA source imported (see [`import_cuda`]).
 fn import_libdevice_math() -> Option<String> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    let output = std::process::Command::new(format!("{root}/scripts/cuda-to-ptx.sh"))
-        .args(["--emit", "import", SOURCE])
-        .output()
-        .expect("run scripts/cuda-to-ptx.sh");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let missing = [
-        "clang not found",
-        "cannot run clang",
-        "no CUDA headers",
-        "spmd-compile not found",
-    ];
-    if !output.status.success() && missing.iter().any(|reason| stderr.contains(reason)) {
-        eprintln!("skipping libdevice-math.cu: {stderr}");
-        return None;
-    }
-    assert!(
-        output.status.success(),
-        "cuda-to-ptx.sh --emit import libdevice-math.cu: {stderr}"
-    );
-    Some(String::from_utf8(output.stdout).expect("UTF-8 MLIR"))
+    import_cuda(SOURCE)
 }
 
 /// A deterministic generator (SplitMix64).

@@ -49,7 +49,7 @@
 //! `SPMD_NVVM_EXEC_SEEDS=<n>` sets the seeds per shape class (default
 //! [`DEFAULT_SEEDS`]); the counts are printed at the end.
 
-use crate::common::{context, lower_to_nvvm, lower_to_nvvm_with, parse, Form};
+use crate::common::{context, import_cuda, lower_to_nvvm, lower_to_nvvm_with, parse, Form};
 use spmd_oracle::{
     ElementType, Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, RandomKernel,
     ThreadId, Value, VotePoison, WarpError, WarpStats,
@@ -422,29 +422,10 @@ fn call_intrinsic_read_of_the_thread_id_is_divergent() {
     );
 }
 
-/// `examples/cuda/<name>.cu` imported by `scripts/cuda-to-ptx.sh --emit
-/// import` (clang, device side, then `mlir-translate --import-llvm`);
-/// `None` when this machine has no clang-22.
+/// `examples/cuda/<name>.cu` imported (see [`import_cuda`]).
 fn import_cuda_example(name: &str) -> Option<String> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-    let output = std::process::Command::new(format!("{root}/scripts/cuda-to-ptx.sh"))
-        .args([
-            "--emit",
-            "import",
-            &format!("{root}/examples/cuda/{name}.cu"),
-        ])
-        .output()
-        .expect("run scripts/cuda-to-ptx.sh");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if !output.status.success() && stderr.contains("clang not found") {
-        eprintln!("skipping {name}: {stderr}");
-        return None;
-    }
-    assert!(
-        output.status.success(),
-        "cuda-to-ptx.sh --emit import {name}: {stderr}"
-    );
-    Some(String::from_utf8(output.stdout).expect("UTF-8 MLIR"))
+    import_cuda(&format!("{root}/examples/cuda/{name}.cu"))
 }
 
 /// Buffers of `count` `f32`s holding 0, 1, 2, ... and of `sums` zeros, and
