@@ -24,6 +24,9 @@ use std::path::{Path, PathBuf};
 
 const ARCHS: [&str; 2] = ["sm_70", "sm_90"];
 
+/// A shape class of the random corpus: blocks to shape.
+type ShapeOf = fn(usize) -> KernelShape;
+
 /// One input of the gate: MLIR text (fed on stdin) or a file.
 struct Case {
     /// How to get the input again, for the failure message.
@@ -99,7 +102,7 @@ fn random_kernels_in_both_front_doors_reach_ptx_that_ptxas_accepts() {
         seeds("SPMD_PTX_GATE_FIRST", 0),
         seeds("SPMD_PTX_GATE_SEEDS", 40),
     );
-    let classes: [(&str, fn(usize) -> KernelShape); 4] = [
+    let classes: [(&str, ShapeOf); 4] = [
         ("reducible", KernelShape::reducible),
         ("irreducible", KernelShape::irreducible),
         ("multi_exit_switch", KernelShape::multi_exit_switch),
