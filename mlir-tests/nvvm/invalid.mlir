@@ -128,16 +128,18 @@ gpu.module @m {
 
 // -----
 
-// Math without an NVPTX instruction in a gpu.func is reported (it would
-// need libdevice); fabs/ceil/floor/sqrt/... become llvm.call_intrinsic.
+// sincos in a gpu.func has no NVPTX instruction and no math op to become a
+// libdevice call (exp, sin, pow, ... become math ops; fabs/ceil/floor/sqrt/
+// ... llvm.call_intrinsic).
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @math(%x: f32, %out: memref<?xf32>) kernel {
       %c0 = arith.constant 0 : index
       %a = llvm.intr.fabs(%x) : (f32) -> f32
-      // expected-error @+1 {{'llvm.intr.exp' has no NVPTX instruction and needs libdevice, which spmd does not link}}
-      %e = llvm.intr.exp(%a) : (f32) -> f32
-      memref.store %e, %out[%c0] : memref<?xf32>
+      // expected-error @+1 {{'llvm.intr.sincos' has no NVPTX instruction and no math op to become a libdevice call}}
+      %e = llvm.intr.sincos(%a) : (f32) -> !llvm.struct<(f32, f32)>
+      %s = llvm.extractvalue %e[0] : !llvm.struct<(f32, f32)>
+      memref.store %s, %out[%c0] : memref<?xf32>
       gpu.return
     }
   }

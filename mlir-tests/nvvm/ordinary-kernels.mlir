@@ -32,7 +32,9 @@
 // SELF:     vote.sync.any.pred
 // INFINITE: .entry divergent_if
 // INFINITE: bar.sync {{[[:space:]]*}}0
+// MATH-NOT: .extern
 // MATH:     .entry f
 // MATH:     cvt.rpi.f32.f32
+// MATH:     ex2.approx
 // LLVM:     .entry k
 // LLVM:     vote.sync.any.pred

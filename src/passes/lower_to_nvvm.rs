@@ -67,8 +67,8 @@ pub fn run(
     if !tokens_ok {
         return Err(());
     }
-    for (op, intrinsic) in math {
-        intrinsics::rewrite(context, op, intrinsic);
+    for (op, rewrite) in math {
+        intrinsics::rewrite(context, op, rewrite);
     }
     let mut outcome = PassOutcome::new(STATISTICS);
     outcome.changed = true;

@@ -9,7 +9,8 @@
 //! | op | NVPTX | here |
 //! |---|---|---|
 //! | `fabs ceil floor sqrt round roundeven copysign exp2` | one instruction | becomes `llvm.call_intrinsic "llvm.<name>.<type>"`, which the conversion leaves alone and the translation turns back into the same intrinsic |
-//! | `sin cos exp log log2 log10 pow` | none (`llc` aborts) | rejected with a diagnostic: they need libdevice, which spmd does not link |
+//! | `sin cos exp log log2 log10 pow` | none (`llc` aborts) | becomes the `math` op of the same function, which the conversion turns into a call of libdevice's `__nv_*` function, as for `math` input (`spmd-compile` links libdevice; so does `gpu-module-to-binary`) |
+//! | `sincos` (a struct result) | none | rejected with a diagnostic |
 //!
 //! Only scalar `f16`/`f32`/`f64` operands are rewritten (the mangled name is
 //! `llvm.<name>.<type>`); vector forms are left for the conversion to
@@ -42,14 +43,35 @@ const NATIVE: &[(&str, &str)] = &[
     ("exp2", "llvm.exp2"),
 ];
 
-/// Intrinsic ops without an NVPTX instruction.
-const NEEDS_LIBDEVICE: &[&str] = &["sin", "cos", "sincos", "exp", "log", "log2", "log10", "pow"];
+/// Intrinsic ops without an NVPTX instruction, with the `math` op that
+/// computes the same function.
+const AS_MATH: &[(&str, &str)] = &[
+    ("sin", "math.sin"),
+    ("cos", "math.cos"),
+    ("exp", "math.exp"),
+    ("log", "math.log"),
+    ("log2", "math.log2"),
+    ("log10", "math.log10"),
+    ("pow", "math.powf"),
+];
 
-/// The `llvm.intr.*` ops in `gpu.func` bodies below `root`: the native ones
-/// to rewrite, and an error for each one NVPTX cannot select.
+/// Intrinsic ops without an NVPTX instruction or a `math` op.
+const UNSUPPORTED: &[&str] = &["sincos"];
+
+/// What becomes of a math intrinsic op.
+#[derive(Clone, Copy, Debug)]
+pub enum Rewrite {
+    /// `llvm.call_intrinsic` of this intrinsic base name.
+    Native(&'static str),
+    /// This `math` op (libdevice, through the conversion).
+    Math(&'static str),
+}
+
+/// The `llvm.intr.*` ops in `gpu.func` bodies below `root` with what each
+/// becomes, and an error for each one there is no lowering for.
 pub fn find<'c, 'a>(
     root: OperationRef<'c, 'a>,
-) -> Result<Vec<(OperationRef<'c, 'a>, &'static str)>, ()> {
+) -> Result<Vec<(OperationRef<'c, 'a>, Rewrite)>, ()> {
     let mut native = Vec::new();
     let mut failed = false;
     crate::ir::query::for_each_op(root, WalkOrder::PreOrder, |op| {
@@ -60,16 +82,26 @@ pub fn find<'c, 'a>(
         if !inside_gpu_func(op) {
             return;
         }
-        if let Some((_, intrinsic)) = NATIVE.iter().find(|(op_suffix, _)| *op_suffix == short) {
+        let rewrite = NATIVE
+            .iter()
+            .find(|(op_suffix, _)| *op_suffix == short)
+            .map(|(_, intrinsic)| Rewrite::Native(intrinsic))
+            .or_else(|| {
+                AS_MATH
+                    .iter()
+                    .find(|(op_suffix, _)| *op_suffix == short)
+                    .map(|(_, math)| Rewrite::Math(math))
+            });
+        if let Some(rewrite) = rewrite {
             if type_suffix(op).is_some() {
-                native.push((op, *intrinsic));
+                native.push((op, rewrite));
             }
-        } else if NEEDS_LIBDEVICE.contains(&short) {
+        } else if UNSUPPORTED.contains(&short) {
             diagnostics::emit_error(
                 op.location(),
                 &format!(
-                    "'{name}' has no NVPTX instruction and needs libdevice, which spmd does not link; \
-                     use an approximation (e.g. llvm.intr.exp2, nvvm.ex2.approx) or link libdevice yourself"
+                    "'{name}' has no NVPTX instruction and no math op to become a libdevice \
+                     call; compute it as sin and cos"
                 ),
             );
             failed = true;
@@ -82,35 +114,40 @@ pub fn find<'c, 'a>(
     }
 }
 
-/// Replaces `op` by `llvm.call_intrinsic "<intrinsic>.<type>"` on the same
-/// operands.
-pub fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, intrinsic: &str) {
+/// Replaces `op` by what [`find`] chose: `llvm.call_intrinsic
+/// "<intrinsic>.<type>"` or the `math` op, on the same operands.
+pub fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewrite: Rewrite) {
     let suffix = type_suffix(op).expect("checked by find");
     let operands: Vec<Value> = op.operands().collect();
     let result = op.result(0).expect("a math intrinsic has a result");
     let string = |text: &str| Attribute::parse(context, text).expect("valid attribute");
-    let call = OperationBuilder::new(names::LLVM_CALL_INTRINSIC, op.location())
-        .add_operands(&operands)
-        .add_attributes(&[
-            (
-                Identifier::new(context, "intrin"),
-                string(&format!("\"{intrinsic}.{suffix}\"")),
-            ),
-            (
-                Identifier::new(context, "op_bundle_sizes"),
-                string("array<i32>"),
-            ),
-            (
-                Identifier::new(context, "operandSegmentSizes"),
-                string(&format!("array<i32: {}, 0>", operands.len())),
-            ),
-        ])
-        .add_results(&[result.r#type()])
-        .build()
-        .expect("valid llvm.call_intrinsic");
+    let replacement = match rewrite {
+        Rewrite::Native(intrinsic) => {
+            OperationBuilder::new(names::LLVM_CALL_INTRINSIC, op.location())
+                .add_operands(&operands)
+                .add_attributes(&[
+                    (
+                        Identifier::new(context, "intrin"),
+                        string(&format!("\"{intrinsic}.{suffix}\"")),
+                    ),
+                    (
+                        Identifier::new(context, "op_bundle_sizes"),
+                        string("array<i32>"),
+                    ),
+                    (
+                        Identifier::new(context, "operandSegmentSizes"),
+                        string(&format!("array<i32: {}, 0>", operands.len())),
+                    ),
+                ])
+        }
+        Rewrite::Math(math) => OperationBuilder::new(math, op.location()).add_operands(&operands),
+    }
+    .add_results(&[result.r#type()])
+    .build()
+    .expect("valid replacement of a math intrinsic");
     let block = op.block().expect("the op is in a block");
-    let call = block.insert_operation_before(op, call);
-    edit::replace_all_uses(result.into(), call.result(0).unwrap().into());
+    let replacement = block.insert_operation_before(op, replacement);
+    edit::replace_all_uses(result.into(), replacement.result(0).unwrap().into());
     edit::erase_operation(op);
 }
 
