@@ -279,8 +279,23 @@ pub fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
 /// barriers, the warp-wide matrix operations, and `call` (a callee we cannot
 /// see). Everything else in PTX runs per thread.
 const CONVERGENT_PTX_OPCODES: &[&str] = &[
-    "activemask", "bar", "barrier", "call", "elect", "ldmatrix", "match", "mma", "movmatrix",
-    "redux", "setmaxnreg", "shfl", "stmatrix", "tcgen05", "vote", "wgmma", "wmma",
+    "activemask",
+    "bar",
+    "barrier",
+    "call",
+    "elect",
+    "ldmatrix",
+    "match",
+    "mma",
+    "movmatrix",
+    "redux",
+    "setmaxnreg",
+    "shfl",
+    "stmatrix",
+    "tcgen05",
+    "vote",
+    "wgmma",
+    "wmma",
 ];
 
 /// True if the PTX text of an inline assembly block (as NVIDIA's CUDA
@@ -292,7 +307,13 @@ const CONVERGENT_PTX_OPCODES: &[&str] = &[
 /// that does not start with an opcode).
 pub fn ptx_is_lane_local(text: &str) -> bool {
     text.split([';', '\n'])
-        .map(|statement| statement.trim().trim_start_matches('{').trim_end_matches('}').trim())
+        .map(|statement| {
+            statement
+                .trim()
+                .trim_start_matches('{')
+                .trim_end_matches('}')
+                .trim()
+        })
         .filter(|statement| !statement.is_empty() && !statement.starts_with("//"))
         .all(|statement| {
             // `.reg .pred p` and other directives.
