@@ -18,6 +18,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 
@@ -155,6 +156,7 @@ namespace mlir::spmd {
 #define GEN_PASS_DEF_SPMDLOWERTOCF
 #define GEN_PASS_DEF_SPMDBRANCHFOLD
 #define GEN_PASS_DEF_SPMDLOWERTONVVM
+#define GEN_PASS_DEF_SPMDLOWERTOROCDL
 #define GEN_PASS_DEF_SPMDPREDICATE
 #include "Spmd/SpmdPasses.h.inc"
 
@@ -242,6 +244,11 @@ struct BranchFoldPass
 
 struct LowerToNvvmPass
     : ReportingShell<impl::SpmdLowerToNvvmBase<LowerToNvvmPass>> {
+  using ReportingShell::ReportingShell;
+};
+
+struct LowerToRocdlPass
+    : ReportingShell<impl::SpmdLowerToRocdlBase<LowerToRocdlPass>> {
   using ReportingShell::ReportingShell;
 };
 

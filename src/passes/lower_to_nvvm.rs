@@ -1,5 +1,6 @@
-//! `--spmd-lower-to-nvvm`: wave-level spmd IR in `gpu.func`s becomes code
-//! in which every thread of an NVIDIA warp runs the wave-level program; see
+//! `--spmd-lower-to-nvvm` and `--spmd-lower-to-rocdl`: wave-level spmd IR
+//! in `gpu.func`s becomes code in which every thread of an NVIDIA warp, or
+//! every lane of an AMD wave, runs the wave-level program; see
 //! [`crate::transforms::lower_to_nvvm`] for the mapping and its reasons.
 //!
 //! The pass checks the whole module before it edits anything: the
@@ -23,7 +24,7 @@ use crate::{
     ir::{diagnostics, edit},
     transforms::{
         lower_to_nvvm::{
-            check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp,
+            check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp, Target,
         },
         prepare::op_name,
     },
@@ -48,8 +49,23 @@ pub fn run(
     options: &PassOptions,
     _: &mut Report,
 ) -> Result<PassOutcome, ()> {
+    wave_size(root, options, "32")?;
+    lower(root, Target::Nvvm)
+}
+
+/// `--spmd-lower-to-rocdl`: as [`run`], for AMD waves of `wave-size`
+/// lanes (default 64).
+pub fn run_rocdl(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
+    let wave_size = wave_size(root, options, "64")?;
+    lower(root, Target::Rocdl { wave_size })
+}
+
+fn lower(root: OperationRef<'_, '_>, target: Target) -> Result<PassOutcome, ()> {
     let context = crate::ir::query::context_of(root);
-    wave_size(root, options)?;
     let mut checker = check::Checker::default();
     let functions = check::wave_functions(root, &mut checker);
     for function in &functions {
@@ -61,7 +77,13 @@ pub fn run(
     for token in &tokens {
         tokens_ok &= check_token_users(*token);
     }
-    let math = intrinsics::find(root);
+    // convert-gpu-to-nvvm's legality of LLVM math intrinsics (ROCDL's
+    // conversion leaves them to the backend).
+    let math = if target == Target::Nvvm {
+        intrinsics::find(root)
+    } else {
+        Ok(Vec::new())
+    };
     checker.finish()?;
     let math = math?;
     if !tokens_ok {
@@ -76,7 +98,7 @@ pub fn run(
     outcome.add("tokens-erased", tokens.len());
     outcome.add("markers-erased", markers.len());
     for function in &functions {
-        lower_function(context, function);
+        lower_function(context, function, target);
     }
     markers.into_iter().for_each(edit::erase_operation);
     erase_token_ops(tokens);
@@ -87,11 +109,12 @@ pub fn run(
     Ok(outcome)
 }
 
-/// Checks the `wave-size` option: 32 or 64 (the wave-level input's; the
-/// output keeps one bit per thread either way).
-fn wave_size(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<(), ()> {
-    match options.get_or("wave-size", "32") {
-        "32" | "64" => Ok(()),
+/// The `wave-size` option (`default` when absent): 32 or 64 (the
+/// wave-level input's; NVVM keeps one bit per thread either way).
+fn wave_size(root: OperationRef<'_, '_>, options: &PassOptions, default: &str) -> Result<u32, ()> {
+    match options.get_or("wave-size", default) {
+        "32" => Ok(32),
+        "64" => Ok(64),
         other => {
             let message = format!("wave-size={other} is not supported: waves of 32 or 64 lanes");
             diagnostics::emit_error(root.location(), &message);

@@ -73,6 +73,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-verify-structured", verify_structured::run),
     ("spmd-lower-to-cf", lower_to_cf::run),
     ("spmd-lower-to-nvvm", lower_to_nvvm::run),
+    ("spmd-lower-to-rocdl", lower_to_nvvm::run_rocdl),
     ("spmd-branch-fold", branch_fold::run),
     ("spmd-predicate", predicate::run),
 ];
@@ -92,6 +93,7 @@ pub const STATISTICS: &[(&str, &[Statistic])] = &[
     ("spmd-verify-structured", verify_structured::STATISTICS),
     ("spmd-lower-to-cf", lower_to_cf::STATISTICS),
     ("spmd-lower-to-nvvm", lower_to_nvvm::STATISTICS),
+    ("spmd-lower-to-rocdl", lower_to_nvvm::STATISTICS),
     ("spmd-branch-fold", branch_fold::STATISTICS),
     ("spmd-predicate", predicate::STATISTICS),
 ];

@@ -594,6 +594,57 @@ def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
   ];
 }
 
+def SpmdLowerToRocdl : Pass<"spmd-lower-to-rocdl"> {
+  let summary = "Lower wave-level spmd IR in gpu.func and llvm.func kernels to ROCDL (AMDGPU waves of 64 or 32 lanes)";
+  let description = [{
+    The AMDGPU counterpart of `--spmd-lower-to-nvvm`, with the same
+    mapping: every lane of an AMD wave runs the wave-level program, keeps
+    its own bit of each mask as an `i1`, and threads its exec bit through
+    the CFG as SSA. All control flow of wave-level code is wave-uniform,
+    and the wave-wide decisions are ROCDL's uniform wave intrinsics:
+
+    * `spmd.exec.br_zero` and the kept scalar branches decide on
+      `rocdl.ballot %bit : iN` compared with 0 (N = `wave-size`); a ballot
+      is uniform, so the AMDGPU backend keeps these branches scalar
+      (`s_cbranch_scc*`) and has nothing to structurize;
+    * the live mask is `rocdl.ballot true` at the function's entry;
+      `switch` flags of a kept switch are read from the lowest active lane
+      with `rocdl.readlane`;
+    * operations that must not run in inactive lanes are wrapped in
+      `scf.if` on the lane's exec bit, which the backend turns into exec
+      masking (`s_and_saveexec`); the per-lane `i1` bits of divergent
+      values are the backend's lane masks in scalar registers, so the exec
+      mask of the wave lives in SGPRs as an `i64` (wave64) or `i32`
+      (wave32) without the lowering spelling it out.
+
+    Run `--spmd-predicate` with the same `wave-size` first, and with
+    `lane-branches=false`: on AMDGPU every divergent branch the backend
+    sees would be structurized again. Errors as for `--spmd-lower-to-nvvm`.
+
+    Example:
+
+    ```
+    spmd-opt --spmd-lower-to-rocdl=wave-size=64 --convert-scf-to-cf \
+      --convert-gpu-to-rocdl=chipset=gfx90a --reconcile-unrealized-casts kernel.mlir
+    ```
+  }];
+  let options = [
+    Option<"waveSize", "wave-size", "unsigned", /*default=*/"64",
+           "Lanes per wave, 64 (GCN, CDNA) or 32 (RDNA); the width of the "
+           "ballots the lowering emits">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect",
+    "::mlir::ROCDL::ROCDLDialect", "::mlir::LLVM::LLVMDialect"
+  ];
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Wave-level functions lowered">,
+    Statistic<"numTokensErased", "tokens-erased", "Convergence tokens erased">,
+    Statistic<"numMarkersErased", "markers-erased", "Reconvergence markers erased">,
+  ];
+}
+
 def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
   let summary = "BranchFolding/TailMerge cleanup that keeps reconvergence intact";
   let description = [{

@@ -1,6 +1,10 @@
-//! Building the small instruction sequences of the NVVM lowering: an
+//! Building the small instruction sequences of the lowering: an
 //! [`Emitter`] inserts operations right before an anchor operation and
-//! returns their single result.
+//! returns their single result. The few warp-level operations the lowering
+//! needs (the live mask, a ballot, a vote, reading one lane's value) are
+//! the target's ([`Target`]): NVVM's `.sync` operations, which name their
+//! members, or ROCDL's wave intrinsics, which run in the lanes the hardware
+//! has active.
 
 use crate::ir::names;
 use melior::{
@@ -15,9 +19,32 @@ use melior::{
     Context,
 };
 
+/// The machine a wave-level function is lowered for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// An NVIDIA warp of 32 threads (NVVM).
+    Nvvm,
+    /// An AMD wave (ROCDL).
+    Rocdl {
+        /// Lanes per wave: 64 (GCN, CDNA) or 32 (RDNA).
+        wave_size: u32,
+    },
+}
+
+impl Target {
+    /// The width of a whole-wave mask: a ballot's result.
+    pub fn mask_width(self) -> u32 {
+        match self {
+            Self::Nvvm => 32,
+            Self::Rocdl { wave_size } => wave_size,
+        }
+    }
+}
+
 /// Inserts operations before `anchor`, at `location`.
 pub struct Emitter<'c, 'a> {
     pub context: &'c Context,
+    pub target: Target,
     pub anchor: OperationRef<'c, 'a>,
     pub location: Location<'c>,
 }
@@ -43,8 +70,20 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.insert(arith::constant(self.context, attribute, self.location))
     }
 
-    /// `llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32`.
-    pub fn active_mask(&self) -> Value<'c, 'a> {
+    /// The live lanes, read at a point where every live lane runs:
+    /// `llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32` on NVVM,
+    /// `rocdl.ballot true : iN` on ROCDL.
+    pub fn live_mask(&self) -> Value<'c, 'a> {
+        match self.target {
+            Target::Nvvm => self.nvvm_active_mask(),
+            Target::Rocdl { .. } => {
+                let all = self.constant(1, 1);
+                self.rocdl_ballot(all)
+            }
+        }
+    }
+
+    fn nvvm_active_mask(&self) -> Value<'c, 'a> {
         let segments =
             Attribute::parse(self.context, "array<i32: 0, 0>").expect("valid segment sizes");
         let bundles = Attribute::parse(self.context, "array<i32>").expect("valid bundle sizes");
@@ -65,8 +104,23 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.insert(op)
     }
 
-    /// `nvvm.vote.sync ballot %members, %pred -> i32`.
+    /// `rocdl.ballot %pred : iN`, N the wave size.
+    fn rocdl_ballot(&self, pred: Value<'c, '_>) -> Value<'c, 'a> {
+        let op = OperationBuilder::new("rocdl.ballot", self.location)
+            .add_operands(&[pred])
+            .add_results(&[self.int_type(self.target.mask_width())])
+            .build()
+            .expect("valid rocdl.ballot");
+        self.insert(op)
+    }
+
+    /// The mask of the `members` lanes whose `pred` holds:
+    /// `nvvm.vote.sync ballot %members, %pred -> i32`, or `rocdl.ballot`
+    /// (the members are the lanes the hardware runs).
     pub fn ballot(&self, members: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
+        if let Target::Rocdl { .. } = self.target {
+            return self.rocdl_ballot(pred);
+        }
         let kind = Attribute::parse(self.context, "#nvvm<vote_sync_kind ballot>")
             .expect("nvvm dialect loaded");
         let op = OperationBuilder::new("nvvm.vote.sync", self.location)
@@ -78,8 +132,21 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.insert(op)
     }
 
-    /// `nvvm.vote.sync any %members, %pred -> i1`.
+    /// Whether `pred` holds in some of the `members` lanes, the same `i1`
+    /// in every lane: `nvvm.vote.sync any`, or a ROCDL ballot compared with
+    /// 0 (a ballot is uniform, so the comparison is too).
     pub fn vote_any(&self, members: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
+        if let Target::Rocdl { .. } = self.target {
+            let mask = self.rocdl_ballot(pred);
+            let zero = self.zero_of(mask.r#type());
+            return self.insert(arith::cmpi(
+                self.context,
+                arith::CmpiPredicate::Ne,
+                mask,
+                zero,
+                self.location,
+            ));
+        }
         let kind = Attribute::parse(self.context, "#nvvm<vote_sync_kind any>")
             .expect("nvvm dialect loaded");
         let op = OperationBuilder::new("nvvm.vote.sync", self.location)
@@ -91,14 +158,23 @@ impl<'c, 'a> Emitter<'c, 'a> {
         self.insert(op)
     }
 
-    /// `nvvm.shfl.sync idx %members, %value, %source, 31 : i32 -> i32`:
-    /// `%value` (an `i32`) of lane `%source`.
+    /// `%value` (an `i32`) of lane `%source` (a lane of the wave, the same
+    /// in every lane): `nvvm.shfl.sync idx %members, %value, %source, 31`,
+    /// or `rocdl.readlane %value, %source`.
     pub fn shuffle_index(
         &self,
         members: Value<'c, '_>,
         value: Value<'c, '_>,
         source: Value<'c, '_>,
     ) -> Value<'c, 'a> {
+        if let Target::Rocdl { .. } = self.target {
+            let op = OperationBuilder::new("rocdl.readlane", self.location)
+                .add_operands(&[value, source])
+                .add_results(&[self.int_type(32)])
+                .build()
+                .expect("valid rocdl.readlane");
+            return self.insert(op);
+        }
         let kind =
             Attribute::parse(self.context, "#nvvm<shfl_kind idx>").expect("nvvm dialect loaded");
         let clamp = self.constant(32, 31);

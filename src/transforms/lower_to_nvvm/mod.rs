@@ -91,6 +91,7 @@
 pub mod carriers;
 pub mod check;
 mod emit;
+pub use emit::Target;
 pub mod full_exec;
 pub mod guard;
 pub mod intrinsics;
@@ -215,9 +216,10 @@ impl<'c, 'a> WaveFunction<'c, 'a> {
 
 /// The per-thread values every lowering step needs.
 struct Lanes<'c, 'a> {
-    /// The live lanes as an `i32`: the member mask of the `.sync` ops the
-    /// lowering emits.
-    live32: Value<'c, 'a>,
+    /// The live lanes as a whole-wave mask (`i32` on NVVM: the member mask
+    /// of the `.sync` ops the lowering emits).
+    live: Value<'c, 'a>,
+    target: Target,
     /// `true`: the exec bit of every running thread at function entry.
     running: Value<'c, 'a>,
     guards: bool,
@@ -225,12 +227,12 @@ struct Lanes<'c, 'a> {
 
 /// Lowers one wave-level function (already checked). Masks become one bit
 /// per thread whatever the wave size; carriers keep their integer type.
-pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>) {
+pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>, target: Target) {
     let blocks = function.blocks();
     let entry = blocks[0];
     let invariant = WarpInvariant::compute(&blocks, function.is_kernel());
     let short_skips = skip::short_regions(&blocks);
-    let lanes = entry_values(context, function);
+    let lanes = entry_values(context, function, target);
     let location = function.op.location();
     // The one typing rule: every mask value (block arguments and the
     // results of spmd ops alike) is the thread's own bit, an `i1`, before
@@ -257,8 +259,8 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>)
     }
     // Only votes read the live mask: a function without any keeps no
     // activemask read (LLVM may not remove one: it is convergent).
-    if !edit::is_used(lanes.live32) {
-        if let Some(read) = edit::defining_op(lanes.live32) {
+    if !edit::is_used(lanes.live) {
+        if let Some(read) = edit::defining_op(lanes.live) {
             edit::erase_operation(read);
         }
     }
@@ -266,13 +268,18 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>)
 
 /// Emits the live mask and the initial exec bit at the top of the entry
 /// block.
-fn entry_values<'c, 'a>(context: &'c Context, function: &WaveFunction<'c, 'a>) -> Lanes<'c, 'a> {
+fn entry_values<'c, 'a>(
+    context: &'c Context,
+    function: &WaveFunction<'c, 'a>,
+    target: Target,
+) -> Lanes<'c, 'a> {
     let entry = function
         .body()
         .first_block()
         .expect("checked: the body has a block");
     let emit = Emitter {
         context,
+        target,
         anchor: entry
             .first_operation()
             .expect("a block ends with a terminator"),
@@ -281,9 +288,10 @@ fn entry_values<'c, 'a>(context: &'c Context, function: &WaveFunction<'c, 'a>) -
     // At the entry every thread of the warp that exists runs, converged
     // (a kernel starts so; a device function runs in the lanes its caller's
     // guard let in): `activemask` there is the live mask.
-    let live32 = emit.active_mask();
+    let live = emit.live_mask();
     Lanes {
-        live32,
+        live,
+        target,
         running: emit.constant(1, 1),
         guards: function.writes_exec(),
     }
@@ -304,13 +312,13 @@ impl<'c, 'a> ExecState<'c, 'a> {
         self.is_live = false;
     }
 
-    /// The exec mask of the warp as an `i32`: a ballot of the exec bits
-    /// (the live mask while exec is still the initial one).
-    fn mask32(&self, emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>) -> Value<'c, 'a> {
+    /// The exec mask of the wave (an `i32` on NVVM): a ballot of the exec
+    /// bits (the live mask while exec is still the initial one).
+    fn wave_mask(&self, emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>) -> Value<'c, 'a> {
         if self.is_live {
-            lanes.live32
+            lanes.live
         } else {
-            emit.ballot(lanes.live32, self.exec)
+            emit.ballot(lanes.live, self.exec)
         }
     }
 }
@@ -339,6 +347,7 @@ fn lower_block<'c, 'a>(
         run.close(context, state.exec);
         let emit = Emitter {
             context,
+            target: lanes.target,
             anchor: op,
             location: op.location(),
         };
@@ -367,8 +376,8 @@ fn lower_block<'c, 'a>(
             }
             // The live mask of a non-kernel function is itself an
             // activemask read (at the top of the entry block).
-            None if reads_active_mask(op) && Value::from(op.result(0).unwrap()) != lanes.live32 => {
-                let mask = emit.resize(state.mask32(&emit, lanes), op.result(0).unwrap().r#type());
+            None if reads_active_mask(op) && Value::from(op.result(0).unwrap()) != lanes.live => {
+                let mask = emit.resize(state.wave_mask(&emit, lanes), op.result(0).unwrap().r#type());
                 edit::replace_all_uses(op.result(0).unwrap().into(), mask);
                 edit::erase_operation(op);
             }
@@ -446,7 +455,7 @@ fn lower_branch_zero<'c, 'a>(
     let branch = if fall_through {
         cf::br(&on_nonzero, &operands(1), emit.location)
     } else {
-        let any = emit.vote_any(lanes.live32, exec);
+        let any = emit.vote_any(lanes.live, exec);
         let none = emit.insert(melior::dialect::arith::xori(
             any,
             emit.constant(1, 1),

@@ -233,18 +233,18 @@ pub(super) fn decide_by_active_lanes<'c, 'a>(
     if !is_branch || invariant.contains(condition) {
         return;
     }
-    let (active, live32) = (state.exec, lanes.live32);
+    let (active, live) = (state.exec, lanes.live);
     let decided = if CONDITIONAL_BRANCHES.contains(&name.as_str()) {
         let mine = emit.select(active, condition, emit.constant(1, 0));
-        emit.vote_any(live32, mine)
+        emit.vote_any(live, mine)
     } else {
         let mine = emit.select(active, condition, emit.zero_of(condition.r#type()));
-        let lowest = emit.lowest_set_bit(state.mask32(emit, lanes));
+        let lowest = emit.lowest_set_bit(state.wave_mask(emit, lanes));
         let source = emit.and(
             emit.resize(lowest, emit.int_type(32)),
-            emit.constant(32, 31),
+            emit.constant(32, i64::from(emit.target.mask_width() - 1)),
         );
-        shuffle_pieces(emit, live32, mine, source)
+        shuffle_pieces(emit, live, mine, source)
     };
     edit::set_operand(terminator, 0, decided);
 }
@@ -253,7 +253,7 @@ pub(super) fn decide_by_active_lanes<'c, 'a>(
 /// `shfl.sync.idx` per 32-bit piece.
 fn shuffle_pieces<'c, 'a>(
     emit: &Emitter<'c, 'a>,
-    live32: Value<'c, 'a>,
+    live: Value<'c, 'a>,
     value: Value<'c, 'a>,
     source: Value<'c, 'a>,
 ) -> Value<'c, 'a> {
@@ -262,14 +262,14 @@ fn shuffle_pieces<'c, 'a>(
         .map(|t| t.width())
         .expect("checked: switch flags are integers");
     if width <= 32 {
-        let fetched = emit.shuffle_index(live32, emit.resize(value, emit.int_type(32)), source);
+        let fetched = emit.shuffle_index(live, emit.resize(value, emit.int_type(32)), source);
         return emit.resize(fetched, r#type);
     }
     let mut result = emit.zero_of(r#type);
     for piece in 0..width.div_ceil(32) {
         let shift = emit.constant(width, i64::from(piece * 32));
         let bits = emit.resize(emit.shr(value, shift), emit.int_type(32));
-        let fetched = emit.resize(emit.shuffle_index(live32, bits, source), r#type);
+        let fetched = emit.resize(emit.shuffle_index(live, bits, source), r#type);
         result = emit.or(result, emit.shl(fetched, shift));
     }
     result
