@@ -322,7 +322,7 @@ struct MissingPass : PassWrapper<MissingPass, OperationPass<ModuleOp>> {
   void runOnOperation() override {
     // On the location only: the module itself is no help in the message.
     emitError(getOperation()->getLoc())
-        << "the spmd-gpu-to-nvvm pipeline needs pass '" << name
+        << "the spmd pipeline needs pass '" << name
         << "', which this build does not register (use predicate=false for "
            "wave-level input)";
     signalPassFailure();
@@ -360,6 +360,50 @@ void buildGpuToNvvm(OpPassManager &pm, const GpuToNvvmOptions &options) {
   if (failed(parsePassPipeline(text, pm, llvm::errs())))
     pm.addPass(std::make_unique<MissingPass>(text));
 }
+/// Options of the `spmd-gpu-to-rocdl` pipeline.
+struct GpuToRocdlOptions : PassPipelineOptions<GpuToRocdlOptions> {
+  Option<bool> predicate{
+      *this, "predicate",
+      llvm::cl::desc("The input is thread-level: run spmd-reconverge and "
+                     "spmd-predicate first (false: the input is already "
+                     "wave-level)"),
+      llvm::cl::init(true)};
+  Option<unsigned> waveSize{
+      *this, "wave-size",
+      llvm::cl::desc("Lanes per wave: 64 (GCN, CDNA) or 32 (RDNA)"),
+      llvm::cl::init(64)};
+  Option<std::string> chipset{
+      *this, "chipset",
+      llvm::cl::desc("The AMDGPU chip, for convert-gpu-to-rocdl"),
+      llvm::cl::init("gfx90a")};
+  Option<std::string> ordering{
+      *this, "ordering",
+      llvm::cl::desc("The spmd-reconverge ordering (with predicate=true)"),
+      llvm::cl::init("dfpd")};
+};
+
+/// Builds `spmd-gpu-to-rocdl`: thread-level gpu.func kernels (or wave-level
+/// ones with predicate=false) to the LLVM and ROCDL dialects. Every
+/// divergent branch becomes exec-mask code (lane-branches=false): the
+/// AMDGPU backend would structurize a divergent branch again.
+void buildGpuToRocdl(OpPassManager &pm, const GpuToRocdlOptions &options) {
+  std::string wave = std::to_string(options.waveSize);
+  std::string text;
+  if (options.predicate) {
+    if (!PassInfo::lookup("spmd-predicate")) {
+      pm.addPass(std::make_unique<MissingPass>("spmd-predicate"));
+      return;
+    }
+    text = "spmd-reconverge{ordering=" + options.ordering +
+           " lane-branches=false},spmd-predicate{wave-size=" + wave +
+           " lane-branches=false},";
+  }
+  text += "spmd-lower-to-rocdl{wave-size=" + wave +
+          "},convert-scf-to-cf,gpu.module(convert-gpu-to-rocdl{chipset=" +
+          options.chipset + "}),reconcile-unrealized-casts";
+  if (failed(parsePassPipeline(text, pm, llvm::errs())))
+    pm.addPass(std::make_unique<MissingPass>(text));
+}
 } // namespace
 
 void spmdSetPassRunner(SpmdPassRunner runner) { passRunner.store(runner); }
@@ -375,6 +419,14 @@ void spmdRegisterPassShells(void) {
         "convert-scf-to-cf, convert-gpu-to-nvvm (gpu.module), convert-to-llvm "
         "(top-level llvm.func), reconcile-unrealized-casts",
         buildGpuToNvvm);
+    PassPipelineRegistration<GpuToRocdlOptions>(
+        "spmd-gpu-to-rocdl",
+        "Lower thread-level (or, with predicate=false, wave-level) gpu.func "
+        "kernels to the LLVM and ROCDL dialects for AMD waves of 64 or 32 "
+        "lanes: spmd-reconverge, spmd-predicate (exec masks for every "
+        "divergent branch), spmd-lower-to-rocdl, convert-scf-to-cf, "
+        "convert-gpu-to-rocdl (gpu.module), reconcile-unrealized-casts",
+        buildGpuToRocdl);
     return true;
   }();
   (void)registered;

@@ -5,5 +5,5 @@
 // Without --spmd-predicate in the build, the thread-level pipeline fails
 // with a diagnostic instead of skipping the step. (Once the pass is
 // registered, this test is unsupported and divergent-kernel-ptx.mlir runs.)
-// CHECK: error: the spmd-gpu-to-nvvm pipeline needs pass 'spmd-predicate', which this build does not register (use predicate=false for wave-level input)
+// CHECK: error: the spmd pipeline needs pass 'spmd-predicate', which this build does not register (use predicate=false for wave-level input)
 // CHECK-NOT: see current operation
