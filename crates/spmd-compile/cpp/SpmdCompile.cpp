@@ -78,20 +78,24 @@ void dropModuleFlag(llvm::Module &module, llvm::StringRef key) {
 
 const char *const kNvptxTriple = "nvptx64-nvidia-cuda";
 
-/// A TargetMachine of the NVPTX backend as llc makes it, or null with
-/// `error` set.
+/// A TargetMachine for `tripleName` (NVPTX or AMDGPU) as llc makes it, or
+/// null with `error` set.
 std::unique_ptr<llvm::TargetMachine>
-createNvptxMachine(llvm::StringRef cpu, llvm::StringRef features,
-                   std::string &error) {
+createMachine(llvm::StringRef tripleName, llvm::StringRef cpu,
+              llvm::StringRef features, std::string &error) {
   static bool initialized = [] {
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
     return true;
   }();
   (void)initialized;
-  llvm::Triple triple(kNvptxTriple);
+  llvm::Triple triple(tripleName);
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
@@ -102,23 +106,31 @@ createNvptxMachine(llvm::StringRef cpu, llvm::StringRef features,
       triple, cpu, features, options, std::nullopt, std::nullopt,
       llvm::CodeGenOptLevel::Default));
   if (!machine) {
-    error = "cannot create an NVPTX target machine";
+    error = ("cannot create a target machine for " + tripleName).str();
     return nullptr;
   }
   if (!machine->getMCSubtargetInfo()->isCPUStringValid(cpu)) {
-    error = ("the NVPTX backend does not know the processor '" + cpu + "'").str();
+    error = ("the " + llvm::Twine(target->getName()) +
+             " backend does not know the processor '" + cpu + "'")
+                .str();
     return nullptr;
   }
   return machine;
 }
 
-/// Runs the backend on `module` and returns its assembly.
-bool emitAssembly(llvm::TargetMachine &machine, llvm::Module &module,
-                  llvm::SmallString<0> &assembly) {
-  llvm::raw_svector_ostream stream(assembly);
+std::unique_ptr<llvm::TargetMachine>
+createNvptxMachine(llvm::StringRef cpu, llvm::StringRef features,
+                   std::string &error) {
+  return createMachine(kNvptxTriple, cpu, features, error);
+}
+
+/// Runs the backend on `module` and returns its assembly or object file.
+bool emitCode(llvm::TargetMachine &machine, llvm::Module &module,
+              llvm::SmallString<0> &code,
+              llvm::CodeGenFileType type = llvm::CodeGenFileType::AssemblyFile) {
+  llvm::raw_svector_ostream stream(code);
   llvm::legacy::PassManager passes;
-  if (machine.addPassesToEmitFile(passes, stream, nullptr,
-                                  llvm::CodeGenFileType::AssemblyFile))
+  if (machine.addPassesToEmitFile(passes, stream, nullptr, type))
     return false;
   passes.run(module);
   return true;
@@ -278,10 +290,13 @@ MlirOperation spmdCompileDeviceModule(MlirOperation module) {
   return wrap(device.getOperation());
 }
 
-MlirLogicalResult spmdCompileNVPTX(MlirOperation deviceModule, MlirStringRef cpu,
-                                   MlirStringRef features, MlirStringRef libdevice,
-                                   SpmdCompileOutput output,
-                                   MlirStringCallback callback, void *userData) {
+MlirLogicalResult spmdCompileBackend(MlirOperation deviceModule,
+                                     MlirStringRef triple, MlirStringRef cpu,
+                                     MlirStringRef features,
+                                     MlirStringRef libdevice,
+                                     SpmdCompileOutput output,
+                                     MlirStringCallback callback,
+                                     void *userData) {
   Operation *op = unwrap(deviceModule);
   Location loc = op->getLoc();
   DialectRegistry registry;
@@ -289,12 +304,13 @@ MlirLogicalResult spmdCompileNVPTX(MlirOperation deviceModule, MlirStringRef cpu
   op->getContext()->appendDialectRegistry(registry);
 
   std::string error;
-  std::unique_ptr<llvm::TargetMachine> machine =
-      createNvptxMachine(toStringRef(cpu), toStringRef(features), error);
+  std::unique_ptr<llvm::TargetMachine> machine = createMachine(
+      toStringRef(triple), toStringRef(cpu), toStringRef(features), error);
   if (!machine) {
     emitError(loc) << error;
     return wrap(failure());
   }
+  bool nvptx = machine->getTargetTriple().isNVPTX();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> module =
       translateModuleToLLVMIR(op, llvmContext, "spmd-device");
@@ -302,15 +318,17 @@ MlirLogicalResult spmdCompileNVPTX(MlirOperation deviceModule, MlirStringRef cpu
     return wrap(failure());
   module->setTargetTriple(machine->getTargetTriple());
   module->setDataLayout(machine->createDataLayout());
-  std::string unmapped;
-  if (!mapMathToLibdevice(*module, unmapped)) {
-    emitError(loc) << "the device code calls " << unmapped
-                   << ", which the NVPTX backend cannot select and libdevice "
-                      "has no function for";
-    return wrap(failure());
+  if (nvptx) {
+    std::string unmapped;
+    if (!mapMathToLibdevice(*module, unmapped)) {
+      emitError(loc) << "the device code calls " << unmapped
+                     << ", which the NVPTX backend cannot select and "
+                        "libdevice has no function for";
+      return wrap(failure());
+    }
+    if (failed(linkLibdevice(*module, toStringRef(libdevice), loc)))
+      return wrap(failure());
   }
-  if (failed(linkLibdevice(*module, toStringRef(libdevice), loc)))
-    return wrap(failure());
   std::string problems;
   llvm::raw_string_ostream problemStream(problems);
   if (llvm::verifyModule(*module, &problemStream)) {
@@ -324,12 +342,16 @@ MlirLogicalResult spmdCompileNVPTX(MlirOperation deviceModule, MlirStringRef cpu
     emitText(text, callback, userData);
     return wrap(success());
   }
-  llvm::SmallString<0> assembly;
-  if (!emitAssembly(*machine, *module, assembly)) {
-    emitError(loc) << "the NVPTX backend cannot emit assembly";
+  llvm::SmallString<0> code;
+  auto type = output == SpmdCompileObject ? llvm::CodeGenFileType::ObjectFile
+                                          : llvm::CodeGenFileType::AssemblyFile;
+  if (!emitCode(*machine, *module, code, type)) {
+    emitError(loc) << "the backend cannot emit "
+                   << (output == SpmdCompileObject ? "an object file"
+                                                   : "assembly");
     return wrap(failure());
   }
-  emitText(assembly, callback, userData);
+  emitText(code, callback, userData);
   return wrap(success());
 }
 
@@ -344,7 +366,7 @@ int spmdCompileDefaultPtxVersion(MlirStringRef cpu) {
   empty.setTargetTriple(machine->getTargetTriple());
   empty.setDataLayout(machine->createDataLayout());
   llvm::SmallString<0> assembly;
-  if (!emitAssembly(*machine, empty, assembly))
+  if (!emitCode(*machine, empty, assembly))
     return 0;
   llvm::StringRef text = assembly;
   size_t at = text.find(".version ");

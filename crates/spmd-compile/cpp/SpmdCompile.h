@@ -34,22 +34,31 @@ MlirOperation spmdCompileImportLLVMIR(MlirContext context, MlirStringRef buffer,
  * no llvm.func at all. */
 MlirOperation spmdCompileDeviceModule(MlirOperation module);
 
-/* What spmdCompileNVPTX makes. */
-typedef enum { SpmdCompileLLVMIR = 0, SpmdCompilePTX = 1 } SpmdCompileOutput;
+/* What spmdCompileBackend makes. */
+typedef enum {
+  SpmdCompileLLVMIR = 0,
+  SpmdCompileAssembly = 1,
+  SpmdCompileObject = 2
+} SpmdCompileOutput;
 
-/* Translates `deviceModule` (LLVM dialect only) to LLVM IR for
- * nvptx64-nvidia-cuda, turns the LLVM math intrinsics that the NVPTX
- * backend cannot select (llvm.exp.f32, llvm.pow.f64, ...) into calls of
- * libdevice's functions (__nv_expf, __nv_pow, ...), links the libdevice
- * functions it calls from `libdevice` (a path; empty: none, and a call to
- * one is an error) as internal functions, and
- * emits LLVM IR text or, through the NVPTX backend at -O2 for `cpu` with
- * the subtarget `features` (e.g. "+ptx78"), PTX. The text is passed to
- * `callback` in pieces. */
-MlirLogicalResult spmdCompileNVPTX(MlirOperation deviceModule, MlirStringRef cpu,
-                                   MlirStringRef features, MlirStringRef libdevice,
-                                   SpmdCompileOutput output,
-                                   MlirStringCallback callback, void *userData);
+/* Translates `deviceModule` (LLVM dialect only) to LLVM IR for `triple`
+ * (nvptx64-nvidia-cuda or amdgcn-amd-amdhsa). For NVPTX it turns the LLVM
+ * math intrinsics that the backend cannot select (llvm.exp.f32,
+ * llvm.pow.f64, ...) into calls of libdevice's functions (__nv_expf,
+ * __nv_pow, ...) and links the libdevice functions it calls from
+ * `libdevice` (a path; empty: none, and a call to one is an error) as
+ * internal functions. Then it emits LLVM IR text, or, through LLVM's
+ * backend at -O2 for `cpu` with the subtarget `features` (e.g. "+ptx78",
+ * "+wavefrontsize64"), assembly (PTX, AMDGPU assembly) or an object file
+ * (AMDGPU's ELF code object). The output is passed to `callback` in
+ * pieces. */
+MlirLogicalResult spmdCompileBackend(MlirOperation deviceModule,
+                                     MlirStringRef triple, MlirStringRef cpu,
+                                     MlirStringRef features,
+                                     MlirStringRef libdevice,
+                                     SpmdCompileOutput output,
+                                     MlirStringCallback callback,
+                                     void *userData);
 
 /* The PTX ISA version that the NVPTX backend writes for `cpu` when no
  * feature asks for another (e.g. 78 for sm_90), or 0 if the backend does

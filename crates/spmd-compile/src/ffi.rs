@@ -5,7 +5,8 @@ use std::os::raw::{c_int, c_void};
 
 /// `SpmdCompileOutput`.
 pub const OUTPUT_LLVM_IR: c_int = 0;
-pub const OUTPUT_PTX: c_int = 1;
+pub const OUTPUT_ASSEMBLY: c_int = 1;
+pub const OUTPUT_OBJECT: c_int = 2;
 
 // SAFETY: the declarations match cpp/SpmdCompile.h, which the crate's
 // build script compiles and links; mlir.rs upholds their contracts.
@@ -16,8 +17,9 @@ unsafe extern "C" {
         buffer_name: MlirStringRef,
     ) -> MlirOperation;
     pub fn spmdCompileDeviceModule(module: MlirOperation) -> MlirOperation;
-    pub fn spmdCompileNVPTX(
+    pub fn spmdCompileBackend(
         device_module: MlirOperation,
+        triple: MlirStringRef,
         cpu: MlirStringRef,
         features: MlirStringRef,
         libdevice: MlirStringRef,

@@ -15,7 +15,7 @@ mod mlir;
 mod options;
 
 use mlir::{BackendOutput, Session};
-use options::{Command, Emit, Language, Options, Via};
+use options::{Command, Emit, Language, Options, Target, Via};
 use std::{io::Read, io::Write, path::Path};
 
 fn main() {
@@ -71,7 +71,10 @@ impl Failure {
 /// Runs the stages up to `--emit` and returns the last one's text.
 fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
     let source = read_input(options).map_err(|error| Failure::new("reading the input", error))?;
-    let ptx = ptx_version(options)?;
+    let ptx = match options.target {
+        Target::Nvptx => ptx_version(options)?,
+        Target::Amdgcn => 0,
+    };
 
     let session = Session::new();
     let mut module = match options.language {
@@ -125,6 +128,29 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
     };
 
     let lanes = options.lane_branches;
+    if options.reference {
+        // MLIR's own route: no spmd pass.
+        let (pipeline, stage) = match options.target {
+            Target::Nvptx => (
+                "builtin.module(convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm),\
+                 llvm.func(convert-to-llvm),reconcile-unrealized-casts)"
+                    .to_string(),
+                "convert-gpu-to-nvvm",
+            ),
+            Target::Amdgcn => (
+                format!(
+                    "builtin.module(convert-scf-to-cf,gpu.module(convert-gpu-to-rocdl{{chipset={}}}),\
+                     reconcile-unrealized-casts)",
+                    options.mcpu
+                ),
+                "convert-gpu-to-rocdl",
+            ),
+        };
+        session
+            .run_pipeline(&mut module, &pipeline)
+            .map_err(|()| Failure::from_session(stage, &session))?;
+        return emit_lowered(&session, &mut module, options, ptx);
+    }
     if !options.wave_level {
         let pipeline = format!(
             "builtin.module(spmd-reconverge{{lane-branches={lanes}}},\
@@ -138,39 +164,74 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
     if options.emit == Emit::Wave {
         return Ok(module.as_operation().to_string().into_bytes());
     }
-    let pipeline = format!(
-        "builtin.module(spmd-gpu-to-nvvm{{predicate=false wave-size={} lane-branches={lanes}}})",
-        options.wave_size
-    );
+    let (pipeline, stage) = match options.target {
+        Target::Nvptx => (
+            format!(
+                "builtin.module(spmd-gpu-to-nvvm{{predicate=false wave-size={} lane-branches={lanes}}})",
+                options.wave_size
+            ),
+            "the lowering to NVVM",
+        ),
+        Target::Amdgcn => (
+            format!(
+                "builtin.module(spmd-gpu-to-rocdl{{predicate=false wave-size={} chipset={}}})",
+                options.wave_size, options.mcpu
+            ),
+            "the lowering to ROCDL",
+        ),
+    };
     session
         .run_pipeline(&mut module, &pipeline)
-        .map_err(|()| Failure::from_session("the lowering to NVVM", &session))?;
-    print_warnings(&session);
+        .map_err(|()| Failure::from_session(stage, &session))?;
+    emit_lowered(&session, &mut module, options, ptx)
+}
+
+/// The module in the LLVM dialect (and NVVM or ROCDL) to what `--emit`
+/// asks for: the MLIR itself, LLVM IR, assembly or an object.
+fn emit_lowered(
+    session: &Session,
+    module: &mut melior::ir::Module,
+    options: &Options,
+    ptx: u32,
+) -> Result<Vec<u8>, Failure> {
+    print_warnings(session);
     if options.emit == Emit::Nvvm {
         return Ok(module.as_operation().to_string().into_bytes());
     }
-
-    let libdevice = clang::cuda_root(options)
-        .map(|root| clang::libdevice_in(&root).display().to_string())
-        .unwrap_or_default();
-    let features = format!("+ptx{ptx}");
-    let text = match options.via {
+    let libdevice = match options.target {
+        Target::Nvptx => clang::cuda_root(options)
+            .map(|root| clang::libdevice_in(&root).display().to_string())
+            .unwrap_or_default(),
+        Target::Amdgcn => String::new(),
+    };
+    let features = options.features(ptx);
+    match options.via {
         Via::Llc => {
             let device = session
-                .device_module(&module)
-                .map_err(|()| Failure::from_session("extracting the device code", &session))?;
-            let output = if options.emit == Emit::Llvm {
-                BackendOutput::LlvmIr
-            } else {
-                BackendOutput::Ptx
+                .device_module(module)
+                .map_err(|()| Failure::from_session("extracting the device code", session))?;
+            let output = match options.emit {
+                Emit::Llvm => BackendOutput::LlvmIr,
+                Emit::Obj => BackendOutput::Object,
+                _ => BackendOutput::Assembly,
+            };
+            let stage = match options.target {
+                Target::Nvptx => "the NVPTX backend",
+                Target::Amdgcn => "the AMDGPU backend",
             };
             session
-                .nvptx(&device, &options.mcpu, &features, &libdevice, output)
-                .map_err(|()| Failure::from_session("the NVPTX backend", &session))?
+                .backend(
+                    &device,
+                    options.target.triple(),
+                    &options.mcpu,
+                    &features,
+                    &libdevice,
+                    output,
+                )
+                .map_err(|()| Failure::from_session(stage, session))
         }
-        Via::Isa => binary_assembly(&session, &mut module, options, &features, &libdevice)?,
-    };
-    Ok(text.into_bytes())
+        Via::Isa => binary_assembly(session, module, options, &features, &libdevice),
+    }
 }
 
 /// Whether clang's LLVM IR text defines a kernel (`define ... ptx_kernel`).
@@ -188,7 +249,7 @@ fn binary_assembly(
     options: &Options,
     features: &str,
     libdevice: &str,
-) -> Result<String, Failure> {
+) -> Result<Vec<u8>, Failure> {
     let stage = "gpu-module-to-binary";
     // The same checks as the llc route: one gpu.module at most, some code.
     session

@@ -22,11 +22,12 @@ pub struct Session {
     diagnostics: Sink,
 }
 
-/// What [`Session::nvptx`] makes.
+/// What [`Session::backend`] makes.
 #[derive(Clone, Copy)]
 pub enum BackendOutput {
     LlvmIr,
-    Ptx,
+    Assembly,
+    Object,
 }
 
 impl Session {
@@ -102,25 +103,29 @@ impl Session {
         self.module_from_raw(raw, "", "no device module")
     }
 
-    /// LLVM IR or PTX of the device module.
-    pub fn nvptx(
+    /// LLVM IR, assembly or an object file of the device module for the
+    /// target `triple` (see `spmdCompileBackend`).
+    pub fn backend(
         &self,
         device: &Module,
+        triple: &str,
         cpu: &str,
         features: &str,
         libdevice: &str,
         output: BackendOutput,
-    ) -> Result<String, ()> {
+    ) -> Result<Vec<u8>, ()> {
         let output = match output {
             BackendOutput::LlvmIr => ffi::OUTPUT_LLVM_IR,
-            BackendOutput::Ptx => ffi::OUTPUT_PTX,
+            BackendOutput::Assembly => ffi::OUTPUT_ASSEMBLY,
+            BackendOutput::Object => ffi::OUTPUT_OBJECT,
         };
-        collect_text(|callback, user_data| {
+        collect_bytes(|callback, user_data| {
             // SAFETY: live module and strings; the callback appends to the
-            // String behind user_data during the call only.
+            // Vec behind user_data during the call only.
             unsafe {
-                ffi::spmdCompileNVPTX(
+                ffi::spmdCompileBackend(
                     device.as_operation().to_raw(),
+                    string_ref(triple),
                     string_ref(cpu),
                     string_ref(features),
                     string_ref(libdevice),
@@ -143,8 +148,8 @@ impl Session {
     }
 
     /// The PTX of the one gpu.binary in `module`.
-    pub fn binary_assembly(&self, module: &Module) -> Result<String, ()> {
-        collect_text(|callback, user_data| {
+    pub fn binary_assembly(&self, module: &Module) -> Result<Vec<u8>, ()> {
+        collect_bytes(|callback, user_data| {
             // SAFETY: as in `nvptx`.
             unsafe {
                 ffi::spmdCompileBinaryAssembly(module.as_operation().to_raw(), callback, user_data)
@@ -202,9 +207,9 @@ fn succeeded(result: MlirLogicalResult) -> Result<(), ()> {
 }
 
 /// Calls `produce` with a string callback and returns what it passed to it.
-fn collect_text(
+fn collect_bytes(
     produce: impl FnOnce(mlir_sys::MlirStringCallback, *mut c_void) -> MlirLogicalResult,
-) -> Result<String, ()> {
+) -> Result<Vec<u8>, ()> {
     /// # Safety
     /// `user_data` is the `Vec<u8>` of the enclosing call and `piece` is
     /// valid for its length.
@@ -218,7 +223,7 @@ fn collect_text(
     }
     let mut buffer = Vec::<u8>::new();
     succeeded(produce(Some(append), (&mut buffer as *mut Vec<u8>).cast()))?;
-    Ok(String::from_utf8_lossy(&buffer).into_owned())
+    Ok(buffer)
 }
 
 /// `file:line:col: error: message`, with its notes on lines of their own.

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 /// `--help`.
 pub const USAGE: &str = "\
-spmd-compile: CUDA, LLVM IR or MLIR kernels to PTX through spmd's passes
+spmd-compile: CUDA, LLVM IR or MLIR kernels to PTX (or AMDGPU code) through spmd's passes
 
   spmd-compile [options] FILE          (FILE: .cu, .ll, .bc or .mlir; - reads stdin)
 
@@ -15,32 +15,45 @@ The stages, each a possible stop (--emit):
   wave     spmd-reconverge and spmd-predicate: the thread-level kernels become
            wave-level (exec masks), divergent branches reconverged
   nvvm     spmd-lower-to-nvvm and the upstream conversions: LLVM + NVVM dialects
+           (rocdl with --target amdgcn: spmd-lower-to-rocdl, convert-gpu-to-rocdl)
   llvm     the device code as LLVM IR (--via llc)
-  ptx      PTX from LLVM's NVPTX backend (default)
+  ptx      PTX from LLVM's NVPTX backend (default for --target nvptx); asm is
+           the same, and AMDGPU assembly with --target amdgcn
+  obj      --target amdgcn: the AMDGPU code object (ELF) from LLVM's backend
 MLIR input is a gpu.module of gpu.func kernels or a module of llvm.func
 kernels (what the import makes of CUDA); it starts at the wave stage.
 
 Options:
-  --emit STAGE         stop after STAGE (see above; default ptx)
+  --emit STAGE         stop after STAGE (see above; default ptx, or asm for amdgcn)
+  --target nvptx|amdgcn
+                       NVIDIA (default) or AMD GPUs; amdgcn takes MLIR
+                       gpu.func kernels, predicates every divergent branch
+                       with exec masks and emits AMDGPU assembly or objects
   -o FILE              write the result to FILE (default: stdout)
   -x cuda|llvm|mlir    the input's language (default: from FILE's extension;
                        mlir for stdin)
-  --mcpu SM            target GPU, sm_30 or newer (default sm_90)
+  --mcpu CHIP          target GPU: sm_30 or newer (default sm_90); with
+                       --target amdgcn an AMDGPU chip (default gfx90a;
+                       gfx942, gfx1100, ...)
   --ptx NN             PTX ISA version as LLVM spells it (78 for 7.8), at least
                        62; default: the backend's for --mcpu, at least 62
                        (6.2 has activemask, which the lowering reads)
   --via llc|isa        how the LLVM dialect becomes PTX: llc (default), the
                        NVPTX backend on the translated module; isa, MLIR's
                        nvvm-attach-target and gpu-module-to-binary{format=isa}
-  --wave-size 32|64    lanes per wave (default 32)
+  --wave-size 32|64    lanes per wave (default 32; amdgcn: 64 on gfx9 chips,
+                       32 on gfx10 and newer)
   --lane-branches true|false
                        keep divergent branches over code that needs no
                        converged lanes as per-lane branches, which the GPU
                        reconverges by itself (default true); false predicates
                        every divergent branch with exec masks
   --wave-level         the MLIR input is already wave-level (no wave stage)
-  --reference          CUDA only: no spmd passes, clang's own PTX (or, with
-                       --emit clang, its LLVM IR) from the same source and flags
+  --reference          no spmd passes, the upstream route from the same input:
+                       for CUDA clang's own PTX (or, with --emit clang, its
+                       LLVM IR); for MLIR thread-level kernels MLIR's own
+                       conversion (convert-gpu-to-nvvm or -rocdl) and the
+                       backend; not for LLVM IR input
   -O N, -ON            clang's optimisation level, 0..3 (default 2)
   -I DIR, -D NAME[=V]  passed to clang
   --clang-arg ARG      any other clang argument (repeatable)
@@ -57,9 +70,13 @@ pub enum Emit {
     Clang,
     Import,
     Wave,
+    /// The LLVM and NVVM (or ROCDL) dialects.
     Nvvm,
     Llvm,
+    /// Target assembly: PTX, or AMDGPU assembly.
     Ptx,
+    /// An object file (AMDGPU).
+    Obj,
 }
 
 impl Emit {
@@ -68,9 +85,10 @@ impl Emit {
             "clang" => Self::Clang,
             "import" => Self::Import,
             "wave" => Self::Wave,
-            "nvvm" => Self::Nvvm,
+            "nvvm" | "rocdl" => Self::Nvvm,
             "llvm" => Self::Llvm,
-            "ptx" => Self::Ptx,
+            "ptx" | "asm" => Self::Ptx,
+            "obj" => Self::Obj,
             _ => return None,
         })
     }
@@ -95,6 +113,23 @@ impl Language {
     }
 }
 
+/// The GPU the code is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Nvptx,
+    Amdgcn,
+}
+
+impl Target {
+    /// The LLVM target triple.
+    pub fn triple(self) -> &'static str {
+        match self {
+            Self::Nvptx => "nvptx64-nvidia-cuda",
+            Self::Amdgcn => "amdgcn-amd-amdhsa",
+        }
+    }
+}
+
 /// How the LLVM dialect becomes PTX.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Via {
@@ -112,7 +147,8 @@ pub struct Options {
     pub language: Language,
     pub emit: Emit,
     pub output: Option<PathBuf>,
-    /// `sm_NN` as given.
+    pub target: Target,
+    /// `sm_NN` or `gfxNNN` as given.
     pub mcpu: String,
     /// `--ptx`, if given.
     pub ptx: Option<u32>,
@@ -127,6 +163,24 @@ pub struct Options {
     pub clang: Option<PathBuf>,
 }
 
+impl Options {
+    /// The backend's subtarget features beyond the chip's own: the PTX
+    /// version on NVPTX, waves of 64 on an RDNA chip.
+    pub fn features(&self, ptx: u32) -> String {
+        match self.target {
+            Target::Nvptx => format!("+ptx{ptx}"),
+            Target::Amdgcn => {
+                let native = amdgpu_wave_size(&self.mcpu).unwrap_or(64);
+                if self.wave_size == 64 && native == 32 {
+                    "+wavefrontsize64".into()
+                } else {
+                    String::new()
+                }
+            }
+        }
+    }
+}
+
 /// What the command line asks for.
 pub enum Command {
     Help,
@@ -139,11 +193,12 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
     let mut language = None;
     let mut emit = Emit::Ptx;
     let mut output = None;
-    let mut mcpu = "sm_90".to_string();
+    let mut mcpu = None;
+    let mut target = Target::Nvptx;
     let mut ptx = None;
     let mut via = Via::Llc;
-    let mut wave_size = 32;
-    let mut lane_branches = true;
+    let mut wave_size = None;
+    let mut lane_branches = None;
     let mut wave_level = false;
     let mut reference = false;
     let mut opt_level = 2;
@@ -174,7 +229,16 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
                         .ok_or_else(|| format!("-x must be cuda, llvm or mlir, not '{text}'"))?,
                 );
             }
-            "--mcpu" => mcpu = value("--mcpu")?,
+            "--mcpu" => mcpu = Some(value("--mcpu")?),
+            "--target" => {
+                target = match value("--target")?.as_str() {
+                    "nvptx" | "nvptx64" => Target::Nvptx,
+                    "amdgcn" | "amdgpu" => Target::Amdgcn,
+                    other => {
+                        return Err(format!("--target must be nvptx or amdgcn, not '{other}'"))
+                    }
+                }
+            }
             "--ptx" => {
                 let text = value("--ptx")?;
                 ptx = Some(
@@ -198,15 +262,15 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
             }
             "--wave-size" => {
                 wave_size = match value("--wave-size")?.as_str() {
-                    "32" => 32,
-                    "64" => 64,
+                    "32" => Some(32),
+                    "64" => Some(64),
                     other => return Err(format!("--wave-size must be 32 or 64, not '{other}'")),
                 }
             }
             "--lane-branches" => {
                 lane_branches = match value("--lane-branches")?.as_str() {
-                    "true" => true,
-                    "false" => false,
+                    "true" => Some(true),
+                    "false" => Some(false),
                     other => {
                         return Err(format!(
                             "--lane-branches must be true or false, not '{other}'"
@@ -249,15 +313,51 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
             })?
         }
     };
-    parse_mcpu(&mcpu)?;
+    let mcpu = mcpu.unwrap_or_else(|| match target {
+        Target::Nvptx => "sm_90".into(),
+        Target::Amdgcn => "gfx90a".into(),
+    });
+    let (wave_size, lane_branches) = match target {
+        Target::Nvptx => {
+            parse_mcpu(&mcpu)?;
+            (wave_size.unwrap_or(32), lane_branches.unwrap_or(true))
+        }
+        Target::Amdgcn => {
+            let native = amdgpu_wave_size(&mcpu)?;
+            let wave_size = wave_size.unwrap_or(native);
+            if native == 64 && wave_size == 32 {
+                return Err(format!("{mcpu} runs waves of 64 lanes only"));
+            }
+            if lane_branches == Some(true) {
+                return Err(
+                    "--lane-branches true is for NVIDIA GPUs: on amdgcn every divergent \
+                     branch becomes exec-mask code"
+                        .into(),
+                );
+            }
+            if language != Language::Mlir {
+                return Err("--target amdgcn takes MLIR input (gpu.func kernels)".into());
+            }
+            if via == Via::Isa {
+                return Err("--target amdgcn has no --via isa".into());
+            }
+            (wave_size, false)
+        }
+    };
+    if target == Target::Nvptx && emit == Emit::Obj {
+        return Err("--emit obj is for --target amdgcn (run ptxas on the PTX)".into());
+    }
     if emit == Emit::Clang && language != Language::Cuda {
         return Err("--emit clang needs CUDA input".into());
     }
-    if reference && language != Language::Cuda {
-        return Err("--reference needs CUDA input".into());
+    if reference && language == Language::LlvmIr {
+        return Err("--reference needs CUDA or MLIR input".into());
     }
-    if reference && !matches!(emit, Emit::Clang | Emit::Ptx) {
+    if reference && language == Language::Cuda && !matches!(emit, Emit::Clang | Emit::Ptx) {
         return Err("--reference gives clang's PTX (or, with --emit clang, its LLVM IR)".into());
+    }
+    if reference && emit == Emit::Wave {
+        return Err("--reference runs no spmd pass: there is no wave stage".into());
     }
     if emit == Emit::Llvm && via == Via::Isa {
         return Err("--emit llvm needs --via llc".into());
@@ -273,6 +373,7 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
         language,
         emit,
         output,
+        target,
         mcpu,
         ptx,
         via,
@@ -300,6 +401,17 @@ fn parse_opt_level(text: &str) -> Result<u32, String> {
         .ok()
         .filter(|&level| level <= 3)
         .ok_or_else(|| format!("-O must be 0, 1, 2 or 3, not '{text}'"))
+}
+
+/// The native wave size of the AMDGPU chip `mcpu` (`gfx` and a
+/// generation): 64 up to gfx9 (GCN, CDNA), 32 from gfx10 on (RDNA).
+fn amdgpu_wave_size(mcpu: &str) -> Result<u32, String> {
+    let generation = mcpu
+        .strip_prefix("gfx")
+        .filter(|rest| rest.len() >= 3 && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .and_then(|rest| rest[..rest.len() - 2].parse::<u32>().ok())
+        .ok_or_else(|| format!("--mcpu must look like gfx90a or gfx1100, not '{mcpu}'"))?;
+    Ok(if generation >= 10 { 32 } else { 64 })
 }
 
 /// `sm_NN` or `sm_NNa` with NN >= 30 (the lowering votes with vote.sync).
@@ -379,6 +491,31 @@ mod tests {
     }
 
     #[test]
+    fn amdgpu_chips_give_their_wave_size() {
+        for (chip, wave) in [
+            ("gfx90a", 64),
+            ("gfx942", 64),
+            ("gfx908", 64),
+            ("gfx1100", 32),
+            ("gfx1030", 32),
+        ] {
+            let parsed = options(&["--target", "amdgcn", "--mcpu", chip, "k.mlir"]).unwrap();
+            assert_eq!(parsed.wave_size, wave, "{chip}");
+            assert!(!parsed.lane_branches);
+        }
+        let forced = options(&[
+            "--target",
+            "amdgcn",
+            "--mcpu",
+            "gfx1100",
+            "--wave-size",
+            "64",
+            "k.mlir",
+        ]);
+        assert_eq!(forced.unwrap().wave_size, 64);
+    }
+
+    #[test]
     fn bad_options_are_refused_with_a_reason() {
         for (arguments, reason) in [
             (&["--mcpu", "sm_20", "k.cu"][..], "too old"),
@@ -386,7 +523,29 @@ mod tests {
             (&["--ptx", "60", "k.cu"], "62"),
             (&["--emit", "clang", "k.mlir"], "CUDA"),
             (&["--emit", "llvm", "--via", "isa", "k.mlir"], "--via llc"),
-            (&["--reference", "k.ll"], "CUDA"),
+            (&["--reference", "k.ll"], "CUDA or MLIR"),
+            (&["--target", "amdgcn", "k.cu"], "MLIR input"),
+            (
+                &["--target", "amdgcn", "--mcpu", "sm_90", "k.mlir"],
+                "gfx90a",
+            ),
+            (
+                &[
+                    "--target",
+                    "amdgcn",
+                    "--mcpu",
+                    "gfx90a",
+                    "--wave-size",
+                    "32",
+                    "k.mlir",
+                ],
+                "64 lanes",
+            ),
+            (
+                &["--target", "amdgcn", "--lane-branches", "true", "k.mlir"],
+                "exec-mask",
+            ),
+            (&["--emit", "obj", "k.mlir"], "amdgcn"),
             (&["a.cu", "b.cu"], "one input"),
             (&["--bogus", "k.cu"], "unknown option"),
             (&["-O"], "needs a value"),

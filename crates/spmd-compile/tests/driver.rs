@@ -103,6 +103,72 @@ fn output_file_and_ptx_version() {
     assert!(pinned.contains(".version 8.0"), "{pinned}");
 }
 
+/// `--target amdgcn`: wave-level code through ROCDL to AMDGPU assembly and
+/// code objects, wave64 on gfx90a and wave32 on gfx1100; `--reference` is
+/// MLIR's own route for the same kernel.
+#[test]
+fn amdgpu_target_emits_assembly_and_objects() {
+    // A divergent loop: its back edge is a wave-wide decision (a ballot).
+    let input = path("mlir-tests/nvvm/Inputs/while-break.mlir");
+    let rocdl = stdout(&driver(
+        &["--target", "amdgcn", "--emit", "rocdl", &input],
+        None,
+    ));
+    assert!(
+        rocdl.contains("rocdl.") && !rocdl.contains("nvvm."),
+        "{rocdl}"
+    );
+    for (chip, mask) in [("gfx90a", "i64"), ("gfx1100", "i32")] {
+        let llvm = stdout(&driver(
+            &[
+                "--target", "amdgcn", "--mcpu", chip, "--emit", "llvm", &input,
+            ],
+            None,
+        ));
+        assert!(
+            llvm.contains("amdgcn-amd-amdhsa")
+                && llvm.contains(&format!("@llvm.amdgcn.ballot.{mask}")),
+            "{chip}:\n{llvm}"
+        );
+        let asm = stdout(&driver(
+            &["--target", "amdgcn", "--mcpu", chip, &input],
+            None,
+        ));
+        assert!(
+            asm.contains(&format!(".amdgcn_target \"amdgcn-amd-amdhsa--{chip}")),
+            "{asm}"
+        );
+        let object = driver(
+            &[
+                "--target", "amdgcn", "--mcpu", chip, "--emit", "obj", &input,
+            ],
+            None,
+        );
+        assert!(object.status.success() && object.stdout.starts_with(b"\x7fELF"));
+        let reference = stdout(&driver(
+            &["--target", "amdgcn", "--mcpu", chip, "--reference", &input],
+            None,
+        ));
+        assert!(reference.contains(".amdgcn_target") && !reference.contains("ballot"));
+    }
+    // An RDNA chip in waves of 64: 64-bit ballots, and the backend told so.
+    let wave64 = [
+        "--target",
+        "amdgcn",
+        "--mcpu",
+        "gfx1100",
+        "--wave-size",
+        "64",
+    ];
+    let llvm = stdout(&driver(
+        &[&wave64[..], &["--emit", "llvm", &input]].concat(),
+        None,
+    ));
+    assert!(llvm.contains("ballot.i64"), "{llvm}");
+    let asm = stdout(&driver(&[&wave64[..], &[input.as_str()]].concat(), None));
+    assert!(asm.contains(".amdhsa_wavefront_size32 0"), "{asm}");
+}
+
 /// MLIR math on a gpu.func becomes libdevice calls in convert-gpu-to-nvvm;
 /// the driver links those functions, so the PTX is complete.
 #[test]

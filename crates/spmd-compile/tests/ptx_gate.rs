@@ -11,6 +11,9 @@
 //!   Rodinia, PolyBench/GPU and the CUDA samples, against NVIDIA's headers
 //!   and libdevice) and `examples/cuda`, for sm_70 and sm_90.
 //!
+//! - AMDGPU: the random kernels' `gpu.func` form through `--target amdgcn`
+//!   to a code object for gfx90a (wave64) and gfx1100 (wave32).
+//!
 //! Sizes: `SPMD_PTX_GATE_SEEDS` kernels per class and front door (default
 //! 40), from `SPMD_PTX_GATE_FIRST` (default 0); `SPMD_PTX_GATE_JOBS`
 //! parallel compilations (default: the CPUs). `scripts/ptx-gate.sh` runs
@@ -96,34 +99,73 @@ fn seeds(var: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-#[test]
-fn random_kernels_in_both_front_doors_reach_ptx_that_ptxas_accepts() {
-    let (first, count) = (
-        seeds("SPMD_PTX_GATE_FIRST", 0),
-        seeds("SPMD_PTX_GATE_SEEDS", 40),
-    );
+/// The random corpus: (class, seed, kernel) for the gate's seeds.
+fn random_kernels() -> Vec<(&'static str, u64, RandomKernel)> {
+    let first = seeds("SPMD_PTX_GATE_FIRST", 0);
+    let count = seeds("SPMD_PTX_GATE_SEEDS", 40);
     let classes: [(&str, ShapeOf); 4] = [
         ("reducible", KernelShape::reducible),
         ("irreducible", KernelShape::irreducible),
         ("multi_exit_switch", KernelShape::multi_exit_switch),
         ("uniform", KernelShape::uniform),
     ];
-    let mut cases = Vec::new();
+    let mut kernels = Vec::new();
     for (class, shape_of) in classes {
         for seed in first..first + count {
             // The corpus's derivation (crates/spmd-oracle/examples/dump_kernel.rs).
             let kernel = RandomKernel::build(seed * 13 + 5, &shape_of(3 + seed as usize % 25));
-            for (form, text) in [("gpu", kernel.gpu_text), ("llvm", kernel.llvm_text)] {
-                cases.push(Case {
-                    name: format!("cargo run --example dump_kernel -- {class} {seed} --{form} |"),
-                    text: Some(text),
-                    file: None,
-                    vias: &["llc", "isa"],
-                });
-            }
+            kernels.push((class, seed, kernel));
+        }
+    }
+    kernels
+}
+
+#[test]
+fn random_kernels_in_both_front_doors_reach_ptx_that_ptxas_accepts() {
+    let mut cases = Vec::new();
+    for (class, seed, kernel) in random_kernels() {
+        for (form, text) in [("gpu", kernel.gpu_text), ("llvm", kernel.llvm_text)] {
+            cases.push(Case {
+                name: format!("cargo run --example dump_kernel -- {class} {seed} --{form} |"),
+                text: Some(text),
+                file: None,
+                vias: &["llc", "isa"],
+            });
         }
     }
     run_gate(&cases, "random kernels");
+}
+
+/// An ELF object's first bytes.
+const ELF_MAGIC: &[u8] = b"\x7fELF";
+
+#[test]
+fn random_kernels_reach_amdgpu_code_objects() {
+    let kernels = random_kernels();
+    let failures = parallel(&kernels, |_, (class, seed, kernel)| {
+        for chip in ["gfx90a", "gfx1100"] {
+            let arguments = ["--target", "amdgcn", "--mcpu", chip, "--emit", "obj", "-"];
+            let output = driver(&arguments, Some(&kernel.gpu_text));
+            let repro = format!(
+                "cargo run --example dump_kernel -- {class} {seed} --gpu | spmd-compile {}",
+                arguments.join(" ")
+            );
+            if !output.status.success() {
+                return Err(format!("FAIL {repro}: {}", first_lines(&output.stderr)));
+            }
+            if !output.stdout.starts_with(ELF_MAGIC) {
+                return Err(format!("FAIL {repro}: not an ELF object"));
+            }
+        }
+        Ok(())
+    });
+    eprintln!(
+        "amdgpu gate: {} random kernels, gfx90a and gfx1100 objects, {} failed",
+        kernels.len(),
+        failures.len()
+    );
+    let shown: Vec<String> = failures.iter().take(20).cloned().collect();
+    assert!(failures.is_empty(), "{}", shown.join("\n"));
 }
 
 /// The files of `directory` whose name ends with `extension`, sorted.
