@@ -77,13 +77,8 @@ fn lower(root: OperationRef<'_, '_>, target: Target) -> Result<PassOutcome, ()> 
     for token in &tokens {
         tokens_ok &= check_token_users(*token);
     }
-    // convert-gpu-to-nvvm's legality of LLVM math intrinsics (ROCDL's
-    // conversion leaves them to the backend).
-    let math = if target == Target::Nvvm {
-        intrinsics::find(root)
-    } else {
-        Ok(Vec::new())
-    };
+    // convert-gpu-to-nvvm and -rocdl declare LLVM math intrinsics illegal.
+    let math = intrinsics::find(root, target == Target::Nvvm);
     checker.finish()?;
     let math = math?;
     if !tokens_ok {

@@ -12,6 +12,10 @@
 //! | `sin cos exp log log2 log10 pow` | none (`llc` aborts) | becomes the `math` op of the same function, which the conversion turns into a call of libdevice's `__nv_*` function, as for `math` input (`spmd-compile` links libdevice; so does `gpu-module-to-binary`) |
 //! | `sincos` (a struct result) | none | rejected with a diagnostic |
 //!
+//! `convert-gpu-to-rocdl` declares the same ops illegal; for ROCDL every one
+//! of them (`exp`, `pow`, ... too) becomes `llvm.call_intrinsic`, which the
+//! AMDGPU backend selects.
+//!
 //! Only scalar `f16`/`f32`/`f64` operands are rewritten (the mangled name is
 //! `llvm.<name>.<type>`); vector forms are left for the conversion to
 //! report.
@@ -44,15 +48,16 @@ const NATIVE: &[(&str, &str)] = &[
 ];
 
 /// Intrinsic ops without an NVPTX instruction, with the `math` op that
-/// computes the same function.
-const AS_MATH: &[(&str, &str)] = &[
-    ("sin", "math.sin"),
-    ("cos", "math.cos"),
-    ("exp", "math.exp"),
-    ("log", "math.log"),
-    ("log2", "math.log2"),
-    ("log10", "math.log10"),
-    ("pow", "math.powf"),
+/// computes the same function and the intrinsic's base name (which the
+/// AMDGPU backend selects).
+const AS_MATH: &[(&str, &str, &str)] = &[
+    ("sin", "math.sin", "llvm.sin"),
+    ("cos", "math.cos", "llvm.cos"),
+    ("exp", "math.exp", "llvm.exp"),
+    ("log", "math.log", "llvm.log"),
+    ("log2", "math.log2", "llvm.log2"),
+    ("log10", "math.log10", "llvm.log10"),
+    ("pow", "math.powf", "llvm.pow"),
 ];
 
 /// Intrinsic ops without an NVPTX instruction or a `math` op.
@@ -68,9 +73,12 @@ pub enum Rewrite {
 }
 
 /// The `llvm.intr.*` ops in `gpu.func` bodies below `root` with what each
-/// becomes, and an error for each one there is no lowering for.
+/// becomes, and an error for each one there is no lowering for. With
+/// `libdevice` false (ROCDL) every one of them stays an intrinsic call: the
+/// AMDGPU backend selects them all.
 pub fn find<'c, 'a>(
     root: OperationRef<'c, 'a>,
+    libdevice: bool,
 ) -> Result<Vec<(OperationRef<'c, 'a>, Rewrite)>, ()> {
     let mut native = Vec::new();
     let mut failed = false;
@@ -89,8 +97,14 @@ pub fn find<'c, 'a>(
             .or_else(|| {
                 AS_MATH
                     .iter()
-                    .find(|(op_suffix, _)| *op_suffix == short)
-                    .map(|(_, math)| Rewrite::Math(math))
+                    .find(|(op_suffix, _, _)| *op_suffix == short)
+                    .map(|(_, math, intrinsic)| {
+                        if libdevice {
+                            Rewrite::Math(math)
+                        } else {
+                            Rewrite::Native(intrinsic)
+                        }
+                    })
             });
         if let Some(rewrite) = rewrite {
             if type_suffix(op).is_some() {

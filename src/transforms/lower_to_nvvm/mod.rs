@@ -377,7 +377,10 @@ fn lower_block<'c, 'a>(
             // The live mask of a non-kernel function is itself an
             // activemask read (at the top of the entry block).
             None if reads_active_mask(op) && Value::from(op.result(0).unwrap()) != lanes.live => {
-                let mask = emit.resize(state.wave_mask(&emit, lanes), op.result(0).unwrap().r#type());
+                let mask = emit.resize(
+                    state.wave_mask(&emit, lanes),
+                    op.result(0).unwrap().r#type(),
+                );
                 edit::replace_all_uses(op.result(0).unwrap().into(), mask);
                 edit::erase_operation(op);
             }
