@@ -732,8 +732,11 @@ fn assert(condition: Value, message: &str, site: &OpSite) -> Result<(), ExecErro
 }
 
 fn gpu_query(query: GpuQuery, thread: &ThreadState) -> u32 {
-    let id = &thread.id;
-    let dims = &thread.dims;
+    thread_query(query, &thread.id, &thread.dims)
+}
+
+/// The value of an id or size query for thread `id` of a launch of `dims`.
+pub(crate) fn thread_query(query: GpuQuery, id: &ThreadId, dims: &GridDims) -> u32 {
     let thread_ids = [id.x, id.y, id.z];
     match query {
         GpuQuery::ThreadId(d) => thread_ids[d],

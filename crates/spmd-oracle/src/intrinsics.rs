@@ -14,8 +14,7 @@
 
 use crate::arith::Fault;
 use crate::error::describe_operand;
-use crate::inline_ptx::AsmProgram;
-use crate::memory::Memory;
+use crate::inline_ptx::{AsmProgram, PtxThread};
 use crate::program::FloatUnaryOp;
 use crate::rounding::{self, Arithmetic, Format, Rounding};
 use crate::value::{IntValue, Value, ValueType};
@@ -79,23 +78,33 @@ impl NvvmOp {
     }
 
     /// The result on `operands` ([`NvvmOp::arity`] of them), of type
-    /// `result` (an inline-PTX block with several outputs makes its
-    /// aggregate in `memory`).
+    /// `result`, in `thread` (an inline-PTX block with several outputs
+    /// makes its aggregate in the thread's memory, one that touches
+    /// textures or surfaces reads or writes it). A block without outputs
+    /// gives poison (its op has no result).
     pub fn apply(
         &self,
         operands: &[Value],
         result: &ValueType,
-        memory: &mut Memory,
+        thread: &mut PtxThread,
     ) -> Result<Value, Fault> {
-        if operands.iter().any(|value| value.is_poison()) {
-            return Ok(Value::Poison);
+        if let Some(input) = operands.iter().position(|value| value.is_poison()) {
+            // Poison flows through pure operations; a texture or surface
+            // access on it is undefined.
+            return match self {
+                Self::InlinePtx(program) => match program.poison_use(input) {
+                    Some(usage) => Err(Fault::Poison(usage)),
+                    None => Ok(Value::Poison),
+                },
+                _ => Ok(Value::Poison),
+            };
         }
         let integer = |index: usize| crate::arith::int_operand(operands[index]);
         Ok(match self {
             Self::Flushed(unary) => {
                 let (value, format) = float(operands[0])?;
                 let exact = unary.apply(format.flush(value));
-                build_float(result, format.flush(narrow(format, exact)))?
+                build_float(result, format.flush(format.narrow(exact)))?
             }
             Self::Rounded {
                 arithmetic,
@@ -223,7 +232,7 @@ impl NvvmOp {
                     .iter()
                     .map(|&operand| bits_of(operand))
                     .collect::<Result<Vec<_>, _>>()?;
-                let outputs = program.run(&inputs);
+                let outputs = program.run(&inputs, thread)?;
                 match result {
                     ValueType::Aggregate(leaves) if leaves.len() == outputs.len() => {
                         let values = leaves
@@ -231,9 +240,10 @@ impl NvvmOp {
                             .zip(&outputs)
                             .map(|(leaf, &bits)| value_of_bits(leaf, bits))
                             .collect::<Result<Vec<_>, _>>()?;
-                        Value::Aggregate(memory.make_aggregate(values))
+                        Value::Aggregate(thread.memory.make_aggregate(values))
                     }
                     scalar if outputs.len() == 1 => value_of_bits(scalar, outputs[0])?,
+                    _ if outputs.is_empty() => Value::Poison,
                     other => {
                         return Err(Fault::Type(format!(
                             "{} inline PTX outputs for a result of type {other}",
@@ -252,13 +262,6 @@ fn float(value: Value) -> Result<(f64, Format), Fault> {
         Value::F32(float) => Ok((f64::from(float), Format::Single)),
         Value::F64(float) => Ok((float, Format::Double)),
         other => Err(Fault::Type(describe_operand("a float", other))),
-    }
-}
-
-fn narrow(format: Format, value: f64) -> f64 {
-    match format {
-        Format::Single => f64::from(value as f32),
-        Format::Double => value,
     }
 }
 
@@ -359,7 +362,14 @@ mod tests {
     use super::*;
 
     fn apply(op: NvvmOp, operands: &[Value], result: ValueType) -> Value {
-        op.apply(operands, &result, &mut Memory::new()).unwrap()
+        let dims = crate::interpreter::GridDims::linear(1);
+        let mut thread = PtxThread {
+            id: crate::interpreter::ThreadId::from_linear(0, &dims),
+            dims,
+            linear: 0,
+            memory: &mut crate::memory::Memory::new(),
+        };
+        op.apply(operands, &result, &mut thread).unwrap()
     }
 
     #[test]

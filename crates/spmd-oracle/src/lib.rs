@@ -43,7 +43,8 @@
 //!   poison, as in MLIR's `arith` documentation (`arith.rs`).
 //! * **Memory** ([`memory`]): buffers created by the harness, identity
 //!   layout, every access bounds-checked, every store and atomic logged
-//!   with its thread.
+//!   with its thread. Texture and surface objects ([`texture`]) are
+//!   handles the harness creates over buffers.
 //! * **Pointers** (the LLVM dialect): an `!llvm.ptr` is a [`Pointer`], a
 //!   buffer and a byte offset (address arithmetic never fails, accesses are
 //!   checked: inside the buffer, exactly one element, through a generic
@@ -84,7 +85,7 @@
 //! | `llvm` memory | `getelementptr` (constant and dynamic indices through structs and arrays, `inbounds`), `load`, `store`, `atomicrmw` (`xchg add sub and nand or xor max min umax umin fadd fsub fmax fmin uinc_wrap udec_wrap`), `cmpxchg`, `alloca`, `mlir.addressof` of `mlir.global` (scalars, arrays of them, structs of one scalar type without padding such as CUDA's `float4`; no initializer, `undef`/`zero` region, integer, float or rank-1 dense value), `ptrtoint inttoptr addrspacecast` |
 //! | `llvm.intr` | `smin smax umin umax abs ctpop ctlz cttz bitreverse fshl fshr fabs floor ceil trunc round rint nearbyint roundeven sqrt fma fmuladd copysign minnum maxnum minimum maximum is.fpclass`, `lifetime.start/end` and `assume` (no-ops) (also as `llvm.call_intrinsic "llvm.smax.i32"` ...) |
 //! | `llvm.nvvm` math (called as intrinsics) | `ex2.approx.{f32,f,d}`, `lg2.approx.{f,d}`, `sin.approx.f`, `cos.approx.f`, `rsqrt.approx.{f,d}`, `rcp.approx.{f,d}` (computed in `f64` and rounded once: the exact value that the hardware approximates), `sqrt.{rn.f,rn.d,f,approx.f}`, `rcp.rn.{f,d}`, `saturate.{f,d}`, `fabs.{f,d,f32,f64}`, `floor ceil trunc round` (`.f`, `.d`; `round` is `cvt.rni`, ties to even), `add.rn`, `mul.rn`, `div.{rn,approx}`, `div.full`, `fmin`, `fmax` (`.f`, `.d`); the `.ftz` forms of all these (subnormal operands and results flushed to zeros of their sign); `{add,mul,div,fma,sqrt,rcp}.{rn,rz,rm,rp}[.ftz].{f,d}` correctly rounded in the mode (`rounding.rs`); the conversions `{f,d}2{i,ui,ll,ull}.{rn,rz,rm,rp}[.ftz]` (saturating, NaN to 0, as PTX's `cvt`), `{i,ui,ll,ull}2{f,d}.{rn,rz,rm,rp}`, `d2f.{rn,rz,rm,rp}[.ftz]`; `d2i.{hi,lo}`, `lohi.i2d`, `mulhi.{i,ui,ll,ull}`, `sad.{i,ui,ll,ull,s,us}`, `prmt` (`intrinsics.rs`); the fences `membar.{cta,gl,sys}` and `nanosleep` (no-ops: memory is sequentially consistent) |
-//! | inline PTX | `llvm.inline_asm` of `activemask.b32 $0;` (a warp op), and blocks of `mov`, integer `add`/`sub`/`mul`/`mad` with carries (`.cc`, `addc`, `madc`, ...), `bfind`, float arithmetic with a rounding mode and `.approx` (`inline_ptx.rs`: what CUDA's headers and libdevice write by hand) |
+//! | inline PTX | `llvm.inline_asm` of `activemask.b32 $0;` (a warp op), and blocks of `mov` (packing and unpacking halves, special registers such as `%laneid` and `%lanemask_lt`), integer `add`/`sub`/`mul`/`mad` with carries (`.cc`, `addc`, `madc`, ...), `bfind`, float arithmetic with a rounding mode and `.approx` in `f32`, `f64`, `f16`, `bf16` and the pairs `f16x2`/`bf16x2` (each result correctly rounded, `fma` once), `neg`, `abs`, `setp`, `selp`, `cvt` between integers and the four float formats, `cvta`, and texture fetches (`tex.1d.v4`) and surface loads and stores (`suld.b.2d`, `sust.b.2d`) on the objects of [`texture`] (`inline_ptx.rs`: what CUDA's headers, `cuda_fp16.h`, `cuda_bf16.h`, cooperative groups and libdevice write by hand); an `!llvm.void` result is no result |
 //! | `nvvm` registers | `read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}`, `laneid`, `warpsize`, `warpid`, `lanemask.{eq,lt,le,gt,ge}`, also as `llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.*"` |
 //! | `nvvm` warp ops (lockstep warps only) | `vote.sync` (`ballot any all uni`), `shfl.sync` (`idx up down bfly`, with or without the validity flag), `bar.warp.sync`, `barrier0`, `barrier` (id; thread count of the whole CTA), `redux.sync` (`i32`: `add min max umin umax and or xor`), `match.sync` (`any`, `all`), `llvm.nvvm.activemask`, `llvm.inline_asm "activemask.b32 $0;"` and the intrinsic spellings (`llvm.nvvm.vote.*.sync`, `llvm.nvvm.shfl.sync.*`, `llvm.nvvm.redux.sync.*`, `llvm.nvvm.match.{any,all}.sync.*`, `llvm.nvvm.bar.warp.sync`, `llvm.nvvm.barrier*`) |
 //! | `func`, `gpu` | bodies of `func.func`/`gpu.func` (any `FunctionOpInterface` op), `func.return`, `gpu.return`, `func.call` (same module, depth limit [`Executor::DEFAULT_CALL_DEPTH_LIMIT`]) |
@@ -93,7 +94,8 @@
 //! | `ub`, `spmd` | `ub.poison`; `spmd.convergence.entry/anchor/loop` (a dummy token), `spmd.reconvergence.head/tail` (no-ops), `spmd.flow_br` |
 //!
 //! Anything else, including any operation with regions (`scf.if`, ...),
-//! vectors, tensors, integers wider than 64 bits, `f16`, non-identity
+//! vectors, tensors, integers wider than 64 bits, `f16` and `bf16` values
+//! outside inline PTX (MLIR's `f16`, LLVM's `half`), non-identity
 //! memref layouts, loads and stores of pointers or aggregates, raises
 //! [`ExecError::Unsupported`], [`ExecError::UnsupportedType`] or
 //! [`ExecError::UnsupportedIntrinsic`] when executed (never a panic), with
@@ -125,6 +127,7 @@ mod program;
 pub mod random_collective;
 pub mod random_kernel;
 mod rounding;
+pub mod texture;
 pub mod trace;
 pub use interpreter::warp::{
     CtaRun, MaskViolation, Reconvergence, VotePoison, WarpError, WarpStats,
@@ -146,6 +149,7 @@ pub use memory::{
 };
 pub use random_collective::{CollectiveShape, RandomCollectiveKernel};
 pub use random_kernel::{long_range_kernel, KernelShape, RandomKernel};
+pub use texture::TextureAddressMode;
 pub use trace::{
     BlockEvent, BlockSite, BranchEvent, BranchSite, CallSite, DynamicInstance, NoTrace,
     RecordingTracer, Tracer,

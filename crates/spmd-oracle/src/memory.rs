@@ -12,6 +12,10 @@
 //! Every access is bounds-checked; a bad index is a [`MemoryError`], never a
 //! panic. Every store and atomic read-modify-write on a public buffer is
 //! appended to the [log](Memory::side_effects) with the thread that did it.
+//!
+//! The memory also holds the texture and surface objects the harness
+//! creates over its buffers ([`Memory::create_texture_1d`],
+//! [`Memory::create_surface_2d`]; see [`crate::texture`]).
 
 pub use super::address::{address_space, BufferId, MemRefId, Pointer};
 use super::value::{AggregateId, IntValue, Value};
@@ -273,6 +277,59 @@ pub enum MemoryError {
         /// The address space of the pointer type.
         pointer_space: u32,
     },
+    /// A texture fetch with a handle that is no texture object of this
+    /// memory ([`crate::texture`]).
+    UnknownTexture(u64),
+    /// A surface access with a handle that is no surface object of this
+    /// memory.
+    UnknownSurface(u64),
+    /// A texture fetch of another type than the texels'.
+    TexelTypeMismatch {
+        /// The texture.
+        handle: u64,
+        /// Its texels' type.
+        texel: ElementType,
+        /// The type fetched.
+        access: ElementType,
+    },
+    /// A surface access in `.trap` mode outside the surface.
+    SurfaceOutOfBounds {
+        /// The surface.
+        handle: u64,
+        /// The x coordinate, in bytes.
+        x: i64,
+        /// The row.
+        y: i64,
+        /// The bytes of a row's elements.
+        width_bytes: u64,
+        /// The rows.
+        height: u64,
+    },
+    /// A surface access that does not cover one element: a size other
+    /// than the element's, or a byte x coordinate that is not a multiple
+    /// of it.
+    SurfaceMisaligned {
+        /// The surface.
+        handle: u64,
+        /// The x coordinate, in bytes.
+        x: i64,
+        /// The type accessed.
+        access: ElementType,
+        /// The surface's element type.
+        element: ElementType,
+    },
+    /// A surface whose rows do not fit its buffer, or whose pitch does
+    /// not hold a row or is not a multiple of the element's size.
+    InvalidSurface {
+        /// Elements per row.
+        width: u64,
+        /// Rows.
+        height: u64,
+        /// Bytes from a row to the next.
+        pitch: u64,
+        /// The buffer's size.
+        buffer_bytes: u64,
+    },
 }
 
 impl fmt::Display for MemoryError {
@@ -329,6 +386,24 @@ impl fmt::Display for MemoryError {
                 "buffer#{} is in address space {buffer_space}, not {pointer_space}",
                 buffer.0
             ),
+            Self::UnknownTexture(handle) => write!(f, "{handle:#x} is no texture object"),
+            Self::UnknownSurface(handle) => write!(f, "{handle:#x} is no surface object"),
+            Self::TexelTypeMismatch { handle, texel, access } => write!(
+                f,
+                "{access} fetch from texture {handle:#x} of {texel} texels"
+            ),
+            Self::SurfaceOutOfBounds { handle, x, y, width_bytes, height } => write!(
+                f,
+                "surface {handle:#x} access at byte {x} of row {y} is outside its {height} rows of {width_bytes} bytes"
+            ),
+            Self::SurfaceMisaligned { handle, x, access, element } => write!(
+                f,
+                "{access} access at byte {x} of surface {handle:#x} does not cover one {element} element"
+            ),
+            Self::InvalidSurface { width, height, pitch, buffer_bytes } => write!(
+                f,
+                "a surface of {height} rows of {width} elements, {pitch} bytes apart, does not fit a buffer of {buffer_bytes} bytes"
+            ),
         }
     }
 }
@@ -359,6 +434,8 @@ pub struct Memory {
     globals: HashMap<(usize, Option<u32>), BufferId>,
     /// Leaves of aggregate values ([`Value::Aggregate`]).
     aggregates: Vec<Box<[Value]>>,
+    /// Texture and surface objects ([`crate::texture`]).
+    pub(crate) objects: crate::texture::Objects,
 }
 
 impl Memory {

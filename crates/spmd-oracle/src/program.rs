@@ -22,8 +22,8 @@
 mod llvm;
 
 pub(crate) use llvm::{
-    int_unary, Access, CastFlags, FloatUnaryOp, GepPlan, Global, IntUnaryOp, LaneMaskKind,
-    ReduxKind, ShuffleKind, VoteKind, WarpOp,
+    int_unary, special_register, Access, CastFlags, FloatUnaryOp, GepPlan, Global, IntUnaryOp,
+    LaneMaskKind, ReduxKind, ShuffleKind, VoteKind, WarpOp,
 };
 
 use super::error::OpSite;
@@ -745,11 +745,19 @@ fn compile_op(compiler: &mut FunctionCompiler, op: OperationRef, site: u32) -> O
     let results: Vec<Slot> = op.results().map(|result| compiler.slot(result)).collect();
     // `results().next()` rather than `result(0)`: melior prints the whole
     // operation into the error of an out-of-range `result(0)`.
-    let result_type = op
+    let mut result_type = op
         .results()
         .next()
         .map(|result| compiler.cache.value_type(result.r#type()))
         .unwrap_or(ValueType::Unsupported(String::new()));
+    // An `!llvm.void` result (of `llvm.inline_asm` without outputs) holds
+    // nothing and has no uses: the op has no result.
+    let results = if result_type == ValueType::Unsupported("!llvm.void".into()) {
+        result_type = ValueType::Unsupported(String::new());
+        Vec::new()
+    } else {
+        results
+    };
     let kind = if op.region_count() > 0 {
         OpKind::Unsupported
     } else {

@@ -54,6 +54,11 @@ impl Rounding {
 /// A binary interchange format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Format {
+    /// binary16 (PTX's `.f16`).
+    Half,
+    /// bfloat16 (PTX's `.bf16`): `f32`'s exponent range, 8 significant
+    /// bits.
+    BFloat16,
     /// binary32 (`f32`).
     Single,
     /// binary64 (`f64`).
@@ -64,6 +69,8 @@ impl Format {
     /// Significand bits, the hidden bit included.
     fn precision(self) -> i32 {
         match self {
+            Self::Half => 11,
+            Self::BFloat16 => 8,
             Self::Single => 24,
             Self::Double => 53,
         }
@@ -72,7 +79,8 @@ impl Format {
     /// The exponent of the largest finite value's leading bit.
     fn max_exponent(self) -> i32 {
         match self {
-            Self::Single => 127,
+            Self::Half => 15,
+            Self::BFloat16 | Self::Single => 127,
             Self::Double => 1023,
         }
     }
@@ -81,25 +89,39 @@ impl Format {
     /// value).
     fn min_lsb(self) -> i32 {
         match self {
+            Self::Half => -24,
+            Self::BFloat16 => -133,
             Self::Single => -149,
             Self::Double => -1074,
         }
     }
 
-    /// `value` rounded to nearest in this format.
-    fn narrow(self, value: f64) -> f64 {
+    /// Whether the format is one of the 16-bit ones, narrower than half
+    /// of `f64`'s precision: `f64` arithmetic rounded again to the format
+    /// is then correctly rounded for `+ - * / sqrt` (the first rounding
+    /// is innocuous, as `53 >= 2p + 2`); their `fma` rounds its exact
+    /// value ([`Dyadic`]) rather than rely on an argument of that kind.
+    fn is_narrow(self) -> bool {
+        matches!(self, Self::Half | Self::BFloat16)
+    }
+
+    /// `value` rounded to nearest (ties to even) in this format; NaN stays
+    /// NaN.
+    pub fn narrow(self, value: f64) -> f64 {
         match self {
             Self::Single => f64::from(value as f32),
             Self::Double => value,
+            Self::Half | Self::BFloat16 => match Dyadic::of_f64(value) {
+                Some(exact) => exact.round(self, Rounding::NearestEven),
+                None => value,
+            },
         }
     }
 
     /// The largest finite value.
     fn max_finite(self) -> f64 {
-        match self {
-            Self::Single => f64::from(f32::MAX),
-            Self::Double => f64::MAX,
-        }
+        let precision = self.precision();
+        (2.0 - 2f64.powi(1 - precision)) * 2f64.powi(self.max_exponent())
     }
 
     /// The least value of this format above `value` (which is in it).
@@ -107,6 +129,7 @@ impl Format {
         match self {
             Self::Single => f64::from((value as f32).next_up()),
             Self::Double => value.next_up(),
+            Self::Half | Self::BFloat16 => self.step(value, true),
         }
     }
 
@@ -115,15 +138,108 @@ impl Format {
         match self {
             Self::Single => f64::from((value as f32).next_down()),
             Self::Double => value.next_down(),
+            Self::Half | Self::BFloat16 => self.step(value, false),
+        }
+    }
+
+    /// The neighbour of `value` (in a 16-bit format) above or below it.
+    fn step(self, value: f64, up: bool) -> f64 {
+        if value.is_nan() || value == if up { f64::INFINITY } else { f64::NEG_INFINITY } {
+            return value;
+        }
+        if value == 0.0 {
+            let tiny = 2f64.powi(self.min_lsb());
+            return if up { tiny } else { -tiny };
+        }
+        // Away from zero is one more in the magnitude's bits, toward zero
+        // one less.
+        let bits = self.encode(value);
+        let away = (value > 0.0) == up;
+        self.decode(if away { bits + 1 } else { bits - 1 })
+    }
+
+    /// The width of an encoding, in bits.
+    pub fn width(self) -> u32 {
+        match self {
+            Self::Half | Self::BFloat16 => 16,
+            Self::Single => 32,
+            Self::Double => 64,
+        }
+    }
+
+    /// The fraction bits of an encoding (the significand without its
+    /// hidden bit).
+    fn fraction_bits(self) -> u32 {
+        self.precision() as u32 - 1
+    }
+
+    /// The encoding of `value`, rounded to nearest in the format first.
+    /// A NaN becomes the format's canonical quiet NaN for the 16-bit
+    /// formats (`0x7fff`, the one PTX's `.f16` and `.bf16` arithmetic
+    /// gives), the host's conversion for `f32`, itself for `f64`.
+    pub fn encode(self, value: f64) -> u64 {
+        match self {
+            Self::Single => return u64::from((value as f32).to_bits()),
+            Self::Double => return value.to_bits(),
+            Self::Half | Self::BFloat16 => {}
+        }
+        if value.is_nan() {
+            return 0x7fff;
+        }
+        let value = self.narrow(value);
+        let sign = u64::from(value.is_sign_negative()) << (self.width() - 1);
+        let magnitude = value.abs();
+        let fraction = self.fraction_bits();
+        let exponent_all_ones = (1u64 << (self.width() - 1 - fraction)) - 1;
+        if magnitude == f64::INFINITY {
+            return sign | (exponent_all_ones << fraction);
+        }
+        let min_normal = 2f64.powi(self.min_lsb() + fraction as i32);
+        if magnitude < min_normal {
+            // A subnormal (or zero): the multiple of the smallest one.
+            return sign | (magnitude * 2f64.powi(-self.min_lsb())) as u64;
+        }
+        let bits = magnitude.to_bits();
+        let exponent = ((bits >> 52) as i32) - 1023;
+        let biased = (exponent + self.max_exponent()) as u64;
+        sign | (biased << fraction) | ((bits >> (52 - fraction)) & ((1 << fraction) - 1))
+    }
+
+    /// The value of the encoding `bits` (the low [`Format::width`] bits
+    /// count). A NaN decodes to a quiet NaN of the same sign.
+    pub fn decode(self, bits: u64) -> f64 {
+        match self {
+            Self::Single => return f64::from(f32::from_bits(bits as u32)),
+            Self::Double => return f64::from_bits(bits),
+            Self::Half | Self::BFloat16 => {}
+        }
+        let fraction = self.fraction_bits();
+        let exponent_bits = self.width() - 1 - fraction;
+        let negative = bits >> (self.width() - 1) & 1 == 1;
+        let biased = (bits >> fraction) & ((1 << exponent_bits) - 1);
+        let mantissa = bits & ((1 << fraction) - 1);
+        let magnitude = if biased == (1 << exponent_bits) - 1 {
+            if mantissa == 0 {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            }
+        } else if biased == 0 {
+            mantissa as f64 * 2f64.powi(self.min_lsb())
+        } else {
+            let exponent = biased as i32 - self.max_exponent();
+            (mantissa | (1 << fraction)) as f64 * 2f64.powi(exponent - fraction as i32)
+        };
+        if negative {
+            -magnitude
+        } else {
+            magnitude
         }
     }
 
     /// True if `value` is a subnormal of this format.
     pub fn is_subnormal(self, value: f64) -> bool {
-        match self {
-            Self::Single => (value as f32).is_subnormal(),
-            Self::Double => value.is_subnormal(),
-        }
+        value != 0.0 && value.abs() < 2f64.powi(self.min_lsb() + self.precision() - 1)
     }
 
     /// `value` with subnormals flushed to a zero of the same sign (PTX's
@@ -452,9 +568,12 @@ impl Arithmetic {
     /// [`Arithmetic::arity`] of them), rounded in `mode`.
     pub fn apply(self, operands: &[f64], format: Format, mode: Rounding) -> f64 {
         let nearest = self.nearest(operands, format);
-        if mode == Rounding::NearestEven || !operands.iter().all(|x| x.is_finite()) {
-            // The host rounds to nearest, and a special operand gives a
-            // result that no mode changes.
+        let exact_fma = self == Self::Fma && format.is_narrow();
+        if (mode == Rounding::NearestEven && !exact_fma) || !operands.iter().all(|x| x.is_finite())
+        {
+            // The host rounds to nearest (for the 16-bit formats through
+            // `f64`, innocuously except for `fma`), and a special operand
+            // gives a result that no mode changes.
             return nearest;
         }
         let exact = |value: f64| Dyadic::of_f64(value).expect("finite operands");
@@ -499,7 +618,8 @@ impl Arithmetic {
     }
 
     /// The round-to-nearest result (the host's, exact for `f32` through
-    /// `f64` where the double precision suffices).
+    /// `f64` where the double precision suffices; for `fma` in the 16-bit
+    /// formats, only where an operand is not finite).
     fn nearest(self, operands: &[f64], format: Format) -> f64 {
         let (a, b) = (operands[0], operands.get(1).copied().unwrap_or(0.0));
         match (self, format) {
@@ -512,7 +632,7 @@ impl Arithmetic {
             (Self::Fma, Format::Single) => {
                 f64::from((a as f32).mul_add(b as f32, operands[2] as f32))
             }
-            (Self::Fma, Format::Double) => a.mul_add(b, operands[2]),
+            (Self::Fma, _) => format.narrow(a.mul_add(b, operands[2])),
         }
     }
 }
@@ -562,9 +682,17 @@ pub(crate) fn int_to_float(value: i128, format: Format, mode: Rounding) -> f64 {
 /// An `f64` converted to `f32` in `mode` (`cvt.rX.f32.f64`); NaN stays
 /// NaN as the host converts it.
 pub(crate) fn narrow_to_single(value: f64, mode: Rounding) -> f32 {
+    convert_float(value, Format::Single, mode) as f32
+}
+
+/// A float (of any format, as an `f64`) rounded to `format` in `mode`
+/// (`cvt.rX.f16.f32`, `cvt.rX.bf16.f64`, ...): correctly rounded, once;
+/// `±inf` or the largest finite value on overflow as the mode directs.
+/// NaN and infinities stay as they are.
+pub(crate) fn convert_float(value: f64, format: Format, mode: Rounding) -> f64 {
     match Dyadic::of_f64(value) {
-        Some(exact) => exact.round(Format::Single, mode) as f32,
-        None => value as f32,
+        Some(exact) => exact.round(format, mode),
+        None => value,
     }
 }
 
@@ -844,7 +972,12 @@ mod tests {
         let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
         for _ in 0..4000 {
             let (a, b, c) = (next(), next(), next());
-            for format in [Format::Single, Format::Double] {
+            for format in [
+                Format::Half,
+                Format::BFloat16,
+                Format::Single,
+                Format::Double,
+            ] {
                 let operands = [a, b, c].map(|x| format.narrow(x));
                 for op in [
                     Arithmetic::Add,
@@ -900,6 +1033,79 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every 16-bit encoding decodes to a value that encodes back to it
+    /// (NaNs to the canonical one), in increasing order; bfloat16 is the
+    /// top half of an `f32`, rounded to nearest even.
+    #[test]
+    fn sixteen_bit_formats_encode_and_decode() {
+        for format in [Format::Half, Format::BFloat16] {
+            let mut previous = f64::NEG_INFINITY;
+            for magnitude in 0..0x8000u64 {
+                for bits in [magnitude, magnitude | 0x8000] {
+                    let value = format.decode(bits);
+                    if value.is_nan() {
+                        assert_eq!(format.encode(value), 0x7fff, "{format:?} {bits:#x}");
+                    } else {
+                        assert_eq!(format.encode(value), bits, "{format:?} {bits:#x}");
+                    }
+                }
+                let value = format.decode(magnitude);
+                if !value.is_nan() {
+                    assert!(
+                        magnitude == 0 || value > previous,
+                        "{format:?} {magnitude:#x}"
+                    );
+                    if value.is_finite() {
+                        assert_eq!(format.next_down(format.next_up(value)), value);
+                    }
+                    previous = value;
+                }
+            }
+            assert_eq!(
+                format.decode(format.encode(format.max_finite())),
+                format.max_finite()
+            );
+        }
+        assert_eq!(Format::Half.max_finite(), 65504.0);
+        assert_eq!(Format::Half.decode(0x0001), 2f64.powi(-24));
+        assert!(Format::Half.is_subnormal(2f64.powi(-15)));
+        assert!(!Format::Half.is_subnormal(2f64.powi(-14)));
+        for bits in (0..0x1_0000u64).step_by(7) {
+            let expected = f64::from(f32::from_bits((bits as u32) << 16));
+            let value = Format::BFloat16.decode(bits);
+            assert!(value == expected || (value.is_nan() && expected.is_nan()));
+        }
+        // Rounding an f32 to bfloat16: its low 16 bits decide.
+        let mut state = 0x9e37_79b9u32;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            let x = f32::from_bits(state);
+            if !x.is_finite() {
+                continue;
+            }
+            let (high, low) = (state >> 16, state & 0xffff);
+            let up = low > 0x8000 || (low == 0x8000 && high & 1 == 1);
+            let expected = u64::from(high + u32::from(up));
+            assert_eq!(Format::BFloat16.encode(f64::from(x)), expected, "{x:e}");
+        }
+        // Halves: 1 + 2^-11 is a tie (to 1), 65520 rounds to infinity.
+        assert_eq!(Format::Half.encode(1.0 + 2f64.powi(-11)), 0x3c00);
+        assert_eq!(Format::Half.encode(1.0 + 3.0 * 2f64.powi(-11)), 0x3c02);
+        assert_eq!(Format::Half.encode(65520.0), 0x7c00);
+        assert_eq!(Format::Half.encode(-1e-9), 0x8000);
+        assert_eq!(
+            convert_float(0.1, Format::Half, Down),
+            Format::Half.decode(0x2e66)
+        );
+        assert_eq!(
+            convert_float(0.1, Format::Half, Up),
+            Format::Half.decode(0x2e67)
+        );
+        assert_eq!(convert_float(1e6, Format::Half, TowardZero), 65504.0);
     }
 
     #[test]

@@ -16,12 +16,13 @@
 use super::{read, stored_value, Frame, ThreadState};
 use crate::arith::{self, int_operand, Fault};
 use crate::error::{describe_operand, ExecError, OpSite, PoisonUse};
+use crate::inline_ptx::PtxThread;
 use crate::memory::{address_space, MemoryError, Pointer};
 use crate::program::{int_unary, CastFlags, CastOp, GepPlan, Op, OpKind};
 use crate::value::{sign_extend, IntValue, Value, ValueType};
 
-/// Runs an operation of the kinds [`is_llvm_kind`] accepts; its result,
-/// if it has one.
+/// Runs an operation of the LLVM-dialect kinds that `Executor::execute`
+/// sends here; its result, if it has one.
 pub(super) fn execute(
     op: &Op,
     frame: &Frame,
@@ -80,7 +81,13 @@ pub(super) fn execute(
                 let operands = (0..op.operands.len())
                     .map(operand)
                     .collect::<Result<Vec<_>, _>>()?;
-                nvvm.apply(&operands, &op.result_type, thread.memory)
+                let mut ptx = PtxThread {
+                    id: thread.id,
+                    dims: thread.dims,
+                    linear: thread.linear,
+                    memory: &mut *thread.memory,
+                };
+                nvvm.apply(&operands, &op.result_type, &mut ptx)
                     .map_err(|fault| fault.at(site))?
             }
             OpKind::Freeze => freeze(operand(0)?, &op.result_type, thread, op, site)?,

@@ -939,7 +939,7 @@ fn shuffle_kind(keyword: &str) -> Option<ShuffleKind> {
 }
 
 /// `tid.x`, `laneid`, ... (the part after `read.ptx.sreg.`).
-fn special_register(register: &str) -> Option<GpuQuery> {
+pub(crate) fn special_register(register: &str) -> Option<GpuQuery> {
     let dimension = |suffix: &str| match suffix {
         "x" => Some(0),
         "y" => Some(1),

@@ -10,6 +10,7 @@
 
 mod branch_fold;
 mod common;
+mod cuda_examples;
 mod exec;
 mod exec_cuda_ops;
 mod exec_llvm;
