@@ -40,7 +40,7 @@
 //! of `tex_chase` walks past the end of a short texture) and a pitched 2D
 //! surface with byte x coordinates (its row padding must stay untouched).
 
-use crate::common::{context, import_cuda, lower_to_nvvm, lower_to_nvvm_with, parse};
+use crate::common::{context, import_cuda, lower_to_nvvm, lower_to_nvvm_with, parse, Rng};
 use spmd_oracle::{
     ElementType, ExecError, Executor, GridDims, MemRefId, Memory, NoTrace, Reconvergence,
     TextureAddressMode, Value, VotePoison, WarpStats,
@@ -253,29 +253,6 @@ fn run(
     Outcome {
         outputs: expected,
         stats,
-    }
-}
-
-/// A splitmix64 stream for the inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..bound`.
-    fn below(&mut self, bound: u64) -> i64 {
-        (self.next() % bound) as i64
-    }
-
-    /// Uniform in `[low, high)`.
-    fn uniform(&mut self, low: f64, high: f64) -> f64 {
-        low + (high - low) * (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

@@ -47,7 +47,7 @@
 //! `SPMD_LIBDEVICE_INPUTS=<n>` sets the inputs per function (default
 //! [`DEFAULT_INPUTS`]); `SPMD_LIBDEVICE_SEED=<s>` the sweep's seed.
 
-use crate::common::{context, import_cuda, lower_to_nvvm_with, parse};
+use crate::common::{context, import_cuda, lower_to_nvvm_with, parse, Rng};
 use spmd_oracle::{
     ElementType, ExecError, Executor, GridDims, MemRefId, Memory, NoTrace, Value, VotePoison,
     WarpStats,
@@ -305,32 +305,6 @@ impl Outputs {
 /// The test's CUDA source imported (see [`import_cuda`]).
 fn import_libdevice_math() -> Option<String> {
     import_cuda(SOURCE)
-}
-
-/// A deterministic generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
-    }
-
-    /// Uniform in `[low, high)`.
-    fn uniform(&mut self, low: f64, high: f64) -> f64 {
-        low + (high - low) * (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize]
-    }
 }
 
 /// Special and boundary values (as `f64`; the `f32` ones are converted).
