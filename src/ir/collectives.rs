@@ -302,8 +302,9 @@ const CONVERGENT_PTX_OPCODES: &[&str] = &[
 /// headers write it: `mad.lo.cc.u32 $0, $2, $3, $4;`, `nanosleep.u32 $0;`,
 /// braces, `.reg` declarations, `@p` guards, labels) holds only
 /// instructions that run per thread, so that a diverged group of lanes runs
-/// it as the thread-level program does. False for every opcode of
-/// [`CONVERGENT_PTX_OPCODES`] and for text it cannot read (an instruction
+/// it as the thread-level program does. False for the collectives,
+/// barriers, warp matrix operations and `call` (the opcodes of
+/// `CONVERGENT_PTX_OPCODES`) and for text it cannot read (an instruction
 /// that does not start with an opcode).
 pub fn ptx_is_lane_local(text: &str) -> bool {
     text.split([';', '\n'])
