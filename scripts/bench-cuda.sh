@@ -197,8 +197,8 @@ w(f"The corpus of issue #29: {env['NFILES']} CUDA files under `examples/cuda/ben
   "LU-like blocked factorisation, inverse CND and Black-Scholes, binomial options, a backprop "
   "layer, transposes, shuffle prefix scans, CSR SpMV, n-body, string matching, k-means, "
   "game of life, trial division, ray-sphere tracing). Each file goes through "
-  "`scripts/cuda-to-ptx.sh` (clang, spmd's passes, llc) and `scripts/cuda-to-ptx.sh "
-  "--reference` (clang straight to PTX) with the same header, flags and target, and ptxas "
+  "`scripts/cuda-to-ptx.sh` (clang against NVIDIA's CUDA headers and libdevice, spmd's passes, the NVPTX backend: the spmd-compile driver) and `scripts/cuda-to-ptx.sh "
+  "--reference` (clang straight to PTX) with the same headers, flags and target, and ptxas "
   "assembles both. `examples/cuda/bench/recipes.json` has a launch recipe for every kernel "
   "(buffers, arguments, grid and block, in the format of the GPU differential runner) for "
   "checking and timing them on a GPU.")
