@@ -4,9 +4,9 @@
 #   scripts/compare-cuda-ptx.sh [options] [kernel.cu ...]
 #
 # For every CUDA file (default: the kernels of examples/cuda), both
-#   spmd   scripts/cuda-to-ptx.sh             (clang -O2, spmd's passes, llc)
+#   spmd   scripts/cuda-to-ptx.sh             (clang -O2, spmd's passes, NVPTX backend)
 #   clang  scripts/cuda-to-ptx.sh --reference (clang -O2 straight to PTX)
-# with the same header, flags and target, and for every .entry prints a
+# with the same headers, flags and target, and for every .entry prints a
 # Markdown table row of
 #   PTX      instructions in the entry's body (no directives, labels or
 #            comments)
