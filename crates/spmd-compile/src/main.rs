@@ -127,6 +127,15 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
         }
     };
 
+    if options.target == Target::Amdgcn && !session.has_gpu_module(&module) {
+        return Err(Failure::new(
+            "checking the input",
+            format!(
+                "{file}: error: --target amdgcn takes a gpu.module of gpu.func kernels; \
+                 llvm.func kernels (the amdgpu_kernel front door) are not supported yet"
+            ),
+        ));
+    }
     let lanes = options.lane_branches;
     if options.reference {
         // MLIR's own route: no spmd pass.

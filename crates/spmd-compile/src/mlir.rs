@@ -6,7 +6,7 @@
 use crate::ffi;
 use melior::{
     diagnostic::{Diagnostic, DiagnosticSeverity},
-    ir::{Location, Module},
+    ir::{block::BlockLike, operation::OperationLike, Location, Module},
     pass::PassManager,
     Context,
 };
@@ -101,6 +101,18 @@ impl Session {
         // SAFETY: the module is live; the clone is owned by the result.
         let raw = unsafe { ffi::spmdCompileDeviceModule(module.as_operation().to_raw()) };
         self.module_from_raw(raw, "", "no device module")
+    }
+
+    /// Whether `module` holds a `gpu.module` at its top level.
+    pub fn has_gpu_module(&self, module: &Module) -> bool {
+        let mut operation = module.body().first_operation();
+        while let Some(op) = operation {
+            if op.name().as_string_ref().as_str() == Ok("gpu.module") {
+                return true;
+            }
+            operation = op.next_in_block();
+        }
+        false
     }
 
     /// LLVM IR, assembly or an object file of the device module for the

@@ -151,6 +151,16 @@ fn amdgpu_target_emits_assembly_and_objects() {
         ));
         assert!(reference.contains(".amdgcn_target") && !reference.contains("ballot"));
     }
+    // The llvm.func front door is not there yet: a clear refusal.
+    let llvm_form = failure(&driver(
+        &[
+            "--target",
+            "amdgcn",
+            &path("mlir-tests/nvvm/Inputs/llvm-switch-loop.mlir"),
+        ],
+        None,
+    ));
+    assert!(llvm_form.contains("not supported yet"), "{llvm_form}");
     // An RDNA chip in waves of 64: 64-bit ballots, and the backend told so.
     let wave64 = [
         "--target",
