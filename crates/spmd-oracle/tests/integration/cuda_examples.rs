@@ -153,6 +153,21 @@ fn pointer(memory: &Memory, memref: MemRefId) -> Value {
     Value::Ptr(memory.pointer_to(memref).expect("allocated"))
 }
 
+/// The launch of a kernel `(const int *in, int *out, int n)`: `values` in,
+/// `out` initialised to `out_init`, which is the output.
+fn in_out_n(values: &[i32], out_init: &[i32], n: usize, memory: &mut Memory) -> Setup {
+    let input = memory.alloc_i32(values);
+    let out = memory.alloc_i32(out_init);
+    Setup {
+        args: vec![
+            pointer(memory, input),
+            pointer(memory, out),
+            Value::i32(n as i32),
+        ],
+        outputs: vec![out],
+    }
+}
+
 fn f32_buffer(memory: &mut Memory, values: &[f32]) -> MemRefId {
     let values: Vec<Value> = values.iter().map(|&x| Value::F32(x)).collect();
     memory
@@ -285,18 +300,7 @@ fn cuda_examples_cooperative_groups() {
         })
         .collect();
     let summary = |values: Vec<i32>, n: usize| {
-        move |memory: &mut Memory| {
-            let input = memory.alloc_i32(&values);
-            let out = memory.alloc_i32(&vec![-7; 4 * values.len()]);
-            Setup {
-                args: vec![
-                    pointer(memory, input),
-                    pointer(memory, out),
-                    Value::i32(n as i32),
-                ],
-                outputs: vec![out],
-            }
-        }
+        move |memory: &mut Memory| in_out_n(&values, &vec![-7; 4 * values.len()], n, memory)
     };
     let outcome = run(
         &example,
@@ -425,18 +429,7 @@ fn cuda_examples_cooperative_groups() {
     // cg_block_sum: 3 CTAs of 128 over n = 300 (the comment's example with
     // ones, then random values).
     let block_sum = |values: Vec<i32>, n: usize| {
-        move |memory: &mut Memory| {
-            let input = memory.alloc_i32(&values);
-            let out = memory.alloc_i32(&[0; 3]);
-            Setup {
-                args: vec![
-                    pointer(memory, input),
-                    pointer(memory, out),
-                    Value::i32(n as i32),
-                ],
-                outputs: vec![out],
-            }
-        }
+        move |memory: &mut Memory| in_out_n(&values, &[0; 3], n, memory)
     };
     let outcome = run(
         &example,
