@@ -149,10 +149,10 @@ with `s_cbranch_execz`. spmd has fewer `s_and_saveexec` on most kernels
 (its guards are the only divergent branches the backend sees), but more
 instructions, and on the large irreducible and multi-exit kernels the
 per-lane `i1` values the backend turns into lane masks exhaust the
-registers (VGPRs up to 512, spills). What remains for #32: skip votes and
-coarse guards tuned for the exec register, an executor for the ROCDL
-output, the llvm.func (amdgpu_kernel) front door, and the CUDA examples in
-the corpus.
+registers (VGPRs up to 512, spills). What remains for #32: lowering whole
+region bodies under the exec register instead of merging both sides with
+selects, skip votes tuned for it, an executor for the ROCDL output, and
+kernels from HIP and the CUDA examples in the corpus.
 """)
     out.append("\n## Per kernel (llvm / spmd)\n")
     out.append("| chip | kernel | instructions | blocks | s_cbranch | s_and_saveexec | VGPRs | SGPRs |")

@@ -398,9 +398,13 @@ void buildGpuToRocdl(OpPassManager &pm, const GpuToRocdlOptions &options) {
            " lane-branches=false},spmd-predicate{wave-size=" + wave +
            " lane-branches=false},";
   }
+  // llvm.func kernels outside a gpu.module (amdgpu_kernel, as the LLVM IR
+  // import leaves them) get the arith/cf/ub conversions from
+  // convert-to-llvm, as in spmd-gpu-to-nvvm.
   text += "spmd-lower-to-rocdl{wave-size=" + wave +
           "},convert-scf-to-cf,gpu.module(convert-gpu-to-rocdl{chipset=" +
-          options.chipset + "}),reconcile-unrealized-casts";
+          options.chipset +
+          "}),llvm.func(convert-to-llvm),reconcile-unrealized-casts";
   if (failed(parsePassPipeline(text, pm, llvm::errs())))
     pm.addPass(std::make_unique<MissingPass>(text));
 }
@@ -422,10 +426,12 @@ void spmdRegisterPassShells(void) {
     PassPipelineRegistration<GpuToRocdlOptions>(
         "spmd-gpu-to-rocdl",
         "Lower thread-level (or, with predicate=false, wave-level) gpu.func "
-        "kernels to the LLVM and ROCDL dialects for AMD waves of 64 or 32 "
-        "lanes: spmd-reconverge, spmd-predicate (exec masks for every "
-        "divergent branch), spmd-lower-to-rocdl, convert-scf-to-cf, "
-        "convert-gpu-to-rocdl (gpu.module), reconcile-unrealized-casts",
+        "and llvm.func (amdgpu_kernel) kernels to the LLVM and ROCDL "
+        "dialects for AMD waves of 64 or 32 lanes: spmd-reconverge, "
+        "spmd-predicate (exec masks for every divergent branch), "
+        "spmd-lower-to-rocdl, convert-scf-to-cf, convert-gpu-to-rocdl "
+        "(gpu.module), convert-to-llvm (top-level llvm.func), "
+        "reconcile-unrealized-casts",
         buildGpuToRocdl);
     return true;
   }();

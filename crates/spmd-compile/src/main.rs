@@ -127,14 +127,16 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
         }
     };
 
-    if options.target == Target::Amdgcn && !session.has_gpu_module(&module) {
-        return Err(Failure::new(
-            "checking the input",
-            format!(
-                "{file}: error: --target amdgcn takes a gpu.module of gpu.func kernels; \
-                 llvm.func kernels (the amdgpu_kernel front door) are not supported yet"
-            ),
-        ));
+    if options.target == Target::Amdgcn {
+        if let Some(kernel) = session.nvidia_kernel(&module) {
+            return Err(Failure::new(
+                "checking the input",
+                format!(
+                    "{file}: error: '{kernel}' is an NVIDIA kernel (ptx_kernel calling \
+                     convention or NVVM operations), not one for --target amdgcn"
+                ),
+            ));
+        }
     }
     let lanes = options.lane_branches;
     if options.reference {

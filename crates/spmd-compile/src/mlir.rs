@@ -6,7 +6,7 @@
 use crate::ffi;
 use melior::{
     diagnostic::{Diagnostic, DiagnosticSeverity},
-    ir::{block::BlockLike, operation::OperationLike, Location, Module},
+    ir::{block::BlockLike, operation::OperationLike, Location, Module, RegionLike},
     pass::PassManager,
     Context,
 };
@@ -103,16 +103,30 @@ impl Session {
         self.module_from_raw(raw, "", "no device module")
     }
 
-    /// Whether `module` holds a `gpu.module` at its top level.
-    pub fn has_gpu_module(&self, module: &Module) -> bool {
+    /// The name of a function of `module` made for NVIDIA GPUs: a
+    /// top-level `llvm.func` with the `ptx_kernel` calling convention, or
+    /// any function holding an `nvvm.*` operation.
+    pub fn nvidia_kernel(&self, module: &Module) -> Option<String> {
+        let mut found = None;
         let mut operation = module.body().first_operation();
         while let Some(op) = operation {
-            if op.name().as_string_ref().as_str() == Ok("gpu.module") {
-                return true;
+            let is_function = matches!(
+                op.name().as_string_ref().as_str(),
+                Ok("llvm.func") | Ok("gpu.module")
+            );
+            let ptx_kernel = op
+                .attribute("CConv")
+                .is_ok_and(|cconv| cconv.to_string().contains("ptx_kernel"));
+            if is_function && (ptx_kernel || holds_nvvm(op)) {
+                found = op
+                    .attribute("sym_name")
+                    .ok()
+                    .map(|name| name.to_string().trim_matches('"').to_string());
+                break;
             }
             operation = op.next_in_block();
         }
-        false
+        found
     }
 
     /// LLVM IR, assembly or an object file of the device module for the
@@ -288,4 +302,33 @@ fn format_location(location: Location) -> String {
         None
     }
     position(location).unwrap_or_else(|| location.to_string())
+}
+
+/// Whether `op` or an operation nested in it is an `nvvm.*` operation.
+fn holds_nvvm(op: melior::ir::OperationRef) -> bool {
+    if op
+        .name()
+        .as_string_ref()
+        .as_str()
+        .is_ok_and(|name| name.starts_with("nvvm."))
+    {
+        return true;
+    }
+    (0..op.region_count()).any(|index| {
+        let Ok(region) = op.region(index) else {
+            return false;
+        };
+        let mut block = region.first_block();
+        while let Some(current) = block {
+            let mut operation = current.first_operation();
+            while let Some(inner) = operation {
+                if holds_nvvm(inner) {
+                    return true;
+                }
+                operation = inner.next_in_block();
+            }
+            block = current.next_in_region();
+        }
+        false
+    })
 }

@@ -27,8 +27,9 @@ Options:
   --emit STAGE         stop after STAGE (see above; default ptx, or asm for amdgcn)
   --target nvptx|amdgcn
                        NVIDIA (default) or AMD GPUs; amdgcn takes MLIR
-                       gpu.func kernels, predicates every divergent branch
-                       with exec masks and emits AMDGPU assembly or objects
+                       (gpu.func kernels, or llvm.func amdgpu_kernel ones)
+                       or LLVM IR, predicates every divergent branch with
+                       exec masks and emits AMDGPU assembly or objects
   -o FILE              write the result to FILE (default: stdout)
   -x cuda|llvm|mlir    the input's language (default: from FILE's extension;
                        mlir for stdin)
@@ -335,8 +336,10 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
                         .into(),
                 );
             }
-            if language != Language::Mlir {
-                return Err("--target amdgcn takes MLIR input (gpu.func kernels)".into());
+            if language == Language::Cuda {
+                return Err(
+                    "--target amdgcn takes MLIR or LLVM IR input (CUDA is for nvptx)".into(),
+                );
             }
             if via == Via::Isa {
                 return Err("--target amdgcn has no --via isa".into());
@@ -524,7 +527,7 @@ mod tests {
             (&["--emit", "clang", "k.mlir"], "CUDA"),
             (&["--emit", "llvm", "--via", "isa", "k.mlir"], "--via llc"),
             (&["--reference", "k.ll"], "CUDA or MLIR"),
-            (&["--target", "amdgcn", "k.cu"], "MLIR input"),
+            (&["--target", "amdgcn", "k.cu"], "MLIR or LLVM IR"),
             (
                 &["--target", "amdgcn", "--mcpu", "sm_90", "k.mlir"],
                 "gfx90a",
