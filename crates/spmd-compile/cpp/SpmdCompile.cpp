@@ -36,6 +36,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
@@ -288,6 +289,16 @@ MlirOperation spmdCompileDeviceModule(MlirOperation module) {
     return MlirOperation{nullptr};
   }
   return wrap(device.getOperation());
+}
+
+void spmdCompileKeepUniformRegions(void) {
+  auto options = llvm::cl::getRegisteredOptions();
+  llvm::StringRef name = "structurizecfg-skip-uniform-regions";
+  auto found = options.find(name);
+  // The option counts only once it has occurred (StructurizeCFG reads
+  // getNumOccurrences), as on llc's command line.
+  if (found != options.end() && found->second->getNumOccurrences() == 0)
+    found->second->addOccurrence(0, name, "true");
 }
 
 MlirLogicalResult spmdCompileBackend(MlirOperation deviceModule,

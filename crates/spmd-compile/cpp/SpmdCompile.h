@@ -60,6 +60,13 @@ MlirLogicalResult spmdCompileBackend(MlirOperation deviceModule,
                                      MlirStringCallback callback,
                                      void *userData);
 
+/* Makes StructurizeCFG, in every later backend run of this process, leave
+ * alone the regions whose branches are all uniform (llc's
+ * -structurizecfg-skip-uniform-regions). Wave-level code reaches the AMDGPU
+ * backend with uniform branches (and lane guards) only; without this the
+ * backend would structurize the reconverged CFG a second time. */
+void spmdCompileKeepUniformRegions(void);
+
 /* The PTX ISA version that the NVPTX backend writes for `cpu` when no
  * feature asks for another (e.g. 78 for sm_90), or 0 if the backend does
  * not know the processor. */

@@ -27,6 +27,7 @@ unsafe extern "C" {
         callback: MlirStringCallback,
         user_data: *mut c_void,
     ) -> MlirLogicalResult;
+    pub fn spmdCompileKeepUniformRegions();
     pub fn spmdCompileDefaultPtxVersion(cpu: MlirStringRef) -> c_int;
     pub fn spmdCompileBinaryAssembly(
         module: MlirOperation,

@@ -209,6 +209,11 @@ fn emit_lowered(
     if options.emit == Emit::Nvvm {
         return Ok(module.as_operation().to_string().into_bytes());
     }
+    if options.target == Target::Amdgcn && !options.reference {
+        // spmd's wave-level code branches uniformly except at lane guards:
+        // the backend must not structurize it again.
+        session.keep_uniform_regions();
+    }
     let libdevice = match options.target {
         Target::Nvptx => clang::cuda_root(options)
             .map(|root| clang::libdevice_in(&root).display().to_string())

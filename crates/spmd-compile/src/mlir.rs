@@ -163,6 +163,13 @@ impl Session {
         })
     }
 
+    /// Makes the backend's StructurizeCFG leave uniform regions alone in
+    /// this process (see `spmdCompileKeepUniformRegions`).
+    pub fn keep_uniform_regions(&self) {
+        // SAFETY: sets one of LLVM's registered options; no IR involved.
+        unsafe { ffi::spmdCompileKeepUniformRegions() }
+    }
+
     /// Moves the body of `module` into a `gpu.module @name`, unless it has a
     /// gpu.module already.
     pub fn wrap_in_gpu_module(&self, module: &mut Module, name: &str) -> Result<(), ()> {

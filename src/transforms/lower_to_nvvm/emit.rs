@@ -10,7 +10,7 @@ use crate::ir::names;
 use melior::{
     dialect::arith,
     ir::{
-        attribute::IntegerAttribute,
+        attribute::{IntegerAttribute, StringAttribute},
         block::BlockLike,
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
@@ -36,6 +36,16 @@ impl Target {
     pub fn mask_width(self) -> u32 {
         match self {
             Self::Nvvm => 32,
+            Self::Rocdl { wave_size } => wave_size,
+        }
+    }
+
+    /// The width of the lowered `!spmd.mask`: the thread's own bit on
+    /// NVVM (a predicate register), the whole wave's mask on ROCDL (a pair
+    /// of scalar registers, or one in wave32).
+    pub fn lowered_mask_width(self) -> u32 {
+        match self {
+            Self::Nvvm => 1,
             Self::Rocdl { wave_size } => wave_size,
         }
     }
@@ -84,12 +94,23 @@ impl<'c, 'a> Emitter<'c, 'a> {
     }
 
     fn nvvm_active_mask(&self) -> Value<'c, 'a> {
+        self.call_intrinsic("llvm.nvvm.activemask", &[], self.int_type(32))
+    }
+
+    /// `llvm.call_intrinsic "name"(operands) : (...) -> result`.
+    fn call_intrinsic(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        result: Type<'c>,
+    ) -> Value<'c, 'a> {
         let segments =
-            Attribute::parse(self.context, "array<i32: 0, 0>").expect("valid segment sizes");
+            Attribute::parse(self.context, &format!("array<i32: {}, 0>", operands.len()))
+                .expect("valid segment sizes");
         let bundles = Attribute::parse(self.context, "array<i32>").expect("valid bundle sizes");
-        let name =
-            Attribute::parse(self.context, "\"llvm.nvvm.activemask\"").expect("valid string");
+        let name = StringAttribute::new(self.context, name).into();
         let op = OperationBuilder::new(names::LLVM_CALL_INTRINSIC, self.location)
+            .add_operands(operands)
             .add_attributes(&[
                 (Identifier::new(self.context, "intrin"), name),
                 (Identifier::new(self.context, "op_bundle_sizes"), bundles),
@@ -98,10 +119,18 @@ impl<'c, 'a> Emitter<'c, 'a> {
                     segments,
                 ),
             ])
-            .add_results(&[self.int_type(32)])
+            .add_results(&[result])
             .build()
             .expect("valid llvm.call_intrinsic");
         self.insert(op)
+    }
+
+    /// The thread's own bit of the whole-wave `mask` (ROCDL):
+    /// `llvm.amdgcn.inverse.ballot`, which the backend lowers to nothing
+    /// (a uniform mask in scalar registers *is* a per-lane condition).
+    pub fn inverse_ballot(&self, mask: Value<'c, '_>) -> Value<'c, 'a> {
+        let name = format!("llvm.amdgcn.inverse.ballot.i{}", self.target.mask_width());
+        self.call_intrinsic(&name, &[mask], self.int_type(1))
     }
 
     /// `rocdl.ballot %pred : iN`, N the wave size.
@@ -198,6 +227,29 @@ impl<'c, 'a> Emitter<'c, 'a> {
             .build()
             .expect("valid llvm.intr.cttz");
         self.insert(op)
+    }
+
+    /// The mask of the lanes of the whole-wave mask `exec` whose `pred`
+    /// holds (ROCDL): `rocdl.ballot (llvm.freeze %pred) & %exec`. The
+    /// freeze makes a predicate that lanes outside `exec` never computed
+    /// (poison there) some fixed value, which the `and` then drops; the
+    /// backend turns it all into one `s_and` of the compare's lane mask.
+    pub fn ballot_in(&self, exec: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
+        let mask = self.ballot_all(pred);
+        self.and(mask, exec)
+    }
+
+    /// The mask of the lanes the hardware runs whose `pred` holds, with
+    /// `pred` frozen (ROCDL): `rocdl.ballot (llvm.freeze %pred)`.
+    fn ballot_all(&self, pred: Value<'c, '_>) -> Value<'c, 'a> {
+        let frozen = self.insert(
+            OperationBuilder::new("llvm.freeze", self.location)
+                .add_operands(&[pred])
+                .add_results(&[pred.r#type()])
+                .build()
+                .expect("valid llvm.freeze"),
+        );
+        self.rocdl_ballot(frozen)
     }
 
     /// The integer 0 of `r#type`.

@@ -33,6 +33,31 @@
 //! | `activemask` (`llvm.nvvm.activemask`, clang's `activemask.b32`) | the exec mask: `vote.sync.ballot(live, my_bit)` |
 //! | convergence tokens, reconvergence markers | erased |
 //!
+//! ## AMD waves (ROCDL)
+//!
+//! The same lowering serves `--spmd-lower-to-rocdl` ([`Target::Rocdl`]),
+//! where exec masks are the machine's own model. There a mask is not one
+//! bit per thread but the wave's whole mask, a uniform `i64` (wave64) or
+//! `i32` (wave32) that the backend keeps in scalar registers:
+//!
+//! | wave-level construct | ROCDL lowering |
+//! |---|---|
+//! | `!spmd.mask`, exec | `iW`, W the wave size, threaded through the blocks like the NVVM bit |
+//! | initial exec, live mask | `rocdl.ballot true` at the entry (the lanes the hardware runs) |
+//! | `spmd.ballot %p` | `rocdl.ballot (llvm.freeze %p) & exec` (`rocdl.ballot %p` while exec is the initial one) |
+//! | `spmd.mask.and/or/andn/empty` | `arith.andi/ori`, `andi(xori(.., -1))`, `0` on `iW` |
+//! | `spmd.mask.select %m, %a, %b` | `arith.select (inverse_ballot %m), %a, %b` |
+//! | a lane's own bit (guards, selects) | `llvm.call_intrinsic "llvm.amdgcn.inverse.ballot.iW"`, which costs nothing: a uniform mask in scalar registers *is* a per-lane condition |
+//! | `spmd.exec.br_zero` | `cf.cond_br (exec == 0)`: no vote, the mask is at hand |
+//! | a kept scalar branch where exec may be partial | `cond_br (rocdl.ballot (freeze %c) & exec) != 0`; a switch reads the flag of the lowest lane of exec (`rocdl.readlane`) |
+//!
+//! Every branch that reaches the backend is then uniform except the lane
+//! guards (`scf.if` on a lane's bit, single-block if-then regions), and
+//! `spmd-compile --target amdgcn` tells the backend's StructurizeCFG to
+//! leave uniform regions alone (`-structurizecfg-skip-uniform-regions`
+//! for `llc` users). The freeze matters: lanes outside exec never
+//! computed the predicate, and a ballot of poison is poison.
+//!
 //! Design choices and edge cases:
 //!
 //! * **Exec as SSA, not as a stack slot.** Threading the exec bit through
@@ -220,13 +245,19 @@ struct Lanes<'c, 'a> {
     /// of the `.sync` ops the lowering emits).
     live: Value<'c, 'a>,
     target: Target,
-    /// `true`: the exec bit of every running thread at function entry.
+    /// The exec mask of every running thread at function entry, in the
+    /// lowered mask type: `true` (the thread's bit) on NVVM, the live mask
+    /// on ROCDL.
     running: Value<'c, 'a>,
+    /// `true`: the thread's bit of `running`.
+    running_bit: Value<'c, 'a>,
     guards: bool,
 }
 
-/// Lowers one wave-level function (already checked). Masks become one bit
-/// per thread whatever the wave size; carriers keep their integer type.
+/// Lowers one wave-level function (already checked). Masks become the
+/// target's lowered mask ([`Target::lowered_mask_width`]): one bit per
+/// thread on NVVM, the whole wave's mask on ROCDL; carriers keep their
+/// integer type.
 pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>, target: Target) {
     let blocks = function.blocks();
     let entry = blocks[0];
@@ -235,39 +266,52 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
     let lanes = entry_values(context, function, target);
     let location = function.op.location();
     // The one typing rule: every mask value (block arguments and the
-    // results of spmd ops alike) is the thread's own bit, an `i1`, before
-    // anything is emitted, so that emitted ops, which take their result
-    // type from their operands, never see `!spmd.mask`, whatever order the
-    // blocks are visited in.
+    // results of spmd ops alike) has the lowered mask type before anything
+    // is emitted, so that emitted ops, which take their result type from
+    // their operands, never see `!spmd.mask`, whatever order the blocks
+    // are visited in.
     carriers::narrow(&blocks, crate::ir::facts::mask_type(context));
-    let bit = IntegerType::new(context, 1).into();
-    retype_mask_values(&blocks, bit);
+    let mask = IntegerType::new(context, target.lowered_mask_width()).into();
+    retype_mask_values(&blocks, mask);
     for block in &blocks[1..] {
-        block.add_argument(bit, location);
+        block.add_argument(mask, location);
     }
     let full = full_exec::full_at_start(&blocks);
     // Every thread in a lane region is active (its entries are gated).
     let lane_regions = full_exec::lane_regions(&blocks, &full);
     let all_active = full.iter().zip(&lane_regions.inside).map(|(&f, &l)| f || l);
+    let mut lane_bits = Vec::new();
     for (block, all_active) in blocks.iter().zip(all_active.collect::<Vec<_>>()) {
         let exec_in = if *block == entry || all_active {
             lanes.running
         } else {
             block.argument(block.argument_count() - 1).unwrap().into()
         };
-        lower_block(context, &lanes, &invariant, &short_skips, *block, exec_in);
+        let state = ExecState::at_block_start(context, &lanes, *block, exec_in);
+        lane_bits.extend(state.emitted_bit);
+        lower_block(
+            context,
+            &lanes,
+            &invariant,
+            &short_skips,
+            *block,
+            state,
+            &mut lane_bits,
+        );
     }
     // Only votes read the live mask: a function without any keeps no
-    // activemask read (LLVM may not remove one: it is convergent).
-    if !edit::is_used(lanes.live) {
-        if let Some(read) = edit::defining_op(lanes.live) {
-            edit::erase_operation(read);
+    // activemask read (LLVM may not remove one: it is convergent). Lane
+    // bits computed for a mask nobody tests go too.
+    for value in lane_bits.into_iter().chain([lanes.live]) {
+        if !edit::is_used(value) {
+            if let Some(read) = edit::defining_op(value) {
+                edit::erase_operation(read);
+            }
         }
     }
 }
 
-/// Emits the live mask and the initial exec bit at the top of the entry
-/// block.
+/// Emits the live mask and the initial exec at the top of the entry block.
 fn entry_values<'c, 'a>(
     context: &'c Context,
     function: &WaveFunction<'c, 'a>,
@@ -289,36 +333,79 @@ fn entry_values<'c, 'a>(
     // (a kernel starts so; a device function runs in the lanes its caller's
     // guard let in): `activemask` there is the live mask.
     let live = emit.live_mask();
+    let running_bit = emit.constant(1, 1);
+    let running = match target {
+        Target::Nvvm => running_bit,
+        Target::Rocdl { .. } => live,
+    };
     Lanes {
         live,
         target,
-        running: emit.constant(1, 1),
+        running,
+        running_bit,
         guards: function.writes_exec(),
     }
 }
 
-/// The thread's exec bit flowing through one block, and whether it is
-/// still the initial `true` (the entry block before its first
-/// `spmd.exec.write`: every running thread is active, so nothing needs a
-/// guard).
+/// The exec mask flowing through one block, and whether it is still the
+/// initial one (the entry block before its first `spmd.exec.write`: every
+/// running thread is active, so nothing needs a guard).
 struct ExecState<'c, 'a> {
+    /// The exec mask in the lowered mask type.
     exec: Value<'c, 'a>,
+    /// The thread's own bit of `exec` (`exec` itself on NVVM).
+    bit: Value<'c, 'a>,
+    /// A lane bit this state emitted (ROCDL), erased at the end if unused.
+    emitted_bit: Option<Value<'c, 'a>>,
     is_live: bool,
 }
 
 impl<'c, 'a> ExecState<'c, 'a> {
-    fn set(&mut self, exec: Value<'c, 'a>) {
-        self.exec = exec;
-        self.is_live = false;
+    /// The state for `exec`, whose lane bit, when one must be computed, is
+    /// emitted before `emit`'s anchor.
+    fn new(emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>, exec: Value<'c, 'a>) -> Self {
+        let is_live = exec == lanes.running;
+        let (bit, emitted_bit) = match lanes.target {
+            Target::Nvvm => (exec, None),
+            Target::Rocdl { .. } if is_live => (lanes.running_bit, None),
+            Target::Rocdl { .. } => {
+                let bit = emit.inverse_ballot(exec);
+                (bit, Some(bit))
+            }
+        };
+        Self {
+            exec,
+            bit,
+            emitted_bit,
+            is_live,
+        }
     }
 
-    /// The exec mask of the wave (an `i32` on NVVM): a ballot of the exec
-    /// bits (the live mask while exec is still the initial one).
+    fn at_block_start(
+        context: &'c Context,
+        lanes: &Lanes<'c, 'a>,
+        block: BlockRef<'c, 'a>,
+        exec: Value<'c, 'a>,
+    ) -> Self {
+        let anchor = block
+            .first_operation()
+            .expect("a block ends with a terminator");
+        let emit = Emitter {
+            context,
+            target: lanes.target,
+            anchor,
+            location: anchor.location(),
+        };
+        Self::new(&emit, lanes, exec)
+    }
+
+    /// The exec mask of the wave (an `i32` on NVVM: a ballot of the exec
+    /// bits, or the live mask while exec is still the initial one).
     fn wave_mask(&self, emit: &Emitter<'c, 'a>, lanes: &Lanes<'c, 'a>) -> Value<'c, 'a> {
-        if self.is_live {
-            lanes.live
-        } else {
-            emit.ballot(lanes.live, self.exec)
+        match lanes.target {
+            Target::Rocdl { .. } => self.exec,
+            Target::Nvvm if self.is_live => lanes.live,
+            Target::Nvvm => emit.ballot(lanes.live, self.exec),
         }
     }
 }
@@ -329,14 +416,15 @@ fn lower_block<'c, 'a>(
     invariant: &WarpInvariant,
     short_skips: &skip::ShortRegions,
     block: BlockRef<'c, 'a>,
-    exec_in: Value<'c, 'a>,
+    mut state: ExecState<'c, 'a>,
+    lane_bits: &mut Vec<Value<'c, 'a>>,
 ) {
-    let mut state = ExecState {
-        exec: exec_in,
-        is_live: exec_in == lanes.running,
-    };
     let mut run = guard::Run::default();
     for op in edit::operations(block) {
+        // The lane bit emitted for the block's exec is no program op.
+        if state.emitted_bit.is_some() && state.emitted_bit == op.result(0).ok().map(Value::from) {
+            continue;
+        }
         if lanes.guards && !state.is_live && guard::needs_guard(op) {
             run.push_guarded(op);
             continue;
@@ -344,7 +432,7 @@ fn lower_block<'c, 'a>(
         if run.try_push_pure(op) {
             continue;
         }
-        run.close(context, state.exec);
+        run.close(context, state.bit);
         let emit = Emitter {
             context,
             target: lanes.target,
@@ -352,18 +440,21 @@ fn lower_block<'c, 'a>(
             location: op.location(),
         };
         match SpmdOp::of(&op_name(op)) {
-            Some(SpmdOp::ExecWrite) if full_exec::write_kind(op) == Some(true) => {
-                state = ExecState {
-                    exec: lanes.running,
-                    is_live: true,
+            Some(SpmdOp::ExecWrite) => {
+                let exec = if full_exec::write_kind(op) == Some(true) {
+                    lanes.running
+                } else {
+                    op.operand(0).expect("checked by the op verifier")
                 };
+                state = ExecState::new(&emit, lanes, exec);
+                lane_bits.extend(state.emitted_bit);
                 edit::erase_operation(op);
             }
             Some(SpmdOp::BranchZero) => {
                 lower_branch_zero(&emit, lanes, state.exec, short_skips.contains(op));
                 edit::erase_operation(op);
             }
-            Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, &mut state, kind),
+            Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, lanes, &state, kind),
             Some(_) => {}
             None if op.next_in_block().is_none() => {
                 // A lane branch is each thread's own decision (threads that
@@ -398,35 +489,49 @@ fn reads_active_mask(op: OperationRef<'_, '_>) -> bool {
         && op.result_count() == 1
 }
 
-/// Replaces one wave-level op (the emitter's anchor) by its NVVM form:
-/// every mask is the thread's own bit of it.
-fn lower_wave_op<'c, 'a>(emit: &Emitter<'c, 'a>, state: &mut ExecState<'c, 'a>, kind: SpmdOp) {
+/// Replaces one wave-level op (the emitter's anchor) by its lowered form
+/// (`spmd.exec.write` is handled by the caller).
+fn lower_wave_op<'c, 'a>(
+    emit: &Emitter<'c, 'a>,
+    lanes: &Lanes<'c, 'a>,
+    state: &ExecState<'c, 'a>,
+    kind: SpmdOp,
+) {
     let op = emit.anchor;
     let operand = |index: usize| op.operand(index).expect("checked by the op verifier");
+    let width = lanes.target.lowered_mask_width();
+    let whole_wave = matches!(lanes.target, Target::Rocdl { .. });
     let replacement = match kind {
         SpmdOp::ExecRead => Some(state.exec),
-        SpmdOp::ExecWrite => {
-            state.set(operand(0));
-            None
-        }
         // My bit of the ballot: I am active and my predicate holds.
         // `select`, not `and`: the predicate is often poison in lanes
         // whose exec bit is clear (they never computed it), and
         // `and poison, false` is poison in LLVM, while the select picks
         // the constant false there.
+        SpmdOp::Ballot if whole_wave && !state.is_live => {
+            Some(emit.ballot_in(state.exec, operand(0)))
+        }
+        SpmdOp::Ballot if whole_wave => Some(emit.ballot(lanes.live, operand(0))),
         SpmdOp::Ballot if state.is_live => Some(operand(0)),
-        SpmdOp::Ballot => Some(emit.select(state.exec, operand(0), emit.constant(1, 0))),
+        SpmdOp::Ballot => Some(emit.select(state.bit, operand(0), emit.constant(1, 0))),
         SpmdOp::MaskAnd => Some(emit.and(operand(0), operand(1))),
         SpmdOp::MaskOr => Some(emit.or(operand(0), operand(1))),
-        SpmdOp::MaskAndNot => Some(emit.and_not(1, operand(0), operand(1))),
-        SpmdOp::MaskEmpty => Some(emit.constant(1, 0)),
-        SpmdOp::MaskSelect => Some(emit.select(operand(0), operand(1), operand(2))),
-        // A carrier holds my bit in its lowest bit (0 or 1).
+        SpmdOp::MaskAndNot => Some(emit.and_not(width, operand(0), operand(1))),
+        SpmdOp::MaskEmpty => Some(emit.constant(width, 0)),
+        SpmdOp::MaskSelect => {
+            let lanes_in = if whole_wave {
+                emit.inverse_ballot(operand(0))
+            } else {
+                operand(0)
+            };
+            Some(emit.select(lanes_in, operand(1), operand(2)))
+        }
+        // A carrier holds the lowered mask in its low bits.
         SpmdOp::MaskToBits | SpmdOp::MaskFromBits => {
             let target = op.result(0).unwrap().r#type();
             Some(emit.resize(operand(0), target))
         }
-        SpmdOp::BranchZero => unreachable!("lowered with its skip decision"),
+        SpmdOp::ExecWrite | SpmdOp::BranchZero => unreachable!("lowered by lower_block"),
         SpmdOp::FlowBranch | SpmdOp::Token | SpmdOp::Marker => unreachable!("not wave-level"),
     };
     if let Some(value) = replacement {
@@ -458,12 +563,24 @@ fn lower_branch_zero<'c, 'a>(
     let branch = if fall_through {
         cf::br(&on_nonzero, &operands(1), emit.location)
     } else {
-        let any = emit.vote_any(lanes.live, exec);
-        let none = emit.insert(melior::dialect::arith::xori(
-            any,
-            emit.constant(1, 1),
-            emit.location,
-        ));
+        let none = match lanes.target {
+            // The whole mask is at hand: no vote.
+            Target::Rocdl { .. } => emit.insert(melior::dialect::arith::cmpi(
+                emit.context,
+                melior::dialect::arith::CmpiPredicate::Eq,
+                exec,
+                emit.zero_of(exec.r#type()),
+                emit.location,
+            )),
+            Target::Nvvm => {
+                let any = emit.vote_any(lanes.live, exec);
+                emit.insert(melior::dialect::arith::xori(
+                    any,
+                    emit.constant(1, 1),
+                    emit.location,
+                ))
+            }
+        };
         cf::cond_br(
             emit.context,
             none,

@@ -41,7 +41,7 @@
 //! same path through the wave-level CFG. A loop counter compared with a
 //! kernel argument therefore keeps its plain branch.
 
-use super::{emit::Emitter, guard, ExecState, Lanes, SpmdOp};
+use super::{emit::Emitter, guard, ExecState, Lanes, SpmdOp, Target};
 use crate::ir::names;
 use crate::{ir::edit, transforms::prepare::op_name};
 use melior::ir::{
@@ -233,8 +233,19 @@ pub(super) fn decide_by_active_lanes<'c, 'a>(
     if !is_branch || invariant.contains(condition) {
         return;
     }
-    let (active, live) = (state.exec, lanes.live);
-    let decided = if CONDITIONAL_BRANCHES.contains(&name.as_str()) {
+    let (active, live) = (state.bit, lanes.live);
+    let decided = if let (true, Target::Rocdl { .. }) =
+        (CONDITIONAL_BRANCHES.contains(&name.as_str()), emit.target)
+    {
+        let taken = emit.ballot_in(state.exec, condition);
+        emit.insert(melior::dialect::arith::cmpi(
+            emit.context,
+            melior::dialect::arith::CmpiPredicate::Ne,
+            taken,
+            emit.zero_of(taken.r#type()),
+            emit.location,
+        ))
+    } else if CONDITIONAL_BRANCHES.contains(&name.as_str()) {
         let mine = emit.select(active, condition, emit.constant(1, 0));
         emit.vote_any(live, mine)
     } else {
