@@ -23,6 +23,8 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -36,10 +38,13 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -125,16 +130,26 @@ createNvptxMachine(llvm::StringRef cpu, llvm::StringRef features,
   return createMachine(kNvptxTriple, cpu, features, error);
 }
 
+/// Why the backend made no code.
+enum class EmitFailure { None, Unsupported, Crashed };
+
 /// Runs the backend on `module` and returns its assembly or object file.
-bool emitCode(llvm::TargetMachine &machine, llvm::Module &module,
-              llvm::SmallString<0> &code,
-              llvm::CodeGenFileType type = llvm::CodeGenFileType::AssemblyFile) {
+/// A crash inside the backend (an LLVM bug: a segmentation fault, an
+/// assertion) is caught and reported as `Crashed` instead of taking the
+/// process down.
+EmitFailure
+emitCode(llvm::TargetMachine &machine, llvm::Module &module,
+         llvm::SmallString<0> &code,
+         llvm::CodeGenFileType type = llvm::CodeGenFileType::AssemblyFile) {
   llvm::raw_svector_ostream stream(code);
   llvm::legacy::PassManager passes;
   if (machine.addPassesToEmitFile(passes, stream, nullptr, type))
-    return false;
-  passes.run(module);
-  return true;
+    return EmitFailure::Unsupported;
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  if (!recovery.RunSafely([&] { passes.run(module); }))
+    return EmitFailure::Crashed;
+  return EmitFailure::None;
 }
 
 /// The libdevice function that computes the LLVM math intrinsic `name`
@@ -301,6 +316,36 @@ void spmdCompileKeepUniformRegions(void) {
     found->second->addOccurrence(0, name, "true");
 }
 
+/// Replaces every `llvm.amdgcn.inverse.ballot` of `module` by the
+/// lane's bit computed in vector registers, `(mask >> lane) & 1` with the
+/// lane from `mbcnt`; returns whether there was one. The intrinsic costs
+/// nothing, but LLVM 22's register coalescer crashes on a few of the
+/// selects it feeds; this is the fallback.
+bool expandInverseBallots(llvm::Module &module) {
+  llvm::SmallVector<llvm::CallInst *> calls;
+  for (llvm::Function &function : module)
+    if (function.getIntrinsicID() == llvm::Intrinsic::amdgcn_inverse_ballot)
+      for (llvm::User *user : function.users())
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(user))
+          calls.push_back(call);
+  for (llvm::CallInst *call : calls) {
+    llvm::IRBuilder<> builder(call);
+    llvm::Value *mask = call->getArgOperand(0);
+    auto *maskType = llvm::cast<llvm::IntegerType>(mask->getType());
+    llvm::Value *lane = builder.CreateIntrinsic(
+        llvm::Intrinsic::amdgcn_mbcnt_lo, {},
+        {builder.getInt32(~0u), builder.getInt32(0)});
+    if (maskType->getBitWidth() == 64)
+      lane = builder.CreateIntrinsic(llvm::Intrinsic::amdgcn_mbcnt_hi, {},
+                                     {builder.getInt32(~0u), lane});
+    llvm::Value *shifted =
+        builder.CreateLShr(mask, builder.CreateZExt(lane, maskType));
+    call->replaceAllUsesWith(builder.CreateTrunc(shifted, builder.getInt1Ty()));
+    call->eraseFromParent();
+  }
+  return !calls.empty();
+}
+
 MlirLogicalResult spmdCompileBackend(MlirOperation deviceModule,
                                      MlirStringRef triple, MlirStringRef cpu,
                                      MlirStringRef features,
@@ -356,10 +401,27 @@ MlirLogicalResult spmdCompileBackend(MlirOperation deviceModule,
   llvm::SmallString<0> code;
   auto type = output == SpmdCompileObject ? llvm::CodeGenFileType::ObjectFile
                                           : llvm::CodeGenFileType::AssemblyFile;
-  if (!emitCode(*machine, *module, code, type)) {
+  // A crashed backend run leaves its module in pieces: keep a copy for
+  // the one retry without inverse ballots.
+  std::unique_ptr<llvm::Module> spare = llvm::CloneModule(*module);
+  EmitFailure emitted = emitCode(*machine, *module, code, type);
+  if (emitted == EmitFailure::Crashed && expandInverseBallots(*spare)) {
+    code.clear();
+    emitted = emitCode(*machine, *spare, code, type);
+  }
+  switch (emitted) {
+  case EmitFailure::None:
+    break;
+  case EmitFailure::Unsupported:
     emitError(loc) << "the backend cannot emit "
                    << (output == SpmdCompileObject ? "an object file"
                                                    : "assembly");
+    return wrap(failure());
+  case EmitFailure::Crashed:
+    emitError(loc) << "LLVM's " << machine->getTarget().getName()
+                   << " backend crashed on this module (a bug in LLVM "
+                   << LLVM_VERSION_STRING
+                   << "); --emit llvm writes the module it was given";
     return wrap(failure());
   }
   emitText(code, callback, userData);
@@ -377,7 +439,7 @@ int spmdCompileDefaultPtxVersion(MlirStringRef cpu) {
   empty.setTargetTriple(machine->getTargetTriple());
   empty.setDataLayout(machine->createDataLayout());
   llvm::SmallString<0> assembly;
-  if (!emitCode(*machine, empty, assembly))
+  if (emitCode(*machine, empty, assembly) != EmitFailure::None)
     return 0;
   llvm::StringRef text = assembly;
   size_t at = text.find(".version ");

@@ -351,3 +351,23 @@ fn each_failure_names_its_stage_and_file() {
         assert!(bad_cuda.contains("<stdin>: clang failed"), "{bad_cuda}");
     }
 }
+
+#[test]
+fn amdgpu_backend_crashes_are_survived() {
+    // `llc` dies with a segmentation fault on this module (LLVM 22's
+    // register coalescer); the driver catches the crash and retries with
+    // the lane bits computed in vector registers.
+    let input = path("crates/spmd-compile/tests/inputs/inverse-ballot-of-constant.ll");
+    let output = driver(
+        &[
+            "--target", "amdgcn", "--mcpu", "gfx90a", "--emit", "obj", &input,
+        ],
+        None,
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.stdout.starts_with(b"\x7fELF"));
+}

@@ -11,8 +11,10 @@
 //!   Rodinia, PolyBench/GPU and the CUDA samples, against NVIDIA's headers
 //!   and libdevice) and `examples/cuda`, for sm_70 and sm_90.
 //!
-//! - AMDGPU: the random kernels' `gpu.func` form through `--target amdgcn`
-//!   to a code object for gfx90a (wave64) and gfx1100 (wave32).
+//! - AMDGPU: the random kernels in both front doors (the `gpu.func` form and
+//!   the `llvm.func amdgpu_kernel` form as the LLVM IR import leaves HIP's
+//!   output) through `--target amdgcn` to a code object for gfx90a (wave64)
+//!   and gfx1100 (wave32), `SPMD_AMDGPU_GATE_SEEDS` (default 75) per class.
 //!
 //! Sizes: `SPMD_PTX_GATE_SEEDS` kernels per class and front door (default
 //! 40), from `SPMD_PTX_GATE_FIRST` (default 0); `SPMD_PTX_GATE_JOBS`
@@ -99,10 +101,15 @@ fn seeds(var: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// The random corpus: (class, seed, kernel) for the gate's seeds.
+/// The random corpus: (class, seed, kernel) for the PTX gate's seeds.
 fn random_kernels() -> Vec<(&'static str, u64, RandomKernel)> {
+    random_kernels_of(seeds("SPMD_PTX_GATE_SEEDS", 40))
+}
+
+/// The first `count` seeds of each shape class, from
+/// `SPMD_PTX_GATE_FIRST` on.
+fn random_kernels_of(count: u64) -> Vec<(&'static str, u64, RandomKernel)> {
     let first = seeds("SPMD_PTX_GATE_FIRST", 0);
-    let count = seeds("SPMD_PTX_GATE_SEEDS", 40);
     let classes: [(&str, ShapeOf); 4] = [
         ("reducible", KernelShape::reducible),
         ("irreducible", KernelShape::irreducible),
@@ -140,14 +147,23 @@ fn random_kernels_in_both_front_doors_reach_ptx_that_ptxas_accepts() {
 const ELF_MAGIC: &[u8] = b"\x7fELF";
 
 #[test]
-fn random_kernels_reach_amdgpu_code_objects() {
-    let kernels = random_kernels();
+fn random_kernels_in_both_front_doors_reach_amdgpu_code_objects() {
+    // The AMDGPU route is cheap: more kernels than the PTX gate
+    // (`SPMD_AMDGPU_GATE_SEEDS` per shape class, default 75).
+    let kernels = random_kernels_of(seeds("SPMD_AMDGPU_GATE_SEEDS", 75));
     let failures = parallel(&kernels, |_, (class, seed, kernel)| {
-        for chip in ["gfx90a", "gfx1100"] {
+        let forms = [
+            ("gpu", &kernel.gpu_text),
+            ("amdgpu", &kernel.amdgpu_llvm_text),
+        ];
+        for ((form, text), chip) in forms
+            .into_iter()
+            .flat_map(|form| ["gfx90a", "gfx1100"].map(|chip| (form, chip)))
+        {
             let arguments = ["--target", "amdgcn", "--mcpu", chip, "--emit", "obj", "-"];
-            let output = driver(&arguments, Some(&kernel.gpu_text));
+            let output = driver(&arguments, Some(text));
             let repro = format!(
-                "cargo run --example dump_kernel -- {class} {seed} --gpu | spmd-compile {}",
+                "cargo run --example dump_kernel -- {class} {seed} --{form} | spmd-compile {}",
                 arguments.join(" ")
             );
             if !output.status.success() {
@@ -160,7 +176,8 @@ fn random_kernels_reach_amdgpu_code_objects() {
         Ok(())
     });
     eprintln!(
-        "amdgpu gate: {} random kernels, gfx90a and gfx1100 objects, {} failed",
+        "amdgpu gate: {} random kernels in both front doors (gpu.func, llvm.func \
+         amdgpu_kernel), gfx90a and gfx1100 objects, {} failed",
         kernels.len(),
         failures.len()
     );

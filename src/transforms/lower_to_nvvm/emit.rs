@@ -6,7 +6,7 @@
 //! members, or ROCDL's wave intrinsics, which run in the lanes the hardware
 //! has active.
 
-use crate::ir::names;
+use crate::ir::{edit, names};
 use melior::{
     dialect::arith,
     ir::{
@@ -128,7 +128,17 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// The thread's own bit of the whole-wave `mask` (ROCDL):
     /// `llvm.amdgcn.inverse.ballot`, which the backend lowers to nothing
     /// (a uniform mask in scalar registers *is* a per-lane condition).
+    ///
+    /// A constant mask (empty, or every lane) gives the constant bit
+    /// instead: LLVM 22's AMDGPU backend crashes in its register coalescer
+    /// on an inverse ballot of a constant feeding selects.
     pub fn inverse_ballot(&self, mask: Value<'c, '_>) -> Value<'c, 'a> {
+        let constant = edit::defining_op(mask).and_then(crate::ir::facts::constant_value);
+        match constant.map(|c| c.value) {
+            Some(0) => return self.constant(1, 0),
+            Some(-1) => return self.constant(1, 1),
+            _ => {}
+        }
         let name = format!("llvm.amdgcn.inverse.ballot.i{}", self.target.mask_width());
         self.call_intrinsic(&name, &[mask], self.int_type(1))
     }

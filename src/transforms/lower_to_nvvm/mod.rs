@@ -299,6 +299,9 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
             &mut lane_bits,
         );
     }
+    if let Target::Rocdl { .. } = target {
+        define_poison_edges(context, &blocks);
+    }
     // Only votes read the live mask: a function without any keeps no
     // activemask read (LLVM may not remove one: it is convergent). Lane
     // bits computed for a mask nobody tests go too.
@@ -306,6 +309,57 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
         if !edit::is_used(value) {
             if let Some(read) = edit::defining_op(value) {
                 edit::erase_operation(read);
+            }
+        }
+    }
+}
+
+/// Makes every integer `ub.poison` that a branch passes to a block argument
+/// a zero (ROCDL). Poison may become any value, and LLVM 22's AMDGPU
+/// backend crashes in its register coalescer on some `phi`s of poison
+/// feeding the selects of predicated code (a random multi-exit kernel of
+/// the amdgcn gate showed it); a defined value costs at most a move.
+fn define_poison_edges<'c>(context: &'c Context, blocks: &[BlockRef<'c, '_>]) {
+    let entry = blocks[0];
+    let anchor = entry
+        .first_operation()
+        .expect("a block ends with a terminator");
+    let mut zeros: Vec<(Type<'c>, Value<'c, '_>)> = Vec::new();
+    for block in blocks {
+        let Some(terminator) = block.terminator() else {
+            continue;
+        };
+        for slot in 0..terminator.successor_count() {
+            let Some(mut values) = edit::successor_operands(terminator, slot) else {
+                continue;
+            };
+            let mut changed = false;
+            for value in values.iter_mut() {
+                let is_poison =
+                    edit::defining_op(*value).is_some_and(|op| edit::is_op(op, names::UB_POISON));
+                let r#type = value.r#type();
+                if !is_poison || IntegerType::try_from(r#type).is_err() {
+                    continue;
+                }
+                let zero = match zeros.iter().find(|(t, _)| *t == r#type) {
+                    Some(&(_, zero)) => zero,
+                    None => {
+                        let emit = Emitter {
+                            context,
+                            target: Target::Rocdl { wave_size: 64 },
+                            anchor,
+                            location: anchor.location(),
+                        };
+                        let zero = emit.zero_of(r#type);
+                        zeros.push((r#type, zero));
+                        zero
+                    }
+                };
+                *value = zero;
+                changed = true;
+            }
+            if changed {
+                edit::set_successor_operands(terminator, slot, &values);
             }
         }
     }
