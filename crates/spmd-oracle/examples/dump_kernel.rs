@@ -4,16 +4,21 @@
 //! the seed is the corpus seed number printed by the failing test. With
 //! `--gpu` anywhere among the arguments it prints the `gpu.func` rendering,
 //! with `--llvm` the LLVM-dialect one (`llvm.func ptx_kernelcc`, as
-//! `mlir-translate --import-llvm` gives clang's CUDA output).
+//! `mlir-translate --import-llvm` gives clang's CUDA output), with
+//! `--amdgpu` the AMDGPU LLVM-dialect one (`llvm.func amdgpu_kernelcc`, as
+//! the import gives HIP's output).
 
 use spmd_oracle::{KernelShape, RandomKernel};
+
+const FLAGS: [&str; 3] = ["--gpu", "--llvm", "--amdgpu"];
 
 fn main() {
     let gpu = std::env::args().any(|arg| arg == "--gpu");
     let llvm = std::env::args().any(|arg| arg == "--llvm");
+    let amdgpu = std::env::args().any(|arg| arg == "--amdgpu");
     let mut args = std::env::args()
         .skip(1)
-        .filter(|arg| arg != "--gpu" && arg != "--llvm");
+        .filter(|arg| !FLAGS.contains(&arg.as_str()));
     let class = args.next().unwrap_or_else(|| "reducible".into());
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(0);
     let shape_of = match class.as_str() {
@@ -29,7 +34,9 @@ fn main() {
     } else {
         RandomKernel::build(seed * 13 + 5, &shape_of(3 + seed as usize % 25))
     };
-    let text = if llvm {
+    let text = if amdgpu {
+        &kernel.amdgpu_llvm_text
+    } else if llvm {
         &kernel.llvm_text
     } else if gpu {
         &kernel.gpu_text

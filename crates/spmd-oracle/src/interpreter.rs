@@ -437,6 +437,7 @@ impl Executor {
             | OpKind::AddrSpaceCast(_)
             | OpKind::Warp(_)
             | OpKind::Nvvm(_)
+            | OpKind::Mbcnt { .. }
             | OpKind::UnsupportedIntrinsic(_) => {
                 match llvm::execute(op, frame, thread, &self.program.globals, site)? {
                     Some(value) => value,

@@ -20,7 +20,8 @@
 //!                                 │             Tracer (blocks, branch decisions)
 //!                                 ├──run_wave(func, lanes)──> per-lane results (wave-level spmd IR)
 //!                                 └──run_cta(func, args, dims, cta)──> per-thread results, WarpStats
-//!                                        (LLVM+NVVM code in lockstep warps)
+//!                                        (LLVM+NVVM code in lockstep warps,
+//!                                         LLVM+ROCDL code in lockstep waves)
 //! ```
 //!
 //! ## Semantics
@@ -65,7 +66,12 @@
 //!   check their member masks, barriers synchronise the warps; a function
 //!   that uses warp operations is called by the executing lanes together.
 //!   [`Executor::run_thread`] raises [`ExecError::WarpCollective`] on the
-//!   collectives and barriers.
+//!   collectives and barriers. AMDGPU code (ROCDL, `llvm.amdgcn.*`) runs
+//!   the same way in waves of [`GridDims::subgroup_size`] = 64 or 32
+//!   lanes (the last one possibly partial), its wave operations over the
+//!   lanes executing them together (the hardware's exec mask), operands
+//!   held in scalar registers checked to be uniform
+//!   ([`WarpError::NonUniform`]).
 //! * **Fuel**: each entered block costs one unit; a thread without fuel
 //!   stops with [`ExecError::OutOfFuel`], so non-terminating programs are
 //!   reported rather than hanging the test.
@@ -82,12 +88,14 @@
 //! | `cf` | `br`, `cond_br`, `switch` (default and cases), `assert` |
 //! | `llvm` control | `br`, `cond_br`, `switch`, `return`, `unreachable`, `call` (same module; a declared `llvm.*` callee is an intrinsic), `call_intrinsic` |
 //! | `llvm` values | `mlir.constant`, `mlir.poison`, `mlir.undef` (as poison), `mlir.zero`, `freeze`, `add sub mul udiv sdiv urem srem and or xor shl lshr ashr` (with `nsw nuw exact disjoint`), `icmp` (all predicates, integers and pointers), `select`, `sext zext trunc` (with `nneg nsw nuw`), `fadd fsub fmul fdiv frem fneg fcmp`, `sitofp uitofp fptosi fptoui fpext fptrunc bitcast`, `insertvalue extractvalue` |
-//! | `llvm` memory | `getelementptr` (constant and dynamic indices through structs and arrays, `inbounds`), `load`, `store`, `atomicrmw` (`xchg add sub and nand or xor max min umax umin fadd fsub fmax fmin uinc_wrap udec_wrap`), `cmpxchg`, `alloca`, `mlir.addressof` of `mlir.global` (scalars, arrays of them, structs of one scalar type without padding such as CUDA's `float4`; no initializer, `undef`/`zero` region, integer, float or rank-1 dense value), `ptrtoint inttoptr addrspacecast` |
+//! | `llvm` memory | `getelementptr` (constant and dynamic indices through structs and arrays, `inbounds`), `load`, `store`, `atomicrmw` (`xchg add sub and nand or xor max min umax umin fadd fsub fmax fmin uinc_wrap udec_wrap`), `cmpxchg`, `alloca`, `mlir.addressof` of `mlir.global` (scalars, arrays of them, structs of one scalar type without padding such as CUDA's `float4`; no initializer, `undef`/`zero` region, integer, float or rank-1 dense value), `ptrtoint inttoptr addrspacecast`, `fence` (a no-op: memory is sequentially consistent) |
 //! | `llvm.intr` | `smin smax umin umax abs ctpop ctlz cttz bitreverse fshl fshr fabs floor ceil trunc round rint nearbyint roundeven sqrt fma fmuladd copysign minnum maxnum minimum maximum is.fpclass`, `lifetime.start/end` and `assume` (no-ops) (also as `llvm.call_intrinsic "llvm.smax.i32"` ...) |
 //! | `llvm.nvvm` math (called as intrinsics) | `ex2.approx.{f32,f,d}`, `lg2.approx.{f,d}`, `sin.approx.f`, `cos.approx.f`, `rsqrt.approx.{f,d}`, `rcp.approx.{f,d}` (computed in `f64` and rounded once: the exact value that the hardware approximates), `sqrt.{rn.f,rn.d,f,approx.f}`, `rcp.rn.{f,d}`, `saturate.{f,d}`, `fabs.{f,d,f32,f64}`, `floor ceil trunc round` (`.f`, `.d`; `round` is `cvt.rni`, ties to even), `add.rn`, `mul.rn`, `div.{rn,approx}`, `div.full`, `fmin`, `fmax` (`.f`, `.d`); the `.ftz` forms of all these (subnormal operands and results flushed to zeros of their sign); `{add,mul,div,fma,sqrt,rcp}.{rn,rz,rm,rp}[.ftz].{f,d}` correctly rounded in the mode (`rounding.rs`); the conversions `{f,d}2{i,ui,ll,ull}.{rn,rz,rm,rp}[.ftz]` (saturating, NaN to 0, as PTX's `cvt`), `{i,ui,ll,ull}2{f,d}.{rn,rz,rm,rp}`, `d2f.{rn,rz,rm,rp}[.ftz]`; `d2i.{hi,lo}`, `lohi.i2d`, `mulhi.{i,ui,ll,ull}`, `sad.{i,ui,ll,ull,s,us}`, `prmt` (`intrinsics.rs`); the fences `membar.{cta,gl,sys}` and `nanosleep` (no-ops: memory is sequentially consistent) |
 //! | inline PTX | `llvm.inline_asm` of `activemask.b32 $0;` (a warp op), and blocks of `mov` (packing and unpacking halves, special registers such as `%laneid` and `%lanemask_lt`), integer `add`/`sub`/`mul`/`mad` with carries (`.cc`, `addc`, `madc`, ...), `bfind`, float arithmetic with a rounding mode and `.approx` in `f32`, `f64`, `f16`, `bf16` and the pairs `f16x2`/`bf16x2` (each result correctly rounded, `fma` once), `neg`, `abs`, `setp`, `selp`, `cvt` between integers and the four float formats, `cvta`, and texture fetches (`tex.1d.v4`) and surface loads and stores (`suld.b.2d`, `sust.b.2d`) on the objects of [`texture`] (`inline_ptx.rs`: what CUDA's headers, `cuda_fp16.h`, `cuda_bf16.h`, cooperative groups and libdevice write by hand); an `!llvm.void` result is no result |
 //! | `nvvm` registers | `read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}`, `laneid`, `warpsize`, `warpid`, `lanemask.{eq,lt,le,gt,ge}`, also as `llvm.call_intrinsic "llvm.nvvm.read.ptx.sreg.*"` |
 //! | `nvvm` warp ops (lockstep warps only) | `vote.sync` (`ballot any all uni`), `shfl.sync` (`idx up down bfly`, with or without the validity flag), `bar.warp.sync`, `barrier0`, `barrier` (id; thread count of the whole CTA), `redux.sync` (`i32`: `add min max umin umax and or xor`), `match.sync` (`any`, `all`), `llvm.nvvm.activemask`, `llvm.inline_asm "activemask.b32 $0;"` and the intrinsic spellings (`llvm.nvvm.vote.*.sync`, `llvm.nvvm.shfl.sync.*`, `llvm.nvvm.redux.sync.*`, `llvm.nvvm.match.{any,all}.sync.*`, `llvm.nvvm.bar.warp.sync`, `llvm.nvvm.barrier*`) |
+//! | `rocdl` registers | `workitem.id.{x,y,z}`, `workgroup.id.{x,y,z}`, `workgroup.dim.{x,y,z}`, `grid.dim.{x,y,z}`, `wavefrontsize`, `mbcnt.{lo,hi}` (per lane: `mbcnt.hi(-1, mbcnt.lo(-1, 0))` is the lane id); also as `llvm.call_intrinsic "llvm.amdgcn.workitem.id.x"`, `"llvm.amdgcn.workgroup.id.*"`, `"llvm.amdgcn.wavefrontsize"`, `"llvm.amdgcn.mbcnt.{lo,hi}"` |
+//! | `rocdl` wave ops (lockstep waves only) | `ballot` (bit `l`: lane `l` executes it with a true `i1`), `readlane` (the value in a lane, poison if that lane does not execute it; the lane uniform), `readfirstlane`, `llvm.amdgcn.inverse.ballot.{i64,i32}` (lane `l` gets bit `l` of a uniform mask as wide as the wave), `s.barrier` and `barrier` (CTA barriers); the intrinsic spellings `llvm.amdgcn.ballot.{i64,i32}`, `llvm.amdgcn.readlane.*`, `llvm.amdgcn.readfirstlane.*`, `llvm.amdgcn.s.barrier`; `s.waitcnt`, `s.nop`, `s.sleep`, `sched.barrier` (no-ops) |
 //! | `func`, `gpu` | bodies of `func.func`/`gpu.func` (any `FunctionOpInterface` op), `func.return`, `gpu.return`, `func.call` (same module, depth limit [`Executor::DEFAULT_CALL_DEPTH_LIMIT`]) |
 //! | `memref` | `load`, `store`, `atomic_rmw` (`addi muli andi ori xori maxs maxu mins minu assign addf mulf`), `dim`, `alloca` (private scratch) |
 //! | `gpu` | `thread_id block_id block_dim grid_dim global_id lane_id subgroup_size subgroup_id num_subgroups` |

@@ -20,6 +20,7 @@
 //! [`ExecError`]: super::error::ExecError
 
 mod llvm;
+mod rocdl;
 
 pub(crate) use llvm::{
     int_unary, special_register, Access, CastFlags, FloatUnaryOp, GepPlan, Global, IntUnaryOp,
@@ -217,8 +218,15 @@ pub(crate) enum OpKind {
     IntToPtr,
     /// `llvm.addrspacecast` to this address space.
     AddrSpaceCast(u32),
-    /// An NVVM warp collective or barrier (only the warp executor runs it).
+    /// An NVVM or AMDGPU wave collective or barrier (only the warp
+    /// executor runs it).
     Warp(WarpOp),
+    /// AMDGPU's `mbcnt.lo`/`mbcnt.hi` (operands mask, addend): the addend
+    /// plus the number of set bits of the mask's low (high) 32 bits that
+    /// belong to lanes below the thread's.
+    Mbcnt {
+        high: bool,
+    },
     /// libdevice's NVVM intrinsics with a rounding mode or `.ftz`, its
     /// conversions and bit-level helpers, and inline PTX.
     Nvvm(NvvmOp),
@@ -784,6 +792,9 @@ fn decode_op(op: OperationRef, result_type: &ValueType, cache: &mut IrCache) -> 
     let name = op_name(op);
     if name.starts_with("llvm.") || name.starts_with("nvvm.") {
         return llvm::decode(op, &name, result_type, cache).unwrap_or(OpKind::Unsupported);
+    }
+    if name.starts_with("rocdl.") {
+        return rocdl::decode(&name);
     }
     if let Some(int_op) = int_op(&name) {
         return OpKind::Int(int_op, overflow_flags(op, cache));

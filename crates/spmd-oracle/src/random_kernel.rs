@@ -2,7 +2,7 @@
 //! control flow that always terminate.
 //!
 //! [`RandomKernel::build`] draws a kernel from a seeded xorshift generator
-//! (std only) following a [`KernelShape`], and renders it three times:
+//! (std only) following a [`KernelShape`], and renders it four times:
 //!
 //! * [`RandomKernel::text`]: a module with
 //!   `func.func @kernel(%out: memref<?xi32> {spmd.uniform}, %n: i32 {spmd.uniform}, %tid: i32 {spmd.divergent}) -> i32`,
@@ -24,7 +24,15 @@
 //!   global address space (`llvm.addrspacecast` to `!llvm.ptr<1>`) and
 //!   accesses memory through those, as NVPTX's argument lowering does.
 //!
-//! All three have the same blocks, values and branches, so the thread-level
+//! * [`RandomKernel::amdgpu_llvm_text`]: the same LLVM-dialect body in the
+//!   form the import gives HIP's output for AMDGPU:
+//!   `llvm.func amdgpu_kernelcc @kernel(%out: !llvm.ptr<1>, %n: i32, %ret: !llvm.ptr<1>) attributes {rocdl.kernel}`,
+//!   `%tid` from `llvm.call_intrinsic "llvm.amdgcn.workitem.id.x"` (for
+//!   odd seeds with the result attributes `noundef` and `range` that
+//!   clang's call carries, and the intrinsic's declaration), stores
+//!   through `!llvm.ptr<1>` pointers.
+//!
+//! All four have the same blocks, values and branches, so the thread-level
 //! executor gives the same results for each.
 //!
 //! Threads write only `%out[tid * K + slot]` (K = [`KernelShape::slots`]),
@@ -206,6 +214,11 @@ pub struct RandomKernel {
     /// %ret)` with `!llvm.ptr` arguments, as `mlir-translate --import-llvm`
     /// gives clang's CUDA output.
     pub llvm_text: String,
+    /// The AMDGPU LLVM-dialect module: `llvm.func amdgpu_kernelcc
+    /// @kernel(%out, %n, %ret) attributes {rocdl.kernel}` with
+    /// `!llvm.ptr<1>` arguments, as `mlir-translate --import-llvm` gives
+    /// HIP's output (same arguments as [`RandomKernel::llvm_arguments`]).
+    pub amdgpu_llvm_text: String,
     /// Lines (0-based) of [`RandomKernel::text`] holding a `cf.cond_br` on a
     /// divergent condition.
     pub divergent_branch_lines: Vec<usize>,
@@ -234,11 +247,13 @@ impl RandomKernel {
         let (text, divergent_branch_lines) = render_func(&blocks);
         let gpu_text = render_gpu(&blocks);
         let llvm_text = render_llvm(&blocks, LlvmForm::of_seed(seed));
+        let amdgpu_llvm_text = render_amdgpu(&blocks, seed % 2 == 1);
         Self {
             seed,
             text,
             gpu_text,
             llvm_text,
+            amdgpu_llvm_text,
             divergent_branch_lines,
             num_blocks: cfg.succs.len(),
             num_exits: cfg.exit.iter().filter(|&&exit| exit).count(),
@@ -1390,53 +1405,24 @@ fn render_llvm(blocks: &[BlockCode], form: LlvmForm) -> String {
         "module attributes {llvm.target_triple = \"nvptx64-nvidia-cuda\"} {".to_string(),
         "  llvm.func ptx_kernelcc @kernel(%out: !llvm.ptr {llvm.noundef}, %n: i32 {llvm.noundef}, %ret: !llvm.ptr {llvm.noundef}) {".to_string(),
     ];
-    for block in blocks {
-        if block.index == 0 {
-            lines.push(if form.intrinsic_call {
-                "    %tid = llvm.call_intrinsic \"llvm.nvvm.read.ptx.sreg.tid.x\"() : () -> i32"
-                    .to_string()
-            } else if form.tid_range {
-                "    %tid = nvvm.read.ptx.sreg.tid.x range <i32, 0, 1024> : i32".to_string()
-            } else {
-                "    %tid = nvvm.read.ptx.sreg.tid.x : i32".to_string()
-            });
-            lines.push("    %tid_wide = llvm.zext %tid : i32 to i64".into());
-            if form.global_casts {
-                lines.push(
-                    "    %out_g = llvm.addrspacecast %out : !llvm.ptr to !llvm.ptr<1>".into(),
-                );
-                lines.push(
-                    "    %ret_g = llvm.addrspacecast %ret : !llvm.ptr to !llvm.ptr<1>".into(),
-                );
-            }
-        } else {
-            lines.push(format!("  {}", block_header(block.index)));
-        }
-        let out = if form.global_casts { "%out_g" } else { "%out" };
-        for line in &block.lines {
-            lines.extend(
-                line.llvm(space, out)
-                    .into_iter()
-                    .map(|text| format!("    {text}")),
-            );
-        }
-        match &block.end {
-            BlockEnd::Return { value } => {
-                let (pointer, base) = (
-                    format!("%ret_p{}", block.index),
-                    if form.global_casts { "%ret_g" } else { "%ret" },
-                );
-                lines.push(format!(
-                    "    {pointer} = llvm.getelementptr inbounds {base}[%tid_wide] : ({space}, i64) -> {space}, i32"
-                ));
-                lines.push(format!(
-                    "    llvm.store {value}, {pointer} {{alignment = 4 : i64}} : i32, {space}"
-                ));
-                lines.push("    llvm.return".into());
-            }
-            end => lines.push(format!("    {}", end.branch("llvm"))),
-        }
+    let mut prologue = vec![if form.intrinsic_call {
+        "%tid = llvm.call_intrinsic \"llvm.nvvm.read.ptx.sreg.tid.x\"() : () -> i32".to_string()
+    } else if form.tid_range {
+        "%tid = nvvm.read.ptx.sreg.tid.x range <i32, 0, 1024> : i32".to_string()
+    } else {
+        "%tid = nvvm.read.ptx.sreg.tid.x : i32".to_string()
+    }];
+    prologue.push("%tid_wide = llvm.zext %tid : i32 to i64".into());
+    if form.global_casts {
+        prologue.push("%out_g = llvm.addrspacecast %out : !llvm.ptr to !llvm.ptr<1>".into());
+        prologue.push("%ret_g = llvm.addrspacecast %ret : !llvm.ptr to !llvm.ptr<1>".into());
     }
+    let (out, ret) = if form.global_casts {
+        ("%out_g", "%ret_g")
+    } else {
+        ("%out", "%ret")
+    };
+    push_llvm_blocks(&mut lines, blocks, &prologue, [space, out, ret]);
     lines.push("  }".into());
     if form.intrinsic_call {
         lines.push(
@@ -1446,6 +1432,82 @@ fn render_llvm(blocks: &[BlockCode], form: LlvmForm) -> String {
     lines.push("}".into());
     lines.join("\n") + "\n"
 }
+
+/// The AMDGPU LLVM-dialect rendering, in the form `mlir-translate
+/// --import-llvm` gives HIP's output: an `llvm.func amdgpu_kernelcc`
+/// kernel marked `rocdl.kernel`, global (`!llvm.ptr<1>`) pointer
+/// arguments, `%tid` from `llvm.call_intrinsic "llvm.amdgcn.workitem.id.x"`
+/// (with `imported`, as the import writes clang's call: with its result
+/// attributes `noundef` and `range(i32 0, 1024)`, and the intrinsic's
+/// declaration), stores through `llvm.getelementptr`, returns store to
+/// `%ret[tid]`.
+fn render_amdgpu(blocks: &[BlockCode], imported: bool) -> String {
+    let space = "!llvm.ptr<1>";
+    let mut lines = vec![
+        "module attributes {llvm.target_triple = \"amdgcn-amd-amdhsa\"} {".to_string(),
+        format!("  llvm.func amdgpu_kernelcc @kernel(%out: {space} {{llvm.noundef}}, %n: i32 {{llvm.noundef}}, %ret: {space} {{llvm.noundef}}) attributes {{rocdl.kernel}} {{"),
+    ];
+    let tid = if imported {
+        format!("%tid = llvm.call_intrinsic \"llvm.amdgcn.workitem.id.x\"() : () -> ({AMDGPU_TID_RESULT})")
+    } else {
+        "%tid = llvm.call_intrinsic \"llvm.amdgcn.workitem.id.x\"() : () -> i32".to_string()
+    };
+    let prologue = [tid, "%tid_wide = llvm.zext %tid : i32 to i64".to_string()];
+    push_llvm_blocks(&mut lines, blocks, &prologue, [space, "%out", "%ret"]);
+    lines.push("  }".into());
+    if imported {
+        lines.push(format!(
+            "  llvm.func @llvm.amdgcn.workitem.id.x() -> ({AMDGPU_TID_RESULT}) attributes {{no_unwind}}"
+        ));
+    }
+    lines.push("}".into());
+    lines.join("\n") + "\n"
+}
+
+/// The result of `llvm.amdgcn.workitem.id.x` as the LLVM IR import
+/// writes clang's `noundef range(i32 0, 1024)` call.
+const AMDGPU_TID_RESULT: &str =
+    "i32 {llvm.noundef, llvm.range = #llvm.constant_range<i32, 0, 1024>}";
+
+/// The blocks of an LLVM-dialect rendering: `prologue` at the top of the
+/// entry block (it defines `%tid` and its `i64` `%tid_wide`), memory
+/// accessed through the pointers `[type, %out, %ret]`; each return stores
+/// its value to `%ret[tid]`.
+fn push_llvm_blocks(
+    lines: &mut Vec<String>,
+    blocks: &[BlockCode],
+    prologue: &[String],
+    [space, out, ret]: [&str; 3],
+) {
+    for block in blocks {
+        if block.index == 0 {
+            lines.extend(prologue.iter().map(|line| format!("    {line}")));
+        } else {
+            lines.push(format!("  {}", block_header(block.index)));
+        }
+        for line in &block.lines {
+            lines.extend(
+                line.llvm(space, out)
+                    .into_iter()
+                    .map(|text| format!("    {text}")),
+            );
+        }
+        match &block.end {
+            BlockEnd::Return { value } => {
+                let pointer = format!("%ret_p{}", block.index);
+                lines.push(format!(
+                    "    {pointer} = llvm.getelementptr inbounds {ret}[%tid_wide] : ({space}, i64) -> {space}, i32"
+                ));
+                lines.push(format!(
+                    "    llvm.store {value}, {pointer} {{alignment = 4 : i64}} : i32, {space}"
+                ));
+                lines.push("    llvm.return".into());
+            }
+            end => lines.push(format!("    {}", end.branch("llvm"))),
+        }
+    }
+}
+
 /// A long-range function ([`spmd::testing::long_range`]) with the
 /// [`Signature::Kernel`] signature as a
 /// [`RandomKernel`], for the executor and JIT differentials. Only
@@ -1474,6 +1536,7 @@ pub fn long_range_kernel(seed: u64, shape: &LongRangeShape) -> RandomKernel {
         text,
         gpu_text: String::new(),
         llvm_text: String::new(),
+        amdgpu_llvm_text: String::new(),
         num_blocks: graph.num_blocks() + 1,
         has_irreducible_cycle: cycles.cycles().any(|c| !cycles.is_reducible(c)),
         slots: 1,

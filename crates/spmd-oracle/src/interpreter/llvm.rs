@@ -275,6 +275,13 @@ pub(super) fn execute(
                 Value::Poison => Value::Poison,
                 other => return Err(Fault::Type(describe_operand("a pointer", other)).at(site)),
             },
+            OpKind::Mbcnt { high } => match (operand(0)?, operand(1)?) {
+                (Value::Poison, _) | (_, Value::Poison) => Value::Poison,
+                (Value::Int(mask), Value::Int(addend)) => {
+                    Value::Int(mbcnt(*high, mask, addend, thread.id.lane))
+                }
+                (other, _) => return Err(Fault::Type(describe_operand("two i32s", other)).at(site)),
+            },
             OpKind::Warp(_) => return Err(ExecError::WarpCollective { site: site.clone() }),
             OpKind::UnsupportedIntrinsic(name) => {
                 return Err(ExecError::UnsupportedIntrinsic {
@@ -286,6 +293,24 @@ pub(super) fn execute(
         }))
     })();
     result
+}
+
+/// AMDGPU's `mbcnt.lo` (`high`: `mbcnt.hi`) in lane `lane`: `addend` plus
+/// the number of set bits of `mask` that stand for lanes below `lane`
+/// among lanes 0 to 31 (32 to 63). `mbcnt.hi(-1, mbcnt.lo(-1, 0))` is the
+/// lane id.
+fn mbcnt(high: bool, mask: IntValue, addend: IntValue, lane: u32) -> IntValue {
+    let below = 1u64.checked_shl(lane).map_or(u64::MAX, |bit| bit - 1);
+    let half = if high {
+        below >> 32
+    } else {
+        below & 0xFFFF_FFFF
+    };
+    let count = (mask.unsigned() & half).count_ones();
+    IntValue::wrap(
+        addend.width(),
+        addend.unsigned().wrapping_add(u64::from(count)),
+    )
 }
 
 fn unsupported_type(op: &Op, site: &OpSite) -> ExecError {
@@ -437,4 +462,27 @@ fn gep(
         }
     }
     Ok(Value::Ptr(result))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mbcnt_counts_the_mask_bits_of_lower_lanes() {
+        let i32_ = |bits: u64| IntValue::wrap(32, bits);
+        let lane_id = |lane: u32| {
+            let low = mbcnt(false, i32_(u64::MAX), i32_(0), lane);
+            mbcnt(true, i32_(u64::MAX), low, lane).unsigned()
+        };
+        assert_eq!(
+            (0..64).map(lane_id).collect::<Vec<_>>(),
+            (0..64).collect::<Vec<_>>()
+        );
+        // Lanes 1 and 3 of 0b1010 are below lane 5; bit 33 (lane 33) is
+        // not in the low half.
+        assert_eq!(mbcnt(false, i32_(0b1010), i32_(7), 5).unsigned(), 9);
+        assert_eq!(mbcnt(true, i32_(0b10), i32_(0), 34).unsigned(), 1);
+        assert_eq!(mbcnt(true, i32_(0b10), i32_(0), 33).unsigned(), 0);
+    }
 }

@@ -102,6 +102,39 @@
 //! (`llvm.call_intrinsic "llvm.nvvm.vote.ballot.sync"`,
 //! `"llvm.nvvm.match.all.sync.i32p"`, ...) behave the same.
 //!
+//! ## AMDGPU waves
+//!
+//! ROCDL code (the output of `spmd-gpu-to-rocdl`, or an `llvm.func
+//! amdgpu_kernelcc` kernel with `llvm.amdgcn.*` intrinsics) runs the same
+//! way, with [`GridDims::subgroup_size`] 64 or 32: lane `l` of wave `w` is
+//! the thread with local linear id `W w + l`, the last wave may be
+//! partial, divergence is allowed at lane guards only (wave-level code
+//! keeps its masks in scalar registers and guards each lane's side effects
+//! with its bit of the exec mask, a `cf.cond_br` on
+//! `llvm.amdgcn.inverse.ballot` once `convert-scf-to-cf` has run). The
+//! wave operations have no member masks: the lanes that take part are
+//! those executing the operation together (on the hardware, the exec
+//! mask), so they are well defined in a diverged group too:
+//!
+//! * `rocdl.ballot` / `llvm.amdgcn.ballot.{i64,i32}`: bit `l` is set iff
+//!   lane `l` executes the ballot and its `i1` is true (truncated to an
+//!   `i32` result, zero-extended to an `i64` one); a poison operand of an
+//!   executing lane is what [`VotePoison`] says;
+//! * `llvm.amdgcn.inverse.ballot.{i64,i32}`: lane `l` gets bit `l` of the
+//!   mask, which must be as wide as the wave;
+//! * `rocdl.readlane` / `llvm.amdgcn.readlane.*`: the value in lane `%lane`
+//!   (poison if that lane does not execute the readlane);
+//!   `rocdl.readfirstlane`: the value in the lowest executing lane;
+//! * `rocdl.mbcnt.{lo,hi}` are per lane: `mbcnt.hi(-1, mbcnt.lo(-1, 0))` is
+//!   the lane id.
+//!
+//! The mask of an inverse ballot and the lane of a readlane live in scalar
+//! registers: they must be the same in every executing lane
+//! ([`WarpError::NonUniform`] otherwise; poison in any lane makes the
+//! result poison). `rocdl.s.barrier`, `rocdl.barrier` and
+//! `llvm.amdgcn.s.barrier` are CTA barriers under the rules below;
+//! `llvm.fence` and `rocdl.s.waitcnt` change nothing.
+//!
 //! ## Barriers
 //!
 //! `nvvm.barrier0`, `nvvm.barrier` (optionally with an id; a thread count
@@ -145,6 +178,8 @@ use crate::trace::NoTrace;
 use crate::value::Value;
 use std::fmt;
 use std::ops::AddAssign;
+
+mod amdgpu;
 
 /// What a lockstep warp does with a poison predicate of `nvvm.vote.sync`
 /// ([`Executor::with_vote_poison`]).
@@ -242,6 +277,15 @@ pub struct WarpStats {
     pub warp_instructions: u64,
     /// Barriers completed by a CTA.
     pub barriers: u64,
+    /// Operations issued, counted per wave: every operation and every
+    /// terminator that a wave (or a diverged group of it) executes counts
+    /// once for the group, however many of its lanes are active, constants
+    /// and plain jumps included (unlike [`WarpStats::warp_instructions`]).
+    /// Summed over the waves of a run; divided by [`WarpStats::waves`], the
+    /// operations each wave issued on average.
+    pub issued_ops: u64,
+    /// Waves (warps) launched, partial ones included.
+    pub waves: u64,
 }
 
 impl AddAssign for WarpStats {
@@ -253,6 +297,8 @@ impl AddAssign for WarpStats {
         self.partial_collectives += other.partial_collectives;
         self.warp_instructions += other.warp_instructions;
         self.barriers += other.barriers;
+        self.issued_ops += other.issued_ops;
+        self.waves += other.waves;
     }
 }
 
@@ -315,6 +361,17 @@ pub enum WarpError {
     BarrierMismatch {
         /// The barrier each waiting warp is at: (warp, barrier, id).
         waiting: Vec<(u32, OpSite, i64)>,
+    },
+    /// An operand that AMDGPU keeps in a scalar register, so that it must
+    /// be the same in every executing lane (the mask of
+    /// `llvm.amdgcn.inverse.ballot`, the lane of `readlane`), differs.
+    NonUniform {
+        /// The warp (wave).
+        warp: u32,
+        /// The operation.
+        site: OpSite,
+        /// Two executing lanes (in the warp) with different values.
+        lanes: [(u32, Value); 2],
     },
     /// A warp entered more blocks than its fuel allowed.
     OutOfFuel {
@@ -405,6 +462,13 @@ impl fmt::Display for WarpError {
                     f,
                     "warps wait at different barriers: {}",
                     waiting.join(", ")
+                )
+            }
+            Self::NonUniform { warp, site, lanes } => {
+                let [(a, x), (b, y)] = lanes;
+                write!(
+                    f,
+                    "warp {warp}: {site} needs the same operand in every executing lane, but lane {a} has {x} and lane {b} has {y}"
                 )
             }
             Self::OutOfFuel { warp, fuel } => {
@@ -659,7 +723,10 @@ impl Executor {
         let mut state = Cta {
             dims: *dims,
             memory,
-            stats: WarpStats::default(),
+            stats: WarpStats {
+                waves: warps.len() as u64,
+                ..WarpStats::default()
+            },
             fuel,
         };
         loop {
@@ -765,6 +832,7 @@ impl Executor {
             while warp.next_op < ops.len() {
                 let op = &ops[warp.next_op];
                 warp.next_op += 1;
+                cta.stats.issued_ops += 1;
                 if !matches!(op.kind, OpKind::Constant(_) | OpKind::Poison) {
                     cta.stats.warp_instructions += 1;
                 }
@@ -802,6 +870,7 @@ impl Executor {
                     })?;
                 }
             }
+            cta.stats.issued_ops += 1;
             if function.blocks[top.block].terminator.successors.len() >= 2 {
                 cta.stats.warp_instructions += 1;
             }
@@ -942,6 +1011,10 @@ impl Executor {
             WarpOp::Shuffle { kind, with_flag } => {
                 operands.shuffle(kind, with_flag, executing, cta.memory)?
             }
+            WarpOp::WaveBallot => operands.wave_ballot(executing, self.vote_poison)?,
+            WarpOp::InverseBallot => operands.inverse_ballot(executing)?,
+            WarpOp::ReadLane => operands.read_lane(executing)?,
+            WarpOp::ReadFirstLane => operands.read_first_lane(executing)?,
             WarpOp::Barrier { has_id, has_count } => {
                 let lane_guards = self.reconvergence == Reconvergence::LaneGuards;
                 let diverged =
@@ -1052,7 +1125,17 @@ impl Operands<'_> {
 
     /// A lane's vote: `None` for poison (under [`VotePoison::Poison`]).
     fn predicate(&self, lane: usize, poison: VotePoison) -> Result<Option<bool>, WarpError> {
-        match self.read(lane, 1)? {
+        self.predicate_at(lane, 1, poison)
+    }
+
+    /// [`Operands::predicate`] in operand `operand`.
+    fn predicate_at(
+        &self,
+        lane: usize,
+        operand: usize,
+        poison: VotePoison,
+    ) -> Result<Option<bool>, WarpError> {
+        match self.read(lane, operand)? {
             Value::Int(flag) if flag.width() == 1 => Ok(Some(flag.is_true())),
             Value::Poison => Ok(match poison {
                 VotePoison::Poison => None,
@@ -1564,6 +1647,8 @@ mod tests {
             partial_collectives: 5,
             barriers: 6,
             warp_instructions: 7,
+            issued_ops: 8,
+            waves: 9,
         };
         total += total;
         assert_eq!(
@@ -1576,6 +1661,8 @@ mod tests {
                 partial_collectives: 10,
                 barriers: 12,
                 warp_instructions: 14,
+                issued_ops: 16,
+                waves: 18,
             }
         );
     }

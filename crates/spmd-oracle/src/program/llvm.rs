@@ -171,6 +171,19 @@ pub(crate) enum WarpOp {
     /// value; `all` gives `{i32 mask, i1 pred}`: the members and true if
     /// they all hold the same value, else 0 and false.
     Match { all: bool },
+    /// AMDGPU's ballot (`rocdl.ballot`, `llvm.amdgcn.ballot.iN`); operand:
+    /// the lane's `i1`. The result (an integer of any width) has bit `l`
+    /// set iff lane `l` executes it and its operand is true.
+    WaveBallot,
+    /// `llvm.amdgcn.inverse.ballot.iN`; operand: a mask, the same in every
+    /// executing lane. Lane `l` gets bit `l` of it.
+    InverseBallot,
+    /// `rocdl.readlane`, `llvm.amdgcn.readlane.*`; operands: value, lane
+    /// (the same in every executing lane). The value in that lane.
+    ReadLane,
+    /// `rocdl.readfirstlane`, `llvm.amdgcn.readfirstlane.*`; operand: the
+    /// value. The value in the lowest executing lane.
+    ReadFirstLane,
 }
 
 /// `redux.sync` reductions of `i32` values.
@@ -620,9 +633,11 @@ pub(super) fn decode(
             OpKind::Nvvm(NvvmOp::IsFpClass(mask as u32))
         }),
         "llvm.intr.fma" | "llvm.intr.fmuladd" => OpKind::Fma,
-        "llvm.intr.lifetime.start" | "llvm.intr.lifetime.end" | "llvm.intr.assume" => {
-            OpKind::Marker
-        }
+        // Memory is sequentially consistent: fences change nothing.
+        "llvm.intr.lifetime.start"
+        | "llvm.intr.lifetime.end"
+        | "llvm.intr.assume"
+        | "llvm.fence" => OpKind::Marker,
         "llvm.insertvalue" | "llvm.extractvalue" => aggregate_member(op, name),
         "llvm.getelementptr" => {
             gep(op).map_or(OpKind::Unsupported, |plan| OpKind::Gep(Box::new(plan)))
@@ -1010,9 +1025,12 @@ fn intrinsic(name: &str, operands: usize) -> OpKind {
             let count = usize::from(*has_id) + usize::from(*has_count);
             count..=count
         }
-        OpKind::Warp(WarpOp::WarpSync) | OpKind::FloatUnary(_) | OpKind::IntUnary(_, Some(_)) => {
-            1..=1
-        }
+        OpKind::Warp(
+            WarpOp::WarpSync | WarpOp::WaveBallot | WarpOp::InverseBallot | WarpOp::ReadFirstLane,
+        )
+        | OpKind::FloatUnary(_)
+        | OpKind::IntUnary(_, Some(_)) => 1..=1,
+        OpKind::Warp(WarpOp::ReadLane) | OpKind::Mbcnt { .. } => 2..=2,
         OpKind::IntUnary(_, None) => 1..=2,
         OpKind::Warp(WarpOp::Vote(_) | WarpOp::Redux(_) | WarpOp::Match { .. })
         | OpKind::Int(..)
@@ -1032,6 +1050,9 @@ fn intrinsic(name: &str, operands: usize) -> OpKind {
 
 /// The kind of intrinsic `name`, before its arity is checked.
 fn intrinsic_kind(name: &str, operands: usize) -> OpKind {
+    if let Some(kind) = super::rocdl::intrinsic_kind(name) {
+        return kind;
+    }
     if let Some(register) = name.strip_prefix("llvm.nvvm.read.ptx.sreg.") {
         return special_register(register).map_or_else(
             || OpKind::UnsupportedIntrinsic(name.to_string()),
@@ -1366,6 +1387,30 @@ mod tests {
             intrinsic("llvm.abs.i32", 1),
             OpKind::IntUnary(IntUnaryOp::Abs, Some(false))
         );
+        // AMDGPU's, with and without their operands.
+        assert_eq!(
+            intrinsic("llvm.amdgcn.readlane.i32", 2),
+            OpKind::Warp(WarpOp::ReadLane)
+        );
+        assert_eq!(
+            intrinsic("llvm.amdgcn.ballot.i64", 1),
+            OpKind::Warp(WarpOp::WaveBallot)
+        );
+        assert_eq!(
+            intrinsic("llvm.amdgcn.mbcnt.hi", 2),
+            OpKind::Mbcnt { high: true }
+        );
+        for (name, operands) in [
+            ("llvm.amdgcn.readlane.i32", 1),
+            ("llvm.amdgcn.inverse.ballot.i64", 0),
+            ("llvm.amdgcn.workitem.id.x", 1),
+            ("llvm.amdgcn.s.barrier", 1),
+        ] {
+            assert_eq!(
+                intrinsic(name, operands),
+                OpKind::UnsupportedIntrinsic(name.into())
+            );
+        }
     }
 
     /// clang's NVVM math, fences and `nanosleep` (what `spmd_cuda.h`'s

@@ -177,6 +177,46 @@ pub fn lower_to_nvvm_with<'c>(context: &'c Context, text: &str, lane_branches: b
     lowered
 }
 
+/// An AMD wave size and a chip of that wave size, for `spmd-gpu-to-rocdl`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wave {
+    /// Lanes per wave: 64 (GCN, CDNA) or 32 (RDNA).
+    pub size: u32,
+    /// The chip (`chipset` of `convert-gpu-to-rocdl`).
+    pub chipset: &'static str,
+}
+
+impl Wave {
+    /// Waves of 64 lanes on gfx90a (MI200).
+    pub const W64: Self = Self {
+        size: 64,
+        chipset: "gfx90a",
+    };
+    /// Waves of 32 lanes on gfx1100 (RDNA3).
+    pub const W32: Self = Self {
+        size: 32,
+        chipset: "gfx1100",
+    };
+
+    /// The named pipeline of the AMDGPU front doors for this wave.
+    pub fn pipeline(self) -> String {
+        format!(
+            "builtin.module(spmd-gpu-to-rocdl{{wave-size={} chipset={}}})",
+            self.size, self.chipset
+        )
+    }
+}
+
+/// Parses `text` and runs [`Wave::pipeline`] on it; panics if the output
+/// does not verify.
+pub fn lower_to_rocdl<'c>(context: &'c Context, text: &str, wave: Wave) -> Module<'c> {
+    melior::utility::register_all_passes();
+    let mut lowered = parse(context, text);
+    run_pipeline(context, &mut lowered, &wave.pipeline());
+    assert!(lowered.as_operation().verify(), "invalid ROCDL output");
+    lowered
+}
+
 /// `scripts/cuda-to-ptx.sh --emit import` of the CUDA file `path` (clang
 /// against NVIDIA's headers and libdevice, then the LLVM IR import, by the
 /// spmd-compile driver); `None`, with a message, when this machine lacks

@@ -21,6 +21,7 @@ mod nvvm_collectives_reduced;
 mod nvvm_exec;
 mod predicate;
 mod reconverge;
+mod rocdl_exec;
 mod structurize;
 mod structurize_no_return;
 mod uniformity;
