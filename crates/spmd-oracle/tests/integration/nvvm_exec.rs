@@ -49,7 +49,9 @@
 //! `SPMD_NVVM_EXEC_SEEDS=<n>` sets the seeds per shape class (default
 //! [`DEFAULT_SEEDS`]); the counts are printed at the end.
 
-use crate::common::{context, import_cuda, lower_to_nvvm, lower_to_nvvm_with, parse, Form};
+use crate::common::{
+    context, first_difference, import_cuda, lower_to_nvvm, lower_to_nvvm_with, parse, Form,
+};
 use spmd_oracle::{
     ElementType, Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, RandomKernel,
     ThreadId, Value, VotePoison, WarpError, WarpStats,
@@ -121,29 +123,6 @@ fn run_warps(
     Ok((memory, run.stats))
 }
 
-/// The first difference between the two runs.
-fn compare(
-    threads: u32,
-    expected: &(Memory, MemRefId, MemRefId),
-    actual: &Memory,
-) -> Result<(), String> {
-    let (memory, out, ret) = expected;
-    for t in 0..threads {
-        let theirs: Vec<_> = memory.effects_of_thread(t).collect();
-        let ours: Vec<_> = actual.effects_of_thread(t).collect();
-        if ours.len() != theirs.len() || ours.iter().zip(&theirs).any(|(a, b)| !a.same_as(b)) {
-            return Err(format!("thread {t}: stores {ours:?}, expected {theirs:?}"));
-        }
-    }
-    for (name, buffer) in [("%out", out), ("%ret", ret)] {
-        let (want, got) = (memory.read_i64s(*buffer), actual.read_i64s(*buffer));
-        if want != got {
-            return Err(format!("final {name} differs: {got:?}, expected {want:?}"));
-        }
-    }
-    Ok(())
-}
-
 /// Compares every launch and input of one kernel in one form; the number
 /// of runs, or the first failure.
 fn check_kernel(
@@ -164,7 +143,7 @@ fn check_kernel(
             let expected = run_threads(&thread_level, kernel, form, threads, n).map_err(context)?;
             let (actual, run_stats) = run_warps(&warp_level, kernel, form, threads, n)
                 .map_err(|error| context(error.to_string()))?;
-            compare(threads, &expected, &actual).map_err(context)?;
+            first_difference(threads, &expected, &actual).map_err(context)?;
             *stats += run_stats;
             runs += 1;
         }

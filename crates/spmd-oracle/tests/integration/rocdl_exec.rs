@@ -38,7 +38,7 @@
 //! [`poison_ballots_and_unsupported_operations`] what the executor reports
 //! for their misuse.
 
-use crate::common::{context, lower_to_rocdl, parse, Form, Wave};
+use crate::common::{context, first_difference, lower_to_rocdl, parse, Form, Wave};
 use spmd_oracle::{
     ExecError, Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, PoisonUse, RandomKernel,
     ThreadId, Value, VotePoison, WarpError, WarpStats,
@@ -158,29 +158,6 @@ fn run_waves(executor: &Executor, launch: Launch) -> Result<(Memory, WarpStats),
     Ok((memory, run.stats))
 }
 
-/// The first difference between the two runs.
-fn compare(
-    threads: u32,
-    expected: &(Memory, MemRefId, MemRefId),
-    actual: &Memory,
-) -> Result<(), String> {
-    let (memory, out, ret) = expected;
-    for t in 0..threads {
-        let theirs: Vec<_> = memory.effects_of_thread(t).collect();
-        let ours: Vec<_> = actual.effects_of_thread(t).collect();
-        if ours.len() != theirs.len() || ours.iter().zip(&theirs).any(|(a, b)| !a.same_as(b)) {
-            return Err(format!("thread {t}: stores {ours:?}, expected {theirs:?}"));
-        }
-    }
-    for (name, buffer) in [("%out", out), ("%ret", ret)] {
-        let (want, got) = (memory.read_i64s(*buffer), actual.read_i64s(*buffer));
-        if want != got {
-            return Err(format!("final {name} differs: {got:?}, expected {want:?}"));
-        }
-    }
-    Ok(())
-}
-
 /// Compares every launch and input of one kernel in one form and wave
 /// size; the number of runs, or the first failure.
 fn check_kernel(
@@ -207,7 +184,7 @@ fn check_kernel(
             let expected = run_threads(&thread_level, launch).map_err(context)?;
             let (actual, run_stats) =
                 run_waves(&wave_level, launch).map_err(|error| context(error.to_string()))?;
-            compare(threads, &expected, &actual).map_err(context)?;
+            first_difference(threads, &expected, &actual).map_err(context)?;
             *stats += run_stats;
             runs += 1;
         }
