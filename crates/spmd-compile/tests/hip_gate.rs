@@ -9,8 +9,7 @@
 //!
 //! - spmd: `spmd-compile --target amdgcn --mcpu CHIP -x llvm - --emit obj`;
 //! - the reference: the same with `--reference` (LLVM's backend on the
-//!   unchanged IR). While the driver refuses `--reference` for LLVM IR,
-//!   `llc` on the same IR stands in (the same LLVM 22 backend at -O2).
+//!   imported IR, no spmd pass).
 //!
 //! Both must give an ELF object. The reference must succeed everywhere
 //! (else the corpus or the shim is broken). spmd must succeed everywhere
@@ -36,9 +35,6 @@ const KNOWN_SPMD_FAILURES: &[(&str, &str)] = &[];
 
 /// An ELF object's first bytes.
 const ELF_MAGIC: &[u8] = b"\x7fELF";
-
-/// The refusal of drivers whose `--reference` does not take LLVM IR.
-const NO_LLVM_REFERENCE: &str = "--reference needs CUDA or MLIR input";
 
 /// LLVM 22's tools: `$NAME` (e.g. `$CLANG`), else `/usr/lib/llvm-22/bin`.
 fn llvm_tool(variable: &str, name: &str) -> PathBuf {
@@ -104,26 +100,6 @@ fn spmd_compile(llvm_ir: &str, chip: &str, reference: bool) -> std::process::Out
     driver(&arguments, Some(llvm_ir))
 }
 
-/// The reference route: the driver's `--reference`, or llc where the driver
-/// refuses LLVM IR (`ir_file` holds the same IR for llc).
-fn reference(llvm_ir: &str, ir_file: &Path, chip: &str) -> Result<(), String> {
-    let output = spmd_compile(llvm_ir, chip, true);
-    if !String::from_utf8_lossy(&output.stderr).contains(NO_LLVM_REFERENCE) {
-        return object(output);
-    }
-    std::fs::write(ir_file, llvm_ir)
-        .map_err(|e| format!("cannot write {}: {e}", ir_file.display()))?;
-    let llc = llvm_tool("LLC", "llc");
-    let output = Command::new(&llc)
-        .arg("-mtriple=amdgcn-amd-amdhsa")
-        .arg(format!("-mcpu={chip}"))
-        .args(["-filetype=obj", "-o", "-"])
-        .arg(ir_file)
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", llc.display()))?;
-    object(output)
-}
-
 /// How to reproduce spmd's compilation of `file` for `chip`.
 fn repro(file: &Path, chip: &str) -> String {
     let clang = clang_arguments(file, chip).join(" ");
@@ -149,14 +125,12 @@ fn hip_corpus_reaches_amdgpu_code_objects_on_both_routes() {
         .iter()
         .flat_map(|file| CHIPS.map(|chip| (file.clone(), chip)))
         .collect();
-    let scratch = std::env::temp_dir().join(format!("spmd-hip-gate-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).expect("scratch directory");
     let spmd_failures = Mutex::new(Vec::new());
-    let broken = parallel(&cases, |index, (file, chip)| {
+    let broken = parallel(&cases, |_, (file, chip)| {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         let llvm_ir = hip_to_llvm_ir(&clang, file, chip)
             .map_err(|error| format!("FAIL clang on {name} for {chip}: {error}"))?;
-        reference(&llvm_ir, &scratch.join(format!("{index}.ll")), chip)
+        object(spmd_compile(&llvm_ir, chip, true))
             .map_err(|error| format!("FAIL the reference route on {name} for {chip}: {error}"))?;
         if let Err(error) = object(spmd_compile(&llvm_ir, chip, false)) {
             let failure = (
@@ -168,7 +142,6 @@ fn hip_corpus_reaches_amdgpu_code_objects_on_both_routes() {
         }
         Ok(())
     });
-    let _ = std::fs::remove_dir_all(&scratch);
     let mut spmd_failures = spmd_failures.into_inner().unwrap();
     spmd_failures.sort();
     eprintln!(
