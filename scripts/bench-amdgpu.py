@@ -16,9 +16,7 @@ each through both
          exec masks, spmd-lower-to-rocdl, convert-gpu-to-rocdl, backend)
   llvm   spmd-compile --target amdgcn --reference (convert-gpu-to-rocdl, or
          nothing for LLVM IR, then the backend's StructurizeCFG,
-         SIAnnotateControlFlow and exec masks); for LLVM IR, while the
-         driver refuses --reference on it, llc on clang's IR (the same
-         LLVM 22 backend at the same -O2)
+         SIAnnotateControlFlow and exec masks, with LLVM's defaults)
 and, from the AMDGPU assembly split per kernel symbol, counts each
 kernel's instructions, basic blocks, s_cbranch_* and s_and_saveexec*
 instructions, and the .amdhsa_next_free_vgpr / sgpr. Writes
@@ -28,6 +26,10 @@ fewer branches), the geometric mean and worst ratio spmd / llvm.
 
 Needs target/debug/spmd-compile and dump_kernel (cargo build --bins
 --examples); the HIP corpus needs clang-22 (skipped with a note without it).
+The section "Dynamic: operations issued per wave" embeds the table of the
+oracle's rocdl_dynamic example (cargo build --release --example
+rocdl_dynamic -p spmd-oracle; the debug build where there is no release
+one; skipped with a note without either).
 """
 import argparse
 import functools
@@ -42,6 +44,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "target/debug/spmd-compile"
 DUMP = ROOT / "target/debug/examples/dump_kernel"
+DYNAMIC = [ROOT / "target/release/examples/rocdl_dynamic",
+           ROOT / "target/debug/examples/rocdl_dynamic"]
 HIP_CORPUS = ROOT / "tests/hip-corpus"
 LLVM_BIN = pathlib.Path("/usr/lib/llvm-22/bin")
 CLASSES = ["reducible", "irreducible", "multi_exit_switch", "uniform"]
@@ -111,26 +115,11 @@ def run(arguments, text):
     return done.stdout
 
 
-@functools.lru_cache(maxsize=None)
-def driver_takes_llvm_reference():
-    """Whether spmd-compile --reference takes LLVM IR (else llc stands in)."""
-    probe = subprocess.run([str(DRIVER), "--target", "amdgcn", "--reference", "-x", "llvm", "-"],
-                           input="", capture_output=True, text=True)
-    refused = "--reference needs CUDA or MLIR input" in probe.stderr
-    if refused:
-        print("bench-amdgpu: spmd-compile --reference refuses LLVM IR: llc on clang's IR "
-              "is the llvm route of the HIP corpus", file=sys.stderr)
-    return not refused
-
-
 def compile_kernels(text, language, chip, reference):
     """{kernel symbol: metrics} of one input through one route."""
-    if reference and language == "llvm" and not driver_takes_llvm_reference():
-        arguments = [str(LLVM_BIN / "llc"), "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={chip}"]
-    else:
-        arguments = [str(DRIVER), "--target", "amdgcn", "--mcpu", chip, "-x", language, "-"]
-        if reference:
-            arguments.insert(1, "--reference")
+    arguments = [str(DRIVER), "--target", "amdgcn", "--mcpu", chip, "-x", language, "-"]
+    if reference:
+        arguments.insert(1, "--reference")
     kernels = split_kernels(run(arguments, text))
     return {name: metrics(kernel) for name, kernel in kernels.items()}
 
@@ -248,8 +237,9 @@ def summarize(rows):
 def summary_line(chip, corpus, rows):
     measured, wins, branch_wins, mean, worst = summarize(rows)
     share = lambda count: f"{count} ({100 * count / max(measured, 1):.0f}%)"
+    flow = lambda route: sum(row[route]["flow"] for row in rows)
     return (f"| {chip} | {corpus} | {measured} | {share(wins)} | {share(branch_wins)} | "
-            f"{mean:.3f} | {worst:.2f} |")
+            f"{mean:.3f} | {worst:.2f} | {flow(2)} / {flow(3)} |")
 
 
 READING = """
@@ -265,8 +255,8 @@ LLVM on 80% of the kernels, never over 1.1x). Where it stands:
   `-structurizecfg-skip-uniform-regions` (set by `spmd-compile --target
   amdgcn`), StructurizeCFG leaves the uniform regions alone; the "Flow
   blocks" column counts the blocks it still inserted (named `%Flow` in the
-  assembly's comments). LLVM's own route structurizes every region,
-  uniform ones included.
+  assembly's comments; the summary's last column sums them). LLVM's own
+  route structurizes every region, uniform ones included.
 * **Masks.** Exec is the wave's mask, a uniform `i64`/`i32` in scalar
   registers; ballots are `v_cmp`s and'ed with it, a lane's own bit is
   free (`llvm.amdgcn.inverse.ballot`), and a region is skipped with an
@@ -282,6 +272,16 @@ LLVM on 80% of the kernels, never over 1.1x). Where it stands:
   register (lane guards that carry the values out, as `scf.if` results)
   is the next step.
 
+* **Dynamically** (the executor's section below) spmd issues about twice
+  the MLIR operations per wave of the ideal IPDOM machine: a wave runs
+  every region that has an active lane, and each divergent branch adds
+  its mask arithmetic, the parked copies and the merges; only kernels
+  without divergence issue exactly as many. The llvm column is a lower
+  bound for LLVM's code (no Flow blocks, no mask bookkeeping).
+
+`math-intrinsics` fails on both routes: MLIR's convert-gpu-to-rocdl
+leaves `llvm.intr.ceil` and friends illegal without ROCm's device library.
+
 The random and lit-input kernels are canonicalized (`mlir-opt
 --canonicalize --cse`) before both routes: the generator computes many
 constants, which LLVM's route folds in the backend while spmd's masks
@@ -293,10 +293,47 @@ control flow.
 """
 
 
+def dynamic_section(seeds):
+    """The executor's dynamic counts: the table of rocdl_dynamic (release
+    build first) on the same random kernels, or a note when it is missing
+    or fails."""
+    out = ["\n## Dynamic: operations issued per wave (executor)\n"]
+    binary = next((path for path in DYNAMIC if path.exists()), None)
+    if binary is None:
+        out.append("Skipped: no `rocdl_dynamic` binary (build it with `cargo build --release "
+                   "--example rocdl_dynamic -p spmd-oracle`).")
+        return "\n".join(out)
+    command = [str(binary), "--seeds", str(seeds)]
+    out.append(f"`{' '.join([str(binary.relative_to(ROOT))] + command[1:])}`: the random kernels "
+               "above, canonicalized, run on both routes in the oracle's lockstep executor for "
+               "`%n` in {0, 9, 40} (128 threads in waves of 64 on gfx90a, 64 in waves of 32 on "
+               "gfx1100), each run checked against the kernel's thread-level run; what is counted "
+               "is MLIR-level operations issued per wave (every operation and terminator once per "
+               "wave or diverged group, however many lanes are active), not ISA instructions. "
+               "**spmd** runs `spmd-gpu-to-rocdl`'s wave-level code, **llvm** is IPDOM lockstep "
+               "of MLIR's own route (`convert-gpu-to-rocdl`, waves split at every divergent "
+               "branch and reconverge at its immediate post-dominator): the ideal of LLVM's "
+               "structurized exec-mask code, without its Flow blocks.\n")
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        out.append(f"`rocdl_dynamic` timed out after {TIMEOUT} s.")
+        return "\n".join(out)
+    out.append(done.stdout.rstrip())
+    if done.returncode != 0:
+        errors = done.stderr.strip().splitlines()
+        print(f"bench-amdgpu: rocdl_dynamic failed:\n{done.stderr}", file=sys.stderr)
+        out.append(f"\n**rocdl_dynamic exited with status {done.returncode}**: "
+                   f"{errors[-1] if errors else 'no message'}")
+    return "\n".join(out)
+
+
 def page(seeds, chips, results, hip_note):
     """The Markdown page."""
     out = ["# spmd's AMDGPU code against LLVM's own control-flow lowering\n"]
-    out.append("Regenerate with `scripts/bench-amdgpu.py` (after `cargo build --bins --examples`). "
+    out.append("Regenerate with `scripts/bench-amdgpu.py` (after `cargo build --bins --examples`, "
+               "and `cargo build --release --example rocdl_dynamic -p spmd-oracle` for the "
+               "dynamic section). "
                "The same kernels (the gpu.func kernels of `mlir-tests/nvvm/Inputs`, %d random "
                "thread-level `gpu.func` kernels per shape class of the oracle's corpus, and the "
                "`amdgpu_kernel`s of the HIP corpus `tests/hip-corpus`, compiled per chip by "
@@ -306,9 +343,8 @@ def page(seeds, chips, results, hip_note):
                "convert-gpu-to-rocdl, LLVM's AMDGPU backend;")
     out.append("* **llvm**: `spmd-compile --target amdgcn --reference`: convert-gpu-to-rocdl and "
                "the same backend, whose StructurizeCFG, SIAnnotateControlFlow and exec-mask "
-               "lowering handle the divergent branches (for the HIP corpus's LLVM IR, while the "
-               "driver's `--reference` refuses LLVM IR, `llc` on clang's IR: the same LLVM 22 "
-               "backend at the same -O2).\n")
+               "lowering handle the divergent branches, with LLVM's defaults (for the HIP corpus's "
+               "LLVM IR: the backend on the same imported IR).\n")
     out.append("Counted in each kernel's AMDGPU assembly: instructions, basic blocks, "
                "`s_cbranch_*`, `s_and_saveexec*`, `.amdhsa_next_free_vgpr`/`sgpr` (for kernels "
                "that call functions, the kernel's own registers). No AMD GPU was used; the ROCDL "
@@ -317,8 +353,8 @@ def page(seeds, chips, results, hip_note):
     if hip_note:
         out.append(f"{hip_note}\n")
     out.append("| chip | corpus | kernels | spmd fewer instructions | spmd fewer branches | "
-               "instructions spmd / llvm, geomean | worst |")
-    out.append("|---|---|---:|---:|---:|---:|---:|")
+               "instructions spmd / llvm, geomean | worst | backend Flow blocks, llvm / spmd |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|")
     for chip in chips:
         rows, _ = results[chip]
         for corpus in CORPORA:
@@ -330,6 +366,7 @@ def page(seeds, chips, results, hip_note):
         for corpus, name, error in results[chip][1]:
             out.append(f"\nFailed on {chip} ({corpus}): {name}: {error}")
     out.append(READING)
+    out.append(dynamic_section(seeds))
     out.append("\n## Per kernel (llvm / spmd)\n")
     out.append("| chip | kernel | instructions | blocks | Flow blocks | s_cbranch | "
                "s_and_saveexec | VGPRs | SGPRs |")
