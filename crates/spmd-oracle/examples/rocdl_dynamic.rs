@@ -209,20 +209,7 @@ fn lockstep(
 /// The first difference between the reference and a lockstep run: each
 /// thread's stores, then the final buffers.
 fn first_difference(threads: u32, expected: &Finished, actual: &Memory) -> Result<(), String> {
-    let (memory, out, ret) = expected;
-    for t in 0..threads {
-        let theirs: Vec<_> = memory.effects_of_thread(t).collect();
-        let ours: Vec<_> = actual.effects_of_thread(t).collect();
-        if ours.len() != theirs.len() || ours.iter().zip(&theirs).any(|(a, b)| !a.same_as(b)) {
-            return Err(format!("thread {t}: stores {ours:?}, expected {theirs:?}"));
-        }
-    }
-    for (name, buffer) in [("%out", out), ("%ret", ret)] {
-        if memory.read_i64s(*buffer) != actual.read_i64s(*buffer) {
-            return Err(format!("final {name} differs"));
-        }
-    }
-    Ok(())
+    spmd_oracle::compare_memories_after(threads, &expected.0, actual).map_err(|m| m.to_string())
 }
 
 /// What one route did with one kernel on one chip.

@@ -339,6 +339,24 @@ fn compare_values(thread: u32, expected: &[Value], actual: &[Value]) -> Result<(
     }
 }
 
+/// The first difference between two memories after runs of the same
+/// `threads` threads (an original and a transformed or lowered program,
+/// each run on its own fresh memory with the same buffers): each thread's
+/// sequence of stores and atomics, then the final contents of every
+/// buffer. For runs made outside [`run_fresh`], such as lockstep CTAs.
+pub fn compare_memories_after(
+    threads: u32,
+    original: &Memory,
+    transformed: &Memory,
+) -> Result<(), Mismatch> {
+    let before = effects_by_thread(original, threads as usize);
+    let after = effects_by_thread(transformed, threads as usize);
+    for (thread, (before, after)) in before.iter().zip(&after).enumerate() {
+        compare_effects(thread as u32, before, after)?;
+    }
+    compare_memories(original, transformed)
+}
+
 fn effects_by_thread(memory: &Memory, num_threads: usize) -> Vec<Vec<SideEffect>> {
     let mut grouped = vec![Vec::new(); num_threads];
     for effect in memory.side_effects() {

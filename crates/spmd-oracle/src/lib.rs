@@ -146,8 +146,8 @@ pub mod value;
 
 pub use error::{ExecError, OpSite, PoisonUse};
 pub use grid::{
-    compare_executors, compare_records, compare_runs, run_fresh, BufferSpec, GridRun, Mismatch,
-    RunInputs, RunRecord,
+    compare_executors, compare_memories_after, compare_records, compare_runs, run_fresh,
+    BufferSpec, GridRun, Mismatch, RunInputs, RunRecord,
 };
 pub use interpreter::{Executor, GridDims, ThreadId};
 pub use jit::{compare_batch, JitError, JitInputs, JitMismatch, JitStats, KernelPair};

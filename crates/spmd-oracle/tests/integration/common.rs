@@ -275,7 +275,8 @@ impl Rng {
 
 /// The first difference between a thread-level run (`expected`: its
 /// memory and the `%out` and `%ret` buffers) and a lockstep run of the
-/// lowered kernel: each thread's store sequence, then the final buffers.
+/// lowered kernel: each thread's store sequence, then the final buffers
+/// ([`spmd_oracle::compare_memories_after`]).
 pub fn first_difference(
     threads: u32,
     expected: &(
@@ -285,19 +286,5 @@ pub fn first_difference(
     ),
     actual: &spmd_oracle::Memory,
 ) -> Result<(), String> {
-    let (memory, out, ret) = expected;
-    for t in 0..threads {
-        let theirs: Vec<_> = memory.effects_of_thread(t).collect();
-        let ours: Vec<_> = actual.effects_of_thread(t).collect();
-        if ours.len() != theirs.len() || ours.iter().zip(&theirs).any(|(a, b)| !a.same_as(b)) {
-            return Err(format!("thread {t}: stores {ours:?}, expected {theirs:?}"));
-        }
-    }
-    for (name, buffer) in [("%out", out), ("%ret", ret)] {
-        let (want, got) = (memory.read_i64s(*buffer), actual.read_i64s(*buffer));
-        if want != got {
-            return Err(format!("final {name} differs: {got:?}, expected {want:?}"));
-        }
-    }
-    Ok(())
+    spmd_oracle::compare_memories_after(threads, &expected.0, actual).map_err(|m| m.to_string())
 }
