@@ -597,25 +597,34 @@ def SpmdLowerToNvvm : Pass<"spmd-lower-to-nvvm"> {
 def SpmdLowerToRocdl : Pass<"spmd-lower-to-rocdl"> {
   let summary = "Lower wave-level spmd IR in gpu.func and llvm.func kernels to ROCDL (AMDGPU waves of 64 or 32 lanes)";
   let description = [{
-    The AMDGPU counterpart of `--spmd-lower-to-nvvm`, with the same
-    mapping: every lane of an AMD wave runs the wave-level program, keeps
-    its own bit of each mask as an `i1`, and threads its exec bit through
-    the CFG as SSA. All control flow of wave-level code is wave-uniform,
-    and the wave-wide decisions are ROCDL's uniform wave intrinsics:
+    The AMDGPU counterpart of `--spmd-lower-to-nvvm`. Every lane of an AMD
+    wave runs the wave-level program; exec and every mask are the wave's
+    whole mask, a uniform `iN` (N = `wave-size`: `i64` for wave64, `i32`
+    for wave32) that the backend keeps in scalar registers and that is
+    threaded through the CFG as SSA. All control flow of wave-level code is
+    wave-uniform:
 
-    * `spmd.exec.br_zero` and the kept scalar branches decide on
-      `rocdl.ballot %bit : iN` compared with 0 (N = `wave-size`); a ballot
-      is uniform, so the AMDGPU backend keeps these branches scalar
-      (`s_cbranch_scc*`) and has nothing to structurize;
-    * the live mask is `rocdl.ballot true` at the function's entry;
-      `switch` flags of a kept switch are read from the lowest active lane
-      with `rocdl.readlane`;
+    * `spmd.ballot %p` is `rocdl.ballot (llvm.freeze %p) & exec` (the
+      freeze drops the poison of lanes that never computed `%p`); mask
+      operations are `arith` on `iN`;
+    * `spmd.exec.br_zero` is `exec == 0`, a scalar test; kept scalar
+      branches where exec may be partial decide on the ballot of their
+      condition over exec, and `switch` flags are read from the lowest
+      lane of exec with `rocdl.readlane`;
+    * a lane's own bit of a mask, for `spmd.mask.select` and lane guards,
+      is `llvm.call_intrinsic "llvm.amdgcn.inverse.ballot.iN"`, which the
+      backend lowers to nothing;
     * operations that must not run in inactive lanes are wrapped in
-      `scf.if` on the lane's exec bit, which the backend turns into exec
-      masking (`s_and_saveexec`); the per-lane `i1` bits of divergent
-      values are the backend's lane masks in scalar registers, so the exec
-      mask of the wave lives in SGPRs as an `i64` (wave64) or `i32`
-      (wave32) without the lowering spelling it out.
+      `scf.if` on the lane's bit, which the backend turns into exec masking
+      (`s_and_saveexec`);
+    * the live mask is `rocdl.ballot true` at the function's entry;
+      integer `ub.poison` forwarded to block arguments becomes 0 (LLVM 22's
+      AMDGPU register coalescer crashes on some phis of poison).
+
+    Every branch the backend sees is uniform except the lane guards; tell
+    it to leave uniform regions alone (`llc
+    -structurizecfg-skip-uniform-regions`; `spmd-compile --target amdgcn`
+    does).
 
     Run `--spmd-predicate` with the same `wave-size` first, and with
     `lane-branches=false`: on AMDGPU every divergent branch the backend
