@@ -300,7 +300,7 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
         );
     }
     if let Target::Rocdl { .. } = target {
-        define_poison_edges(context, &blocks);
+        define_poison_edges(context, target, &blocks);
     }
     // Only votes read the live mask: a function without any keeps no
     // activemask read (LLVM may not remove one: it is convergent). Lane
@@ -319,7 +319,7 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
 /// backend crashes in its register coalescer on some `phi`s of poison
 /// feeding the selects of predicated code (a random multi-exit kernel of
 /// the amdgcn gate showed it); a defined value costs at most a move.
-fn define_poison_edges<'c>(context: &'c Context, blocks: &[BlockRef<'c, '_>]) {
+fn define_poison_edges<'c>(context: &'c Context, target: Target, blocks: &[BlockRef<'c, '_>]) {
     let entry = blocks[0];
     let anchor = entry
         .first_operation()
@@ -346,7 +346,7 @@ fn define_poison_edges<'c>(context: &'c Context, blocks: &[BlockRef<'c, '_>]) {
                     None => {
                         let emit = Emitter {
                             context,
-                            target: Target::Rocdl { wave_size: 64 },
+                            target,
                             anchor,
                             location: anchor.location(),
                         };
