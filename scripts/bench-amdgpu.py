@@ -11,18 +11,23 @@ Three corpora of kernels:
   HIP         tests/hip-corpus/*.hip, compiled per chip by clang-22 to
               LLVM IR (-O2, with tests/hip-corpus/hip_shim.h in place of
               ROCm's headers); every amdgpu_kernel of a file is measured.
-each through both
-  spmd   spmd-compile --target amdgcn            (reconverge, predicate with
-         exec masks, spmd-lower-to-rocdl, convert-gpu-to-rocdl, backend)
+each through three routes
   llvm   spmd-compile --target amdgcn --reference (convert-gpu-to-rocdl, or
          nothing for LLVM IR, then the backend's StructurizeCFG,
          SIAnnotateControlFlow and exec masks, with LLVM's defaults)
+  spmd   spmd-compile --target amdgcn            (reconverge, predicate:
+         divergent branches whose region needs no converged lanes stay
+         per-lane branches the backend lowers itself, the others become
+         exec-mask code; spmd-lower-to-rocdl, convert-gpu-to-rocdl, backend)
+  masks  spmd-compile --target amdgcn --lane-branches false (the same, with
+         every divergent branch as exec-mask code)
 and, from the AMDGPU assembly split per kernel symbol, counts each
 kernel's instructions, basic blocks, s_cbranch_* and s_and_saveexec*
 instructions, and the .amdhsa_next_free_vgpr / sgpr. Writes
 docs/amdgpu-bench.md (default), with summaries per chip and corpus and per
-chip overall: the share of kernels where spmd has fewer instructions (and
-fewer branches), the geometric mean and worst ratio spmd / llvm.
+chip overall, once for spmd and once for masks against llvm: the share of
+kernels where the route has fewer (and as many) instructions and fewer
+branches, the geometric mean and worst instruction ratio route / llvm.
 
 Needs target/debug/spmd-compile and dump_kernel (cargo build --bins
 --examples); the HIP corpus needs clang-22 (skipped with a note without it).
@@ -52,6 +57,12 @@ CLASSES = ["reducible", "irreducible", "multi_exit_switch", "uniform"]
 CORPORA = ["random", "lit inputs", "HIP"]
 INSTRUCTION = re.compile(r"^\s+([sv]_|global_|flat_|buffer_|ds_|scratch_)[a-z0-9_]+")
 TIMEOUT = 600
+# The routes, in the order of a row's columns after (corpus, kernel), and
+# the driver flags of each (besides --target amdgcn).
+ROUTE_FLAGS = {"llvm": ["--reference"], "spmd": [], "masks": ["--lane-branches", "false"]}
+ROUTES = list(ROUTE_FLAGS)
+LLVM = 2  # a row's index of the llvm route's metrics
+ROUTE_INDEX = {route: 2 + index for index, route in enumerate(ROUTES)}
 
 
 def register_count(assembly, directive, symbol):
@@ -115,11 +126,11 @@ def run(arguments, text):
     return done.stdout
 
 
-def compile_kernels(text, language, chip, reference):
-    """{kernel symbol: metrics} of one input through one route."""
+def compile_kernels(text, language, chip, route):
+    """{kernel symbol: metrics} of one input through one route (a key of
+    ROUTE_FLAGS)."""
     arguments = [str(DRIVER), "--target", "amdgcn", "--mcpu", chip, "-x", language, "-"]
-    if reference:
-        arguments.insert(1, "--reference")
+    arguments[1:1] = ROUTE_FLAGS[route]
     kernels = split_kernels(run(arguments, text))
     return {name: metrics(kernel) for name, kernel in kernels.items()}
 
@@ -197,25 +208,33 @@ def short_name(demangled):
 
 
 def measure(chip, seeds, hip):
-    """(rows, failures) for `chip`: rows (corpus, kernel, llvm, spmd) per
-    kernel measured on both routes, failures (corpus, input, message)."""
+    """(rows, failures) for `chip`: rows (corpus, kernel, llvm, spmd, masks)
+    per kernel measured on every route, failures (corpus, input, message)."""
     rows, failures = [], []
     for corpus, name, language, make_text in inputs(chip, seeds, hip):
         try:
             text = make_text()
-            spmd = compile_kernels(text, language, chip, False)
-            llvm = compile_kernels(text, language, chip, True)
         except RuntimeError as error:
             failures.append((corpus, name, str(error)))
             continue
-        missing = sorted(set(llvm) ^ set(spmd))
+        kernels = {}
+        for route in ROUTES:
+            try:
+                kernels[route] = compile_kernels(text, language, chip, route)
+            except RuntimeError as error:
+                failures.append((corpus, name, f"{route} route: {error}"))
+                break
+        if len(kernels) < len(ROUTES):
+            continue
+        everywhere = set.intersection(*(set(found) for found in kernels.values()))
+        missing = sorted(set.union(*(set(found) for found in kernels.values())) - everywhere)
         if missing:
-            failures.append((corpus, name, "kernels on one route only: " + ", ".join(missing)))
-        shared = [symbol for symbol in llvm if symbol in spmd]  # in the file's order
+            failures.append((corpus, name, "kernels not on every route: " + ", ".join(missing)))
+        shared = [symbol for symbol in kernels["llvm"] if symbol in everywhere]  # the file's order
         short = demangle(shared) if len(shared) > 1 or language == "llvm" else {}
         for symbol in shared:
             kernel = f"{name}/{short[symbol]}" if short else name
-            rows.append((corpus, kernel, llvm[symbol], spmd[symbol]))
+            rows.append((corpus, kernel) + tuple(kernels[route][symbol] for route in ROUTES))
     return rows, failures
 
 
@@ -224,22 +243,51 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
-def summarize(rows):
-    """(kernels, spmd fewer instructions, spmd fewer branches, geomean of
-    the instruction ratios, worst ratio) of some rows."""
+def summarize(rows, route):
+    """(kernels, fewer instructions, as many instructions, fewer branches,
+    geomean of the instruction ratios, worst ratio) of some rows, the
+    route at row index `route` against llvm."""
     branches = lambda counts: counts["cbranch"] + counts["saveexec"]
-    ratios = [spmd["instructions"] / max(llvm["instructions"], 1) for _, _, llvm, spmd in rows]
-    wins = sum(spmd["instructions"] < llvm["instructions"] for _, _, llvm, spmd in rows)
-    branch_wins = sum(branches(spmd) < branches(llvm) for _, _, llvm, spmd in rows)
-    return len(rows), wins, branch_wins, geomean(ratios), max(ratios, default=float("nan"))
+    pairs = [(row[LLVM], row[route]) for row in rows]
+    ratios = [ours["instructions"] / max(llvm["instructions"], 1) for llvm, ours in pairs]
+    wins = sum(ours["instructions"] < llvm["instructions"] for llvm, ours in pairs)
+    ties = sum(ours["instructions"] == llvm["instructions"] for llvm, ours in pairs)
+    branch_wins = sum(branches(ours) < branches(llvm) for llvm, ours in pairs)
+    return len(rows), wins, ties, branch_wins, geomean(ratios), max(ratios, default=float("nan"))
 
 
-def summary_line(chip, corpus, rows):
-    measured, wins, branch_wins, mean, worst = summarize(rows)
+def summary_line(chip, corpus, rows, route):
+    """A summary table's row: the route at row index `route` against llvm."""
+    measured, wins, ties, branch_wins, mean, worst = summarize(rows, route)
     share = lambda count: f"{count} ({100 * count / max(measured, 1):.0f}%)"
-    flow = lambda route: sum(row[route]["flow"] for row in rows)
-    return (f"| {chip} | {corpus} | {measured} | {share(wins)} | {share(branch_wins)} | "
-            f"{mean:.3f} | {worst:.2f} | {flow(2)} / {flow(3)} |")
+    flow = lambda index: sum(row[index]["flow"] for row in rows)
+    return (f"| {chip} | {corpus} | {measured} | {share(wins)} | {share(ties)} | "
+            f"{share(branch_wins)} | {mean:.3f} | {worst:.2f} | {flow(LLVM)} / {flow(route)} |")
+
+
+SUMMARY_HEADINGS = {
+    "spmd": "### spmd (lane branches, the default)",
+    "masks": "### spmd --lane-branches false (every divergent branch as exec-mask code)",
+}
+
+
+def summary_table(chips, results, route):
+    """The heading and summary table of one route (a key of ROUTE_INDEX)
+    against llvm."""
+    index = ROUTE_INDEX[route]
+    out = [f"{SUMMARY_HEADINGS[route]}\n"]
+    out.append("| chip | corpus | kernels | spmd fewer instructions | spmd as many instructions | "
+               "spmd fewer branches | instructions spmd / llvm, geomean | worst | "
+               "backend Flow blocks, llvm / spmd |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for chip in chips:
+        rows, _ = results[chip]
+        for corpus in CORPORA:
+            mine = [row for row in rows if row[0] == corpus]
+            if mine:
+                out.append(summary_line(chip, corpus, mine, index))
+        out.append(summary_line(f"**{chip}**", "**all**", rows, index))
+    return out
 
 
 READING = """
@@ -338,13 +386,16 @@ def page(seeds, chips, results, hip_note):
                "thread-level `gpu.func` kernels per shape class of the oracle's corpus, and the "
                "`amdgpu_kernel`s of the HIP corpus `tests/hip-corpus`, compiled per chip by "
                "clang-22 -O2 to LLVM IR) through\n" % seeds)
-    out.append("* **spmd**: `spmd-compile --target amdgcn`: spmd-reconverge, spmd-predicate "
-               "(exec masks for every divergent branch), spmd-lower-to-rocdl, "
-               "convert-gpu-to-rocdl, LLVM's AMDGPU backend;")
     out.append("* **llvm**: `spmd-compile --target amdgcn --reference`: convert-gpu-to-rocdl and "
-               "the same backend, whose StructurizeCFG, SIAnnotateControlFlow and exec-mask "
+               "LLVM's AMDGPU backend, whose StructurizeCFG, SIAnnotateControlFlow and exec-mask "
                "lowering handle the divergent branches, with LLVM's defaults (for the HIP corpus's "
-               "LLVM IR: the backend on the same imported IR).\n")
+               "LLVM IR: the backend on the same imported IR);")
+    out.append("* **spmd**: `spmd-compile --target amdgcn`: spmd-reconverge, spmd-predicate "
+               "(divergent branches whose region needs no converged lanes stay per-lane branches, "
+               "which the backend lowers itself; the others become exec-mask code), "
+               "spmd-lower-to-rocdl, convert-gpu-to-rocdl, the same backend;")
+    out.append("* **masks**: `spmd-compile --target amdgcn --lane-branches false`: the same as "
+               "spmd, with every divergent branch as exec-mask code.\n")
     out.append("Counted in each kernel's AMDGPU assembly: instructions, basic blocks, "
                "`s_cbranch_*`, `s_and_saveexec*`, `.amdhsa_next_free_vgpr`/`sgpr` (for kernels "
                "that call functions, the kernel's own registers). No AMD GPU was used; the ROCDL "
@@ -352,28 +403,21 @@ def page(seeds, chips, results, hip_note):
                "rocdl_exec.rs`) checks the results and counts instructions issued per wave.\n")
     if hip_note:
         out.append(f"{hip_note}\n")
-    out.append("| chip | corpus | kernels | spmd fewer instructions | spmd fewer branches | "
-               "instructions spmd / llvm, geomean | worst | backend Flow blocks, llvm / spmd |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|")
-    for chip in chips:
-        rows, _ = results[chip]
-        for corpus in CORPORA:
-            mine = [row for row in rows if row[0] == corpus]
-            if mine:
-                out.append(summary_line(chip, corpus, mine))
-        out.append(summary_line(f"**{chip}**", "**all**", rows))
+    out.extend(summary_table(chips, results, "spmd"))
+    out.append("")
+    out.extend(summary_table(chips, results, "masks"))
     for chip in chips:
         for corpus, name, error in results[chip][1]:
             out.append(f"\nFailed on {chip} ({corpus}): {name}: {error}")
     out.append(READING)
     out.append(dynamic_section(seeds))
-    out.append("\n## Per kernel (llvm / spmd)\n")
+    out.append("\n## Per kernel (llvm / spmd / masks)\n")
     out.append("| chip | kernel | instructions | blocks | Flow blocks | s_cbranch | "
                "s_and_saveexec | VGPRs | SGPRs |")
     out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for chip in chips:
-        for _, name, llvm, spmd in results[chip][0]:
-            cell = lambda key: f"{llvm[key]} / {spmd[key]}"
+        for _, name, llvm, spmd, masks in results[chip][0]:
+            cell = lambda key: f"{llvm[key]} / {spmd[key]} / {masks[key]}"
             out.append(f"| {chip} | {name} | {cell('instructions')} | {cell('blocks')} | "
                        f"{cell('flow')} | {cell('cbranch')} | {cell('saveexec')} | "
                        f"{cell('vgprs')} | {cell('sgprs')} |")
@@ -407,10 +451,12 @@ def main():
             failed = sum(corpus in ("all", failure[0]) for failure in failures)
             if not mine and not failed:
                 continue
-            measured, wins, branch_wins, mean, worst = summarize(mine)
-            print(f"bench-amdgpu: {chip} {corpus}: {measured} kernels, spmd fewer instructions "
-                  f"on {wins}, fewer branches on {branch_wins}, ratio geomean {mean:.3f}, "
-                  f"worst {worst:.2f}, {failed} failed")
+            for route in ROUTES[1:]:
+                measured, wins, ties, branch_wins, mean, worst = summarize(mine, ROUTE_INDEX[route])
+                print(f"bench-amdgpu: {chip} {corpus} {route}: {measured} kernels, fewer "
+                      f"instructions on {wins}, as many on {ties}, fewer branches on "
+                      f"{branch_wins}, ratio geomean {mean:.3f}, worst {worst:.2f}, "
+                      f"{failed} failed")
 
 
 if __name__ == "__main__":

@@ -376,6 +376,14 @@ struct GpuToRocdlOptions : PassPipelineOptions<GpuToRocdlOptions> {
       *this, "chipset",
       llvm::cl::desc("The AMDGPU chip, for convert-gpu-to-rocdl"),
       llvm::cl::init("gfx90a")};
+  Option<bool> laneBranches{
+      *this, "lane-branches",
+      llvm::cl::desc("spmd-reconverge's and spmd-predicate's lane-branches "
+                     "(with predicate=true): divergent branches whose region "
+                     "needs no converged lanes stay per-lane branches, which "
+                     "the backend lowers with its own exec-mask code; false: "
+                     "every divergent branch becomes spmd's exec-mask code"),
+      llvm::cl::init(true)};
   Option<std::string> ordering{
       *this, "ordering",
       llvm::cl::desc("The spmd-reconverge ordering (with predicate=true)"),
@@ -383,9 +391,11 @@ struct GpuToRocdlOptions : PassPipelineOptions<GpuToRocdlOptions> {
 };
 
 /// Builds `spmd-gpu-to-rocdl`: thread-level gpu.func kernels (or wave-level
-/// ones with predicate=false) to the LLVM and ROCDL dialects. Every
-/// divergent branch becomes exec-mask code (lane-branches=false): the
-/// AMDGPU backend would structurize a divergent branch again.
+/// ones with predicate=false) to the LLVM and ROCDL dialects. A divergent
+/// branch whose region needs no converged lanes stays a per-lane branch
+/// (lane-branches=true), which the backend lowers with its own exec-mask
+/// code as it would the thread-level kernel; every other one becomes
+/// spmd's exec-mask code, which reaches the backend as uniform branches.
 void buildGpuToRocdl(OpPassManager &pm, const GpuToRocdlOptions &options) {
   std::string wave = std::to_string(options.waveSize);
   std::string text;
@@ -394,9 +404,10 @@ void buildGpuToRocdl(OpPassManager &pm, const GpuToRocdlOptions &options) {
       pm.addPass(std::make_unique<MissingPass>("spmd-predicate"));
       return;
     }
+    std::string lanes = options.laneBranches ? "true" : "false";
     text = "spmd-reconverge{ordering=" + options.ordering +
-           " lane-branches=false},spmd-predicate{wave-size=" + wave +
-           " lane-branches=false},";
+           " lane-branches=" + lanes + "},spmd-predicate{wave-size=" + wave +
+           " lane-branches=" + lanes + "},";
   }
   // llvm.func kernels outside a gpu.module (amdgpu_kernel, as the LLVM IR
   // import leaves them) get the arith/cf/ub conversions from
@@ -428,7 +439,8 @@ void spmdRegisterPassShells(void) {
         "Lower thread-level (or, with predicate=false, wave-level) gpu.func "
         "and llvm.func (amdgpu_kernel) kernels to the LLVM and ROCDL "
         "dialects for AMD waves of 64 or 32 lanes: spmd-reconverge, "
-        "spmd-predicate (exec masks for every divergent branch), "
+        "spmd-predicate (exec masks for the divergent branches whose region "
+        "needs converged lanes, or for all with lane-branches=false), "
         "spmd-lower-to-rocdl, convert-scf-to-cf, convert-gpu-to-rocdl "
         "(gpu.module), convert-to-llvm (top-level llvm.func), "
         "reconcile-unrealized-casts",

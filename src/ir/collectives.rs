@@ -59,7 +59,7 @@
 //! `__activemask()` (`activemask.b32 $0;`).
 
 use super::{edit, facts, names};
-use melior::ir::{attribute::StringAttribute, operation::OperationLike, OperationRef};
+use melior::ir::{attribute::StringAttribute, operation::OperationLike, OperationRef, RegionLike};
 
 /// Who takes part in a collective (see the [module docs](self)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,19 +238,24 @@ pub fn is_convergent_name(name: &str) -> bool {
 /// else than running it with the lanes its thread-level program brings
 /// together, so it needs wave-level (exec-mask) code around it: a row of
 /// the table (collectives, barriers, `activemask`; not fences, which order
-/// each thread's own accesses), any other
-/// `spmd.*` operation except Flow branches, convergence tokens and
-/// reconvergence markers (those say how to converge, not that anything
-/// must), a call
-/// (`llvm.call`, `func.call`: the callee may hold any of these), inline
-/// assembly unless its PTX is lane-local ([`ptx_is_lane_local`]), and any
-/// operation with such one in its regions. `llvm.call_intrinsic` counts only when its
-/// intrinsic is in the table.
+/// each thread's own accesses), any other `spmd.*` operation except Flow
+/// branches, convergence tokens and reconvergence markers (those say how to
+/// converge, not that anything must), a call that may reach one of these
+/// ([`call_needs_converged_lanes`]), inline assembly unless its PTX is
+/// lane-local ([`ptx_is_lane_local`]), and any operation with such one in
+/// its regions. `llvm.call_intrinsic` counts only when its intrinsic is in
+/// the table.
 pub fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
+    needs_converged_lanes_within(op, &mut Vec::new())
+}
+
+/// [`needs_converged_lanes`], with the callees whose bodies are being
+/// searched (`visiting`), so that recursion ends.
+fn needs_converged_lanes_within(op: OperationRef<'_, '_>, visiting: &mut Vec<String>) -> bool {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
     let opaque = match name {
-        "llvm.call" | "func.call" => true,
+        "llvm.call" | "func.call" => call_reaches_converged_lanes(op, visiting),
         names::LLVM_INLINE_ASM => !string_attribute(op, names::ASM_STRING_ATTR)
             .is_some_and(|text| ptx_is_lane_local(&text)),
         _ => false,
@@ -270,8 +275,100 @@ pub fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
         edit::blocks(region)
             .into_iter()
             .flat_map(edit::operations)
-            .any(needs_converged_lanes)
+            .any(|inner| needs_converged_lanes_within(inner, visiting))
     })
+}
+
+/// Declared functions of per-thread math libraries: AMD's OCML
+/// (`__ocml_*`, what HIP's math functions call) and NVIDIA's libdevice
+/// (`__nv_*`). They compute on their arguments only; front ends mark them
+/// `convergent` because every device function is, until the callee's body
+/// shows otherwise.
+const LANE_LOCAL_LIBRARY_PREFIXES: [&str; 2] = ["__ocml_", "__nv_"];
+
+/// True if the call `op` (`llvm.call`, `func.call`) may reach an operation
+/// that needs converged lanes ([`needs_converged_lanes`]):
+///
+/// * an indirect call, or a callee that is not in an enclosing symbol
+///   table: always (nothing is known of it);
+/// * a callee with a body: if the body holds such an operation, calls
+///   included (a call back into a function being searched adds nothing);
+/// * a declaration: unless it is a per-thread math function
+///   ([`LANE_LOCAL_LIBRARY_PREFIXES`]) or an `llvm.func` that is not
+///   `convergent` called by a call that is not either (LLVM's rule: a
+///   function without the attribute has no convergent behaviour). A
+///   declared `func.func` says nothing, so it may.
+pub fn call_needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
+    call_reaches_converged_lanes(op, &mut Vec::new())
+}
+
+fn call_reaches_converged_lanes(op: OperationRef<'_, '_>, visiting: &mut Vec<String>) -> bool {
+    let Some(callee) = callee_name(op) else {
+        return true;
+    };
+    if visiting.contains(&callee) {
+        return false;
+    }
+    let Some(function) = lookup_function(op, &callee) else {
+        return true;
+    };
+    let body = function
+        .region(0)
+        .ok()
+        .and_then(|region| region.first_block().map(|_| region));
+    let Some(body) = body else {
+        let declared_plain = op_name(function) == "llvm.func"
+            && function.attribute("convergent").is_err()
+            && op.attribute("convergent").is_err();
+        let library = LANE_LOCAL_LIBRARY_PREFIXES
+            .iter()
+            .any(|prefix| callee.starts_with(prefix));
+        return !(declared_plain || library);
+    };
+    visiting.push(callee);
+    let reaches = edit::blocks(body)
+        .into_iter()
+        .flat_map(edit::operations)
+        .any(|inner| needs_converged_lanes_within(inner, visiting));
+    visiting.pop();
+    reaches
+}
+
+/// The symbol a direct call names (`callee`), if it is one.
+fn callee_name(op: OperationRef<'_, '_>) -> Option<String> {
+    let attribute = op.attribute("callee").ok()?;
+    let symbol = melior::ir::attribute::FlatSymbolRefAttribute::try_from(attribute).ok()?;
+    Some(symbol.value().to_string())
+}
+
+/// The function `name` as the nearest enclosing symbol table (module,
+/// `gpu.module`) defines it: the first ancestor whose single block holds an
+/// operation with that `sym_name`.
+fn lookup_function<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
+    let mut ancestor = op.parent_operation();
+    while let Some(table) = ancestor {
+        if table.region_count() == 1 {
+            let region = table.region(0).ok()?;
+            if let Some(block) = region.first_block() {
+                let found = edit::operations(block).into_iter().find(|candidate| {
+                    string_attribute(*candidate, "sym_name").as_deref() == Some(name)
+                });
+                if found.is_some() {
+                    return found;
+                }
+            }
+        }
+        ancestor = table.parent_operation();
+    }
+    None
+}
+
+fn op_name(op: OperationRef<'_, '_>) -> String {
+    op.name()
+        .as_string_ref()
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// PTX opcodes (their first dot-separated part) whose meaning depends on

@@ -47,8 +47,10 @@ Options:
   --lane-branches true|false
                        keep divergent branches over code that needs no
                        converged lanes as per-lane branches, which the GPU
-                       reconverges by itself (default true); false predicates
-                       every divergent branch with exec masks
+                       reconverges by itself (nvptx) or the backend lowers
+                       with its own exec-mask code (amdgcn); default true;
+                       false predicates every divergent branch with exec
+                       masks
   --wave-level         the MLIR input is already wave-level (no wave stage)
   --reference          no spmd passes, the upstream route from the same input:
                        for CUDA clang's own PTX (or, with --emit clang, its
@@ -329,13 +331,6 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
             if native == 64 && wave_size == 32 {
                 return Err(format!("{mcpu} runs waves of 64 lanes only"));
             }
-            if lane_branches == Some(true) {
-                return Err(
-                    "--lane-branches true is for NVIDIA GPUs: on amdgcn every divergent \
-                     branch becomes exec-mask code"
-                        .into(),
-                );
-            }
             if language == Language::Cuda {
                 return Err(
                     "--target amdgcn takes MLIR or LLVM IR input (CUDA is for nvptx)".into(),
@@ -344,7 +339,7 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
             if via == Via::Isa {
                 return Err("--target amdgcn has no --via isa".into());
             }
-            (wave_size, false)
+            (wave_size, lane_branches.unwrap_or(true))
         }
     };
     if target == Target::Nvptx && emit == Emit::Obj {
@@ -501,7 +496,7 @@ mod tests {
         ] {
             let parsed = options(&["--target", "amdgcn", "--mcpu", chip, "k.mlir"]).unwrap();
             assert_eq!(parsed.wave_size, wave, "{chip}");
-            assert!(!parsed.lane_branches);
+            assert!(parsed.lane_branches);
         }
         let forced = options(&[
             "--target",
@@ -513,6 +508,8 @@ mod tests {
             "k.mlir",
         ]);
         assert_eq!(forced.unwrap().wave_size, 64);
+        let masks = options(&["--target", "amdgcn", "--lane-branches", "false", "k.mlir"]);
+        assert!(!masks.unwrap().lane_branches);
     }
 
     #[test]
@@ -540,10 +537,6 @@ mod tests {
                     "k.mlir",
                 ],
                 "64 lanes",
-            ),
-            (
-                &["--target", "amdgcn", "--lane-branches", "true", "k.mlir"],
-                "exec-mask",
             ),
             (&["--emit", "obj", "k.mlir"], "amdgcn"),
             (&["a.cu", "b.cu"], "one input"),

@@ -14,7 +14,8 @@
 //! - AMDGPU: the random kernels in both front doors (the `gpu.func` form and
 //!   the `llvm.func amdgpu_kernel` form as the LLVM IR import leaves HIP's
 //!   output) through `--target amdgcn` to a code object for gfx90a (wave64)
-//!   and gfx1100 (wave32), `SPMD_AMDGPU_GATE_SEEDS` (default 75) per class.
+//!   and gfx1100 (wave32), `SPMD_AMDGPU_GATE_SEEDS` (default 75) per class,
+//!   with lane branches (the default) for even seeds and without for odd.
 //!
 //! Sizes: `SPMD_PTX_GATE_SEEDS` kernels per class and front door (default
 //! 40), from `SPMD_PTX_GATE_FIRST` (default 0); `SPMD_PTX_GATE_JOBS`
@@ -160,7 +161,20 @@ fn random_kernels_in_both_front_doors_reach_amdgpu_code_objects() {
             .into_iter()
             .flat_map(|form| ["gfx90a", "gfx1100"].map(|chip| (form, chip)))
         {
-            let arguments = ["--target", "amdgcn", "--mcpu", chip, "--emit", "obj", "-"];
+            // Even seeds keep lane branches (the default), odd ones make
+            // every divergent branch exec-mask code.
+            let lanes = if seed % 2 == 0 { "true" } else { "false" };
+            let arguments = [
+                "--target",
+                "amdgcn",
+                "--mcpu",
+                chip,
+                "--lane-branches",
+                lanes,
+                "--emit",
+                "obj",
+                "-",
+            ];
             let output = driver(&arguments, Some(text));
             let repro = format!(
                 "cargo run --example dump_kernel -- {class} {seed} --{form} | spmd-compile {}",

@@ -12,8 +12,9 @@
 //!
 //! 1. the original `gpu.func` kernel runs thread by thread: the reference;
 //! 2. **spmd**: the kernel after `canonicalize,cse` (as the bench hands it
-//!    over) through `spmd-gpu-to-rocdl{wave-size=W chipset=C}`, run in
-//!    lockstep waves (lane guards only: wave-level code);
+//!    over) through `spmd-gpu-to-rocdl{wave-size=W chipset=C}` (lane
+//!    branches, its default), run in lockstep waves that split only at
+//!    lane guards and lane branches;
 //! 3. **llvm**: the same canonicalized kernel through MLIR's own route
 //!    (`convert-scf-to-cf`, `convert-gpu-to-rocdl`,
 //!    `reconcile-unrealized-casts`, what `spmd-compile --reference` runs),

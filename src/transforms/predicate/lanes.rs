@@ -264,34 +264,74 @@ pub fn free_lane_branches<G: Graph + ?Sized>(
 /// The blocks reachable from the successors of `branch` without entering
 /// `join` (`branch` itself if a cycle leads back to it; with `join ==
 /// branch`, everything reachable), and whether some block is reached from
-/// two successors: threads that split there run it once per group before
-/// they meet at `join`.
+/// two successors without passing `branch` again: threads that split there
+/// run it once per group before they meet at `join`. (A path back through
+/// `branch` is the same threads deciding again: the exit of a loop whose
+/// header branches is reached from the body only through the header, and
+/// the threads that leave it in different iterations are not two groups of
+/// one split.)
 fn region_before<G: Graph + ?Sized>(
     graph: &G,
     branch: BlockId,
     join: BlockId,
 ) -> (Vec<bool>, bool) {
-    let mut region = vec![false; graph.num_blocks()];
+    let n = graph.num_blocks();
+    let mut region = vec![false; n];
+    let mut first_pass = vec![false; n];
     let mut shared = false;
     let mut successors = graph.successors(branch).to_vec();
     successors.sort_unstable();
     successors.dedup();
+    // An out-of-range block is never entered: no join at all.
+    let avoid = if join == branch {
+        BlockId::new(n)
+    } else {
+        join
+    };
     for successor in successors {
-        // An out-of-range block is never entered: no join at all.
-        let avoid = if join == branch {
-            BlockId::new(graph.num_blocks())
-        } else {
-            join
-        };
         for (b, inside) in reachable_avoiding(graph, successor, avoid, false)
             .into_iter()
             .enumerate()
         {
-            shared |= inside && region[b];
             region[b] |= inside;
+        }
+        let once = reachable_avoiding_both(graph, successor, avoid, branch);
+        for (b, inside) in once.into_iter().enumerate() {
+            shared |= inside && first_pass[b];
+            first_pass[b] |= inside;
         }
     }
     (region, shared)
+}
+
+/// Blocks reachable from `from` entering neither `avoid` nor `branch`
+/// (`from` itself counts unless it is one of them).
+fn reachable_avoiding_both<G: Graph + ?Sized>(
+    graph: &G,
+    from: BlockId,
+    avoid: BlockId,
+    branch: BlockId,
+) -> Vec<bool> {
+    let mut seen = vec![false; graph.num_blocks()];
+    let blocked = |b: BlockId| b == avoid || b == branch;
+    let mut stack: Vec<BlockId> = if blocked(from) {
+        Vec::new()
+    } else {
+        vec![from]
+    };
+    while let Some(b) = stack.pop() {
+        if std::mem::replace(&mut seen[b.index()], true) {
+            continue;
+        }
+        stack.extend(
+            graph
+                .successors(b)
+                .iter()
+                .copied()
+                .filter(|&next| !blocked(next) && !seen[next.index()]),
+        );
+    }
+    seen
 }
 
 /// True if some divergent branch outside `region` rejoins inside it: a
@@ -418,6 +458,40 @@ mod tests {
         let free = free_lane_branches(&g, &[true, false, true, false, false], &[false; 5]);
         assert!(free[0].is_none(), "3 would run once per group");
         assert!(free[2].is_some());
+    }
+
+    #[test]
+    fn a_loop_exit_is_not_shared_work_of_its_own_branch() {
+        // 0 -> H(1); H -> B(2) (body), H -> D(4) (done); B -> E(3) (early
+        // exit), B -> L(5); L -> H; E -> X(6); D -> X. The body reaches D
+        // only through H again: the same threads deciding in a later
+        // iteration, not a second group.
+        let g = CfgGraph::from_edges(
+            7,
+            b(0),
+            &[
+                (0, 1),
+                (1, 2),
+                (1, 4),
+                (2, 3),
+                (2, 5),
+                (5, 1),
+                (3, 6),
+                (4, 6),
+            ],
+        );
+        let mut divergent = [false; 7];
+        divergent[1] = true;
+        let free = free_lane_branches(&g, &divergent, &[false; 7]);
+        let region = free[1].as_ref().expect("the loop's exit is free");
+        assert_eq!(region, &[false, true, true, true, true, true, false]);
+        // A block both sides reach without passing H is shared: B -> D.
+        let g = CfgGraph::from_edges(
+            7,
+            b(0),
+            &[(0, 1), (1, 2), (1, 4), (2, 3), (2, 4), (3, 6), (4, 6)],
+        );
+        assert!(free_lane_branches(&g, &divergent, &[false; 7])[1].is_none());
     }
 
     #[test]

@@ -198,10 +198,12 @@ impl Wave {
         chipset: "gfx1100",
     };
 
-    /// The named pipeline of the AMDGPU front doors for this wave.
-    pub fn pipeline(self) -> String {
+    /// The named pipeline of the AMDGPU front doors for this wave, with
+    /// lane branches (its default) or with every divergent branch as
+    /// exec-mask code.
+    pub fn pipeline(self, lane_branches: bool) -> String {
         format!(
-            "builtin.module(spmd-gpu-to-rocdl{{wave-size={} chipset={}}})",
+            "builtin.module(spmd-gpu-to-rocdl{{wave-size={} chipset={} lane-branches={lane_branches}}})",
             self.size, self.chipset
         )
     }
@@ -209,10 +211,15 @@ impl Wave {
 
 /// Parses `text` and runs [`Wave::pipeline`] on it; panics if the output
 /// does not verify.
-pub fn lower_to_rocdl<'c>(context: &'c Context, text: &str, wave: Wave) -> Module<'c> {
+pub fn lower_to_rocdl<'c>(
+    context: &'c Context,
+    text: &str,
+    wave: Wave,
+    lane_branches: bool,
+) -> Module<'c> {
     melior::utility::register_all_passes();
     let mut lowered = parse(context, text);
-    run_pipeline(context, &mut lowered, &wave.pipeline());
+    run_pipeline(context, &mut lowered, &wave.pipeline(lane_branches));
     assert!(lowered.as_operation().verify(), "invalid ROCDL output");
     lowered
 }

@@ -1,9 +1,12 @@
 //! The differential below the spmd level for AMDGPU: random kernels through
-//! the whole `spmd-gpu-to-rocdl` pipeline (reconverge, predicate with every
-//! divergent branch as exec-mask code, lower-to-rocdl, upstream
-//! conversions), executed as LLVM+ROCDL code in lockstep waves, against the
-//! thread-level run of the original kernel. The AMDGPU counterpart of
-//! `nvvm_exec.rs`.
+//! the whole `spmd-gpu-to-rocdl` pipeline (reconverge, predicate,
+//! lower-to-rocdl, upstream conversions), executed as LLVM+ROCDL code in
+//! lockstep waves, against the thread-level run of the original kernel. The
+//! AMDGPU counterpart of `nvvm_exec.rs`. Even seeds keep lane branches (the
+//! pipeline's default: divergent branches over code that needs no
+//! converged lanes, which the backend lowers with its own exec-mask code and
+//! the executor runs as a diverged group), odd seeds make every divergent
+//! branch exec-mask code (`lane-branches=false`).
 //!
 //! Both front doors are checked: the `gpu.func` rendering of each kernel
 //! (the lowered kernel is the `llvm.func` inside the `gpu.module`, its
@@ -19,7 +22,8 @@
 //!   the same values (so every `%ret[tid]` and every `%out` element agree);
 //! * the final `%out` and `%ret` buffers are equal;
 //! * the lockstep run never diverges outside a lane guard (the per-lane
-//!   guards of side effects, branches on a lane's bit of an exec mask),
+//!   guards of side effects, branches on a lane's bit of an exec mask, lane
+//!   branches),
 //!   and the operands that AMDGPU keeps in scalar registers (the masks of
 //!   `llvm.amdgcn.inverse.ballot`) are the same in every executing lane
 //!   (checked inside [`Executor::run_cta`]).
@@ -165,10 +169,11 @@ fn check_kernel(
     kernel: &RandomKernel,
     form: AmdForm,
     wave: Wave,
+    lane_branches: bool,
     stats: &mut WarpStats,
 ) -> Result<usize, String> {
     let original = parse(context, form.text(kernel));
-    let lowered = lower_to_rocdl(context, form.text(kernel), wave);
+    let lowered = lower_to_rocdl(context, form.text(kernel), wave, lane_branches);
     let thread_level = Executor::new(&original);
     let wave_level = Executor::new(&lowered).with_vote_poison(VotePoison::Poison);
     let mut runs = 0;
@@ -207,15 +212,23 @@ fn check_wave(context: &melior::Context, wave: Wave) -> Totals {
     for seed in 0..seeds_per_class() {
         for (class, shape) in KernelShape::classes(3 + (seed as usize * 7) % 24) {
             let kernel = RandomKernel::build(seed * 37 + 11, &shape);
+            let lane_branches = seed % 2 == 0;
             for form in [AmdForm::Gpu, AmdForm::Llvm] {
-                match check_kernel(context, &kernel, form, wave, &mut totals.stats) {
+                match check_kernel(
+                    context,
+                    &kernel,
+                    form,
+                    wave,
+                    lane_branches,
+                    &mut totals.stats,
+                ) {
                     Ok(count) => totals.runs += count,
                     Err(message) => {
                         if std::env::var_os("SPMD_ROCDL_EXEC_DUMP").is_some() {
                             eprintln!("{class} seed {seed}: {message}\n{}", form.text(&kernel));
                         }
                         totals.failures.push(format!(
-                            "wave{} {class} seed {seed} (kernel seed {}): {message}",
+                            "wave{} {class} seed {seed} (kernel seed {}, lane-branches={lane_branches}): {message}",
                             wave.size, kernel.seed
                         ));
                     }
