@@ -293,45 +293,63 @@ def summary_table(chips, results, route):
 READING = """
 ## Reading it
 
-spmd does not meet the goal of issue #32 yet (fewer instructions than
-LLVM on 80% of the kernels, never over 1.1x). Where it stands:
+Issue #32's goal is fewer instructions and fewer branches than LLVM's own
+lowering on 80% of the kernels, never over 1.1x. With lane branches (the
+default) spmd's code is never larger on most kernels and smaller on many
+random ones, but the goal as stated is not met: where neither route has
+anything to improve the two produce the same code, and a few kernels are
+still larger.
 
-* **Branches.** spmd's wave-level code keeps every uniform branch and
-  turns each divergent one into a scalar test of the exec mask, so the
-  backend sees uniform branches plus the lane guards around memory
-  operations (single-block if-then regions, `s_and_saveexec`). With
+* **Where spmd writes exec-mask code.** Around collectives, barriers and
+  calls that may reach one, spmd decides which lanes run together:
+  reconverge makes those regions reconverging, predicate turns their
+  divergent branches into exec-mask code (exec is the wave's mask, a
+  uniform `i64`/`i32` in scalar registers; a ballot is a `v_cmp` and'ed
+  with it; a lane's own bit is free, `llvm.amdgcn.inverse.ballot`), and
+  the backend sees uniform branches and lane guards there.
   `-structurizecfg-skip-uniform-regions` (set by `spmd-compile --target
-  amdgcn`), StructurizeCFG leaves the uniform regions alone; the "Flow
-  blocks" column counts the blocks it still inserted (named `%Flow` in the
-  assembly's comments; the summary's last column sums them). LLVM's own
-  route structurizes every region, uniform ones included.
-* **Masks.** Exec is the wave's mask, a uniform `i64`/`i32` in scalar
-  registers; ballots are `v_cmp`s and'ed with it, a lane's own bit is
-  free (`llvm.amdgcn.inverse.ballot`), and a region is skipped with an
-  `s_cmp` of the mask and a scalar branch.
-* **Where spmd loses: the merges.** Predicated code runs every region
-  with the hardware's exec full and merges the two sides, and the lanes
-  parked at a rejoin point, with `v_cndmask` (one per 32-bit value per
-  merge). LLVM's route runs each side under a narrowed exec register, so
-  the lanes that are off keep their registers and a merge costs nothing.
-  On the random kernels and the HIP corpus, `v_cndmask` and the `v_mov`s
-  around them are most of the difference; scalar and branch instructions
-  are fewer in spmd's code. Lowering whole region bodies under the exec
-  register (lane guards that carry the values out, as `scf.if` results)
-  is the next step.
+  amdgcn`) makes StructurizeCFG leave the uniform regions alone.
+* **Everywhere else, lane branches.** A divergent branch over code that
+  needs no converged lanes is left as it is, and the backend lowers it
+  with its own exec-mask code: it narrows the exec register for each
+  side, so the lanes that are off keep their registers and a merge costs
+  nothing. Predicated code cannot do that from LLVM IR (there is no
+  intrinsic that writes exec): it runs every region with the hardware's
+  exec full and merges each value with a `v_cndmask`, which is why the
+  `--lane-branches false` table is larger (on 40 random kernels, 580
+  `v_cndmask` in spmd's code against 41 in LLVM's, last measured before
+  lane branches). StructurizeCFG then structurizes the lane regions,
+  which spmd did not touch, for the first time; the "Flow blocks" column
+  counts the blocks it inserted (named `%Flow` in the assembly's
+  comments).
+* **Where spmd wins**: uniform branches. LLVM's own route structurizes
+  every region, uniform ones included (its default), adding Flow blocks
+  and branches that spmd's route does not have; this is most of the
+  random kernels' difference.
+* **Where they are equal**: most HIP kernels, whose divergence is
+  structured (bounds checks, if-then bodies, loops with one exit) and
+  whose uniform branches LLVM also keeps. There spmd hands the backend the
+  kernel as it came, and the same code comes out.
+* **Where spmd still loses**: kernels whose lanes must stay together
+  around an indirect call (`call_mix`: a function pointer per thread, so
+  nothing is known of the callee and its region becomes exec-mask code),
+  and random kernels with irreducible cycles or many exits, where
+  reconverge inserts Flow blocks (for the branches whose regions share
+  work, or that lead to different returns) before the backend
+  structurizes what is left.
 
-* **Dynamically** (the executor's section below) spmd issues about twice
-  the MLIR operations per wave of the ideal IPDOM machine: a wave runs
-  every region that has an active lane, and each divergent branch adds
-  its mask arithmetic, the parked copies and the merges; only kernels
-  without divergence issue exactly as many. The llvm column is a lower
-  bound for LLVM's code (no Flow blocks, no mask bookkeeping).
+* **Dynamically** (the executor's section below) spmd now issues about as
+  many MLIR operations per wave as the ideal IPDOM machine: fewer on
+  about a quarter of the kernels (the uniform branches), more on
+  multi-exit kernels (Flow blocks and their predicates). The llvm column
+  is a lower bound for LLVM's code (no Flow blocks, no mask bookkeeping).
 
-`math-intrinsics` fails on both routes: MLIR's convert-gpu-to-rocdl
-leaves `llvm.intr.ceil` and friends illegal without ROCm's device library.
+`math-intrinsics` has no row: MLIR's own route fails on it
+(convert-gpu-to-rocdl leaves `llvm.intr.ceil` and friends illegal without
+ROCm's device library), so there is nothing to compare with.
 
 The random and lit-input kernels are canonicalized (`mlir-opt
---canonicalize --cse`) before both routes: the generator computes many
+--canonicalize --cse`) before every route: the generator computes many
 constants, which LLVM's route folds in the backend while spmd's masks
 hide them from the backend's folds. The HIP rows are application kernels
 (`tests/hip-corpus`: the CUDA corpus's Rodinia, PolyBench/GPU and

@@ -621,14 +621,16 @@ def SpmdLowerToRocdl : Pass<"spmd-lower-to-rocdl"> {
       integer `ub.poison` forwarded to block arguments becomes 0 (LLVM 22's
       AMDGPU register coalescer crashes on some phis of poison).
 
-    Every branch the backend sees is uniform except the lane guards; tell
-    it to leave uniform regions alone (`llc
+    In the exec-mask code every branch the backend sees is uniform except
+    the lane guards; tell it to leave uniform regions alone (`llc
     -structurizecfg-skip-uniform-regions`; `spmd-compile --target amdgcn`
-    does).
+    does). Lane branches (`--spmd-predicate=lane-branches=true`, the
+    `spmd-gpu-to-rocdl` default) pass through unchanged: the backend lowers
+    them with its own exec-mask code, which keeps the registers of the
+    lanes that are off instead of merging with `v_cndmask`.
 
-    Run `--spmd-predicate` with the same `wave-size` first, and with
-    `lane-branches=false`: on AMDGPU every divergent branch the backend
-    sees would be structurized again. Errors as for `--spmd-lower-to-nvvm`.
+    Run `--spmd-predicate` with the same `wave-size` first. Errors as for
+    `--spmd-lower-to-nvvm`.
 
     Example:
 

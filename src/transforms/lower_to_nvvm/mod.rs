@@ -51,12 +51,17 @@
 //! | `spmd.exec.br_zero` | `cf.cond_br (exec == 0)`: no vote, the mask is at hand |
 //! | a kept scalar branch where exec may be partial | `cond_br (rocdl.ballot (freeze %c) & exec) != 0`; a switch reads the flag of the lowest lane of exec (`rocdl.readlane`) |
 //!
-//! Every branch that reaches the backend is then uniform except the lane
-//! guards (`scf.if` on a lane's bit, single-block if-then regions), and
-//! `spmd-compile --target amdgcn` tells the backend's StructurizeCFG to
-//! leave uniform regions alone (`-structurizecfg-skip-uniform-regions`
-//! for `llc` users). The freeze matters: lanes outside exec never
-//! computed the predicate, and a ballot of poison is poison.
+//! In the exec-mask code every branch that reaches the backend is then
+//! uniform except the lane guards (`scf.if` on a lane's bit, single-block
+//! if-then regions), and `spmd-compile --target amdgcn` tells the
+//! backend's StructurizeCFG to leave uniform regions alone
+//! (`-structurizecfg-skip-uniform-regions` for `llc` users). Lane branches
+//! (`--spmd-predicate=lane-branches=true`, the `spmd-gpu-to-rocdl`
+//! default) pass through unchanged, as on NVIDIA: the backend lowers them
+//! with its own exec-mask code, which keeps the registers of the lanes
+//! that are off, where predicated code pays a `v_cndmask` per merged
+//! value. The freeze matters: lanes outside exec never computed the
+//! predicate, and a ballot of poison is poison.
 //!
 //! Design choices and edge cases:
 //!
