@@ -1,6 +1,6 @@
 //===- listing1-kernel.mlir - Listing 1 as a wave-level gpu.func kernel ---===//
 //
-// examples/listing1.mlir (seed 004's Listing 1 as wave-level IR) inside a
+// examples/listing1.mlir (the reconvergence paper's Listing 1 as wave-level IR) inside a
 // gpu.module, as a kernel whose thread index is the global thread id. The
 // per-lane parts are unchanged: the lane's element of %out, its %x, and the
 // two compares; the masks, ballots and exec.br_zero branches are the

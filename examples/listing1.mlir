@@ -1,6 +1,6 @@
-//===- listing1.mlir - Listing 1 of seed 004 as spmd wave-level IR --------===//
+//===- listing1.mlir - Listing 1 of the reconvergence paper as spmd wave-level IR --------===//
 //
-// Seed 004 ("Reconverging CFGs") lowers the reconverging CFG of its
+// The reconvergence paper ("Reconverging CFGs") lowers the reconverging CFG of its
 // Figure 1a to pseudo GCN assembly with explicit exec-mask manipulation
 // (Listing 1). The CFG, as the listing's branches give it, has the edges
 //

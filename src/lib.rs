@@ -27,6 +27,14 @@
 //!
 //! Everything runs on one static copy of MLIR (mlir-sys); see the README for
 //! how the C++ dialect is linked in.
+//!
+//! The algorithms come from published work, cited by short names in the
+//! documentation (`docs/references.md` lists them): *the reconvergence
+//! paper* (reconverging CFGs, Definition 1, the OpenTree algorithm, its
+//! block orderings and the exec-mask lowering of its Listing 1), LLVM's
+//! StructurizeCFG pass and *the StructurizeCFG notes* that describe it as a
+//! GPU compiler uses it, and notes on a GPU compiler's CFG infrastructure
+//! and branch folding.
 
 #![warn(missing_docs)]
 // Passes and IR helpers return `Result<_, ()>` as MLIR's `LogicalResult`:

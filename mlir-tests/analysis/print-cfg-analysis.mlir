@@ -28,7 +28,7 @@ func.func @loop(%c: i1, %d: i1) -> i32 {
 
 // -----
 
-// Seed 000's irreducible shape: two entries into the A/B cycle.
+// The StructurizeCFG notes' irreducible shape: two entries into the A/B cycle.
 // CHECK-LABEL: // cfg-analysis @irreducible: 4 blocks
 // CHECK: ^bb1: {{.*}} depth=1 cycle=0 tags=[{{.*}}irreducible-entry]
 // CHECK: ^bb2: rpo=3 idom=^bb0 {{.*}}irreducible-entry, back-edge-source]

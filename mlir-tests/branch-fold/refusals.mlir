@@ -83,7 +83,7 @@ func.func @special_register_in_tail(%c: i1 {spmd.divergent}, %x: index, %m: memr
 
 // -----
 
-// ... nor made live into one (seed 002's reserved-register check): the
+// ... nor made live into one (the branch-folding notes' reserved-register check): the
 // three common operations use the thread id read before them.
 // CHECK-LABEL: func.func @special_register_live_in
 // CHECK-COUNT-2: arith.muli

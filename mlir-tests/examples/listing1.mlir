@@ -1,4 +1,4 @@
-// examples/listing1.mlir (seed 004, Listing 1 as wave-level IR) parses,
+// examples/listing1.mlir (the reconvergence paper, Listing 1 as wave-level IR) parses,
 // verifies, round-trips, and keeps the exec-mask protocol of the listing in
 // order: build and subtract the re-join mask in A and B, skip on an empty
 // exec, add the re-join mask back in D.

@@ -2,7 +2,7 @@
 // RUN: spmd-opt --spmd-lower-to-nvvm %spmd_src_root/examples/listing1-kernel.mlir | FileCheck %s --check-prefix=NOSPMD
 // RUN: spmd-opt --spmd-lower-to-nvvm %spmd_src_root/examples/listing1-kernel.mlir | mlir-opt --pass-pipeline='builtin.module(convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm),reconcile-unrealized-casts)' | FileCheck %s --check-prefix=LLVM
 
-// Seed 004's Listing 1 as a wave-level kernel (examples/listing1-kernel.mlir)
+// The reconvergence paper's Listing 1 as a wave-level kernel (examples/listing1-kernel.mlir)
 // after --spmd-lower-to-nvvm. Each thread of the warp runs the wave-level
 // program and keeps its own bit of every mask (an i1): exec is threaded
 // through the blocks as an extra block argument, a ballot is "my exec bit

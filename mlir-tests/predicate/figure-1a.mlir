@@ -1,4 +1,4 @@
-// Seed 004's Figure 1a lowered to wave-level code: the result is Listing 1
+// The reconvergence paper's Figure 1a lowered to wave-level code: the result is Listing 1
 // (examples/listing1.mlir). One rejoin mask for D, accumulated in B.
 //
 // RUN: spmd-opt %s --spmd-predicate | FileCheck %s

@@ -34,7 +34,7 @@ func.func @uniform_if_else(%n: i32 {spmd.uniform}, %x: i32 {spmd.uniform}) -> i3
 // single-entry single-exit region of its own. Relaxed: the uniform branch
 // is kept and only the inner divergent region gets a Flow block. Strict:
 // the divergence spoils the outer region, which is structurized too. The
-// inner divergent branch is structurized in both modes (seed 000,
+// inner divergent branch is structurized in both modes (the StructurizeCFG notes,
 // pitfall 5).
 // RELAXED-LABEL: func.func @divergence_nested_in_uniform
 // RELAXED: cf.cond_br %{{.*}}, ^{{.*}}, ^{{.*}} {spmd.uniformity = #uniform}

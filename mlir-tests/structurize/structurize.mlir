@@ -9,7 +9,7 @@
 // RUN: spmd-opt %t.once -split-input-file --spmd-structurize > %t.twice
 // RUN: diff %t.once %t.twice
 
-// Seed 000's if-then-else: one Flow block serializes the two sides; it
+// The StructurizeCFG notes' if-then-else: one Flow block serializes the two sides; it
 // branches on an i1 block argument (the path predicate) and nothing else.
 // The branch is marked as the head of region 0, the Flow block as its tail.
 // CHECK-LABEL: func.func @if_then_else
@@ -40,7 +40,7 @@ func.func @if_then_else(%c: i1, %x: i32) -> i32 {
 
 // while (u) { if (d) continue; if (e) break; work } -- the continue and
 // the loop's end meet in a loop Flow block with "true = leave the loop,
-// false = back edge" (seed 000, pitfall 3).
+// false = back edge" (the StructurizeCFG notes, pitfall 3).
 // CHECK-LABEL: func.func @loop_with_continue_and_break
 // CHECK: spmd.flow_br loop %{{.*}}, ^{{bb[0-9]+}}{{.*}}, ^[[HEADER:bb[0-9]+]]
 // CHECK-NEXT: ^[[HEADER]]:

@@ -1,6 +1,6 @@
 // RUN: spmd-opt %s -split-input-file --spmd-verify-structured -verify-diagnostics
 
-// The diamond of seed 000: neither side post-dominates the branch.
+// The diamond of the StructurizeCFG notes: neither side post-dominates the branch.
 func.func @diamond(%c: i1) {
   // expected-error @+1 {{branch in ^bb0 does not reconverge at a successor: neither successor post-dominates it (its paths meet at ^bb3); run --spmd-structurize}}
   cf.cond_br %c, ^a, ^b

@@ -1,4 +1,4 @@
-//! Definition 1 of the reconvergence paper (seed 004), as a check.
+//! Definition 1 of the reconvergence paper, as a check.
 //!
 //! > A CFG is *reconverging* if every divergent branch has exactly two
 //! > successors, one of which post-dominates it.

@@ -1,4 +1,4 @@
-//! The structured-CFG contract of `--spmd-structurize` (seed 000's "PTX
+//! The structured-CFG contract of `--spmd-structurize` (the StructurizeCFG notes' "PTX
 //! structured control flow contract"), as a check.
 //!
 //! A function is *structured* if
@@ -21,7 +21,7 @@
 //!    has exactly one tail, no id is used twice, and the tail's block
 //!    post-dominates the head's.
 //!
-//! Item 4 of seed 000 (the `i1` predicate is the Flow branch's sole
+//! Item 4 of the StructurizeCFG notes (the `i1` predicate is the Flow branch's sole
 //! condition) is enforced by the op itself: `spmd.flow_br` takes one `i1`.
 //! Violations are reported in block order, by kind in the order above; the
 //! pass names the first.
@@ -285,7 +285,7 @@ mod tests {
             check(&diamond, &[0], &[])[..],
             [StructuredViolation::NotReconverging(_)]
         ));
-        // 0 -> 1 | F(4); 1 -> F; F -> 2 | 3 (seed 000's Flow1).
+        // 0 -> 1 | F(4); 1 -> F; F -> 2 | 3 (the StructurizeCFG notes' Flow1).
         let flowed =
             CfgGraph::from_edges(5, b(0), &[(0, 1), (0, 4), (1, 4), (4, 2), (4, 3), (2, 3)]);
         assert_eq!(check(&flowed, &[0, 4], &[(4, false, false)]), vec![]);

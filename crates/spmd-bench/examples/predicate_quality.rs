@@ -1,4 +1,4 @@
-//! Mask instructions added by `--spmd-predicate`, compared with seed 004's
+//! Mask instructions added by `--spmd-predicate`, compared with the reconvergence paper's
 //! Listing 1 and measured per divergent branch and per divergent loop on
 //! random kernels.
 //!

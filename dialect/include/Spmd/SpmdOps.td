@@ -156,7 +156,7 @@ def Spmd_ReconvergenceHeadOp : Spmd_RegionMarkerOp<"reconvergence.head"> {
     terminator is the region's divergent branch. The matching
     `spmd.reconvergence.tail` with the same `id` marks the block where the
     threads that diverged here rejoin. Predication and the convergence
-    lowering consume the pair (seed 000, pitfall 4). The verifier checks
+    lowering consume the pair (the StructurizeCFG notes, pitfall 4). The verifier checks
     that the block's terminator has at least two successors. That each `id`
     has exactly one head and one tail is a property of the whole function,
     checked in linear time by `--spmd-verify-structured`.

@@ -155,7 +155,7 @@ def SpmdVerifyReconverging : SpmdUniformityPass<"spmd-verify-reconverging"> {
   let summary = "Check that every divergent branch reconverges (Definition 1)";
   let description = [{
     A CFG is *reconverging* if every divergent branch has exactly two
-    successors and one of them post-dominates it (seed 004, Definition 1).
+    successors and one of them post-dominates it (the reconvergence paper, Definition 1).
     The pass runs the uniformity analysis (honouring `spmd.uniformity`
     marks), then checks every divergent branch against the post-dominator
     tree of the blocks that can reach an exit (paths that never terminate
@@ -173,7 +173,7 @@ def SpmdVerifyReconverging : SpmdUniformityPass<"spmd-verify-reconverging"> {
 def SpmdReconverge : SpmdUniformityPass<"spmd-reconverge"> {
   let summary = "Make every divergent branch reconverge (OpenTree-style)";
   let description = [{
-    Transforms each function so that its CFG is *reconverging* (seed 004,
+    Transforms each function so that its CFG is *reconverging* (the reconvergence paper,
     Definition 1): every divergent branch has exactly two successors and one
     of them post-dominates it, which is all a wave-level lowering needs.
     Uniform branches are kept as they are; input that is already
@@ -239,7 +239,7 @@ def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
   let summary = "Structurize the CFG the way StructurizeCFG does (Flow blocks, i1 predicates)";
   let description = [{
     Rewrites each function into the structured form that PTX-style targets
-    need (seed 000's contract): single-entry loops, every conditional branch
+    need (the StructurizeCFG notes' contract): single-entry loops, every conditional branch
     reconverging at one of its successors (its post-dominator), Flow blocks
     that form linear chains and branch on one `i1` path predicate each, and
     loop Flow blocks with "true = leave the loop, false = back edge".
@@ -260,7 +260,7 @@ def SpmdStructurize : SpmdUniformityPass<"spmd-structurize"> {
     branches is kept, and so, with `relaxed-uniform-regions`, is a uniform
     branch whose region's divergent branches are all confined to their own
     single-entry single-exit sub-regions. Inner divergent branches are
-    always structurized (seed 000, pitfall 5). Kept branches get
+    always structurized (the StructurizeCFG notes, pitfall 5). Kept branches get
     `spmd.uniformity = #spmd.uniformity<uniform>`; each structurized region
     gets an `spmd.reconvergence.head` at its branch and an
     `spmd.reconvergence.tail` at its reconvergence block.
@@ -315,10 +315,10 @@ def SpmdPredicate : SpmdUniformityPass<"spmd-predicate"> {
   let summary = "Lower a reconverging CFG to wave-level code with exec masks";
   let description = [{
     Turns each function, whose divergent branches must be reconverging
-    (seed 004, Definition 1; run `--spmd-reconverge` or
+    (the reconvergence paper, Definition 1; run `--spmd-reconverge` or
     `--spmd-structurize` first), into *wave-level* code: the function runs
     once per wave, per-lane values live in lanes, and every operation only
-    takes effect in the lanes of the execution mask. Following seed 004's
+    takes effect in the lanes of the execution mask. Following the reconvergence paper's
     lowering (Listing 1), each divergent branch removes the lanes that go to
     its post-dominating successor (the *rejoin point*) from `exec`, adds
     them to that rejoin point's mask, and goes on with the other successor;
@@ -661,7 +661,7 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
   let description = [{
     A CFG cleanup for the output of `--spmd-structurize` and
     `--spmd-reconverge`, modelled on the post-RA BranchFolding pass of a
-    structured-CFG GPU target (seed 002). It repeats four steps until
+    structured-CFG GPU target (the branch-folding notes). It repeats four steps until
     nothing changes:
 
     0. *FoldOperations*: the upstream folders and canonicalization
@@ -698,13 +698,13 @@ def SpmdBranchFold : SpmdUniformityPass<"spmd-branch-fold"> {
        tails become arguments of that block. At most
        `tail-merge-threshold` candidates are considered per target.
        Return tails and unconditional-branch tails are the only ones
-       merged (seed 002 tries them first because they never change a
+       merged (the branch-folding notes tries them first because they never change a
        branch condition).
     3. *HoistCommonCode*: identical leading operations of the two
        successors of a two-way branch (each with that branch as its only
        predecessor) move in front of the branch.
 
-    Safety gates (the counterpart of seed 002's reserved-register check):
+    Safety gates (the counterpart of the branch-folding notes' reserved-register check):
     convergent operations (barriers, shuffles, subgroup reductions, votes,
     calls, and every `spmd` convergence, reconvergence, exec-mask and
     ballot op) are never merged or hoisted; reads of thread-identity

@@ -816,8 +816,8 @@ fn hand_graphs_pass_all_checks() {
         graph(4, &[(0, 1), (0, 3), (1, 2), (2, 2)]), // a->b, b->b + exit path
         graph(3, &[(0, 1), (1, 2), (2, 1)]),         // entirely infinite
         graph(1, &[(0, 0)]),                         // one-block infinite loop
-        graph(4, &[(0, 1), (0, 3), (1, 2), (2, 1), (2, 3)]), // seed 001 DOT graph
-        graph(4, &[(0, 1), (0, 2), (1, 2), (2, 3), (3, 1)]), // seed 000 irreducible
+        graph(4, &[(0, 1), (0, 3), (1, 2), (2, 1), (2, 3)]), // the ptxas CFG notes DOT graph
+        graph(4, &[(0, 1), (0, 2), (1, 2), (2, 3), (3, 1)]), // the StructurizeCFG notes irreducible
         graph(5, &[(0, 1), (2, 1), (2, 3), (3, 2), (4, 4)]), // unreachable blocks
         graph(3, &[(0, 0), (0, 1), (1, 1), (1, 2)]), // self loops
         graph(3, &[(0, 1), (0, 1), (1, 2), (1, 2), (2, 0), (2, 0)]), // duplicate edges

@@ -4,7 +4,7 @@
 //!
 //! # The story
 //!
-//! Seed 002 describes a structured-CFG GPU target whose branch folder keeps
+//! The branch-folding notes describes a structured-CFG GPU target whose branch folder keeps
 //! tail merging enabled (upstream LLVM turns it off for such targets) and
 //! guards each merge with a safety check instead. This module is the MLIR
 //! counterpart. [`fold_function`] repeats four steps until none of them
@@ -27,7 +27,7 @@
 //!    `tail-merge-size` operations moves into a new block that both
 //!    candidates branch to; operand values that differ between the two
 //!    tails become arguments of the new block. Only return and
-//!    unconditional-branch tails are merged: seed 002 tries them first
+//!    unconditional-branch tails are merged: the branch-folding notes tries them first
 //!    because such merges never touch a branch condition; conditional
 //!    tails are not attempted at all (open item).
 //! 2. **OptimizeBranches** ([`branches`]). Delete unreachable blocks; move

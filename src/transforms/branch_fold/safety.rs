@@ -13,7 +13,7 @@
 //!   so these operations end every merged tail and every hoisted prefix.
 //! * **Special-register reads** ([`reads_special_register`]): thread,
 //!   lane, block and grid identity (`gpu.thread_id`,
-//!   `nvvm.read.ptx.sreg.*`, `rocdl.workitem.id.*`, ...). Seed 002's
+//!   `nvvm.read.ptx.sreg.*`, `rocdl.workitem.id.*`, ...). The branch-folding notes'
 //!   reserved-register gate: their values are defined by the hardware and
 //!   must not become live into, or be computed in, a merged tail; they are
 //!   never hoisted either.

@@ -27,7 +27,7 @@
 //!    result used outside its block, shortens the tail to the operations
 //!    after the offending one;
 //! 4. an outside value defined by a special-register read refuses the
-//!    whole merge: it would become live into the shared block (seed 002's
+//!    whole merge: it would become live into the shared block (the branch-folding notes'
 //!    reserved-register check).
 //!
 //! The first pair with a tail of at least `tail-merge-size` operations
@@ -320,7 +320,7 @@ fn common_tail<'c, 'a>(
                         .is_some_and(|op| safety::reads_special_register(&prepare::op_name(op)))
                 };
                 if special(a) || special(b) {
-                    // Seed 002 rejects the whole merge, if there is one to reject.
+                    // The branch-folding notes rejects the whole merge, if there is one to reject.
                     return if length >= min_size {
                         Err(())
                     } else {

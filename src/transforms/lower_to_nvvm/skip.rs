@@ -1,6 +1,6 @@
 //! Which divergent regions keep their skip branch.
 //!
-//! `spmd.exec.br_zero ^skip, ^region` is seed 004's step 4: "optionally
+//! `spmd.exec.br_zero ^skip, ^region` is the reconvergence paper's step 4: "optionally
 //! keep scalar branch instructions to skip blocks that would be executed
 //! with an empty execution mask". On a warp the skip costs a
 //! `vote.sync.any` and a branch every time the region is reached, whether

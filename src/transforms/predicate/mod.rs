@@ -1,5 +1,5 @@
 //! `--spmd-predicate`: lower a reconverging thread-level CFG to wave-level
-//! code with explicit execution masks (seed 004, Listing 1).
+//! code with explicit execution masks (the reconvergence paper, Listing 1).
 //!
 //! ## The idea
 //!

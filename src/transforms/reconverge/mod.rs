@@ -1,6 +1,6 @@
 //! `--spmd-reconverge`: make every divergent branch reconverge.
 //!
-//! A CFG is *reconverging* (seed 004, Definition 1) if every divergent
+//! A CFG is *reconverging* (the reconvergence paper, Definition 1) if every divergent
 //! branch has exactly two successors and one of them post-dominates it.
 //! That is all a wave-level lowering needs: threads that leave at a
 //! divergent branch rejoin at its post-dominating successor. Unlike full

@@ -1,6 +1,6 @@
 //! `--spmd-structurize`: StructurizeCFG for MLIR regions.
 //!
-//! The output satisfies the structured contract of seed 000 (checked by
+//! The output satisfies the structured contract of the StructurizeCFG notes (checked by
 //! [`structured`](crate::analysis::structured)): single-entry loops, every
 //! structurized branch reconverging at one of its successors, linear Flow
 //! chains of `spmd.flow_br` on `i1` path predicates, and loop Flow blocks
@@ -57,7 +57,7 @@
 //!    transform, the chain carries one `i32` selector (the destination's
 //!    index) and each Flow block derives its predicate with one
 //!    `arith.cmpi` against a constant. This is the one deliberate departure
-//!    from seed 000's "no other computation in Flow blocks": with one `i1`
+//!    from the StructurizeCFG notes' "no other computation in Flow blocks": with one `i1`
 //!    per Flow, every predicate of a chain is threaded through every Flow
 //!    before it, which is quadratic in the chain's length — and
 //!    structurizing everything makes chains long (measured at 10k blocks:
@@ -65,7 +65,7 @@
 //!    `selector-chain-length` set very large restores the strict form.
 //! 5. **Mark**: kept uniform branches get `#spmd.uniformity<uniform>`;
 //!    every structurized branch gets `spmd.reconvergence.head <id>` and its
-//!    post-dominating successor `spmd.reconvergence.tail <id>` (seed 000,
+//!    post-dominating successor `spmd.reconvergence.tail <id>` (the StructurizeCFG notes,
 //!    pitfall 4), for predication to consume.
 //!
 //! The result is checked against the contract; a failure would be a bug

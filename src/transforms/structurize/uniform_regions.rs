@@ -1,4 +1,4 @@
-//! Which uniform branches `skip-uniform-regions` keeps (seed 000's
+//! Which uniform branches `skip-uniform-regions` keeps (the StructurizeCFG notes'
 //! `structurizecfg-skip-uniform-regions` and `-relaxed-uniform-regions`).
 //!
 //! The *region* of a branch `B` with immediate post-dominator `P` is
@@ -23,7 +23,7 @@
 //!   knob, which in LLVM's region tree shows up as "sub-regions may be
 //!   divergent".
 //!
-//! Seed 000's pitfall 5 (skipping a "uniform" region and thereby leaving
+//! The StructurizeCFG notes' pitfall 5 (skipping a "uniform" region and thereby leaving
 //! inner divergent branches unstructured) cannot happen here: keeping is
 //! decided per uniform branch, and every divergent branch is structurized
 //! by the planner whatever is kept around it.

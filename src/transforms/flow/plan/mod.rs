@@ -1,6 +1,6 @@
 //! The graph-level planner of `--spmd-reconverge`: where to insert Flow
 //! blocks and which successor slots to reroute so that a CFG becomes
-//! *reconverging* (seed 004, Definition 1: every divergent branch has
+//! *reconverging* (the reconvergence paper, Definition 1: every divergent branch has
 //! exactly two successors and one of them post-dominates it).
 //!
 //! It works on the IR-independent [`CfgGraph`] / [`Graph`] of the analysis
@@ -24,7 +24,7 @@
 //! * `exit`: the unique return block (the caller unifies returns), `None`
 //!   if the function never returns. Other blocks without successors are
 //!   *dead ends* (`unreachable`, traps);
-//! * an [`Ordering`] (seed 004's input orderings). All of them give a
+//! * an [`Ordering`] (the reconvergence paper's input orderings). All of them give a
 //!   correct plan; they only change its quality. Default [`Ordering::Dfpd`].
 //!
 //! # What "reconverging" means here
@@ -275,7 +275,7 @@ pub use selectors::FlowChains;
 use crate::analysis::cfg::{BlockId, CfgGraph, CycleForest, Graph, Traversal};
 use std::fmt;
 
-/// The block orderings of seed 004 (see the `order` module docs).
+/// The block orderings of the reconvergence paper (see the `order` module docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Ordering {
     /// Depth-first: ready blocks by DFS preorder number.

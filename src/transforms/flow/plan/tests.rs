@@ -333,7 +333,7 @@ fn bigger_code_shaped_cfgs() {
     }
 }
 
-// ----- seed 004's figures --------------------------------------------------
+// ----- the reconvergence paper's figures --------------------------------------------------
 
 #[test]
 fn figure_2a_gets_one_post_dominating_flow() {
