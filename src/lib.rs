@@ -4,13 +4,16 @@
 //! written in upstream MLIR dialects (`cf`, `llvm`, `func`, `gpu`, ...).
 //! The layers, bottom up (each uses only the ones below it):
 //!
-//! * [`analysis::cfg`]: an IR-independent CFG core (RPO, dominators,
+//! * [`analysis::cfg`]: the IR-independent CFG core (RPO, dominators,
 //!   post-dominators with a virtual exit, the cycle forest, irreducibility,
-//!   per-block tags, DOT), on dense arrays and newtype ids;
+//!   per-block tags, DOT), on dense arrays and newtype ids. It is the
+//!   `spmd-graph` crate (no MLIR, usable on plain edge lists), re-exported
+//!   under this path;
 //! * [`ir`]: the one boundary to MLIR: raw bindings, IR edits, typed
 //!   accessors for every IR fact, operation and attribute names, and
 //!   [`ir::region_graph`], the adapter that snapshots a region into the CFG
-//!   core. No `unsafe` exists outside it;
+//!   core. Outside it, `unsafe` only wraps calls of the IR-freeing edits of
+//!   [`ir::edit`], each with a `// SAFETY:` comment;
 //! * [`analysis`]: the analyses on top (uniformity, Definition 1, the
 //!   structured contract);
 //! * [`transforms`]: the Flow engine ([`transforms::flow`]) and its four
@@ -19,6 +22,15 @@
 //! * [`passes`]: the MLIR pass shells, usable from `spmd-opt`, melior
 //!   pipelines, C++ and stock `mlir-opt`; [`dialect`] registers the `spmd`
 //!   dialect (ODS, C++) into melior.
+//!
+//! The crate root re-exports what an embedder needs most: the dialect and
+//! pass registration ([`context_with_all_dialects`],
+//! [`register_all_passes`]), each transform's entry point with its options,
+//! statistics and located error ([`reconverge_function`],
+//! [`structurize_function`], [`predicate_function`], [`fold_function`]),
+//! the uniformity analysis ([`RegionUniformity`]), the Definition 1 check
+//! ([`check_reconverging`]) and the CFG core ([`graph`], the `spmd-graph`
+//! crate).
 //!
 //! Test generators (random CFGs, programs and kernel texts) are compiled
 //! only with the `testing` feature (module `testing`); the reference executor
@@ -41,6 +53,26 @@
 // the failure has already been reported as a located MLIR diagnostic, so
 // the error carries nothing more.
 #![allow(clippy::result_unit_err)]
+
+// The API in one place: what an embedder needs most, re-exported from the
+// modules that define it (the modules stay reachable for everything else).
+pub use analysis::reconverging::{check as check_reconverging, Violation};
+pub use analysis::region_uniformity::{RegionUniformity, UniformityOptions};
+pub use dialect::context_with_all_dialects;
+pub use passes::{register_all_passes, PassOptions, PassOutcome, Report, Statistic};
+pub use spmd_graph as graph;
+pub use transforms::branch_fold::{
+    fold_function, BranchFoldError, BranchFoldOptions, BranchFoldStats,
+};
+pub use transforms::predicate::{
+    predicate_function, PredicateError, PredicateOptions, PredicateStats,
+};
+pub use transforms::reconverge::{
+    reconverge_function, ReconvergeError, ReconvergeOptions, ReconvergeStats,
+};
+pub use transforms::structurize::{
+    structurize_function, IrreduciblePolicy, StructurizeError, StructurizeOptions, StructurizeStats,
+};
 
 pub mod analysis;
 pub mod dialect;

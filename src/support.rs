@@ -1,7 +1,8 @@
 //! Small shared utilities.
 
-mod id;
-pub(crate) use id::define_id;
+// `define_id!` (dense `u32` index newtypes) lives in the CFG core crate,
+// whose ids it makes; spmd's own ids use the same macro.
+pub(crate) use spmd_graph::define_id;
 
 use std::{
     collections::{HashMap, HashSet},

@@ -289,10 +289,11 @@ const CALLS: &[&str] = &["func.call", "func.call_indirect", "llvm.call"];
 pub const CALL_INTRINSIC: &str = "llvm.call_intrinsic";
 /// Inline assembly: divergent unless marked.
 pub const INLINE_ASM: &str = "llvm.inline_asm";
-/// Attribute making an operation (or argument) a divergence source.
-pub const DIVERGENT_ATTR: &str = "spmd.divergent";
+/// Attribute making an operation (or argument) a divergence source (one
+/// name for both, defined in [`crate::ir::names`]).
+pub const DIVERGENT_ATTR: &str = crate::ir::names::DIVERGENT_ARGUMENT_ATTR;
 /// Attribute making an operation's results (or an argument) uniform.
-pub const UNIFORM_ATTR: &str = "spmd.uniform";
+pub const UNIFORM_ATTR: &str = crate::ir::names::UNIFORM_ARGUMENT_ATTR;
 
 /// The user's additions to the table: op or intrinsic names (`name*`
 /// matches a prefix) that are divergence sources or uniform.

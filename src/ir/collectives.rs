@@ -294,7 +294,7 @@ const LANE_LOCAL_LIBRARY_PREFIXES: [&str; 2] = ["__ocml_", "__nv_"];
 /// * a callee with a body: if the body holds such an operation, calls
 ///   included (a call back into a function being searched adds nothing);
 /// * a declaration: unless it is a per-thread math function
-///   ([`LANE_LOCAL_LIBRARY_PREFIXES`]) or an `llvm.func` that is not
+///   (OCML's `__ocml_*`, libdevice's `__nv_*`) or an `llvm.func` that is not
 ///   `convergent` called by a call that is not either (LLVM's rule: a
 ///   function without the attribute has no convergent behaviour). A
 ///   declared `func.func` says nothing, so it may.

@@ -2,6 +2,13 @@
 //! does not offer: successor operands, block arguments, uses, placeholders.
 //!
 //! All functions take live melior handles; they never keep them.
+//!
+//! The edits that free IR ([`erase_operation`], [`erase_block`],
+//! [`erase_argument`], [`replace_flow_branch`]) are `unsafe`: melior's
+//! handles (`OperationRef`, `BlockRef`, `Value`, ...) are `Copy` and carry
+//! no ownership, so any other copy of a handle to what they destroy
+//! dangles, and only the caller can know that none is used again (as
+//! melior's own `Block::detach` and `BlockLike::erase_argument` say).
 
 use crate::ir::ffi;
 use melior::{
@@ -73,7 +80,14 @@ pub fn append_successor_operands(
 /// simplification off; see `spmdFoldOperations` in `spmd-c/Internal.h`.
 /// Returns whether the IR changed, or `Err` if the driver moved, replaced
 /// or erased one of `protected`, or touched a block.
-pub fn fold_operations(
+///
+/// # Safety
+///
+/// The driver erases operations it folds away. After the call the caller
+/// must not use a handle to one of `ops`, to their results or to anything
+/// nested in them, unless the operation is in `protected` and the call
+/// returned `Ok` (the obligation of [`erase_operation`] for each of them).
+pub unsafe fn fold_operations(
     ops: &[OperationRef<'_, '_>],
     protected: &[OperationRef<'_, '_>],
     scope: melior::ir::RegionRef<'_, '_>,
@@ -98,9 +112,20 @@ pub fn fold_operations(
     Ok(changed)
 }
 
-/// Removes argument `index` of `block` (it must have no uses left).
-pub fn erase_argument(block: BlockRef<'_, '_>, index: usize) {
-    // SAFETY: live block; MLIR asserts the argument is unused.
+/// Removes argument `index` of `block` and destroys it; the arguments
+/// after it move down one position (their handles stay valid). Panics if
+/// `block` has no argument `index`.
+///
+/// # Safety
+///
+/// * The argument has no uses left (MLIR only asserts this in builds with
+///   assertions; otherwise its users would keep a dangling operand).
+/// * No handle to the argument (a `Value` or `BlockArgument` of it) is used
+///   afterwards: it is freed here.
+pub unsafe fn erase_argument(block: BlockRef<'_, '_>, index: usize) {
+    assert!(index < block.argument_count(), "no block argument {index}");
+    // SAFETY: a live block and an existing argument; the caller guarantees
+    // that the argument is unused and that no handle to it is used again.
     unsafe { mlirBlockEraseArgument(block.to_raw(), index as u32) };
 }
 
@@ -259,10 +284,23 @@ pub fn poison<'c>(
         .expect("valid ub.poison")
 }
 
-/// Removes `op` from its block and destroys it (its results must be unused).
-pub fn erase_operation(op: OperationRef<'_, '_>) {
+/// Removes `op` from its block (if it is in one) and destroys it, with its
+/// regions and everything in them.
+///
+/// # Safety
+///
+/// * The results of `op` have no uses left (replace them first, see
+///   [`replace_all_uses`]): MLIR does not drop the uses of an erased
+///   operation, its users would keep dangling operands.
+/// * No handle to `op` or to anything it owns (its regions, their blocks
+///   and operations, the results and block arguments they define, as
+///   `Value`s too) is used afterwards, by Rust code or by C++ code up the
+///   stack: `op` is neither the operation a pass runs on nor one that an
+///   enclosing walk is visiting. In particular `op` is not erased twice.
+pub unsafe fn erase_operation(op: OperationRef<'_, '_>) {
     // SAFETY: the operation is live and owned by its block; after removal
-    // the caller holds the only reference, which is destroyed here.
+    // it is owned by nobody and destroyed here. The caller guarantees that
+    // its results are unused and that no handle to it is used again.
     unsafe {
         mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
         mlir_sys::mlirOperationDestroy(op.to_raw());
@@ -304,12 +342,30 @@ pub fn blocks<'c, 'a>(region: melior::ir::RegionRef<'c, 'a>) -> Vec<BlockRef<'c,
     blocks
 }
 
-/// Removes `block` from its region and destroys it. Its operations must
-/// have been erased or have no uses outside the block, and no terminator
-/// may still name it as a successor.
-pub fn erase_block(block: BlockRef<'_, '_>) {
-    // SAFETY: the block is detached first, after which the caller holds the
-    // only reference, which is destroyed here.
+/// Removes `block` from its region and destroys it, with its arguments
+/// and operations (and everything nested in them). Panics if `block` is in
+/// no region.
+///
+/// # Safety
+///
+/// * No terminator outside `block` names it as a successor (its own
+///   terminator may: it goes with it).
+/// * No value that `block` defines (its arguments, the results of its
+///   operations and of the operations nested in them) has a use outside
+///   `block`; uses inside it are dropped with it.
+/// * No handle to `block` or to anything in it (its arguments, operations,
+///   their regions, blocks and results, as `Value`s too) is used
+///   afterwards, by Rust code or by C++ code up the stack (a walk visiting
+///   one of its operations). In particular `block` is not erased twice.
+pub unsafe fn erase_block(block: BlockRef<'_, '_>) {
+    assert!(
+        block.parent_region().is_some(),
+        "erase_block: detached block"
+    );
+    // SAFETY: the block is detached from its region first, after which it
+    // is owned by nobody and destroyed here. The caller guarantees that
+    // nothing outside it refers to it or to its values, and that no handle
+    // to it is used again.
     unsafe {
         mlir_sys::mlirBlockDetach(block.to_raw());
         mlir_sys::mlirBlockDestroy(block.to_raw());
@@ -425,8 +481,15 @@ pub fn insert_reconvergence_marker<'c, 'a>(
 
 /// Erases the blocks of `region` unreachable from its entry (and the uses
 /// of their values, which can only be in other unreachable blocks); true
-/// if one was erased. Handles to erased blocks and ops become dangling.
-pub fn erase_unreachable_blocks(region: melior::ir::RegionRef<'_, '_>) -> bool {
+/// if one was erased.
+///
+/// # Safety
+///
+/// Handles to the erased blocks, their arguments and operations dangle
+/// afterwards: the caller must not use any handle into a block that was
+/// unreachable (including the blocks of a region snapshot taken before the
+/// call), the obligation of [`erase_block`] for each of them.
+pub unsafe fn erase_unreachable_blocks(region: melior::ir::RegionRef<'_, '_>) -> bool {
     // SAFETY: a live region; the helper only erases its unreachable blocks.
     unsafe { ffi::spmdEraseUnreachableBlocks(melior::ir::RegionLike::to_raw(&region)) }
 }
@@ -539,8 +602,22 @@ pub fn set_argument_location(
 
 /// Replaces `spmd.flow_br` by a `cf.cond_br` with the same condition,
 /// successors and successor operands (the `loop` flag has no thread-level
-/// meaning).
-pub fn replace_flow_branch<'c>(context: &'c Context, flow: OperationRef<'c, '_>) {
+/// meaning), and returns the new branch. Panics if `flow` is not an
+/// `spmd.flow_br` in a block.
+///
+/// # Safety
+///
+/// `flow` is erased ([`erase_operation`]; a branch has no results): no
+/// handle to it is used afterwards, and it is not the operation a pass
+/// runs on or one an enclosing walk is visiting.
+pub unsafe fn replace_flow_branch<'c, 'a>(
+    context: &'c Context,
+    flow: OperationRef<'c, 'a>,
+) -> OperationRef<'c, 'a> {
+    assert!(
+        is_op(flow, crate::ir::names::FLOW_BR),
+        "replace_flow_branch replaces spmd.flow_br"
+    );
     let condition = flow.operand(0).expect("spmd.flow_br has a predicate");
     let on_true = forwarded(flow, 0);
     let on_false = forwarded(flow, 1);
@@ -558,8 +635,12 @@ pub fn replace_flow_branch<'c>(context: &'c Context, flow: OperationRef<'c, '_>)
         flow.location(),
     );
     let block = flow.block().expect("a terminator is in a block");
-    block.insert_operation_before(flow, branch);
-    erase_operation(flow);
+    let branch = block.insert_operation_before(flow, branch);
+    // SAFETY: `spmd.flow_br` has no results or regions; the caller
+    // guarantees that no handle to it is used again. Its operands and
+    // successors are now the new branch's, which holds no handle to it.
+    unsafe { erase_operation(flow) };
+    branch
 }
 
 /// The operands `branch` forwards to successor `slot`.

@@ -22,8 +22,11 @@
 //! * [`pass_runner`]: the runner the C++ pass shells call, and the C entry
 //!   points that register the passes.
 //!
-//! Outside this module there is no `unsafe` (the oracle's JIT aside) and
-//! no attribute is read by printing and parsing it.
+//! Outside this module (the oracle's JIT aside), `unsafe` only wraps calls
+//! of the IR-freeing edits of [`edit`] (erasing operations, blocks and
+//! block arguments, whose other handles would dangle), each with a
+//! `// SAFETY:` comment, and no attribute is read by printing and parsing
+//! it.
 
 pub mod collectives;
 pub mod diagnostics;

@@ -76,10 +76,18 @@ pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Resul
     let context = crate::ir::query::context_of(root);
     let ops = spmd_ops(root);
     check_lowerable(&ops)?;
-    for (lowering, op) in &ops {
+    for &(lowering, op) in &ops {
         match lowering {
-            Lowering::FlowBranch => edit::replace_flow_branch(context, *op),
-            Lowering::Marker => edit::erase_operation(*op),
+            Lowering::FlowBranch => {
+                // SAFETY: a distinct op of the pre-order list, visited once,
+                // with no regions (so no other listed op is inside it); the
+                // walk is over, and from here on `ops` is only read for its
+                // `Lowering` tags and its token ops, never flow branches.
+                unsafe { edit::replace_flow_branch(context, op) };
+            }
+            // SAFETY: as for a flow branch; a marker has no results, and
+            // `ops` is not read for its markers again.
+            Lowering::Marker => unsafe { edit::erase_operation(op) },
             Lowering::Token | Lowering::WaveLevel => {}
         }
     }
@@ -155,7 +163,9 @@ pub(crate) fn check_token_users(token_op: OperationRef<'_, '_>) -> bool {
     only_tokens
 }
 
-/// Erases the token ops, each after the child tokens that use it.
+/// Erases the token ops, each after the child tokens that use it. The
+/// ops must be distinct, and the caller must use no handle to them
+/// afterwards (they are erased as by [`edit::erase_operation`]).
 pub(crate) fn erase_token_ops(mut pending: Vec<OperationRef<'_, '_>>) {
     while !pending.is_empty() {
         let (unused, used): (Vec<_>, Vec<_>) = pending.into_iter().partition(|op| !has_uses(*op));
@@ -163,14 +173,21 @@ pub(crate) fn erase_token_ops(mut pending: Vec<OperationRef<'_, '_>>) {
             !unused.is_empty(),
             "convergence tokens form a forest, so some token is unused"
         );
-        unused.into_iter().for_each(edit::erase_operation);
+        for op in unused {
+            // SAFETY: its results are unused (just checked), tokens have no
+            // regions, and each handle leaves `pending` here, so it is
+            // erased once; the callers pass the distinct token ops of one
+            // walk and use none of them afterwards.
+            unsafe { edit::erase_operation(op) };
+        }
         pending = used;
     }
 }
 
 /// Erases the convergence token ops at or below `root` that have no users,
 /// children before the parents they leave unused; tokens that something
-/// else uses stay. Returns how many were erased.
+/// else uses stay. Returns how many were erased. The caller must use no
+/// handle to an erased token op afterwards.
 pub(crate) fn erase_unused_token_ops(root: OperationRef<'_, '_>) -> usize {
     let mut pending: Vec<OperationRef<'_, '_>> = spmd_ops(root)
         .into_iter()
@@ -184,7 +201,13 @@ pub(crate) fn erase_unused_token_ops(root: OperationRef<'_, '_>) -> usize {
             return erased;
         }
         erased += unused.len();
-        unused.into_iter().for_each(edit::erase_operation);
+        for op in unused {
+            // SAFETY: its results are unused (just checked), tokens have no
+            // regions, and each handle leaves `pending` here, so it is
+            // erased once; the handles come from the walk above and never
+            // leave this function.
+            unsafe { edit::erase_operation(op) };
+        }
         pending = used;
     }
 }

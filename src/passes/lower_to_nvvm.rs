@@ -95,7 +95,13 @@ fn lower(root: OperationRef<'_, '_>, target: Target) -> Result<PassOutcome, ()> 
     for function in &functions {
         lower_function(context, function, target);
     }
-    markers.into_iter().for_each(edit::erase_operation);
+    for marker in markers {
+        // SAFETY: the distinct markers of the walk in `tokens_and_markers`;
+        // a marker has no results and no regions, and the lowering above
+        // only moves markers (guards), never erases them; `markers` is
+        // consumed here.
+        unsafe { edit::erase_operation(marker) };
+    }
     erase_token_ops(tokens);
     strip_spmd_attributes(root);
     gpu_functions(root)

@@ -64,8 +64,11 @@ pub fn is_constant(op: OperationRef<'_, '_>) -> bool {
 }
 
 /// Hoists the constants of the top level of `later` (the blocks after the
-/// entry, in region order) into `entry`, as `how` says (see the module
-/// docs). Returns the number of constants moved, merged or erased.
+/// entry, in region order; `entry` must not be among them) into `entry`,
+/// as `how` says (see the module docs). Returns the number of constants
+/// moved, merged or erased. With `how.merge`, the caller must use no
+/// handle to a constant of these blocks (or its result) afterwards: it may
+/// have been erased.
 pub fn hoist_constants<'c, 'a>(
     entry: BlockRef<'c, 'a>,
     later: impl IntoIterator<Item = BlockRef<'c, 'a>>,
@@ -82,7 +85,10 @@ pub fn hoist_constants<'c, 'a>(
             .filter(|op| is_constant(*op))
         {
             if !edit::is_used(op.result(0).unwrap().into()) {
-                edit::erase_operation(op);
+                // SAFETY: an unused constant (one result, no regions) of
+                // this snapshot, visited once and never put in `unique`;
+                // the caller holds no handle to it (see the docs).
+                unsafe { edit::erase_operation(op) };
                 count += 1;
                 continue;
             }
@@ -103,6 +109,7 @@ pub fn hoist_constants<'c, 'a>(
         return count;
     }
     for block in later {
+        assert!(block != entry, "`later` holds the blocks after the entry");
         for op in edit::operations(block) {
             if !is_constant(op) {
                 continue;
@@ -110,7 +117,11 @@ pub fn hoist_constants<'c, 'a>(
             count += 1;
             if let Some(pool) = &pool {
                 if !edit::is_used(op.result(0).unwrap().into()) {
-                    edit::erase_operation(op);
+                    // SAFETY: an unused constant (one result, no regions) of
+                    // a later block's snapshot, visited once and never put
+                    // in the pool; it is not `anchor`, which is in `entry`;
+                    // the caller holds no handle to it (see the docs).
+                    unsafe { edit::erase_operation(op) };
                     continue;
                 }
                 if let Some(known) = pool.get(&facts::constant_key(op)) {
@@ -132,11 +143,18 @@ pub fn hoist_constants<'c, 'a>(
 }
 
 /// Replaces the uses of the constant `op` by those of the equal `known`
-/// and erases `op`.
+/// (another op) and erases `op`; the caller must use no handle to `op`
+/// afterwards.
 fn replace_by(op: OperationRef<'_, '_>, known: OperationRef<'_, '_>) {
+    assert!(op != known, "a constant is not merged into itself");
     edit::replace_all_uses(
         op.result(0).unwrap().into(),
         known.result(0).unwrap().into(),
     );
-    edit::erase_operation(op);
+    // SAFETY: a constant (one result, no regions) whose result was just
+    // replaced by that of `known`, a different op, so it is unused. Both
+    // callers pass the op their snapshot loop is visiting, which is never
+    // in `unique` or the pool (the only places keeping constants), and
+    // move on to the next op.
+    unsafe { edit::erase_operation(op) };
 }

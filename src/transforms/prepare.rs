@@ -148,7 +148,9 @@ pub fn is_switch(op: OperationRef<'_, '_>) -> bool {
 /// Rewrites the `cf.switch` or `llvm.switch` terminating `block` into a
 /// chain of `cf.cond_br` on `arith.cmpi eq`, one per case, ending in the
 /// default. Returns false (and changes nothing) if the terminator is not a
-/// switch whose cases can be read.
+/// switch whose cases can be read. The switch is erased: the caller must
+/// use no handle to it afterwards (a [`crate::ir::region_graph::RegionGraph`]
+/// reads terminators afresh, except `snapshot_terminator`).
 pub fn lower_switch<'c>(
     context: &'c Context,
     region: RegionRef<'c, '_>,
@@ -226,7 +228,11 @@ pub fn lower_switch_into_blocks<'c, 'a>(
     if cases.is_empty() {
         block.append_operation(cf::br(&default.0, &default.1, location));
     }
-    edit::erase_operation(switch);
+    // SAFETY: a switch has no results; its flag, operands and successors
+    // now belong to the new branches, and the handles kept here (`flag`,
+    // `slots`) are values and blocks, not the switch. The callers use no
+    // handle to it afterwards (see `lower_switch`).
+    unsafe { edit::erase_operation(switch) };
     Some(created)
 }
 
@@ -287,7 +293,8 @@ fn exit_reachable_from_anywhere<'c, 'a>(
 }
 
 /// Replaces the returns ending `returns` by branches to one new exit block
-/// at the end of `region`, which returns its arguments.
+/// at the end of `region`, which returns its arguments. The old returns
+/// are erased: the caller must use no handle to them afterwards.
 fn route_returns_to_new_exit<'c, 'a>(
     region: RegionRef<'c, 'a>,
     returns: &[BlockRef<'c, 'a>],
@@ -310,7 +317,11 @@ fn route_returns_to_new_exit<'c, 'a>(
         let terminator = last_operation(block).expect("a return block ends in its return");
         let operands: Vec<Value> = terminator.operands().collect();
         block.insert_operation_before(terminator, cf::br(&exit, &operands, terminator.location()));
-        edit::erase_operation(terminator);
+        // SAFETY: a return (no results) just replaced by a `cf.br`; read
+        // afresh from a block of `returns`, which are distinct blocks, and
+        // not used after. The callers keep no handle to it (they hold
+        // blocks, and `exit_reachable_from_anywhere` drops its `terminator`).
+        unsafe { edit::erase_operation(terminator) };
     }
     exit
 }
@@ -416,6 +427,12 @@ pub fn add_infinite_loop_exits<'c, 'a>(
         .iter()
         .filter_map(|&root| {
             let slot = g.successors(root).iter().position(|&s| !dead_end(s))?;
+            // `add_never_taken_exit` needs the slot's operands: a loop whose
+            // branch does not expose them is left out before anything is
+            // edited, so that no exit is routed (its return erased) while no
+            // exit is added, which would leave the region changed under a
+            // stale `graph` holding the erased return.
+            edit::successor_operands(graph.terminator(root), slot)?;
             Some((root, slot))
         })
         .collect();
@@ -448,7 +465,11 @@ pub fn add_infinite_loop_exits<'c, 'a>(
     }
     if let (0, Some(block)) = (added, created) {
         // No exit goes to it: the region is left as it was.
-        edit::erase_block(block);
+        // SAFETY: the block `append_return_block` just added to the region:
+        // no edge goes to it (no detour was added), its values (`ub.poison`
+        // operands of its return) are used only inside it, and `exit`, the
+        // other handle to it, is not used after the loop above.
+        unsafe { edit::erase_block(block) };
     }
     Ok(added)
 }

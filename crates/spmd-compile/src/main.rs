@@ -78,57 +78,112 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
 
     let session = Session::new();
     let mut module = match options.language {
-        Language::Mlir => {
-            let text = std::str::from_utf8(&source)
-                .map_err(|_| Failure::new("parsing MLIR", format!("{file}: not UTF-8 text")))?;
-            session
-                .parse(text, file)
-                .map_err(|()| Failure::from_session("parsing MLIR", &session))?
-        }
+        Language::Mlir => parse_mlir(&session, &source, file)?,
         Language::LlvmIr | Language::Cuda => {
-            let llvm_ir = if options.language == Language::Cuda {
-                let output = if options.reference {
-                    clang::ClangOutput::Ptx
-                } else {
-                    clang::ClangOutput::LlvmIr
-                };
-                let root =
-                    clang::cuda_root(options).map_err(|error| Failure::new("clang", error))?;
-                let compiled = clang::compile(
-                    options,
-                    &root,
-                    options.input.as_deref(),
-                    &source,
-                    ptx,
-                    output,
-                )
-                .map_err(|error| Failure::new("clang", error))?;
-                if options.reference || options.emit == Emit::Clang {
-                    return Ok(compiled);
-                }
-                if !defines_a_kernel(&compiled) {
-                    return Err(Failure::new(
-                        "clang",
-                        format!("{file}: error: no __global__ function in the file"),
-                    ));
-                }
-                compiled
-            } else {
-                source
-            };
-            let module = session
-                .import_llvm_ir(&llvm_ir, file)
-                .map_err(|()| Failure::from_session("the LLVM IR import", &session))?;
-            print_warnings(&session);
-            if options.emit == Emit::Import {
-                return Ok(module.as_operation().to_string().into_bytes());
+            match import_llvm_ir(options, &session, source, file, ptx)? {
+                Step::Next(module) => module,
+                Step::Done(output) => return Ok(output),
             }
-            module
         }
     };
 
+    check_amdgcn_input(options, &session, &module, file)?;
+    if options.reference {
+        return lower_reference(&session, &mut module, options, ptx);
+    }
+    lower_spmd(&session, &mut module, options, ptx)
+}
+
+/// The outcome of a front-end stage: what the next stage works on, or the
+/// final output (the stage `--emit` stops at, or clang's reference PTX).
+enum Step<T> {
+    Next(T),
+    Done(Vec<u8>),
+}
+
+/// Parses the MLIR input `source`.
+fn parse_mlir<'s>(
+    session: &'s Session,
+    source: &[u8],
+    file: &str,
+) -> Result<melior::ir::Module<'s>, Failure> {
+    let text = std::str::from_utf8(source)
+        .map_err(|_| Failure::new("parsing MLIR", format!("{file}: not UTF-8 text")))?;
+    session
+        .parse(text, file)
+        .map_err(|()| Failure::from_session("parsing MLIR", session))
+}
+
+/// Imports the LLVM IR input (for CUDA, clang's output) into MLIR.
+fn import_llvm_ir<'s>(
+    options: &Options,
+    session: &'s Session,
+    source: Vec<u8>,
+    file: &str,
+    ptx: u32,
+) -> Result<Step<melior::ir::Module<'s>>, Failure> {
+    let llvm_ir = if options.language == Language::Cuda {
+        match run_clang(options, &source, file, ptx)? {
+            Step::Next(compiled) => compiled,
+            Step::Done(output) => return Ok(Step::Done(output)),
+        }
+    } else {
+        source
+    };
+    let module = session
+        .import_llvm_ir(&llvm_ir, file)
+        .map_err(|()| Failure::from_session("the LLVM IR import", session))?;
+    print_warnings(session);
+    if options.emit == Emit::Import {
+        return Ok(Step::Done(module.as_operation().to_string().into_bytes()));
+    }
+    Ok(Step::Next(module))
+}
+
+/// Compiles the CUDA input with clang: LLVM IR to import, or the final
+/// output for `--reference` (PTX) and `--emit clang`.
+fn run_clang(
+    options: &Options,
+    source: &[u8],
+    file: &str,
+    ptx: u32,
+) -> Result<Step<Vec<u8>>, Failure> {
+    let output = if options.reference {
+        clang::ClangOutput::Ptx
+    } else {
+        clang::ClangOutput::LlvmIr
+    };
+    let root = clang::cuda_root(options).map_err(|error| Failure::new("clang", error))?;
+    let compiled = clang::compile(
+        options,
+        &root,
+        options.input.as_deref(),
+        source,
+        ptx,
+        output,
+    )
+    .map_err(|error| Failure::new("clang", error))?;
+    if options.reference || options.emit == Emit::Clang {
+        return Ok(Step::Done(compiled));
+    }
+    if !defines_a_kernel(&compiled) {
+        return Err(Failure::new(
+            "clang",
+            format!("{file}: error: no __global__ function in the file"),
+        ));
+    }
+    Ok(Step::Next(compiled))
+}
+
+/// For `--target amdgcn`, rejects an input holding an NVIDIA kernel.
+fn check_amdgcn_input(
+    options: &Options,
+    session: &Session,
+    module: &melior::ir::Module,
+    file: &str,
+) -> Result<(), Failure> {
     if options.target == Target::Amdgcn {
-        if let Some(kernel) = session.nvidia_kernel(&module) {
+        if let Some(kernel) = session.nvidia_kernel(module) {
             return Err(Failure::new(
                 "checking the input",
                 format!(
@@ -138,30 +193,49 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
             ));
         }
     }
+    Ok(())
+}
+
+/// `--reference`: MLIR's own lowering to NVVM or ROCDL, no spmd pass,
+/// then the stages of `--emit`.
+fn lower_reference(
+    session: &Session,
+    module: &mut melior::ir::Module,
+    options: &Options,
+    ptx: u32,
+) -> Result<Vec<u8>, Failure> {
+    // MLIR's own route: no spmd pass.
+    let (pipeline, stage) = match options.target {
+        Target::Nvptx => (
+            "builtin.module(convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm),\
+             llvm.func(convert-to-llvm),reconcile-unrealized-casts)"
+                .to_string(),
+            "convert-gpu-to-nvvm",
+        ),
+        Target::Amdgcn => (
+            format!(
+                "builtin.module(convert-scf-to-cf,gpu.module(convert-gpu-to-rocdl{{chipset={}}}),\
+                 reconcile-unrealized-casts)",
+                options.mcpu
+            ),
+            "convert-gpu-to-rocdl",
+        ),
+    };
+    session
+        .run_pipeline(module, &pipeline)
+        .map_err(|()| Failure::from_session(stage, session))?;
+    emit_lowered(session, module, options, ptx)
+}
+
+/// spmd's route: the wave-level passes (unless the input is already
+/// wave-level), the lowering to NVVM or ROCDL, then the stages of `--emit`.
+fn lower_spmd(
+    session: &Session,
+    module: &mut melior::ir::Module,
+    options: &Options,
+    ptx: u32,
+) -> Result<Vec<u8>, Failure> {
     let lanes = options.lane_branches;
-    if options.reference {
-        // MLIR's own route: no spmd pass.
-        let (pipeline, stage) = match options.target {
-            Target::Nvptx => (
-                "builtin.module(convert-scf-to-cf,gpu.module(convert-gpu-to-nvvm),\
-                 llvm.func(convert-to-llvm),reconcile-unrealized-casts)"
-                    .to_string(),
-                "convert-gpu-to-nvvm",
-            ),
-            Target::Amdgcn => (
-                format!(
-                    "builtin.module(convert-scf-to-cf,gpu.module(convert-gpu-to-rocdl{{chipset={}}}),\
-                     reconcile-unrealized-casts)",
-                    options.mcpu
-                ),
-                "convert-gpu-to-rocdl",
-            ),
-        };
-        session
-            .run_pipeline(&mut module, &pipeline)
-            .map_err(|()| Failure::from_session(stage, &session))?;
-        return emit_lowered(&session, &mut module, options, ptx);
-    }
     if !options.wave_level {
         let pipeline = format!(
             "builtin.module(spmd-reconverge{{lane-branches={lanes}}},\
@@ -169,8 +243,8 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
             options.wave_size
         );
         session
-            .run_pipeline(&mut module, &pipeline)
-            .map_err(|()| Failure::from_session("spmd-reconverge and spmd-predicate", &session))?;
+            .run_pipeline(module, &pipeline)
+            .map_err(|()| Failure::from_session("spmd-reconverge and spmd-predicate", session))?;
     }
     if options.emit == Emit::Wave {
         return Ok(module.as_operation().to_string().into_bytes());
@@ -192,9 +266,9 @@ fn compile(options: &Options, file: &str) -> Result<Vec<u8>, Failure> {
         ),
     };
     session
-        .run_pipeline(&mut module, &pipeline)
-        .map_err(|()| Failure::from_session(stage, &session))?;
-    emit_lowered(&session, &mut module, options, ptx)
+        .run_pipeline(module, &pipeline)
+        .map_err(|()| Failure::from_session(stage, session))?;
+    emit_lowered(session, module, options, ptx)
 }
 
 /// The module in the LLVM dialect (and NVVM or ROCDL) to what `--emit`

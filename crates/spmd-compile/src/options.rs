@@ -192,23 +192,85 @@ pub enum Command {
 
 /// Parses the arguments after the program name.
 pub fn parse(arguments: &[String]) -> Result<Command, String> {
-    let mut input: Option<Option<PathBuf>> = None;
-    let mut language = None;
-    let mut emit = Emit::Ptx;
-    let mut output = None;
-    let mut mcpu = None;
-    let mut target = Target::Nvptx;
-    let mut ptx = None;
-    let mut via = Via::Llc;
-    let mut wave_size = None;
-    let mut lane_branches = None;
-    let mut wave_level = false;
-    let mut reference = false;
-    let mut opt_level = 2;
-    let mut clang_args = Vec::new();
-    let mut cuda_path = None;
-    let mut clang = None;
+    let Some(raw) = read_arguments(arguments)? else {
+        return Ok(Command::Help);
+    };
+    let input = raw.input.ok_or("no input file (see --help)")?;
+    let language = language_of(raw.language, &input)?;
+    let target = raw.target;
+    let mcpu = raw.mcpu.unwrap_or_else(|| match target {
+        Target::Nvptx => "sm_90".into(),
+        Target::Amdgcn => "gfx90a".into(),
+    });
+    let wave_size = match target {
+        Target::Nvptx => {
+            parse_mcpu(&mcpu)?;
+            raw.wave_size.unwrap_or(32)
+        }
+        Target::Amdgcn => amdgpu_wave_size_of(&mcpu, raw.wave_size, language, raw.via)?,
+    };
+    let options = Options {
+        input,
+        language,
+        emit: raw.emit,
+        output: raw.output,
+        target,
+        mcpu,
+        ptx: raw.ptx,
+        via: raw.via,
+        wave_size,
+        lane_branches: raw.lane_branches.unwrap_or(true),
+        wave_level: raw.wave_level,
+        reference: raw.reference,
+        opt_level: raw.opt_level,
+        clang_args: raw.clang_args,
+        cuda_path: raw.cuda_path,
+        clang: raw.clang,
+    };
+    check_combination(&options)?;
+    Ok(Command::Compile(options))
+}
 
+/// The command line as given, before defaults that depend on other options.
+struct RawOptions {
+    input: Option<Option<PathBuf>>,
+    language: Option<Language>,
+    emit: Emit,
+    output: Option<PathBuf>,
+    mcpu: Option<String>,
+    target: Target,
+    ptx: Option<u32>,
+    via: Via,
+    wave_size: Option<u32>,
+    lane_branches: Option<bool>,
+    wave_level: bool,
+    reference: bool,
+    opt_level: u32,
+    clang_args: Vec<String>,
+    cuda_path: Option<PathBuf>,
+    clang: Option<PathBuf>,
+}
+
+/// Reads every argument; `None` for `--help`.
+fn read_arguments(arguments: &[String]) -> Result<Option<RawOptions>, String> {
+    let mut raw = RawOptions {
+        input: None,
+        language: None,
+        emit: Emit::Ptx,
+        output: None,
+        mcpu: None,
+        target: Target::Nvptx,
+        ptx: None,
+        via: Via::Llc,
+        wave_size: None,
+        lane_branches: None,
+        wave_level: false,
+        reference: false,
+        opt_level: 2,
+        clang_args: Vec::new(),
+        cuda_path: None,
+        clang: None,
+    };
     let mut rest = arguments.iter();
     while let Some(argument) = rest.next() {
         let mut value = |name: &str| {
@@ -216,95 +278,118 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
                 .cloned()
                 .ok_or_else(|| format!("option '{name}' needs a value"))
         };
-        match argument.as_str() {
-            "-h" | "--help" => return Ok(Command::Help),
-            "--emit" => {
-                let text = value("--emit")?;
-                emit = Emit::parse(&text).ok_or_else(|| {
-                    format!("--emit must be clang, import, wave, nvvm, llvm or ptx, not '{text}'")
-                })?;
-            }
-            "-o" => output = Some(PathBuf::from(value("-o")?)),
-            "-x" => {
-                let text = value("-x")?;
-                language = Some(
-                    Language::parse(&text)
-                        .ok_or_else(|| format!("-x must be cuda, llvm or mlir, not '{text}'"))?,
-                );
-            }
-            "--mcpu" => mcpu = Some(value("--mcpu")?),
-            "--target" => {
-                target = match value("--target")?.as_str() {
-                    "nvptx" | "nvptx64" => Target::Nvptx,
-                    "amdgcn" | "amdgpu" => Target::Amdgcn,
-                    other => {
-                        return Err(format!("--target must be nvptx or amdgcn, not '{other}'"))
-                    }
-                }
-            }
-            "--ptx" => {
-                let text = value("--ptx")?;
-                ptx = Some(
-                    text.parse::<u32>()
-                        .ok()
-                        .filter(|&version| version >= 62)
-                        .ok_or_else(|| {
-                            format!(
-                                "--ptx must be a PTX ISA version of 62 (6.2) or more, \
-                                 as LLVM spells it, not '{text}'"
-                            )
-                        })?,
-                );
-            }
-            "--via" => {
-                via = match value("--via")?.as_str() {
-                    "llc" => Via::Llc,
-                    "isa" => Via::Isa,
-                    other => return Err(format!("--via must be llc or isa, not '{other}'")),
-                }
-            }
-            "--wave-size" => {
-                wave_size = match value("--wave-size")?.as_str() {
-                    "32" => Some(32),
-                    "64" => Some(64),
-                    other => return Err(format!("--wave-size must be 32 or 64, not '{other}'")),
-                }
-            }
-            "--lane-branches" => {
-                lane_branches = match value("--lane-branches")?.as_str() {
-                    "true" => Some(true),
-                    "false" => Some(false),
-                    other => {
-                        return Err(format!(
-                            "--lane-branches must be true or false, not '{other}'"
-                        ))
-                    }
-                }
-            }
-            "--wave-level" => wave_level = true,
-            "--reference" => reference = true,
-            "-O" => opt_level = parse_opt_level(&value("-O")?)?,
-            "-I" => clang_args.push(format!("-I{}", value("-I")?)),
-            "-D" => clang_args.push(format!("-D{}", value("-D")?)),
-            "--clang-arg" => clang_args.push(value("--clang-arg")?),
-            "--cuda-path" => cuda_path = Some(PathBuf::from(value("--cuda-path")?)),
-            "--clang" => clang = Some(PathBuf::from(value("--clang")?)),
-            "-" => set_input(&mut input, None)?,
-            other if other.starts_with("-O") => opt_level = parse_opt_level(&other[2..])?,
-            other if other.starts_with("-I") || other.starts_with("-D") => {
-                clang_args.push(other.to_string())
-            }
-            other if other.starts_with('-') => {
-                return Err(format!("unknown option '{other}' (see --help)"))
-            }
-            other => set_input(&mut input, Some(PathBuf::from(other)))?,
+        if matches!(argument.as_str(), "-h" | "--help") {
+            return Ok(None);
         }
+        read_argument(&mut raw, argument, &mut value)?;
     }
+    Ok(Some(raw))
+}
 
-    let input = input.ok_or("no input file (see --help)")?;
-    let language = match (language, &input) {
-        (Some(language), _) => language,
-        (None, None) => Language::Mlir,
+/// One of `choices` by its spelling, or the message naming them.
+fn choice<T: Copy>(
+    name: &str,
+    text: &str,
+    choices: &[(&str, T)],
+    expected: &str,
+) -> Result<T, String> {
+    choices
+        .iter()
+        .find(|(spelling, _)| *spelling == text)
+        .map(|&(_, value)| value)
+        .ok_or_else(|| format!("{name} must be {expected}, not '{text}'"))
+}
+
+/// Applies one argument (`value` reads the next one, for options that take
+/// a value).
+fn read_argument(
+    raw: &mut RawOptions,
+    argument: &str,
+    value: &mut dyn FnMut(&str) -> Result<String, String>,
+) -> Result<(), String> {
+    match argument {
+        "--emit" => {
+            let text = value("--emit")?;
+            raw.emit = Emit::parse(&text).ok_or_else(|| {
+                format!("--emit must be clang, import, wave, nvvm, llvm or ptx, not '{text}'")
+            })?;
+        }
+        "-o" => raw.output = Some(PathBuf::from(value("-o")?)),
+        "-x" => {
+            let text = value("-x")?;
+            raw.language = Some(
+                Language::parse(&text)
+                    .ok_or_else(|| format!("-x must be cuda, llvm or mlir, not '{text}'"))?,
+            );
+        }
+        "--mcpu" => raw.mcpu = Some(value("--mcpu")?),
+        "--target" => {
+            let targets = [
+                ("nvptx", Target::Nvptx),
+                ("nvptx64", Target::Nvptx),
+                ("amdgcn", Target::Amdgcn),
+                ("amdgpu", Target::Amdgcn),
+            ];
+            raw.target = choice("--target", &value("--target")?, &targets, "nvptx or amdgcn")?;
+        }
+        "--ptx" => raw.ptx = Some(parse_ptx_version(&value("--ptx")?)?),
+        "--via" => {
+            let vias = [("llc", Via::Llc), ("isa", Via::Isa)];
+            raw.via = choice("--via", &value("--via")?, &vias, "llc or isa")?;
+        }
+        "--wave-size" => {
+            let sizes = [("32", 32), ("64", 64)];
+            raw.wave_size = Some(choice(
+                "--wave-size",
+                &value("--wave-size")?,
+                &sizes,
+                "32 or 64",
+            )?);
+        }
+        "--lane-branches" => {
+            let flags = [("true", true), ("false", false)];
+            let text = value("--lane-branches")?;
+            raw.lane_branches = Some(choice("--lane-branches", &text, &flags, "true or false")?);
+        }
+        "--wave-level" => raw.wave_level = true,
+        "--reference" => raw.reference = true,
+        "-O" => raw.opt_level = parse_opt_level(&value("-O")?)?,
+        "-I" => raw.clang_args.push(format!("-I{}", value("-I")?)),
+        "-D" => raw.clang_args.push(format!("-D{}", value("-D")?)),
+        "--clang-arg" => raw.clang_args.push(value("--clang-arg")?),
+        "--cuda-path" => raw.cuda_path = Some(PathBuf::from(value("--cuda-path")?)),
+        "--clang" => raw.clang = Some(PathBuf::from(value("--clang")?)),
+        "-" => set_input(&mut raw.input, None)?,
+        other if other.starts_with("-O") => raw.opt_level = parse_opt_level(&other[2..])?,
+        other if other.starts_with("-I") || other.starts_with("-D") => {
+            raw.clang_args.push(other.to_string())
+        }
+        other if other.starts_with('-') => {
+            return Err(format!("unknown option '{other}' (see --help)"))
+        }
+        other => set_input(&mut raw.input, Some(PathBuf::from(other)))?,
+    }
+    Ok(())
+}
+
+/// `--ptx`: a PTX ISA version as LLVM spells it, 62 (6.2) or more.
+fn parse_ptx_version(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|&version| version >= 62)
+        .ok_or_else(|| {
+            format!(
+                "--ptx must be a PTX ISA version of 62 (6.2) or more, \
+                 as LLVM spells it, not '{text}'"
+            )
+        })
+}
+
+/// The input language: `-x`, else the file's extension (MLIR for stdin).
+fn language_of(given: Option<Language>, input: &Option<PathBuf>) -> Result<Language, String> {
+    match (given, input) {
+        (Some(language), _) => Ok(language),
+        (None, None) => Ok(Language::Mlir),
         (None, Some(path)) => {
             let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
             Language::parse(extension).ok_or_else(|| {
@@ -313,74 +398,58 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
                      (.cu, .ll, .bc or .mlir); use -x",
                     path.display()
                 )
-            })?
+            })
         }
-    };
-    let mcpu = mcpu.unwrap_or_else(|| match target {
-        Target::Nvptx => "sm_90".into(),
-        Target::Amdgcn => "gfx90a".into(),
-    });
-    let (wave_size, lane_branches) = match target {
-        Target::Nvptx => {
-            parse_mcpu(&mcpu)?;
-            (wave_size.unwrap_or(32), lane_branches.unwrap_or(true))
-        }
-        Target::Amdgcn => {
-            let native = amdgpu_wave_size(&mcpu)?;
-            let wave_size = wave_size.unwrap_or(native);
-            if native == 64 && wave_size == 32 {
-                return Err(format!("{mcpu} runs waves of 64 lanes only"));
-            }
-            if language == Language::Cuda {
-                return Err(
-                    "--target amdgcn takes MLIR or LLVM IR input (CUDA is for nvptx)".into(),
-                );
-            }
-            if via == Via::Isa {
-                return Err("--target amdgcn has no --via isa".into());
-            }
-            (wave_size, lane_branches.unwrap_or(true))
-        }
-    };
-    if target == Target::Nvptx && emit == Emit::Obj {
+    }
+}
+
+/// The wave size for `--target amdgcn` on `mcpu` (its native one unless
+/// given), after the checks that only concern that target.
+fn amdgpu_wave_size_of(
+    mcpu: &str,
+    given: Option<u32>,
+    language: Language,
+    via: Via,
+) -> Result<u32, String> {
+    let native = amdgpu_wave_size(mcpu)?;
+    let wave_size = given.unwrap_or(native);
+    if native == 64 && wave_size == 32 {
+        return Err(format!("{mcpu} runs waves of 64 lanes only"));
+    }
+    if language == Language::Cuda {
+        return Err("--target amdgcn takes MLIR or LLVM IR input (CUDA is for nvptx)".into());
+    }
+    if via == Via::Isa {
+        return Err("--target amdgcn has no --via isa".into());
+    }
+    Ok(wave_size)
+}
+
+/// Refuses the combinations of options that mean nothing.
+fn check_combination(options: &Options) -> Result<(), String> {
+    let (emit, language) = (options.emit, options.language);
+    if options.target == Target::Nvptx && emit == Emit::Obj {
         return Err("--emit obj is for --target amdgcn (run ptxas on the PTX)".into());
     }
     if emit == Emit::Clang && language != Language::Cuda {
         return Err("--emit clang needs CUDA input".into());
     }
-    if reference && language == Language::Cuda && !matches!(emit, Emit::Clang | Emit::Ptx) {
+    if options.reference && language == Language::Cuda && !matches!(emit, Emit::Clang | Emit::Ptx) {
         return Err("--reference gives clang's PTX (or, with --emit clang, its LLVM IR)".into());
     }
-    if reference && emit == Emit::Wave {
+    if options.reference && emit == Emit::Wave {
         return Err("--reference runs no spmd pass: there is no wave stage".into());
     }
-    if emit == Emit::Llvm && via == Via::Isa {
+    if emit == Emit::Llvm && options.via == Via::Isa {
         return Err("--emit llvm needs --via llc".into());
     }
-    if wave_level && language != Language::Mlir {
+    if options.wave_level && language != Language::Mlir {
         return Err("--wave-level needs MLIR input".into());
     }
     if emit == Emit::Import && language == Language::Mlir {
         return Err("--emit import needs CUDA or LLVM IR input".into());
     }
-    Ok(Command::Compile(Options {
-        input,
-        language,
-        emit,
-        output,
-        target,
-        mcpu,
-        ptx,
-        via,
-        wave_size,
-        lane_branches,
-        wave_level,
-        reference,
-        opt_level,
-        clang_args,
-        cuda_path,
-        clang,
-    }))
+    Ok(())
 }
 
 fn set_input(slot: &mut Option<Option<PathBuf>>, input: Option<PathBuf>) -> Result<(), String> {

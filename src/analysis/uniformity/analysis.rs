@@ -369,19 +369,25 @@ impl UniformityInfo {
     /// [`Program::validate`]); in debug builds also if it violates SSA
     /// dominance.
     pub fn compute<G: Graph + ?Sized>(&mut self, program: &Program, graph: &G, cfg: &CfgAnalysis) {
-        if let Err(e) = program.validate_shape(graph) {
-            panic!("uniformity: program does not match the graph: {e}");
-        }
-        assert_eq!(
-            cfg.num_blocks(),
-            graph.num_blocks(),
-            "uniformity: CfgAnalysis of another graph"
-        );
-        #[cfg(debug_assertions)]
-        if let Err(e) = program.validate(graph, Some(cfg)) {
-            panic!("uniformity: invalid program: {e}");
-        }
+        check_inputs(program, graph, cfg);
         let n = graph.num_blocks();
+        self.reset_results(program, n, cfg);
+        self.scratch.reset(graph, cfg);
+        let mut run = Run {
+            p: program,
+            g: graph,
+            cfg,
+            info: self,
+        };
+        run.initialize();
+        run.solve();
+        self.prefer_plain_conditions(program, n);
+        self.record_stats();
+    }
+
+    /// Resets the per-value, per-block and per-cycle results for a program
+    /// of `n` blocks: every reachable value uniform, every other dead.
+    fn reset_results(&mut self, program: &Program, n: usize, cfg: &CfgAnalysis) {
         let num_cycles = cfg.cycles().num_cycles();
         self.state.clear();
         self.state.extend((0..program.num_values()).map(|v| {
@@ -404,53 +410,11 @@ impl UniformityInfo {
         self.temporal.resize(num_cycles, false);
         self.irreducible.clear();
         self.irreducible.resize(num_cycles, false);
-        let s = &mut self.scratch;
-        s.order.compute(graph, cfg);
-        s.sync.reset(n);
-        s.full_propagations = 0;
-        s.values.clear();
-        s.branches.clear();
-        s.join_applied.clear();
-        s.join_applied.resize(n, false);
-        s.pred_stamp.clear();
-        s.pred_stamp.resize(n, 0);
-        s.stamp = 0;
-        let forest = cfg.cycles();
-        s.temporal_skip.reset(num_cycles);
-        s.irreducible_skip.reset(num_cycles);
-        s.moot_skip.reset(num_cycles);
-        s.local_rules.clear();
-        s.assume_pending.clear();
-        s.assumed.clear();
-        s.own_start.clear();
-        s.own_start.resize(num_cycles + 1, 0);
-        for b in 0..n {
-            if let Some(c) = forest.innermost_cycle(BlockId::new(b)) {
-                s.own_start[c.index() + 1] += 1;
-            }
-        }
-        for c in 0..num_cycles {
-            s.own_start[c + 1] += s.own_start[c];
-        }
-        s.own_blocks.clear();
-        s.own_blocks
-            .resize(s.own_start[num_cycles] as usize, BlockId::new(0));
-        let mut fill = s.own_start.clone();
-        for b in 0..n {
-            let block = BlockId::new(b);
-            if let Some(c) = forest.innermost_cycle(block) {
-                s.own_blocks[fill[c.index()] as usize] = block;
-                fill[c.index()] += 1;
-            }
-        }
-        let mut run = Run {
-            p: program,
-            g: graph,
-            cfg,
-            info: self,
-        };
-        run.initialize();
-        run.solve();
+    }
+
+    /// Reports [`BranchReason::Condition`] rather than
+    /// [`BranchReason::TemporalCondition`] where both hold.
+    fn prefer_plain_conditions(&mut self, program: &Program, n: usize) {
         // The worklist order decides which cause is seen first; report the
         // plain one when both hold, so reasons do not depend on numbering.
         for b in 0..n {
@@ -462,6 +426,10 @@ impl UniformityInfo {
                 self.reason[b] = BranchReason::Condition;
             }
         }
+    }
+
+    /// Fills [`UniformityInfo::stats`] from the results of the last run.
+    fn record_stats(&mut self) {
         self.stats = UniformityStats {
             divergent_values: self.num_divergent,
             divergent_branches: self.reason.iter().filter(|r| r.is_divergent()).count(),
@@ -650,6 +618,77 @@ impl UniformityInfo {
     }
 }
 
+/// Panics if `program` does not fit `graph` or `cfg` was computed on
+/// another graph; in debug builds also if `program` is invalid.
+fn check_inputs<G: Graph + ?Sized>(program: &Program, graph: &G, cfg: &CfgAnalysis) {
+    if let Err(e) = program.validate_shape(graph) {
+        panic!("uniformity: program does not match the graph: {e}");
+    }
+    assert_eq!(
+        cfg.num_blocks(),
+        graph.num_blocks(),
+        "uniformity: CfgAnalysis of another graph"
+    );
+    #[cfg(debug_assertions)]
+    if let Err(e) = program.validate(graph, Some(cfg)) {
+        panic!("uniformity: invalid program: {e}");
+    }
+}
+
+impl Scratch {
+    /// Resets the worklists, stamps and skip links for `graph` and
+    /// computes the branch order and the own blocks of every cycle.
+    fn reset<G: Graph + ?Sized>(&mut self, graph: &G, cfg: &CfgAnalysis) {
+        let n = graph.num_blocks();
+        let num_cycles = cfg.cycles().num_cycles();
+        self.order.compute(graph, cfg);
+        self.sync.reset(n);
+        self.full_propagations = 0;
+        self.values.clear();
+        self.branches.clear();
+        self.join_applied.clear();
+        self.join_applied.resize(n, false);
+        self.pred_stamp.clear();
+        self.pred_stamp.resize(n, 0);
+        self.stamp = 0;
+        self.temporal_skip.reset(num_cycles);
+        self.irreducible_skip.reset(num_cycles);
+        self.moot_skip.reset(num_cycles);
+        self.local_rules.clear();
+        self.assume_pending.clear();
+        self.assumed.clear();
+        self.index_own_blocks(n, cfg);
+    }
+
+    /// Builds the CSR `own_start` / `own_blocks`: per cycle, the blocks
+    /// whose innermost cycle it is, in block order.
+    fn index_own_blocks(&mut self, n: usize, cfg: &CfgAnalysis) {
+        let forest = cfg.cycles();
+        let num_cycles = forest.num_cycles();
+        self.own_start.clear();
+        self.own_start.resize(num_cycles + 1, 0);
+        for b in 0..n {
+            if let Some(c) = forest.innermost_cycle(BlockId::new(b)) {
+                self.own_start[c.index() + 1] += 1;
+            }
+        }
+        for c in 0..num_cycles {
+            self.own_start[c + 1] += self.own_start[c];
+        }
+        self.own_blocks.clear();
+        self.own_blocks
+            .resize(self.own_start[num_cycles] as usize, BlockId::new(0));
+        let mut fill = self.own_start.clone();
+        for b in 0..n {
+            let block = BlockId::new(b);
+            if let Some(c) = forest.innermost_cycle(block) {
+                self.own_blocks[fill[c.index()] as usize] = block;
+                fill[c.index()] += 1;
+            }
+        }
+    }
+}
+
 /// One computation: the inputs plus the result being filled.
 struct Run<'a, G: Graph + ?Sized> {
     p: &'a Program,
@@ -692,57 +731,69 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     /// Useful-joins mode: sets up the saturation counters and the
     /// liveness of [`JoinLiveness`] before any value is marked.
     fn prepare_saturation(&mut self) {
+        self.reset_saturation_scratch();
+        self.lay_out_cycles();
+        self.count_mixed_arguments();
+        self.count_escapes();
+        self.mark_saturation();
+    }
+
+    /// Sizes the saturation scratch for this program and fills the per-block
+    /// lists of the cycles each block exits, and which cycles are
+    /// irreducible (still open).
+    fn reset_saturation_scratch(&mut self) {
         let (p, g, cfg) = (self.p, self.g, self.cfg);
         let forest = cfg.cycles();
         let (n, num_cycles) = (g.num_blocks(), forest.num_cycles());
-        {
-            let sat = &mut self.info.scratch.sat;
-            sat.mixed_uniform_args.clear();
-            sat.mixed_uniform_args.resize(n, 0);
-            sat.mixed_arg.clear();
-            sat.mixed_arg.resize(p.num_values(), false);
-            sat.irreducible_open_headed.clear();
-            sat.irreducible_open_headed.resize(n, 0);
-            sat.uniform_values.clear();
-            sat.uniform_values.resize(num_cycles, 0);
-            sat.open_exits.clear();
-            sat.open_exits.resize(num_cycles, 0);
-            sat.temporal_moot.clear();
-            sat.temporal_moot.resize(num_cycles, false);
-            sat.irreducible_open.clear();
-            sat.irreducible_open.resize(num_cycles, false);
-            sat.join_saturated.clear();
-            sat.join_saturated.resize(n, false);
-            sat.saturated.clear();
-            sat.saturated.resize(n, false);
-            sat.exit_of_start.clear();
-            sat.exit_of_start.resize(n + 1, 0);
-            for c in forest.cycles() {
-                for &x in forest.exit_blocks(c) {
-                    sat.exit_of_start[x.index() + 1] += 1;
-                }
-                if !forest.is_reducible(c) {
-                    sat.irreducible_open[c.index()] = true;
-                    sat.irreducible_open_headed[forest.header(c).index()] += 1;
-                }
+        let sat = &mut self.info.scratch.sat;
+        sat.mixed_uniform_args.clear();
+        sat.mixed_uniform_args.resize(n, 0);
+        sat.mixed_arg.clear();
+        sat.mixed_arg.resize(p.num_values(), false);
+        sat.irreducible_open_headed.clear();
+        sat.irreducible_open_headed.resize(n, 0);
+        sat.uniform_values.clear();
+        sat.uniform_values.resize(num_cycles, 0);
+        sat.open_exits.clear();
+        sat.open_exits.resize(num_cycles, 0);
+        sat.temporal_moot.clear();
+        sat.temporal_moot.resize(num_cycles, false);
+        sat.irreducible_open.clear();
+        sat.irreducible_open.resize(num_cycles, false);
+        sat.join_saturated.clear();
+        sat.join_saturated.resize(n, false);
+        sat.saturated.clear();
+        sat.saturated.resize(n, false);
+        sat.exit_of_start.clear();
+        sat.exit_of_start.resize(n + 1, 0);
+        for c in forest.cycles() {
+            for &x in forest.exit_blocks(c) {
+                sat.exit_of_start[x.index() + 1] += 1;
             }
-            for i in 0..n {
-                sat.exit_of_start[i + 1] += sat.exit_of_start[i];
-            }
-            sat.exit_of.clear();
-            sat.exit_of
-                .resize(sat.exit_of_start[n] as usize, CycleId::new(0));
-            let mut fill = sat.exit_of_start.clone();
-            for c in forest.cycles() {
-                for &x in forest.exit_blocks(c) {
-                    sat.exit_of[fill[x.index()] as usize] = c;
-                    fill[x.index()] += 1;
-                }
+            if !forest.is_reducible(c) {
+                sat.irreducible_open[c.index()] = true;
+                sat.irreducible_open_headed[forest.header(c).index()] += 1;
             }
         }
-        self.lay_out_cycles();
-        // Only arguments with mixed incoming values can be changed by
-        // `apply_join`: the others never keep a block unsaturated.
+        for i in 0..n {
+            sat.exit_of_start[i + 1] += sat.exit_of_start[i];
+        }
+        sat.exit_of.clear();
+        sat.exit_of
+            .resize(sat.exit_of_start[n] as usize, CycleId::new(0));
+        let mut fill = sat.exit_of_start.clone();
+        for c in forest.cycles() {
+            for &x in forest.exit_blocks(c) {
+                sat.exit_of[fill[x.index()] as usize] = c;
+                fill[x.index()] += 1;
+            }
+        }
+    }
+
+    /// Only arguments with mixed incoming values can be changed by
+    /// `apply_join`: the others never keep a block unsaturated.
+    fn count_mixed_arguments(&mut self) {
+        let (p, n) = (self.p, self.g.num_blocks());
         for i in 0..n {
             let b = BlockId::new(i);
             if !self.reachable(b) {
@@ -757,6 +808,12 @@ impl<G: Graph + ?Sized> Run<'_, G> {
                 }
             }
         }
+    }
+
+    /// Per value, how many cycles around its definition it escapes, and per
+    /// cycle, how many values escape it.
+    fn count_escapes(&mut self) {
+        let (p, forest) = (self.p, self.cfg.cycles());
         self.info.scratch.sat.escapes.clear();
         self.info.scratch.sat.escapes.resize(p.num_values(), 0);
         for v in 0..p.num_values() {
@@ -774,6 +831,14 @@ impl<G: Graph + ?Sized> Run<'_, G> {
                 }
             }
         }
+    }
+
+    /// The join-saturated and saturated blocks, the open exits of each
+    /// cycle, the liveness of unsaturated blocks, and each cycle settled.
+    fn mark_saturation(&mut self) {
+        let (g, cfg) = (self.g, self.cfg);
+        let forest = cfg.cycles();
+        let n = g.num_blocks();
         for i in 0..n {
             let b = BlockId::new(i);
             if self.reachable(b) && self.is_join_saturated(b) {

@@ -78,10 +78,33 @@ impl ForestOrder {
         let n = g.num_blocks();
         let nc = forest.num_cycles();
         assert!(n + nc < u32::MAX as usize, "too many blocks and cycles");
-        let items = n + nc;
+        self.build_condensed_edges(g, cfg);
+        self.frames.clear();
+        // Kahn per level, levels stacked.
+        self.index.clear();
+        self.index.resize(n, OptionOrderPosition::NONE);
+        self.cycle_first.clear();
+        self.cycle_first.resize(nc, OptionOrderPosition::NONE);
+        self.cycle_last.clear();
+        self.cycle_last.resize(nc, OptionOrderPosition::NONE);
+        if dfs.num_reachable() == 0 {
+            return;
+        }
+        self.open(OptionCycleId::NONE, root_item(forest, dfs.root(), n));
+        let cursor = self.place_items(forest, n);
+        debug_assert_eq!(cursor as usize, dfs.num_reachable());
+        debug_assert!(self.check(g, cfg));
+    }
+
+    /// Fills `edges`, their CSR (`edge_start`, `edge_to`) and the
+    /// `in_degree` of every item: the condensed edges of every level.
+    fn build_condensed_edges<G: Graph + ?Sized>(&mut self, g: &G, cfg: &CfgAnalysis) {
+        let forest = cfg.cycles();
+        let n = g.num_blocks();
+        let items = n + forest.num_cycles();
         // Condensed edges.
         self.edges.clear();
-        for &u in dfs.preorder() {
+        for &u in cfg.traversal().preorder() {
             for &v in g.successors(u) {
                 if is_back_edge(forest, u, v) {
                     continue;
@@ -109,28 +132,12 @@ impl ForestOrder {
             self.edge_to[self.fill[from as usize] as usize] = to;
             self.fill[from as usize] += 1;
         }
-        self.frames.clear();
-        // Kahn per level, levels stacked.
-        self.index.clear();
-        self.index.resize(n, OptionOrderPosition::NONE);
-        self.cycle_first.clear();
-        self.cycle_first.resize(nc, OptionOrderPosition::NONE);
-        self.cycle_last.clear();
-        self.cycle_last.resize(nc, OptionOrderPosition::NONE);
-        if dfs.num_reachable() == 0 {
-            return;
-        }
-        let entry = dfs.root();
-        let root_item = match forest.innermost_cycle(entry) {
-            None => entry.as_u32(),
-            Some(mut c) => {
-                while let Some(p) = forest.parent(c) {
-                    c = p;
-                }
-                (n + c.index()) as u32
-            }
-        };
-        self.open(OptionCycleId::NONE, root_item);
+    }
+
+    /// Runs Kahn's algorithm on the stacked levels from the open root
+    /// level, recording the positions of blocks and cycles; returns the
+    /// number of blocks placed.
+    fn place_items(&mut self, forest: &CycleForest, n: usize) -> u32 {
         let mut cursor = 0u32;
         while let Some(&level) = self.frames.last() {
             let depth = self.frames.len() - 1;
@@ -155,8 +162,7 @@ impl ForestOrder {
                 self.open(OptionCycleId::some(c), h);
             }
         }
-        debug_assert_eq!(cursor as usize, dfs.num_reachable());
-        debug_assert!(self.check(g, cfg));
+        cursor
     }
 
     fn open(&mut self, level: OptionCycleId, first: u32) {
@@ -244,6 +250,20 @@ impl ForestOrder {
             }
         }
         true
+    }
+}
+
+/// The item of the function level holding `entry`: the block itself, or
+/// its outermost cycle.
+fn root_item(forest: &CycleForest, entry: BlockId, n: usize) -> u32 {
+    match forest.innermost_cycle(entry) {
+        None => entry.as_u32(),
+        Some(mut c) => {
+            while let Some(p) = forest.parent(c) {
+                c = p;
+            }
+            (n + c.index()) as u32
+        }
     }
 }
 

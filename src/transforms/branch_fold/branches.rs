@@ -75,7 +75,8 @@ pub fn optimize_round<'c, 'a>(
 /// Deletes every block not reachable from the entry. Values they define
 /// are only used in unreachable blocks (dominance); those uses are first
 /// pointed at `ub.poison` placeholders in the entry block, which are
-/// erased again at the end.
+/// erased again at the end. If it returns true, `view` names erased
+/// blocks: the caller must take a new snapshot.
 fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGraph<'c, 'a>) -> bool {
     let reachable = super::gate::reachable_from_entry(view.graph());
     let dead: Vec<BlockRef<'c, 'a>> = (0..view.num_blocks())
@@ -117,14 +118,29 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGrap
     }
     for &block in &dead {
         for op in edit::operations(block).into_iter().rev() {
-            edit::erase_operation(op);
+            // SAFETY: every use of a top-level result of the dead blocks now
+            // reads a placeholder (a nested result is only used inside its
+            // op), so `op`'s results are unused; each op of the fresh
+            // snapshot is erased once, `values` (their results) is gone,
+            // `dead_heads` holds ids, and the caller re-snapshots `view`.
+            unsafe { edit::erase_operation(op) };
         }
     }
     for &block in &dead {
-        edit::erase_block(block);
+        // SAFETY: the block is in the region and now empty (its terminator
+        // included), no reachable block branches to it, its arguments'
+        // uses were moved to placeholders, and `dead` and `view` are not
+        // used to reach it again (only `dead.len()` is read below).
+        unsafe { edit::erase_block(block) };
     }
     for (_, placeholder) in placeholders {
-        edit::erase_operation(placeholder);
+        // Its uses were all in the dead blocks (a reachable use of their
+        // values would break dominance), so it is unused in verified IR.
+        if !edit::is_used(placeholder.result(0).unwrap().into()) {
+            // SAFETY: an unused `ub.poison` (no regions) created above;
+            // `placeholders` is consumed here and held the only handle.
+            unsafe { edit::erase_operation(placeholder) };
+        }
     }
     if !dead_heads.is_empty() {
         erase_tails(folder, &dead_heads);
@@ -174,7 +190,10 @@ fn fold_flow_predicates<'c, 'a>(
                 op.result(0).unwrap().into(),
                 constant.result(0).unwrap().into(),
             );
-            edit::erase_operation(op);
+            // SAFETY: an `arith.cmpi` (one result, no regions) whose result
+            // was just replaced; the current op of a snapshot visited once.
+            // `view` keeps blocks and terminators, and it is no terminator.
+            unsafe { edit::erase_operation(op) };
             folded += 1;
         }
     }
@@ -471,10 +490,14 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
     let mut remaining = dead_ops;
     while !remaining.is_empty() {
         let before = remaining.len();
-        remaining.retain(|op| {
+        remaining.retain(|&op| {
             let unused = op.results().all(|r| !edit::is_used(r.into()));
             if unused {
-                edit::erase_operation(*op);
+                // SAFETY: a removable op (no regions or successors) whose
+                // results are unused; `retain` drops it from `remaining`,
+                // the only list holding it (`live_ops` keeps addresses of
+                // live ops, `incoming` terminators), so it is erased once.
+                unsafe { edit::erase_operation(op) };
                 erased += 1;
             }
             !unused
@@ -485,7 +508,11 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
     }
     for (block, i) in dead_arguments {
         if !edit::is_used(block.argument(i).unwrap().into()) {
-            edit::erase_argument(block, i);
+            // SAFETY: the argument is unused (just checked). A block's dead
+            // indices come in decreasing order, so `i` still names the
+            // argument found dead; `work` is drained and `live` keeps
+            // addresses only, so no handle to it is used afterwards.
+            unsafe { edit::erase_argument(block, i) };
             erased += 1;
         }
     }
@@ -577,7 +604,11 @@ fn fold_branch<'c, 'a>(
         // A divergent region whose branch folds is gone: its markers go too.
         if !head_ids.is_empty() {
             for op in heads {
-                edit::erase_operation(op);
+                // SAFETY: a reconvergence head (no results, no regions) of
+                // `ir_block`, which this edit claimed (`round.write`), so no
+                // other edit of the round erases or holds it; `heads` is
+                // consumed here, and the closure runs once.
+                unsafe { edit::erase_operation(op) };
             }
             erase_tails(folder, &head_ids);
             folder.stats.regions_dissolved += head_ids.len();
@@ -605,7 +636,11 @@ fn fold_branch<'c, 'a>(
             slots[taken].2.clone()
         };
         ir_block.insert_operation_before(terminator, cf::br(&target, &operands, location));
-        edit::erase_operation(terminator);
+        // SAFETY: the branch has no results, and its operands and target
+        // now live in the new `cf.br`. It ends `ir_block`, which this edit
+        // claimed, so no other edit of the round holds it; it is not used
+        // below, and the round's view is not read after the commit.
+        unsafe { edit::erase_operation(terminator) };
         erase_if_dead(condition);
         if select {
             folder.stats.branches_selected += 1;
@@ -631,7 +666,10 @@ fn erase_tails(folder: &Folder<'_, '_, '_>, ids: &[i64]) {
             if prepare::op_name(op) == names::RECONVERGENCE_TAIL
                 && marker_id(op).is_some_and(|id| ids.contains(&id))
             {
-                edit::erase_operation(op);
+                // SAFETY: a reconvergence tail (no results, no regions) of a
+                // fresh snapshot, visited once; no edit keeps a handle to a
+                // tail (they keep heads, terminators and values).
+                unsafe { edit::erase_operation(op) };
             }
         }
         next = block.next_in_region();
@@ -667,6 +705,7 @@ fn constant_int(value: Value<'_, '_>) -> Option<i128> {
 }
 
 /// Erases the pure operation defining `value` if nothing uses it any more.
+/// The caller must use no handle to that operation (or `value`) afterwards.
 fn erase_if_dead(value: Value<'_, '_>) {
     let Some(op) = edit::defining_op(value) else {
         return;
@@ -677,7 +716,11 @@ fn erase_if_dead(value: Value<'_, '_>) {
         && !name.starts_with(names::LLVM_PREFIX)
         && op.results().all(|r| !edit::is_used(r.into()))
     {
-        edit::erase_operation(op);
+        // SAFETY: a pure `arith`/`math`/`index` op or `ub.poison` (no
+        // regions) with unused results. The other edits of the round keep
+        // values that are operands of terminators no other edit removes
+        // (hence used until they run), and the caller drops `value`.
+        unsafe { edit::erase_operation(op) };
     }
 }
 
@@ -902,11 +945,19 @@ fn merge_into_predecessor<'c, 'a>(
         for (i, value) in operands.into_iter().enumerate() {
             edit::replace_all_uses(ir_block.argument(i).unwrap().into(), value);
         }
-        edit::erase_operation(branch);
+        // SAFETY: a `cf.br` (no results) ending `ir_predecessor`, which this
+        // edit claimed (`round.write`), so no other edit holds it; not used
+        // below, and the round's view is not read after the commit.
+        unsafe { edit::erase_operation(branch) };
         for op in edit::operations(ir_block) {
             edit::move_to_end(op, ir_predecessor);
         }
-        edit::erase_block(ir_block);
+        // SAFETY: the block is in the region and now empty; its arguments
+        // are unused (replaced above) and its only predecessor's branch is
+        // gone: no edit of the round added an edge into it (it kept its
+        // predecessors, `same_predecessors`). This edit claimed it, and
+        // neither `ir_block` nor the view is used after.
+        unsafe { edit::erase_block(ir_block) };
         folder.stats.blocks_merged += 1;
     });
     folder.propose(

@@ -99,8 +99,11 @@ pub fn fold_operations(folder: &mut Folder<'_, '_, '_>) -> Result<bool, &'static
         return Ok(false);
     }
     let (_, before) = super::count(folder.region);
-    edit::fold_operations(&eligible, &protected, folder.region)
-        .map_err(|()| "the folding step moved or erased a protected operation or a block")?;
+    // SAFETY: `eligible` and `protected` are dropped right after the call;
+    // the folder re-reads the region's blocks and operations afterwards and
+    // keeps no handle to an operation of this step.
+    let folded = unsafe { edit::fold_operations(&eligible, &protected, folder.region) };
+    folded.map_err(|()| "the folding step moved or erased a protected operation or a block")?;
     let (_, after) = super::count(folder.region);
     if after < before {
         folder.stats.ops_folded += before - after;

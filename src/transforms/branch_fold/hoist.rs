@@ -108,7 +108,13 @@ fn hoist_at<'c, 'a>(
                 body1[k].result(r).unwrap().into(),
             );
         }
-        edit::erase_operation(body2[k]);
+        // SAFETY: its results were just replaced by those of its twin
+        // `body1[k]` (a different op, in the other successor); it is
+        // visited once, later iterations only read `body1`/`body2` at other
+        // indices, and the slices are not used after the loop. This edit
+        // claimed `s2` (`round.write`), and `view` keeps no ops but
+        // terminators.
+        unsafe { edit::erase_operation(body2[k]) };
     }
     folder.stats.ops_hoisted += count;
     folder.edits += 1;

@@ -393,7 +393,12 @@ fn apply<'c, 'a>(after: BlockRef<'c, 'a>, block1: BlockRef<'c, 'a>, tail: &Tail<
         .expect("terminator in a block");
     let location2 = tail.ops[1].last().unwrap().location();
     for &op in tail.ops[1].iter().rev() {
-        edit::erase_operation(op);
+        // SAFETY: the tail of `block2` is a suffix of the block whose
+        // results are used only inside the block (`common_tail` cuts any
+        // that escapes), i.e. by later tail ops, erased first (reverse
+        // order); each op is erased once. Afterwards `tail.ops` is only
+        // counted (`Tail::len`), and this edit claimed both blocks.
+        unsafe { edit::erase_operation(op) };
     }
     block2.append_operation(cf::br(&shared, &seconds, location2));
 }

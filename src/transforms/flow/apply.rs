@@ -560,8 +560,14 @@ fn retire_old_arguments<'c, 'a>(
         for i in (0..count.get(&d).copied().unwrap_or(0)).rev() {
             // Never erase a used argument: that would leave dangling uses.
             // (If one stayed used, the verifier reports it instead.)
-            if !edit::is_used(graph.block(d).argument(i).unwrap().into()) {
-                edit::erase_argument(graph.block(d), i);
+            let block = graph.block(d);
+            if !edit::is_used(block.argument(i).unwrap().into()) {
+                // SAFETY: the argument is unused (just checked); `targets`
+                // is deduplicated and the indices go down, so `i` still
+                // names an old argument. `reads` may hold it but is not
+                // used after this phase (`solve` turned what the dominance
+                // repair needs into block ids first).
+                unsafe { edit::erase_argument(block, i) };
             }
         }
     }
@@ -762,7 +768,10 @@ impl<'c, 'a> FlowBranchBuilder<'c, 'a> {
     /// Erases the placeholder once every branch has its real predicate.
     fn finish(self) {
         if !edit::is_used(self.placeholder.result(0).unwrap().into()) {
-            edit::erase_operation(self.placeholder);
+            // SAFETY: an unused constant (no regions) this builder created;
+            // only the builder, consumed here, held a handle to it (the
+            // branches got its result as an operand, not as a handle).
+            unsafe { edit::erase_operation(self.placeholder) };
         }
     }
 }

@@ -86,7 +86,13 @@ pub fn narrow<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) -> usize {
         for (argument, readers) in unpacked {
             for reader in readers {
                 edit::replace_all_uses(reader.result(0).unwrap().into(), argument);
-                edit::erase_operation(reader);
+                // SAFETY: a `spmd.mask.from_bits` (one result, no regions)
+                // whose result was just replaced. It has one operand, so it
+                // is listed once, for one argument, and `readers` is
+                // consumed here; `forwarded` and `masks` (which may hold its
+                // result) are not used after the edges were written. The
+                // caller's snapshots list blocks, not operations.
+                unsafe { edit::erase_operation(reader) };
             }
             narrowed += 1;
         }

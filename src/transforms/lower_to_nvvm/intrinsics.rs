@@ -129,7 +129,8 @@ pub fn find<'c, 'a>(
 }
 
 /// Replaces `op` by what [`find`] chose: `llvm.call_intrinsic
-/// "<intrinsic>.<type>"` or the `math` op, on the same operands.
+/// "<intrinsic>.<type>"` or the `math` op, on the same operands. `op` is
+/// erased: the caller must use no handle to it (or its result) afterwards.
 pub fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewrite: Rewrite) {
     let suffix = type_suffix(op).expect("checked by find");
     let operands: Vec<Value> = op.operands().collect();
@@ -162,7 +163,11 @@ pub fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewrite: Rewr
     let block = op.block().expect("the op is in a block");
     let replacement = block.insert_operation_before(op, replacement);
     edit::replace_all_uses(result.into(), replacement.result(0).unwrap().into());
-    edit::erase_operation(op);
+    // SAFETY: a math intrinsic (one result, no regions) whose result was
+    // just replaced by the replacement's; `result` and `operands` are not
+    // used again, and the caller (`lower`, over the distinct ops of
+    // [`find`]'s walk) uses no handle to `op` afterwards.
+    unsafe { edit::erase_operation(op) };
 }
 
 /// `f16`, `f32` or `f64` for a scalar float result.

@@ -313,7 +313,12 @@ pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>,
     for value in lane_bits.into_iter().chain([lanes.live]) {
         if !edit::is_used(value) {
             if let Some(read) = edit::defining_op(value) {
-                edit::erase_operation(read);
+                // SAFETY: an unused op this lowering emitted (a lane bit or
+                // the live mask), each a distinct new op, so erased once;
+                // `lower_block` skips lane bits and never erases the live
+                // mask's read, and no other handle to it outlives `lanes`
+                // and `lane_bits`, which end with this loop.
+                unsafe { edit::erase_operation(read) };
             }
         }
     }
@@ -507,11 +512,17 @@ fn lower_block<'c, 'a>(
                 };
                 state = ExecState::new(&emit, lanes, exec);
                 lane_bits.extend(state.emitted_bit);
-                edit::erase_operation(op);
+                // SAFETY: `spmd.exec.write` has no results or regions; `op`
+                // is the current op of a snapshot visited once, and the new
+                // state and emitter hold no handle to it (only its operand).
+                unsafe { edit::erase_operation(op) };
             }
             Some(SpmdOp::BranchZero) => {
                 lower_branch_zero(&emit, lanes, state.exec, short_skips.contains(op));
-                edit::erase_operation(op);
+                // SAFETY: the branch has no results or regions and was just
+                // replaced by its lowering; `op` is the current op of a
+                // snapshot visited once, and `emit` is not used again.
+                unsafe { edit::erase_operation(op) };
             }
             Some(kind) if kind.is_wave_level() => lower_wave_op(&emit, lanes, &state, kind),
             Some(_) => {}
@@ -532,7 +543,11 @@ fn lower_block<'c, 'a>(
                     op.result(0).unwrap().r#type(),
                 );
                 edit::replace_all_uses(op.result(0).unwrap().into(), mask);
-                edit::erase_operation(op);
+                // SAFETY: its only result was just replaced and it has no
+                // regions (an intrinsic call or inline assembly); `op` is
+                // the current op of a snapshot visited once, not the live
+                // mask (checked above), and `emit` is not used again.
+                unsafe { edit::erase_operation(op) };
             }
             None => {}
         }
@@ -596,7 +611,11 @@ fn lower_wave_op<'c, 'a>(
     if let Some(value) = replacement {
         edit::replace_all_uses(op.result(0).unwrap().into(), value);
     }
-    edit::erase_operation(op);
+    // SAFETY: a wave-level spmd op (no regions) whose result, if any, was
+    // just replaced (the replacement is a new op or an operand, never its
+    // own result); `op` is `emit`'s anchor, the current op of
+    // `lower_block`'s snapshot, which moves on to the next op.
+    unsafe { edit::erase_operation(op) };
 }
 
 /// `spmd.exec.br_zero ^z(a), ^nz(b)` becomes

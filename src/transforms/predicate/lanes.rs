@@ -87,40 +87,12 @@ pub fn plan_lanes<G: Graph + ?Sized>(
         .iter()
         .map(|branch| branch.map(|branch| branch.region(graph)))
         .collect();
-    let mut parking: Vec<bool> = regions
-        .iter()
-        .map(|region| region.as_ref().is_some_and(|r| any_in(r, converged)))
-        .collect();
-    let covered = loop {
-        let covered = union(n, &regions, &parking);
-        let mut parked_blocks = vec![false; n];
-        for (branch, _) in branches.iter().zip(&parking).filter(|(_, &p)| p) {
-            if let Some(branch) = branch {
-                parked_blocks[branch.block.index()] = true;
-                parked_blocks[branch.primary(graph).index()] = true;
-            }
-        }
-        let mut changed = false;
-        for (index, branch) in branches.iter().enumerate() {
-            let (Some(branch), Some(region)) = (branch, &regions[index]) else {
-                continue;
-            };
-            let needs_gate = covered[branch.block.index()] || any_in(region, &covered);
-            let gate_breaks_rejoin = needs_gate
-                && !gate[branch.block.index()]
-                && rejoins_from_outside(graph, branches, same_target, region);
-            if !parking[index]
-                && (any_in(region, &parked_blocks)
-                    || (needs_gate && (!allow_gates || gate_breaks_rejoin)))
-            {
-                parking[index] = true;
-                changed = true;
-            }
-        }
-        if !changed {
-            break covered;
-        }
+    let choice = LaneChoice {
+        graph,
+        branches,
+        regions: &regions,
     };
+    let (parking, covered) = choice.parking_fixpoint(same_target, converged, gate, allow_gates);
     let lane: Vec<bool> = branches
         .iter()
         .zip(&parking)
@@ -133,65 +105,133 @@ pub fn plan_lanes<G: Graph + ?Sized>(
         .zip(&lane)
         .map(|(branch, &lane)| lane && branch.is_some_and(|branch| outside(branch.block)))
         .collect();
-    // Lanes that leave a gated lane branch away from its rejoin point are
-    // active (its condition sends the others toward the rejoin point).
-    let mut active_only = vec![None; n];
-    for (branch, _) in branches.iter().zip(&gated).filter(|(_, &g)| g) {
-        if let Some(branch) = branch {
-            active_only[branch.block.index()] = Some(1 - branch.primary_slot);
-        }
-    }
-    // One gate per edge, toward the rejoin point of the largest lane region
-    // the edge enters (lane regions nest: past that gate every lane is
-    // active in the inner ones too).
-    // A parking branch narrows exec on its way into its region.
-    let mut narrowing = vec![None; n];
-    for (branch, _) in branches.iter().zip(&parking).filter(|(_, &p)| p) {
-        if let Some(branch) = branch {
-            narrowing[branch.block.index()] = Some(1 - branch.primary_slot);
-        }
-    }
-    let exposed_edge =
-        |from: BlockId, slot: usize| outside(from) || narrowing[from.index()] == Some(slot);
-    let mut gates: Vec<(Gate, usize)> = Vec::new();
-    for (index, branch) in branches.iter().enumerate() {
-        let (Some(branch), Some(region), true) = (branch, &regions[index], lane[index]) else {
-            continue;
-        };
-        let size = region.iter().filter(|&&inside| inside).count();
-        for from in (0..n).map(BlockId::new) {
-            if from == branch.block || region[from.index()] {
-                continue;
-            }
-            for (slot, &to) in graph.successors(from).iter().enumerate() {
-                if !region[to.index()]
-                    || !exposed_edge(from, slot)
-                    || active_only[from.index()] == Some(slot)
-                {
-                    continue;
-                }
-                let gate = Gate {
-                    from,
-                    slot,
-                    rejoin: branch.primary(graph),
-                };
-                match gates
-                    .iter_mut()
-                    .find(|(known, _)| (known.from, known.slot) == (from, slot))
-                {
-                    Some(known) if known.1 < size => *known = (gate, size),
-                    Some(_) => {}
-                    None => gates.push((gate, size)),
-                }
-            }
-        }
-    }
-    let gates = gates.into_iter().map(|(gate, _)| gate).collect();
+    let gates = choice.gates(&parking, &lane, &gated, &outside);
     LanePlan {
         lane,
         gated,
         gates,
         covered,
+    }
+}
+
+/// The divergent branches of [`plan_lanes`] with their regions.
+struct LaneChoice<'r, G: ?Sized> {
+    graph: &'r G,
+    branches: &'r [Option<&'r DivergentBranch>],
+    regions: &'r [Option<Vec<bool>>],
+}
+
+impl<G: Graph + ?Sized> LaneChoice<'_, G> {
+    /// Which branches park (the fixpoint of the module docs), and the
+    /// blocks in the region of a parking branch.
+    fn parking_fixpoint(
+        &self,
+        same_target: &[BlockId],
+        converged: &[bool],
+        gate: &[bool],
+        allow_gates: bool,
+    ) -> (Vec<bool>, Vec<bool>) {
+        let (graph, branches, regions) = (self.graph, self.branches, self.regions);
+        let n = graph.num_blocks();
+        let mut parking: Vec<bool> = regions
+            .iter()
+            .map(|region| region.as_ref().is_some_and(|r| any_in(r, converged)))
+            .collect();
+        loop {
+            let covered = union(n, regions, &parking);
+            let mut parked_blocks = vec![false; n];
+            for (branch, _) in branches.iter().zip(&parking).filter(|(_, &p)| p) {
+                if let Some(branch) = branch {
+                    parked_blocks[branch.block.index()] = true;
+                    parked_blocks[branch.primary(graph).index()] = true;
+                }
+            }
+            let mut changed = false;
+            for (index, branch) in branches.iter().enumerate() {
+                let (Some(branch), Some(region)) = (branch, &regions[index]) else {
+                    continue;
+                };
+                let needs_gate = covered[branch.block.index()] || any_in(region, &covered);
+                let gate_breaks_rejoin = needs_gate
+                    && !gate[branch.block.index()]
+                    && rejoins_from_outside(graph, branches, same_target, region);
+                if !parking[index]
+                    && (any_in(region, &parked_blocks)
+                        || (needs_gate && (!allow_gates || gate_breaks_rejoin)))
+                {
+                    parking[index] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return (parking, covered);
+            }
+        }
+    }
+
+    /// The edges into lane regions that need a gate: one per edge, toward
+    /// the rejoin point of the largest lane region the edge enters (lane
+    /// regions nest: past that gate every lane is active in the inner ones
+    /// too). `outside(b)`: `b` is in a parking region and in no lane region.
+    fn gates(
+        &self,
+        parking: &[bool],
+        lane: &[bool],
+        gated: &[bool],
+        outside: &dyn Fn(BlockId) -> bool,
+    ) -> Vec<Gate> {
+        let (graph, branches, regions) = (self.graph, self.branches, self.regions);
+        let n = graph.num_blocks();
+        // Lanes that leave a gated lane branch away from its rejoin point
+        // are active (its condition sends the others toward the rejoin
+        // point); a parking branch narrows exec on its way into its region.
+        let leaving_slot = |selected: &[bool]| {
+            let mut slot = vec![None; n];
+            for (branch, _) in branches.iter().zip(selected).filter(|(_, &s)| s) {
+                if let Some(branch) = branch {
+                    slot[branch.block.index()] = Some(1 - branch.primary_slot);
+                }
+            }
+            slot
+        };
+        let active_only = leaving_slot(gated);
+        let narrowing = leaving_slot(parking);
+        let exposed_edge =
+            |from: BlockId, slot: usize| outside(from) || narrowing[from.index()] == Some(slot);
+        let mut gates: Vec<(Gate, usize)> = Vec::new();
+        for (index, branch) in branches.iter().enumerate() {
+            let (Some(branch), Some(region), true) = (branch, &regions[index], lane[index]) else {
+                continue;
+            };
+            let size = region.iter().filter(|&&inside| inside).count();
+            for from in (0..n).map(BlockId::new) {
+                if from == branch.block || region[from.index()] {
+                    continue;
+                }
+                for (slot, &to) in graph.successors(from).iter().enumerate() {
+                    if !region[to.index()]
+                        || !exposed_edge(from, slot)
+                        || active_only[from.index()] == Some(slot)
+                    {
+                        continue;
+                    }
+                    let gate = Gate {
+                        from,
+                        slot,
+                        rejoin: branch.primary(graph),
+                    };
+                    match gates
+                        .iter_mut()
+                        .find(|(known, _)| (known.from, known.slot) == (from, slot))
+                    {
+                        Some(known) if known.1 < size => *known = (gate, size),
+                        Some(_) => {}
+                        None => gates.push((gate, size)),
+                    }
+                }
+            }
+        }
+        gates.into_iter().map(|(gate, _)| gate).collect()
     }
 }
 

@@ -213,14 +213,17 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     }
 
     /// A lane branch as a plain conditional branch: `spmd.flow_br` becomes
-    /// `cf.cond_br` (the Flow block's condition is per lane already).
+    /// `cf.cond_br` (the Flow block's condition is per lane already). A
+    /// replaced `branch` is erased: the caller must use the returned branch
+    /// instead, and no other handle to `branch`.
     fn thread_level_branch(&self, branch: OperationRef<'c, 'a>) -> OperationRef<'c, 'a> {
         if op_name(branch) != names::FLOW_BR {
             return branch;
         }
-        let block = branch.block().expect("a terminator is in a block");
-        edit::replace_flow_branch(self.context, branch);
-        block.terminator().expect("the new branch ends the block")
+        // SAFETY: the only caller maps each lane branch to its replacement,
+        // consuming its list of the (distinct) lane terminators, and the
+        // snapshot reads terminators afresh (`RegionGraph::terminator`).
+        unsafe { edit::replace_flow_branch(self.context, branch) }
     }
 
     /// Marks the branches that stay branches: scalar ones `uniform`, lane
@@ -244,7 +247,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             for op in edit::operations(b) {
                 let name = op_name(op);
                 if name == names::RECONVERGENCE_HEAD || name == names::RECONVERGENCE_TAIL {
-                    edit::erase_operation(op);
+                    // SAFETY: a marker (no results, no regions) of a fresh
+                    // snapshot, visited once; no list of the lowering holds
+                    // markers.
+                    unsafe { edit::erase_operation(op) };
                 } else if name == names::MASK_OR {
                     let (x, y): (Value, Value) = (op.operand(0).unwrap(), op.operand(1).unwrap());
                     let other = if x == self.empty {
@@ -256,14 +262,26 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                     };
                     if let Some(other) = other {
                         edit::replace_all_uses(value(op), other);
-                        edit::erase_operation(op);
+                        // SAFETY: a `spmd.mask.or` (one result, no regions)
+                        // whose result was just replaced by an operand of
+                        // it, defined elsewhere; the current op of a fresh
+                        // snapshot, visited once. `run` calls this last: its
+                        // lists (`rejoin_ors` holds `mask.or`s) are not read
+                        // again.
+                        unsafe { edit::erase_operation(op) };
                     }
                 }
             }
             block = b.next_in_region();
         }
         if !edit::is_used(self.empty) {
-            edit::erase_operation(edit::defining_op(self.empty).expect("mask.empty op"));
+            let empty = edit::defining_op(self.empty).expect("mask.empty op");
+            // SAFETY: the unused `spmd.mask.empty` (no regions) that `new`
+            // created; the loop above erases only markers and `mask.or`s.
+            // This is the lowering's last step: `run` returns right after,
+            // and the `Lowerer` (with `self.empty`) is a temporary of its
+            // caller, dropped then.
+            unsafe { edit::erase_operation(empty) };
         }
     }
 }

@@ -137,7 +137,13 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         };
         let block = self.graph.block(branch.block);
         block.insert_operation_before(terminator, op);
-        edit::erase_operation(terminator);
+        // SAFETY: the divergent branch (no results) that `op` replaces. Its
+        // only caller, `emit_park`, read it from the snapshot just before
+        // and returns without using it; each parked branch is lowered once,
+        // `run` collects the other terminators it keeps (uniform and lane
+        // branches) from other blocks, and the snapshot reads terminators
+        // afresh (`RegionGraph::terminator`).
+        unsafe { edit::erase_operation(terminator) };
     }
 
     /// A divergent branch whose slots target one block: `cf.br` with
@@ -174,7 +180,11 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             .add_successors(&[&target])
             .build();
         block.insert_operation_before(terminator, op.expect("valid cf.br"));
-        edit::erase_operation(terminator);
+        // SAFETY: the divergent branch (no results) that the new `cf.br`
+        // replaces, read from the snapshot above and not used after; each
+        // same-target branch is lowered once, and `run` keeps only the
+        // terminators of other blocks (uniform and lane branches).
+        unsafe { edit::erase_operation(terminator) };
     }
 
     /// SSA construction passes `ub.poison` where a variable has no
@@ -190,7 +200,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                     .is_ok_and(|result| result.r#type() == self.mask)
             {
                 edit::replace_all_uses(value(op), self.empty);
-                edit::erase_operation(op);
+                // SAFETY: a mask `ub.poison` (one result, no regions) whose
+                // result was just replaced; the current op of a fresh
+                // snapshot, visited once. It was made by SSA construction,
+                // which `run` has finished: `run` does not read the values
+                // it kept from there (`parked`, `merges`) again.
+                unsafe { edit::erase_operation(op) };
             }
         }
     }

@@ -46,19 +46,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         }
         let mut parked: Vec<Parked<'c, 'a>> = Vec::new();
         for (&p, parking) in &by_rejoin {
-            // The region of each parking branch: what the wave may run
-            // while its lanes wait.
-            let regions: Vec<Vec<bool>> = parking
-                .iter()
-                .map(|branch| {
-                    plan::reachable_avoiding(
-                        g,
-                        g.successors(branch.block)[1 - branch.primary_slot],
-                        p,
-                        false,
-                    )
-                })
-                .collect();
+            let regions = self.parking_regions(p, parking);
             let clobbered = |d: BlockId| regions.iter().any(|region| region[d.index()]);
             let block = self.graph.block(p);
             for i in 0..block.argument_count() {
@@ -69,31 +57,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 {
                     continue;
                 }
-                let mut passed: Vec<Value<'c, 'a>> = parking
-                    .iter()
-                    .filter_map(|branch| {
-                        edit::successor_operands(
-                            self.graph.terminator(branch.block),
-                            branch.primary_slot,
-                        )
-                        .and_then(|operands| operands.get(i).copied())
-                    })
-                    .filter(|&v| !is_poison(v))
-                    .collect();
-                let mut distinct = std::collections::HashSet::new();
-                passed.retain(|v| distinct.insert(v.to_raw().ptr as usize));
+                let passed = self.passed_values(parking, i);
                 if passed.is_empty() {
                     // Every parking edge passes poison: any value will do.
                     continue;
                 }
-                let direct = match passed[..] {
-                    [u] => {
-                        let d = self.graph.id(value_block(u));
-                        d.is_none_or(|d| dominators.strictly_dominates(d, p) && !clobbered(d))
-                            .then_some(u)
-                    }
-                    _ => None,
-                };
+                let direct = self.direct_value(&passed, p, &dominators, &clobbered);
                 parked.push(Parked {
                     rejoin: p,
                     argument: Some(i),
@@ -115,6 +84,59 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
         }
         parked
+    }
+
+    /// The region of each parking branch for rejoin point `p`: what the
+    /// wave may run while its lanes wait.
+    fn parking_regions(&self, p: BlockId, parking: &[&DivergentBranch]) -> Vec<Vec<bool>> {
+        let g = self.graph.graph();
+        parking
+            .iter()
+            .map(|branch| {
+                plan::reachable_avoiding(
+                    g,
+                    g.successors(branch.block)[1 - branch.primary_slot],
+                    p,
+                    false,
+                )
+            })
+            .collect()
+    }
+
+    /// The distinct non-poison values the parking branches pass to
+    /// argument `i` of their rejoin point, in branch order.
+    fn passed_values(&self, parking: &[&DivergentBranch], i: usize) -> Vec<Value<'c, 'a>> {
+        let mut passed: Vec<Value<'c, 'a>> = parking
+            .iter()
+            .filter_map(|branch| {
+                edit::successor_operands(self.graph.terminator(branch.block), branch.primary_slot)
+                    .and_then(|operands| operands.get(i).copied())
+            })
+            .filter(|&v| !is_poison(v))
+            .collect();
+        let mut distinct = std::collections::HashSet::new();
+        passed.retain(|v| distinct.insert(v.to_raw().ptr as usize));
+        passed
+    }
+
+    /// The single passed value, if it is still intact in the parked lanes
+    /// at rejoin point `p`: defined outside the region (or strictly
+    /// dominating `p` and not in any parking region).
+    fn direct_value(
+        &self,
+        passed: &[Value<'c, 'a>],
+        p: BlockId,
+        dominators: &DominatorTree,
+        clobbered: &dyn Fn(BlockId) -> bool,
+    ) -> Option<Value<'c, 'a>> {
+        match passed[..] {
+            [u] => {
+                let d = self.graph.id(value_block(u));
+                d.is_none_or(|d| dominators.strictly_dominates(d, p) && !clobbered(d))
+                    .then_some(u)
+            }
+            _ => None,
+        }
     }
 
     /// The lane-data values of the region with their uses, for [`live`].
@@ -225,10 +247,27 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         id: i64,
         parked: &mut [Parked<'c, 'a>],
     ) -> OperationRef<'c, 'a> {
-        let g = self.graph.graph();
         let block = self.graph.block(branch.block);
         let terminator = self.graph.terminator(branch.block);
         let location = terminator.location();
+        let ballot = self.emit_ballot(branch, block, terminator, location);
+        let primary_operands =
+            edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
+        self.emit_parked_selects(branch, ballot, &primary_operands, parked, location);
+        let pending = self.emit_exec_update(block, ballot, id, location);
+        self.replace_terminator(branch, terminator, primary_operands);
+        pending
+    }
+
+    /// The ballot of the lanes of `branch` that take its primary slot
+    /// (the condition, negated when the primary slot is the false one).
+    fn emit_ballot(
+        &self,
+        branch: &DivergentBranch,
+        block: BlockRef<'c, 'a>,
+        terminator: OperationRef<'c, 'a>,
+        location: Location<'c>,
+    ) -> Value<'c, 'a> {
         let condition: Value<'c, 'a> = terminator.operand(0).unwrap();
         let to_primary = if branch.primary_slot == 0 {
             condition
@@ -249,7 +288,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 ),
             ))
         };
-        let ballot = value(edit::insert_before_terminator(
+        value(edit::insert_before_terminator(
             block,
             build(
                 self.context,
@@ -258,10 +297,22 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 &[self.mask],
                 location,
             ),
-        ));
-        let p = branch.primary(g);
-        let primary_operands =
-            edit::successor_operands(terminator, branch.primary_slot).unwrap_or_default();
+        ))
+    }
+
+    /// The selects at the parking branch that keep the parked lanes'
+    /// copies of every value parked for its rejoin point and not read
+    /// directly there.
+    fn emit_parked_selects(
+        &self,
+        branch: &DivergentBranch,
+        ballot: Value<'c, 'a>,
+        primary_operands: &[Value<'c, 'a>],
+        parked: &mut [Parked<'c, 'a>],
+        location: Location<'c>,
+    ) {
+        let block = self.graph.block(branch.block);
+        let p = branch.primary(self.graph.graph());
         for item in parked
             .iter_mut()
             .filter(|item| item.rejoin == p && item.direct.is_none())
@@ -284,6 +335,17 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             item.selects
                 .push((branch.block, edit::insert_before_terminator(block, op)));
         }
+    }
+
+    /// The exec-mask update of a parking branch: parks the `ballot` lanes
+    /// (tagged with park id `id`); returns the pending mask `(m_P | c)`.
+    fn emit_exec_update(
+        &self,
+        block: BlockRef<'c, 'a>,
+        ballot: Value<'c, 'a>,
+        id: i64,
+        location: Location<'c>,
+    ) -> OperationRef<'c, 'a> {
         let pending = edit::insert_before_terminator(
             block,
             build(
@@ -317,7 +379,6 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         );
         write.set_discardable_attribute(PARK_ATTR, self.i64_attr(id));
         edit::insert_before_terminator(block, write);
-        self.replace_terminator(branch, terminator, primary_operands);
         pending
     }
 }

@@ -16,94 +16,21 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     ) {
         let graph = self.snapshot_now();
         let id = |b: BlockId| graph.id(self.graph.block(b)).expect("block kept");
-        let entry = graph.graph().entry();
+        let repair = SsaRepair {
+            rejoins,
+            rejoin_ors,
+            parks,
+            parked,
+            merges,
+            id: &id,
+            entry: graph.graph().entry(),
+        };
         let mut defs: Vec<Def<'c, 'a>> = vec![Def::Value(self.empty)];
-        let mut variables = Vec::new();
-        let def = |defs: &mut Vec<Def<'c, 'a>>, v: Value<'c, 'a>| {
-            defs.push(Def::Value(v));
-            defs.len() - 1
-        };
-        // One rejoin mask per rejoin point.
-        for &p in rejoins.keys() {
-            let mut variable = Variable::default();
-            variable.block_defs.push((entry, 0));
-            let mut reads = vec![id(p)];
-            let mut p_def = 0;
-            for &(b, _, pending) in parks.iter().filter(|(_, target, _)| *target == p) {
-                let k = def(&mut defs, value(pending));
-                if b == p {
-                    p_def = k;
-                    continue;
-                }
-                variable.block_defs.retain(|&(block, _)| block != id(b));
-                variable.block_defs.push((id(b), k));
-                if id(b) != entry {
-                    reads.push(id(b));
-                }
-            }
-            variable.block_defs.push((id(p), p_def));
-            variable.reads = reads;
-            variables.push(IrVariable {
-                r#type: self.mask,
-                variable,
-            });
-        }
-        // One variable per parked value copied at the parking branches.
-        let mut variable_of = vec![None; parked.len()];
-        for (j, item) in parked
-            .iter()
-            .enumerate()
-            .filter(|(_, item)| !item.selects.is_empty())
-        {
-            variable_of[j] = Some(variables.len());
-            let mut variable = Variable::default();
-            variable.reads.push(id(item.rejoin));
-            for &(b, select) in &item.selects {
-                let k = def(&mut defs, value(select));
-                variable.block_defs.push((id(b), k));
-                variable.reads.push(id(b));
-            }
-            variables.push(IrVariable {
-                r#type: item.value.r#type(),
-                variable,
-            });
-        }
+        let mut variables = repair.mask_variables(&mut defs, self.mask);
+        let variable_of = repair.parked_variables(&mut defs, &mut variables);
         let reads = ssa::rewrite::apply(self.context, &graph, &defs, &variables, self.location);
-        let read_at = |k: usize, b: BlockId| {
-            reads[k]
-                .iter()
-                .find(|(block, _)| *block == b)
-                .map(|&(_, v)| v)
-        };
-        // Patch rejoin masks.
-        for (k, &p) in rejoins.keys().enumerate() {
-            let m = read_at(k, id(p)).expect("rejoin mask read");
-            edit::set_operand(rejoin_ors[&p], 1, m);
-            for (j, _) in parked
-                .iter()
-                .enumerate()
-                .filter(|(_, item)| item.rejoin == p)
-            {
-                edit::set_operand(merges[&j], 0, m);
-            }
-            for &(b, _, pending) in parks.iter().filter(|(_, target, _)| *target == p) {
-                if b != p && id(b) != entry {
-                    edit::set_operand(pending, 0, read_at(k, id(b)).expect("pending mask read"));
-                }
-            }
-        }
-        // Patch parked values.
-        for (j, item) in parked.iter().enumerate() {
-            let Some(k) = variable_of[j] else { continue };
-            for &(b, select) in &item.selects {
-                edit::set_operand(select, 2, read_at(k, id(b)).expect("parked value read"));
-            }
-            edit::set_operand(
-                merges[&j],
-                1,
-                read_at(k, id(item.rejoin)).expect("parked value read"),
-            );
-        }
+        repair.patch_rejoin_masks(&reads);
+        repair.patch_parked_values(&variable_of, &reads);
         self.repair_values(parked, merges);
     }
 
@@ -191,4 +118,154 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
         }
     }
+}
+
+/// The inputs of [`Lowerer::repair_ssa`], with the map from block ids of
+/// the lowerer's graph to those of the snapshot taken after the edit.
+struct SsaRepair<'r, 'c, 'a> {
+    rejoins: &'r BTreeMap<BlockId, i64>,
+    rejoin_ors: &'r HashMap<BlockId, OperationRef<'c, 'a>>,
+    parks: &'r [(BlockId, BlockId, OperationRef<'c, 'a>)],
+    parked: &'r [Parked<'c, 'a>],
+    merges: &'r HashMap<usize, OperationRef<'c, 'a>>,
+    /// Snapshot id of a block of the lowerer's graph.
+    id: &'r dyn Fn(BlockId) -> BlockId,
+    /// The snapshot's entry block.
+    entry: BlockId,
+}
+
+impl<'c, 'a> SsaRepair<'_, 'c, 'a> {
+    /// One rejoin-mask variable per rejoin point (of type `mask`), defined
+    /// by the pending masks of its parking branches; their definitions are
+    /// appended to `defs`.
+    fn mask_variables(&self, defs: &mut Vec<Def<'c, 'a>>, mask: Type<'c>) -> Vec<IrVariable<'c>> {
+        let (id, entry) = (self.id, self.entry);
+        let mut variables = Vec::new();
+        // One rejoin mask per rejoin point.
+        for &p in self.rejoins.keys() {
+            let mut variable = Variable::default();
+            variable.block_defs.push((entry, 0));
+            let mut reads = vec![id(p)];
+            let mut p_def = 0;
+            for &(b, _, pending) in self.parks.iter().filter(|(_, target, _)| *target == p) {
+                let k = push_def(defs, value(pending));
+                if b == p {
+                    p_def = k;
+                    continue;
+                }
+                variable.block_defs.retain(|&(block, _)| block != id(b));
+                variable.block_defs.push((id(b), k));
+                if id(b) != entry {
+                    reads.push(id(b));
+                }
+            }
+            variable.block_defs.push((id(p), p_def));
+            variable.reads = reads;
+            variables.push(IrVariable {
+                r#type: mask,
+                variable,
+            });
+        }
+        variables
+    }
+
+    /// One variable per parked value copied at the parking branches,
+    /// appended to `variables`; returns, per parked item, its variable.
+    fn parked_variables(
+        &self,
+        defs: &mut Vec<Def<'c, 'a>>,
+        variables: &mut Vec<IrVariable<'c>>,
+    ) -> Vec<Option<usize>> {
+        let id = self.id;
+        let mut variable_of = vec![None; self.parked.len()];
+        for (j, item) in self
+            .parked
+            .iter()
+            .enumerate()
+            .filter(|(_, item)| !item.selects.is_empty())
+        {
+            variable_of[j] = Some(variables.len());
+            let mut variable = Variable::default();
+            variable.reads.push(id(item.rejoin));
+            for &(b, select) in &item.selects {
+                let k = push_def(defs, value(select));
+                variable.block_defs.push((id(b), k));
+                variable.reads.push(id(b));
+            }
+            variables.push(IrVariable {
+                r#type: item.value.r#type(),
+                variable,
+            });
+        }
+        variable_of
+    }
+
+    /// Sets the rejoin masks read by the rejoin ors, the merges and the
+    /// pending masks of the parking branches.
+    fn patch_rejoin_masks(&self, reads: &[Vec<(BlockId, Value<'c, 'a>)>]) {
+        let (id, entry) = (self.id, self.entry);
+        for (k, &p) in self.rejoins.keys().enumerate() {
+            let m = read_at(reads, k, id(p)).expect("rejoin mask read");
+            edit::set_operand(self.rejoin_ors[&p], 1, m);
+            for (j, _) in self
+                .parked
+                .iter()
+                .enumerate()
+                .filter(|(_, item)| item.rejoin == p)
+            {
+                edit::set_operand(self.merges[&j], 0, m);
+            }
+            for &(b, _, pending) in self.parks.iter().filter(|(_, target, _)| *target == p) {
+                if b != p && id(b) != entry {
+                    edit::set_operand(
+                        pending,
+                        0,
+                        read_at(reads, k, id(b)).expect("pending mask read"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Sets the parked copies read by the selects and the merges.
+    fn patch_parked_values(
+        &self,
+        variable_of: &[Option<usize>],
+        reads: &[Vec<(BlockId, Value<'c, 'a>)>],
+    ) {
+        let id = self.id;
+        for (j, item) in self.parked.iter().enumerate() {
+            let Some(k) = variable_of[j] else { continue };
+            for &(b, select) in &item.selects {
+                edit::set_operand(
+                    select,
+                    2,
+                    read_at(reads, k, id(b)).expect("parked value read"),
+                );
+            }
+            edit::set_operand(
+                self.merges[&j],
+                1,
+                read_at(reads, k, id(item.rejoin)).expect("parked value read"),
+            );
+        }
+    }
+}
+
+/// Appends definition `v` to `defs`; returns its index.
+fn push_def<'c, 'a>(defs: &mut Vec<Def<'c, 'a>>, v: Value<'c, 'a>) -> usize {
+    defs.push(Def::Value(v));
+    defs.len() - 1
+}
+
+/// The value of variable `k` read in block `b`, if it is read there.
+fn read_at<'c, 'a>(
+    reads: &[Vec<(BlockId, Value<'c, 'a>)>],
+    k: usize,
+    b: BlockId,
+) -> Option<Value<'c, 'a>> {
+    reads[k]
+        .iter()
+        .find(|(block, _)| *block == b)
+        .map(|&(_, v)| v)
 }

@@ -299,30 +299,9 @@ pub fn reconverge_function<'c, 'a>(
             }
         };
         let divergent = divergence.flags(&graph);
-        // The branches to make reconverging (all divergent ones, less the
-        // free lane branches with `lane_branches`).
-        let planned = if options.lane_branches {
-            let converged = crate::ir::collectives::blocks_needing_converged_lanes(&graph);
-            let free = free_lane_branches(graph.graph(), &divergent, &converged);
-            divergent
-                .iter()
-                .zip(free)
-                .map(|(&d, free)| d && free.is_none())
-                .collect()
-        } else {
-            divergent.clone()
-        };
+        let planned = planned_branches(&graph, &divergent, options);
         timer.lap("snapshot");
-        let is_exit = |b: BlockId| prepare::is_function_exit(graph.terminator(b));
-        // With lane branches a free divergent multi-way branch still becomes
-        // two-way branches here (predication would otherwise add the blocks).
-        let divergent_switch = options.lane_branches
-            && (0..graph.num_blocks())
-                .map(BlockId::new)
-                .any(|b| divergent[b.index()] && graph.graph().successors(b).len() > 2);
-        let reconverging = !divergent_switch
-            && reconverging::check_with_exits(graph.graph(), &|b| planned[b.index()], &is_exit)
-                .is_empty();
+        let reconverging = is_reconverging(&graph, &divergent, &planned, options);
         timer.lap("check");
         if reconverging {
             if stats.changed {
@@ -332,14 +311,7 @@ pub fn reconverge_function<'c, 'a>(
             return Ok(stats);
         }
         let mut divergence = divergence;
-        if let Some(b) = prepare::unknown_exit(&graph) {
-            let terminator = graph.terminator(b);
-            return Err(ReconvergeError::UnsupportedTerminator {
-                location: terminator.location(),
-                name: op_name(terminator),
-                reason: prepare::UNKNOWN_EXIT_REASON,
-            });
-        }
+        reject_unknown_exit(&graph)?;
         // Every divergent switch becomes two-way branches and returns are
         // unified for free lane branches too: predication expects both.
         let prepared = prepare_region(
@@ -356,9 +328,62 @@ pub fn reconverge_function<'c, 'a>(
             carried = Some(divergence);
             continue;
         };
-        let exit = prepare::single_return_block_in(&graph);
+        let round = Round {
+            context,
+            region,
+            graph,
+            divergent: &divergent,
+            planned: &planned,
+            location,
+        };
+        exact_graph = Some(round.plan_and_apply(options, &mut stats, &mut timer)?);
+        // The next round checks the result with the carried divergence (the
+        // Flow branches count as divergent) and plans again if needed.
+        carried = Some(divergence);
+    }
+    Err(ReconvergeError::NotConverged { location })
+}
+
+/// Rejects a block that leaves the region without a known exit terminator
+/// (the plan could not route its threads to a rejoin point).
+fn reject_unknown_exit<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), ReconvergeError<'c>> {
+    match prepare::unknown_exit(graph) {
+        Some(b) => {
+            let terminator = graph.terminator(b);
+            Err(ReconvergeError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: prepare::UNKNOWN_EXIT_REASON,
+            })
+        }
+        None => Ok(()),
+    }
+}
+
+/// One planning round on a prepared snapshot.
+struct Round<'r, 'c, 'a> {
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    graph: RegionGraph<'c, 'a>,
+    divergent: &'r [bool],
+    planned: &'r [bool],
+    location: Location<'c>,
+}
+
+impl<'c, 'a> Round<'_, 'c, 'a> {
+    /// Plans Flow blocks for the planned branches, applies the plan, marks
+    /// the branches that were uniform and returns the exact snapshot the
+    /// application leaves.
+    fn plan_and_apply(
+        self,
+        options: &ReconvergeOptions,
+        stats: &mut ReconvergeStats,
+        timer: &mut crate::support::PhaseTimer,
+    ) -> Result<RegionGraph<'c, 'a>, ReconvergeError<'c>> {
+        let (graph, location) = (&self.graph, self.location);
+        let exit = prepare::single_return_block_in(graph);
         let plan =
-            plan_reconvergence_checked_later(graph.graph(), &planned, exit, options.ordering)
+            plan_reconvergence_checked_later(graph.graph(), self.planned, exit, options.ordering)
                 .map_err(|error| ReconvergeError::Plan { location, error })?;
         timer.lap("plan");
         if !plan.changed() {
@@ -366,37 +391,80 @@ pub fn reconverge_function<'c, 'a>(
         }
         let uniform_branches: Vec<OperationRef<'c, 'a>> = (0..graph.num_blocks())
             .map(BlockId::new)
-            .filter(|&b| !divergent[b.index()] && graph.graph().successors(b).len() >= 2)
+            .filter(|&b| !self.divergent[b.index()] && graph.graph().successors(b).len() >= 2)
             .map(|b| graph.terminator(b))
             .collect();
         if stats.flows == 0 {
-            stats.kept_uniform = uniform_branches.len();
-            stats.divergent_branches = (0..graph.num_blocks())
-                .filter(|&b| divergent[b] && graph.graph().successors(BlockId::new(b)).len() >= 2)
-                .count();
+            count_branches(graph, self.divergent, stats);
         }
         let applied = apply::apply_plan(
-            context,
-            region,
-            &graph,
+            self.context,
+            self.region,
+            graph,
             &plan,
             options.selector_chain_length,
             apply::FlowStyle::SpmdFlow,
             location,
         )
         .map_err(ReconvergeError::Region)?;
-        mark_uniform(context, &uniform_branches);
+        mark_uniform(self.context, &uniform_branches);
         timer.lap("apply, mark");
         stats.changed = true;
         stats.flows += applied.stats.flows;
         stats.redirected_slots += applied.stats.redirected_slots;
         stats.repaired_values += applied.stats.repaired_values;
-        exact_graph = Some(applied.graph);
-        // The next round checks the result with the carried divergence (the
-        // Flow branches count as divergent) and plans again if needed.
-        carried = Some(divergence);
+        Ok(applied.graph)
     }
-    Err(ReconvergeError::NotConverged { location })
+}
+
+/// The branches to make reconverging: every divergent one, less the free
+/// lane branches with `lane_branches` ([`free_lane_branches`]).
+fn planned_branches(
+    graph: &RegionGraph<'_, '_>,
+    divergent: &[bool],
+    options: &ReconvergeOptions,
+) -> Vec<bool> {
+    if !options.lane_branches {
+        return divergent.to_vec();
+    }
+    let converged = crate::ir::collectives::blocks_needing_converged_lanes(graph);
+    let free = free_lane_branches(graph.graph(), divergent, &converged);
+    divergent
+        .iter()
+        .zip(free)
+        .map(|(&d, free)| d && free.is_none())
+        .collect()
+}
+
+/// True if the region is done: every planned branch reconverges
+/// (Definition 1, returns as exits) and, with lane branches, no divergent
+/// multi-way branch is left (a free one still becomes two-way branches
+/// here; predication would otherwise add the blocks).
+fn is_reconverging(
+    graph: &RegionGraph<'_, '_>,
+    divergent: &[bool],
+    planned: &[bool],
+    options: &ReconvergeOptions,
+) -> bool {
+    let divergent_switch = options.lane_branches
+        && (0..graph.num_blocks())
+            .map(BlockId::new)
+            .any(|b| divergent[b.index()] && graph.graph().successors(b).len() > 2);
+    let is_exit = |b: BlockId| prepare::is_function_exit(graph.terminator(b));
+    !divergent_switch
+        && reconverging::check_with_exits(graph.graph(), &|b| planned[b.index()], &is_exit)
+            .is_empty()
+}
+
+/// The branch counts of the CFG the first plan is made for.
+fn count_branches(graph: &RegionGraph<'_, '_>, divergent: &[bool], stats: &mut ReconvergeStats) {
+    let branches = |b: usize| graph.graph().successors(BlockId::new(b)).len() >= 2;
+    stats.kept_uniform = (0..graph.num_blocks())
+        .filter(|&b| !divergent[b] && branches(b))
+        .count();
+    stats.divergent_branches = (0..graph.num_blocks())
+        .filter(|&b| divergent[b] && branches(b))
+        .count();
 }
 
 /// Marks the branches that were uniform before the transform with a trusted

@@ -291,6 +291,75 @@ pub fn structurize_function<'c, 'a>(
 ) -> Result<StructurizeStats, StructurizeError<'c>> {
     let location = function.location();
     let mut timer = crate::support::PhaseTimer::new("structurize");
+    let (graph, irreducible, has_unreachable) = checked_input(function, region, options)?;
+    // Uniformity is analysed on the input as it is: after return
+    // unification every divergent early exit's sync region would run to the
+    // end of the function (quadratic in total), and the analysis handles
+    // several exits anyway. Blocks created by the preparation inherit or
+    // get their flags there.
+    let mut divergence = if options.skip_uniform_regions {
+        Some(BranchDivergence::analyse(
+            function,
+            region,
+            &options.uniformity,
+        )?)
+    } else {
+        None
+    };
+    timer.lap("check input, uniformity");
+    let (mut stats, graph) = prepare_region(
+        context,
+        region,
+        graph,
+        has_unreachable,
+        irreducible,
+        location,
+        divergence.as_mut(),
+    )?;
+    timer.lap("prepare");
+    let (kept_blocks, structurized) = kept_branches(&graph, divergence.as_ref(), options);
+    stats.kept_uniform = kept_blocks.len();
+    timer.lap("kept branches");
+    let rounds = structurize_rounds(
+        context,
+        region,
+        graph,
+        &kept_blocks,
+        options,
+        location,
+        &mut timer,
+    )?;
+    let (final_graph, final_shapes) = (rounds.graph, rounds.shapes);
+    stats.flows += rounds.flows;
+    stats.changed |= rounds.applied;
+    // Kept branches that do not reconverge are marked even when nothing
+    // else changed, so that the output states which branches were
+    // deliberately left unstructured (and a second run finds the same).
+    // Marks and markers add attributes and non-terminator ops: the final
+    // snapshot stays exact for both.
+    stats.changed |= mark_kept_uniform(context, &final_graph, &kept_blocks);
+    if stats.changed {
+        stats.regions =
+            add_reconvergence_markers(region, &final_graph, &final_shapes, &structurized, location);
+    }
+    timer.lap("marks and markers");
+    Ok(stats)
+}
+
+/// The address of a block, the key that survives re-snapshotting.
+fn block_address(block: BlockRef<'_, '_>) -> usize {
+    block.to_raw().ptr as usize
+}
+
+/// The checks on the input before anything is edited: a CFG region, branch
+/// terminators, and (with `irreducible=reject`) no irreducible cycle.
+/// Returns the snapshot, whether it has an irreducible cycle and whether
+/// some block is unreachable.
+fn checked_input<'c, 'a>(
+    function: OperationRef<'c, 'a>,
+    region: RegionRef<'c, 'a>,
+    options: &StructurizeOptions,
+) -> Result<(RegionGraph<'c, 'a>, bool, bool), StructurizeError<'c>> {
     if query::is_graph_region(function, 0) {
         return Err(StructurizeError::GraphRegion);
     }
@@ -311,40 +380,28 @@ pub fn structurize_function<'c, 'a>(
             .iter()
             .map(|&b| graph.name(b))
             .collect();
-        return Err(StructurizeError::Irreducible { location, entries });
+        return Err(StructurizeError::Irreducible {
+            location: function.location(),
+            entries,
+        });
     }
-    // Uniformity is analysed on the input as it is: after return
-    // unification every divergent early exit's sync region would run to the
-    // end of the function (quadratic in total), and the analysis handles
-    // several exits anyway. Blocks created by the preparation inherit or
-    // get their flags there.
-    let mut divergence = if options.skip_uniform_regions {
-        Some(BranchDivergence::analyse(
-            function,
-            region,
-            &options.uniformity,
-        )?)
-    } else {
-        None
-    };
-    timer.lap("check input, uniformity");
     let has_unreachable = dfs.num_reachable() < graph.num_blocks();
-    let (mut stats, graph) = prepare_region(
-        context,
-        region,
-        graph,
-        has_unreachable,
-        irreducible,
-        location,
-        divergence.as_mut(),
-    )?;
-    timer.lap("prepare");
+    Ok((graph, irreducible, has_unreachable))
+}
 
+/// The blocks (by address) whose uniform branch stays as it is, and those
+/// whose branch is structurized. Without `skip-uniform-regions` every
+/// branch is structurized.
+fn kept_branches(
+    graph: &RegionGraph<'_, '_>,
+    divergence: Option<&BranchDivergence>,
+    options: &StructurizeOptions,
+) -> (FastSet<usize>, FastSet<usize>) {
     let n = graph.num_blocks();
     let branch: Vec<bool> = (0..n)
         .map(|b| has_two_targets(graph.graph(), BlockId::new(b)))
         .collect();
-    let kept = if let Some(divergence) = &divergence {
+    let kept = if let Some(divergence) = divergence {
         let divergent: Vec<bool> = (0..n)
             .map(|b| branch[b] && divergence.is_divergent(graph.block(BlockId::new(b))))
             .collect();
@@ -365,22 +422,40 @@ pub fn structurize_function<'c, 'a>(
     } else {
         vec![false; n]
     };
-    let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
-    let kept_blocks: FastSet<usize> = (0..n)
-        .filter(|&b| kept[b])
-        .map(|b| address(graph.block(BlockId::new(b))))
-        .collect();
-    let structurized: FastSet<usize> = (0..n)
-        .filter(|&b| branch[b] && !kept[b])
-        .map(|b| address(graph.block(BlockId::new(b))))
-        .collect();
-    stats.kept_uniform = kept_blocks.len();
-    timer.lap("kept branches");
+    let blocks = |select: &dyn Fn(usize) -> bool| -> FastSet<usize> {
+        (0..n)
+            .filter(|&b| select(b))
+            .map(|b| block_address(graph.block(BlockId::new(b))))
+            .collect()
+    };
+    (blocks(&|b| kept[b]), blocks(&|b| branch[b] && !kept[b]))
+}
 
+/// What [`structurize_rounds`] leaves: the final snapshot, its Flow shapes,
+/// the Flow blocks inserted and whether any plan was applied.
+struct Rounds<'c, 'a> {
+    graph: RegionGraph<'c, 'a>,
+    shapes: Vec<Option<FlowShape>>,
+    flows: usize,
+    applied: bool,
+}
+
+/// Plans and applies Flow blocks until the region meets the structured
+/// contract (every branch but the kept ones reconverges, in Flow shapes),
+/// at most [`MAX_ROUNDS`] rounds.
+fn structurize_rounds<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    graph: RegionGraph<'c, 'a>,
+    kept_blocks: &FastSet<usize>,
+    options: &StructurizeOptions,
+    location: Location<'c>,
+    timer: &mut crate::support::PhaseTimer,
+) -> Result<Rounds<'c, 'a>, StructurizeError<'c>> {
     // The snapshot of the region as it is, when the last step left one.
     let mut exact_graph = Some(graph);
-    let mut round = 0;
-    let (final_graph, final_shapes) = loop {
+    let mut flows = 0;
+    for round in 1.. {
         let graph = match exact_graph.take() {
             Some(graph) => graph,
             None => RegionGraph::snapshot(region).map_err(StructurizeError::Region)?,
@@ -388,7 +463,8 @@ pub fn structurize_function<'c, 'a>(
         let must: Vec<bool> = (0..graph.num_blocks())
             .map(BlockId::new)
             .map(|b| {
-                has_two_targets(graph.graph(), b) && !kept_blocks.contains(&address(graph.block(b)))
+                has_two_targets(graph.graph(), b)
+                    && !kept_blocks.contains(&block_address(graph.block(b)))
             })
             .collect();
         let shapes = flow_shapes(&graph);
@@ -402,9 +478,13 @@ pub fn structurize_function<'c, 'a>(
         );
         timer.lap("snapshot, contract check");
         let Some(first) = violations.first() else {
-            break (graph, shapes);
+            return Ok(Rounds {
+                graph,
+                shapes,
+                flows,
+                applied: round > 1,
+            });
         };
-        round += 1;
         if round == MAX_ROUNDS {
             return Err(StructurizeError::NotStructured {
                 location,
@@ -431,23 +511,11 @@ pub fn structurize_function<'c, 'a>(
             location,
         )
         .map_err(StructurizeError::Region)?;
-        stats.flows += applied.stats.flows;
-        stats.changed = true;
+        flows += applied.stats.flows;
         exact_graph = Some(applied.graph);
         timer.lap("apply");
-    };
-    // Kept branches that do not reconverge are marked even when nothing
-    // else changed, so that the output states which branches were
-    // deliberately left unstructured (and a second run finds the same).
-    // Marks and markers add attributes and non-terminator ops: the final
-    // snapshot stays exact for both.
-    stats.changed |= mark_kept_uniform(context, &final_graph, &kept_blocks);
-    if stats.changed {
-        stats.regions =
-            add_reconvergence_markers(region, &final_graph, &final_shapes, &structurized, location);
     }
-    timer.lap("marks and markers");
-    Ok(stats)
+    unreachable!("the rounds end at MAX_ROUNDS")
 }
 
 /// True if `b` branches to at least two different blocks.
@@ -493,7 +561,10 @@ fn prepare_region<'c, 'a>(
     let snapshot = || RegionGraph::snapshot(region).map_err(StructurizeError::Region);
     let mut timer = crate::support::PhaseTimer::new("prepare");
     let mut stats = StructurizeStats::default();
-    let erased = has_unreachable && edit::erase_unreachable_blocks(region);
+    // SAFETY: when blocks were erased, `graph` (the only holder of handles
+    // into them) is dropped below for a fresh snapshot; nothing else here
+    // holds a handle into the region yet.
+    let erased = has_unreachable && unsafe { edit::erase_unreachable_blocks(region) };
     stats.changed |= erased;
     let mut graph = if erased { snapshot()? } else { graph };
     timer.lap("unreachable blocks");

@@ -184,35 +184,9 @@ pub(super) fn build_layout<G: Graph + ?Sized>(
 ) -> Layout {
     let n = g.num_blocks();
     let m = forest.num_cycles();
-    let rank = block_ranks(g, dfs, ordering);
     let members = n + m;
-    let mut key = vec![OptionRank::NONE; members];
-    for b in 0..n {
-        key[b] = rank[b];
-        if let Some(c) = forest.innermost_cycle(BlockId::new(b)) {
-            let k = &mut key[n + c.index()];
-            *k = (*k).min(rank[b]);
-        }
-    }
-    // Child cycles have larger ids than their parents: propagate minima up.
-    for c in (0..m).rev() {
-        if let Some(p) = forest.parent(CycleId::new(c)) {
-            key[n + p.index()] = key[n + p.index()].min(key[n + c]);
-        }
-    }
-    let mut hard = Vec::new();
-    for &u in dfs.preorder() {
-        if !in_r[u.index()] {
-            continue;
-        }
-        for &v in g.successors(u) {
-            if in_r[v.index()] {
-                if let Some(e) = member_pair(forest, n, u, v) {
-                    hard.push(e);
-                }
-            }
-        }
-    }
+    let key = member_keys(g, dfs, forest, ordering);
+    let hard = hard_pairs(g, in_r, dfs, forest);
     let soft_pairs: Vec<(u32, u32)> = soft
         .iter()
         .filter(|(x, y)| in_r[x.index()] && in_r[y.index()] && x != y)
@@ -256,6 +230,60 @@ pub(super) fn build_layout<G: Graph + ?Sized>(
         "layout must place every relevant block"
     );
     layout
+}
+
+/// The tie-break key of every member: a block's rank, or for a cycle the
+/// smallest rank of its blocks (nested cycles included).
+fn member_keys<G: Graph + ?Sized>(
+    g: &G,
+    dfs: &Traversal,
+    forest: &CycleForest,
+    ordering: Ordering,
+) -> Vec<OptionRank> {
+    let n = g.num_blocks();
+    let m = forest.num_cycles();
+    let rank = block_ranks(g, dfs, ordering);
+    let members = n + m;
+    let mut key = vec![OptionRank::NONE; members];
+    for b in 0..n {
+        key[b] = rank[b];
+        if let Some(c) = forest.innermost_cycle(BlockId::new(b)) {
+            let k = &mut key[n + c.index()];
+            *k = (*k).min(rank[b]);
+        }
+    }
+    // Child cycles have larger ids than their parents: propagate minima up.
+    for c in (0..m).rev() {
+        if let Some(p) = forest.parent(CycleId::new(c)) {
+            key[n + p.index()] = key[n + p.index()].min(key[n + c]);
+        }
+    }
+    key
+}
+
+/// The member pairs of the forward edges within `R` (the hard ordering
+/// constraints), in DFS preorder of their sources.
+fn hard_pairs<G: Graph + ?Sized>(
+    g: &G,
+    in_r: &[bool],
+    dfs: &Traversal,
+    forest: &CycleForest,
+) -> Vec<(u32, u32)> {
+    let n = g.num_blocks();
+    let mut hard = Vec::new();
+    for &u in dfs.preorder() {
+        if !in_r[u.index()] {
+            continue;
+        }
+        for &v in g.successors(u) {
+            if in_r[v.index()] {
+                if let Some(e) = member_pair(forest, n, u, v) {
+                    hard.push(e);
+                }
+            }
+        }
+    }
+    hard
 }
 
 /// The members of the innermost level containing both blocks for an

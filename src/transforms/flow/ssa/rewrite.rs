@@ -15,7 +15,7 @@ use crate::{
 };
 use crate::{
     ir::edit,
-    transforms::flow::ssa::solve::{Available, Variable},
+    transforms::flow::ssa::solve::{Available, Solution, Variable},
 };
 use melior::{
     ir::{block::BlockLike, r#type::TypeLike, BlockRef, Location, Type, Value},
@@ -105,9 +105,42 @@ pub fn apply_with_def_blocks<'c, 'a>(
     let solutions = super::solve::solve_all(graph.graph(), dominators, &to_solve, &def_block);
     timer.lap(&format!("solve {} variables", variables.len()));
 
-    // New arguments, in variable order per block (parallel to each
-    // solution's sorted `arguments`).
-    let arguments: Vec<Vec<Value<'c, 'a>>> = solutions
+    let arguments = add_arguments(graph, &solutions, variables, location);
+    timer.lap(&format!(
+        "{} arguments",
+        arguments.iter().map(Vec::len).sum::<usize>()
+    ));
+    let resolver = Resolver {
+        defs,
+        variables,
+        solutions: &solutions,
+        arguments: &arguments,
+    };
+    let operand_count = append_edge_operands(materializer, graph, &resolver);
+    timer.lap(&format!("{operand_count} successor operands"));
+    solutions
+        .iter()
+        .enumerate()
+        .map(|(k, solution)| {
+            solution
+                .reads
+                .iter()
+                .map(|&(block, value)| (block, resolver.resolve(materializer, k, value)))
+                .collect()
+        })
+        .collect()
+}
+
+/// Adds the new block arguments of every solution; returns them per
+/// variable, in the order of each solution's sorted `arguments` (so each
+/// block gets its new arguments in variable order).
+fn add_arguments<'c, 'a>(
+    graph: &RegionGraph<'c, 'a>,
+    solutions: &[Solution<usize>],
+    variables: &[IrVariable<'c>],
+    location: Location<'c>,
+) -> Vec<Vec<Value<'c, 'a>>> {
+    solutions
         .iter()
         .enumerate()
         .map(|(k, solution)| {
@@ -121,26 +154,51 @@ pub fn apply_with_def_blocks<'c, 'a>(
                 })
                 .collect()
         })
-        .collect();
-    timer.lap(&format!(
-        "{} arguments",
-        arguments.iter().map(Vec::len).sum::<usize>()
-    ));
-    let resolve = |m: &mut Materializer<'c, 'a>, k: usize, value: Available<usize>| match value {
-        Available::Value(index) => m.def(defs[index]),
-        Available::Argument(owner) => {
-            let position = solutions[k]
-                .arguments
-                .binary_search(&owner)
-                .expect("an argument of the solution");
-            arguments[k][position]
+        .collect()
+}
+
+/// The inputs needed to turn an [`Available`] of a solution into a value.
+struct Resolver<'r, 'c, 'a> {
+    defs: &'r [Def<'c, 'a>],
+    variables: &'r [IrVariable<'c>],
+    solutions: &'r [Solution<usize>],
+    /// Per variable, the new arguments (parallel to its `arguments`).
+    arguments: &'r [Vec<Value<'c, 'a>>],
+}
+
+impl<'c, 'a> Resolver<'_, 'c, 'a> {
+    /// The value that `value`, available for variable `k`, stands for.
+    fn resolve(
+        &self,
+        m: &mut Materializer<'c, 'a>,
+        k: usize,
+        value: Available<usize>,
+    ) -> Value<'c, 'a> {
+        match value {
+            Available::Value(index) => m.def(self.defs[index]),
+            Available::Argument(owner) => {
+                let position = self.solutions[k]
+                    .arguments
+                    .binary_search(&owner)
+                    .expect("an argument of the solution");
+                self.arguments[k][position]
+            }
+            Available::Poison => m.poison(self.variables[k].r#type),
         }
-        Available::Poison => m.poison(variables[k].r#type),
-    };
-    // Extra operands on every edge into a block that got arguments: each
-    // solution lists all such edges, so grouping the lists by edge gives
-    // every edge its operands in variable order, as the arguments are.
-    let mut edge_values: Vec<(BlockId, usize, usize, Available<usize>)> = solutions
+    }
+}
+
+/// Appends the extra operands on every edge into a block that got
+/// arguments; returns how many operands were appended.
+fn append_edge_operands<'c, 'a>(
+    materializer: &mut Materializer<'c, 'a>,
+    graph: &RegionGraph<'c, 'a>,
+    resolver: &Resolver<'_, 'c, 'a>,
+) -> usize {
+    // Each solution lists all such edges, so grouping the lists by edge
+    // gives every edge its operands in variable order, as the arguments are.
+    let mut edge_values: Vec<(BlockId, usize, usize, Available<usize>)> = resolver
+        .solutions
         .iter()
         .enumerate()
         .flat_map(|(k, solution)| {
@@ -158,7 +216,7 @@ pub fn apply_with_def_blocks<'c, 'a>(
         operands.clear();
         operands.extend(
             edge.iter()
-                .map(|&(_, _, k, value)| resolve(materializer, k, value)),
+                .map(|&(_, _, k, value)| resolver.resolve(materializer, k, value)),
         );
         // SSA construction only appends operands to the snapshot's terminators.
         let appended =
@@ -168,18 +226,7 @@ pub fn apply_with_def_blocks<'c, 'a>(
             "branches of a snapshotted region forward their operands"
         );
     }
-    timer.lap(&format!("{operand_count} successor operands"));
-    solutions
-        .iter()
-        .enumerate()
-        .map(|(k, solution)| {
-            solution
-                .reads
-                .iter()
-                .map(|&(block, value)| (block, resolve(materializer, k, value)))
-                .collect()
-        })
-        .collect()
+    operand_count
 }
 
 /// What the materializer creates: a constant or a poison of a (uniqued,

@@ -411,57 +411,24 @@ impl Solver {
                 .contains(b)
                 .then(|| self.position[b.index()] as usize)
         };
-        // Who receives each argument, as (source argument, receiving argument).
-        let mut users: Vec<(u32, u32)> = Vec::new();
-        for (receiver, range) in ranges.iter().enumerate() {
-            for &(_, _, _, value) in &solution.incoming[range.clone()] {
-                if let Some(source) = argument_index(value, &index_of) {
-                    users.push((source as u32, receiver as u32));
-                }
-            }
-        }
-        users.sort_unstable();
+        let users = argument_users(solution, ranges, &index_of);
         let mut replaced: Vec<Option<Available<V>>> = vec![None; solution.arguments.len()];
-        let resolve = |replaced: &[Option<Available<V>>], mut value: Available<V>| {
-            while let Some(index) = argument_index(value, &index_of) {
-                match replaced[index] {
-                    Some(next) => value = next,
-                    None => break,
-                }
-            }
-            value
-        };
         let mut worklist: Vec<usize> = (0..solution.arguments.len()).collect();
         while let Some(index) = worklist.pop() {
             if replaced[index].is_some() {
                 continue;
             }
-            let block = solution.arguments[index];
-            let mut unique: Option<Available<V>> = None;
-            let mut saw_poison = false;
-            let mut trivial = true;
-            for &(_, _, _, value) in &solution.incoming[ranges[index].clone()] {
-                let value = resolve(&replaced, value);
-                if value == Available::Argument(block) {
-                    continue;
-                }
-                if value == Available::Poison {
-                    saw_poison = true;
-                    continue;
-                }
-                match unique {
-                    None => unique = Some(value),
-                    Some(u) if u == value => {}
-                    Some(_) => {
-                        trivial = false;
-                        break;
-                    }
-                }
-            }
-            if !trivial || (saw_poison && unique.is_some_and(|u| !available_in(u, block))) {
+            let Some(replacement) = trivial_replacement(
+                solution,
+                index,
+                ranges[index].clone(),
+                &replaced,
+                &index_of,
+                available_in,
+            ) else {
                 continue;
-            }
-            replaced[index] = Some(unique.unwrap_or(Available::Poison));
+            };
+            replaced[index] = Some(replacement);
             let first = users.partition_point(|&(source, _)| (source as usize) < index);
             worklist.extend(
                 users[first..]
@@ -471,16 +438,96 @@ impl Solver {
                     .filter(|&receiver| replaced[receiver].is_none()),
             );
         }
-        let kept = |block: BlockId| index_of(block).is_none_or(|index| replaced[index].is_none());
-        solution.incoming.retain(|&(_, _, target, _)| kept(target));
-        for entry in &mut solution.incoming {
-            entry.3 = resolve(&replaced, entry.3);
-        }
-        for read in &mut solution.reads {
-            read.1 = resolve(&replaced, read.1);
-        }
-        solution.arguments.retain(|&block| kept(block));
+        apply_replacements(solution, &replaced, &index_of);
     }
+}
+
+/// Who receives each argument, as sorted `(source argument, receiving
+/// argument)` pairs of indices into `solution.arguments`.
+fn argument_users<V: Copy>(
+    solution: &Solution<V>,
+    ranges: &[std::ops::Range<usize>],
+    index_of: &dyn Fn(BlockId) -> Option<usize>,
+) -> Vec<(u32, u32)> {
+    let mut users: Vec<(u32, u32)> = Vec::new();
+    for (receiver, range) in ranges.iter().enumerate() {
+        for &(_, _, _, value) in &solution.incoming[range.clone()] {
+            if let Some(source) = argument_index(value, index_of) {
+                users.push((source as u32, receiver as u32));
+            }
+        }
+    }
+    users.sort_unstable();
+    users
+}
+
+/// `value` after following the replacements of folded arguments.
+fn resolve_replaced<V: Copy>(
+    replaced: &[Option<Available<V>>],
+    mut value: Available<V>,
+    index_of: &dyn Fn(BlockId) -> Option<usize>,
+) -> Available<V> {
+    while let Some(index) = argument_index(value, index_of) {
+        match replaced[index] {
+            Some(next) => value = next,
+            None => break,
+        }
+    }
+    value
+}
+
+/// The value replacing argument `index` (whose incoming values are
+/// `solution.incoming[range]`) if it is trivial: its incoming values are
+/// only itself and one other value, plus poison only when that value is
+/// available in its block.
+fn trivial_replacement<V: Copy + Eq>(
+    solution: &Solution<V>,
+    index: usize,
+    range: std::ops::Range<usize>,
+    replaced: &[Option<Available<V>>],
+    index_of: &dyn Fn(BlockId) -> Option<usize>,
+    available_in: &dyn Fn(Available<V>, BlockId) -> bool,
+) -> Option<Available<V>> {
+    let block = solution.arguments[index];
+    let mut unique: Option<Available<V>> = None;
+    let mut saw_poison = false;
+    for &(_, _, _, value) in &solution.incoming[range] {
+        let value = resolve_replaced(replaced, value, index_of);
+        if value == Available::Argument(block) {
+            continue;
+        }
+        if value == Available::Poison {
+            saw_poison = true;
+            continue;
+        }
+        match unique {
+            None => unique = Some(value),
+            Some(u) if u == value => {}
+            Some(_) => return None,
+        }
+    }
+    if saw_poison && unique.is_some_and(|u| !available_in(u, block)) {
+        return None;
+    }
+    Some(unique.unwrap_or(Available::Poison))
+}
+
+/// Drops the folded arguments and their incoming values from `solution`
+/// and resolves every remaining incoming value and read.
+fn apply_replacements<V: Copy>(
+    solution: &mut Solution<V>,
+    replaced: &[Option<Available<V>>],
+    index_of: &dyn Fn(BlockId) -> Option<usize>,
+) {
+    let kept = |block: BlockId| index_of(block).is_none_or(|index| replaced[index].is_none());
+    solution.incoming.retain(|&(_, _, target, _)| kept(target));
+    for entry in &mut solution.incoming {
+        entry.3 = resolve_replaced(replaced, entry.3, index_of);
+    }
+    for read in &mut solution.reads {
+        read.1 = resolve_replaced(replaced, read.1, index_of);
+    }
+    solution.arguments.retain(|&block| kept(block));
 }
 
 /// The index (in the solution's arguments) of the argument `value` names.

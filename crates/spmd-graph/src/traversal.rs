@@ -19,7 +19,7 @@
 
 use super::graph::{BlockId, Graph, OptionBlockId};
 
-crate::support::define_id! {
+crate::define_id! {
     /// Position of a reachable block in [`Traversal::preorder`] (the root
     /// is 0).
     pub struct PreorderNumber;
@@ -28,14 +28,14 @@ crate::support::define_id! {
     pub struct OptionPreorderNumber;
 }
 
-crate::support::define_id! {
+crate::define_id! {
     /// Position of a reachable block in [`Traversal::rpo`] (the root is 0).
     pub struct RpoNumber;
     /// An optional [`RpoNumber`] (none: unreachable).
     pub struct OptionRpoNumber;
 }
 
-crate::support::define_id! {
+crate::define_id! {
     /// Position of a reachable block in [`Traversal::postorder`] (the root
     /// is last).
     pub struct PostorderNumber;

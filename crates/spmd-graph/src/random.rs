@@ -48,7 +48,7 @@ struct LoopPlan {
     infinite: bool,
 }
 
-crate::support::define_id! {
+crate::define_id! {
     /// Index of a [`LoopPlan`] in the generator's plan (parents first).
     struct LoopPlanId;
     /// An optional [`LoopPlanId`] (outside every loop, no parent loop).

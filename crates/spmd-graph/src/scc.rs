@@ -9,7 +9,7 @@
 
 use super::graph::{BlockId, Graph};
 
-crate::support::define_id! {
+crate::define_id! {
     /// A strongly connected component found by [`SccFinder`], numbered in
     /// completion order (a reverse topological order of the condensation).
     pub struct SccId;
@@ -17,7 +17,7 @@ crate::support::define_id! {
     pub struct OptionSccId;
 }
 
-crate::support::define_id! {
+crate::define_id! {
     /// Tarjan's discovery number of a block (its position in the order the
     /// search opened blocks).
     struct TarjanIndex;

@@ -14,6 +14,25 @@
 /// every id (by index) before the empty value, so a sentinel used as
 /// "infinity" (`min` over optional ranks, heap keys) keeps its meaning.
 /// Formatting (`Display`) is the caller's, as ids print differently.
+///
+/// This crate's ids ([`BlockId`](crate::BlockId), [`CycleId`](crate::CycleId),
+/// ...) are made with it, and so are the `spmd` crate's own (which imports
+/// it from here rather than keeping a copy).
+///
+/// ```
+/// spmd_graph::define_id! {
+///     /// A row of some table.
+///     pub struct RowId;
+///     /// An optional [`RowId`].
+///     pub struct OptionRowId;
+/// }
+/// let r = RowId::new(3);
+/// assert_eq!(r.index(), 3);
+/// assert_eq!(OptionRowId::from(r).get(), Some(r));
+/// assert!(OptionRowId::NONE.is_none());
+/// assert!(OptionRowId::some(r) < OptionRowId::NONE);
+/// ```
+#[macro_export]
 macro_rules! define_id {
     (
         $(#[$meta:meta])*
@@ -107,5 +126,3 @@ macro_rules! define_id {
         }
     };
 }
-
-pub(crate) use define_id;

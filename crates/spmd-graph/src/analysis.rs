@@ -1,6 +1,6 @@
 //! [`CfgAnalysis`]: the re-entrant "analyze control flow" service.
 //!
-//! One object owns every analysis of this module and recomputes all of
+//! One object owns every analysis of this crate and recomputes all of
 //! them with one call, reusing every buffer (a compute/clear lifecycle in
 //! the style of Cranelift's analyses). A transform that edits the CFG
 //! simply calls [`CfgAnalysis::compute`] again; after the first run on a

@@ -53,7 +53,7 @@ use super::csr::Csr;
 use super::graph::{BlockId, Graph};
 use super::traversal::Traversal;
 
-crate::support::define_id! {
+crate::define_id! {
     /// Index of a cycle in a [`CycleForest`]; ids are a preorder of the forest
     /// (a parent's id is smaller than its descendants').
     pub struct CycleId;
@@ -61,7 +61,7 @@ crate::support::define_id! {
     pub struct OptionCycleId;
 }
 
-crate::support::define_id! {
+crate::define_id! {
     /// A cycle in discovery order ("raw" id, before renumbering into a
     /// [`CycleId`]): raw ids increase as the header's preorder decreases.
     struct RawCycleId;
@@ -442,8 +442,8 @@ impl CycleForest {
     /// the cycles left.
     ///
     /// O(log depth) calls of `holds`, through skew-binary jump pointers
-    /// (`analysis::cfg::jumps`), so deep nests (thousands of levels on
-    /// long-range CFGs) are not walked.
+    /// (the crate-private `jumps` module), so deep nests (thousands of
+    /// levels on long-range CFGs) are not walked.
     pub fn outermost_ancestor_where(
         &self,
         c: CycleId,
@@ -730,10 +730,15 @@ mod tests {
     /// lists as the full one does, on the same reused forest.
     #[test]
     fn property_nesting_only_matches_the_full_forest() {
-        use crate::analysis::cfg::random::{realistic_cfg, SplitMix64};
+        use crate::random::{realistic_cfg, SplitMix64};
         let mut nesting = CycleForest::new();
         let mut irreducible = 0;
-        for seed in 0..crate::testing::seed_count("SPMD_CYCLE_SEEDS", 2000) {
+        // Seeds: `SPMD_CYCLE_SEEDS` when it parses as a number, else 2000.
+        let seeds: u64 = std::env::var("SPMD_CYCLE_SEEDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(2000);
+        for seed in 0..seeds {
             let mut rng = SplitMix64::new(seed);
             let n = rng.range(2, 50);
             let g = realistic_cfg(&mut rng, n);

@@ -38,7 +38,7 @@ use super::csr::Csr;
 use super::graph::{BlockId, Graph, OptionBlockId};
 use super::traversal::{OptionPreorderNumber, PreorderNumber, Traversal};
 
-crate::support::define_id! {
+crate::define_id! {
     /// Position of a reachable block in a preorder of the dominator tree
     /// (the start of its subtree interval; the root is 0).
     struct DomTreeNumber;
@@ -46,7 +46,7 @@ crate::support::define_id! {
     struct OptionDomTreeNumber;
 }
 
-crate::support::define_id! {
+crate::define_id! {
     /// An RPO number in [`reference_dominators`] (the entry is 0).
     struct RefRpo;
     /// An optional [`RefRpo`] (none: no idom found yet).
@@ -73,8 +73,8 @@ pub struct DominatorTree {
     /// `tin` is some).
     depth: Vec<u32>,
     /// Per block: a skew-binary jump pointer to a strict dominator (none
-    /// for the root and unreachable blocks; see `analysis::cfg::jumps`),
-    /// for [`DominatorTree::nearest_common_dominator`].
+    /// for the root and unreachable blocks; see the crate-private `jumps`
+    /// module), for [`DominatorTree::nearest_common_dominator`].
     jump: Vec<OptionBlockId>,
     children: Csr<BlockId>,
     scratch: Scratch,

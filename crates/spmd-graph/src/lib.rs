@@ -1,9 +1,69 @@
-//! IR-independent control-flow-graph analysis core.
+//! # spmd-graph: the IR-independent control-flow-graph core of spmd
+//!
+//! Reverse postorder and the other DFS orders, dominators, post-dominators
+//! with a virtual exit, the cycle nesting forest (reducible and
+//! irreducible), irreducibility diagnostics, per-block loop tags and DOT
+//! rendering, on dense arrays and newtype ids.
+//!
+//! The crate has **no MLIR in it**: no melior, no mlir-sys, no `unsafe`,
+//! no dependency but `std`. It runs on plain edge lists
+//! ([`CfgGraph::from_edges`], [`CfgBuilder`]).
+//! The `spmd` crate re-exports it as `spmd::analysis::cfg` and snapshots
+//! MLIR regions into it (`spmd::ir::region_graph`); nothing here depends
+//! on `spmd`.
 //!
 //! Everything here works on any [`Graph`] — dense block ids with successor
 //! and predecessor slices — so the same code serves MLIR regions, test
 //! graphs and the structurizer's scratch graphs. No recursion anywhere:
 //! every traversal uses an explicit stack, so million-block CFGs are fine.
+//!
+//! # Quick start
+//!
+//! The graph of the [example](#example) below, from its edge list: block
+//! ids are the dense indices `0..n`, edges are `(from, to)` pairs in
+//! successor-slot order.
+//!
+//! ```
+//! use spmd_graph::{BlockId, CfgAnalysis, CfgGraph};
+//!
+//! let [entry, a, b, c] = [0, 1, 2, 3].map(BlockId::new);
+//! let g = CfgGraph::from_edges(4, entry, &[(0, 1), (0, 2), (1, 2), (2, 3), (3, 1)]);
+//!
+//! // One object computes (and can recompute, reusing its buffers) it all.
+//! let cfg = CfgAnalysis::build(&g);
+//! assert_eq!(cfg.traversal().rpo(), &[entry, a, b, c]);
+//!
+//! let dom = cfg.dominators();
+//! assert_eq!(dom.idom(entry), None); // the entry has no idom
+//! assert_eq!((dom.idom(a), dom.idom(b), dom.idom(c)), (Some(entry), Some(entry), Some(b)));
+//!
+//! let pdom = cfg.post_dominators();
+//! assert_eq!((pdom.ipdom(entry), pdom.ipdom(a), pdom.ipdom(b)), (Some(b), Some(b), Some(c)));
+//! assert_eq!(pdom.ipdom(c), None); // `None` is the virtual exit
+//! assert_eq!(pdom.extra_roots(), &[c]); // the infinite loop's representative
+//!
+//! // One cycle, A -> B -> C -> A, entered at A and at B: irreducible.
+//! let forest = cfg.cycles();
+//! let cycle = forest.innermost_cycle(a).unwrap();
+//! assert_eq!((forest.num_cycles(), forest.header(cycle)), (1, a));
+//! assert_eq!(forest.entries(cycle), &[a, b]);
+//! assert!(!cfg.is_reducible());
+//! let bad = cfg.irreducibility().cycles().next().unwrap();
+//! assert_eq!(bad.offending_back_edges, &[(c, a)]);
+//!
+//! let tag = cfg.tag(a);
+//! assert!(tag.is_loop_header() && tag.in_loop() && tag.loop_depth == 1);
+//!
+//! let dot = spmd_graph::render_dot(&g, &cfg, "example", &|x| format!("bb{}", x.index()));
+//! assert!(dot.starts_with("digraph"));
+//! ```
+//!
+//! # Features
+//!
+//! * `testing` (off by default): `random` — SplitMix64 and random,
+//!   code-shaped CFG generators — and `bench`, the
+//!   scaling benchmark of the analyses. The crate's own unit tests always
+//!   have both; `spmd`'s `testing` feature turns this one on.
 //!
 //! # The story
 //!
@@ -81,12 +141,34 @@
 //! * Every result is a deterministic function of the graph, including
 //!   successor order.
 //!
+//! What the queries return in those cases:
+//!
+//! * [`Traversal::rpo_number`], [`Traversal::pre_number`],
+//!   [`Traversal::post_number`], [`DominatorTree::idom`] and
+//!   [`CycleForest::innermost_cycle`] are `None` for unreachable blocks;
+//!   `idom` is also `None` for the entry.
+//! * [`DominatorTree::dominates`] is reflexive on reachable blocks and
+//!   `false` whenever either block is unreachable;
+//!   [`DominatorTree::nearest_common_dominator`] is then `None`.
+//! * [`PostDominatorTree::ipdom`] and
+//!   [`PostDominatorTree::nearest_common_post_dominator`] return `None` for
+//!   the virtual exit; [`PostDominatorTree::post_dominates`] accepts the
+//!   virtual exit ([`PostDominatorTree::virtual_exit`]) as either block.
+//! * [`PostDominatorTree::exits`] lists the blocks without successors,
+//!   [`PostDominatorTree::extra_roots`] the infinite-loop representatives
+//!   wired to the virtual exit.
+//! * [`CycleForest::entries`] lists the header first; a cycle is
+//!   irreducible exactly when it has more than one entry.
+//!
 //! # Lifecycle
 //!
 //! Each analysis is a struct with `new()`, `compute(&mut self, ...)` that
 //! reuses its buffers, `clear()`, and a `build(g)` convenience; analyses
 //! that need a DFS take the [`Traversal`] of the same graph so one DFS is
 //! shared. [`CfgAnalysis`] bundles them all.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod analysis;
 #[cfg(any(test, feature = "testing"))]
@@ -96,6 +178,7 @@ pub mod cycles;
 pub mod dominators;
 pub mod dot;
 pub mod graph;
+mod id;
 pub mod irreducible;
 mod jumps;
 pub mod post_dominators;

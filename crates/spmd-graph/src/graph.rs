@@ -1,4 +1,4 @@
-//! The graph abstraction every analysis of this module runs on.
+//! The graph abstraction every analysis of this crate runs on.
 //!
 //! * [`BlockId`] names a basic block by a dense index `0..num_blocks`.
 //! * [`Graph`] is the read-only interface: block count, entry block, and
@@ -19,7 +19,7 @@
 use super::csr::Csr;
 use std::fmt;
 
-crate::support::define_id! {
+crate::define_id! {
     /// Dense index of a basic block within one [`Graph`].
     ///
     /// Valid ids of a graph are `0..num_blocks`. `u32::MAX` is reserved for
