@@ -40,6 +40,7 @@ out=$(cd "$out" && pwd)
 # --- 1. lit, with a recording FileCheck ------------------------------------
 ln -s "$bin/spmd-opt" "$out/bin/spmd-opt"
 ln -s "$bin/libSpmdPlugin.so" "$out/bin/libSpmdPlugin.so"
+ln -s "$bin/spmd-compile" "$out/bin/spmd-compile"
 cat > "$out/bin/FileCheck" <<EOF
 #!/usr/bin/env bash
 # Records stdin, then hands it to the real FileCheck.

@@ -31,6 +31,7 @@ use super::{
     divergence_sources::{self, classify, ExtraSources, OpFacts},
     uniformity::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, ValueId},
 };
+use crate::ir::key::{AttributeKey, NameKey, OperationKey, TypeKey, ValueKey};
 use crate::ir::names;
 use crate::{
     ir::{
@@ -93,7 +94,7 @@ pub struct RegionUniformity<'c, 'a> {
     graph: RegionGraph<'c, 'a>,
     cfg: CfgAnalysis,
     info: UniformityInfo,
-    values: FastMap<usize, ValueId>,
+    values: FastMap<ValueKey, ValueId>,
 }
 
 impl<'c, 'a> RegionUniformity<'c, 'a> {
@@ -169,7 +170,7 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
     /// Values not defined in the analysed region are reported divergent.
     pub fn is_divergent(&self, value: Value<'c, '_>) -> bool {
         self.values
-            .get(&address(&value))
+            .get(&value_key(&value))
             .is_none_or(|&id| self.info.is_divergent(id))
     }
 
@@ -186,14 +187,14 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
     }
 }
 
-fn address(value: &Value<'_, '_>) -> usize {
-    value.to_raw().ptr as usize
+fn value_key(value: &Value<'_, '_>) -> ValueKey {
+    ValueKey::of(value)
 }
 
 /// Builds the uniformity program of one region.
 struct Snapshot {
     builder: ProgramBuilder,
-    values: FastMap<usize, ValueId>,
+    values: FastMap<ValueKey, ValueId>,
 }
 
 impl Snapshot {
@@ -219,7 +220,7 @@ impl Snapshot {
                 };
                 let id = self.builder.add_argument(BlockId::new(index), kind);
                 self.values
-                    .insert(address(&block.argument(position).unwrap().into()), id);
+                    .insert(value_key(&block.argument(position).unwrap().into()), id);
             }
         }
         // Dominance order: a definition is snapshotted before its uses.
@@ -257,10 +258,10 @@ impl Snapshot {
             .iter()
             .map(|v| self.value_or_placeholder(block, *v))
             .collect();
-        let results: Vec<usize> = op.results().map(|r| address(&r.into())).collect();
+        let results: Vec<ValueKey> = op.results().map(|r| value_key(&r.into())).collect();
         let id = self.builder.add_op(block, kind, &operands, results.len());
-        for (address, &value) in results.into_iter().zip(self.builder.op_results(id)) {
-            self.values.insert(address, value);
+        for (key, &value) in results.into_iter().zip(self.builder.op_results(id)) {
+            self.values.insert(key, value);
         }
     }
 
@@ -320,12 +321,12 @@ impl Snapshot {
     /// The id of `value`, or a fresh uniform placeholder when the value is
     /// not (yet) known: only in unreachable code or for captured values.
     fn value_or_placeholder(&mut self, block: BlockId, value: Value<'_, '_>) -> ValueId {
-        if let Some(&id) = self.values.get(&address(&value)) {
+        if let Some(&id) = self.values.get(&value_key(&value)) {
             return id;
         }
         let placeholder = self.builder.add_op(block, OpKind::Uniform, &[], 1);
         let id = self.builder.op_results(placeholder)[0];
-        self.values.insert(address(&value), id);
+        self.values.insert(value_key(&value), id);
         id
     }
 }
@@ -342,17 +343,17 @@ fn summarise<'c, 'a>(
         let mut nested_source = false;
         let mut defined_inside = std::collections::HashSet::new();
         op.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-            if inner.to_raw().ptr != op.to_raw().ptr {
+            if OperationKey::of(&inner) != OperationKey::of(&op) {
                 nested_source |= classify_op(inner, extra) == OpKind::Source;
                 for result in inner.results() {
-                    defined_inside.insert(address(&result.into()));
+                    defined_inside.insert(value_key(&result.into()));
                 }
             }
             for region in inner.regions() {
                 let mut block = melior::ir::RegionLike::first_block(&region);
                 while let Some(b) = block {
                     for i in 0..b.argument_count() {
-                        defined_inside.insert(address(&b.argument(i).unwrap().into()));
+                        defined_inside.insert(value_key(&b.argument(i).unwrap().into()));
                     }
                     block = b.next_in_region();
                 }
@@ -364,7 +365,7 @@ fn summarise<'c, 'a>(
                 operands.extend(
                     inner
                         .operands()
-                        .filter(|operand| !defined_inside.contains(&address(operand))),
+                        .filter(|operand| !defined_inside.contains(&value_key(operand))),
                 );
             }
         });
@@ -431,16 +432,15 @@ fn may_be_private(address: Value<'_, '_>) -> bool {
 
 /// Equality key of a constant: a hash of its name, value attribute and
 /// result types. MLIR uniques identifiers, attributes and types in the
-/// context, so their addresses stand for their contents.
+/// context, so their keys stand for their contents.
 fn constant_key(op: OperationRef<'_, '_>) -> u64 {
-    use melior::ir::{attribute::AttributeLike, r#type::TypeLike};
     let mut hasher = DefaultHasher::new();
-    (op.name().to_raw().ptr as usize).hash(&mut hasher);
+    NameKey::of(&op.name()).hash(&mut hasher);
     if let Ok(value) = op.attribute(crate::ir::names::VALUE_ATTR) {
-        (value.to_raw().ptr as usize).hash(&mut hasher);
+        AttributeKey::of(&value).hash(&mut hasher);
     }
     for result in op.results() {
-        (result.r#type().to_raw().ptr as usize).hash(&mut hasher);
+        TypeKey::of(&result.r#type()).hash(&mut hasher);
     }
     hasher.finish()
 }

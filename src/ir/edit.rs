@@ -11,6 +11,7 @@
 //! melior's own `Block::detach` and `BlockLike::erase_argument` say).
 
 use crate::ir::ffi;
+use crate::ir::key::BlockKey;
 use melior::{
     ir::{
         attribute::IntegerAttribute,
@@ -397,16 +398,20 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
     }
 }
 
-/// The raw address of the block that defines `value` (the block owning
-/// the argument, or the block of the defining operation).
-pub fn defining_block_address(value: Value<'_, '_>) -> usize {
+/// The key of the block that defines `value` (the block owning the
+/// argument, or the block of the defining operation), without making a
+/// handle of it.
+pub fn defining_block_key(value: Value<'_, '_>) -> BlockKey {
+    BlockKey::from_raw(defining_block_raw(value))
+}
+
+fn defining_block_raw(value: Value<'_, '_>) -> mlir_sys::MlirBlock {
     // SAFETY: queries on a live value and its owner.
     unsafe {
         if mlir_sys::mlirValueIsABlockArgument(value.to_raw()) {
-            mlir_sys::mlirBlockArgumentGetOwner(value.to_raw()).ptr as usize
+            mlir_sys::mlirBlockArgumentGetOwner(value.to_raw())
         } else {
-            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(value.to_raw())).ptr
-                as usize
+            mlir_sys::mlirOperationGetBlock(mlir_sys::mlirOpResultGetOwner(value.to_raw()))
         }
     }
 }

@@ -7,7 +7,11 @@
 //! printing an attribute and parsing the text; each accessor says what it
 //! answers for IR of an unexpected form (`None`, never a guess).
 
-use super::{ffi, names};
+use super::{
+    ffi,
+    key::{AttributeKey, NameKey, TypeKey},
+    names,
+};
 use crate::analysis::structured::FlowShape;
 use melior::{
     ir::{
@@ -298,25 +302,31 @@ pub fn is_mask_type(r#type: Type<'_>) -> bool {
     is_spmd_type(r#type) && r#type == mask_type(context)
 }
 
-/// What makes two operand-free constants equal: their name, every
-/// attribute (name and value) and their result types. MLIR uniques
-/// identifiers, attributes and types in the context, so their addresses
-/// stand for their contents and two keys are equal exactly when the ops
-/// print the same (locations aside).
+/// What makes two operand-free constants equal: their name, their result
+/// types and every attribute (name and value). MLIR uniques identifiers,
+/// attributes and types in the context, so their keys stand for their
+/// contents and two keys are equal exactly when the ops print the same
+/// (locations aside).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ConstantKey(Vec<usize>);
+pub struct ConstantKey {
+    name: NameKey,
+    result_types: Vec<TypeKey>,
+    attributes: Vec<(NameKey, AttributeKey)>,
+}
 
 /// The [`ConstantKey`] of `op`.
 pub fn constant_key(op: OperationRef<'_, '_>) -> ConstantKey {
-    let mut key = vec![op.name().to_raw().ptr as usize];
-    for result in op.results() {
-        key.push(melior::ir::ValueLike::r#type(&result).to_raw().ptr as usize);
+    ConstantKey {
+        name: NameKey::of(&op.name()),
+        result_types: op
+            .results()
+            .map(|result| TypeKey::of(&melior::ir::ValueLike::r#type(&result)))
+            .collect(),
+        attributes: op
+            .attributes()
+            .map(|(name, value)| (NameKey::of(&name), AttributeKey::of(&value)))
+            .collect(),
     }
-    for (name, value) in op.attributes() {
-        key.push(name.to_raw().ptr as usize);
-        key.push(value.to_raw().ptr as usize);
-    }
-    ConstantKey(key)
 }
 
 /// Element `index` of a rank-1 elements attribute (such as a switch's

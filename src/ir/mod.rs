@@ -9,6 +9,8 @@
 //!   other operations whose meaning depends on which threads meet there,
 //!   and how wave-level code executes each.
 //! * [`diagnostics`]: emitting MLIR diagnostics from Rust.
+//! * [`key`]: typed identity keys for blocks, operations, values, types,
+//!   attributes and names, for hashing and ordering handles by identity.
 //! * [`edit`]: IR edits melior does not offer (successor operands, moving
 //!   and erasing operations and blocks, constants, branches).
 //! * [`region_graph`]: the adapter that snapshots a region's CFG into the
@@ -34,6 +36,7 @@ pub mod edit;
 pub mod facts;
 pub(crate) mod ffi;
 pub mod function_regions;
+pub mod key;
 pub mod names;
 pub mod pass_runner;
 pub mod query;

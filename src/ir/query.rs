@@ -12,7 +12,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationLike, WalkOrder, WalkResult},
         r#type::FunctionType,
-        BlockRef, OperationRef, RegionLike, RegionRef, Type, TypeLike, Value, ValueLike,
+        BlockRef, OperationRef, RegionRef, Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -196,7 +196,7 @@ pub fn block_in<'c, 'a>(
 ) -> Option<BlockRef<'c, 'a>> {
     let block = op.block()?;
     let parent = block.parent_region()?;
-    if parent.to_raw().ptr != region.to_raw().ptr {
+    if parent != region {
         return None;
     }
     // SAFETY: the block belongs to `region`, so it lives as long as the

@@ -28,6 +28,7 @@
 //! per block and successor made snapshots about 4x faster.
 
 use crate::analysis::cfg::{BlockId, CfgBuilder, CfgGraph};
+use crate::ir::key::BlockKey;
 use crate::support::FastMap;
 use melior::ir::{
     block::BlockLike, operation::OperationLike, BlockRef, Location, RegionLike, RegionRef,
@@ -63,8 +64,8 @@ pub struct RegionGraph<'c, 'a> {
     blocks: Vec<BlockRef<'c, 'a>>,
     /// The last operation of each block when the snapshot was taken.
     terminators: Vec<melior::ir::OperationRef<'c, 'a>>,
-    /// Block handle address -> id.
-    ids: FastMap<usize, BlockId>,
+    /// Block -> id.
+    ids: FastMap<BlockKey, BlockId>,
     builder: CfgBuilder,
 }
 
@@ -94,7 +95,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
         let ids = blocks
             .iter()
             .enumerate()
-            .map(|(index, block)| (address(block), BlockId::new(index)))
+            .map(|(index, block)| (BlockKey::of(block), BlockId::new(index)))
             .collect();
         let mut builder = CfgBuilder::new();
         builder.set_num_blocks(blocks.len());
@@ -144,7 +145,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
             raw_blocks
                 .iter()
                 .enumerate()
-                .map(|(index, raw)| (raw.ptr as usize, BlockId::new(index))),
+                .map(|(index, &raw)| (BlockKey::from_raw(raw), BlockId::new(index))),
         );
         if let Some(index) = raw_last.iter().position(|op| op.ptr.is_null()) {
             let block = self.blocks[index];
@@ -192,7 +193,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
 
     /// The id of `block`, or `None` if it is not in the snapshotted region.
     pub fn id(&self, block: BlockRef<'_, '_>) -> Option<BlockId> {
-        self.ids.get(&address(&block)).copied()
+        self.ids.get(&BlockKey::of(&block)).copied()
     }
 
     /// The printer's name of block `id`: `^bbN`.
@@ -287,8 +288,4 @@ unsafe fn raw_slice<'s, T>(data: *const T, len: usize) -> &'s [T] {
         // SAFETY: the caller guarantees `len` live entries at `data`.
         unsafe { std::slice::from_raw_parts(data, len) }
     }
-}
-
-fn address(block: &BlockRef<'_, '_>) -> usize {
-    block.to_raw().ptr as usize
 }

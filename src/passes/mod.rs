@@ -132,7 +132,7 @@ fn run_pass(
 pub(crate) fn record_inserted_blocks<'c>(
     context: &'c melior::Context,
     function: &CfgRegion<'c, '_>,
-    before: &crate::support::FastSet<usize>,
+    before: &crate::support::FastSet<crate::ir::key::BlockKey>,
     joining: crate::transforms::locations::InsertedKind,
     outcome: &mut PassOutcome,
 ) {

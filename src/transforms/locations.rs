@@ -34,6 +34,7 @@
 //! block keep theirs.
 
 use crate::analysis::cfg::{BlockId, Graph};
+use crate::ir::key::BlockKey;
 use crate::ir::names;
 use crate::ir::{edit, region_graph::RegionGraph};
 use crate::support::FastSet;
@@ -137,11 +138,8 @@ pub fn inserted_kind(location: Location<'_>) -> Option<InsertedKind> {
 
 /// The blocks of `region`, to tell afterwards which blocks a transform
 /// inserted.
-pub fn block_set(region: RegionRef<'_, '_>) -> FastSet<usize> {
-    edit::blocks(region)
-        .iter()
-        .map(|block| block.to_raw().ptr as usize)
-        .collect()
+pub fn block_set(region: RegionRef<'_, '_>) -> FastSet<BlockKey> {
+    edit::blocks(region).iter().map(BlockKey::of).collect()
 }
 
 /// Gives the operations of every block of `region` inserted since `before`
@@ -153,7 +151,7 @@ pub fn relocate_inserted_blocks<'c>(
     context: &'c Context,
     function: OperationRef<'c, '_>,
     region: RegionRef<'c, '_>,
-    before: &FastSet<usize>,
+    before: &FastSet<BlockKey>,
     joining: InsertedKind,
 ) -> usize {
     let mut timer = crate::support::PhaseTimer::new("locations");
@@ -164,7 +162,7 @@ pub fn relocate_inserted_blocks<'c>(
     let inserted: Vec<bool> = (0..graph.num_blocks())
         .map(BlockId::new)
         .map(|b| {
-            !before.contains(&(graph.block(b).to_raw().ptr as usize))
+            !before.contains(&BlockKey::of(&graph.block(b)))
                 && graph.snapshot_terminator(b).location() == function_location
         })
         .collect();

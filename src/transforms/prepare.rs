@@ -492,9 +492,7 @@ pub fn append_return_block<'c, 'a>(
         .and_then(|entry| entry.parent_operation())
         .expect("a region with blocks lies in an operation");
     let location = function.location();
-    let is_body = function
-        .region(0)
-        .is_ok_and(|body| body.to_raw().ptr == region.to_raw().ptr);
+    let is_body = function.region(0).is_ok_and(|body| body == region);
     let Some((name, results)) = query::function_return(function).filter(|_| is_body) else {
         return Err(PrepareError::NoReturn {
             location,
@@ -636,7 +634,6 @@ pub fn prepare_region<'c, 'a>(
     observer: &mut dyn PrepareObserver<'c, 'a>,
     mut timer: Option<&mut crate::support::PhaseTimer>,
 ) -> Result<Prepared<'c, 'a>, PrepareError<'c>> {
-    use crate::analysis::cfg::{BlockId, Graph};
     use crate::ir::region_graph::RegionGraph;
     let snapshot = || RegionGraph::snapshot(region).map_err(PrepareError::Region);
     let mut prepared = Prepared {
@@ -646,21 +643,7 @@ pub fn prepare_region<'c, 'a>(
         graph: None,
     };
     let mut graph = graph;
-    for b in (0..graph.num_blocks()).map(BlockId::new) {
-        if graph.graph().successors(b).len() <= 2 || !(preparation.lower_switch)(b) {
-            continue;
-        }
-        let terminator = graph.terminator(b);
-        let Some(created) = lower_switch_into_blocks(context, region, graph.block(b)) else {
-            return Err(PrepareError::UnsupportedTerminator {
-                location: terminator.location(),
-                name: op_name(terminator),
-                reason: preparation.switch_reason,
-            });
-        };
-        observer.switch_lowered(graph.block(b), &created);
-        prepared.switches_lowered += 1;
-    }
+    prepared.switches_lowered = lower_switches(context, region, &graph, preparation, observer)?;
     let returns = return_blocks(&graph).count();
     if returns > 1 {
         unify_returns_in(region, &graph);
@@ -678,12 +661,8 @@ pub fn prepare_region<'c, 'a>(
     let stranded = match preparation.infinite_loops {
         InfiniteLoops::Always => None,
         InfiniteLoops::ForStranded { divergent, reason } => {
-            let g = graph.graph();
-            let reaches = crate::analysis::reconverging::reaches_exit(g, &|b| {
-                is_function_exit(graph.terminator(b))
-            });
-            match (0..g.num_blocks()).find(|&b| divergent[b] && !reaches[b]) {
-                Some(b) => Some((BlockId::new(b), reason)),
+            match first_stranded(&graph, divergent) {
+                Some(b) => Some((b, reason)),
                 None => {
                     prepared.graph = Some(graph);
                     return Ok(prepared);
@@ -715,4 +694,49 @@ pub fn prepare_region<'c, 'a>(
     }
     prepared.graph = Some(graph);
     Ok(prepared)
+}
+
+/// Step 1 of [`prepare_region`]: lowers the multi-way branches that
+/// [`Preparation::lower_switch`] chooses into chains of two-way branches,
+/// telling `observer`; returns how many it lowered.
+fn lower_switches<'c, 'a>(
+    context: &'c Context,
+    region: RegionRef<'c, 'a>,
+    graph: &crate::ir::region_graph::RegionGraph<'c, 'a>,
+    preparation: &Preparation<'_>,
+    observer: &mut dyn PrepareObserver<'c, 'a>,
+) -> Result<usize, PrepareError<'c>> {
+    use crate::analysis::cfg::{BlockId, Graph};
+    let mut lowered = 0;
+    for b in (0..graph.num_blocks()).map(BlockId::new) {
+        if graph.graph().successors(b).len() <= 2 || !(preparation.lower_switch)(b) {
+            continue;
+        }
+        let terminator = graph.terminator(b);
+        let Some(created) = lower_switch_into_blocks(context, region, graph.block(b)) else {
+            return Err(PrepareError::UnsupportedTerminator {
+                location: terminator.location(),
+                name: op_name(terminator),
+                reason: preparation.switch_reason,
+            });
+        };
+        observer.switch_lowered(graph.block(b), &created);
+        lowered += 1;
+    }
+    Ok(lowered)
+}
+
+/// The first block flagged in `divergent` (a divergent branch) that cannot
+/// reach a return of `graph`, if any.
+fn first_stranded(
+    graph: &crate::ir::region_graph::RegionGraph<'_, '_>,
+    divergent: &[bool],
+) -> Option<crate::analysis::cfg::BlockId> {
+    use crate::analysis::cfg::{BlockId, Graph};
+    let g = graph.graph();
+    let reaches =
+        crate::analysis::reconverging::reaches_exit(g, &|b| is_function_exit(graph.terminator(b)));
+    (0..g.num_blocks())
+        .find(|&b| divergent[b] && !reaches[b])
+        .map(BlockId::new)
 }

@@ -33,7 +33,10 @@ use spmd::{
         cfg::BlockId,
         region_uniformity::{RegionUniformity, UniformityOptions},
     },
-    ir::function_regions::cfg_regions,
+    ir::{
+        function_regions::cfg_regions,
+        key::{BlockKey, OperationKey},
+    },
     transforms::flow::plan::Ordering,
 };
 use spmd_bench::llvm_ir;
@@ -253,12 +256,10 @@ fn measure(context: &Context, text: &str, pipeline: &str) -> Result<Totals, Stri
         if terminator.successor_count() >= 2
             && !uniformity.info().is_divergent_branch(BlockId::new(b))
         {
-            let successors: Vec<usize> = terminator
-                .successors()
-                .map(|s| s.to_raw().ptr as usize)
-                .collect();
+            let successors: Vec<BlockKey> =
+                terminator.successors().map(|s| BlockKey::of(&s)).collect();
             uniform_branches.push((
-                terminator.to_raw().ptr as usize,
+                OperationKey::of(&terminator),
                 successors,
                 in_divergent_region,
             ));
@@ -292,9 +293,9 @@ fn measure(context: &Context, text: &str, pipeline: &str) -> Result<Totals, Stri
             }
             if let Some((_, successors, inside)) = uniform_branches
                 .iter()
-                .find(|(raw, _, _)| *raw == op.to_raw().ptr as usize)
+                .find(|(key, _, _)| *key == OperationKey::of(&op))
             {
-                let now: Vec<usize> = op.successors().map(|s| s.to_raw().ptr as usize).collect();
+                let now: Vec<BlockKey> = op.successors().map(|s| BlockKey::of(&s)).collect();
                 preserved += usize::from(&now == successors);
                 outside_preserved += usize::from(&now == successors && !inside);
             }

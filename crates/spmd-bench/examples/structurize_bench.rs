@@ -601,10 +601,10 @@ impl Runs {
 /// `text` does not parse.
 fn mlir_blocks(context: &Context, text: &str) -> Option<usize> {
     let module = Module::parse(context, text)?;
-    let top = module.as_operation().to_raw().ptr;
+    let top = module.as_operation();
     let mut count = 0;
     module.as_operation().walk(WalkOrder::PreOrder, |op| {
-        if op.to_raw().ptr != top {
+        if op != top {
             for region in op.regions() {
                 let mut block = region.first_block();
                 while let Some(b) = block {

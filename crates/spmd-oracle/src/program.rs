@@ -40,6 +40,7 @@ use melior::ir::{
     r#type::{IntegerType, MemRefType, ShapedTypeLike, TypeLike},
     Attribute, BlockRef, Location, Module, OperationRef, RegionLike, Type, ValueLike,
 };
+use spmd::ir::key::{AttributeKey, BlockKey, TypeKey, ValueKey};
 use std::collections::HashMap;
 
 /// A dense number of an SSA value within its function.
@@ -553,26 +554,26 @@ fn symbol_name(op: OperationRef) -> Option<String> {
         .map(|name| name.value().to_string())
 }
 
-/// Executor types of MLIR types and printed attributes, by address (both
+/// Executor types of MLIR types and printed attributes, by identity (both
 /// are uniqued in their context). Printing goes through an `AsmState` that
 /// is expensive to set up, so each distinct one is printed once.
 #[derive(Default)]
 struct IrCache {
-    types: HashMap<usize, ValueType>,
-    attributes: HashMap<usize, String>,
+    types: HashMap<TypeKey, ValueType>,
+    attributes: HashMap<AttributeKey, String>,
 }
 
 impl IrCache {
     fn value_type(&mut self, r#type: Type) -> ValueType {
         self.types
-            .entry(r#type.to_raw().ptr as usize)
+            .entry(TypeKey::of(&r#type))
             .or_insert_with(|| value_type(r#type))
             .clone()
     }
 
     fn attribute_text(&mut self, attribute: Attribute) -> String {
         self.attributes
-            .entry(attribute.to_raw().ptr as usize)
+            .entry(AttributeKey::of(&attribute))
             .or_insert_with(|| attribute.to_string())
             .clone()
     }
@@ -580,8 +581,8 @@ impl IrCache {
 
 /// Per-function compilation state.
 struct FunctionCompiler<'k> {
-    slots: HashMap<usize, Slot>,
-    block_ids: HashMap<usize, usize>,
+    slots: HashMap<ValueKey, Slot>,
+    block_ids: HashMap<BlockKey, usize>,
     sites: Vec<OpSite>,
     cache: &'k mut IrCache,
 }
@@ -589,10 +590,7 @@ struct FunctionCompiler<'k> {
 impl FunctionCompiler<'_> {
     fn slot<'c>(&mut self, value: impl ValueLike<'c>) -> Slot {
         let next = self.slots.len() as Slot;
-        *self
-            .slots
-            .entry(value.to_raw().ptr as usize)
-            .or_insert(next)
+        *self.slots.entry(ValueKey::of(&value)).or_insert(next)
     }
 
     /// Numbers `op` and every operation nested in it, in pre-order.
@@ -664,7 +662,7 @@ fn compile_function(scope: &str, function: OperationRef, cache: &mut IrCache) ->
         block_ids: blocks_ir
             .iter()
             .enumerate()
-            .map(|(index, block)| (block.to_raw().ptr as usize, index))
+            .map(|(index, block)| (BlockKey::of(block), index))
             .collect(),
         sites: Vec::new(),
         cache,
@@ -1080,7 +1078,7 @@ fn compile_successors(compiler: &mut FunctionCompiler, op: OperationRef) -> Opti
     let mut successors = Vec::with_capacity(op.successor_count());
     for index in 0..op.successor_count() {
         let block = op.successor(index).ok()?;
-        let block = *compiler.block_ids.get(&(block.to_raw().ptr as usize))?;
+        let block = *compiler.block_ids.get(&BlockKey::of(&block))?;
         let (begin, count) = spmd::ir::query::successor_operand_range(op, index)?;
         let arguments = (begin..begin + count)
             .map(|position| op.operand(position).map(|operand| compiler.slot(operand)))

@@ -15,10 +15,14 @@
 //! Each rule builds the planned graph of its edit and asks the gate first.
 
 use super::{
-    block_key, constant_bool, edit, gate::BlockLabel, has_ops_before, prepare, Apply, Folder,
-    PlanEdit, Round, View,
+    block_key, constant_bool, edit, gate::BlockLabel, has_ops_before, prepare, Apply, EditKey,
+    Folder, PlanEdit, Round, View,
 };
-use crate::ir::{facts, names};
+use crate::ir::{
+    facts,
+    key::{BlockKey, OperationKey, TypeKey, ValueKey},
+    names,
+};
 use crate::{
     analysis::cfg::{BlockId, Graph},
     ir::region_graph::{RegionGraph, RegionGraphError},
@@ -27,11 +31,11 @@ use crate::{
 use melior::{
     dialect::cf,
     ir::{
-        block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike, Value,
-        ValueLike,
+        block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, RegionLike,
+        Value, ValueLike,
     },
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 const TWO_WAY: &[&str] = &[names::CF_COND_BR, names::FLOW_BR];
 
@@ -95,7 +99,7 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGrap
         .filter_map(marker_id)
         .collect();
     let entry = view.block(BlockId::new(0));
-    let mut placeholders: HashMap<usize, OperationRef<'c, 'a>> = HashMap::new();
+    let mut placeholders: HashMap<TypeKey, OperationRef<'c, 'a>> = HashMap::new();
     let mut values: Vec<Value<'c, 'a>> = Vec::new();
     for &block in &dead {
         values.extend((0..block.argument_count()).map(|i| Value::from(block.argument(i).unwrap())));
@@ -107,7 +111,7 @@ fn delete_unreachable<'c, 'a>(folder: &mut Folder<'c, 'a, '_>, view: &RegionGrap
         if !edit::is_used(value) {
             continue;
         }
-        let key = melior::ir::r#type::TypeLike::to_raw(&value.r#type()).ptr as usize;
+        let key = TypeKey::of(&value.r#type());
         let placeholder = *placeholders.entry(key).or_insert_with(|| {
             edit::insert_at_start(
                 entry,
@@ -319,7 +323,7 @@ fn simplify_block_arguments<'c, 'a>(
         if !forwarded || incoming.is_empty() {
             continue;
         }
-        let address = block_key(block);
+        let key = block_key(block);
         for i in 0..block.argument_count() {
             let argument: Value = block.argument(i).unwrap().into();
             let mut unique = None;
@@ -330,7 +334,7 @@ fn simplify_block_arguments<'c, 'a>(
             let Some(value) = unique.filter(|_| same) else {
                 continue;
             };
-            if edit::defining_block_address(value) == address || !edit::is_used(argument) {
+            if edit::defining_block_key(value) == key || !edit::is_used(argument) {
                 continue;
             }
             edit::replace_all_uses(argument, value);
@@ -366,9 +370,31 @@ fn is_removable(op: OperationRef<'_, '_>) -> bool {
 /// the operands feeding them, then the pure operations that become unused.
 /// Returns the number of arguments and operations erased.
 fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
+    let incoming = forwarding_edges(view);
+    let (live, live_ops) = liveness(view, &incoming);
+    // Drop dead arguments' operands, then dead operations, then the arguments.
+    let dead_arguments = drop_dead_operands(view, &incoming, &live);
+    let mut erased = erase_dead_operations(view, &live_ops);
+    erased += erase_dead_arguments(dead_arguments);
+    erased
+}
+
+/// Per block of a region: the incoming (terminator, slot) edges, or `None`
+/// when some edge does not forward operands to its arguments (and for the
+/// entry block).
+type Incoming<'c, 'a> = Vec<Option<Vec<(OperationRef<'c, 'a>, usize)>>>;
+
+/// The identity of `value`, the key of the liveness sets.
+fn value_key(value: Value<'_, '_>) -> ValueKey {
+    ValueKey::of(&value)
+}
+
+/// The incoming edges of every block of `view`, if all of them forward
+/// operands to its arguments (see [`Incoming`]).
+fn forwarding_edges<'c, 'a>(view: &RegionGraph<'c, 'a>) -> Incoming<'c, 'a> {
     let n = view.num_blocks();
     // Per block: the incoming (terminator, slot) edges, if all forward.
-    let mut incoming: Vec<Option<Vec<(OperationRef<'c, 'a>, usize)>>> = vec![Some(Vec::new()); n];
+    let mut incoming: Incoming<'c, 'a> = vec![Some(Vec::new()); n];
     incoming[0] = None;
     for index in 0..n {
         let terminator = view.terminator(BlockId::new(index));
@@ -384,38 +410,24 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
             }
         }
     }
-    let key = |v: Value| v.to_raw().ptr as usize;
-    let owners: HashMap<usize, BlockId> = (0..n)
+    incoming
+}
+
+/// The live values and live operations of `view` (by key): every
+/// operation that is not removable is live, and so is what a live value
+/// or operation reads; a forwarded branch operand is live only through the
+/// block argument it feeds.
+fn liveness<'c, 'a>(
+    view: &RegionGraph<'c, 'a>,
+    incoming: &Incoming<'c, 'a>,
+) -> (HashSet<ValueKey>, HashSet<OperationKey>) {
+    let n = view.num_blocks();
+    let owners: HashMap<BlockKey, BlockId> = (0..n)
         .map(|b| (block_key(view.block(BlockId::new(b))), BlockId::new(b)))
         .collect();
-    let mut live: std::collections::HashSet<usize> = std::collections::HashSet::new();
-    let mut live_ops: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut live: HashSet<ValueKey> = HashSet::new();
+    let mut live_ops: HashSet<OperationKey> = HashSet::new();
     let mut work: Vec<Value<'c, 'a>> = Vec::new();
-    let mark_op = |op: OperationRef<'c, 'a>,
-                   work: &mut Vec<Value<'c, 'a>>,
-                   live_ops: &mut std::collections::HashSet<usize>| {
-        if !live_ops.insert(op.to_raw().ptr as usize) {
-            return;
-        }
-        // Forwarded operands of a terminator live only through their argument.
-        let mut forwarded: Vec<usize> = Vec::new();
-        for slot in 0..op.successor_count() {
-            let Some(target) = op.successor(slot).ok().and_then(|t| view.id(t)) else {
-                continue;
-            };
-            if incoming[target.index()].is_none() {
-                continue;
-            }
-            if let Some((begin, count)) = crate::ir::query::successor_operand_range(op, slot) {
-                forwarded.extend(begin..begin + count);
-            }
-        }
-        for i in 0..op.operand_count() {
-            if !forwarded.contains(&i) {
-                work.push(op.operand(i).unwrap());
-            }
-        }
-    };
     for (index, edges) in incoming.iter().enumerate().take(n) {
         let block = view.block(BlockId::new(index));
         if edges.is_none() {
@@ -425,20 +437,20 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
         }
         for op in edit::operations(block) {
             if !is_removable(op) {
-                mark_op(op, &mut work, &mut live_ops);
+                mark_live_op(view, incoming, op, &mut work, &mut live_ops);
             }
         }
     }
     while let Some(value) = work.pop() {
-        if !live.insert(key(value)) {
+        if !live.insert(value_key(value)) {
             continue;
         }
         if let Some(op) = edit::defining_op(value) {
-            mark_op(op, &mut work, &mut live_ops);
+            mark_live_op(view, incoming, op, &mut work, &mut live_ops);
             continue;
         }
         // A block argument of this region: its incoming operands are live.
-        let Some(&owner) = owners.get(&edit::defining_block_address(value)) else {
+        let Some(&owner) = owners.get(&edit::defining_block_key(value)) else {
             continue;
         };
         let position = edit::value_position(value);
@@ -450,8 +462,50 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
             }
         }
     }
-    let mut erased = 0;
-    // Drop dead arguments' operands, then dead operations, then the arguments.
+    (live, live_ops)
+}
+
+/// Marks `op` live (once) and queues its operands in `work`, except the
+/// forwarded operands of its edges into blocks that [`Incoming`] tracks.
+fn mark_live_op<'c, 'a>(
+    view: &RegionGraph<'c, 'a>,
+    incoming: &Incoming<'c, 'a>,
+    op: OperationRef<'c, 'a>,
+    work: &mut Vec<Value<'c, 'a>>,
+    live_ops: &mut HashSet<OperationKey>,
+) {
+    if !live_ops.insert(OperationKey::of(&op)) {
+        return;
+    }
+    // Forwarded operands of a terminator live only through their argument.
+    let mut forwarded: Vec<usize> = Vec::new();
+    for slot in 0..op.successor_count() {
+        let Some(target) = op.successor(slot).ok().and_then(|t| view.id(t)) else {
+            continue;
+        };
+        if incoming[target.index()].is_none() {
+            continue;
+        }
+        if let Some((begin, count)) = crate::ir::query::successor_operand_range(op, slot) {
+            forwarded.extend(begin..begin + count);
+        }
+    }
+    for i in 0..op.operand_count() {
+        if !forwarded.contains(&i) {
+            work.push(op.operand(i).unwrap());
+        }
+    }
+}
+
+/// Removes the operands that feed dead block arguments from every incoming
+/// edge; returns the dead arguments, each block's in decreasing index
+/// order.
+fn drop_dead_operands<'c, 'a>(
+    view: &RegionGraph<'c, 'a>,
+    incoming: &Incoming<'c, 'a>,
+    live: &HashSet<ValueKey>,
+) -> Vec<(BlockRef<'c, 'a>, usize)> {
+    let n = view.num_blocks();
     let mut dead_arguments: Vec<(BlockRef<'c, 'a>, usize)> = Vec::new();
     for (index, edges) in incoming.iter().enumerate().take(n).skip(1) {
         let Some(edges) = edges else {
@@ -459,7 +513,7 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
         };
         let block = view.block(BlockId::new(index));
         let dead: Vec<usize> = (0..block.argument_count())
-            .filter(|&i| !live.contains(&key(block.argument(i).unwrap().into())))
+            .filter(|&i| !live.contains(&value_key(block.argument(i).unwrap().into())))
             .collect();
         if dead.is_empty() {
             continue;
@@ -477,10 +531,17 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
         }
         dead_arguments.extend(dead.into_iter().rev().map(|i| (block, i)));
     }
-    let mut dead_ops: Vec<OperationRef<'c, 'a>> = Vec::new();
-    for index in 0..n {
+    dead_arguments
+}
+
+/// Erases the removable operations of `view` that are not in `live_ops`
+/// (users before what they use); returns how many it erased.
+fn erase_dead_operations(view: &RegionGraph<'_, '_>, live_ops: &HashSet<OperationKey>) -> usize {
+    let mut erased = 0;
+    let mut dead_ops: Vec<OperationRef> = Vec::new();
+    for index in 0..view.num_blocks() {
         for op in edit::operations(view.block(BlockId::new(index))) {
-            if is_removable(op) && !live_ops.contains(&(op.to_raw().ptr as usize)) {
+            if is_removable(op) && !live_ops.contains(&OperationKey::of(&op)) {
                 dead_ops.push(op);
             }
         }
@@ -495,7 +556,7 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
             if unused {
                 // SAFETY: a removable op (no regions or successors) whose
                 // results are unused; `retain` drops it from `remaining`,
-                // the only list holding it (`live_ops` keeps addresses of
+                // the only list holding it (`live_ops` keeps keys of
                 // live ops, `incoming` terminators), so it is erased once.
                 unsafe { edit::erase_operation(op) };
                 erased += 1;
@@ -506,12 +567,19 @@ fn eliminate_dead_values<'c, 'a>(view: &RegionGraph<'c, 'a>) -> usize {
             break;
         }
     }
+    erased
+}
+
+/// Erases the arguments of `dead_arguments` that are now unused; returns
+/// how many it erased.
+fn erase_dead_arguments(dead_arguments: Vec<(BlockRef<'_, '_>, usize)>) -> usize {
+    let mut erased = 0;
     for (block, i) in dead_arguments {
         if !edit::is_used(block.argument(i).unwrap().into()) {
             // SAFETY: the argument is unused (just checked). A block's dead
             // indices come in decreasing order, so `i` still names the
             // argument found dead; `work` is drained and `live` keeps
-            // addresses only, so no handle to it is used afterwards.
+            // keys only, so no handle to it is used afterwards.
             unsafe { edit::erase_argument(block, i) };
             erased += 1;
         }
@@ -536,32 +604,90 @@ fn fold_branch<'c, 'a>(
         return false;
     }
     let ir_block = view.block(block);
-    let heads: Vec<OperationRef<'c, 'a>> = edit::operations(ir_block)
-        .into_iter()
-        .filter(|op| prepare::op_name(*op) == names::RECONVERGENCE_HEAD)
-        .collect();
-    let Some(head_ids) = heads
-        .iter()
-        .map(|op| marker_id(*op))
-        .collect::<Option<Vec<i64>>>()
-    else {
+    let Some((heads, head_ids)) = reconvergence_heads(ir_block) else {
         return false;
     };
-    let count = terminator.successor_count();
-    let mut slots = Vec::with_capacity(count);
-    for slot in 0..count {
-        let Some(operands) = edit::successor_operands(terminator, slot) else {
-            return false;
-        };
-        let target = terminator.successor(slot).unwrap();
-        let Some(id) = view.id(target) else {
-            return false;
-        };
-        slots.push((target, id, operands));
-    }
+    let Some(slots) = branch_slots(view, terminator) else {
+        return false;
+    };
     if !round.untouched(&[block]) {
         return false;
     }
+    let Some((taken, select)) = fold_choice(round, block, terminator, &name, &slots) else {
+        return false;
+    };
+    let (target, target_id, _) = slots[taken].clone();
+    round.write(&[block]);
+    let ids: Vec<BlockId> = slots.iter().map(|s| s.1).collect();
+    round.change_predecessors(&ids);
+    let edits = vec![PlanEdit::SetTerminator(
+        block,
+        vec![target_id],
+        BlockLabel::default(),
+    )];
+    let folded = FoldedBranch {
+        ir_block,
+        terminator,
+        heads,
+        head_ids,
+        slots,
+        taken,
+        select,
+        target,
+    };
+    let apply: Apply<'c, 'a> = Box::new(move |folder| folded.apply(folder));
+    folder.propose(round, edits, EditKey::block(ir_block), apply);
+    true
+}
+
+/// One successor slot of a branch: its target, the target's id and the
+/// operands the slot forwards.
+type Slot<'c, 'a> = (BlockRef<'c, 'a>, BlockId, Vec<Value<'c, 'a>>);
+
+/// The `spmd.reconvergence.head` markers of `block` and their ids; `None`
+/// if a marker has no valid id.
+fn reconvergence_heads<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+) -> Option<(Vec<OperationRef<'c, 'a>>, Vec<i64>)> {
+    let heads: Vec<OperationRef<'c, 'a>> = edit::operations(block)
+        .into_iter()
+        .filter(|op| prepare::op_name(*op) == names::RECONVERGENCE_HEAD)
+        .collect();
+    let head_ids = heads
+        .iter()
+        .map(|op| marker_id(*op))
+        .collect::<Option<Vec<i64>>>()?;
+    Some((heads, head_ids))
+}
+
+/// Every successor slot of `terminator` (see [`Slot`]); `None` if a slot's
+/// operands or target cannot be read.
+fn branch_slots<'c, 'a>(
+    view: &View<'c, 'a>,
+    terminator: OperationRef<'c, 'a>,
+) -> Option<Vec<Slot<'c, 'a>>> {
+    let count = terminator.successor_count();
+    let mut slots = Vec::with_capacity(count);
+    for slot in 0..count {
+        let operands = edit::successor_operands(terminator, slot)?;
+        let target = terminator.successor(slot).unwrap();
+        let id = view.id(target)?;
+        slots.push((target, id, operands));
+    }
+    Some(slots)
+}
+
+/// How the branch `terminator` (named `name`) of `block` with `slots`
+/// folds: the slot it keeps, and whether it becomes a `cf.br` with selects;
+/// `None` if it does not fold in this round.
+fn fold_choice<'c, 'a>(
+    round: &Round<'c, 'a>,
+    block: BlockId,
+    terminator: OperationRef<'c, 'a>,
+    name: &str,
+    slots: &[Slot<'c, 'a>],
+) -> Option<(usize, bool)> {
+    let view = &round.view;
     let all_equal = slots
         .iter()
         .all(|(t, _, o)| *t == slots[0].0 && *o == slots[0].2);
@@ -576,31 +702,50 @@ fn fold_branch<'c, 'a>(
         && view.predecessors(slots[0].1).iter().all(|&p| p == block);
     let taken = if all_equal || select {
         0
-    } else if switch {
-        match known_switch_slot(terminator) {
-            Some(slot) => slot,
-            None => return false,
-        }
+    } else if name == names::CF_SWITCH {
+        known_switch_slot(terminator)?
     } else {
         if !round.same_predecessors(block) || !round.untouched(view.predecessors(block)) {
-            return false;
+            return None;
         }
         match known_predicate(view, block, terminator.operand(0).unwrap()) {
             Some(true) => 0,
             Some(false) => 1,
-            None => return false,
+            None => return None,
         }
     };
-    let (target, target_id, _) = slots[taken].clone();
-    round.write(&[block]);
-    let ids: Vec<BlockId> = slots.iter().map(|s| s.1).collect();
-    round.change_predecessors(&ids);
-    let edits = vec![PlanEdit::SetTerminator(
-        block,
-        vec![target_id],
-        BlockLabel::default(),
-    )];
-    let apply: Apply<'c, 'a> = Box::new(move |folder| {
+    Some((taken, select))
+}
+
+/// A branch that [`fold_branch`] folds, ready to apply.
+struct FoldedBranch<'c, 'a> {
+    ir_block: BlockRef<'c, 'a>,
+    terminator: OperationRef<'c, 'a>,
+    /// The block's reconvergence heads and their ids.
+    heads: Vec<OperationRef<'c, 'a>>,
+    head_ids: Vec<i64>,
+    slots: Vec<Slot<'c, 'a>>,
+    /// The slot kept.
+    taken: usize,
+    /// Same target, different operands: a `cf.br` with selects.
+    select: bool,
+    target: BlockRef<'c, 'a>,
+}
+
+impl<'c, 'a> FoldedBranch<'c, 'a> {
+    /// Replaces the branch by a `cf.br` to `target` and erases the markers
+    /// of a dissolved region and a condition left unused.
+    fn apply(self, folder: &mut Folder<'c, 'a, '_>) {
+        let Self {
+            ir_block,
+            terminator,
+            heads,
+            head_ids,
+            slots,
+            taken,
+            select,
+            target,
+        } = self;
         // A divergent region whose branch folds is gone: its markers go too.
         if !head_ids.is_empty() {
             for op in heads {
@@ -616,22 +761,14 @@ fn fold_branch<'c, 'a>(
         let condition = terminator.operand(0).unwrap();
         let location = terminator.location();
         let operands: Vec<Value> = if select {
-            let (on_true, on_false) = (&slots[0].2, &slots[1].2);
-            on_true
-                .iter()
-                .zip(on_false)
-                .map(|(&a, &b)| {
-                    if a == b {
-                        return a;
-                    }
-                    let op = melior::dialect::arith::select(condition, a, b, location);
-                    ir_block
-                        .insert_operation_before(terminator, op)
-                        .result(0)
-                        .unwrap()
-                        .into()
-                })
-                .collect()
+            select_operands(
+                ir_block,
+                terminator,
+                condition,
+                &slots[0].2,
+                &slots[1].2,
+                location,
+            )
         } else {
             slots[taken].2.clone()
         };
@@ -647,9 +784,35 @@ fn fold_branch<'c, 'a>(
         } else {
             folder.stats.branches_folded += 1;
         }
-    });
-    folder.propose(round, edits, (block_key(ir_block), 0), apply);
-    true
+    }
+}
+
+/// The operands of the `cf.br` that replaces `terminator`: where
+/// `on_true` and `on_false` differ, an `arith.select` on `condition`
+/// inserted before `terminator` in `block`.
+fn select_operands<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+    terminator: OperationRef<'c, 'a>,
+    condition: Value<'c, 'a>,
+    on_true: &[Value<'c, 'a>],
+    on_false: &[Value<'c, 'a>],
+    location: Location<'c>,
+) -> Vec<Value<'c, 'a>> {
+    on_true
+        .iter()
+        .zip(on_false)
+        .map(|(&a, &b)| {
+            if a == b {
+                return a;
+            }
+            let op = melior::dialect::arith::select(condition, a, b, location);
+            block
+                .insert_operation_before(terminator, op)
+                .result(0)
+                .unwrap()
+                .into()
+        })
+        .collect()
 }
 
 /// The `id` of a reconvergence marker.
@@ -736,8 +899,7 @@ fn known_predicate<'c, 'a>(
         return Some(value);
     }
     let ir_block = view.block(block);
-    if !condition.is_block_argument()
-        || edit::defining_block_address(condition) != block_key(ir_block)
+    if !condition.is_block_argument() || edit::defining_block_key(condition) != block_key(ir_block)
     {
         return None;
     }
@@ -781,8 +943,7 @@ fn jump_slot(
         return None;
     }
     let condition = terminator.operand(0).ok()?;
-    if !condition.is_block_argument() || edit::defining_block_address(condition) != block_key(block)
-    {
+    if !condition.is_block_argument() || edit::defining_block_key(condition) != block_key(block) {
         return None;
     }
     constant_bool(*incoming.get(edit::value_position(condition))?).map(|v| if v { 0 } else { 1 })
@@ -829,30 +990,14 @@ fn redirect<'c, 'a>(
         return false;
     }
     // The middle block's arguments must only feed its terminator.
-    for i in 0..middle.argument_count() {
-        let argument: Value = middle.argument(i).unwrap().into();
-        if edit::users(argument)
-            .iter()
-            .any(|user| *user != middle_terminator)
-        {
-            return false;
-        }
+    if !arguments_only_feed(middle, middle_terminator) {
+        return false;
     }
     let Some(forwarded) = edit::successor_operands(middle_terminator, taken) else {
         return false;
     };
-    let middle_address = block_key(middle);
-    let operands: Vec<Value> = forwarded
-        .iter()
-        .map(|&v| {
-            if v.is_block_argument() && edit::defining_block_address(v) == middle_address {
-                incoming[edit::value_position(v)]
-            } else {
-                v
-            }
-        })
-        .collect();
-    let key = (block_key(view.block(block)), middle_address ^ (slot + 1));
+    let operands = substitute_arguments(&forwarded, block_key(middle), &incoming);
+    let key = EditKey::through(view.block(block), middle, slot);
     round.write(&[block]);
     round.change_predecessors(&[middle_id, target_id]);
     let apply: Apply<'c, 'a> = Box::new(move |folder| {
@@ -869,6 +1014,36 @@ fn redirect<'c, 'a>(
         apply,
     );
     true
+}
+
+/// True if every argument of `block` is used only by `terminator`.
+fn arguments_only_feed(block: BlockRef<'_, '_>, terminator: OperationRef<'_, '_>) -> bool {
+    for i in 0..block.argument_count() {
+        let argument: Value = block.argument(i).unwrap().into();
+        if edit::users(argument).iter().any(|user| *user != terminator) {
+            return false;
+        }
+    }
+    true
+}
+
+/// `forwarded` with each argument of the block `block` replaced by the
+/// value `incoming` passes for it.
+fn substitute_arguments<'c, 'a>(
+    forwarded: &[Value<'c, 'a>],
+    block: BlockKey,
+    incoming: &[Value<'c, 'a>],
+) -> Vec<Value<'c, 'a>> {
+    forwarded
+        .iter()
+        .map(|&v| {
+            if v.is_block_argument() && edit::defining_block_key(v) == block {
+                incoming[edit::value_position(v)]
+            } else {
+                v
+            }
+        })
+        .collect()
 }
 
 /// True if following plain `cf.br`-only blocks from `from` reaches `to`
@@ -960,11 +1135,6 @@ fn merge_into_predecessor<'c, 'a>(
         unsafe { edit::erase_block(ir_block) };
         folder.stats.blocks_merged += 1;
     });
-    folder.propose(
-        round,
-        edits,
-        (block_key(ir_predecessor), block_key(ir_block)),
-        apply,
-    );
+    folder.propose(round, edits, EditKey::pair(ir_predecessor, ir_block), apply);
     true
 }

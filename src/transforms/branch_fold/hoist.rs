@@ -21,10 +21,10 @@
 //! per-thread computation (see [`super::safety`] for stores). The CFG does
 //! not change, so the property gate has nothing to check.
 
-use super::{block_key, edit, prepare, safety, same_shape, Folder, Refusal, Round};
-use crate::ir::names;
+use super::{block_key, edit, prepare, safety, same_shape, EditKey, Folder, Refusal, Round};
+use crate::ir::{key::BlockKey, names};
 use crate::{analysis::cfg::BlockId, ir::region_graph::RegionGraphError};
-use melior::ir::{operation::OperationLike, OperationRef, Value};
+use melior::ir::{operation::OperationLike, BlockRef, OperationRef, Value};
 
 /// Hoists the common prefix of every eligible branch whose blocks no
 /// earlier hoist of the round touched; false if none.
@@ -37,6 +37,8 @@ pub fn hoist_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, Regi
     Ok(changed)
 }
 
+/// Hoists the common prefix of the two successors of `block`'s
+/// `cf.cond_br` in front of the branch; false if nothing moved.
 fn hoist_at<'c, 'a>(
     folder: &mut Folder<'c, 'a, '_>,
     round: &mut Round<'c, 'a>,
@@ -67,35 +69,7 @@ fn hoist_at<'c, 'a>(
     let ops1 = edit::operations(s1);
     let ops2 = edit::operations(s2);
     let (body1, body2) = (&ops1[..ops1.len() - 1], &ops2[..ops2.len() - 1]);
-    let (address1, address2) = (block_key(s1), block_key(s2));
-    let mut count = 0;
-    while count < body1.len().min(body2.len()) {
-        let (o1, o2) = (body1[count], body2[count]);
-        if !same_shape(o1, o2) {
-            break;
-        }
-        let name = prepare::op_name(o1);
-        if safety::is_convergent(&name) {
-            folder.refuse(
-                (block_key(view.block(block)), address1),
-                Refusal::Convergent,
-            );
-            break;
-        }
-        if safety::reads_special_register(&name) {
-            folder.refuse(
-                (block_key(view.block(block)), address1),
-                Refusal::SpecialRegister,
-            );
-            break;
-        }
-        if !safety::is_hoistable(&name)
-            || !operands_correspond(o1, o2, &body1[..count], &body2[..count], address1, address2)
-        {
-            break;
-        }
-        count += 1;
-    }
+    let count = common_prefix(folder, view.block(block), [s1, s2], body1, body2);
     if count == 0 {
         return false;
     }
@@ -121,6 +95,43 @@ fn hoist_at<'c, 'a>(
     true
 }
 
+/// The length of the common hoistable prefix of `body1` and `body2`, the
+/// bodies of `s1` and `s2`, the successors of `branch_block`'s branch;
+/// refuses (for the report) when a convergent operation or a
+/// special-register read stops it.
+fn common_prefix<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+    branch_block: BlockRef<'c, 'a>,
+    [s1, s2]: [BlockRef<'c, 'a>; 2],
+    body1: &[OperationRef<'c, 'a>],
+    body2: &[OperationRef<'c, 'a>],
+) -> usize {
+    let (key1, key2) = (block_key(s1), block_key(s2));
+    let mut count = 0;
+    while count < body1.len().min(body2.len()) {
+        let (o1, o2) = (body1[count], body2[count]);
+        if !same_shape(o1, o2) {
+            break;
+        }
+        let name = prepare::op_name(o1);
+        if safety::is_convergent(&name) {
+            folder.refuse(EditKey::pair(branch_block, s1), Refusal::Convergent);
+            break;
+        }
+        if safety::reads_special_register(&name) {
+            folder.refuse(EditKey::pair(branch_block, s1), Refusal::SpecialRegister);
+            break;
+        }
+        if !safety::is_hoistable(&name)
+            || !operands_correspond(o1, o2, &body1[..count], &body2[..count], key1, key2)
+        {
+            break;
+        }
+        count += 1;
+    }
+    count
+}
+
 /// Operands of `o1` and `o2` are results of the same earlier prefix
 /// operation, or the same value defined outside both successors.
 fn operands_correspond(
@@ -128,8 +139,8 @@ fn operands_correspond(
     o2: OperationRef<'_, '_>,
     prefix1: &[OperationRef<'_, '_>],
     prefix2: &[OperationRef<'_, '_>],
-    address1: usize,
-    address2: usize,
+    block1: BlockKey,
+    block2: BlockKey,
 ) -> bool {
     let position = |value: Value, prefix: &[OperationRef]| {
         prefix.iter().enumerate().find_map(|(k, op)| {
@@ -144,8 +155,8 @@ fn operands_correspond(
             (Some(x), Some(y)) => x == y,
             (None, None) => {
                 a == b && {
-                    let defined = edit::defining_block_address(a);
-                    defined != address1 && defined != address2
+                    let defined = edit::defining_block_key(a);
+                    defined != block1 && defined != block2
                 }
             }
             _ => false,

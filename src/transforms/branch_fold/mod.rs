@@ -90,7 +90,7 @@ pub mod tail_merge;
 use self::gate::{BlockLabel, Gate, PlannedCfg};
 use super::prepare;
 use crate::ir::edit;
-use crate::ir::{facts, names};
+use crate::ir::{facts, key::BlockKey, names};
 use crate::{
     analysis::{
         cfg::{BlockId, Graph},
@@ -326,7 +326,7 @@ pub fn fold_function<'c, 'a>(
     let (blocks, ops) = count(region);
     folder.stats.blocks_after = blocks;
     folder.stats.ops_after = ops;
-    for (_, _, reason) in &folder.refusals {
+    for (_, reason) in &folder.refusals {
         match reason {
             Refusal::Convergent => folder.stats.refused_convergent += 1,
             Refusal::SpecialRegister => folder.stats.refused_special_register += 1,
@@ -355,7 +355,7 @@ pub struct Folder<'c, 'a, 'o> {
     region: RegionRef<'c, 'a>,
     options: &'o BranchFoldOptions,
     stats: BranchFoldStats,
-    refusals: HashSet<(usize, usize, Refusal)>,
+    refusals: HashSet<(EditKey, Refusal)>,
     edits: usize,
     budget: usize,
     /// Bisect batches of edits refused in earlier rounds too (see
@@ -382,7 +382,7 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
         &mut self,
         round: &mut Round<'c, 'a>,
         edits: Vec<PlanEdit>,
-        key: (usize, usize),
+        key: EditKey,
         apply: Apply<'c, 'a>,
     ) {
         round.pending.push(Pending { edits, key, apply });
@@ -413,10 +413,7 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
             return false;
         }
         // Fresh edits first, then those refused in an earlier round.
-        let refused_before = |p: &Pending| {
-            self.refusals
-                .contains(&(p.key.0, p.key.1, Refusal::Property))
-        };
+        let refused_before = |p: &Pending| self.refusals.contains(&(p.key, Refusal::Property));
         pending.sort_by_key(|p| refused_before(p));
         let fresh = pending.iter().filter(|p| !refused_before(p)).count();
         let mut accepted = vec![false; pending.len()];
@@ -463,8 +460,8 @@ impl<'c, 'a> Folder<'c, 'a, '_> {
         applied
     }
 
-    fn refuse(&mut self, key: (usize, usize), reason: Refusal) {
-        self.refusals.insert((key.0, key.1, reason));
+    fn refuse(&mut self, key: EditKey, reason: Refusal) {
+        self.refusals.insert((key, reason));
     }
 }
 
@@ -551,7 +548,7 @@ type Apply<'c, 'a> = Box<dyn for<'o> FnOnce(&mut Folder<'c, 'a, 'o>) + 'a>;
 /// A CFG edit waiting for [`Folder::commit`].
 struct Pending<'c, 'a> {
     edits: Vec<PlanEdit>,
-    key: (usize, usize),
+    key: EditKey,
     apply: Apply<'c, 'a>,
 }
 
@@ -655,9 +652,41 @@ impl<'c, 'a> View<'c, 'a> {
     }
 }
 
-/// Address of a block, for identity comparisons and refusal keys.
-fn block_key(block: BlockRef<'_, '_>) -> usize {
-    block.to_raw().ptr as usize
+/// Identity of a block, for identity comparisons and refusal keys.
+fn block_key(block: BlockRef<'_, '_>) -> BlockKey {
+    BlockKey::of(&block)
+}
+
+/// What a queued or refused edit is about, for the refusal count: the
+/// block it starts from and, where the rule involves one, a second block
+/// (and the slot of the edge through it). Rules on the same blocks share a
+/// key, so a refusal of one rule is remembered for another on those blocks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct EditKey(BlockKey, Partner);
+
+/// The second half of an [`EditKey`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Partner {
+    /// The edit concerns its first block alone.
+    None,
+    /// A second block of the edit.
+    Block(BlockKey),
+    /// A block the edit jumps through, and the slot of the edge into it.
+    Through(BlockKey, usize),
+}
+
+impl EditKey {
+    fn block(block: BlockRef<'_, '_>) -> Self {
+        Self(block_key(block), Partner::None)
+    }
+
+    fn pair(first: BlockRef<'_, '_>, second: BlockRef<'_, '_>) -> Self {
+        Self(block_key(first), Partner::Block(block_key(second)))
+    }
+
+    fn through(first: BlockRef<'_, '_>, middle: BlockRef<'_, '_>, slot: usize) -> Self {
+        Self(block_key(first), Partner::Through(block_key(middle), slot))
+    }
 }
 
 /// True if `o1` and `o2` are the same operation up to operands: name,

@@ -36,10 +36,10 @@
 //! shared block in a later round (its whole body is the tail).
 
 use super::{
-    block_key, edit, has_ops_before, prepare, safety, same_shape, Apply, BlockLabel, Folder,
+    edit, has_ops_before, prepare, safety, same_shape, Apply, BlockLabel, EditKey, Folder,
     PlanEdit, Refusal, Round, View,
 };
-use crate::ir::names;
+use crate::ir::{key::ValueKey, names};
 use crate::{analysis::cfg::BlockId, ir::region_graph::RegionGraphError};
 use melior::{
     dialect::cf,
@@ -164,7 +164,7 @@ fn try_merge<'c, 'a>(
 ) -> bool {
     let view = &round.view;
     let (block1, block2) = (view.block(b1), view.block(b2));
-    let key = (block_key(block1), block_key(block2));
+    let key = EditKey::pair(block1, block2);
     let min_size = folder.options.tail_merge_size.max(1);
     let tail = match common_tail(block1, block2, min_size) {
         Ok((tail, stop)) => {
@@ -227,7 +227,56 @@ fn common_tail<'c, 'a>(
             stop,
         ))
     };
-    let same_terminator = t1.name() == t2.name()
+    if !same_terminator(t1, t2) {
+        return empty(Stop::Difference);
+    }
+    let (body1, body2) = (&all1[..all1.len() - 1], &all2[..all2.len() - 1]);
+    let (mut length, stop) = walk_back(body1, body2);
+    // Shorten until every operand pair corresponds and no result escapes.
+    loop {
+        let ops1: Vec<_> = body1[body1.len() - length..]
+            .iter()
+            .copied()
+            .chain([t1])
+            .collect();
+        let ops2: Vec<_> = body2[body2.len() - length..]
+            .iter()
+            .copied()
+            .chain([t2])
+            .collect();
+        match check_tail(&ops1, &ops2, block1, block2) {
+            TailCheck::Valid { threaded, rewired } => {
+                return Ok((
+                    Tail {
+                        ops: [ops1, ops2],
+                        threaded,
+                        rewired,
+                    },
+                    stop,
+                ));
+            }
+            TailCheck::Cut(k) => {
+                if k == ops1.len() - 1 {
+                    return empty(stop);
+                }
+                length -= k + 1;
+            }
+            // The branch-folding notes rejects the whole merge, if there is one to reject.
+            TailCheck::Special => {
+                return if length >= min_size {
+                    Err(())
+                } else {
+                    empty(stop)
+                };
+            }
+        }
+    }
+}
+
+/// True if the terminators `t1` and `t2` have the same name, operand
+/// count, successors and attributes.
+fn same_terminator(t1: OperationRef<'_, '_>, t2: OperationRef<'_, '_>) -> bool {
+    t1.name() == t2.name()
         && t1.operand_count() == t2.operand_count()
         && t1.successor_count() == t2.successor_count()
         && t1.successors().zip(t2.successors()).all(|(a, b)| a == b)
@@ -235,11 +284,14 @@ fn common_tail<'c, 'a>(
         && t1
             .attributes()
             .zip(t2.attributes())
-            .all(|(a, b)| a.0 == b.0 && a.1 == b.1);
-    if !same_terminator {
-        return empty(Stop::Difference);
-    }
-    let (body1, body2) = (&all1[..all1.len() - 1], &all2[..all2.len() - 1]);
+            .all(|(a, b)| a.0 == b.0 && a.1 == b.1)
+}
+
+/// The backward walk over the bodies (terminators excluded) of two blocks:
+/// how many trailing operations have the same shape before the first
+/// difference, convergent operation or special-register read, and which
+/// of these stopped it.
+fn walk_back(body1: &[OperationRef<'_, '_>], body2: &[OperationRef<'_, '_>]) -> (usize, Stop) {
     let mut length = 0;
     let mut stop = Stop::Difference;
     while length < body1.len().min(body2.len()) {
@@ -261,105 +313,106 @@ fn common_tail<'c, 'a>(
         }
         length += 1;
     }
-    // Shorten until every operand pair corresponds and no result escapes.
-    'validate: loop {
-        let ops1: Vec<_> = body1[body1.len() - length..]
-            .iter()
-            .copied()
-            .chain([t1])
-            .collect();
-        let ops2: Vec<_> = body2[body2.len() - length..]
-            .iter()
-            .copied()
-            .chain([t2])
-            .collect();
-        let index = |ops: &[OperationRef<'c, 'a>]| -> HashMap<usize, (usize, usize)> {
-            let mut map = HashMap::new();
-            for (k, op) in ops.iter().enumerate() {
-                for r in 0..op.result_count() {
-                    map.insert(
-                        Value::from(op.result(r).unwrap()).to_raw().ptr as usize,
-                        (k, r),
-                    );
-                }
+    (length, stop)
+}
+
+/// What [`check_tail`] found about a candidate tail.
+enum TailCheck<'c, 'a> {
+    /// Every operand pair corresponds and no result escapes: the outside
+    /// values to thread and the operands to rewire (see [`Tail`]).
+    Valid {
+        threaded: Vec<(Value<'c, 'a>, Value<'c, 'a>)>,
+        rewired: Vec<(usize, usize, usize)>,
+    },
+    /// The operations at this tail position do not correspond, or a result
+    /// escapes: only the operations after it may stay.
+    Cut(usize),
+    /// An outside operand is defined by a special-register read.
+    Special,
+}
+
+/// Checks the candidate tails `ops1` of `block1` and `ops2` of `block2`
+/// (terminators last) position by position: operands must correspond
+/// (step 3 of the module docs) and results must not escape their block.
+fn check_tail<'c, 'a>(
+    ops1: &[OperationRef<'c, 'a>],
+    ops2: &[OperationRef<'c, 'a>],
+    block1: BlockRef<'c, 'a>,
+    block2: BlockRef<'c, 'a>,
+) -> TailCheck<'c, 'a> {
+    let (internal1, internal2) = (result_positions(ops1), result_positions(ops2));
+    let mut threaded: Vec<(Value<'c, 'a>, Value<'c, 'a>)> = Vec::new();
+    let mut rewired = Vec::new();
+    for k in 0..ops1.len() {
+        let (o1, o2) = (ops1[k], ops2[k]);
+        let mut cut = escapes(o1, block1) || escapes(o2, block2);
+        for i in 0..o1.operand_count() {
+            if cut {
+                break;
             }
-            map
-        };
-        let (internal1, internal2) = (index(&ops1), index(&ops2));
-        let mut threaded: Vec<(Value<'c, 'a>, Value<'c, 'a>)> = Vec::new();
-        let mut rewired = Vec::new();
-        for k in 0..ops1.len() {
-            let (o1, o2) = (ops1[k], ops2[k]);
-            let escapes = |op: OperationRef<'c, 'a>, block: BlockRef<'c, 'a>| {
-                op.results().any(|r| {
-                    edit::users(r.into())
-                        .iter()
-                        .any(|user| user.block() != Some(block))
-                })
-            };
-            let mut cut = escapes(o1, block1) || escapes(o2, block2);
-            for i in 0..o1.operand_count() {
-                if cut {
-                    break;
-                }
-                let (a, b) = (o1.operand(i).unwrap(), o2.operand(i).unwrap());
-                let (ia, ib) = (
-                    internal1.get(&(a.to_raw().ptr as usize)),
-                    internal2.get(&(b.to_raw().ptr as usize)),
-                );
-                match (ia, ib) {
-                    (Some(x), Some(y)) if x == y => continue,
-                    (None, None) => {}
-                    _ => {
-                        cut = true;
-                        continue;
-                    }
-                }
-                let special = |v: Value| {
-                    edit::defining_op(v)
-                        .is_some_and(|op| safety::reads_special_register(&prepare::op_name(op)))
-                };
-                if special(a) || special(b) {
-                    // The branch-folding notes rejects the whole merge, if there is one to reject.
-                    return if length >= min_size {
-                        Err(())
-                    } else {
-                        empty(stop)
-                    };
-                }
-                if a == b {
-                    continue;
-                }
-                if a.r#type() != b.r#type() {
+            let (a, b) = (o1.operand(i).unwrap(), o2.operand(i).unwrap());
+            let (ia, ib) = (
+                internal1.get(&ValueKey::of(&a)),
+                internal2.get(&ValueKey::of(&b)),
+            );
+            match (ia, ib) {
+                (Some(x), Some(y)) if x == y => continue,
+                (None, None) => {}
+                _ => {
                     cut = true;
                     continue;
                 }
-                let pair = match threaded.iter().position(|&(x, y)| x == a && y == b) {
-                    Some(pair) => pair,
-                    None => {
-                        threaded.push((a, b));
-                        threaded.len() - 1
-                    }
-                };
-                rewired.push((k, i, pair));
             }
-            if cut {
-                if k == ops1.len() - 1 {
-                    return empty(stop);
+            if is_special_value(a) || is_special_value(b) {
+                return TailCheck::Special;
+            }
+            if a == b {
+                continue;
+            }
+            if a.r#type() != b.r#type() {
+                cut = true;
+                continue;
+            }
+            let pair = match threaded.iter().position(|&(x, y)| x == a && y == b) {
+                Some(pair) => pair,
+                None => {
+                    threaded.push((a, b));
+                    threaded.len() - 1
                 }
-                length -= k + 1;
-                continue 'validate;
-            }
+            };
+            rewired.push((k, i, pair));
         }
-        return Ok((
-            Tail {
-                ops: [ops1, ops2],
-                threaded,
-                rewired,
-            },
-            stop,
-        ));
+        if cut {
+            return TailCheck::Cut(k);
+        }
     }
+    TailCheck::Valid { threaded, rewired }
+}
+
+/// The (tail position, result index) of every result of `ops`, by the
+/// result's key.
+fn result_positions(ops: &[OperationRef<'_, '_>]) -> HashMap<ValueKey, (usize, usize)> {
+    let mut map = HashMap::new();
+    for (k, op) in ops.iter().enumerate() {
+        for r in 0..op.result_count() {
+            map.insert(ValueKey::of(&op.result(r).unwrap()), (k, r));
+        }
+    }
+    map
+}
+
+/// True if a result of `op` is used outside `block`.
+fn escapes<'c, 'a>(op: OperationRef<'c, 'a>, block: BlockRef<'c, 'a>) -> bool {
+    op.results().any(|r| {
+        edit::users(r.into())
+            .iter()
+            .any(|user| user.block() != Some(block))
+    })
+}
+
+/// True if `value` is defined by a special-register read.
+fn is_special_value(value: Value<'_, '_>) -> bool {
+    edit::defining_op(value).is_some_and(|op| safety::reads_special_register(&prepare::op_name(op)))
 }
 
 /// Moves `tail`'s operations of `block1` into a new block after `after`

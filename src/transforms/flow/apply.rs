@@ -42,6 +42,7 @@ use crate::{
     analysis::cfg::{BlockId, DominatorTree, Graph},
     ir::{
         edit,
+        key::{TypeKey, ValueKey},
         region_graph::{RegionGraph, RegionGraphError},
     },
     transforms::flow::ssa::{
@@ -51,9 +52,8 @@ use crate::{
 };
 use melior::{
     ir::{
-        block::BlockLike,
-        r#type::{IntegerType, TypeLike},
-        Block, BlockRef, Location, OperationRef, RegionLike, RegionRef, Type, Value, ValueLike,
+        block::BlockLike, r#type::IntegerType, Block, BlockRef, Location, OperationRef, RegionLike,
+        RegionRef, Type, Value, ValueLike,
     },
     Context,
 };
@@ -433,14 +433,14 @@ impl<'g, 'c, 'a> FlowVariables<'g, 'c, 'a> {
     /// not one per destination, and the SSA work is linear in the Flow
     /// region instead of proportional to destinations times their chains.
     fn declare_payload_slots(&mut self, graph: &RegionGraph<'c, 'a>, rerouted: &Rerouted<'c, 'a>) {
-        let mut slot_vars: FastMap<(usize, usize), usize> = FastMap::default();
-        let mut rank: FastMap<usize, usize> = FastMap::default();
+        let mut slot_vars: FastMap<(TypeKey, usize), usize> = FastMap::default();
+        let mut rank: FastMap<TypeKey, usize> = FastMap::default();
         for &d in &rerouted.targets {
             let target = graph.block(d);
             rank.clear();
             for i in 0..target.argument_count() {
                 let r#type = target.argument(i).unwrap().r#type();
-                let type_key = r#type.to_raw().ptr as usize;
+                let type_key = TypeKey::of(&r#type);
                 let next = rank.entry(type_key).or_insert(0);
                 let k = *next;
                 *next += 1;
@@ -585,21 +585,21 @@ fn replace_old_arguments<'c, 'a>(
     reads: &[Vec<(BlockId, Value<'c, 'a>)>],
     location: Location<'c>,
 ) {
-    let address = |v: Value<'_, '_>| v.to_raw().ptr as usize;
-    let replacement: FastMap<usize, Value<'c, 'a>> = argument_vars
+    let key = |v: Value<'_, '_>| ValueKey::of(&v);
+    let replacement: FastMap<ValueKey, Value<'c, 'a>> = argument_vars
         .iter()
         .map(|&(d, i, var, read)| {
             (
-                address(graph.block(d).argument(i).unwrap().into()),
+                key(graph.block(d).argument(i).unwrap().into()),
                 reads[var][read].1,
             )
         })
         .collect();
     for &(d, i, _, _) in argument_vars {
         let old: Value = graph.block(d).argument(i).unwrap().into();
-        let mut value = replacement[&address(old)];
+        let mut value = replacement[&key(old)];
         let mut steps = 0;
-        while let Some(&next) = replacement.get(&address(value)) {
+        while let Some(&next) = replacement.get(&key(value)) {
             value = next;
             steps += 1;
             if steps > replacement.len() {

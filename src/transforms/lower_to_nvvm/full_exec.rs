@@ -20,6 +20,7 @@ use crate::analysis::{
 use crate::ir::{
     edit,
     facts::{self, UniformityMark},
+    key::BlockKey,
     names::{self, EXEC_FULL_ATTR},
     region_graph::RegionGraph,
 };
@@ -48,10 +49,10 @@ pub fn full_at_end(block: BlockRef<'_, '_>, full_at_start: bool) -> bool {
 /// Per block of `blocks` (the body, entry first): exec is every live lane
 /// at its start.
 pub fn full_at_start(blocks: &[BlockRef<'_, '_>]) -> Vec<bool> {
-    let position: HashMap<usize, usize> = blocks
+    let position: HashMap<BlockKey, usize> = blocks
         .iter()
         .enumerate()
-        .map(|(index, block)| (block.to_raw().ptr as usize, index))
+        .map(|(index, block)| (BlockKey::of(block), index))
         .collect();
     let predecessors: Vec<Vec<usize>> = super::incoming_edges(blocks)
         .into_iter()
@@ -60,7 +61,7 @@ pub fn full_at_start(blocks: &[BlockRef<'_, '_>]) -> Vec<bool> {
                 .into_iter()
                 .map(|(terminator, _)| {
                     let source = terminator.block().expect("a terminator is in a block");
-                    position[&(source.to_raw().ptr as usize)]
+                    position[&BlockKey::of(&source)]
                 })
                 .collect()
         })

@@ -24,6 +24,7 @@
 //! allocation, unknown effects, or not speculatable).
 
 use crate::ir::collectives::{self, Lowering};
+use crate::ir::key::{OperationKey, ValueKey};
 use crate::ir::names;
 use crate::support::FastSet;
 use crate::{ir::edit, transforms::prepare::op_name};
@@ -100,8 +101,8 @@ impl<'c, 'a> Run<'c, 'a> {
         if self.guarded > 0 {
             let ops = &self.ops[..self.guarded];
             let first = ops[0].0;
-            let key = |v: Value<'_, '_>| v.to_raw().ptr as usize;
-            let mut tainted: FastSet<usize> = FastSet::default();
+            let key = |v: Value<'_, '_>| ValueKey::of(&v);
+            let mut tainted: FastSet<ValueKey> = FastSet::default();
             let mut inside = Vec::with_capacity(ops.len());
             for &(op, guarded) in ops {
                 if guarded || op.operands().any(|v| tainted.contains(&key(v))) {
@@ -125,13 +126,12 @@ impl<'c, 'a> Run<'c, 'a> {
 pub fn wrap<'c, 'a>(context: &'c Context, ops: &[OperationRef<'c, 'a>], active: Value<'c, 'a>) {
     let first = ops[0];
     let location = first.location();
-    let address = |op: OperationRef<'_, '_>| op.to_raw().ptr as usize;
-    let members: FastSet<usize> = ops.iter().map(|&op| address(op)).collect();
+    let members: FastSet<OperationKey> = ops.iter().map(OperationKey::of).collect();
     // A user inside the run, or nested in the region of an op of the run.
     let inside = |user: OperationRef<'_, '_>| {
         let mut current = Some(user);
         while let Some(op) = current {
-            if members.contains(&address(op)) {
+            if members.contains(&OperationKey::of(&op)) {
                 return true;
             }
             current = op.parent_operation();

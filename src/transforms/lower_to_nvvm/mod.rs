@@ -128,7 +128,7 @@ pub mod intrinsics;
 pub mod scalar_branch;
 pub mod skip;
 
-use crate::ir::{collectives, names};
+use crate::ir::{collectives, key::BlockKey, names};
 use emit::Emitter;
 use melior::{
     dialect::cf,
@@ -676,11 +676,10 @@ fn lower_branch_zero<'c, 'a>(
 /// its successor slot; edges from or to blocks outside `blocks` are left
 /// out.
 fn incoming_edges<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<(OperationRef<'c, 'a>, usize)>> {
-    let address = |block: BlockRef<'_, '_>| block.to_raw().ptr as usize;
-    let position: std::collections::HashMap<usize, usize> = blocks
+    let position: std::collections::HashMap<BlockKey, usize> = blocks
         .iter()
         .enumerate()
-        .map(|(index, block)| (address(*block), index))
+        .map(|(index, block)| (BlockKey::of(block), index))
         .collect();
     let mut edges = vec![Vec::new(); blocks.len()];
     for block in blocks {
@@ -689,7 +688,7 @@ fn incoming_edges<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<(OperationRef<
         };
         for slot in 0..terminator.successor_count() {
             let target = terminator.successor(slot).expect("counted successor");
-            if let Some(&index) = position.get(&address(target)) {
+            if let Some(&index) = position.get(&BlockKey::of(&target)) {
                 edges[index].push((terminator, slot));
             }
         }

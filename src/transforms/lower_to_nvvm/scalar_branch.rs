@@ -42,6 +42,7 @@
 //! kernel argument therefore keeps its plain branch.
 
 use super::{emit::Emitter, guard, ExecState, Lanes, SpmdOp, Target};
+use crate::ir::key::ValueKey;
 use crate::ir::names;
 use crate::{ir::edit, transforms::prepare::op_name};
 use melior::ir::{
@@ -103,11 +104,11 @@ const WARP_INVARIANT_READS: &[&str] = &[
 /// holds alike. Computed on the function before it is lowered; values
 /// created by the lowering are not in it (they are taken as varying).
 pub struct WarpInvariant {
-    values: HashSet<usize>,
+    values: HashSet<ValueKey>,
 }
 
-fn key(value: Value<'_, '_>) -> usize {
-    value.to_raw().ptr as usize
+fn key(value: Value<'_, '_>) -> ValueKey {
+    ValueKey::of(&value)
 }
 
 impl WarpInvariant {
@@ -143,10 +144,10 @@ impl WarpInvariant {
         let values = blocks
             .iter()
             .flat_map(|block| {
-                let arguments: Vec<usize> = (0..block.argument_count())
+                let arguments: Vec<ValueKey> = (0..block.argument_count())
                     .map(|i| key(block.argument(i).unwrap().into()))
                     .collect();
-                let results: Vec<usize> = edit::operations(*block)
+                let results: Vec<ValueKey> = edit::operations(*block)
                     .into_iter()
                     .flat_map(|op| op.results().map(|r| key(r.into())).collect::<Vec<_>>())
                     .collect();
@@ -185,7 +186,7 @@ fn incoming_edges<'c, 'a>(blocks: &[BlockRef<'c, 'a>]) -> Vec<Vec<Option<Vec<Val
 fn incoming_invariant(
     edges: &[Option<Vec<Value<'_, '_>>>],
     index: usize,
-    varying: &HashSet<usize>,
+    varying: &HashSet<ValueKey>,
 ) -> bool {
     edges.iter().all(|edge| {
         edge.as_ref()
@@ -194,7 +195,7 @@ fn incoming_invariant(
     })
 }
 
-fn op_is_invariant(op: OperationRef<'_, '_>, varying: &HashSet<usize>) -> bool {
+fn op_is_invariant(op: OperationRef<'_, '_>, varying: &HashSet<ValueKey>) -> bool {
     let name = op_name(op);
     let operands_invariant = || {
         op.operands()

@@ -52,7 +52,11 @@
 
 use crate::analysis::cfg::{BlockId, CfgGraph, DominatorTree};
 use crate::ir::collectives::{self, Lowering};
-use crate::ir::{edit, facts, names};
+use crate::ir::{
+    edit, facts,
+    key::{BlockKey, OperationKey},
+    names,
+};
 use crate::transforms::predicate::{PARK_ATTR, REJOIN_ATTR};
 use crate::transforms::{lower_to_nvvm::SpmdOp, prepare::op_name};
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef};
@@ -70,22 +74,22 @@ pub const LOOP_THRESHOLD: usize = 2 * THRESHOLD;
 /// The `spmd.exec.br_zero` operations of a function whose region is short
 /// enough to run without the skip.
 pub struct ShortRegions {
-    ops: HashSet<usize>,
+    ops: HashSet<OperationKey>,
 }
 
 impl ShortRegions {
     /// True if `br_zero` falls through into its region.
     pub fn contains(&self, br_zero: OperationRef<'_, '_>) -> bool {
-        self.ops.contains(&address_of_op(br_zero))
+        self.ops.contains(&op_key(br_zero))
     }
 }
 
-fn address_of_op(op: OperationRef<'_, '_>) -> usize {
-    op.to_raw().ptr as usize
+fn op_key(op: OperationRef<'_, '_>) -> OperationKey {
+    OperationKey::of(&op)
 }
 
-fn address(block: BlockRef<'_, '_>) -> usize {
-    block.to_raw().ptr as usize
+fn block_key(block: BlockRef<'_, '_>) -> BlockKey {
+    BlockKey::of(&block)
 }
 
 /// Decides every `spmd.exec.br_zero` of `blocks` (a function body, entry
@@ -98,7 +102,7 @@ pub fn short_regions(blocks: &[BlockRef<'_, '_>]) -> ShortRegions {
             continue;
         };
         if SpmdOp::of(&op_name(terminator)) != Some(SpmdOp::BranchZero)
-            || latches.contains(&address_of_op(terminator))
+            || latches.contains(&op_key(terminator))
         {
             continue;
         }
@@ -107,7 +111,7 @@ pub fn short_regions(blocks: &[BlockRef<'_, '_>]) -> ShortRegions {
             terminator.successor(1).expect("br_zero has two successors"),
         );
         if skip == region || region_is_short(*block, region, skip, &latches) {
-            ops.insert(address_of_op(terminator));
+            ops.insert(op_key(terminator));
         }
     }
     ShortRegions { ops }
@@ -117,11 +121,11 @@ pub fn short_regions(blocks: &[BlockRef<'_, '_>]) -> ShortRegions {
 /// block that dominates them ("loop while a lane is active"). They always
 /// keep their vote: falling through would make the back edge
 /// unconditional.
-fn latches(blocks: &[BlockRef<'_, '_>]) -> HashSet<usize> {
-    let index: HashMap<usize, u32> = blocks
+fn latches(blocks: &[BlockRef<'_, '_>]) -> HashSet<OperationKey> {
+    let index: HashMap<BlockKey, u32> = blocks
         .iter()
         .enumerate()
-        .map(|(i, &b)| (address(b), i as u32))
+        .map(|(i, &b)| (block_key(b), i as u32))
         .collect();
     let mut edges = Vec::new();
     for (i, block) in blocks.iter().enumerate() {
@@ -132,7 +136,7 @@ fn latches(blocks: &[BlockRef<'_, '_>]) -> HashSet<usize> {
             if let Some(&t) = terminator
                 .successor(slot)
                 .ok()
-                .and_then(|s| index.get(&address(s)))
+                .and_then(|s| index.get(&block_key(s)))
             {
                 edges.push((i as u32, t));
             }
@@ -154,10 +158,10 @@ fn latches(blocks: &[BlockRef<'_, '_>]) -> HashSet<usize> {
         let target = terminator
             .successor(1)
             .ok()
-            .and_then(|s| index.get(&address(s)));
+            .and_then(|s| index.get(&block_key(s)));
         if target.is_some_and(|&t| dominators.dominates(BlockId::new(t as usize), BlockId::new(i)))
         {
-            latches.insert(address_of_op(terminator));
+            latches.insert(op_key(terminator));
         }
     }
     latches
@@ -178,14 +182,14 @@ fn region_is_short(
     branch: BlockRef<'_, '_>,
     region: BlockRef<'_, '_>,
     skip: BlockRef<'_, '_>,
-    latches: &HashSet<usize>,
+    latches: &HashSet<OperationKey>,
 ) -> bool {
     if region == branch {
         // A self loop: the back edge itself, which must keep its vote.
         return false;
     }
     let mut walk = Walk {
-        colour: HashMap::from([(address(branch), 1)]),
+        colour: HashMap::from([(block_key(branch), 1)]),
         cost: 0,
         parks: HashSet::new(),
         rejoins: HashSet::new(),
@@ -201,7 +205,7 @@ fn region_is_short(
     }
     while let Some((block, next)) = stack.pop() {
         let terminator = block.terminator().expect("a block ends with a terminator");
-        let latch = latches.contains(&address_of_op(terminator));
+        let latch = latches.contains(&op_key(terminator));
         loop_exit |= latch && terminator.successor(1).is_ok_and(|h| h == branch);
         // A latch leaves through its zero edge (slot 0).
         let followed = if latch {
@@ -210,7 +214,7 @@ fn region_is_short(
             terminator.successor_count()
         };
         if next == followed {
-            walk.colour.insert(address(block), 2);
+            walk.colour.insert(block_key(block), 2);
             continue;
         }
         stack.push((block, next + 1));
@@ -218,7 +222,7 @@ fn region_is_short(
         if successor == skip {
             continue;
         }
-        match walk.colour.get(&address(successor)) {
+        match walk.colour.get(&block_key(successor)) {
             Some(1) => return false,
             Some(_) => continue,
             None => {}
@@ -238,7 +242,7 @@ fn region_is_short(
 /// The state of one walk of [`region_is_short`].
 struct Walk {
     /// 1 = on the DFS stack, 2 = done.
-    colour: HashMap<usize, u8>,
+    colour: HashMap<BlockKey, u8>,
     cost: usize,
     /// The park and rejoin ids of the region's exec writes.
     parks: HashSet<i64>,
@@ -251,7 +255,7 @@ impl Walk {
     /// longer be short (longer than [`LOOP_THRESHOLD`], a collective, a
     /// return).
     fn enter(&mut self, block: BlockRef<'_, '_>) -> bool {
-        self.colour.insert(address(block), 1);
+        self.colour.insert(block_key(block), 1);
         for op in edit::operations(block) {
             let name = op_name(op);
             if name == names::ARITH_CONSTANT || name == names::LLVM_CONSTANT {

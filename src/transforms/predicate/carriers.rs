@@ -28,6 +28,7 @@
 //! turns both conversions into nothing (the mask is already an `iN` there),
 //! and the wave executor checks that the bits fit the wave.
 
+use crate::ir::key::{BlockKey, OperationKey, ValueKey};
 use crate::ir::names;
 use crate::{ir::edit, transforms::prepare::op_name};
 use melior::{
@@ -65,7 +66,7 @@ pub fn carry_masks_across_llvm_branches<'c>(
     }
     // In block order, then argument order: the output must not depend on
     // where the blocks happen to be allocated.
-    let position: HashMap<usize, usize> = blocks
+    let position: HashMap<BlockKey, usize> = blocks
         .iter()
         .enumerate()
         .map(|(position, block)| (block_key(*block), position))
@@ -85,10 +86,10 @@ pub fn carry_masks_across_llvm_branches<'c>(
     carriers.len()
 }
 
-type ArgumentKey = (usize, usize);
+type ArgumentKey = (BlockKey, usize);
 
-fn block_key(block: BlockRef<'_, '_>) -> usize {
-    block.to_raw().ptr as usize
+fn block_key(block: BlockRef<'_, '_>) -> BlockKey {
+    BlockKey::of(&block)
 }
 
 /// The mask-typed arguments that an `llvm` terminator forwards into.
@@ -129,7 +130,7 @@ fn pass_bits<'c>(
     let Some(terminator) = block.terminator() else {
         return;
     };
-    let mut converted: HashMap<usize, Value<'c, '_>> = HashMap::new();
+    let mut converted: HashMap<ValueKey, Value<'c, '_>> = HashMap::new();
     for slot in 0..terminator.successor_count() {
         let target = terminator.successor(slot).expect("slot in range");
         let Some(mut operands) = edit::successor_operands(terminator, slot) else {
@@ -140,7 +141,7 @@ fn pass_bits<'c>(
             if !carriers.contains_key(&(block_key(target), index)) {
                 continue;
             }
-            let key = operand.to_raw().ptr as usize;
+            let key = ValueKey::of(operand);
             let packed = *converted.entry(key).or_insert_with(|| {
                 let op = convert(names::MASK_TO_BITS, *operand, bits, terminator.location());
                 block
@@ -175,7 +176,7 @@ fn unpack_argument<'c>(block: BlockRef<'c, '_>, index: usize, bits: Type<'c>, ma
     let value: Value = unpacked.result(0).unwrap().into();
     let mut seen = HashSet::new();
     for (user, operand) in users {
-        if seen.insert((user.to_raw().ptr as usize, operand)) {
+        if seen.insert((OperationKey::of(&user), operand)) {
             edit::set_operand(user, operand, value);
         }
     }

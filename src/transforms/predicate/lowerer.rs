@@ -5,8 +5,9 @@
 //! branches and rejoin points) and [`super::repair`] (SSA and value repair
 //! after the edit); this file holds the driver and the final clean-up.
 
+use super::parking::Parked;
 use super::*;
-use crate::ir::facts::UniformityMark;
+use crate::ir::{facts::UniformityMark, key::ValueKey};
 
 /// Applies the plan to the IR.
 pub(super) struct Lowerer<'c, 'g, 'a> {
@@ -44,61 +45,93 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         divergent: &[bool],
         stats: &mut PredicateStats,
     ) {
+        let uniform = self.uniform_branches(divergent);
+        let branches = parking_branches(lowerings);
+        let rejoins = self.rejoin_ids(&branches);
+        let covered = self.covered_blocks(&branches);
+        let mut parked = self.collect_parked(&branches);
+        let (rejoin_ors, merges) = self.emit_rejoins(&rejoins, &covered, &mut parked);
+        // Divergent branches.
+        let (parks, lanes) = self.lower_branches(lowerings, &rejoins, &mut parked, stats);
+        stats.divergent_branches = lowerings.len() - lanes.len();
+        stats.rejoin_points = rejoins.len();
+        stats.parked_values = parked.len();
+        self.repair_ssa(&rejoins, &rejoin_ors, &parks, &parked, &merges);
+        self.empty_instead_of_poison_masks();
+        self.mark_uniformity(&uniform, UniformityMark::Uniform);
+        let lanes: Vec<OperationRef<'c, 'a>> = lanes
+            .into_iter()
+            .map(|branch| self.thread_level_branch(branch))
+            .collect();
+        self.mark_uniformity(&lanes, UniformityMark::Divergent);
+        self.drop_markers_and_fold();
+    }
+
+    /// The terminators of the blocks with several successors that are not
+    /// divergent: the branches that stay scalar.
+    fn uniform_branches(&self, divergent: &[bool]) -> Vec<OperationRef<'c, 'a>> {
         let g = self.graph.graph();
-        let uniform: Vec<OperationRef<'c, 'a>> = (0..g.num_blocks())
+        (0..g.num_blocks())
             .map(BlockId::new)
             .filter(|&b| g.successors(b).len() >= 2 && !divergent[b.index()])
             .map(|b| self.graph.terminator(b))
-            .collect();
-        let branches: Vec<&DivergentBranch> = lowerings
-            .iter()
-            .filter_map(|l| {
-                if let Lowering::Park(b) = l {
-                    Some(b)
-                } else {
-                    None
-                }
-            })
-            .collect();
-        let rejoins: BTreeMap<BlockId, i64> = {
-            let mut points: Vec<BlockId> = branches.iter().map(|b| b.primary(g)).collect();
-            points.sort();
-            points.dedup();
-            points
-                .into_iter()
-                .enumerate()
-                .map(|(i, p)| (p, i as i64))
-                .collect()
-        };
-        let covered = {
-            let mut covered = vec![false; g.num_blocks()];
-            for branch in &branches {
-                for (b, inside) in branch.region(g).into_iter().enumerate() {
-                    covered[b] |= inside;
-                }
+            .collect()
+    }
+
+    /// The rejoin points of `branches` (their primary successors), each
+    /// with its id: its position in block order.
+    fn rejoin_ids(&self, branches: &[&DivergentBranch]) -> BTreeMap<BlockId, i64> {
+        let g = self.graph.graph();
+        let mut points: Vec<BlockId> = branches.iter().map(|b| b.primary(g)).collect();
+        points.sort();
+        points.dedup();
+        points
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| (p, i as i64))
+            .collect()
+    }
+
+    /// Per block index: the block lies in the region of one of `branches`.
+    fn covered_blocks(&self, branches: &[&DivergentBranch]) -> Vec<bool> {
+        let g = self.graph.graph();
+        let mut covered = vec![false; g.num_blocks()];
+        for branch in branches {
+            for (b, inside) in branch.region(g).into_iter().enumerate() {
+                covered[b] |= inside;
             }
-            covered
-        };
-        let mut parked = self.collect_parked(&branches);
-        // Rejoin points: exec |= m_P, then the merges of parked arguments;
-        // the values passed around see the merged arguments; then the
-        // merges of parked values.
+        }
+        covered
+    }
+
+    /// The mask code of the rejoin points: `exec |= m_P`, then the merges
+    /// of parked arguments; the values passed around see the merged
+    /// arguments; then the merges of parked values. Returns the ORs per
+    /// rejoin point and the merges per index into `parked`.
+    fn emit_rejoins(
+        &self,
+        rejoins: &BTreeMap<BlockId, i64>,
+        covered: &[bool],
+        parked: &mut [Parked<'c, 'a>],
+    ) -> (
+        HashMap<BlockId, OperationRef<'c, 'a>>,
+        HashMap<usize, OperationRef<'c, 'a>>,
+    ) {
         let mut rejoin_ors = HashMap::new();
         let mut anchors = HashMap::new();
         let mut merges: HashMap<usize, OperationRef<'c, 'a>> = HashMap::new();
-        let mut merged_arguments: HashMap<usize, Value<'c, 'a>> = HashMap::new();
-        for (&p, &id) in &rejoins {
+        let mut merged_arguments: HashMap<ValueKey, Value<'c, 'a>> = HashMap::new();
+        for (&p, &id) in rejoins {
             let (or, anchor) = self.emit_rejoin(p, id, !covered[p.index()]);
             rejoin_ors.insert(p, or);
             anchors.insert(p, anchor);
-            for (k, merge) in self.emit_merges(p, anchor, &parked, |item| item.argument.is_some()) {
-                merged_arguments.insert(parked[k].value.to_raw().ptr as usize, value(merge));
+            for (k, merge) in self.emit_merges(p, anchor, parked, |item| item.argument.is_some()) {
+                merged_arguments.insert(ValueKey::of(&parked[k].value), value(merge));
                 merges.insert(k, merge);
             }
         }
         for (k, item) in parked.iter_mut().enumerate() {
-            let merged =
-                |v: Value<'c, 'a>| merged_arguments.get(&(v.to_raw().ptr as usize)).copied();
+            let merged = |v: Value<'c, 'a>| merged_arguments.get(&ValueKey::of(&v)).copied();
             if item.argument.is_none() {
                 item.value = merged(item.value).unwrap_or(item.value);
             } else if let Some(kept) = item.direct.and_then(merged) {
@@ -108,10 +141,25 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             }
         }
         for &p in rejoins.keys() {
-            merges
-                .extend(self.emit_merges(p, anchors[&p], &parked, |item| item.argument.is_none()));
+            merges.extend(self.emit_merges(p, anchors[&p], parked, |item| item.argument.is_none()));
         }
-        // Divergent branches.
+        (rejoin_ors, merges)
+    }
+
+    /// Lowers each divergent branch of `lowerings` as planned, counting
+    /// lane and guarded branches in `stats`. Returns the parking branches
+    /// (block, rejoin point, `(m_P | c)`) and the lane branches.
+    fn lower_branches(
+        &self,
+        lowerings: &[Lowering],
+        rejoins: &BTreeMap<BlockId, i64>,
+        parked: &mut [Parked<'c, 'a>],
+        stats: &mut PredicateStats,
+    ) -> (
+        Vec<(BlockId, BlockId, OperationRef<'c, 'a>)>,
+        Vec<OperationRef<'c, 'a>>,
+    ) {
+        let g = self.graph.graph();
         let mut parks = Vec::new();
         let mut lanes = Vec::new();
         for lowering in lowerings {
@@ -130,27 +178,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 }
                 Lowering::Park(branch) => {
                     let p = branch.primary(g);
-                    parks.push((
-                        branch.block,
-                        p,
-                        self.emit_park(branch, rejoins[&p], &mut parked),
-                    ));
+                    parks.push((branch.block, p, self.emit_park(branch, rejoins[&p], parked)));
                     stats.guarded += usize::from(branch.guarded);
                 }
             }
         }
-        stats.divergent_branches = lowerings.len() - lanes.len();
-        stats.rejoin_points = rejoins.len();
-        stats.parked_values = parked.len();
-        self.repair_ssa(&rejoins, &rejoin_ors, &parks, &parked, &merges);
-        self.empty_instead_of_poison_masks();
-        self.mark_uniformity(&uniform, UniformityMark::Uniform);
-        let lanes: Vec<OperationRef<'c, 'a>> = lanes
-            .into_iter()
-            .map(|branch| self.thread_level_branch(branch))
-            .collect();
-        self.mark_uniformity(&lanes, UniformityMark::Divergent);
-        self.drop_markers_and_fold();
+        (parks, lanes)
     }
 
     /// Places the block arguments of the rejoin masks and parked values and
@@ -284,4 +317,18 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             unsafe { edit::erase_operation(empty) };
         }
     }
+}
+
+/// The branches of `lowerings` that park lanes.
+fn parking_branches(lowerings: &[Lowering]) -> Vec<&DivergentBranch> {
+    lowerings
+        .iter()
+        .filter_map(|l| {
+            if let Lowering::Park(b) = l {
+                Some(b)
+            } else {
+                None
+            }
+        })
+        .collect()
 }

@@ -4,6 +4,7 @@
 
 use super::lowerer::Lowerer;
 use super::*;
+use crate::ir::key::{OperationKey, ValueKey};
 
 /// A value kept per lane for the lanes parked for one rejoin point.
 pub(super) struct Parked<'c, 'a> {
@@ -34,10 +35,10 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         }
         let live = table.live_in_at(g, &at);
         let observed = table.observed();
-        let index: HashMap<usize, usize> = values
+        let index: HashMap<ValueKey, usize> = values
             .iter()
             .enumerate()
-            .map(|(i, v)| (v.to_raw().ptr as usize, i))
+            .map(|(i, v)| (ValueKey::of(v), i))
             .collect();
         let dominators = DominatorTree::build(g);
         let mut by_rejoin: BTreeMap<BlockId, Vec<&DivergentBranch>> = BTreeMap::new();
@@ -52,7 +53,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             for i in 0..block.argument_count() {
                 let argument: Value<'c, 'a> = block.argument(i).unwrap().into();
                 if !index
-                    .get(&(argument.to_raw().ptr as usize))
+                    .get(&ValueKey::of(&argument))
                     .is_some_and(|&k| observed[k])
                 {
                     continue;
@@ -115,7 +116,7 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
             .filter(|&v| !is_poison(v))
             .collect();
         let mut distinct = std::collections::HashSet::new();
-        passed.retain(|v| distinct.insert(v.to_raw().ptr as usize));
+        passed.retain(|v| distinct.insert(ValueKey::of(v)));
         passed
     }
 
@@ -150,13 +151,13 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 defs.push(b);
             }
         }
-        let index: HashMap<usize, usize> = values
+        let index: HashMap<ValueKey, usize> = values
             .iter()
             .enumerate()
-            .map(|(i, v)| (v.to_raw().ptr as usize, i))
+            .map(|(i, v)| (ValueKey::of(v), i))
             .collect();
         let mut groups: Vec<Vec<usize>> = Vec::new();
-        let mut group_of: HashMap<usize, usize> = HashMap::new();
+        let mut group_of: HashMap<OperationKey, usize> = HashMap::new();
         let mut table = live::Values::default();
         for (i, &v) in values.iter().enumerate() {
             let mut uses = Vec::new();
@@ -168,21 +169,17 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
                 if top_level && user == self.graph.terminator(b) {
                     if let Some(target) = self
                         .forwarded_to(b, user, operand)
-                        .and_then(|t| index.get(&(t.to_raw().ptr as usize)))
+                        .and_then(|t| index.get(&ValueKey::of(&t)))
                     {
                         uses.push(live::Use::Forward(b, *target));
                         continue;
                     }
                 } else if top_level && is_pure(user) {
                     let results: Vec<usize> = (0..user.result_count())
-                        .filter_map(|r| {
-                            index
-                                .get(&(Value::from(user.result(r).unwrap()).to_raw().ptr as usize))
-                                .copied()
-                        })
+                        .filter_map(|r| index.get(&ValueKey::of(&user.result(r).unwrap())).copied())
                         .collect();
                     if results.len() == user.result_count() {
-                        let key = user.to_raw().ptr as usize;
+                        let key = OperationKey::of(&user);
                         let group = *group_of.entry(key).or_insert_with(|| {
                             groups.push(results);
                             groups.len() - 1

@@ -4,6 +4,7 @@
 use super::lowerer::Lowerer;
 use super::parking::Parked;
 use super::*;
+use crate::ir::key::ValueKey;
 
 impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
     pub(super) fn repair_ssa(
@@ -47,12 +48,12 @@ impl<'c, 'g, 'a> Lowerer<'c, 'g, 'a> {
         merges: &HashMap<usize, OperationRef<'c, 'a>>,
     ) {
         // Grouped by value, in the order of `parked` (deterministic output).
-        let mut group_of: HashMap<usize, usize> = HashMap::new();
+        let mut group_of: HashMap<ValueKey, usize> = HashMap::new();
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for (j, item) in parked.iter().enumerate() {
             if item.argument.is_none() {
                 let g = *group_of
-                    .entry(item.value.to_raw().ptr as usize)
+                    .entry(ValueKey::of(&item.value))
                     .or_insert_with(|| {
                         groups.push(Vec::new());
                         groups.len() - 1

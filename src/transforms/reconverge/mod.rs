@@ -61,6 +61,7 @@ use crate::{
     },
     ir::{
         facts::{self, UniformityMark},
+        key::BlockKey,
         names::{self},
         query,
         region_graph::{RegionGraph, RegionGraphError},
@@ -216,8 +217,8 @@ const MAX_ROUNDS: usize = 8;
 /// the region: the transform preserves every thread's values, so a branch
 /// keeps the uniformity the analysis found before the edit.
 struct CarriedDivergence {
-    divergent: FastSet<usize>,
-    known: FastSet<usize>,
+    divergent: FastSet<BlockKey>,
+    known: FastSet<BlockKey>,
 }
 
 impl CarriedDivergence {
@@ -236,10 +237,10 @@ impl CarriedDivergence {
             known: FastSet::default(),
         };
         for b in (0..graph.num_blocks()).map(BlockId::new) {
-            let address = graph.block(b).to_raw().ptr as usize;
-            carried.known.insert(address);
+            let key = BlockKey::of(&graph.block(b));
+            carried.known.insert(key);
             if uniformity.info().is_divergent_branch(b) && graph.graph().successors(b).len() >= 2 {
-                carried.divergent.insert(address);
+                carried.divergent.insert(key);
             }
         }
         Ok((carried, uniformity.into_graph()))
@@ -247,7 +248,7 @@ impl CarriedDivergence {
 
     /// Records a block created by the preparation whose branch is uniform.
     fn set_uniform(&mut self, block: melior::ir::BlockRef<'_, '_>) {
-        self.known.insert(block.to_raw().ptr as usize);
+        self.known.insert(BlockKey::of(&block));
     }
 
     /// The flags of `graph`'s blocks. Blocks created since the analysis are
@@ -257,9 +258,9 @@ impl CarriedDivergence {
         (0..graph.num_blocks())
             .map(BlockId::new)
             .map(|b| {
-                let address = graph.block(b).to_raw().ptr as usize;
+                let key = BlockKey::of(&graph.block(b));
                 let branches = graph.graph().successors(b).len() >= 2;
-                branches && (self.divergent.contains(&address) || !self.known.contains(&address))
+                branches && (self.divergent.contains(&key) || !self.known.contains(&key))
             })
             .collect()
     }

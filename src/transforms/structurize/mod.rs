@@ -94,13 +94,14 @@ use crate::{
     ir::{
         edit,
         facts::{self, UniformityMark},
+        key::BlockKey,
         names::{self},
         query,
         region_graph::{RegionGraph, RegionGraphError},
     },
 };
 use melior::{
-    ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef, RegionRef},
+    ir::{operation::OperationLike, BlockRef, Location, OperationRef, RegionRef},
     Context,
 };
 
@@ -346,11 +347,6 @@ pub fn structurize_function<'c, 'a>(
     Ok(stats)
 }
 
-/// The address of a block, the key that survives re-snapshotting.
-fn block_address(block: BlockRef<'_, '_>) -> usize {
-    block.to_raw().ptr as usize
-}
-
 /// The checks on the input before anything is edited: a CFG region, branch
 /// terminators, and (with `irreducible=reject`) no irreducible cycle.
 /// Returns the snapshot, whether it has an irreducible cycle and whether
@@ -389,14 +385,14 @@ fn checked_input<'c, 'a>(
     Ok((graph, irreducible, has_unreachable))
 }
 
-/// The blocks (by address) whose uniform branch stays as it is, and those
+/// The blocks (by identity) whose uniform branch stays as it is, and those
 /// whose branch is structurized. Without `skip-uniform-regions` every
 /// branch is structurized.
 fn kept_branches(
     graph: &RegionGraph<'_, '_>,
     divergence: Option<&BranchDivergence>,
     options: &StructurizeOptions,
-) -> (FastSet<usize>, FastSet<usize>) {
+) -> (FastSet<BlockKey>, FastSet<BlockKey>) {
     let n = graph.num_blocks();
     let branch: Vec<bool> = (0..n)
         .map(|b| has_two_targets(graph.graph(), BlockId::new(b)))
@@ -422,10 +418,10 @@ fn kept_branches(
     } else {
         vec![false; n]
     };
-    let blocks = |select: &dyn Fn(usize) -> bool| -> FastSet<usize> {
+    let blocks = |select: &dyn Fn(usize) -> bool| -> FastSet<BlockKey> {
         (0..n)
             .filter(|&b| select(b))
-            .map(|b| block_address(graph.block(BlockId::new(b))))
+            .map(|b| BlockKey::of(&graph.block(BlockId::new(b))))
             .collect()
     };
     (blocks(&|b| kept[b]), blocks(&|b| branch[b] && !kept[b]))
@@ -447,7 +443,7 @@ fn structurize_rounds<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     graph: RegionGraph<'c, 'a>,
-    kept_blocks: &FastSet<usize>,
+    kept_blocks: &FastSet<BlockKey>,
     options: &StructurizeOptions,
     location: Location<'c>,
     timer: &mut crate::support::PhaseTimer,
@@ -464,7 +460,7 @@ fn structurize_rounds<'c, 'a>(
             .map(BlockId::new)
             .map(|b| {
                 has_two_targets(graph.graph(), b)
-                    && !kept_blocks.contains(&block_address(graph.block(b)))
+                    && !kept_blocks.contains(&BlockKey::of(&graph.block(b)))
             })
             .collect();
         let shapes = flow_shapes(&graph);
@@ -640,7 +636,7 @@ impl<'c, 'a> prepare::PrepareObserver<'c, 'a> for Option<&mut BranchDivergence> 
 /// and kept up to date by the preparation. Blocks it does not know (the
 /// guard blocks of irreducible hubs) count as divergent.
 struct BranchDivergence {
-    divergent: FastMap<usize, bool>,
+    divergent: FastMap<BlockKey, bool>,
 }
 
 impl BranchDivergence {
@@ -656,7 +652,7 @@ impl BranchDivergence {
             .map(BlockId::new)
             .map(|b| {
                 (
-                    graph.block(b).to_raw().ptr as usize,
+                    BlockKey::of(&graph.block(b)),
                     uniformity.info().is_divergent_branch(b),
                 )
             })
@@ -666,14 +662,13 @@ impl BranchDivergence {
 
     fn is_divergent(&self, block: BlockRef<'_, '_>) -> bool {
         self.divergent
-            .get(&(block.to_raw().ptr as usize))
+            .get(&BlockKey::of(&block))
             .copied()
             .unwrap_or(true)
     }
 
     fn set(&mut self, block: BlockRef<'_, '_>, divergent: bool) {
-        self.divergent
-            .insert(block.to_raw().ptr as usize, divergent);
+        self.divergent.insert(BlockKey::of(&block), divergent);
     }
 }
 
@@ -696,12 +691,12 @@ pub fn flow_shapes(graph: &RegionGraph<'_, '_>) -> Vec<Option<FlowShape>> {
 fn mark_kept_uniform<'c>(
     context: &'c Context,
     graph: &RegionGraph<'c, '_>,
-    kept: &FastSet<usize>,
+    kept: &FastSet<BlockKey>,
 ) -> bool {
     if kept.is_empty() {
         return false;
     }
-    let is_kept = |b: BlockId| kept.contains(&(graph.block(b).to_raw().ptr as usize));
+    let is_kept = |b: BlockId| kept.contains(&BlockKey::of(&graph.block(b)));
     let violations = reconverging::check_with_exits(graph.graph(), &is_kept, &|b| {
         prepare::is_function_exit(graph.terminator(b))
     });
@@ -729,7 +724,7 @@ fn add_reconvergence_markers<'c>(
     region: RegionRef<'c, '_>,
     graph: &RegionGraph<'c, '_>,
     flow_shapes: &[Option<FlowShape>],
-    structurized: &FastSet<usize>,
+    structurized: &FastSet<BlockKey>,
     location: Location<'c>,
 ) -> usize {
     let pdom = {
@@ -741,8 +736,8 @@ fn add_reconvergence_markers<'c>(
     let mut added = 0;
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         let block = graph.block(b);
-        let wanted = structurized.contains(&(block.to_raw().ptr as usize))
-            && flow_shapes[b.index()].is_none();
+        let wanted =
+            structurized.contains(&BlockKey::of(&block)) && flow_shapes[b.index()].is_none();
         if !wanted || has_head[b.index()] || !has_two_targets(graph.graph(), b) {
             continue;
         }

@@ -8,6 +8,7 @@
 //! order. Constants and `ub.poison` are materialised once per function, at
 //! the start of the entry block (which dominates every use).
 
+use crate::ir::key::TypeKey;
 use crate::support::FastMap;
 use crate::{
     analysis::cfg::{BlockId, DominatorTree, Graph},
@@ -18,7 +19,7 @@ use crate::{
     transforms::flow::ssa::solve::{Available, Solution, Variable},
 };
 use melior::{
-    ir::{block::BlockLike, r#type::TypeLike, BlockRef, Location, Type, Value},
+    ir::{block::BlockLike, BlockRef, Location, Type, Value},
     Context,
 };
 
@@ -230,12 +231,12 @@ fn append_edge_operands<'c, 'a>(
 }
 
 /// What the materializer creates: a constant or a poison of a (uniqued,
-/// hence compared by address) type.
+/// hence compared by identity) type.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Materialized {
     Bool(bool),
     I32(i64),
-    Poison(usize),
+    Poison(TypeKey),
 }
 
 /// Creates constants and poison values once per function, at the start of
@@ -270,7 +271,7 @@ impl<'c, 'a> Materializer<'c, 'a> {
     }
 
     fn poison(&mut self, r#type: Type<'c>) -> Value<'c, 'a> {
-        self.cached(Materialized::Poison(r#type.to_raw().ptr as usize), |s| {
+        self.cached(Materialized::Poison(TypeKey::of(&r#type)), |s| {
             edit::poison(s.context, r#type, s.location)
         })
     }

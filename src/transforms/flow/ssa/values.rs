@@ -12,6 +12,7 @@
 //! after each edit would cost a walk of all its operations.
 
 use crate::ir::edit;
+use crate::ir::key::ValueKey;
 use crate::support::FastMap;
 use crate::transforms::flow::ssa;
 use crate::transforms::flow::ssa::rewrite::{Def, IrVariable};
@@ -81,8 +82,8 @@ pub fn repair<'c, 'a>(
 /// and the blocks of those uses, in discovery order.
 #[derive(Default)]
 struct BrokenValues<'c, 'a> {
-    by_value: FastMap<usize, (Value<'c, 'a>, BlockId, Vec<BlockId>)>,
-    order: Vec<usize>,
+    by_value: FastMap<ValueKey, (Value<'c, 'a>, BlockId, Vec<BlockId>)>,
+    order: Vec<ValueKey>,
 }
 
 impl<'c, 'a> BrokenValues<'c, 'a> {
@@ -102,7 +103,7 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
         {
             return;
         }
-        let key = value.to_raw().ptr as usize;
+        let key = ValueKey::of(&value);
         let order = &mut self.order;
         let entry = self.by_value.entry(key).or_insert_with(|| {
             order.push(key);
