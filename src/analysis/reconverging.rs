@@ -180,7 +180,9 @@ pub fn check_with_exits<G: Graph + ?Sized>(
 
 /// Definition 1, the one checker: every block for which `divergent` holds
 /// must have two successor slots, one of which post-dominates it, as
-/// `model` reads post-dominance. Returns the violations in block order.
+/// `model` reads post-dominance. A branch whose slots all target one block
+/// splits no threads and needs nothing. Returns the violations in block
+/// order.
 pub fn check_against<G: Graph + ?Sized, M: PostDominanceModel>(
     graph: &G,
     divergent: &dyn Fn(BlockId) -> bool,
@@ -191,6 +193,10 @@ pub fn check_against<G: Graph + ?Sized, M: PostDominanceModel>(
         let block = BlockId::new(index);
         let successors = graph.successors(block);
         if (successors.len() < 2 && !model.fewer_than_two_slots_violate()) || !divergent(block) {
+            continue;
+        }
+        // Every slot to one block: every thread goes there, nothing splits.
+        if successors.len() >= 2 && successors.iter().all(|&s| s == successors[0]) {
             continue;
         }
         let &[first, second] = successors else {

@@ -736,7 +736,13 @@ fn first_stranded(
     let g = graph.graph();
     let reaches =
         crate::analysis::reconverging::reaches_exit(g, &|b| is_function_exit(graph.terminator(b)));
+    // A branch whose slots all target one block splits nothing: it needs
+    // no rejoin point.
+    let splits = |b: usize| {
+        let successors = g.successors(BlockId::new(b));
+        successors.iter().any(|&s| s != successors[0])
+    };
     (0..g.num_blocks())
-        .find(|&b| divergent[b] && !reaches[b])
+        .find(|&b| divergent[b] && !reaches[b] && splits(b))
         .map(BlockId::new)
 }

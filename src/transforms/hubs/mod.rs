@@ -33,6 +33,7 @@ pub mod unify_loop_exits;
 
 use crate::{
     analysis::cfg::{BlockId, CfgGraph, Graph},
+    ir::names,
     ir::region_graph::{RegionGraph, RegionGraphError},
     transforms::{
         flow::{
@@ -78,6 +79,13 @@ pub enum HubError<'c> {
         /// Its name.
         name: String,
     },
+    /// A block a hub would enter holds a `spmd.convergence.loop`: once its
+    /// entering edges run through the hub, the hub is the cycle's header
+    /// and the token would be left in a block that is not one (invalid IR).
+    ConvergenceToken {
+        /// The token.
+        location: Location<'c>,
+    },
     /// Internal error: the planner still wants hubs after the bound.
     NotConverged,
 }
@@ -90,6 +98,11 @@ impl std::fmt::Display for HubError<'_> {
                 f,
                 "unsupported terminator '{name}': it has successors but does not implement BranchOpInterface, so its successor operands cannot be rerouted"
             ),
+            Self::ConvergenceToken { .. } => write!(
+                f,
+                "'{}' in a block that a hub would enter: the hub becomes the header of the cycle and the token would be left outside it; route the edges before the convergence tokens are inserted (--spmd-reconverge inserts them) or remove the token",
+                names::CONVERGENCE_LOOP
+            ),
             Self::NotConverged => write!(f, "internal error: the hubs did not converge; please report this"),
         }
     }
@@ -100,7 +113,9 @@ impl<'c> HubError<'c> {
     pub fn location(&self, fallback: Location<'c>) -> Location<'c> {
         match self {
             Self::Region(RegionGraphError::MissingTerminator { location, .. }) => *location,
-            Self::UnsupportedTerminator { location, .. } => *location,
+            Self::UnsupportedTerminator { location, .. } | Self::ConvergenceToken { location } => {
+                *location
+            }
             _ => fallback,
         }
     }
@@ -171,6 +186,7 @@ pub fn run_rounds_on<'c, 'a>(
         if stats.rounds == 0 {
             check_branch_terminators(&graph)?;
         }
+        check_no_token_in_targets(&graph, &hubs)?;
         let plan = ReconvergePlan::from_hubs(graph.graph(), &hubs);
         let applied = apply_plan(
             context,
@@ -189,6 +205,25 @@ pub fn run_rounds_on<'c, 'a>(
         stats.repaired_values += applied.stats.repaired_values;
         exact_graph = Some(applied.graph);
         timer.lap("apply");
+    }
+}
+
+/// Refuses hubs whose targets hold a `spmd.convergence.loop`
+/// ([`HubError::ConvergenceToken`]).
+fn check_no_token_in_targets<'c>(
+    graph: &RegionGraph<'c, '_>,
+    hubs: &[HubSpec],
+) -> Result<(), HubError<'c>> {
+    let token = hubs
+        .iter()
+        .flat_map(|hub| hub.targets.iter())
+        .flat_map(|&target| crate::ir::edit::operations(graph.block(target)))
+        .find(|op| op_name(*op) == names::CONVERGENCE_LOOP);
+    match token {
+        Some(token) => Err(HubError::ConvergenceToken {
+            location: token.location(),
+        }),
+        None => Ok(()),
     }
 }
 

@@ -210,6 +210,13 @@ pub enum StructurizeError<'c> {
         /// The names of the entry blocks of one irreducible cycle.
         entries: Vec<String>,
     },
+    /// `irreducible=fix` would route the entries of a cycle through a hub,
+    /// but an entry holds a `spmd.convergence.loop`
+    /// (see [`HubError::ConvergenceToken`]).
+    TokenInHubTarget {
+        /// The token.
+        location: Location<'c>,
+    },
     /// The planner rejected the graph (a bug).
     Plan {
         /// The function being transformed.
@@ -241,6 +248,11 @@ impl std::fmt::Display for StructurizeError<'_> {
                 "UnsupportedIrreducibleCFG: irreducible control flow is not supported; run --spmd-fix-irreducible first or use irreducible=fix (cycle entered at {})",
                 entries.join(", ")
             ),
+            Self::TokenInHubTarget { .. } => write!(
+                f,
+                "irreducible=fix cannot route this cycle's entries through one hub: an entry holds '{}', which would be left outside the new header; fix the irreducible control flow before the convergence tokens are inserted, or remove the token",
+                names::CONVERGENCE_LOOP
+            ),
             Self::Plan { error, .. } => write!(f, "internal error while planning: {error}; please report this"),
             Self::NotStructured { detail, .. } => {
                 write!(f, "internal error: the output is not structured ({detail}); please report this")
@@ -257,6 +269,7 @@ impl<'c> StructurizeError<'c> {
             Self::UnsupportedTerminator { location, .. }
             | Self::NoReturn { location, .. }
             | Self::Irreducible { location, .. }
+            | Self::TokenInHubTarget { location }
             | Self::Plan { location, .. }
             | Self::NotStructured { location, .. } => *location,
             _ => fallback,
@@ -273,6 +286,7 @@ impl<'c> StructurizeError<'c> {
                 name,
                 reason: "it has successors but does not implement BranchOpInterface, so its successor operands cannot be rerouted",
             },
+            HubError::ConvergenceToken { location } => Self::TokenInHubTarget { location },
             HubError::NotConverged => Self::NotStructured { location, detail: "irreducible hubs did not converge".into() },
         }
     }
