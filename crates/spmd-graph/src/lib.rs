@@ -62,8 +62,11 @@
 //!
 //! * `testing` (off by default): `random` — SplitMix64 and random,
 //!   code-shaped CFG generators — and `bench`, the
-//!   scaling benchmark of the analyses. The crate's own unit tests always
-//!   have both; `spmd`'s `testing` feature turns this one on.
+//!   scaling benchmark of the analyses, and `checks`, the brute-force
+//!   definitions every analysis is compared with (by the crate's property
+//!   tests and by `spmd-fuzz`'s `graph_core` target). The crate's own unit
+//!   tests always have all three; `spmd`'s `testing` feature turns this
+//!   one on.
 //!
 //! # The story
 //!
@@ -173,6 +176,8 @@
 pub mod analysis;
 #[cfg(any(test, feature = "testing"))]
 pub mod bench;
+#[cfg(any(test, feature = "testing"))]
+pub mod checks;
 mod csr;
 pub mod cycles;
 pub mod dominators;
