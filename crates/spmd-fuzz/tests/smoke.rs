@@ -12,36 +12,18 @@
 //!
 //! A failing input is printed as hex before the panic propagates.
 
+use spmd::testing::seed_count as env_number;
 use spmd_fuzz::{graph_core, reconverge_definition1, textual_front_door, SNIPPETS};
+use spmd_graph::random::SplitMix64;
 
 /// `graph_core` inputs when `SPMD_FUZZ_SMOKE` is not set (about 10 s of
 /// the three targets together in a debug build on two cores).
 const DEFAULT_INPUTS: usize = 1000;
 
-/// SplitMix64, the fixed-seed generator of the inputs.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A byte string of 0 to `max_len` bytes.
-    fn bytes(&mut self, max_len: usize) -> Vec<u8> {
-        let len = (self.next_u64() % (max_len as u64 + 1)) as usize;
-        (0..len).map(|_| self.next_u64() as u8).collect()
-    }
-}
-
-fn env_number<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+/// A byte string of 0 to `max_len` bytes from `rng`.
+fn bytes(rng: &mut SplitMix64, max_len: usize) -> Vec<u8> {
+    let len = (rng.next_u64() % (max_len as u64 + 1)) as usize;
+    (0..len).map(|_| rng.next_u64() as u8).collect()
 }
 
 fn hex(data: &[u8]) -> String {
@@ -53,9 +35,9 @@ fn hex(data: &[u8]) -> String {
 fn smoke(name: &str, seed: u64, count: usize, max_len: usize, target: fn(&[u8])) {
     let trace = std::env::var_os("SPMD_FUZZ_TRACE").is_some();
     let seed = seed.wrapping_add(env_number("SPMD_FUZZ_SEED", 0u64).wrapping_mul(1_000_003));
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     for index in 0..count {
-        let data = rng.bytes(max_len);
+        let data = bytes(&mut rng, max_len);
         if trace {
             eprintln!("{name} input {index}: {}", hex(&data));
         }
