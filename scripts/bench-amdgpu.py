@@ -18,7 +18,10 @@ each through three routes
   spmd   spmd-compile --target amdgcn            (reconverge, predicate:
          divergent branches whose region needs no converged lanes stay
          per-lane branches the backend lowers itself, the others become
-         exec-mask code; spmd-lower-to-rocdl, convert-gpu-to-rocdl, backend)
+         exec-mask code; branches whose sides share work reconverged or
+         left to the backend, whichever gives the smaller kernel
+         (--shared-work auto); spmd-lower-to-rocdl, convert-gpu-to-rocdl,
+         backend)
   masks  spmd-compile --target amdgcn --lane-branches false (the same, with
          every divergent branch as exec-mask code)
 and, from the AMDGPU assembly split per kernel symbol, counts each

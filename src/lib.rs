@@ -59,6 +59,7 @@
 pub use analysis::reconverging::{check as check_reconverging, Violation};
 pub use analysis::region_uniformity::{RegionUniformity, UniformityOptions};
 pub use dialect::context_with_all_dialects;
+pub use ir::names::LANE_SHARED_WORK_ATTR;
 pub use passes::{register_all_passes, PassOptions, PassOutcome, Report, Statistic};
 pub use spmd_graph as graph;
 pub use transforms::branch_fold::{

@@ -134,6 +134,14 @@ LogicalResult SpmdDialect::verifyOperationAttribute(Operation *op,
              << "' must be a power of two from 1 to 64 on a function";
     return success();
   }
+  if (name == "spmd.lane_shared_work") {
+    // Read by --spmd-reconverge and --spmd-predicate with lane branches:
+    // branches whose sides share work may stay per-lane branches too.
+    if (!isa<FunctionOpInterface>(op) || !isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a unit attribute on a function";
+    return success();
+  }
   return op->emitOpError() << "unknown spmd attribute '" << name << "'";
 }
 

@@ -630,6 +630,20 @@ func.func @unknown_operation_attribute() {
 
 // -----
 
+func.func @lane_shared_work_off_a_function() {
+  // expected-error @+1 {{'func.return' op 'spmd.lane_shared_work' must be a unit attribute on a function}}
+  return {spmd.lane_shared_work}
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op 'spmd.lane_shared_work' must be a unit attribute on a function}}
+func.func @lane_shared_work_with_a_value() attributes {spmd.lane_shared_work = 1 : i32} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'builtin.module' op 'spmd.divergent' marks the results of an operation, but this operation has none}}
 module attributes {spmd.divergent} {
 }

@@ -137,3 +137,130 @@ func.func @calls_plain_declaration_convergently(%t: i32 {spmd.divergent}, %x: f3
 ^join:
   return
 }
+
+// -----
+
+// Indirect calls. A pointer loaded from a constant table of function
+// addresses (what a front end makes of `fn_t table[] = {f, g}; table[i](x)`)
+// can only be one of them: the call needs converged lanes only if one of
+// them may. A select between function addresses likewise. A table that is
+// not constant, or a pointer from anywhere else, may be anything (parks).
+// CHECK-LABEL: llvm.func @calls_through_lane_local_table
+// CHECK-NOT:   spmd.exec.write
+// CHECK:       llvm.cond_br %{{.*}} {spmd.uniformity = #divergent}
+// CHECK:       llvm.call %{{.*}}(%{{.*}}) {convergent}
+// CHECK-LABEL: llvm.func @calls_through_table_with_shuffle
+// CHECK:       spmd.exec.write %{{.*}} {spmd.park = 0 : i64}
+// CHECK-LABEL: llvm.func @calls_through_mutable_table
+// CHECK:       spmd.exec.write %{{.*}} {spmd.park = 0 : i64}
+// CHECK-LABEL: llvm.func @calls_selected_function
+// CHECK-NOT:   spmd.exec.write
+// CHECK:       llvm.cond_br %{{.*}} {spmd.uniformity = #divergent}
+// CHECK-LABEL: llvm.func @calls_pointer_argument
+// CHECK:       spmd.exec.write %{{.*}} {spmd.park = 0 : i64}
+llvm.func @square(%x: f32) -> f32 attributes {convergent} {
+  %y = llvm.fmul %x, %x : f32
+  llvm.return %y : f32
+}
+llvm.func @negate(%x: f32) -> f32 attributes {convergent} {
+  %y = llvm.fneg %x : f32
+  llvm.return %y : f32
+}
+llvm.func @rotate_lanes(%x: f32) -> f32 attributes {convergent} {
+  %c1 = llvm.mlir.constant(1 : i32) : i32
+  %c32 = llvm.mlir.constant(32 : i32) : i32
+  %s, %ok = gpu.shuffle xor %x, %c1, %c32 : f32
+  llvm.return %s : f32
+}
+llvm.mlir.global private constant @lane_local_table() {addr_space = 4 : i32} : !llvm.array<2 x ptr> {
+  %f = llvm.mlir.addressof @square : !llvm.ptr
+  %g = llvm.mlir.addressof @negate : !llvm.ptr
+  %0 = llvm.mlir.undef : !llvm.array<2 x ptr>
+  %1 = llvm.insertvalue %f, %0[0] : !llvm.array<2 x ptr>
+  %2 = llvm.insertvalue %g, %1[1] : !llvm.array<2 x ptr>
+  llvm.return %2 : !llvm.array<2 x ptr>
+}
+llvm.mlir.global private constant @shuffling_table() {addr_space = 4 : i32} : !llvm.array<2 x ptr> {
+  %f = llvm.mlir.addressof @square : !llvm.ptr
+  %g = llvm.mlir.addressof @rotate_lanes : !llvm.ptr
+  %0 = llvm.mlir.undef : !llvm.array<2 x ptr>
+  %1 = llvm.insertvalue %f, %0[0] : !llvm.array<2 x ptr>
+  %2 = llvm.insertvalue %g, %1[1] : !llvm.array<2 x ptr>
+  llvm.return %2 : !llvm.array<2 x ptr>
+}
+llvm.mlir.global private @mutable_table() {addr_space = 1 : i32} : !llvm.array<2 x ptr> {
+  %f = llvm.mlir.addressof @square : !llvm.ptr
+  %g = llvm.mlir.addressof @negate : !llvm.ptr
+  %0 = llvm.mlir.undef : !llvm.array<2 x ptr>
+  %1 = llvm.insertvalue %f, %0[0] : !llvm.array<2 x ptr>
+  %2 = llvm.insertvalue %g, %1[1] : !llvm.array<2 x ptr>
+  llvm.return %2 : !llvm.array<2 x ptr>
+}
+llvm.func @calls_through_lane_local_table(%t: i32 {spmd.divergent}, %x: f32, %out: !llvm.ptr<1>) {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %table = llvm.mlir.addressof @lane_local_table : !llvm.ptr<4>
+  %small = llvm.icmp "slt" %t, %c0 : i32
+  llvm.cond_br %small, ^then, ^join
+^then:
+  %slot = llvm.getelementptr %table[%t] : (!llvm.ptr<4>, i32) -> !llvm.ptr<4>, !llvm.ptr
+  %fn = llvm.load %slot : !llvm.ptr<4> -> !llvm.ptr
+  %v = llvm.call %fn(%x) {convergent} : !llvm.ptr, (f32) -> f32
+  llvm.store %v, %out : f32, !llvm.ptr<1>
+  llvm.br ^join
+^join:
+  llvm.return
+}
+llvm.func @calls_through_table_with_shuffle(%t: i32 {spmd.divergent}, %x: f32, %out: !llvm.ptr<1>) {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %table = llvm.mlir.addressof @shuffling_table : !llvm.ptr<4>
+  %small = llvm.icmp "slt" %t, %c0 : i32
+  llvm.cond_br %small, ^then, ^join
+^then:
+  %slot = llvm.getelementptr %table[%t] : (!llvm.ptr<4>, i32) -> !llvm.ptr<4>, !llvm.ptr
+  %fn = llvm.load %slot : !llvm.ptr<4> -> !llvm.ptr
+  %v = llvm.call %fn(%x) {convergent} : !llvm.ptr, (f32) -> f32
+  llvm.store %v, %out : f32, !llvm.ptr<1>
+  llvm.br ^join
+^join:
+  llvm.return
+}
+llvm.func @calls_through_mutable_table(%t: i32 {spmd.divergent}, %x: f32, %out: !llvm.ptr<1>) {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %table = llvm.mlir.addressof @mutable_table : !llvm.ptr<1>
+  %small = llvm.icmp "slt" %t, %c0 : i32
+  llvm.cond_br %small, ^then, ^join
+^then:
+  %slot = llvm.getelementptr %table[%t] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, !llvm.ptr
+  %fn = llvm.load %slot : !llvm.ptr<1> -> !llvm.ptr
+  %v = llvm.call %fn(%x) {convergent} : !llvm.ptr, (f32) -> f32
+  llvm.store %v, %out : f32, !llvm.ptr<1>
+  llvm.br ^join
+^join:
+  llvm.return
+}
+llvm.func @calls_selected_function(%t: i32 {spmd.divergent}, %x: f32, %out: !llvm.ptr<1>) {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %small = llvm.icmp "slt" %t, %c0 : i32
+  llvm.cond_br %small, ^then, ^join
+^then:
+  %f = llvm.mlir.addressof @square : !llvm.ptr
+  %g = llvm.mlir.addressof @negate : !llvm.ptr
+  %odd = llvm.trunc %t : i32 to i1
+  %fn = llvm.select %odd, %f, %g : i1, !llvm.ptr
+  %v = llvm.call %fn(%x) {convergent} : !llvm.ptr, (f32) -> f32
+  llvm.store %v, %out : f32, !llvm.ptr<1>
+  llvm.br ^join
+^join:
+  llvm.return
+}
+llvm.func @calls_pointer_argument(%t: i32 {spmd.divergent}, %fn: !llvm.ptr, %x: f32, %out: !llvm.ptr<1>) {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %small = llvm.icmp "slt" %t, %c0 : i32
+  llvm.cond_br %small, ^then, ^join
+^then:
+  %v = llvm.call %fn(%x) {convergent} : !llvm.ptr, (f32) -> f32
+  llvm.store %v, %out : f32, !llvm.ptr<1>
+  llvm.br ^join
+^join:
+  llvm.return
+}

@@ -59,7 +59,9 @@
 //! `__activemask()` (`activemask.b32 $0;`).
 
 use super::{edit, facts, names};
-use melior::ir::{attribute::StringAttribute, operation::OperationLike, OperationRef, RegionLike};
+use melior::ir::{
+    attribute::StringAttribute, operation::OperationLike, OperationRef, RegionLike, Value,
+};
 
 /// Who takes part in a collective (see the [module docs](self)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,8 +291,11 @@ const LANE_LOCAL_LIBRARY_PREFIXES: [&str; 2] = ["__ocml_", "__nv_"];
 /// True if the call `op` (`llvm.call`, `func.call`) may reach an operation
 /// that needs converged lanes ([`needs_converged_lanes`]):
 ///
-/// * an indirect call, or a callee that is not in an enclosing symbol
-///   table: always (nothing is known of it);
+/// * an indirect call: as every function it may call, when it can only
+///   call known ones (a function's address, a select of them, a load from
+///   a constant table of them); otherwise always;
+/// * a callee that is not in an enclosing symbol table: always (nothing is
+///   known of it);
 /// * a callee with a body: if the body holds such an operation, calls
 ///   included (a call back into a function being searched adds nothing);
 /// * a declaration: unless it is a per-thread math function
@@ -303,9 +308,24 @@ pub fn call_needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
 }
 
 fn call_reaches_converged_lanes(op: OperationRef<'_, '_>, visiting: &mut Vec<String>) -> bool {
-    let Some(callee) = callee_name(op) else {
-        return true;
-    };
+    match callee_name(op) {
+        Some(callee) => callee_reaches_converged_lanes(op, callee, visiting),
+        None => match indirect_callees(op) {
+            Some(callees) => callees
+                .into_iter()
+                .any(|callee| callee_reaches_converged_lanes(op, callee, visiting)),
+            None => true,
+        },
+    }
+}
+
+/// [`call_reaches_converged_lanes`] for one function the call `op` may
+/// call.
+fn callee_reaches_converged_lanes(
+    op: OperationRef<'_, '_>,
+    callee: String,
+    visiting: &mut Vec<String>,
+) -> bool {
     if visiting.contains(&callee) {
         return false;
     }
@@ -334,11 +354,133 @@ fn call_reaches_converged_lanes(op: OperationRef<'_, '_>, visiting: &mut Vec<Str
     reaches
 }
 
-/// The symbol a direct call names (`callee`), if it is one.
-fn callee_name(op: OperationRef<'_, '_>) -> Option<String> {
-    let attribute = op.attribute("callee").ok()?;
+/// The functions an indirect `llvm.call` may call, when its callee pointer
+/// can only be one of them: the address of a function
+/// (`llvm.mlir.addressof`), a `llvm.select` between such pointers, or a
+/// `llvm.load` from a constant global (`llvm.mlir.global constant`,
+/// through `llvm.getelementptr`s and `llvm.addrspacecast`s) whose
+/// initializer is built from function addresses only (what a front end
+/// makes of `fn_t table[] = {f, g, h}; table[i](x)`): every function it
+/// names. `None` when anything else could be called.
+fn indirect_callees(op: OperationRef<'_, '_>) -> Option<Vec<String>> {
+    if op_name(op) != "llvm.call" {
+        return None;
+    }
+    let mut callees = Vec::new();
+    function_pointer_targets(op, op.operand(0).ok()?, &mut callees, 0)?;
+    callees.sort();
+    callees.dedup();
+    Some(callees)
+}
+
+/// How deep [`function_pointer_targets`] follows selects.
+const MAX_POINTER_DEPTH: usize = 8;
+
+/// Adds to `callees` the functions `pointer` may be the address of; `None`
+/// if it may be anything else. `call` finds the symbols.
+fn function_pointer_targets(
+    call: OperationRef<'_, '_>,
+    pointer: Value<'_, '_>,
+    callees: &mut Vec<String>,
+    depth: usize,
+) -> Option<()> {
+    if depth > MAX_POINTER_DEPTH {
+        return None;
+    }
+    let defining = edit::defining_op(pointer)?;
+    match op_name(defining).as_str() {
+        "llvm.mlir.addressof" => {
+            let name = symbol_attribute(defining, "global_name")?;
+            let function = lookup_function(call, &name)?;
+            (op_name(function) == "llvm.func").then(|| callees.push(name))
+        }
+        "llvm.select" => {
+            for operand in [1, 2] {
+                let side = defining.operand(operand).ok()?;
+                function_pointer_targets(call, side, callees, depth + 1)?;
+            }
+            Some(())
+        }
+        "llvm.load" => {
+            let table = constant_global_of(call, defining.operand(0).ok()?)?;
+            callees.extend(functions_in_initializer(call, table)?);
+            Some(())
+        }
+        _ => None,
+    }
+}
+
+/// The `llvm.mlir.global constant` that `address` points into: an
+/// `llvm.mlir.addressof` of it, through `llvm.getelementptr` bases and
+/// `llvm.addrspacecast`s.
+fn constant_global_of<'c, 'a>(
+    call: OperationRef<'c, 'a>,
+    address: Value<'c, 'a>,
+) -> Option<OperationRef<'c, 'a>> {
+    let mut address = address;
+    loop {
+        let defining = edit::defining_op(address)?;
+        match op_name(defining).as_str() {
+            "llvm.getelementptr" | "llvm.addrspacecast" => address = defining.operand(0).ok()?,
+            "llvm.mlir.addressof" => {
+                let name = symbol_attribute(defining, "global_name")?;
+                let global = lookup_function(call, &name)?;
+                let constant = op_name(global) == "llvm.mlir.global"
+                    && global.attribute("constant").is_ok();
+                return constant.then_some(global);
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Operations a constant initializer of function addresses is built from.
+const TABLE_INITIALIZER_OPS: [&str; 7] = [
+    "llvm.mlir.addressof",
+    "llvm.mlir.undef",
+    "llvm.mlir.poison",
+    "llvm.mlir.zero",
+    "llvm.insertvalue",
+    "llvm.return",
+    "llvm.mlir.constant",
+];
+
+/// The functions whose addresses the initializer region of `global` holds;
+/// `None` if it has no initializer region, holds anything but
+/// [`TABLE_INITIALIZER_OPS`], or takes the address of a non-function.
+fn functions_in_initializer(
+    call: OperationRef<'_, '_>,
+    global: OperationRef<'_, '_>,
+) -> Option<Vec<String>> {
+    let initializer = global.region(0).ok()?;
+    initializer.first_block()?;
+    let mut functions = Vec::new();
+    for op in edit::blocks(initializer).into_iter().flat_map(edit::operations) {
+        let name = op_name(op);
+        if !TABLE_INITIALIZER_OPS.contains(&name.as_str()) {
+            return None;
+        }
+        if name == "llvm.mlir.addressof" {
+            let symbol = symbol_attribute(op, "global_name")?;
+            if op_name(lookup_function(call, &symbol)?) != "llvm.func" {
+                return None;
+            }
+            functions.push(symbol);
+        }
+    }
+    Some(functions)
+}
+
+/// The flat symbol reference attribute `name` of `op`.
+fn symbol_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<String> {
+    let attribute = op.attribute(name).ok()?;
     let symbol = melior::ir::attribute::FlatSymbolRefAttribute::try_from(attribute).ok()?;
     Some(symbol.value().to_string())
+}
+
+/// The symbol a direct call names (`callee`), if it is one.
+fn callee_name(op: OperationRef<'_, '_>) -> Option<String> {
+    symbol_attribute(op, "callee")
 }
 
 /// The function `name` as the nearest enclosing symbol table (module,

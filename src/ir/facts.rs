@@ -75,6 +75,12 @@ pub fn set_attribute(op: OperationRef<'_, '_>, name: &str, value: Attribute<'_>)
     op.set_discardable_attribute(name, value);
 }
 
+/// Whether `function` leaves shared work under lane branches to the
+/// target's structurizer ([`names::LANE_SHARED_WORK_ATTR`]).
+pub fn lane_shared_work(function: OperationRef<'_, '_>) -> bool {
+    function.has_attribute(names::LANE_SHARED_WORK_ATTR)
+}
+
 /// An integer constant: its value and the width of its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IntConstant {

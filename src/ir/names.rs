@@ -63,6 +63,12 @@ pub const WAVE_SIZE_ATTR: &str = "spmd.wave_size";
 pub const UNIFORM_ARGUMENT_ATTR: &str = "spmd.uniform";
 /// Argument attribute: the argument may differ between threads.
 pub const DIVERGENT_ARGUMENT_ATTR: &str = "spmd.divergent";
+/// Function attribute (unit): with lane branches, a divergent branch whose
+/// two sides share work before their join may stay a per-lane branch too,
+/// because the target's own structurizer (AMDGPU's StructurizeCFG) runs
+/// that work once for both groups. `spmd-compile --target amdgcn` sets it
+/// on the kernels whose code it makes smaller (`--shared-work`).
+pub const LANE_SHARED_WORK_ATTR: &str = "spmd.lane_shared_work";
 /// The `id` of a reconvergence marker.
 pub const MARKER_ID_ATTR: &str = "id";
 

@@ -146,11 +146,14 @@ pub fn is_switch(op: OperationRef<'_, '_>) -> bool {
 }
 
 /// Rewrites the `cf.switch` or `llvm.switch` terminating `block` into a
-/// chain of `cf.cond_br` on `arith.cmpi eq`, one per case, ending in the
-/// default. Returns false (and changes nothing) if the terminator is not a
-/// switch whose cases can be read. The switch is erased: the caller must
-/// use no handle to it afterwards (a [`crate::ir::region_graph::RegionGraph`]
-/// reads terminators afresh, except `snapshot_terminator`).
+/// chain of `cf.cond_br`, one per distinct destination of its cases, ending
+/// in the default ([`case_groups`]: cases that branch to the same block with
+/// the same operands share one test, and cases that do what the default
+/// does need none). Returns false (and changes nothing) if the terminator
+/// is not a switch whose cases can be read. The switch is erased: the
+/// caller must use no handle to it afterwards (a
+/// [`crate::ir::region_graph::RegionGraph`] reads terminators afresh,
+/// except `snapshot_terminator`).
 pub fn lower_switch<'c>(
     context: &'c Context,
     region: RegionRef<'c, '_>,
@@ -182,38 +185,26 @@ pub fn lower_switch_into_blocks<'c, 'a>(
         })
         .collect();
     let slots = slots?;
-    let (default, case_slots) = slots.split_first().expect("a switch has a default");
-    if case_slots.len() != cases.len() {
+    if slots.len() != cases.len() + 1 {
         return None;
     }
+    let groups = case_groups(&cases, |a, b| slots[a] == slots[b]);
+    let default = &slots[0];
     let mut created = Vec::new();
     let mut current = block;
-    let mut after = block;
-    for (index, (value, (target, operands))) in cases.iter().zip(case_slots).enumerate() {
-        let constant = current.append_operation(arith::constant(
-            context,
-            IntegerAttribute::new(flag.r#type(), *value).into(),
-            location,
-        ));
-        let condition = current.append_operation(arith::cmpi(
-            context,
-            arith::CmpiPredicate::Eq,
-            flag,
-            constant.result(0).unwrap().into(),
-            location,
-        ));
-        let last = index + 1 == cases.len();
-        let (else_block, else_operands) = if last {
+    for (index, group) in groups.iter().enumerate() {
+        let condition = case_test(context, current, flag, &group.values, location);
+        let (target, operands) = &slots[group.slot];
+        let (else_block, else_operands) = if index + 1 == groups.len() {
             (default.0, default.1.clone())
         } else {
-            let next = region.insert_block_after(after, Block::new(&[]));
+            let next = region.insert_block_after(created.last().copied().unwrap_or(block), Block::new(&[]));
             created.push(next);
-            after = next;
             (next, Vec::new())
         };
         current.append_operation(cf::cond_br(
             context,
-            condition.result(0).unwrap().into(),
+            condition,
             target,
             &else_block,
             operands,
@@ -221,11 +212,8 @@ pub fn lower_switch_into_blocks<'c, 'a>(
             location,
         ));
         current = else_block;
-        if last {
-            break;
-        }
     }
-    if cases.is_empty() {
+    if groups.is_empty() {
         block.append_operation(cf::br(&default.0, &default.1, location));
     }
     // SAFETY: a switch has no results; its flag, operands and successors
@@ -234,6 +222,120 @@ pub fn lower_switch_into_blocks<'c, 'a>(
     // handle to it afterwards (see `lower_switch`).
     unsafe { edit::erase_operation(switch) };
     Some(created)
+}
+
+/// The cases of a switch that go to one destination: the successor slot
+/// that stands for them (`1 + ` the index of the first such case) and their
+/// values, ascending.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseGroup {
+    /// The switch's successor slot of the group's first case.
+    pub slot: usize,
+    /// The group's case values, ascending and distinct.
+    pub values: Vec<i64>,
+}
+
+/// Groups the cases of a switch by destination, in the order of each
+/// destination's first case. `same(a, b)` tells whether successor slots
+/// `a` and `b` branch to the same block with the same operands (slot 0 is
+/// the default, case `i` is slot `i + 1`). A case that does what the
+/// default does is dropped; so is a value that an earlier case already
+/// took (a verified switch has none).
+pub fn case_groups(cases: &[i64], same: impl Fn(usize, usize) -> bool) -> Vec<CaseGroup> {
+    let mut groups: Vec<CaseGroup> = Vec::new();
+    let mut seen = crate::support::FastSet::default();
+    for (index, &value) in cases.iter().enumerate() {
+        let slot = index + 1;
+        if !seen.insert(value) || same(slot, 0) {
+            continue;
+        }
+        match groups.iter_mut().find(|group| same(group.slot, slot)) {
+            Some(group) => group.values.push(value),
+            None => groups.push(CaseGroup {
+                slot,
+                values: vec![value],
+            }),
+        }
+    }
+    for group in &mut groups {
+        group.values.sort_unstable();
+    }
+    groups
+}
+
+/// The runs of consecutive values in ascending distinct `values`, as
+/// `(first, last)` pairs.
+fn runs(values: &[i64]) -> Vec<(i64, i64)> {
+    let mut runs: Vec<(i64, i64)> = Vec::new();
+    for &value in values {
+        match runs.last_mut() {
+            Some((_, last)) if last.checked_add(1) == Some(value) => *last = value,
+            _ => runs.push((value, value)),
+        }
+    }
+    runs
+}
+
+/// Appends to `block` an `i1` that is true when `flag` is one of `values`
+/// (ascending, distinct, not empty): per run of consecutive values one
+/// `arith.cmpi eq`, or for a longer run `first..=last` the unsigned range
+/// test `flag - first <= last - first` (`flag <= last` when `first` is 0),
+/// the runs joined with `arith.ori`.
+fn case_test<'c, 'a>(
+    context: &'c Context,
+    block: BlockRef<'c, 'a>,
+    flag: Value<'c, 'a>,
+    values: &[i64],
+    location: Location<'c>,
+) -> Value<'c, 'a> {
+    let constant = |value: i64| -> Value<'c, 'a> {
+        block
+            .append_operation(arith::constant(
+                context,
+                IntegerAttribute::new(flag.r#type(), value).into(),
+                location,
+            ))
+            .result(0)
+            .unwrap()
+            .into()
+    };
+    let compare = |predicate, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>| -> Value<'c, 'a> {
+        block
+            .append_operation(arith::cmpi(context, predicate, lhs, rhs, location))
+            .result(0)
+            .unwrap()
+            .into()
+    };
+    let tests: Vec<Value<'c, 'a>> = runs(values)
+        .into_iter()
+        .map(|(first, last)| {
+            if first == last {
+                return compare(arith::CmpiPredicate::Eq, flag, constant(first));
+            }
+            let offset = if first == 0 {
+                flag
+            } else {
+                let first = constant(first);
+                block
+                    .append_operation(arith::subi(flag, first, location))
+                    .result(0)
+                    .unwrap()
+                    .into()
+            };
+            let width = constant(last.wrapping_sub(first));
+            compare(arith::CmpiPredicate::Ule, offset, width)
+        })
+        .collect();
+    tests
+        .into_iter()
+        .reduce(|any, test| {
+            block
+                .append_operation(arith::ori(any, test, location))
+                .result(0)
+                .unwrap()
+                .into()
+        })
+        .expect("a case group has a value")
 }
 
 /// The case values of a switch, read from its `case_values` attribute.
@@ -745,4 +847,42 @@ fn first_stranded(
     (0..g.num_blocks())
         .find(|&b| divergent[b] && !reaches[b] && splits(b))
         .map(BlockId::new)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{case_groups, runs, CaseGroup};
+
+    #[test]
+    fn cases_group_by_destination_in_first_case_order() {
+        // Slots: 0 default -> X; cases 7 -> A, 1 -> B, 3 -> A, 9 -> X, 2 -> A.
+        let destination = ['X', 'A', 'B', 'A', 'X', 'A'];
+        let groups = case_groups(&[7, 1, 3, 9, 2], |a, b| destination[a] == destination[b]);
+        assert_eq!(
+            groups,
+            vec![
+                CaseGroup {
+                    slot: 1,
+                    values: vec![2, 3, 7]
+                },
+                CaseGroup {
+                    slot: 2,
+                    values: vec![1]
+                },
+            ]
+        );
+        // Every case like the default: nothing to test.
+        assert!(case_groups(&[4, 5], |_, _| true).is_empty());
+        // A repeated value keeps its first destination.
+        let destination = ['X', 'A', 'B'];
+        let groups = case_groups(&[4, 4], |a, b| destination[a] == destination[b]);
+        assert_eq!(groups, vec![CaseGroup { slot: 1, values: vec![4] }]);
+    }
+
+    #[test]
+    fn runs_split_at_gaps_and_never_overflow() {
+        assert_eq!(runs(&[-1, 0, 1, 5, 7, 8]), vec![(-1, 1), (5, 5), (7, 8)]);
+        assert_eq!(runs(&[i64::MAX - 1, i64::MAX]), vec![(i64::MAX - 1, i64::MAX)]);
+        assert_eq!(runs(&[]), Vec::<(i64, i64)>::new());
+    }
 }

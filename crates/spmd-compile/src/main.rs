@@ -13,9 +13,10 @@ mod clang;
 mod ffi;
 mod mlir;
 mod options;
+mod shared_work;
 
 use mlir::{BackendOutput, Session};
-use options::{Command, Emit, Language, Options, Target, Via};
+use options::{Command, Emit, Language, Options, SharedWork, Target, Via};
 use std::{io::Read, io::Write, path::Path};
 
 fn main() {
@@ -235,20 +236,48 @@ fn lower_spmd(
     options: &Options,
     ptx: u32,
 ) -> Result<Vec<u8>, Failure> {
-    let lanes = options.lane_branches;
-    if !options.wave_level {
-        let pipeline = format!(
-            "builtin.module(spmd-reconverge{{lane-branches={lanes}}},\
-             spmd-predicate{{wave-size={} lane-branches={lanes}}})",
-            options.wave_size
-        );
-        session
-            .run_pipeline(module, &pipeline)
-            .map_err(|()| Failure::from_session("spmd-reconverge and spmd-predicate", session))?;
+    if !options.wave_level && options.lane_branches {
+        match options.shared_work {
+            SharedWork::Reconverge => {}
+            SharedWork::Lanes => session.mark_lane_shared_work(module, &|_| true),
+            SharedWork::Auto => shared_work::choose(session, module, options)?,
+        }
     }
+    run_wave_passes(session, module, options)?;
     if options.emit == Emit::Wave {
         return Ok(module.as_operation().to_string().into_bytes());
     }
+    run_lowering(session, module, options)?;
+    emit_lowered(session, module, options, ptx)
+}
+
+/// `spmd-reconverge` and `spmd-predicate`, unless the input is wave-level.
+fn run_wave_passes(
+    session: &Session,
+    module: &mut melior::ir::Module,
+    options: &Options,
+) -> Result<(), Failure> {
+    if options.wave_level {
+        return Ok(());
+    }
+    let lanes = options.lane_branches;
+    let pipeline = format!(
+        "builtin.module(spmd-reconverge{{lane-branches={lanes}}},\
+         spmd-predicate{{wave-size={} lane-branches={lanes}}})",
+        options.wave_size
+    );
+    session
+        .run_pipeline(module, &pipeline)
+        .map_err(|()| Failure::from_session("spmd-reconverge and spmd-predicate", session))
+}
+
+/// The wave-level module to the LLVM dialect with NVVM or ROCDL.
+fn run_lowering(
+    session: &Session,
+    module: &mut melior::ir::Module,
+    options: &Options,
+) -> Result<(), Failure> {
+    let lanes = options.lane_branches;
     let (pipeline, stage) = match options.target {
         Target::Nvptx => (
             format!(
@@ -267,8 +296,7 @@ fn lower_spmd(
     };
     session
         .run_pipeline(module, &pipeline)
-        .map_err(|()| Failure::from_session(stage, session))?;
-    emit_lowered(session, module, options, ptx)
+        .map_err(|()| Failure::from_session(stage, session))
 }
 
 /// The module in the LLVM dialect (and NVVM or ROCDL) to what `--emit`

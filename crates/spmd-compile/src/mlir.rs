@@ -6,7 +6,12 @@
 use crate::ffi;
 use melior::{
     diagnostic::{Diagnostic, DiagnosticSeverity},
-    ir::{block::BlockLike, operation::OperationLike, Location, Module, RegionLike},
+    ir::{
+        attribute::{AttributeLike, StringAttribute},
+        block::BlockLike,
+        operation::{OperationLike, WalkOrder, WalkResult},
+        Attribute, Location, Module, RegionLike,
+    },
     pass::PassManager,
     Context,
 };
@@ -161,6 +166,49 @@ impl Session {
                 )
             }
         })
+    }
+
+    /// A copy of `module` (locations included) in this session's context.
+    pub fn copy_module(&self, module: &Module) -> Result<Module<'_>, ()> {
+        // SAFETY: the module is live; the clone is a new top-level operation
+        // owned by the result.
+        let raw = unsafe { mlir_sys::mlirOperationClone(module.as_operation().to_raw()) };
+        self.module_from_raw(raw, "", "no module to copy")
+    }
+
+    /// Puts `spmd.lane_shared_work` on every function of `module` with a
+    /// body (`gpu.func`, `llvm.func`, `func.func`, also inside
+    /// `gpu.module`s) whose symbol name `chosen` accepts.
+    pub fn mark_lane_shared_work(&self, module: &mut Module, chosen: &dyn Fn(&str) -> bool) {
+        let mut functions = Vec::new();
+        module.as_operation().walk(WalkOrder::PreOrder, |op| {
+            let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+            if !matches!(name.as_str(), "gpu.func" | "llvm.func" | "func.func") {
+                return WalkResult::Advance;
+            }
+            let has_body = op.region(0).is_ok_and(|body| body.first_block().is_some());
+            let symbol = op
+                .attribute("sym_name")
+                .ok()
+                .and_then(|name| StringAttribute::try_from(name).ok())
+                .map(|name| name.value().to_string());
+            if let Some(symbol) = symbol.filter(|symbol| has_body && chosen(symbol)) {
+                functions.push((op.to_raw(), symbol));
+            }
+            WalkResult::Skip
+        });
+        let attribute = Attribute::unit(&self.context);
+        for (function, _) in functions {
+            // SAFETY: `function` is a live operation of the exclusively
+            // borrowed `module`; the attribute lives in the same context.
+            unsafe {
+                mlir_sys::mlirOperationSetDiscardableAttributeByName(
+                    function,
+                    string_ref(spmd::LANE_SHARED_WORK_ATTR),
+                    attribute.to_raw(),
+                );
+            }
+        }
     }
 
     /// Makes the backend's StructurizeCFG leave uniform regions alone in

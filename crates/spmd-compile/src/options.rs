@@ -28,8 +28,8 @@ Options:
   --target nvptx|amdgcn
                        NVIDIA (default) or AMD GPUs; amdgcn takes MLIR
                        (gpu.func kernels, or llvm.func amdgpu_kernel ones)
-                       or LLVM IR, predicates every divergent branch with
-                       exec masks and emits AMDGPU assembly or objects
+                       or LLVM IR, writes exec-mask code where lanes must
+                       run together and emits AMDGPU assembly or objects
   -o FILE              write the result to FILE (default: stdout)
   -x cuda|llvm|mlir    the input's language (default: from FILE's extension;
                        mlir for stdin)
@@ -51,6 +51,14 @@ Options:
                        with its own exec-mask code (amdgcn); default true;
                        false predicates every divergent branch with exec
                        masks
+  --shared-work reconverge|lanes|auto
+                       with lane branches, a divergent branch whose two sides
+                       share work before they meet: reconverge it with a
+                       Flow block (reconverge, the nvptx default), or keep it
+                       a per-lane branch for the backend's own structurizer
+                       (lanes, amdgcn only: spmd.lane_shared_work); auto
+                       (the amdgcn default) compiles each function both ways
+                       and keeps the one with fewer instructions
   --wave-level         the MLIR input is already wave-level (no wave stage)
   --reference          no spmd passes, the upstream route from the same input:
                        for CUDA clang's own PTX (or, with --emit clang, its
@@ -95,6 +103,19 @@ impl Emit {
             _ => return None,
         })
     }
+}
+
+/// `--shared-work`: what becomes of a divergent branch whose sides share
+/// work, when it could otherwise stay a per-lane branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedWork {
+    /// A Flow block runs the shared work once for both sides.
+    Reconverge,
+    /// A per-lane branch (`spmd.lane_shared_work` on every function): the
+    /// backend's structurizer runs the shared work once.
+    Lanes,
+    /// Per function, whichever of the two gives fewer instructions.
+    Auto,
 }
 
 /// The language of the input.
@@ -158,6 +179,7 @@ pub struct Options {
     pub via: Via,
     pub wave_size: u32,
     pub lane_branches: bool,
+    pub shared_work: SharedWork,
     pub wave_level: bool,
     pub reference: bool,
     pub opt_level: u32,
@@ -220,6 +242,10 @@ pub fn parse(arguments: &[String]) -> Result<Command, String> {
         via: raw.via,
         wave_size,
         lane_branches: raw.lane_branches.unwrap_or(true),
+        shared_work: raw.shared_work.unwrap_or(match target {
+            Target::Nvptx => SharedWork::Reconverge,
+            Target::Amdgcn => SharedWork::Auto,
+        }),
         wave_level: raw.wave_level,
         reference: raw.reference,
         opt_level: raw.opt_level,
@@ -243,6 +269,7 @@ struct RawOptions {
     via: Via,
     wave_size: Option<u32>,
     lane_branches: Option<bool>,
+    shared_work: Option<SharedWork>,
     wave_level: bool,
     reference: bool,
     opt_level: u32,
@@ -264,6 +291,7 @@ fn read_arguments(arguments: &[String]) -> Result<Option<RawOptions>, String> {
         via: Via::Llc,
         wave_size: None,
         lane_branches: None,
+        shared_work: None,
         wave_level: false,
         reference: false,
         opt_level: 2,
@@ -350,6 +378,20 @@ fn read_argument(
             let flags = [("true", true), ("false", false)];
             let text = value("--lane-branches")?;
             raw.lane_branches = Some(choice("--lane-branches", &text, &flags, "true or false")?);
+        }
+        "--shared-work" => {
+            let policies = [
+                ("reconverge", SharedWork::Reconverge),
+                ("lanes", SharedWork::Lanes),
+                ("auto", SharedWork::Auto),
+            ];
+            let text = value("--shared-work")?;
+            raw.shared_work = Some(choice(
+                "--shared-work",
+                &text,
+                &policies,
+                "reconverge, lanes or auto",
+            )?);
         }
         "--wave-level" => raw.wave_level = true,
         "--reference" => raw.reference = true,
@@ -442,6 +484,11 @@ fn check_combination(options: &Options) -> Result<(), String> {
     }
     if emit == Emit::Llvm && options.via == Via::Isa {
         return Err("--emit llvm needs --via llc".into());
+    }
+    if options.target == Target::Nvptx && options.shared_work != SharedWork::Reconverge {
+        return Err("--shared-work lanes and auto are for --target amdgcn, whose backend \
+                    structurizes divergent regions itself"
+            .into());
     }
     if options.wave_level && language != Language::Mlir {
         return Err("--wave-level needs MLIR input".into());
@@ -579,6 +626,19 @@ mod tests {
         assert_eq!(forced.unwrap().wave_size, 64);
         let masks = options(&["--target", "amdgcn", "--lane-branches", "false", "k.mlir"]);
         assert!(!masks.unwrap().lane_branches);
+    }
+
+    #[test]
+    fn shared_work_defaults_to_auto_on_amdgcn_only() {
+        let amdgcn = options(&["--target", "amdgcn", "k.mlir"]).unwrap();
+        assert_eq!(amdgcn.shared_work, SharedWork::Auto);
+        assert_eq!(options(&["k.mlir"]).unwrap().shared_work, SharedWork::Reconverge);
+        let lanes = options(&["--target", "amdgcn", "--shared-work", "lanes", "k.mlir"]);
+        assert_eq!(lanes.unwrap().shared_work, SharedWork::Lanes);
+        let nvptx = options(&["--shared-work", "auto", "k.mlir"]).unwrap_err();
+        assert!(nvptx.contains("--target amdgcn"), "{nvptx}");
+        let bad = options(&["--target", "amdgcn", "--shared-work", "x", "k.mlir"]).unwrap_err();
+        assert!(bad.contains("reconverge, lanes or auto"), "{bad}");
     }
 
     #[test]

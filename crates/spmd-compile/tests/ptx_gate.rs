@@ -15,7 +15,8 @@
 //!   the `llvm.func amdgpu_kernel` form as the LLVM IR import leaves HIP's
 //!   output) through `--target amdgcn` to a code object for gfx90a (wave64)
 //!   and gfx1100 (wave32), `SPMD_AMDGPU_GATE_SEEDS` (default 75) per class,
-//!   with lane branches (the default) for even seeds and without for odd.
+//!   with lane branches (the default) for even seeds and without for odd,
+//!   and each `--shared-work` policy in turn.
 //!
 //! Sizes: `SPMD_PTX_GATE_SEEDS` kernels per class and front door (default
 //! 40), from `SPMD_PTX_GATE_FIRST` (default 0); `SPMD_PTX_GATE_JOBS`
@@ -162,8 +163,11 @@ fn random_kernels_in_both_front_doors_reach_amdgpu_code_objects() {
             .flat_map(|form| ["gfx90a", "gfx1100"].map(|chip| (form, chip)))
         {
             // Even seeds keep lane branches (the default), odd ones make
-            // every divergent branch exec-mask code.
+            // every divergent branch exec-mask code. Shared work takes
+            // turns: chosen per kernel (auto, the default), always under
+            // lane branches, always reconverged.
             let lanes = if seed % 2 == 0 { "true" } else { "false" };
+            let shared_work = ["auto", "lanes", "reconverge"][(*seed / 2 % 3) as usize];
             let arguments = [
                 "--target",
                 "amdgcn",
@@ -171,6 +175,8 @@ fn random_kernels_in_both_front_doors_reach_amdgpu_code_objects() {
                 chip,
                 "--lane-branches",
                 lanes,
+                "--shared-work",
+                shared_work,
                 "--emit",
                 "obj",
                 "-",

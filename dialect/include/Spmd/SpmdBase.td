@@ -51,6 +51,12 @@ def Spmd_Dialect : Dialect {
       wave-level executor; the NVVM lowering needs no lane guard there).
     * `spmd.wave_size = N` (a power of two up to 64) on a function lowered
       by `--spmd-predicate`: the lanes per wave it was lowered for.
+    * `spmd.lane_shared_work` (unit) on a function: with `lane-branches`,
+      `--spmd-reconverge` and `--spmd-predicate` also keep as per-lane
+      branches the divergent branches whose two sides share work before
+      their join (a target that structurizes divergent regions itself, as
+      AMDGPU's backend does, runs that work once anyway). `spmd-compile
+      --target amdgcn` sets it on the kernels whose code it makes smaller.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

@@ -249,11 +249,20 @@ impl<G: Graph + ?Sized> LaneChoice<'_, G> {
 /// such `J`; its region is then everything it reaches), where exec may be
 /// partial.
 ///
+/// With `shared_work_ok` (the function's [`LANE_SHARED_WORK_ATTR`]), work
+/// shared by both sides does not keep a branch from being free: a target
+/// whose backend structurizes divergent regions itself (AMDGPU) runs it once
+/// anyway, and its structurizer may do better there than a Flow block
+/// planned before it.
+///
 /// Returns, per block, the region of a free branch (`None` otherwise).
+///
+/// [`LANE_SHARED_WORK_ATTR`]: crate::ir::names::LANE_SHARED_WORK_ATTR
 pub fn free_lane_branches<G: Graph + ?Sized>(
     graph: &G,
     divergent: &[bool],
     converged: &[bool],
+    shared_work_ok: bool,
 ) -> Vec<Option<Vec<bool>>> {
     let n = graph.num_blocks();
     let post_dominators = PostDominatorTree::build(graph);
@@ -295,6 +304,7 @@ pub fn free_lane_branches<G: Graph + ?Sized>(
             let (region, _, shared) = region?;
             // Work shared by both sides before the join is cheaper with a
             // rejoin point (a Flow block runs it once for both groups).
+            let shared = shared && !shared_work_ok;
             (!needs_masks[b] && !shared && !covered[b] && !any_in(&region, &covered))
                 .then_some(region)
         })
@@ -487,17 +497,24 @@ mod tests {
         // successor of 0 post-dominates it, both sides meet first at 4.
         let g = CfgGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (2, 3), (2, 4), (1, 4), (3, 4)]);
         let divergent = [true, false, true, false, false];
-        let free = free_lane_branches(&g, &divergent, &[false; 5]);
+        let free = free_lane_branches(&g, &divergent, &[false; 5], false);
         assert!(free[0].is_some() && free[2].is_some());
         // A collective in 3 makes 2 need masks, and covers nothing of 0's
         // region that 0 could avoid: 0 is not free either.
-        let free = free_lane_branches(&g, &divergent, &[false, false, false, true, false]);
+        let free = free_lane_branches(&g, &divergent, &[false, false, false, true, false], false);
         assert!(free[0].is_none() && free[2].is_none());
         // Both sides of 0 reach 3 before the join 4: shared work.
         let g = CfgGraph::from_edges(5, b(0), &[(0, 1), (0, 2), (1, 3), (2, 3), (2, 4), (3, 4)]);
-        let free = free_lane_branches(&g, &[true, false, true, false, false], &[false; 5]);
+        let free = free_lane_branches(&g, &[true, false, true, false, false], &[false; 5], false);
         assert!(free[0].is_none(), "3 would run once per group");
         assert!(free[2].is_some());
+        // Unless the function leaves shared work to the target's structurizer.
+        let free = free_lane_branches(&g, &[true, false, true, false, false], &[false; 5], true);
+        assert!(free[0].is_some() && free[2].is_some());
+        // A collective still needs masks, shared work or not.
+        let converged = [false, false, false, true, false];
+        let free = free_lane_branches(&g, &[true, false, true, false, false], &converged, true);
+        assert!(free[0].is_none());
     }
 
     #[test]
@@ -522,7 +539,7 @@ mod tests {
         );
         let mut divergent = [false; 7];
         divergent[1] = true;
-        let free = free_lane_branches(&g, &divergent, &[false; 7]);
+        let free = free_lane_branches(&g, &divergent, &[false; 7], false);
         let region = free[1].as_ref().expect("the loop's exit is free");
         assert_eq!(region, &[false, true, true, true, true, true, false]);
         // A block both sides reach without passing H is shared: B -> D.
@@ -531,7 +548,7 @@ mod tests {
             b(0),
             &[(0, 1), (1, 2), (1, 4), (2, 3), (2, 4), (3, 6), (4, 6)],
         );
-        assert!(free_lane_branches(&g, &divergent, &[false; 7])[1].is_none());
+        assert!(free_lane_branches(&g, &divergent, &[false; 7], false)[1].is_none());
     }
 
     #[test]

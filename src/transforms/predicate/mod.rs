@@ -398,7 +398,8 @@ pub fn predicate_function<'c, 'a>(
             })
             .collect();
         let converged = collectives::blocks_needing_converged_lanes(graph);
-        let free = free_non_reconverging(graph, &divergent, &converged, options.lane_branches);
+        let lanes = options.lane_branches.then(|| crate::ir::facts::lane_shared_work(function));
+        let free = free_non_reconverging(graph, &divergent, &converged, lanes);
         let planned: Vec<bool> = divergent
             .iter()
             .zip(&free)
@@ -664,19 +665,20 @@ fn choose_lane_branches(
     (lowerings, plan.gates, plan.covered)
 }
 
-/// With `lane_branches`, the divergent branches that break Definition 1
-/// but may stay per-lane branches as they are ([`lanes::free_lane_branches`]:
-/// `--spmd-reconverge{lane-branches=true}` leaves them alone).
+/// With lane branches (`lanes` is `Some(shared_work_ok)`), the divergent
+/// branches that break Definition 1 but may stay per-lane branches as they
+/// are ([`lanes::free_lane_branches`]: `--spmd-reconverge{lane-branches=true}`
+/// leaves them alone).
 fn free_non_reconverging(
     graph: &RegionGraph<'_, '_>,
     divergent: &[bool],
     converged: &[bool],
-    lane_branches: bool,
+    lanes: Option<bool>,
 ) -> Vec<Option<Vec<bool>>> {
     let g = graph.graph();
-    if !lane_branches {
+    let Some(shared_work_ok) = lanes else {
         return vec![None; g.num_blocks()];
-    }
+    };
     let post_dominators =
         ExitPostDominance::new(g, &|b| prepare::is_function_exit(graph.terminator(b)));
     let reconverges = |b: BlockId| {
@@ -684,7 +686,7 @@ fn free_non_reconverging(
             .iter()
             .any(|&s| s != b && post_dominators.post_dominates(g, s, b))
     };
-    lanes::free_lane_branches(g, divergent, converged)
+    lanes::free_lane_branches(g, divergent, converged, shared_work_ok)
         .into_iter()
         .enumerate()
         .map(|(b, region)| region.filter(|_| !reconverges(BlockId::new(b))))

@@ -300,7 +300,7 @@ pub fn reconverge_function<'c, 'a>(
             }
         };
         let divergent = divergence.flags(&graph);
-        let planned = planned_branches(&graph, &divergent, options);
+        let planned = planned_branches(&graph, &divergent, options, facts::lane_shared_work(function));
         timer.lap("snapshot");
         let reconverging = is_reconverging(&graph, &divergent, &planned, options);
         timer.lap("check");
@@ -419,17 +419,19 @@ impl<'c, 'a> Round<'_, 'c, 'a> {
 }
 
 /// The branches to make reconverging: every divergent one, less the free
-/// lane branches with `lane_branches` ([`free_lane_branches`]).
+/// lane branches with `lane_branches` ([`free_lane_branches`]; those whose
+/// sides share work too with `shared_work_ok`).
 fn planned_branches(
     graph: &RegionGraph<'_, '_>,
     divergent: &[bool],
     options: &ReconvergeOptions,
+    shared_work_ok: bool,
 ) -> Vec<bool> {
     if !options.lane_branches {
         return divergent.to_vec();
     }
     let converged = crate::ir::collectives::blocks_needing_converged_lanes(graph);
-    let free = free_lane_branches(graph.graph(), divergent, &converged);
+    let free = free_lane_branches(graph.graph(), divergent, &converged, shared_work_ok);
     divergent
         .iter()
         .zip(free)

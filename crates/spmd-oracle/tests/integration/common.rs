@@ -1,13 +1,46 @@
 //! Shared fixtures: a context with every upstream dialect plus spmd.
 
 use melior::{
-    ir::{operation::OperationLike, Module},
+    ir::{
+        block::BlockLike,
+        operation::{OperationLike, OperationMutLike, OperationRefMut},
+        Attribute, Module, RegionLike,
+    },
     Context,
 };
 
 /// A context with every upstream dialect and the spmd dialect loaded.
 pub fn context() -> Context {
     spmd::dialect::context_with_all_dialects()
+}
+
+/// Puts the unit attribute `name` on every function with a body at the top
+/// of `module` or of a `gpu.module` in it.
+pub fn mark_functions(context: &Context, module: &Module, name: &str) {
+    let is_function = |op: &OperationRefMut| {
+        let op_name = op.name();
+        let op_name = op_name.as_string_ref().as_str().unwrap_or_default().to_string();
+        matches!(op_name.as_str(), "gpu.func" | "llvm.func" | "func.func")
+            && op.region(0).is_ok_and(|body| body.first_block().is_some())
+    };
+    let mut next = module.body().first_operation_mut();
+    while let Some(mut op) = next {
+        next = op.next_in_block_mut();
+        if is_function(&op) {
+            op.set_discardable_attribute(name, Attribute::unit(context));
+            continue;
+        }
+        let Some(inner) = op.region(0).ok().and_then(|body| body.first_block()) else {
+            continue;
+        };
+        let mut nested = inner.first_operation_mut();
+        while let Some(mut function) = nested {
+            nested = function.next_in_block_mut();
+            if is_function(&function) {
+                function.set_discardable_attribute(name, Attribute::unit(context));
+            }
+        }
+    }
 }
 
 /// Parses and verifies `source`, panicking with the text on failure.
@@ -209,17 +242,29 @@ impl Wave {
     }
 }
 
+/// The AMDGPU route of a kernel: lane branches or not, and with them
+/// whether work shared by both sides of a branch may stay under it
+/// ([`spmd::LANE_SHARED_WORK_ATTR`] on every function).
+#[derive(Clone, Copy, Debug)]
+pub struct RocdlRoute {
+    pub lane_branches: bool,
+    pub lane_shared_work: bool,
+}
+
 /// Parses `text` and runs [`Wave::pipeline`] on it; panics if the output
 /// does not verify.
 pub fn lower_to_rocdl<'c>(
     context: &'c Context,
     text: &str,
     wave: Wave,
-    lane_branches: bool,
+    route: RocdlRoute,
 ) -> Module<'c> {
     melior::utility::register_all_passes();
     let mut lowered = parse(context, text);
-    run_pipeline(context, &mut lowered, &wave.pipeline(lane_branches));
+    if route.lane_shared_work {
+        mark_functions(context, &lowered, spmd::LANE_SHARED_WORK_ATTR);
+    }
+    run_pipeline(context, &mut lowered, &wave.pipeline(route.lane_branches));
     assert!(lowered.as_operation().verify(), "invalid ROCDL output");
     lowered
 }

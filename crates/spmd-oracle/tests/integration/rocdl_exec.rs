@@ -5,8 +5,11 @@
 //! AMDGPU counterpart of `nvvm_exec.rs`. Even seeds keep lane branches (the
 //! pipeline's default: divergent branches over code that needs no
 //! converged lanes, which the backend lowers with its own exec-mask code and
-//! the executor runs as a diverged group), odd seeds make every divergent
-//! branch exec-mask code (`lane-branches=false`).
+//! the executor runs as a diverged group), and every other one of them
+//! (seed 2 mod 4) also leaves work shared by both sides of a branch under
+//! it (`spmd.lane_shared_work`, what `spmd-compile --shared-work` chooses
+//! per kernel); odd seeds make every divergent branch exec-mask code
+//! (`lane-branches=false`).
 //!
 //! Both front doors are checked: the `gpu.func` rendering of each kernel
 //! (the lowered kernel is the `llvm.func` inside the `gpu.module`, its
@@ -42,7 +45,7 @@
 //! [`poison_ballots_and_unsupported_operations`] what the executor reports
 //! for their misuse.
 
-use crate::common::{context, first_difference, lower_to_rocdl, parse, Form, Wave};
+use crate::common::{context, first_difference, lower_to_rocdl, parse, Form, RocdlRoute, Wave};
 use spmd_oracle::{
     ExecError, Executor, GridDims, KernelShape, MemRefId, Memory, NoTrace, PoisonUse, RandomKernel,
     ThreadId, Value, VotePoison, WarpError, WarpStats,
@@ -169,11 +172,11 @@ fn check_kernel(
     kernel: &RandomKernel,
     form: AmdForm,
     wave: Wave,
-    lane_branches: bool,
+    route: RocdlRoute,
     stats: &mut WarpStats,
 ) -> Result<usize, String> {
     let original = parse(context, form.text(kernel));
-    let lowered = lower_to_rocdl(context, form.text(kernel), wave, lane_branches);
+    let lowered = lower_to_rocdl(context, form.text(kernel), wave, route);
     let thread_level = Executor::new(&original);
     let wave_level = Executor::new(&lowered).with_vote_poison(VotePoison::Poison);
     let mut runs = 0;
@@ -212,14 +215,17 @@ fn check_wave(context: &melior::Context, wave: Wave) -> Totals {
     for seed in 0..seeds_per_class() {
         for (class, shape) in KernelShape::classes(3 + (seed as usize * 7) % 24) {
             let kernel = RandomKernel::build(seed * 37 + 11, &shape);
-            let lane_branches = seed % 2 == 0;
+            let route = RocdlRoute {
+                lane_branches: seed % 2 == 0,
+                lane_shared_work: seed % 4 == 2,
+            };
             for form in [AmdForm::Gpu, AmdForm::Llvm] {
                 match check_kernel(
                     context,
                     &kernel,
                     form,
                     wave,
-                    lane_branches,
+                    route,
                     &mut totals.stats,
                 ) {
                     Ok(count) => totals.runs += count,
@@ -228,7 +234,7 @@ fn check_wave(context: &melior::Context, wave: Wave) -> Totals {
                             eprintln!("{class} seed {seed}: {message}\n{}", form.text(&kernel));
                         }
                         totals.failures.push(format!(
-                            "wave{} {class} seed {seed} (kernel seed {}, lane-branches={lane_branches}): {message}",
+                            "wave{} {class} seed {seed} (kernel seed {}, {route:?}): {message}",
                             wave.size, kernel.seed
                         ));
                     }
