@@ -100,7 +100,8 @@ public:
     return *this;
   }
   OptionValues &operator<<(const Options::Option<std::string> &option) {
-    add(option.ArgStr, SpmdPassOptionKindText).text = wrap(StringRef(option.getValue()));
+    add(option.ArgStr, SpmdPassOptionKindText).text =
+        wrap(StringRef(option.getValue()));
     return *this;
   }
   OptionValues &operator<<(const Options::ListOption<std::string> &option) {
