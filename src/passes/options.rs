@@ -11,7 +11,7 @@
 //! order, with its declared kind. A mismatch is an internal error.
 //!
 //! Pass shells read values by key ([`PassOptions::flag`], ...); the
-//! [`read`] functions validate the values MLIR cannot (the enum-like string
+//! `read` functions validate the values MLIR cannot (the enum-like string
 //! options such as `ordering`) and emit the located "invalid value"
 //! diagnostics. The `Default` impls of the transform options read the same
 //! ODS defaults as typed constants ([`crate::ir::ods`]'s per-pass modules).
