@@ -2,10 +2,13 @@
 //
 // Every spmd pass is declared in SpmdPasses.td, which gives it a name,
 // options, documentation and `--help` text. The C++ class generated from it
-// is a thin shell: `runOnOperation` forwards the operation and the textual
-// option list to the runner installed by the Rust library. This keeps option
+// is a thin shell: `runOnOperation` forwards the operation and the typed
+// values of its option members (MLIR parsed them; ODS gave their defaults)
+// to the runner installed by the Rust library, and adds the statistics the
+// runner reports to the generated statistic members. This keeps option
 // parsing, pipelines, `--mlir-print-ir-after-all` and `--mlir-timing` in
-// MLIR's hands and every algorithm in Rust.
+// MLIR's hands and every algorithm in Rust; Rust never parses option text
+// and never restates a default (src/ir/ods.rs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +37,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -59,9 +64,17 @@ void addStatistic(MlirStringRef name, MlirStringRef description,
                   uint64_t value, void *userData) {
   Pass &pass = static_cast<OutcomeSink *>(userData)->pass;
 #if LLVM_ENABLE_STATS
-  for (Pass::Statistic *statistic : pass.getStatistics())
-    if (unwrap(name) == statistic->getName())
+  // The Rust side reports the statistics of src/ir/ods.rs, generated from
+  // SpmdPasses.td like the members here, so every name has its member.
+  bool declared = false;
+  for (Pass::Statistic *statistic : pass.getStatistics()) {
+    if (unwrap(name) == statistic->getName()) {
       *statistic += value;
+      declared = true;
+    }
+  }
+  assert(declared && "a statistic that SpmdPasses.td does not declare");
+  (void)declared;
   (void)description;
 #else
   spmd::recordPassStatistic(pass.getName(), unwrap(name), unwrap(description),
@@ -69,28 +82,69 @@ void addStatistic(MlirStringRef name, MlirStringRef description,
 #endif
 }
 
-/// Runs the Rust implementation of `pass` on `op`, reporting into `os`.
-/// `changed` tells whether the IR may have changed.
-LogicalResult runInRust(Pass &pass, Operation *op, llvm::raw_ostream &os,
-                        bool &changed) {
+/// The typed values of the options of one pass run, in the layout the
+/// runner takes: one SpmdPassOption per option member a shell lists (see
+/// Shell::listOptions), borrowing the member's strings. The member types
+/// are the ones SpmdPasses.td uses; another type is a compile error here
+/// (and a build error in build.rs, which generates the Rust side).
+class OptionValues {
+public:
+  using Options = detail::PassOptions;
+
+  OptionValues &operator<<(const Options::Option<bool> &option) {
+    add(option.ArgStr, SpmdPassOptionKindFlag).flag = option.getValue();
+    return *this;
+  }
+  OptionValues &operator<<(const Options::Option<unsigned> &option) {
+    add(option.ArgStr, SpmdPassOptionKindUnsigned).number = option.getValue();
+    return *this;
+  }
+  OptionValues &operator<<(const Options::Option<std::string> &option) {
+    add(option.ArgStr, SpmdPassOptionKindText).text =
+        wrap(StringRef(option.getValue()));
+    return *this;
+  }
+  OptionValues &operator<<(const Options::ListOption<std::string> &option) {
+    std::vector<MlirStringRef> &items = itemStorage.emplace_back();
+    for (const std::string &item : option)
+      items.push_back(wrap(StringRef(item)));
+    SpmdPassOption &entry = add(option.ArgStr, SpmdPassOptionKindTextList);
+    entry.items = items.data();
+    entry.numItems = static_cast<intptr_t>(items.size());
+    return *this;
+  }
+
+  const SpmdPassOption *data() const { return entries.data(); }
+  intptr_t size() const { return static_cast<intptr_t>(entries.size()); }
+
+private:
+  SpmdPassOption &add(StringRef key, SpmdPassOptionKind kind) {
+    SpmdPassOption &entry = entries.emplace_back();
+    entry = SpmdPassOption{wrap(key), kind, false, 0, wrap(StringRef()),
+                           nullptr, 0};
+    return entry;
+  }
+
+  std::vector<SpmdPassOption> entries;
+  std::deque<std::vector<MlirStringRef>> itemStorage;
+};
+
+/// Runs the Rust implementation of `pass` on `op` with the option values
+/// `options`, reporting into `os`. `changed` tells whether the IR may have
+/// changed.
+LogicalResult runInRust(Pass &pass, const OptionValues &options,
+                        Operation *op, llvm::raw_ostream &os, bool &changed) {
   changed = true;
   SpmdPassRunner runner = passRunner.load();
   if (!runner)
     return op->emitError() << "the spmd pass '" << pass.getArgument()
                            << "' has no implementation: call "
                               "spmdRegisterAllPasses() (Rust library) first";
-  std::string options;
-  {
-    llvm::raw_string_ostream optionStream(options);
-    pass.printAsTextualPipeline(optionStream);
-  }
-  // printAsTextualPipeline prints "name{opts}"; keep only "{opts}".
-  StringRef optionText = StringRef(options).drop_front(pass.getArgument().size());
   OutcomeSink sink{pass};
   SpmdPassOutcome outcome{addStatistic, &sink, /*changed=*/true};
   MlirLogicalResult result =
-      runner(wrap(pass.getArgument()), wrap(op), wrap(optionText),
-             appendToStream, &os, &outcome);
+      runner(wrap(pass.getArgument()), wrap(op), options.data(),
+             options.size(), appendToStream, &os, &outcome);
   os.flush();
   changed = outcome.changed;
   return unwrap(result);
@@ -161,27 +215,55 @@ namespace mlir::spmd {
 #include "Spmd/SpmdPasses.h.inc"
 
 namespace {
-/// Shell of a pass whose report goes to stderr.
+/// The shell of every pass: `listOptions` hands the pass's option members
+/// (every option SpmdPasses.td declares for it, in declaration order; the
+/// Rust side checks that against its generated table) to the runner, and
+/// `runOnOperation` runs the pass with its report on stderr.
 template <typename Base>
-struct ReportingShell : Base {
+struct Shell : Base {
   using Base::Base;
+
+  /// Appends the values of the pass's options to `values`.
+  virtual void listOptions(OptionValues &values) { (void)values; }
+
+  /// The options shared by the uniformity passes (`uniformityOptions`).
+  void listUniformityOptions(OptionValues &values) {
+    values << this->defaultArguments << this->divergentOps << this->uniformOps;
+  }
+
+  /// Runs the Rust implementation, reporting into `os`.
+  LogicalResult runWithReport(llvm::raw_ostream &os, bool &changed) {
+    OptionValues values;
+    listOptions(values);
+    return runInRust(*this, values, this->getOperation(), os, changed);
+  }
+
   void runOnOperation() override {
     bool changed = true;
-    if (failed(runInRust(*this, this->getOperation(), llvm::errs(), changed)))
+    if (failed(runWithReport(llvm::errs(), changed)))
       return this->signalPassFailure();
     if (!changed)
       this->markAllAnalysesPreserved();
   }
 };
 
+/// A shell of a pass with the uniformity options only.
+template <typename Base>
+struct UniformityShell : Shell<Base> {
+  using Shell<Base>::Shell;
+  void listOptions(OptionValues &values) override {
+    this->listUniformityOptions(values);
+  }
+};
+
 struct PrintCfgAnalysisPass
-    : ReportingShell<impl::SpmdPrintCfgAnalysisBase<PrintCfgAnalysisPass>> {
-  using ReportingShell::ReportingShell;
+    : Shell<impl::SpmdPrintCfgAnalysisBase<PrintCfgAnalysisPass>> {
+  using Shell::Shell;
 };
 
 struct PrintUniformityPass
-    : ReportingShell<impl::SpmdPrintUniformityBase<PrintUniformityPass>> {
-  using ReportingShell::ReportingShell;
+    : UniformityShell<impl::SpmdPrintUniformityBase<PrintUniformityPass>> {
+  using UniformityShell::UniformityShell;
 };
 
 /// Annotation writes only the discardable `spmd.uniformity` attribute on
@@ -192,78 +274,101 @@ struct PrintUniformityPass
 /// previous step still holds), which on a 100k-block function is as long
 /// as the analysis itself (issue #18: annotate within 1x parse+print).
 struct AnnotateUniformityPass
-    : impl::SpmdAnnotateUniformityBase<AnnotateUniformityPass> {
-  using SpmdAnnotateUniformityBase::SpmdAnnotateUniformityBase;
+    : UniformityShell<impl::SpmdAnnotateUniformityBase<AnnotateUniformityPass>> {
+  using UniformityShell::UniformityShell;
   void runOnOperation() override {
     bool changed = true;
-    if (failed(runInRust(*this, getOperation(), llvm::errs(), changed)))
+    if (failed(runWithReport(llvm::errs(), changed)))
       return signalPassFailure();
     markAllAnalysesPreserved();
   }
 };
 
 struct VerifyReconvergingPass
-    : ReportingShell<impl::SpmdVerifyReconvergingBase<VerifyReconvergingPass>> {
-  using ReportingShell::ReportingShell;
+    : UniformityShell<impl::SpmdVerifyReconvergingBase<VerifyReconvergingPass>> {
+  using UniformityShell::UniformityShell;
 };
 
-struct ReconvergePass
-    : ReportingShell<impl::SpmdReconvergeBase<ReconvergePass>> {
-  using ReportingShell::ReportingShell;
+struct ReconvergePass : Shell<impl::SpmdReconvergeBase<ReconvergePass>> {
+  using Shell::Shell;
+  void listOptions(OptionValues &values) override {
+    listUniformityOptions(values);
+    values << ordering << selectorChainLength << laneBranches;
+  }
 };
 
-struct StructurizePass
-    : ReportingShell<impl::SpmdStructurizeBase<StructurizePass>> {
-  using ReportingShell::ReportingShell;
+struct StructurizePass : Shell<impl::SpmdStructurizeBase<StructurizePass>> {
+  using Shell::Shell;
+  void listOptions(OptionValues &values) override {
+    listUniformityOptions(values);
+    values << skipUniformRegions << relaxedUniformRegions << irreducible
+           << ordering << selectorChainLength;
+  }
 };
 
 struct FixIrreduciblePass
-    : ReportingShell<impl::SpmdFixIrreducibleBase<FixIrreduciblePass>> {
-  using ReportingShell::ReportingShell;
+    : Shell<impl::SpmdFixIrreducibleBase<FixIrreduciblePass>> {
+  using Shell::Shell;
 };
 
 struct UnifyLoopExitsPass
-    : ReportingShell<impl::SpmdUnifyLoopExitsBase<UnifyLoopExitsPass>> {
-  using ReportingShell::ReportingShell;
+    : Shell<impl::SpmdUnifyLoopExitsBase<UnifyLoopExitsPass>> {
+  using Shell::Shell;
 };
 
 struct VerifyStructuredPass
-    : ReportingShell<impl::SpmdVerifyStructuredBase<VerifyStructuredPass>> {
-  using ReportingShell::ReportingShell;
+    : Shell<impl::SpmdVerifyStructuredBase<VerifyStructuredPass>> {
+  using Shell::Shell;
+  void listOptions(OptionValues &values) override {
+    listUniformityOptions(values);
+    values << useUniformity;
+  }
 };
 
-struct LowerToCfPass
-    : ReportingShell<impl::SpmdLowerToCfBase<LowerToCfPass>> {
-  using ReportingShell::ReportingShell;
+struct LowerToCfPass : Shell<impl::SpmdLowerToCfBase<LowerToCfPass>> {
+  using Shell::Shell;
 };
 
-struct BranchFoldPass
-    : ReportingShell<impl::SpmdBranchFoldBase<BranchFoldPass>> {
-  using ReportingShell::ReportingShell;
+struct BranchFoldPass : Shell<impl::SpmdBranchFoldBase<BranchFoldPass>> {
+  using Shell::Shell;
+  void listOptions(OptionValues &values) override {
+    listUniformityOptions(values);
+    values << disable << enableTailMerge << tailMergeSize
+           << tailMergeThreshold << hoistCommonCode << foldOperations
+           << stats;
+  }
 };
 
-struct LowerToNvvmPass
-    : ReportingShell<impl::SpmdLowerToNvvmBase<LowerToNvvmPass>> {
-  using ReportingShell::ReportingShell;
+struct LowerToNvvmPass : Shell<impl::SpmdLowerToNvvmBase<LowerToNvvmPass>> {
+  using Shell::Shell;
+  void listOptions(OptionValues &values) override { values << waveSize; }
 };
 
 struct LowerToRocdlPass
-    : ReportingShell<impl::SpmdLowerToRocdlBase<LowerToRocdlPass>> {
-  using ReportingShell::ReportingShell;
+    : Shell<impl::SpmdLowerToRocdlBase<LowerToRocdlPass>> {
+  using Shell::Shell;
+  void listOptions(OptionValues &values) override { values << waveSize; }
 };
 
-struct PredicatePass
-    : ReportingShell<impl::SpmdPredicateBase<PredicatePass>> {
-  using ReportingShell::ReportingShell;
+struct PredicatePass : Shell<impl::SpmdPredicateBase<PredicatePass>> {
+  using Shell::Shell;
+  void listOptions(OptionValues &values) override {
+    listUniformityOptions(values);
+    values << skipEmptyBlocks << waveSize << laneBranches;
+  }
 };
 
 /// Writes to stderr or to the file named by the `output` option.
-struct ViewCfgPass : impl::SpmdViewCfgBase<ViewCfgPass> {
-  using SpmdViewCfgBase::SpmdViewCfgBase;
+struct ViewCfgPass : Shell<impl::SpmdViewCfgBase<ViewCfgPass>> {
+  using Shell::Shell;
+  void listOptions(OptionValues &values) override {
+    listUniformityOptions(values);
+    values << output << legend;
+  }
   void runOnOperation() override {
     bool changed = true;
     if (output == "-") {
-      if (failed(runInRust(*this, getOperation(), llvm::errs(), changed)))
+      if (failed(runWithReport(llvm::errs(), changed)))
         return signalPassFailure();
       if (!changed)
         markAllAnalysesPreserved();
@@ -276,7 +381,7 @@ struct ViewCfgPass : impl::SpmdViewCfgBase<ViewCfgPass> {
                                   << "' for writing: " << error.message();
       return signalPassFailure();
     }
-    if (failed(runInRust(*this, getOperation(), file, changed)))
+    if (failed(runWithReport(file, changed)))
       return signalPassFailure();
     if (!changed)
       markAllAnalysesPreserved();

@@ -68,10 +68,24 @@ pub struct UniformityOptions {
     pub complete_joins: bool,
 }
 
+/// The `default-arguments` option of the uniformity passes
+/// (`uniformityOptions` in `SpmdPasses.td`): `uniform` or `divergent`.
+pub fn argument_kind_of_option(name: &str) -> Option<ArgumentKind> {
+    match name {
+        "uniform" => Some(ArgumentKind::Uniform),
+        "divergent" => Some(ArgumentKind::Divergent),
+        _ => None,
+    }
+}
+
+/// The defaults of the uniformity passes' options (`default-arguments` as
+/// `SpmdPasses.td` declares it; no extra sources).
 impl Default for UniformityOptions {
     fn default() -> Self {
+        let default_arguments = crate::ir::ods::spmd_print_uniformity::DEFAULT_ARGUMENTS;
         Self {
-            default_arguments: ArgumentKind::Divergent,
+            default_arguments: argument_kind_of_option(default_arguments)
+                .expect("the ODS default of default-arguments is a valid value"),
             extra_sources: ExtraSources::default(),
             complete_joins: false,
         }

@@ -4,7 +4,7 @@
 //! Only the other modules of [`crate::ir`] call these symbols; everything
 //! outside `ir/` goes through their safe functions. The constants mirror the
 //! C enums of `Internal.h` (`SpmdBranchKind`, `SpmdFlowShape`,
-//! `SpmdUniformity`).
+//! `SpmdUniformity`, `SpmdPassOptionKind`).
 
 use mlir_sys::{
     MlirDialectHandle, MlirLogicalResult, MlirOperation, MlirStringCallback, MlirStringRef,
@@ -37,11 +37,42 @@ pub fn opt_main(arguments: &[std::ffi::CString]) -> i32 {
 pub type PassRunner = unsafe extern "C" fn(
     pass_name: MlirStringRef,
     op: MlirOperation,
-    options: MlirStringRef,
+    options: *const PassOption,
+    num_options: isize,
     report: MlirStringCallback,
     report_user_data: *mut c_void,
     outcome: *mut PassOutcomeSink,
 ) -> MlirLogicalResult;
+
+/// `SpmdPassOptionKind`: `bool`.
+pub const PASS_OPTION_FLAG: c_int = 0;
+/// `SpmdPassOptionKind`: `unsigned`.
+pub const PASS_OPTION_UNSIGNED: c_int = 1;
+/// `SpmdPassOptionKind`: `std::string`.
+pub const PASS_OPTION_TEXT: c_int = 2;
+/// `SpmdPassOptionKind`: `ListOption<std::string>`.
+pub const PASS_OPTION_TEXT_LIST: c_int = 3;
+
+/// `SpmdPassOption`: the value of one pass option, read by the shell from
+/// the typed option member; only the field of `kind` is meaningful. The
+/// strings and `items` are borrowed for the runner call.
+#[repr(C)]
+pub struct PassOption {
+    /// `key`: the option's command-line key.
+    pub key: MlirStringRef,
+    /// `kind`: a `PASS_OPTION_*` constant.
+    pub kind: c_int,
+    /// `flag`: a `bool` value.
+    pub flag: bool,
+    /// `number`: an `unsigned` value.
+    pub number: u64,
+    /// `text`: a `std::string` value.
+    pub text: MlirStringRef,
+    /// `items`: the `num_items` values of a list.
+    pub items: *const MlirStringRef,
+    /// `numItems`.
+    pub num_items: isize,
+}
 
 /// `SpmdPassOutcome`: where a pass run reports its statistics and whether
 /// it changed the IR.
@@ -49,7 +80,8 @@ pub type PassRunner = unsafe extern "C" fn(
 pub struct PassOutcomeSink {
     /// `addStatistic`, filled in by the shell: the runner calls it once per
     /// statistic of the pass (zeros included) with the `name` and
-    /// `description` declared in `SpmdPasses.td` (borrowed for the call)
+    /// `description` declared in `SpmdPasses.td` (from `ir::ods`; borrowed
+    /// for the call)
     /// and `user_data`; `None` (null) skips the statistics.
     pub add_statistic: Option<
         unsafe extern "C" fn(

@@ -21,8 +21,12 @@
 //! * [`facts`]: typed accessors for the facts passes read from ops and
 //!   attributes (uniformity marks, constants, switch cases, markers).
 //! * [`names`]: the operation and attribute names, as constants.
-//! * [`pass_runner`]: the runner the C++ pass shells call, and the C entry
-//!   points that register the passes.
+//! * [`pass_runner`]: the runner the C++ pass shells call (typed option
+//!   values in, statistics out), and the C entry points that register the
+//!   passes.
+//! * [`ods`]: the passes of `SpmdPasses.td` (option keys, kinds and
+//!   defaults; statistics), generated at build time: the one source of
+//!   option defaults and statistic names on the Rust side.
 //!
 //! Outside this module (the oracle's JIT aside), `unsafe` only wraps calls
 //! of the IR-freeing edits of [`edit`] (erasing operations, blocks and
@@ -38,6 +42,7 @@ pub(crate) mod ffi;
 pub mod function_regions;
 pub mod key;
 pub mod names;
+pub mod ods;
 pub mod pass_runner;
 pub mod query;
 pub mod region_graph;

@@ -5,7 +5,9 @@
 //! `runOnOperation` calls the `SpmdPassRunner` function pointer
 //! (`spmd-c/Internal.h`). [`install`] sets that pointer to this module's
 //! trampoline, which turns the C arguments into a pass name, the operation,
-//! the option text and a [`Report`], hands them to the [`Runner`] installed
+//! the typed option values ([`OptionValue`], read by the shell from the
+//! option members MLIR generated from the `.td`) and a [`Report`], hands
+//! them to the [`Runner`] installed
 //! with it (`crate::passes` finds the pass there), catches a panic as an
 //! "internal error" diagnostic, and passes the [`PassOutcome`] back to the
 //! shell: the statistics, and whether the IR may have changed (the shell
@@ -38,7 +40,8 @@ impl Report {
 }
 
 /// One statistic of a pass: its name and description, as declared with
-/// `Statistic<"name", "name", "description">` in `SpmdPasses.td`.
+/// `Statistic<"name", "name", "description">` in `SpmdPasses.td` (the
+/// tables of [`super::ods`] are generated from it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Statistic {
     /// The name `--mlir-pass-statistics` shows (kebab-case).
@@ -95,12 +98,27 @@ impl PassOutcome {
     }
 }
 
-/// Runs the pass called `name` on `op` with the option text `options`;
-/// `None` if there is no such pass.
+/// The value of one pass option as the C++ shell hands it over: typed, read
+/// from the option member (the ODS default unless the pipeline set it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A `bool` option.
+    Flag(bool),
+    /// An `unsigned` option.
+    Unsigned(u32),
+    /// A `std::string` option.
+    Text(String),
+    /// A `ListOption<std::string>`.
+    TextList(Vec<String>),
+}
+
+/// Runs the pass called `name` on `op` with the values `options` of its
+/// options (key and value, as the shell lists them); `None` if there is no
+/// such pass.
 pub type Runner = fn(
     name: &str,
     op: OperationRef<'_, '_>,
-    options: &str,
+    options: Vec<(String, OptionValue)>,
     report: &mut Report,
 ) -> Option<Result<PassOutcome, ()>>;
 
@@ -145,23 +163,19 @@ pub extern "C" fn spmdRegisterEverything(registry: mlir_sys::MlirDialectRegistry
 ///
 /// # Safety
 /// MLIR's shells call it with valid string refs, the live operation the
-/// pass runs on, their report stream and a live outcome sink (or null).
+/// pass runs on, `num_options` valid option values at `options` (null if
+/// none), their report stream and a live outcome sink (or null).
 unsafe extern "C" fn run_pass_by_name(
     pass_name: MlirStringRef,
     op: MlirOperation,
-    options: MlirStringRef,
+    options: *const ffi::PassOption,
+    num_options: isize,
     report: MlirStringCallback,
     report_user_data: *mut c_void,
     outcome_sink: *mut ffi::PassOutcomeSink,
 ) -> MlirLogicalResult {
     // SAFETY: MLIR passes valid string refs and the operation being processed.
-    let (name, options, op) = unsafe {
-        (
-            str_from(pass_name),
-            str_from(options),
-            OperationRef::from_raw(op),
-        )
-    };
+    let (name, op) = unsafe { (str_from(pass_name), OperationRef::from_raw(op)) };
     let mut report = Report {
         callback: report,
         user_data: report_user_data,
@@ -174,7 +188,9 @@ unsafe extern "C" fn run_pass_by_name(
         return logical_result(false);
     };
     let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        runner(&name, op, &options, &mut report)
+        // SAFETY: the shell's option values are alive during the call.
+        let options = unsafe { option_values(options, num_options) };
+        runner(&name, op, options, &mut report)
     }));
     let succeeded = match outcome {
         Ok(None) => {
@@ -225,6 +241,49 @@ fn report_outcome(sink: &mut ffi::PassOutcomeSink, outcome: &PassOutcome) {
         }
     }
     sink.changed = outcome.changed;
+}
+
+/// Copies the option values the shell hands over.
+///
+/// # Safety
+/// Unless null, `options` must point to `count` valid `SpmdPassOption`s
+/// whose strings and item arrays are valid.
+unsafe fn option_values(
+    options: *const ffi::PassOption,
+    count: isize,
+) -> Vec<(String, OptionValue)> {
+    if options.is_null() || count <= 0 {
+        return Vec::new();
+    }
+    // SAFETY: the caller guarantees `count` valid entries at `options`.
+    let options = unsafe { std::slice::from_raw_parts(options, count as usize) };
+    options
+        .iter()
+        .map(|option| {
+            // SAFETY: the shell's strings and item arrays are valid for the
+            // call (the caller's guarantee).
+            let value = unsafe {
+                match option.kind {
+                    ffi::PASS_OPTION_FLAG => OptionValue::Flag(option.flag),
+                    ffi::PASS_OPTION_UNSIGNED => OptionValue::Unsigned(
+                        u32::try_from(option.number).expect("an unsigned option fits in u32"),
+                    ),
+                    ffi::PASS_OPTION_TEXT => OptionValue::Text(str_from(option.text)),
+                    ffi::PASS_OPTION_TEXT_LIST => {
+                        let items = if option.items.is_null() || option.num_items <= 0 {
+                            &[][..]
+                        } else {
+                            std::slice::from_raw_parts(option.items, option.num_items as usize)
+                        };
+                        OptionValue::TextList(items.iter().map(|&item| str_from(item)).collect())
+                    }
+                    other => panic!("unknown SpmdPassOptionKind {other}"),
+                }
+            };
+            // SAFETY: as above.
+            (unsafe { str_from(option.key) }, value)
+        })
+        .collect()
 }
 
 fn logical_result(success: bool) -> MlirLogicalResult {

@@ -1,8 +1,8 @@
 //! `--spmd-annotate-uniformity`: attach `spmd.uniformity` to every branch.
 
 use super::{
-    for_each_region, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report,
-    Scope, Statistic,
+    for_each_region, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope,
+    Statistic,
 };
 use crate::analysis::{
     cfg::BlockId,
@@ -14,11 +14,8 @@ use melior::ir::{
     Attribute, OperationRef,
 };
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat("divergent-branches", "Branches marked divergent"),
-    stat("uniform-branches", "Branches marked uniform"),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_annotate_uniformity::STATISTICS;
 
 /// Runs the pass on `root`.
 pub fn run(

@@ -1,8 +1,8 @@
 //! `--spmd-branch-fold`: see [`crate::transforms::branch_fold`].
 
 use super::{
-    for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome,
-    RegionFailure, Report, Scope, Statistic,
+    for_each_region, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope,
+    Statistic,
 };
 use crate::transforms::{
     branch_fold::{fold_function, BranchFoldOptions},
@@ -10,32 +10,8 @@ use crate::transforms::{
 };
 use melior::ir::OperationRef;
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat(
-        "blocks-removed",
-        "Blocks removed (net, per function, never below 0)",
-    ),
-    stat(
-        "ops-removed",
-        "Operations removed (net, per function, never below 0)",
-    ),
-    stat(
-        "branches-folded",
-        "Conditional branches folded into unconditional ones",
-    ),
-    stat("blocks-merged", "Blocks merged into their only predecessor"),
-    stat("tails-merged", "Common tails merged"),
-    stat("ops-hoisted", "Operations hoisted above a branch"),
-    stat(
-        "regions-dissolved",
-        "Divergent regions dissolved (head and tails erased)",
-    ),
-    stat(
-        "refused-by-gate",
-        "CFG edits refused by the reconvergence gate",
-    ),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_branch_fold::STATISTICS;
 
 /// Runs the pass on `root`.
 pub fn run(
@@ -45,18 +21,18 @@ pub fn run(
 ) -> Result<PassOutcome, ()> {
     let uniformity = uniformity_options::parse(root, options)?;
     let mut outcome = PassOutcome::new(STATISTICS);
-    if read::flag(root, options, "disable", false)? {
+    if options.flag("disable") {
         return Ok(outcome);
     }
     let fold_options = BranchFoldOptions {
-        enable_tail_merge: read::flag(root, options, "enable-tail-merge", true)?,
-        tail_merge_size: read::number(root, options, "tail-merge-size", 3)?,
-        tail_merge_threshold: read::number(root, options, "tail-merge-threshold", 150)?,
-        hoist_common_code: read::flag(root, options, "hoist-common-code", true)?,
-        fold_operations: read::flag(root, options, "fold-operations", true)?,
+        enable_tail_merge: options.flag("enable-tail-merge"),
+        tail_merge_size: options.unsigned("tail-merge-size") as usize,
+        tail_merge_threshold: options.unsigned("tail-merge-threshold") as usize,
+        hoist_common_code: options.flag("hoist-common-code"),
+        fold_operations: options.flag("fold-operations"),
         uniformity,
     };
-    let stats = read::flag(root, options, "stats", false)?;
+    let stats = options.flag("stats");
     let context = crate::ir::query::context_of(root);
     for_each_region(root, Scope::FunctionBodies, |function| {
         let before = block_set(function.region);

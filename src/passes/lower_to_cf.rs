@@ -25,7 +25,7 @@
 //! argument attributes such as `{spmd.divergent}`, which are unit attributes
 //! any MLIR tool reads and which lowerings to LLVM carry along harmlessly.
 
-use super::{stat, PassOptions, PassOutcome, Report, Statistic};
+use super::{PassOptions, PassOutcome, Report, Statistic};
 use crate::ir::names;
 use crate::{
     ir::{diagnostics, edit},
@@ -64,12 +64,8 @@ impl Lowering {
     }
 }
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat("flow-branches", "spmd.flow_br lowered to cf.cond_br"),
-    stat("tokens-erased", "Convergence tokens erased"),
-    stat("markers-erased", "Reconvergence markers erased"),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_lower_to_cf::STATISTICS;
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {

@@ -18,10 +18,10 @@
 
 use super::{
     lower_to_cf::{check_token_users, erase_token_ops, strip_spmd_attributes},
-    stat, PassOptions, PassOutcome, Report, Statistic,
+    PassOptions, PassOutcome, Report,
 };
 use crate::{
-    ir::{diagnostics, edit},
+    ir::{diagnostics, edit, ods},
     transforms::{
         lower_to_nvvm::{
             check, intrinsics, lower_function, strip_spmd_argument_attributes, SpmdOp, Target,
@@ -34,13 +34,6 @@ use melior::ir::{
     OperationRef,
 };
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat("functions", "Wave-level functions lowered"),
-    stat("tokens-erased", "Convergence tokens erased"),
-    stat("markers-erased", "Reconvergence markers erased"),
-];
-
 /// Runs the pass on `root` (see the module docs): `Err(())`, with every
 /// problem reported as a diagnostic and the IR unchanged, if the check of
 /// the module fails.
@@ -49,7 +42,7 @@ pub fn run(
     options: &PassOptions,
     _: &mut Report,
 ) -> Result<PassOutcome, ()> {
-    wave_size(root, options, "32")?;
+    wave_size(root, options)?;
     lower(root, Target::Nvvm)
 }
 
@@ -60,7 +53,7 @@ pub fn run_rocdl(
     options: &PassOptions,
     _: &mut Report,
 ) -> Result<PassOutcome, ()> {
-    let wave_size = wave_size(root, options, "64")?;
+    let wave_size = wave_size(root, options)?;
     lower(root, Target::Rocdl { wave_size })
 }
 
@@ -87,7 +80,10 @@ fn lower(root: OperationRef<'_, '_>, target: Target) -> Result<PassOutcome, ()> 
     for (op, rewrite) in math {
         intrinsics::rewrite(context, op, rewrite);
     }
-    let mut outcome = PassOutcome::new(STATISTICS);
+    let mut outcome = PassOutcome::new(match target {
+        Target::Nvvm => ods::spmd_lower_to_nvvm::STATISTICS,
+        Target::Rocdl { .. } => ods::spmd_lower_to_rocdl::STATISTICS,
+    });
     outcome.changed = true;
     outcome.add("functions", functions.len());
     outcome.add("tokens-erased", tokens.len());
@@ -112,10 +108,10 @@ fn lower(root: OperationRef<'_, '_>, target: Target) -> Result<PassOutcome, ()> 
 
 /// The `wave-size` option (`default` when absent): 32 or 64 (the
 /// wave-level input's; NVVM keeps one bit per thread either way).
-fn wave_size(root: OperationRef<'_, '_>, options: &PassOptions, default: &str) -> Result<u32, ()> {
-    match options.get_or("wave-size", default) {
-        "32" => Ok(32),
-        "64" => Ok(64),
+fn wave_size(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<u32, ()> {
+    match options.unsigned("wave-size") {
+        32 => Ok(32),
+        64 => Ok(64),
         other => {
             let message = format!("wave-size={other} is not supported: waves of 32 or 64 lanes");
             diagnostics::emit_error(root.location(), &message);

@@ -1,10 +1,13 @@
 //! The spmd passes and the runner that connects them to MLIR.
 //!
 //! Each pass is declared once, in `dialect/include/Spmd/SpmdPasses.td`, which
-//! gives it its name, options and documentation. The generated C++ class is
-//! a shell whose `runOnOperation` calls the runner of
-//! [`crate::ir::pass_runner`] through the function pointer that
-//! [`register_all_passes`] installs; the runner finds the pass in [`PASSES`]. Hence spmd passes
+//! gives it its name, options (with their defaults), statistics and
+//! documentation. The generated C++ class is a shell whose `runOnOperation`
+//! calls the runner of [`crate::ir::pass_runner`] through the function
+//! pointer that [`register_all_passes`] installs, with the typed values of
+//! its option members; the runner checks them against the ODS table
+//! ([`crate::ir::ods`]) into a [`PassOptions`] and finds the pass in
+//! [`PASSES`]. Hence spmd passes
 //! work everywhere MLIR passes do: `spmd-opt --spmd-view-cfg`, textual
 //! `--pass-pipeline`s, `--mlir-timing`, melior's `PassManager` with
 //! `parse_pass_pipeline`, or a C++ `PassManager` after
@@ -20,8 +23,10 @@
 //! `SpmdPasses.td` (`let statistics = [...]`). The runner hands both to the
 //! C++ shell, which adds the values to the pass's MLIR statistics (printed
 //! by `--mlir-pass-statistics`) and preserves every analysis when nothing
-//! changed. [`STATISTICS`] lists each pass's statistics; a unit test keeps
-//! it equal to the ODS declarations.
+//! changed. The statistics of each pass come from the table that build.rs
+//! generates from the `.td` ([`crate::ir::ods`], see [`statistics_of`]):
+//! a pass adds to them by name, and adding to a name its pass does not
+//! declare is an internal error.
 
 pub mod annotate_uniformity;
 pub mod branch_fold;
@@ -48,12 +53,7 @@ use crate::ir::{
     pass_runner,
 };
 use melior::ir::{operation::OperationLike, Location, OperationRef};
-pub use options::PassOptions;
-
-/// Shorthand for the statistic tables of the pass modules.
-pub(crate) const fn stat(name: &'static str, description: &'static str) -> Statistic {
-    Statistic { name, description }
-}
+pub use options::{OptionValue, PassOptions};
 
 /// The body of one pass: the operation it runs on, its options, its report;
 /// what it did on success.
@@ -78,32 +78,10 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-predicate", predicate::run),
 ];
 
-/// The statistics of every pass, by command-line name, in the order of
-/// their `let statistics` in `SpmdPasses.td`.
-pub const STATISTICS: &[(&str, &[Statistic])] = &[
-    ("spmd-print-cfg-analysis", print_cfg_analysis::STATISTICS),
-    ("spmd-view-cfg", view_cfg::STATISTICS),
-    ("spmd-print-uniformity", print_uniformity::STATISTICS),
-    ("spmd-annotate-uniformity", annotate_uniformity::STATISTICS),
-    ("spmd-verify-reconverging", verify_reconverging::STATISTICS),
-    ("spmd-reconverge", reconverge::STATISTICS),
-    ("spmd-fix-irreducible", fix_irreducible::STATISTICS),
-    ("spmd-unify-loop-exits", unify_loop_exits::STATISTICS),
-    ("spmd-structurize", structurize::STATISTICS),
-    ("spmd-verify-structured", verify_structured::STATISTICS),
-    ("spmd-lower-to-cf", lower_to_cf::STATISTICS),
-    ("spmd-lower-to-nvvm", lower_to_nvvm::STATISTICS),
-    ("spmd-lower-to-rocdl", lower_to_nvvm::STATISTICS),
-    ("spmd-branch-fold", branch_fold::STATISTICS),
-    ("spmd-predicate", predicate::STATISTICS),
-];
-
-/// The statistics of the pass called `name` (none for an unknown name).
+/// The statistics of the pass called `name` (none for an unknown name), as
+/// `SpmdPasses.td` declares them.
 pub fn statistics_of(name: &str) -> &'static [Statistic] {
-    STATISTICS
-        .iter()
-        .find(|(known, _)| *known == name)
-        .map_or(&[], |(_, statistics)| statistics)
+    crate::ir::ods::statistics_of(name)
 }
 
 /// Installs the Rust runner and registers every spmd pass with MLIR's global
@@ -114,16 +92,31 @@ pub fn register_all_passes() {
     pass_runner::install(run_pass);
 }
 
-/// Runs the pass called `name` (`None` if there is none) with its options
-/// parsed from `options`.
+/// Runs the pass called `name` (`None` if there is none) with the option
+/// values its shell handed over. Panics (an internal error) if they are not
+/// the options the pass declares, or if its outcome does not hold exactly
+/// the statistics it declares.
 fn run_pass(
     name: &str,
     op: OperationRef<'_, '_>,
-    options: &str,
+    options: Vec<(String, OptionValue)>,
     report: &mut Report,
 ) -> Option<Result<PassOutcome, ()>> {
     let (_, pass) = PASSES.iter().find(|(known, _)| *known == name)?;
-    Some(pass(op, &PassOptions::parse(options), report))
+    let options = PassOptions::from_shell(name, options);
+    #[cfg(test)]
+    tests::record_options(name, &options);
+    let result = pass(op, &options, report);
+    if let Ok(outcome) = &result {
+        assert!(
+            outcome
+                .counters()
+                .map(|(statistic, _)| statistic)
+                .eq(statistics_of(name).iter().copied()),
+            "pass '{name}' reports other statistics than SpmdPasses.td declares"
+        );
+    }
+    Some(result)
 }
 
 /// After a transform of `function`: the blocks it inserted (those not in
@@ -200,60 +193,133 @@ pub(crate) fn for_each_region<'c, 'a>(
 mod tests {
     use super::*;
 
-    /// The `let statistics` of every pass in `SpmdPasses.td`, by pass name:
-    /// (name, description) pairs in declaration order.
-    fn declared_statistics() -> Vec<(String, Vec<(String, String)>)> {
-        let td = include_str!("../../dialect/include/Spmd/SpmdPasses.td");
-        let mut passes = Vec::new();
-        for chunk in td.split("\ndef ").skip(1) {
-            let header = chunk.lines().next().unwrap_or_default();
-            let Some(start) = header.find("<\"") else {
-                continue;
-            };
-            let name = header[start + 2..].split('"').next().unwrap().to_string();
-            let mut statistics = Vec::new();
-            for line in chunk
-                .lines()
-                .map(str::trim)
-                .filter(|l| l.starts_with("Statistic<"))
-            {
-                let fields: Vec<&str> = line.split('"').collect();
-                // Statistic<"member", "name", "description">
-                statistics.push((fields[3].to_string(), fields[5].to_string()));
-            }
-            passes.push((name, statistics));
-        }
-        passes
+    use crate::ir::ods::{self, OdsDefault};
+    use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline};
+    use std::cell::RefCell;
+
+    thread_local! {
+        /// The options of the passes run on this thread, by pass name (the
+        /// last run of each). A pass on `builtin.module` runs on the thread
+        /// that runs the pass manager, so tests running in parallel do not
+        /// see each other's.
+        static SEEN: RefCell<Vec<(String, PassOptions)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn record_options(name: &str, options: &PassOptions) {
+        SEEN.with_borrow_mut(|seen| {
+            seen.retain(|(known, _)| known != name);
+            seen.push((name.to_string(), options.clone()));
+        });
     }
 
     #[test]
-    fn statistics_match_the_ods_declarations() {
-        let declared = declared_statistics();
-        assert_eq!(
-            declared.len(),
-            PASSES.len(),
-            "every pass of SpmdPasses.td has a Rust implementation"
-        );
-        for (pass, statistics) in declared {
+    fn every_ods_pass_is_implemented_and_declares_statistics() {
+        assert_eq!(ods::PASSES.len(), PASSES.len());
+        for pass in ods::PASSES {
             assert!(
-                PASSES.iter().any(|(name, _)| *name == pass),
-                "{pass} is implemented"
+                PASSES.iter().any(|(name, _)| *name == pass.argument),
+                "{} is implemented",
+                pass.argument
             );
-            let rust: Vec<(String, String)> = statistics_of(&pass)
-                .iter()
-                .map(|s| (s.name.to_string(), s.description.to_string()))
-                .collect();
-            assert!(!rust.is_empty(), "{pass} declares statistics");
-            assert_eq!(
-                rust, statistics,
-                "statistics of {pass}: Rust vs SpmdPasses.td"
+            assert!(
+                !pass.statistics.is_empty(),
+                "{} declares statistics",
+                pass.argument
             );
         }
+    }
+
+    /// Runs `pipeline` on an empty module; the options its pass `name` saw.
+    fn options_seen(name: &str, pipeline: &str) -> PassOptions {
+        let context = crate::dialect::context_with_all_dialects();
+        register_all_passes();
+        let mut module = Module::parse(&context, "module {}").expect("empty module");
+        let manager = PassManager::new(&context);
+        parse_pass_pipeline(manager.as_operation_pass_manager(), pipeline)
+            .expect("the pass is registered");
+        manager
+            .run(&mut module)
+            .expect("the pass runs on an empty module");
+        SEEN.with_borrow(|seen| {
+            let (_, options) = seen
+                .iter()
+                .find(|(known, _)| known == name)
+                .unwrap_or_else(|| panic!("{name} ran on this thread"));
+            options.clone()
+        })
+    }
+
+    /// The option values the C++ shell of each pass hands over when the
+    /// pipeline sets none are the ODS defaults of the generated table (what
+    /// the transforms' `Default` impls read): build.rs read the `.td` as
+    /// mlir-tblgen did for the C++ option members.
+    #[test]
+    fn default_constructed_shells_hand_over_the_ods_defaults() {
+        for pass in ods::PASSES {
+            // The DOT text of spmd-view-cfg would go to stderr.
+            let quiet = pass.argument == "spmd-view-cfg";
+            let pipeline = if quiet {
+                format!("builtin.module({}{{output=/dev/null}})", pass.argument)
+            } else {
+                format!("builtin.module({})", pass.argument)
+            };
+            let options = options_seen(pass.argument, &pipeline);
+            let values: Vec<(&str, OptionValue)> = options
+                .values()
+                .map(|(key, value)| (key, value.clone()))
+                .collect();
+            let defaults: Vec<(&str, OptionValue)> = pass
+                .options
+                .iter()
+                .map(|option| {
+                    let value = match option.default {
+                        _ if quiet && option.key == "output" => {
+                            OptionValue::Text("/dev/null".into())
+                        }
+                        OdsDefault::Flag(value) => OptionValue::Flag(value),
+                        OdsDefault::Unsigned(value) => OptionValue::Unsigned(value),
+                        OdsDefault::Text(value) => OptionValue::Text(value.to_string()),
+                        OdsDefault::TextList => OptionValue::TextList(Vec::new()),
+                    };
+                    (option.key, value)
+                })
+                .collect();
+            assert_eq!(values, defaults, "defaults of {}", pass.argument);
+        }
+    }
+
+    /// What a pipeline sets reaches the pass typed, as MLIR parsed it.
+    #[test]
+    fn shells_hand_over_the_values_the_pipeline_sets() {
+        let options = options_seen(
+            "spmd-structurize",
+            "builtin.module(spmd-structurize{ordering=df selector-chain-length=7 \
+             skip-uniform-regions divergent-ops=acme.lane,acme.warp* irreducible=fix})",
+        );
+        assert_eq!(options.text("ordering"), "df");
+        assert_eq!(options.unsigned("selector-chain-length"), 7);
+        assert!(options.flag("skip-uniform-regions"));
+        assert!(options.flag("relaxed-uniform-regions"));
+        assert_eq!(options.text("irreducible"), "fix");
+        assert_eq!(
+            options.list("divergent-ops"),
+            ["acme.lane".to_string(), "acme.warp*".to_string()]
+        );
+        assert!(options.list("uniform-ops").is_empty());
     }
 
     #[test]
     fn outcome_counts_declared_statistics() {
-        const STATS: &[Statistic] = &[stat("a", "A"), stat("b", "B")];
+        const STATS: &[Statistic] = &[
+            Statistic {
+                name: "a",
+                description: "A",
+            },
+            Statistic {
+                name: "b",
+                description: "B",
+            },
+        ];
         let mut outcome = PassOutcome::new(STATS);
         assert!(!outcome.changed);
         outcome.add("b", 2);

@@ -1,80 +1,111 @@
-//! Parsing of the textual option list MLIR hands to a pass shell.
+//! The option values of one pass run, typed.
 //!
-//! MLIR has already validated the options against the pass declaration in
-//! `SpmdPasses.td`, so the text is well formed: `{key=value key2=value2}`,
-//! or empty when the pass has no options. Values may be quoted or braced
-//! when they contain spaces.
+//! Options have one source, `SpmdPasses.td`. MLIR generates `Option<...>`
+//! members from it for the C++ pass shell, with the ODS defaults, and
+//! parses what a pipeline sets into them (rejecting a malformed `bool` or
+//! `unsigned` itself, with its own diagnostic). The shell reads the members
+//! and hands their typed values to the runner ([`OptionValue`]); no option
+//! text is lexed and no default is restated on the Rust side. The runner
+//! checks what the shell hands over against the ODS table generated at
+//! build time ([`crate::ir::ods`]): every declared option, in declaration
+//! order, with its declared kind. A mismatch is an internal error.
+//!
+//! Pass shells read values by key ([`PassOptions::flag`], ...); the
+//! `read` functions validate the values MLIR cannot (the enum-like string
+//! options such as `ordering`) and emit the located "invalid value"
+//! diagnostics. The `Default` impls of the transform options read the same
+//! ODS defaults as typed constants ([`crate::ir::ods`]'s per-pass modules).
 
-use std::collections::BTreeMap;
+use crate::ir::ods::{self, OptionKind};
+pub use crate::ir::pass_runner::OptionValue;
 
-/// Options of one pass invocation, by key.
+/// The option values of one pass invocation, by key, in declaration order.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct PassOptions {
-    values: BTreeMap<String, String>,
+    values: Vec<(String, OptionValue)>,
 }
 
 impl PassOptions {
-    /// Parses `{k=v k2=v2}` (the braces are optional).
-    pub fn parse(text: &str) -> Self {
-        let text = text.trim();
-        let inner = text
-            .strip_prefix('{')
-            .and_then(|rest| rest.strip_suffix('}'))
-            .unwrap_or(text);
-        let mut values = BTreeMap::new();
-        for item in split_top_level(inner) {
-            let (key, value) = item.split_once('=').unwrap_or((item, "true"));
-            values.insert(key.trim().to_string(), unquote(value.trim()).to_string());
-        }
+    /// The values the shell of pass `pass` handed over. Panics (an internal
+    /// error, reported as a diagnostic by the runner) unless they are
+    /// exactly the options `SpmdPasses.td` declares for `pass`, in order,
+    /// each with its declared kind.
+    pub fn from_shell(pass: &str, values: Vec<(String, OptionValue)>) -> Self {
+        let declared = ods::pass(pass).map_or(&[][..], |pass| pass.options);
+        let matches = declared.len() == values.len()
+            && declared
+                .iter()
+                .zip(&values)
+                .all(|(option, (key, value))| option.key == key && option.kind == kind_of(value));
+        assert!(
+            matches,
+            "the options the shell of '{pass}' hands over ({:?}) are not the ones SpmdPasses.td declares ({:?})",
+            values.iter().map(|(key, _)| key.as_str()).collect::<Vec<_>>(),
+            declared.iter().map(|option| option.key).collect::<Vec<_>>()
+        );
         Self { values }
     }
 
-    /// The raw value of `key`, if it was printed.
-    pub fn get(&self, key: &str) -> Option<&str> {
-        self.values.get(key).map(String::as_str)
+    /// The value of `key`. Panics (an internal error) if the pass has no
+    /// such option.
+    pub fn get(&self, key: &str) -> &OptionValue {
+        self.values
+            .iter()
+            .find(|(known, _)| known == key)
+            .map(|(_, value)| value)
+            .unwrap_or_else(|| panic!("the pass has no option '{key}'"))
     }
 
-    /// The value of `key`, or `default` when absent.
-    pub fn get_or<'a>(&'a self, key: &str, default: &'a str) -> &'a str {
-        self.get(key).unwrap_or(default)
+    /// Every option with its value, in declaration order.
+    pub fn values(&self) -> impl Iterator<Item = (&str, &OptionValue)> + '_ {
+        self.values.iter().map(|(key, value)| (key.as_str(), value))
     }
-}
 
-/// Splits on spaces that are not inside quotes or braces.
-fn split_top_level(text: &str) -> Vec<&str> {
-    let mut items = Vec::new();
-    let (mut depth, mut quoted, mut start) = (0usize, false, 0usize);
-    for (index, ch) in text.char_indices() {
-        match ch {
-            '"' | '\'' => quoted = !quoted,
-            '{' if !quoted => depth += 1,
-            '}' if !quoted => depth = depth.saturating_sub(1),
-            ' ' if !quoted && depth == 0 => {
-                if index > start {
-                    items.push(&text[start..index]);
-                }
-                start = index + 1;
-            }
-            _ => {}
+    /// The `bool` option `key`.
+    pub fn flag(&self, key: &str) -> bool {
+        match self.get(key) {
+            OptionValue::Flag(value) => *value,
+            other => panic!("option '{key}' is not a bool: {other:?}"),
         }
     }
-    if start < text.len() {
-        items.push(&text[start..]);
-    }
-    items
-}
 
-fn unquote(value: &str) -> &str {
-    for (open, close) in [('"', '"'), ('\'', '\''), ('{', '}')] {
-        if let Some(inner) = value.strip_prefix(open).and_then(|v| v.strip_suffix(close)) {
-            return inner;
+    /// The `unsigned` option `key`.
+    pub fn unsigned(&self, key: &str) -> u32 {
+        match self.get(key) {
+            OptionValue::Unsigned(value) => *value,
+            other => panic!("option '{key}' is not unsigned: {other:?}"),
         }
     }
-    value
+
+    /// The `std::string` option `key`.
+    pub fn text(&self, key: &str) -> &str {
+        match self.get(key) {
+            OptionValue::Text(value) => value,
+            other => panic!("option '{key}' is not a string: {other:?}"),
+        }
+    }
+
+    /// The list option `key`.
+    pub fn list(&self, key: &str) -> &[String] {
+        match self.get(key) {
+            OptionValue::TextList(values) => values,
+            other => panic!("option '{key}' is not a list: {other:?}"),
+        }
+    }
 }
 
-/// Typed option readers: each emits "invalid value ... for option ..." on
-/// `root` and returns `Err(())` for a value it cannot read.
+fn kind_of(value: &OptionValue) -> OptionKind {
+    match value {
+        OptionValue::Flag(_) => OptionKind::Flag,
+        OptionValue::Unsigned(_) => OptionKind::Unsigned,
+        OptionValue::Text(_) => OptionKind::Text,
+        OptionValue::TextList(_) => OptionKind::TextList,
+    }
+}
+
+/// Validating readers of the string options whose values MLIR does not
+/// check: each emits "invalid value ... for option ..." on `root` and
+/// returns `Err(())` for a value it cannot read.
 pub(crate) mod read {
     use super::PassOptions;
     use crate::{ir::diagnostics, transforms::flow::plan::Ordering};
@@ -87,62 +118,25 @@ pub(crate) mod read {
         );
     }
 
-    /// A `bool` (MLIR prints them as `true`/`false`; `1`/`0` are accepted).
-    pub fn flag(
-        root: OperationRef<'_, '_>,
-        options: &PassOptions,
-        key: &str,
-        default: bool,
-    ) -> Result<bool, ()> {
-        match options.get(key) {
-            None => Ok(default),
-            Some("true" | "1") => Ok(true),
-            Some("false" | "0") => Ok(false),
-            Some(other) => {
-                invalid(root, key, other, "'true' or 'false'");
-                Err(())
-            }
-        }
-    }
-
-    /// A non-negative integer.
-    pub fn number(
-        root: OperationRef<'_, '_>,
-        options: &PassOptions,
-        key: &str,
-        default: usize,
-    ) -> Result<usize, ()> {
-        let Some(text) = options.get(key) else {
-            return Ok(default);
-        };
-        text.parse()
-            .map_err(|_| invalid(root, key, text, "a non-negative integer"))
-    }
-
-    /// One of the names `parse` accepts; `expected` lists them for the error.
+    /// The string option `key`, one of the names `parse` accepts;
+    /// `expected` lists them for the error.
     pub fn choice<T>(
         root: OperationRef<'_, '_>,
         options: &PassOptions,
         key: &str,
-        default: &str,
         parse: impl Fn(&str) -> Option<T>,
         expected: &str,
     ) -> Result<T, ()> {
-        let text = options.get_or(key, default);
+        let text = options.text(key);
         parse(text).ok_or_else(|| invalid(root, key, text, expected))
     }
 
     /// The block ordering of the reconvergence sweep.
-    pub fn ordering(
-        root: OperationRef<'_, '_>,
-        options: &PassOptions,
-        default: &str,
-    ) -> Result<Ordering, ()> {
+    pub fn ordering(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<Ordering, ()> {
         choice(
             root,
             options,
             "ordering",
-            default,
             Ordering::parse,
             "'df', 'dfpd', 'bf' or 'rpot'",
         )
@@ -151,14 +145,38 @@ pub(crate) mod read {
 
 #[cfg(test)]
 mod tests {
-    use super::PassOptions;
+    use super::{OptionValue, PassOptions};
+
+    fn text(value: &str) -> OptionValue {
+        OptionValue::Text(value.to_string())
+    }
 
     #[test]
-    fn parses_printed_option_lists() {
-        let options = PassOptions::parse("{ordering=dfpd output=\"a b.dot\" skip=true}");
-        assert_eq!(options.get("ordering"), Some("dfpd"));
-        assert_eq!(options.get("output"), Some("a b.dot"));
-        assert_eq!(options.get_or("missing", "x"), "x");
-        assert_eq!(PassOptions::parse(""), PassOptions::default());
+    fn reads_the_values_the_shell_hands_over() {
+        let options = PassOptions::from_shell(
+            "spmd-verify-structured",
+            vec![
+                ("default-arguments".into(), text("uniform")),
+                (
+                    "divergent-ops".into(),
+                    OptionValue::TextList(vec!["acme.lane".into()]),
+                ),
+                ("uniform-ops".into(), OptionValue::TextList(vec![])),
+                ("use-uniformity".into(), OptionValue::Flag(true)),
+            ],
+        );
+        assert_eq!(options.text("default-arguments"), "uniform");
+        assert_eq!(options.list("divergent-ops"), ["acme.lane".to_string()]);
+        assert!(options.flag("use-uniformity"));
+        assert_eq!(
+            PassOptions::from_shell("spmd-lower-to-cf", vec![]),
+            PassOptions::default()
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "not the ones SpmdPasses.td declares")]
+    fn options_the_td_does_not_declare_are_an_internal_error() {
+        PassOptions::from_shell("spmd-lower-to-nvvm", vec![("wave-size".into(), text("32"))]);
     }
 }

@@ -1,8 +1,8 @@
 //! `--spmd-predicate`: see [`crate::transforms::predicate`].
 
 use super::{
-    for_each_region, lower_to_cf::erase_unused_token_ops, options::read, record_inserted_blocks,
-    stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic,
+    for_each_region, lower_to_cf::erase_unused_token_ops, record_inserted_blocks,
+    uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic,
 };
 use crate::ir::names;
 use crate::{
@@ -18,28 +18,8 @@ use melior::ir::{
     OperationRef,
 };
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat("blocks-added", "Blocks added"),
-    stat(
-        "divergent-branches",
-        "Divergent branches lowered to exec-mask updates",
-    ),
-    stat(
-        "lane-branches",
-        "Divergent branches kept as per-lane branches",
-    ),
-    stat(
-        "rejoin-points",
-        "Rejoin points (post-dominating successors) given a mask",
-    ),
-    stat(
-        "mask-ops",
-        "Exec-mask operations in the output (spmd.exec.*, spmd.mask.*)",
-    ),
-    stat("ballots", "spmd.ballot operations in the output"),
-    stat("tokens-removed", "Unused convergence tokens removed"),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_predicate::STATISTICS;
 
 /// Runs the pass on `root`.
 pub fn run(
@@ -48,22 +28,18 @@ pub fn run(
     _: &mut Report,
 ) -> Result<PassOutcome, ()> {
     let uniformity = uniformity_options::parse(root, options)?;
-    let skip_empty_blocks = read::flag(root, options, "skip-empty-blocks", true)?;
-    let lane_branches = read::flag(root, options, "lane-branches", false)?;
-    let wave_size_text = options.get_or("wave-size", "32");
-    let Some(wave_size) = wave_size_text
-        .parse::<u32>()
-        .ok()
-        .filter(|&size| valid_wave_size(size))
-    else {
+    let skip_empty_blocks = options.flag("skip-empty-blocks");
+    let lane_branches = options.flag("lane-branches");
+    let wave_size = options.unsigned("wave-size");
+    if !valid_wave_size(wave_size) {
         diagnostics::emit_error(
             root.location(),
             &format!(
-                "invalid value '{wave_size_text}' for option 'wave-size': expected a power of two from 1 to 64 (an exec mask holds at most 64 lanes)"
+                "invalid value '{wave_size}' for option 'wave-size': expected a power of two from 1 to 64 (an exec mask holds at most 64 lanes)"
             ),
         );
         return Err(());
-    };
+    }
     let options = PredicateOptions {
         skip_empty_blocks,
         wave_size,

@@ -1,19 +1,14 @@
 //! `--spmd-print-cfg-analysis`: the CFG analyses of every function, as text.
 
-use super::{
-    for_each_region, stat, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic,
-};
+use super::{for_each_region, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic};
 use crate::{
     analysis::{cfg::CfgAnalysis, report::render_text},
     ir::region_graph::RegionGraph,
 };
 use melior::ir::OperationRef;
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat("regions", "CFG regions analysed"),
-    stat("blocks", "Blocks in the analysed regions"),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_print_cfg_analysis::STATISTICS;
 
 /// Runs the pass on `root`.
 pub fn run(

@@ -1,8 +1,8 @@
 //! `--spmd-print-uniformity`: every value and branch, uniform or divergent.
 
 use super::{
-    for_each_region, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report,
-    Scope, Statistic,
+    for_each_region, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope,
+    Statistic,
 };
 use crate::{
     analysis::{
@@ -51,11 +51,8 @@ pub fn run(
     Ok(outcome)
 }
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat("divergent-branches", "Branches found divergent"),
-    stat("uniform-branches", "Branches found uniform"),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_print_uniformity::STATISTICS;
 
 fn classification(divergent: bool) -> &'static str {
     if divergent {

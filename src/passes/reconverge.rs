@@ -1,7 +1,7 @@
 //! `--spmd-reconverge`: see [`crate::transforms::reconverge`].
 
 use super::{
-    for_each_region, options::read, record_inserted_blocks, stat, uniformity_options, PassOptions,
+    for_each_region, options::read, record_inserted_blocks, uniformity_options, PassOptions,
     PassOutcome, RegionFailure, Report, Scope, Statistic,
 };
 use crate::transforms::{
@@ -10,22 +10,8 @@ use crate::transforms::{
 };
 use melior::ir::{operation::OperationLike, OperationRef};
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat(
-        "blocks-added",
-        "Blocks added (Flow blocks, exit blocks, switch chains)",
-    ),
-    stat("flow-blocks", "Flow blocks inserted"),
-    stat("divergent-branches", "Divergent branches made reconverging"),
-    stat("uniform-branches-kept", "Uniform branches kept as they are"),
-    stat(
-        "switches-lowered",
-        "Divergent switches lowered to two-way chains",
-    ),
-    stat("returns-unified", "Return blocks routed to one exit"),
-    stat("infinite-loops", "Infinite loops given a never-taken exit"),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_reconverge::STATISTICS;
 
 /// Runs the pass on `root`.
 pub fn run(
@@ -34,9 +20,9 @@ pub fn run(
     _: &mut Report,
 ) -> Result<PassOutcome, ()> {
     let uniformity = uniformity_options::parse(root, options)?;
-    let ordering = read::ordering(root, options, "dfpd")?;
-    let selector_chain_length = read::number(root, options, "selector-chain-length", 4)?;
-    let lane_branches = read::flag(root, options, "lane-branches", false)?;
+    let ordering = read::ordering(root, options)?;
+    let selector_chain_length = options.unsigned("selector-chain-length") as usize;
+    let lane_branches = options.flag("lane-branches");
     let options = ReconvergeOptions {
         ordering,
         uniformity,

@@ -1,9 +1,8 @@
 //! `--spmd-structurize`: see [`crate::transforms::structurize`].
 
 use super::{
-    for_each_region, options::read, record_inserted_blocks, stat, uniformity_options,
-    verify_structured, CfgRegion, PassOptions, PassOutcome, RegionFailure, Report, Scope,
-    Statistic,
+    for_each_region, options::read, record_inserted_blocks, uniformity_options, verify_structured,
+    CfgRegion, PassOptions, PassOutcome, RegionFailure, Report, Scope, Statistic,
 };
 use crate::{
     ir::{edit, region_graph::RegionGraph},
@@ -24,42 +23,23 @@ fn parse_options(
         root,
         options,
         "irreducible",
-        "reject",
         IrreduciblePolicy::parse,
         "'reject' or 'fix'",
     )?;
-    let ordering = read::ordering(root, options, "rpot")?;
-    let selector_chain_length = read::number(root, options, "selector-chain-length", 4)?;
+    let ordering = read::ordering(root, options)?;
+    let selector_chain_length = options.unsigned("selector-chain-length") as usize;
     Ok(StructurizeOptions {
         selector_chain_length,
-        skip_uniform_regions: read::flag(root, options, "skip-uniform-regions", false)?,
-        relaxed_uniform_regions: read::flag(root, options, "relaxed-uniform-regions", true)?,
+        skip_uniform_regions: options.flag("skip-uniform-regions"),
+        relaxed_uniform_regions: options.flag("relaxed-uniform-regions"),
         irreducible,
         ordering,
         uniformity,
     })
 }
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat(
-        "blocks-added",
-        "Blocks added (Flow blocks, guard blocks, exit blocks, switch chains)",
-    ),
-    stat("flow-blocks", "Flow blocks inserted"),
-    stat(
-        "divergent-branches",
-        "Branches structurized (reconvergence heads)",
-    ),
-    stat(
-        "uniform-branches-kept",
-        "Uniform branches kept by skip-uniform-regions",
-    ),
-    stat("irreducible-cycles", "Irreducible cycles made reducible"),
-    stat("guard-blocks", "Guard blocks of the irreducible-cycle hubs"),
-    stat("switches-lowered", "Switches lowered to two-way chains"),
-    stat("infinite-loops", "Infinite loops given a never-taken exit"),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_structurize::STATISTICS;
 
 /// Runs the pass on `root`.
 pub fn run(

@@ -1,35 +1,28 @@
 //! The options shared by the uniformity passes.
 
-use super::PassOptions;
-use crate::{
-    analysis::{
-        divergence_sources::ExtraSources, region_uniformity::UniformityOptions,
-        uniformity::ArgumentKind,
-    },
-    ir::diagnostics,
+use super::{options::read, PassOptions};
+use crate::analysis::{
+    divergence_sources::ExtraSources,
+    region_uniformity::{argument_kind_of_option, UniformityOptions},
 };
-use melior::ir::{operation::OperationLike, OperationRef};
+use melior::ir::OperationRef;
 
 /// Reads `default-arguments=divergent|uniform` (emitting a diagnostic on
 /// `root` for any other value) and the `divergent-ops` / `uniform-ops`
 /// name lists.
 pub fn parse(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<UniformityOptions, ()> {
-    let default_arguments = match options.get_or("default-arguments", "divergent") {
-        "uniform" => ArgumentKind::Uniform,
-        "divergent" => ArgumentKind::Divergent,
-        other => {
-            diagnostics::emit_error(
-                root.location(),
-                &format!("invalid value '{other}' for option 'default-arguments': expected 'uniform' or 'divergent'"),
-            );
-            return Err(());
-        }
-    };
+    let default_arguments = read::choice(
+        root,
+        options,
+        "default-arguments",
+        argument_kind_of_option,
+        "'uniform' or 'divergent'",
+    )?;
     let list = |key: &str| -> Vec<String> {
         options
-            .get_or(key, "")
-            .split(',')
-            .map(str::trim)
+            .list(key)
+            .iter()
+            .map(|name| name.trim())
             .filter(|name| !name.is_empty())
             .map(String::from)
             .collect()

@@ -1,19 +1,12 @@
 //! `--spmd-unify-loop-exits`: one exit block per loop, through a dispatch
 //! hub (see [`crate::transforms::hubs::unify_loop_exits`]).
 
-use super::{hub_pass::run_hub_pass, stat, PassOptions, PassOutcome, Report, Statistic};
+use super::{hub_pass::run_hub_pass, PassOptions, PassOutcome, Report, Statistic};
 use crate::transforms::hubs::unify_loop_exits::loop_exit_hubs;
 use melior::ir::OperationRef;
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat(
-        "loops-unified",
-        "Loops given a single exit block (one hub each)",
-    ),
-    stat("guard-blocks", "Guard blocks inserted"),
-    stat("edges-redirected", "Edges routed through a hub"),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_unify_loop_exits::STATISTICS;
 
 /// Runs the pass on `root`.
 pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {

@@ -2,8 +2,8 @@
 //! names the first offending branch of each.
 
 use super::{
-    for_each_region, stat, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report,
-    Scope, Statistic,
+    for_each_region, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope,
+    Statistic,
 };
 use crate::{
     analysis::{
@@ -14,11 +14,8 @@ use crate::{
 };
 use melior::ir::OperationRef;
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat("functions", "Functions checked"),
-    stat("divergent-branches", "Divergent branches checked"),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_verify_reconverging::STATISTICS;
 
 /// Runs the pass on `root`.
 pub fn run(

@@ -3,8 +3,8 @@
 //! function.
 
 use super::{
-    for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome,
-    RegionFailure, Report, Scope, Statistic,
+    for_each_region, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope,
+    Statistic,
 };
 use crate::ir::names;
 use crate::{
@@ -31,7 +31,7 @@ pub fn run(
     _: &mut Report,
 ) -> Result<PassOutcome, ()> {
     let uniformity_options = uniformity_options::parse(root, options)?;
-    let use_uniformity = read::flag(root, options, "use-uniformity", false)?;
+    let use_uniformity = options.flag("use-uniformity");
     let mut outcome = PassOutcome::new(STATISTICS);
     for_each_region(root, Scope::FunctionBodies, |function| {
         outcome.add("functions", 1);
@@ -67,8 +67,8 @@ pub fn run(
     Ok(outcome)
 }
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[stat("functions", "Functions checked")];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_verify_structured::STATISTICS;
 
 /// The first malformed pair of reconvergence markers in `graph` (a head
 /// without tail or the reverse, a duplicate id, a tail that does not

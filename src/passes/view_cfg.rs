@@ -21,8 +21,8 @@
 //! of other operations) are drawn without uniformity.
 
 use super::{
-    for_each_region, options::read, stat, uniformity_options, PassOptions, PassOutcome,
-    RegionFailure, Report, Scope, Statistic,
+    for_each_region, uniformity_options, PassOptions, PassOutcome, RegionFailure, Report, Scope,
+    Statistic,
 };
 use crate::ir::names;
 use crate::{
@@ -38,11 +38,8 @@ use crate::{
 };
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 
-/// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
-    stat("regions", "CFG regions drawn"),
-    stat("blocks", "Blocks drawn"),
-];
+/// The statistics of the pass (declared in `SpmdPasses.td`).
+pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_view_cfg::STATISTICS;
 
 /// Runs the pass on `root`.
 pub fn run(
@@ -51,7 +48,7 @@ pub fn run(
     report: &mut Report,
 ) -> Result<PassOutcome, ()> {
     let uniformity_options = uniformity_options::parse(root, options)?;
-    let legend = read::flag(root, options, "legend", true)?;
+    let legend = options.flag("legend");
     let mut analysis = CfgAnalysis::new();
     let mut outcome = PassOutcome::new(STATISTICS);
     let mut document = DotDocument::new();

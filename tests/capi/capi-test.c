@@ -351,7 +351,8 @@ static void testOptMain(const char *scratch) {
 static int runnerCalls = 0;
 static MlirLogicalResult countingRunner(MlirStringRef passName,
                                         MlirOperation op,
-                                        MlirStringRef options,
+                                        const SpmdPassOption *options,
+                                        intptr_t numOptions,
                                         MlirStringCallback report,
                                         void *reportUserData,
                                         SpmdPassOutcome *outcome) {
@@ -362,7 +363,19 @@ static MlirLogicalResult countingRunner(MlirStringRef passName,
   outcome->changed = false;
   ++runnerCalls;
   CHECK(mlirStringRefEqual(passName, str("spmd-reconverge")));
-  CHECK(options.length > 0 && options.data[0] == '{');
+  /* The typed option values: the uniformity options, then ordering,
+   * selector-chain-length and lane-branches, as the pipeline set them. */
+  CHECK(numOptions == 6 && options != NULL);
+  CHECK(mlirStringRefEqual(options[0].key, str("default-arguments")));
+  CHECK(options[0].kind == SpmdPassOptionKindText);
+  CHECK(mlirStringRefEqual(options[0].text, str("divergent")));
+  CHECK(options[1].kind == SpmdPassOptionKindTextList);
+  CHECK(options[1].numItems == 2);
+  CHECK(mlirStringRefEqual(options[1].items[1], str("acme.warp")));
+  CHECK(mlirStringRefEqual(options[3].key, str("ordering")));
+  CHECK(mlirStringRefEqual(options[3].text, str("rpot")));
+  CHECK(options[4].kind == SpmdPassOptionKindUnsigned && options[4].number == 4);
+  CHECK(options[5].kind == SpmdPassOptionKindFlag && !options[5].flag);
   return mlirLogicalResultSuccess();
 }
 
@@ -372,8 +385,10 @@ static void testRunner(MlirContext context) {
       mlirContextAttachDiagnosticHandler(context, collect, &diagnostics, NULL);
   MlirModule module = mlirModuleCreateParse(context, str(kKernel));
   spmdSetPassRunner(countingRunner);
-  CHECK(mlirLogicalResultIsSuccess(
-      runPipeline(context, module, "builtin.module(spmd-reconverge)")));
+  CHECK(mlirLogicalResultIsSuccess(runPipeline(
+      context, module,
+      "builtin.module(spmd-reconverge{ordering=rpot "
+      "divergent-ops=acme.lane,acme.warp})")));
   CHECK(runnerCalls == 1);
   spmdSetPassRunner(NULL);
   CHECK(mlirLogicalResultIsFailure(

@@ -2,11 +2,13 @@
 //
 // Declarations, options and documentation of every spmd pass. The C++ side
 // (SpmdPasses.cpp) is one generic shell per pass: `runOnOperation` hands the
-// operation and the textual options to the Rust implementation registered
-// through `spmdSetPassRunner` (see spmd-c/Internal.h). All passes are
-// op-agnostic: they process every function-like operation at or below the
-// operation they run on, so they work on `builtin.module`, `gpu.module`,
-// `func.func`, `gpu.func` and `llvm.func` alike.
+// operation and the typed values of its options to the Rust implementation
+// registered through `spmdSetPassRunner` (see spmd-c/Internal.h). This file
+// is the only place where an option default or a statistic is written:
+// build.rs generates the Rust tables of both from it (src/ir/ods.rs). All
+// passes are op-agnostic: they process every function-like operation at or
+// below the operation they run on, so they work on `builtin.module`,
+// `gpu.module`, `func.func`, `gpu.func` and `llvm.func` alike.
 //
 //===----------------------------------------------------------------------===//
 

@@ -27,7 +27,8 @@ extern "C" {
  * in `addStatistic` and `userData` and sets `changed` to true; the runner
  * calls `addStatistic(name, description, value, userData)` once per
  * statistic of the pass (zeros included; `name` and `description` are the
- * ones declared in SpmdPasses.td, borrowed for the call) and sets `changed`
+ * ones declared in SpmdPasses.td, which the Rust side reads from tables
+ * generated from it at build time; borrowed for the call) and sets `changed`
  * to false if it left the IR untouched, so the shell can preserve every
  * analysis. The shell adds the values to the pass's MLIR statistics
  * (`--mlir-pass-statistics`). */
@@ -38,15 +39,44 @@ typedef struct SpmdPassOutcome {
   bool changed;
 } SpmdPassOutcome;
 
+/* The C++ types of the pass options declared in SpmdPasses.td. */
+typedef enum SpmdPassOptionKind {
+  /* `bool`: the value is in `flag`. */
+  SpmdPassOptionKindFlag = 0,
+  /* `unsigned`: the value is in `number`. */
+  SpmdPassOptionKindUnsigned = 1,
+  /* `std::string`: the value is in `text`. */
+  SpmdPassOptionKindText = 2,
+  /* `ListOption<std::string>`: the `numItems` values are in `items`. */
+  SpmdPassOptionKindTextList = 3,
+} SpmdPassOptionKind;
+
+/* The value of one pass option, read by the pass shell from the typed
+ * option member MLIR generated from SpmdPasses.td (so it already holds the
+ * ODS default or the parsed value). `key` is the option's command-line key
+ * (e.g. "selector-chain-length"); only the field of `kind` is meaningful.
+ * The strings and `items` are borrowed from the pass for the call. */
+typedef struct SpmdPassOption {
+  MlirStringRef key;
+  SpmdPassOptionKind kind;
+  bool flag;
+  uint64_t number;
+  MlirStringRef text;
+  const MlirStringRef *items;
+  intptr_t numItems;
+} SpmdPassOption;
+
 /* Runs the pass called `passName` (its command-line argument, such as
- * "spmd-reconverge") on `op`. `options` is the pass's textual option list as
- * MLIR prints it, e.g. "{ordering=dfpd}" or "" when the pass has none.
- * Text reports (analysis printers) are written through `report`; what the
- * pass did goes to `outcome` (never null, see SpmdPassOutcome).
- * Returns failure after emitting a diagnostic on `op` or inside it. */
+ * "spmd-reconverge") on `op`, with the `numOptions` values of its options
+ * in `options` (every option the pass declares, in declaration order;
+ * borrowed for the call; null when there are none). Text reports (analysis
+ * printers) are written through `report`; what the pass did goes to
+ * `outcome` (never null, see SpmdPassOutcome). Returns failure after
+ * emitting a diagnostic on `op` or inside it. */
 typedef MlirLogicalResult (*SpmdPassRunner)(MlirStringRef passName,
                                             MlirOperation op,
-                                            MlirStringRef options,
+                                            const SpmdPassOption *options,
+                                            intptr_t numOptions,
                                             MlirStringCallback report,
                                             void *reportUserData,
                                             SpmdPassOutcome *outcome);

@@ -124,14 +124,16 @@ pub struct BranchFoldOptions {
     pub uniformity: UniformityOptions,
 }
 
+/// The defaults of `--spmd-branch-fold` (`SpmdPasses.td`).
 impl Default for BranchFoldOptions {
     fn default() -> Self {
+        use crate::ir::ods::spmd_branch_fold as ods;
         Self {
-            enable_tail_merge: true,
-            tail_merge_size: 3,
-            tail_merge_threshold: 150,
-            hoist_common_code: true,
-            fold_operations: true,
+            enable_tail_merge: ods::ENABLE_TAIL_MERGE,
+            tail_merge_size: ods::TAIL_MERGE_SIZE as usize,
+            tail_merge_threshold: ods::TAIL_MERGE_THRESHOLD as usize,
+            hoist_common_code: ods::HOIST_COMMON_CODE,
+            fold_operations: ods::FOLD_OPERATIONS,
             uniformity: UniformityOptions::default(),
         }
     }

@@ -254,13 +254,15 @@ pub struct PredicateOptions {
     pub lane_branches: bool,
 }
 
+/// The defaults of `--spmd-predicate` (`SpmdPasses.td`).
 impl Default for PredicateOptions {
     fn default() -> Self {
+        use crate::ir::ods::spmd_predicate as ods;
         Self {
-            skip_empty_blocks: true,
-            wave_size: 32,
+            skip_empty_blocks: ods::SKIP_EMPTY_BLOCKS,
+            wave_size: ods::WAVE_SIZE,
             uniformity: UniformityOptions::default(),
-            lane_branches: false,
+            lane_branches: ods::LANE_BRANCHES,
         }
     }
 }

@@ -96,8 +96,9 @@ pub struct ReconvergeOptions {
     pub lane_branches: bool,
 }
 
-/// Default of [`ReconvergeOptions::selector_chain_length`].
-pub const DEFAULT_SELECTOR_CHAIN_LENGTH: usize = 4;
+/// Default of [`ReconvergeOptions::selector_chain_length`] (`SpmdPasses.td`).
+pub const DEFAULT_SELECTOR_CHAIN_LENGTH: usize =
+    crate::ir::ods::spmd_reconverge::SELECTOR_CHAIN_LENGTH as usize;
 
 impl Default for ReconvergeOptions {
     fn default() -> Self {
@@ -105,7 +106,7 @@ impl Default for ReconvergeOptions {
             ordering: Ordering::default(),
             uniformity: UniformityOptions::default(),
             selector_chain_length: DEFAULT_SELECTOR_CHAIN_LENGTH,
-            lane_branches: false,
+            lane_branches: crate::ir::ods::spmd_reconverge::LANE_BRANCHES,
         }
     }
 }

@@ -75,6 +75,7 @@
 
 pub mod uniform_regions;
 
+use crate::ir::ods::spmd_structurize as ods;
 use crate::support::{FastMap, FastSet};
 use crate::transforms::{
     flow::{
@@ -105,14 +106,20 @@ use melior::{
     Context,
 };
 
-/// What to do with irreducible cycles.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What to do with irreducible cycles. The default is
+/// `--spmd-structurize`'s (`SpmdPasses.td`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IrreduciblePolicy {
     /// Fail with `UnsupportedIrreducibleCFG`, IR unchanged.
-    #[default]
     Reject,
     /// Route their entries through hubs first.
     Fix,
+}
+
+impl Default for IrreduciblePolicy {
+    fn default() -> Self {
+        Self::parse(ods::IRREDUCIBLE).expect("the ODS default of irreducible is a policy")
+    }
 }
 
 impl IrreduciblePolicy {
@@ -145,15 +152,16 @@ pub struct StructurizeOptions {
     pub selector_chain_length: usize,
 }
 
+/// The defaults of `--spmd-structurize` (`SpmdPasses.td`).
 impl Default for StructurizeOptions {
     fn default() -> Self {
         Self {
-            skip_uniform_regions: false,
-            relaxed_uniform_regions: true,
-            irreducible: IrreduciblePolicy::Reject,
-            ordering: Ordering::Rpot,
+            skip_uniform_regions: ods::SKIP_UNIFORM_REGIONS,
+            relaxed_uniform_regions: ods::RELAXED_UNIFORM_REGIONS,
+            irreducible: IrreduciblePolicy::default(),
+            ordering: Ordering::parse(ods::ORDERING).expect("the ODS default is an ordering"),
             uniformity: UniformityOptions::default(),
-            selector_chain_length: super::reconverge::DEFAULT_SELECTOR_CHAIN_LENGTH,
+            selector_chain_length: ods::SELECTOR_CHAIN_LENGTH as usize,
         }
     }
 }

@@ -276,18 +276,25 @@ use crate::analysis::cfg::{BlockId, CfgGraph, CycleForest, Graph, Traversal};
 use std::fmt;
 
 /// The block orderings of the reconvergence paper (see the `order` module docs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// The default is `--spmd-reconverge`'s (`SpmdPasses.td`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ordering {
     /// Depth-first: ready blocks by DFS preorder number.
     Df,
     /// Depth-first obeying post-dominance: a depth-first topological sort
     /// (a join is entered only after everything flowing into it).
-    #[default]
     Dfpd,
     /// Breadth-first: ready blocks by BFS number.
     Bf,
     /// Reverse post-order.
     Rpot,
+}
+
+impl Default for Ordering {
+    fn default() -> Self {
+        Ordering::parse(crate::ir::ods::spmd_reconverge::ORDERING)
+            .expect("the ODS default of spmd-reconverge's ordering is an ordering")
+    }
 }
 
 impl Ordering {
