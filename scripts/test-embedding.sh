@@ -53,7 +53,10 @@ if [[ -n $strong ]]; then
   echo "libspmd.a defines MLIR symbols:" >&2; echo "$strong" | head >&2; exit 1
 fi
 echo "libspmd.a: no MLIR definitions ($(nm -u "$lib" 2>/dev/null | grep -c ' U mlir[A-Z]') MLIR C API references left to the host)"
-if ldd "$tool" | grep -q 'libMLIR'; then
+# ldd's output is read whole: `grep -q` stopping early would SIGPIPE ldd,
+# which pipefail reports as a failure.
+tool_libraries=$(ldd "$tool")
+if grep -q 'libMLIR' <<<"$tool_libraries"; then
   echo "spmd-embed-cxx loads a shared MLIR next to its static one:" >&2; ldd "$tool" >&2; exit 1
 fi
 # (the complete and base constructors are aliases: count addresses)
@@ -61,7 +64,8 @@ contexts=$(nm -C "$tool" | grep -E ' T mlir::MLIRContext::MLIRContext\(mlir::Dia
   | awk '{print $1}' | sort -u | wc -l)
 [[ $contexts -eq 1 ]] || { echo "spmd-embed-cxx defines MLIRContext $contexts times" >&2; exit 1; }
 echo "spmd-embed-cxx: static MLIR, MLIRContext defined once, no libMLIR.so"
-ldd "$plugin" | grep -q 'libMLIR.so' || { echo "the plugin does not use libMLIR.so" >&2; exit 1; }
+plugin_libraries=$(ldd "$plugin")
+grep -q 'libMLIR.so' <<<"$plugin_libraries" || { echo "the plugin does not use libMLIR.so" >&2; exit 1; }
 own=$(nm -C --defined-only "$plugin" | grep -E ' T mlir::' | grep -v 'mlir::spmd::' || true)
 if [[ -n $own ]]; then
   echo "the plugin defines MLIR functions of its own:" >&2; echo "$own" | head >&2; exit 1
