@@ -61,7 +61,7 @@
 //! | `spmd reconverge` | `spmd-opt --spmd-reconverge` (default ordering) |
 //! | `spmd structurize` | `spmd-opt --spmd-structurize=irreducible=fix` |
 //! | `spmd structurize skip-uniform` | `... "--spmd-structurize=irreducible=fix skip-uniform-regions=true"` |
-//! | `llvm structurizecfg` | `opt -S -passes=lower-switch,fix-irreducible,unify-loop-exits,structurizecfg` on the LLVM IR (the passes AMDGPU runs first establish structurizecfg's preconditions; all four are timed) |
+//! | `llvm structurizecfg` | `opt -S -passes=mergereturn,lower-switch,fix-irreducible,unify-loop-exits,structurizecfg` on the LLVM IR (the passes AMDGPU runs first establish structurizecfg's preconditions, one exit among them; all five are timed) |
 //! | `llvm print<uniformity>` | `opt -mtriple=amdgcn-amd-amdhsa -disable-output -passes=print<uniformity>` on the LLVM IR: LLVM's uniformity analysis, the anchor of `annotate-uniformity` |
 //! | `mlir-opt lift-cf-to-scf` | `mlir-opt --lift-cf-to-scf` |
 //!
