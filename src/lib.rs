@@ -54,18 +54,33 @@
 // the error carries nothing more.
 #![allow(clippy::result_unit_err)]
 
-// The API in one place: what an embedder needs most, re-exported from the
-// modules that define it (the modules stay reachable for everything else).
-pub use analysis::reconverging::{check as check_reconverging, Violation};
-pub use analysis::region_uniformity::{RegionUniformity, UniformityOptions};
+// The public API: everything an embedder uses is re-exported here, from
+// crate-private modules (their layout is an implementation detail). The
+// `testing` module (feature `testing`) re-exports more for the workspace's
+// own tests, benchmarks and oracle.
+
+// Dialect and pass registration.
+pub mod dialect;
 pub use dialect::context_with_all_dialects;
-pub use passes::{register_all_passes, PassOptions, PassOutcome, Report, Statistic};
+pub use opt::opt_main;
+pub use passes::{pass_names, register_all_passes, statistics_of, Statistic};
+
+// The regions to run on.
+pub use ir::function_regions::{cfg_regions, CfgRegion};
+pub use ir::region_graph::{RegionGraph, RegionGraphError};
+
+// Analyses.
+pub use analysis::reconverging::{check as check_reconverging, Violation};
+pub use analysis::region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions};
 pub use spmd_graph as graph;
+
+// Transforms.
 pub use transforms::branch_fold::{
     fold_function, BranchFoldError, BranchFoldOptions, BranchFoldStats,
 };
+pub use transforms::flow::plan::Ordering;
 pub use transforms::predicate::{
-    predicate_function, PredicateError, PredicateOptions, PredicateStats,
+    predicate_function, PredicateError, PredicateOptions, PredicateStats, WAVE_SIZE_ATTR,
 };
 pub use transforms::reconverge::{
     reconverge_function, ReconvergeError, ReconvergeOptions, ReconvergeStats,
@@ -74,12 +89,11 @@ pub use transforms::structurize::{
     structurize_function, IrreduciblePolicy, StructurizeError, StructurizeOptions, StructurizeStats,
 };
 
-pub mod analysis;
-pub mod dialect;
-pub mod ir;
-pub mod opt;
-pub mod passes;
-pub mod support;
+mod analysis;
+mod ir;
+mod opt;
+mod passes;
+mod support;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
-pub mod transforms;
+mod transforms;

@@ -241,7 +241,7 @@ pub fn is_convergent_name(name: &str) -> bool {
 /// each thread's own accesses), any other `spmd.*` operation except Flow
 /// branches, convergence tokens and reconvergence markers (those say how to
 /// converge, not that anything must), a call that may reach one of these
-/// ([`call_needs_converged_lanes`]), inline assembly unless its PTX is
+/// (`call_reaches_converged_lanes`), inline assembly unless its PTX is
 /// lane-local ([`ptx_is_lane_local`]), and any operation with such one in
 /// its regions. `llvm.call_intrinsic` counts only when its intrinsic is in
 /// the table.
@@ -298,10 +298,9 @@ const LANE_LOCAL_LIBRARY_PREFIXES: [&str; 2] = ["__ocml_", "__nv_"];
 ///   `convergent` called by a call that is not either (LLVM's rule: a
 ///   function without the attribute has no convergent behaviour). A
 ///   declared `func.func` says nothing, so it may.
-pub fn call_needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
-    call_reaches_converged_lanes(op, &mut Vec::new())
-}
-
+///
+/// `visiting` holds the callees being searched (a recursive call adds
+/// nothing).
 fn call_reaches_converged_lanes(op: OperationRef<'_, '_>, visiting: &mut Vec<String>) -> bool {
     let Some(callee) = callee_name(op) else {
         return true;

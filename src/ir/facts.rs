@@ -3,6 +3,10 @@
 //! cases, `arith.cmpi` predicates, reconvergence marker ids, Flow-block
 //! shapes and spmd types.
 //!
+//! The readers of LLVM-dialect types, elements attributes and properties
+//! further down serve the reference executor of `spmd-oracle` (through
+//! `spmd::testing::ir`) and are compiled with the `testing` feature only.
+//!
 //! Every fact is read through MLIR's C API or the spmd C hooks, never by
 //! printing an attribute and parsing the text; each accessor says what it
 //! answers for IR of an unexpected form (`None`, never a guess).
@@ -55,16 +59,6 @@ pub fn uniformity_attribute(context: &Context, mark: UniformityMark) -> Attribut
     // SAFETY: the constructor returns an attribute uniqued in `context`,
     // non-null for the two values of the enum.
     unsafe { Attribute::from_raw(ffi::spmdUniformityAttrGet(context.to_raw(), value)) }
-}
-
-/// Sets the `spmd.uniformity` mark of `op` to `mark`.
-pub fn set_uniformity_mark(op: OperationRef<'_, '_>, mark: UniformityMark) {
-    let context = super::query::context_of(op);
-    set_attribute(
-        op,
-        names::UNIFORMITY_ATTR,
-        uniformity_attribute(context, mark),
-    );
 }
 
 /// Sets the discardable attribute `name` of `op` to `value`.
@@ -331,6 +325,7 @@ pub fn constant_key(op: OperationRef<'_, '_>) -> ConstantKey {
 
 /// Element `index` of a rank-1 elements attribute (such as a switch's
 /// `case_values`); `None` if `attribute` is not an elements attribute.
+#[cfg(feature = "testing")]
 pub fn element_at<'c>(attribute: Attribute<'c>, index: usize) -> Option<Attribute<'c>> {
     if !attribute.is_elements() {
         return None;
@@ -349,6 +344,7 @@ pub fn element_at<'c>(attribute: Attribute<'c>, index: usize) -> Option<Attribut
 
 /// Whether a dense elements attribute is a splat, and the rank of its
 /// type; `None` for any other attribute.
+#[cfg(feature = "testing")]
 pub fn dense_elements_shape(attribute: Attribute<'_>) -> Option<(bool, i64)> {
     if !attribute.is_dense_elements() {
         return None;
@@ -363,6 +359,7 @@ pub fn dense_elements_shape(attribute: Attribute<'_>) -> Option<(bool, i64)> {
 }
 
 /// The address space of an `!llvm.ptr` type; `None` for other types.
+#[cfg(feature = "testing")]
 pub fn llvm_pointer_space(r#type: Type<'_>) -> Option<u32> {
     // SAFETY: plain queries on a live type.
     unsafe {
@@ -373,6 +370,7 @@ pub fn llvm_pointer_space(r#type: Type<'_>) -> Option<u32> {
 
 /// The body of a non-opaque `!llvm.struct`: whether it is packed, and its
 /// field types in order; `None` for other types and opaque structs.
+#[cfg(feature = "testing")]
 pub fn llvm_struct_body(r#type: Type<'_>) -> Option<(bool, Vec<Type<'_>>)> {
     let raw = r#type.to_raw();
     // SAFETY: queries on a live type; the field types are live types of the
@@ -391,6 +389,7 @@ pub fn llvm_struct_body(r#type: Type<'_>) -> Option<(bool, Vec<Type<'_>>)> {
 /// The element type and length of an `!llvm.array`; `None` for other
 /// types. MLIR 22's C API has no getter for the length, so it is read from
 /// the type's spelling (`!llvm.array<N x T>`), here and nowhere else.
+#[cfg(feature = "testing")]
 pub fn llvm_array(r#type: Type<'_>) -> Option<(Type<'_>, u64)> {
     let text = r#type.to_string();
     let count: u64 = text
@@ -411,6 +410,7 @@ pub fn llvm_array(r#type: Type<'_>) -> Option<(Type<'_>, u64)> {
 /// attributes (`overflowFlags` of `llvm.add`, `noWrapFlags` of
 /// `llvm.getelementptr`), so the C API cannot read them by name; only the
 /// printed form shows them. For the reference executor only.
+#[cfg(feature = "testing")]
 pub fn properties_text(op: OperationRef<'_, '_>) -> String {
     // SAFETY: a printing callback; MLIR calls it only from the print below,
     // with the `String` passed there as `user_data`.
@@ -446,6 +446,7 @@ pub fn properties_text(op: OperationRef<'_, '_>) -> String {
 
 /// The context of a module, for as long as the module's context lives
 /// (for tests and tools that hold a module but not its context).
+#[cfg(feature = "testing")]
 pub fn module_context<'c>(module: &melior::ir::Module<'c>) -> &'c Context {
     super::query::context_of(module.as_operation())
 }

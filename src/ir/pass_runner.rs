@@ -82,6 +82,7 @@ impl PassOutcome {
     }
 
     /// The value of statistic `name` (0 if the pass does not declare it).
+    #[cfg(test)]
     pub fn get(&self, name: &str) -> u64 {
         self.counters
             .iter()

@@ -12,7 +12,7 @@ use melior::{
         block::BlockLike,
         operation::{OperationLike, WalkOrder, WalkResult},
         r#type::FunctionType,
-        BlockRef, OperationRef, RegionRef, Type, TypeLike, Value, ValueLike,
+        BlockRef, OperationRef, Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -186,22 +186,6 @@ pub(crate) fn context_from_raw<'c>(raw: mlir_sys::MlirContext) -> &'c Context {
     // reference into it is valid forever; the caller uses it only while the
     // context lives (`'c`).
     unsafe { (*(address as *const ContextRef<'c>)).to_ref() }
-}
-
-/// The block of `op`, re-borrowed with the lifetimes of `region`'s blocks
-/// when `op` is directly inside `region`; `None` otherwise.
-pub fn block_in<'c, 'a>(
-    region: RegionRef<'c, 'a>,
-    op: OperationRef<'_, '_>,
-) -> Option<BlockRef<'c, 'a>> {
-    let block = op.block()?;
-    let parent = block.parent_region()?;
-    if parent != region {
-        return None;
-    }
-    // SAFETY: the block belongs to `region`, so it lives as long as the
-    // region's IR.
-    Some(unsafe { BlockRef::from_raw(block.to_raw()) })
 }
 
 /// True if `op` implements `FunctionOpInterface` (`func.func`, `gpu.func`,

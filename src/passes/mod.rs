@@ -98,7 +98,15 @@ pub const STATISTICS: &[(&str, &[Statistic])] = &[
     ("spmd-predicate", predicate::STATISTICS),
 ];
 
-/// The statistics of the pass called `name` (none for an unknown name).
+/// The command-line names of every spmd pass (`spmd-reconverge`, ...), as
+/// textual pipelines and `spmd-opt` know them after
+/// [`register_all_passes`].
+pub fn pass_names() -> impl Iterator<Item = &'static str> {
+    PASSES.iter().map(|(name, _)| *name)
+}
+
+/// The statistics of the pass called `name` (none for an unknown name), as
+/// `--mlir-pass-statistics` prints them.
 pub fn statistics_of(name: &str) -> &'static [Statistic] {
     STATISTICS
         .iter()

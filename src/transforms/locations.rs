@@ -114,6 +114,7 @@ impl InsertedKind {
 
 /// `fused<"kind">[served]`: the location of an inserted block of `kind`
 /// serving the branch or join at `served`.
+#[cfg(test)]
 pub fn inserted_location<'c>(
     context: &'c Context,
     served: Location<'c>,

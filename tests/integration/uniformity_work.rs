@@ -14,9 +14,9 @@
 
 use crate::common::{context, parse};
 use spmd::{
-    analysis::region_uniformity::{RegionUniformity, UniformityOptions},
-    ir::function_regions::cfg_regions,
+    cfg_regions,
     testing::long_range::{long_range_function, LongRangeShape, Signature},
+    RegionUniformity, UniformityOptions,
 };
 
 /// Popped nodes and full re-runs of the annotate pass's analysis (the

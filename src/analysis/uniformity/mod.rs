@@ -230,8 +230,9 @@ pub mod sync;
 #[cfg(test)]
 mod tests;
 
-pub use analysis::{BranchReason, UniformityInfo, UniformityStats};
-pub use program::{
-    ArgumentKind, BranchMark, OpId, OpKind, OptionOpId, OptionValueId, Program, ProgramBuilder,
-    Use, ValueDef, ValueId,
-};
+pub use analysis::UniformityInfo;
+#[cfg(test)]
+use analysis::{BranchReason, UniformityStats};
+pub use program::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, ValueId};
+#[cfg(test)]
+use program::{OpId, Program, Use, ValueDef};

@@ -484,6 +484,7 @@ impl ProgramBuilder {
     }
 
     /// Forgets everything (keeps capacity); the program has no blocks.
+    #[cfg(any(test, feature = "testing"))]
     pub fn clear(&mut self) {
         self.begin(0);
     }
@@ -566,6 +567,7 @@ impl ProgramBuilder {
     }
 
     /// Number of arguments added to `block` so far.
+    #[cfg(any(test, feature = "testing"))]
     pub fn num_arguments(&self, block: BlockId) -> usize {
         self.arg_counts[block.index()] as usize
     }

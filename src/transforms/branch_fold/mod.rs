@@ -505,7 +505,9 @@ fn view_of<'c, 'a>(
 /// The violation count of every property the gate knows (the default
 /// checks and [`gate::StructuredBranches`]) on `region`, the body of
 /// `function`, with a fresh uniformity analysis: what a cleanup must not
-/// increase. For measuring other cleanups against the same contract.
+/// increase. For measuring other cleanups against the same contract (the
+/// quality driver and the oracle's tests, through `spmd::testing`).
+#[cfg(feature = "testing")]
 pub fn property_violations<'c>(
     function: OperationRef<'c, '_>,
     region: RegionRef<'c, '_>,

@@ -19,13 +19,7 @@
 //! that trusts the analysis.
 
 use crate::common::{context, parse};
-use spmd::{
-    analysis::{
-        cfg::BlockId,
-        region_uniformity::{RegionUniformity, UniformityOptions},
-    },
-    ir::function_regions::cfg_regions,
-};
+use spmd::{cfg_regions, graph::BlockId, RegionUniformity, UniformityOptions};
 use spmd_oracle::{
     trace::{BranchSite, DynamicInstance, Tracer},
     ElementType, Executor, KernelShape, Memory, RandomKernel,

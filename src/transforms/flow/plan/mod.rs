@@ -252,12 +252,12 @@
 //! [`CfgAnalysis`](crate::analysis::cfg::CfgAnalysis); `quality_report`
 //! compares the orderings.
 
-#[cfg(any(test, feature = "testing"))]
-pub mod bench;
-#[cfg(any(test, feature = "testing"))]
-pub mod corpus;
+#[cfg(test)]
+mod bench;
+#[cfg(test)]
+pub(crate) mod corpus;
 mod order;
-#[cfg(any(test, feature = "testing"))]
+#[cfg(test)]
 mod quality;
 mod relevant;
 mod selectors;
@@ -267,9 +267,11 @@ mod sweep;
 mod tests;
 
 pub use crate::analysis::reconverging::Violation;
-#[cfg(any(test, feature = "testing"))]
-pub use quality::quality_report;
-pub use relevant::{is_reconverging, reconvergence_violations};
+#[cfg(test)]
+use quality::quality_report;
+#[cfg(test)]
+pub use relevant::is_reconverging;
+pub use relevant::reconvergence_violations;
 pub use selectors::FlowChains;
 
 use crate::analysis::cfg::{BlockId, CfgGraph, CycleForest, Graph, Traversal};
@@ -475,18 +477,6 @@ pub struct PlanStats {
     pub rounds: usize,
 }
 
-impl PlanStats {
-    /// Percentage of uniform branches that kept all their slots.
-    pub fn uniform_preserved_percent(&self) -> f64 {
-        if self.uniform_branches == 0 {
-            100.0
-        } else {
-            100.0 * (self.uniform_branches - self.uniform_branches_rerouted) as f64
-                / self.uniform_branches as f64
-        }
-    }
-}
-
 /// Why no plan was produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlanError {
@@ -540,28 +530,9 @@ pub struct NodeMap {
 }
 
 impl NodeMap {
-    /// Number of original blocks.
-    pub fn num_blocks(&self) -> usize {
-        self.num_blocks
-    }
-
     /// Number of nodes of the materialized graph.
     pub fn len(&self) -> usize {
         self.num_blocks + self.num_flows
-    }
-
-    /// True if the materialized graph has no nodes (never: it has the entry).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// What a materialized node is.
-    pub fn node(&self, id: BlockId) -> Dest {
-        if id.index() < self.num_blocks {
-            Dest::Block(id)
-        } else {
-            Dest::Flow(FlowId::new(id.index() - self.num_blocks))
-        }
     }
 
     /// The materialized id of a block or Flow.
@@ -573,6 +544,7 @@ impl NodeMap {
     }
 
     /// True if the materialized node is a Flow block.
+    #[cfg(test)]
     pub fn is_flow(&self, id: BlockId) -> bool {
         id.index() >= self.num_blocks
     }
@@ -581,6 +553,8 @@ impl NodeMap {
 /// The result of planning (see the module docs).
 #[derive(Clone, Debug)]
 pub struct ReconvergePlan {
+    /// The ordering the plan was made with (the unit tests replan with it).
+    #[cfg_attr(not(test), allow(dead_code))]
     ordering: Ordering,
     /// Per block `b`: its slots are `slot_base[b]..slot_base[b + 1]`.
     slot_base: Vec<u32>,
@@ -594,6 +568,7 @@ pub struct ReconvergePlan {
 }
 
 /// Plans with default options and the given ordering (see module docs).
+#[cfg(test)]
 pub fn plan_reconvergence<G: Graph + ?Sized>(
     g: &G,
     divergent: &[bool],
@@ -984,6 +959,7 @@ impl ReconvergePlan {
     }
 
     /// The ordering the plan was made with.
+    #[cfg(test)]
     pub fn ordering(&self) -> Ordering {
         self.ordering
     }
@@ -1030,6 +1006,7 @@ impl ReconvergePlan {
     }
 
     /// True if the slot's immediate target changed.
+    #[cfg(test)]
     pub fn is_redirected(&self, b: BlockId, slot: usize) -> bool {
         self.redirect(b, slot) != Dest::Block(self.original_target(b, slot))
     }
@@ -1079,6 +1056,7 @@ impl ReconvergePlan {
     /// the destinations in flight, quadratic on long dispatch chains, so
     /// the transforms never call it ([`FlowChains`] bounds each
     /// destination's span by positions instead).
+    #[cfg(test)]
     pub fn destination_sets(&self) -> Vec<Vec<BlockId>> {
         let mut carried: Vec<Vec<BlockId>> = vec![Vec::new(); self.flows.len()];
         for (block, slot, entry) in self.redirected_slots() {
@@ -1104,6 +1082,7 @@ impl ReconvergePlan {
     }
 
     /// The edges entering a Flow, sorted.
+    #[cfg(test)]
     pub fn flow_predecessors(&self, f: FlowId) -> &[FlowSource] {
         &self.preds[self.pred_start[f.index()] as usize..self.pred_start[f.index() + 1] as usize]
     }
@@ -1115,6 +1094,7 @@ impl ReconvergePlan {
     }
 
     /// Statistics.
+    #[cfg(test)]
     pub fn stats(&self) -> &PlanStats {
         &self.stats
     }

@@ -121,7 +121,7 @@ impl RView {
     /// Blocks of `R` strictly inside some divergent region: reachable from
     /// a divergent block `B` (two different successors in `R`) without
     /// passing `ipdom(B)`.
-    #[cfg(any(test, feature = "testing"))]
+    #[cfg(test)]
     pub(super) fn in_divergent_regions<G: Graph + ?Sized>(
         &self,
         g: &G,
@@ -208,6 +208,7 @@ pub fn reconvergence_violations<G: Graph + ?Sized>(
 
 /// True if the graph satisfies Definition 1 in the planner's model (see
 /// module docs).
+#[cfg(test)]
 pub fn is_reconverging<G: Graph + ?Sized>(
     g: &G,
     is_divergent: &dyn Fn(BlockId) -> bool,

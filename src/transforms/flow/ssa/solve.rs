@@ -87,6 +87,7 @@ pub struct Solution<V> {
 /// shared buffers). `dominators` must be `graph`'s dominator tree;
 /// `def_block(v)` is the block defining `v`, or `None` for values available
 /// everywhere (constants, values from outside the region).
+#[cfg(test)]
 pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
     graph: &G,
     dominators: &DominatorTree,
