@@ -25,7 +25,7 @@ func.func @kernel(%tid: i32 {spmd.divergent}, %out: memref<?xi32>) {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Every upstream dialect plus the spmd dialect, loaded.
-    let context = spmd::dialect::context_with_all_dialects();
+    let context = spmd::context_with_all_dialects();
     // The spmd-* passes become known to textual pipelines.
     spmd::register_all_passes();
 

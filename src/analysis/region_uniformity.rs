@@ -52,7 +52,7 @@ use std::{
 };
 
 /// Name of the attribute that marks a branch uniform or divergent.
-pub use crate::ir::names::UNIFORMITY_ATTR;
+pub(crate) use crate::ir::names::UNIFORMITY_ATTR;
 
 /// Options of the uniformity analysis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,8 +63,9 @@ pub struct UniformityOptions {
     /// The user's divergent and uniform op or intrinsic names, on top of
     /// the table (the `divergent-ops` / `uniform-ops` pass options).
     pub extra_sources: ExtraSources,
-    /// Compute complete join lists ([`UniformityInfo::set_complete_joins`]);
-    /// only reports that print them need this.
+    /// Compute complete join lists (every block where divergent paths of a
+    /// branch meet, not only those a transform uses); only reports that
+    /// print them need this.
     pub complete_joins: bool,
 }
 

@@ -61,7 +61,8 @@
 use super::{edit, facts, names};
 use melior::ir::{attribute::StringAttribute, operation::OperationLike, OperationRef, RegionLike};
 
-/// Who takes part in a collective (see the [module docs](self)).
+/// Who takes part in a collective, barrier or other operation of the
+/// table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Members {
     /// The lanes of a member mask; an op without that operand (`elect.sync`)
@@ -96,7 +97,8 @@ pub enum Lowering {
 }
 
 impl Members {
-    /// The lowering rule of the [module docs](self).
+    /// How wave-level (exec-mask) code executes a collective with these
+    /// members.
     pub fn lowering(self) -> Lowering {
         match self {
             Self::Mask { .. } | Self::FirstLanes => Lowering::UnderExecBit,
@@ -189,7 +191,7 @@ pub fn members_of_name(name: &str) -> Option<Members> {
 /// `llvm.call_intrinsic`, or the PTX text of an `llvm.inline_asm` that
 /// reads the active mask; a member mask that is the constant `0xffffffff`
 /// names the whole warp. `None` for every other operation.
-pub fn members(op: OperationRef<'_, '_>) -> Option<Members> {
+pub(crate) fn members(op: OperationRef<'_, '_>) -> Option<Members> {
     match named_members(op)? {
         Mask { operand } if is_full_warp_mask(op, operand) => Some(WholeWarp),
         members => Some(members),
@@ -230,7 +232,7 @@ fn named_members(op: OperationRef<'_, '_>) -> Option<Members> {
 /// order against other threads). Calls, `llvm.call_intrinsic` and inline
 /// assembly are not in the table; callers that cannot see through them must
 /// treat them as convergent themselves.
-pub fn is_convergent_name(name: &str) -> bool {
+pub(crate) fn is_convergent_name(name: &str) -> bool {
     !name.starts_with(names::LLVM_PREFIX) && members_of_name(name).is_some()
 }
 
@@ -245,7 +247,7 @@ pub fn is_convergent_name(name: &str) -> bool {
 /// lane-local ([`ptx_is_lane_local`]), and any operation with such one in
 /// its regions. `llvm.call_intrinsic` counts only when its intrinsic is in
 /// the table.
-pub fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
     needs_converged_lanes_within(op, &mut Vec::new())
 }
 
@@ -402,7 +404,7 @@ const CONVERGENT_PTX_OPCODES: &[&str] = &[
 /// barriers, warp matrix operations and `call` (the opcodes of
 /// `CONVERGENT_PTX_OPCODES`) and for text it cannot read (an instruction
 /// that does not start with an opcode).
-pub fn ptx_is_lane_local(text: &str) -> bool {
+pub(crate) fn ptx_is_lane_local(text: &str) -> bool {
     text.split([';', '\n'])
         .map(|statement| {
             statement
@@ -434,7 +436,7 @@ pub fn ptx_is_lane_local(text: &str) -> bool {
 
 /// Per block of `graph`: it holds an operation that needs converged lanes
 /// ([`needs_converged_lanes`]).
-pub fn blocks_needing_converged_lanes(
+pub(crate) fn blocks_needing_converged_lanes(
     graph: &super::region_graph::RegionGraph<'_, '_>,
 ) -> Vec<bool> {
     (0..graph.num_blocks())

@@ -229,7 +229,9 @@ fn region_owner_location<'c>(block: &BlockRef<'c, '_>) -> Option<Location<'c>> {
 /// The last operation of `block` (constant time). Unlike `BlockLike::terminator`, this
 /// also returns operations not known to be terminators (unregistered ones),
 /// whose successors still are CFG edges.
-pub fn last_operation<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<melior::ir::OperationRef<'c, 'a>> {
+pub(crate) fn last_operation<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+) -> Option<melior::ir::OperationRef<'c, 'a>> {
     // SAFETY: `block` is live; the C API returns null for an empty block.
     unsafe {
         melior::ir::OperationRef::from_option_raw(crate::ir::ffi::spmdBlockGetLastOperation(

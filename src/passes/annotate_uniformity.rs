@@ -15,13 +15,13 @@ use melior::ir::{
 };
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat("divergent-branches", "Branches marked divergent"),
     stat("uniform-branches", "Branches marked uniform"),
 ];
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,

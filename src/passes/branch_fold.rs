@@ -11,7 +11,7 @@ use crate::transforms::{
 use melior::ir::OperationRef;
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat(
         "blocks-removed",
         "Blocks removed (net, per function, never below 0)",
@@ -38,7 +38,7 @@ pub const STATISTICS: &[Statistic] = &[
 ];
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     report: &mut Report,

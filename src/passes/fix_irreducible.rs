@@ -6,7 +6,7 @@ use crate::transforms::hubs::fix_irreducible::irreducible_hubs;
 use melior::ir::OperationRef;
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat(
         "irreducible-cycles",
         "Irreducible cycles made reducible (one hub each)",
@@ -16,7 +16,11 @@ pub const STATISTICS: &[Statistic] = &[
 ];
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+pub(crate) fn run(
+    root: OperationRef<'_, '_>,
+    _: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
     run_hub_pass(
         root,
         "make the cycles of",

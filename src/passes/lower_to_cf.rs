@@ -65,14 +65,18 @@ impl Lowering {
 }
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat("flow-branches", "spmd.flow_br lowered to cf.cond_br"),
     stat("tokens-erased", "Convergence tokens erased"),
     stat("markers-erased", "Reconvergence markers erased"),
 ];
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+pub(crate) fn run(
+    root: OperationRef<'_, '_>,
+    _: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
     let context = crate::ir::query::context_of(root);
     let ops = spmd_ops(root);
     check_lowerable(&ops)?;

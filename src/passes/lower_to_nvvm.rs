@@ -35,7 +35,7 @@ use melior::ir::{
 };
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat("functions", "Wave-level functions lowered"),
     stat("tokens-erased", "Convergence tokens erased"),
     stat("markers-erased", "Reconvergence markers erased"),
@@ -44,7 +44,7 @@ pub const STATISTICS: &[Statistic] = &[
 /// Runs the pass on `root` (see the module docs): `Err(())`, with every
 /// problem reported as a diagnostic and the IR unchanged, if the check of
 /// the module fails.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,
@@ -55,7 +55,7 @@ pub fn run(
 
 /// `--spmd-lower-to-rocdl`: as [`run`], for AMD waves of `wave-size`
 /// lanes (default 64).
-pub fn run_rocdl(
+pub(crate) fn run_rocdl(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,

@@ -23,32 +23,32 @@
 //! changed. [`STATISTICS`] lists each pass's statistics; a unit test keeps
 //! it equal to the ODS declarations.
 
-pub mod annotate_uniformity;
-pub mod branch_fold;
-pub mod fix_irreducible;
+pub(crate) mod annotate_uniformity;
+pub(crate) mod branch_fold;
+pub(crate) mod fix_irreducible;
 mod hub_pass;
-pub mod lower_to_cf;
-pub mod lower_to_nvvm;
-pub mod options;
-pub mod predicate;
-pub mod print_cfg_analysis;
-pub mod print_uniformity;
-pub mod reconverge;
-pub mod structurize;
+pub(crate) mod lower_to_cf;
+pub(crate) mod lower_to_nvvm;
+pub(crate) mod options;
+pub(crate) mod predicate;
+pub(crate) mod print_cfg_analysis;
+pub(crate) mod print_uniformity;
+pub(crate) mod reconverge;
+pub(crate) mod structurize;
 mod uniformity_options;
-pub mod unify_loop_exits;
-pub mod verify_reconverging;
-pub mod verify_structured;
-pub mod view_cfg;
+pub(crate) mod unify_loop_exits;
+pub(crate) mod verify_reconverging;
+pub(crate) mod verify_structured;
+pub(crate) mod view_cfg;
 
-pub use crate::ir::pass_runner::{PassOutcome, Report, Statistic};
+pub(crate) use crate::ir::pass_runner::{PassOutcome, Report, Statistic};
 use crate::ir::{
     diagnostics,
     function_regions::{cfg_regions, CfgRegion},
     pass_runner,
 };
 use melior::ir::{operation::OperationLike, Location, OperationRef};
-pub use options::PassOptions;
+pub(crate) use options::PassOptions;
 
 /// Shorthand for the statistic tables of the pass modules.
 pub(crate) const fn stat(name: &'static str, description: &'static str) -> Statistic {
@@ -57,10 +57,11 @@ pub(crate) const fn stat(name: &'static str, description: &'static str) -> Stati
 
 /// The body of one pass: the operation it runs on, its options, its report;
 /// what it did on success.
-pub type PassFn = fn(OperationRef<'_, '_>, &PassOptions, &mut Report) -> Result<PassOutcome, ()>;
+pub(crate) type PassFn =
+    fn(OperationRef<'_, '_>, &PassOptions, &mut Report) -> Result<PassOutcome, ()>;
 
 /// Every pass implemented in Rust, by command-line name.
-pub const PASSES: &[(&str, PassFn)] = &[
+pub(crate) const PASSES: &[(&str, PassFn)] = &[
     ("spmd-print-cfg-analysis", print_cfg_analysis::run),
     ("spmd-view-cfg", view_cfg::run),
     ("spmd-print-uniformity", print_uniformity::run),
@@ -80,7 +81,7 @@ pub const PASSES: &[(&str, PassFn)] = &[
 
 /// The statistics of every pass, by command-line name, in the order of
 /// their `let statistics` in `SpmdPasses.td`.
-pub const STATISTICS: &[(&str, &[Statistic])] = &[
+pub(crate) const STATISTICS: &[(&str, &[Statistic])] = &[
     ("spmd-print-cfg-analysis", print_cfg_analysis::STATISTICS),
     ("spmd-view-cfg", view_cfg::STATISTICS),
     ("spmd-print-uniformity", print_uniformity::STATISTICS),
@@ -172,7 +173,11 @@ pub(crate) struct RegionFailure<'c> {
 
 impl<'c> RegionFailure<'c> {
     /// "cannot {verb} {label}: {error}" on the region's owner.
-    pub fn cannot(region: &CfgRegion<'c, '_>, verb: &str, error: impl std::fmt::Display) -> Self {
+    pub(crate) fn cannot(
+        region: &CfgRegion<'c, '_>,
+        verb: &str,
+        error: impl std::fmt::Display,
+    ) -> Self {
         Self {
             location: region.owner.location(),
             message: format!("cannot {verb} {}: {error}", region.label),

@@ -9,13 +9,13 @@ use std::collections::BTreeMap;
 
 /// Options of one pass invocation, by key.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct PassOptions {
+pub(crate) struct PassOptions {
     values: BTreeMap<String, String>,
 }
 
 impl PassOptions {
     /// Parses `{k=v k2=v2}` (the braces are optional).
-    pub fn parse(text: &str) -> Self {
+    pub(crate) fn parse(text: &str) -> Self {
         let text = text.trim();
         let inner = text
             .strip_prefix('{')
@@ -30,12 +30,12 @@ impl PassOptions {
     }
 
     /// The raw value of `key`, if it was printed.
-    pub fn get(&self, key: &str) -> Option<&str> {
+    pub(crate) fn get(&self, key: &str) -> Option<&str> {
         self.values.get(key).map(String::as_str)
     }
 
     /// The value of `key`, or `default` when absent.
-    pub fn get_or<'a>(&'a self, key: &str, default: &'a str) -> &'a str {
+    pub(crate) fn get_or<'a>(&'a self, key: &str, default: &'a str) -> &'a str {
         self.get(key).unwrap_or(default)
     }
 }
@@ -88,7 +88,7 @@ pub(crate) mod read {
     }
 
     /// A `bool` (MLIR prints them as `true`/`false`; `1`/`0` are accepted).
-    pub fn flag(
+    pub(crate) fn flag(
         root: OperationRef<'_, '_>,
         options: &PassOptions,
         key: &str,
@@ -106,7 +106,7 @@ pub(crate) mod read {
     }
 
     /// A non-negative integer.
-    pub fn number(
+    pub(crate) fn number(
         root: OperationRef<'_, '_>,
         options: &PassOptions,
         key: &str,
@@ -120,7 +120,7 @@ pub(crate) mod read {
     }
 
     /// One of the names `parse` accepts; `expected` lists them for the error.
-    pub fn choice<T>(
+    pub(crate) fn choice<T>(
         root: OperationRef<'_, '_>,
         options: &PassOptions,
         key: &str,
@@ -133,7 +133,7 @@ pub(crate) mod read {
     }
 
     /// The block ordering of the reconvergence sweep.
-    pub fn ordering(
+    pub(crate) fn ordering(
         root: OperationRef<'_, '_>,
         options: &PassOptions,
         default: &str,

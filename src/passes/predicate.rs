@@ -19,7 +19,7 @@ use melior::ir::{
 };
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat("blocks-added", "Blocks added"),
     stat(
         "divergent-branches",
@@ -42,7 +42,7 @@ pub const STATISTICS: &[Statistic] = &[
 ];
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,

@@ -10,13 +10,13 @@ use crate::{
 use melior::ir::OperationRef;
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat("regions", "CFG regions analysed"),
     stat("blocks", "Blocks in the analysed regions"),
 ];
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     _: &PassOptions,
     report: &mut Report,

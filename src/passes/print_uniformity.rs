@@ -14,7 +14,7 @@ use crate::{
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     report: &mut Report,
@@ -52,7 +52,7 @@ pub fn run(
 }
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat("divergent-branches", "Branches found divergent"),
     stat("uniform-branches", "Branches found uniform"),
 ];

@@ -11,7 +11,7 @@ use crate::transforms::{
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat(
         "blocks-added",
         "Blocks added (Flow blocks, exit blocks, switch chains)",
@@ -28,7 +28,7 @@ pub const STATISTICS: &[Statistic] = &[
 ];
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,

@@ -41,7 +41,7 @@ fn parse_options(
 }
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat(
         "blocks-added",
         "Blocks added (Flow blocks, guard blocks, exit blocks, switch chains)",
@@ -62,7 +62,7 @@ pub const STATISTICS: &[Statistic] = &[
 ];
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,

@@ -13,7 +13,10 @@ use melior::ir::{operation::OperationLike, OperationRef};
 /// Reads `default-arguments=divergent|uniform` (emitting a diagnostic on
 /// `root` for any other value) and the `divergent-ops` / `uniform-ops`
 /// name lists.
-pub fn parse(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<UniformityOptions, ()> {
+pub(super) fn parse(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+) -> Result<UniformityOptions, ()> {
     let default_arguments = match options.get_or("default-arguments", "divergent") {
         "uniform" => ArgumentKind::Uniform,
         "divergent" => ArgumentKind::Divergent,

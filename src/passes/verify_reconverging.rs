@@ -15,13 +15,13 @@ use crate::{
 use melior::ir::OperationRef;
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat("functions", "Functions checked"),
     stat("divergent-branches", "Divergent branches checked"),
 ];
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,

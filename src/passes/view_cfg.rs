@@ -39,13 +39,13 @@ use crate::{
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 
 /// The statistics of the pass (see `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = &[
+pub(crate) const STATISTICS: &[Statistic] = &[
     stat("regions", "CFG regions drawn"),
     stat("blocks", "Blocks drawn"),
 ];
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     report: &mut Report,

@@ -1,4 +1,4 @@
-//! Benchmark of [`UniformityInfo::compute`] on a random million-op program,
+//! Benchmark of the uniformity analysis (`UniformityInfo::compute`) on a random million-op program,
 //! and the random program generator shared with the property tests.
 //!
 //! [`run_benchmark`] builds a code-shaped CFG ([`realistic_cfg`], about ten
@@ -7,7 +7,7 @@
 //! block arguments on about half of the blocks) and times, best of 3 with
 //! warm buffers: the [`CfgAnalysis`] of the graph (the anchor), the
 //! program snapshot (the generated program fed again through a reused
-//! [`ProgramBuilder`], what an adapter pays besides walking its IR), and
+//! `ProgramBuilder`, what an adapter pays besides walking its IR), and
 //! the uniformity analysis.
 
 use super::analysis::UniformityInfo;
@@ -70,7 +70,7 @@ impl Default for RandomProgramParams {
 /// Fills `builder` with a random SSA program over `g` (whose analysis is
 /// `cfg`) and finishes it. Blocks are visited in RPO, then the unreachable
 /// ones; operands are values of the same block or of a dominator, so the
-/// program passes [`super::Program::validate`]. The entry block gets two
+/// program passes `Program::validate`. The entry block gets two
 /// uniform function arguments. With `rename = Some(map)`, block `b` of `g`
 /// is emitted as block `map[b]`: the same calls in the same order, so the
 /// value ids are identical (block-renaming invariance tests).

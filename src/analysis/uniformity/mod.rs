@@ -218,21 +218,21 @@
 //! the cycle-collapsed graphs of [`sync`]), and the whole result with a
 //! naive restatement of the rules on acyclic programs.
 
-pub mod analysis;
+pub(crate) mod analysis;
 #[cfg(any(test, feature = "testing"))]
 pub mod bench;
 mod liveness;
-pub mod order;
-pub mod program;
+pub(crate) mod order;
+pub(crate) mod program;
 mod skip;
-pub mod sync;
+pub(crate) mod sync;
 
 #[cfg(test)]
 mod tests;
 
-pub use analysis::UniformityInfo;
+pub(crate) use analysis::UniformityInfo;
 #[cfg(test)]
 use analysis::{BranchReason, UniformityStats};
-pub use program::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, ValueId};
+pub(crate) use program::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, ValueId};
 #[cfg(test)]
 use program::{OpId, Program, Use, ValueDef};

@@ -80,12 +80,12 @@
 //! * Unreachable blocks are deleted first, so every other rule works on
 //!   reachable blocks only.
 
-pub mod branches;
-pub mod fold_ops;
-pub mod gate;
-pub mod hoist;
-pub mod safety;
-pub mod tail_merge;
+pub(crate) mod branches;
+pub(crate) mod fold_ops;
+pub(crate) mod gate;
+pub(crate) mod hoist;
+pub(crate) mod safety;
+pub(crate) mod tail_merge;
 
 use self::gate::{BlockLabel, Gate, PlannedCfg};
 use super::prepare;
@@ -349,7 +349,7 @@ pub fn count(region: RegionRef<'_, '_>) -> (usize, usize) {
 }
 
 /// The state of one [`fold_function`] run, shared by the steps.
-pub struct Folder<'c, 'a, 'o> {
+pub(crate) struct Folder<'c, 'a, 'o> {
     context: &'c Context,
     function: OperationRef<'c, 'a>,
     region: RegionRef<'c, 'a>,
@@ -503,7 +503,7 @@ fn view_of<'c, 'a>(
 }
 
 /// The violation count of every property the gate knows (the default
-/// checks and [`gate::StructuredBranches`]) on `region`, the body of
+/// checks and the structured-branches check) on `region`, the body of
 /// `function`, with a fresh uniformity analysis: what a cleanup must not
 /// increase. For measuring other cleanups against the same contract (the
 /// quality driver and the oracle's tests, through `spmd::testing`).
@@ -536,7 +536,7 @@ pub fn property_violations<'c>(
 /// recomputing uniformity and the graph after each one. Rules only queue
 /// their CFG edits (`Folder::propose`); `Folder::commit` checks them
 /// in batches and applies the accepted ones.
-pub struct Round<'c, 'a> {
+pub(crate) struct Round<'c, 'a> {
     view: View<'c, 'a>,
     planned: PlannedCfg,
     written: Vec<bool>,
@@ -622,7 +622,7 @@ impl<'c, 'a> Round<'c, 'a> {
 }
 
 /// The current IR's graph, labels and gate.
-pub struct View<'c, 'a> {
+pub(crate) struct View<'c, 'a> {
     uniformity: RegionUniformity<'c, 'a>,
     planned: PlannedCfg,
     gate: Gate,

@@ -39,7 +39,7 @@ use crate::analysis::cfg::{BlockId, Graph, PostDominatorTree};
 
 /// An edge that needs a gate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Gate {
+pub(crate) struct Gate {
     /// The block the edge leaves.
     pub from: BlockId,
     /// Its successor slot.
@@ -51,7 +51,7 @@ pub struct Gate {
 
 /// The choice for every planned divergent branch.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LanePlan {
+pub(crate) struct LanePlan {
     /// Per branch (in the order given): it stays a lane branch.
     pub lane: Vec<bool>,
     /// Per branch: a lane branch whose condition must be gated by exec.
@@ -74,7 +74,7 @@ pub struct LanePlan {
 /// `gate[b]`: block `b` is a gate of an earlier round; its edge around the
 /// region was already checked against the rejoin points inside (when the
 /// lane branch that asked for it was chosen), so it is not checked again.
-pub fn plan_lanes<G: Graph + ?Sized>(
+pub(crate) fn plan_lanes<G: Graph + ?Sized>(
     graph: &G,
     branches: &[Option<&DivergentBranch>],
     same_target: &[BlockId],
@@ -250,7 +250,7 @@ impl<G: Graph + ?Sized> LaneChoice<'_, G> {
 /// partial.
 ///
 /// Returns, per block, the region of a free branch (`None` otherwise).
-pub fn free_lane_branches<G: Graph + ?Sized>(
+pub(crate) fn free_lane_branches<G: Graph + ?Sized>(
     graph: &G,
     divergent: &[bool],
     converged: &[bool],

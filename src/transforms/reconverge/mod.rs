@@ -88,16 +88,15 @@ pub struct ReconvergeOptions {
     /// instead of one `i1` predicate per Flow block.
     pub selector_chain_length: usize,
     /// Leave alone the divergent branches that can stay per-lane branches
-    /// on a GPU that reconverges by itself
-    /// ([`free_lane_branches`]:
-    /// nothing between them and their immediate post-dominator needs
-    /// converged lanes, and no region that does covers them), as
+    /// on a GPU that reconverges by itself (nothing between them and their
+    /// immediate post-dominator needs converged lanes, and no region that
+    /// does covers them), as
     /// `--spmd-predicate=lane-branches=true` keeps them. Default false.
     pub lane_branches: bool,
 }
 
 /// Default of [`ReconvergeOptions::selector_chain_length`].
-pub const DEFAULT_SELECTOR_CHAIN_LENGTH: usize = 4;
+pub(crate) const DEFAULT_SELECTOR_CHAIN_LENGTH: usize = 4;
 
 impl Default for ReconvergeOptions {
     fn default() -> Self {
@@ -162,7 +161,7 @@ pub enum ReconvergeError<'c> {
     /// The function never returns, a divergent branch in one of its
     /// infinite loops needs a rejoin point, and spmd cannot create the
     /// return block the loop's never-taken exit needs in this kind of
-    /// function ([`prepare::append_return_block`]).
+    /// function (only `func.func`, `llvm.func` and `gpu.func` get one).
     NoReturn {
         /// The function.
         location: Location<'c>,

@@ -73,7 +73,7 @@
 //! silently wrong IR. A function that needs nothing is left byte-for-byte
 //! unchanged, so the pass is idempotent.
 
-pub mod uniform_regions;
+pub(crate) mod uniform_regions;
 
 use crate::support::{FastMap, FastSet};
 use crate::transforms::{
@@ -141,7 +141,7 @@ pub struct StructurizeOptions {
     pub uniformity: UniformityOptions,
     /// Flow chains with more blocks than this carry one `i32` selector, and
     /// each of their Flow blocks derives its `i1` predicate with one
-    /// `arith.cmpi` (see the module docs); `usize::MAX` never does.
+    /// `arith.cmpi`; `usize::MAX` never does.
     pub selector_chain_length: usize,
 }
 
@@ -195,8 +195,8 @@ pub enum StructurizeError<'c> {
     },
     /// The function never returns, branches in its infinite loops must be
     /// structurized, and spmd cannot create the return block their
-    /// never-taken exits need in this kind of function
-    /// ([`prepare::append_return_block`]).
+    /// never-taken exits need in this kind of function (only `func.func`,
+    /// `llvm.func` and `gpu.func` get one).
     NoReturn {
         /// The function.
         location: Location<'c>,
@@ -211,8 +211,8 @@ pub enum StructurizeError<'c> {
         entries: Vec<String>,
     },
     /// `irreducible=fix` would route the entries of a cycle through a hub,
-    /// but an entry holds a `spmd.convergence.loop`
-    /// (see [`HubError::ConvergenceToken`]).
+    /// but an entry holds a `spmd.convergence.loop`: the hub would become
+    /// the cycle's header and leave the token in a block that is not one.
     TokenInHubTarget {
         /// The token.
         location: Location<'c>,
@@ -692,7 +692,7 @@ impl BranchDivergence {
 /// selector chain, the comparison that derives its predicate
 /// (`arith.constant` and `arith.cmpi`). Read from the IR as it is now, in
 /// one pass on the C++ side (no per-op name lookups), where that list of
-/// allowed operations is kept, once ([`facts::flow_shapes`]).
+/// allowed operations is kept, once.
 pub fn flow_shapes(graph: &RegionGraph<'_, '_>) -> Vec<Option<FlowShape>> {
     let blocks: Vec<_> = (0..graph.num_blocks())
         .map(|b| graph.block(BlockId::new(b)))

@@ -266,18 +266,21 @@ mod sweep;
 #[cfg(test)]
 mod tests;
 
-pub use crate::analysis::reconverging::Violation;
+pub(crate) use crate::analysis::reconverging::Violation;
 #[cfg(test)]
 use quality::quality_report;
 #[cfg(test)]
 pub use relevant::is_reconverging;
-pub use relevant::reconvergence_violations;
-pub use selectors::FlowChains;
+pub(crate) use relevant::reconvergence_violations;
+pub(crate) use selectors::FlowChains;
 
 use crate::analysis::cfg::{BlockId, CfgGraph, CycleForest, Graph, Traversal};
 use std::fmt;
 
-/// The block orderings of the reconvergence paper (see the `order` module docs).
+/// The block orderings of the reconvergence paper: the order in which the
+/// Flow-block planner of `--spmd-reconverge` and `--spmd-structurize`
+/// (option `ordering=df|dfpd|bf|rpot`) visits the blocks. Each gives a
+/// reconverging result; they differ in the Flow blocks they insert.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Ordering {
     /// Depth-first: ready blocks by DFS preorder number.
@@ -329,7 +332,7 @@ impl fmt::Display for FlowId {
 
 /// An immediate target: an original block or a Flow block.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Dest {
+pub(crate) enum Dest {
     /// An original block.
     Block(BlockId),
     /// A Flow block of the plan.
@@ -347,7 +350,7 @@ impl fmt::Display for Dest {
 
 /// What a Flow block is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum FlowKind {
+pub(crate) enum FlowKind {
     /// A dispatch Flow placed before its key block: `true` enters the key
     /// block, `false` carries every other destination on.
     Plain,
@@ -361,7 +364,7 @@ pub enum FlowKind {
 
 /// A Flow block: a two-way branch on an `i1` predicate.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FlowNode {
+pub(crate) struct FlowNode {
     /// Target when the predicate is true.
     pub on_true: Dest,
     /// Target when the predicate is false.
@@ -374,7 +377,7 @@ impl FlowNode {
     /// The destination this Flow singles out: the block it is placed
     /// before (`Plain`, reached by `true`) or the cycle header (`LoopLatch`,
     /// reached by `false`).
-    pub fn key(&self) -> BlockId {
+    pub(crate) fn key(&self) -> BlockId {
         match (self.kind, self.on_true) {
             (FlowKind::LoopLatch { header }, _) => header,
             (FlowKind::Plain, Dest::Block(k)) => k,
@@ -385,7 +388,7 @@ impl FlowNode {
     }
 
     /// The predicate value a thread with final destination `d` takes here.
-    pub fn takes_true(&self, d: BlockId) -> bool {
+    pub(crate) fn takes_true(&self, d: BlockId) -> bool {
         match self.kind {
             FlowKind::Plain => d == self.key(),
             FlowKind::LoopLatch { header } => d != header,
@@ -393,7 +396,7 @@ impl FlowNode {
     }
 
     /// The target for predicate `value`.
-    pub fn successor(&self, value: bool) -> Dest {
+    pub(crate) fn successor(&self, value: bool) -> Dest {
         if value {
             self.on_true
         } else {
@@ -404,7 +407,7 @@ impl FlowNode {
 
 /// An edge into a Flow block.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum FlowSource {
+pub(crate) enum FlowSource {
     /// Successor slot `slot` of an original block.
     Slot {
         /// The block.
@@ -423,7 +426,7 @@ pub enum FlowSource {
 
 /// Planner options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlanOptions {
+pub(crate) struct PlanOptions {
     /// Tie-break of the layout.
     pub ordering: Ordering,
     /// Check Definition 1 on the materialized result with
@@ -450,7 +453,7 @@ impl Default for PlanOptions {
 
 /// Planner statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PlanStats {
+pub(crate) struct PlanStats {
     /// Divergent branches of `R` with two different successors in `R`.
     pub divergent_branches: usize,
     /// Uniform branches of `R`: non-divergent blocks with at least two
@@ -524,19 +527,19 @@ impl std::error::Error for PlanError {}
 /// Ids of the materialized graph of [`ReconvergePlan::apply_to_graph`]:
 /// original blocks keep their ids, Flow `i` is block `num_blocks + i`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NodeMap {
+pub(crate) struct NodeMap {
     num_blocks: usize,
     num_flows: usize,
 }
 
 impl NodeMap {
     /// Number of nodes of the materialized graph.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.num_blocks + self.num_flows
     }
 
     /// The materialized id of a block or Flow.
-    pub fn id(&self, d: Dest) -> BlockId {
+    pub(crate) fn id(&self, d: Dest) -> BlockId {
         match d {
             Dest::Block(b) => b,
             Dest::Flow(f) => BlockId::new(self.num_blocks + f.index()),
@@ -552,7 +555,7 @@ impl NodeMap {
 
 /// The result of planning (see the module docs).
 #[derive(Clone, Debug)]
-pub struct ReconvergePlan {
+pub(crate) struct ReconvergePlan {
     /// The ordering the plan was made with (the unit tests replan with it).
     #[cfg_attr(not(test), allow(dead_code))]
     ordering: Ordering,
@@ -590,7 +593,7 @@ pub fn plan_reconvergence<G: Graph + ?Sized>(
 /// (and plans another round if that check fails): the planner skips its
 /// own check of the result, which the IR check subsumes (a third of the
 /// planner's time), but still re-checks natives when it has to.
-pub fn plan_reconvergence_checked_later<G: Graph + ?Sized>(
+pub(crate) fn plan_reconvergence_checked_later<G: Graph + ?Sized>(
     g: &G,
     divergent: &[bool],
     exit: Option<BlockId>,
@@ -612,7 +615,7 @@ pub fn plan_reconvergence_checked_later<G: Graph + ?Sized>(
 /// [`plan_reconvergence`]. `divergent` has one flag per block of `g`;
 /// `exit` is the function's unique return block, if any. Fails on inputs
 /// the planner does not accept (see [`PlanError`]).
-pub fn plan_reconvergence_with<G: Graph + ?Sized>(
+pub(crate) fn plan_reconvergence_with<G: Graph + ?Sized>(
     g: &G,
     divergent: &[bool],
     exit: Option<BlockId>,
@@ -814,7 +817,7 @@ fn count_branches<G: Graph + ?Sized>(g: &G, divergent: &[bool], in_r: &[bool]) -
 /// A dispatch hub for [`ReconvergePlan::from_hubs`]: the successor slots
 /// to route through it and the blocks it dispatches to, in chain order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct HubSpec {
+pub(crate) struct HubSpec {
     /// Successor slots `(block, slot)` entering the hub; each slot's original
     /// target must be one of `targets`.
     pub slots: Vec<(BlockId, usize)>,
@@ -833,7 +836,7 @@ impl ReconvergePlan {
     /// Panics if a hub has fewer than two targets, a slot does not exist, a
     /// slot's original target is not among its hub's targets, or a slot is
     /// listed twice: those are bugs of the caller.
-    pub fn from_hubs<G: Graph + ?Sized>(g: &G, hubs: &[HubSpec]) -> ReconvergePlan {
+    pub(crate) fn from_hubs<G: Graph + ?Sized>(g: &G, hubs: &[HubSpec]) -> ReconvergePlan {
         let n = g.num_blocks();
         let mut slot_base = Vec::with_capacity(n + 1);
         slot_base.push(0u32);
@@ -949,7 +952,7 @@ impl ReconvergePlan {
     }
 
     /// True if the plan changes anything.
-    pub fn changed(&self) -> bool {
+    pub(crate) fn changed(&self) -> bool {
         !self.flows.is_empty()
             || self
                 .targets
@@ -965,22 +968,22 @@ impl ReconvergePlan {
     }
 
     /// Number of original blocks.
-    pub fn num_blocks(&self) -> usize {
+    pub(crate) fn num_blocks(&self) -> usize {
         self.slot_base.len() - 1
     }
 
     /// Number of Flow blocks.
-    pub fn num_flows(&self) -> usize {
+    pub(crate) fn num_flows(&self) -> usize {
         self.flows.len()
     }
 
     /// A Flow block.
-    pub fn flow(&self, f: FlowId) -> &FlowNode {
+    pub(crate) fn flow(&self, f: FlowId) -> &FlowNode {
         &self.flows[f.index()]
     }
 
     /// All Flow blocks with their ids.
-    pub fn flows(&self) -> impl Iterator<Item = (FlowId, &FlowNode)> + '_ {
+    pub(crate) fn flows(&self) -> impl Iterator<Item = (FlowId, &FlowNode)> + '_ {
         self.flows
             .iter()
             .enumerate()
@@ -988,19 +991,19 @@ impl ReconvergePlan {
     }
 
     /// Number of successor slots of an original block.
-    pub fn num_slots(&self, b: BlockId) -> usize {
+    pub(crate) fn num_slots(&self, b: BlockId) -> usize {
         (self.slot_base[b.index() + 1] - self.slot_base[b.index()]) as usize
     }
 
     /// The original target of a slot.
-    pub fn original_target(&self, b: BlockId, slot: usize) -> BlockId {
+    pub(crate) fn original_target(&self, b: BlockId, slot: usize) -> BlockId {
         assert!(slot < self.num_slots(b), "{b} has no slot {slot}");
         self.original[self.slot_base[b.index()] as usize + slot]
     }
 
     /// The new immediate target of a slot (`Dest::Block(original)` if
     /// unchanged).
-    pub fn redirect(&self, b: BlockId, slot: usize) -> Dest {
+    pub(crate) fn redirect(&self, b: BlockId, slot: usize) -> Dest {
         assert!(slot < self.num_slots(b), "{b} has no slot {slot}");
         self.targets[self.slot_base[b.index()] as usize + slot]
     }
@@ -1012,7 +1015,7 @@ impl ReconvergePlan {
     }
 
     /// Every redirected slot `(block, slot, new target)`, in block order.
-    pub fn redirected_slots(&self) -> impl Iterator<Item = (BlockId, usize, Dest)> + '_ {
+    pub(crate) fn redirected_slots(&self) -> impl Iterator<Item = (BlockId, usize, Dest)> + '_ {
         (0..self.num_blocks()).flat_map(move |b| {
             let lo = self.slot_base[b] as usize;
             (lo..self.slot_base[b + 1] as usize)
@@ -1025,7 +1028,7 @@ impl ReconvergePlan {
     /// `entry`: the Flows it passes and the predicate taken at each,
     /// until `Dest::Block(d)`; `None` if it does not arrive at `d` (the
     /// pair is not a valid use of the plan).
-    pub fn try_route(&self, entry: Dest, d: BlockId) -> Option<Vec<(FlowId, bool)>> {
+    pub(crate) fn try_route(&self, entry: Dest, d: BlockId) -> Option<Vec<(FlowId, bool)>> {
         let mut path = Vec::new();
         let mut cur = entry;
         while let Dest::Flow(f) = cur {
@@ -1042,7 +1045,7 @@ impl ReconvergePlan {
 
     /// Like [`ReconvergePlan::try_route`]; panics if the route does not
     /// arrive at `d`.
-    pub fn route(&self, entry: Dest, d: BlockId) -> Vec<(FlowId, bool)> {
+    pub(crate) fn route(&self, entry: Dest, d: BlockId) -> Vec<(FlowId, bool)> {
         self.try_route(entry, d)
             .unwrap_or_else(|| panic!("destination {d} is not routed from {entry}"))
     }
@@ -1089,7 +1092,7 @@ impl ReconvergePlan {
 
     /// The blocks of `R` and the Flows in sweep order (every forward edge
     /// of the planned graph goes forward in it; back edges go to headers).
-    pub fn order(&self) -> &[Dest] {
+    pub(crate) fn order(&self) -> &[Dest] {
         &self.order
     }
 
@@ -1101,7 +1104,7 @@ impl ReconvergePlan {
 
     /// Divergence flags of the materialized graph: the original flags,
     /// then `true` for every Flow.
-    pub fn divergence_after(&self, divergent: &[bool]) -> Vec<bool> {
+    pub(crate) fn divergence_after(&self, divergent: &[bool]) -> Vec<bool> {
         let mut flags = divergent.to_vec();
         flags.resize(divergent.len() + self.flows.len(), true);
         flags
@@ -1109,7 +1112,7 @@ impl ReconvergePlan {
 
     /// Materializes the planned graph (see module docs) and returns it with
     /// the id mapping. `g` must be the planned graph.
-    pub fn apply_to_graph<G: Graph + ?Sized>(&self, g: &G) -> (CfgGraph, NodeMap) {
+    pub(crate) fn apply_to_graph<G: Graph + ?Sized>(&self, g: &G) -> (CfgGraph, NodeMap) {
         let n = g.num_blocks();
         assert_eq!(n, self.num_blocks(), "plan made for another graph");
         let map = NodeMap {

@@ -198,7 +198,7 @@ impl PostDominanceModel for RView {
 /// returns every violation, in block order. `is_divergent(b)` tells whether
 /// `b` ends in a divergent branch; `exit` is the unique return block (it
 /// must have no successors).
-pub fn reconvergence_violations<G: Graph + ?Sized>(
+pub(crate) fn reconvergence_violations<G: Graph + ?Sized>(
     g: &G,
     is_divergent: &dyn Fn(BlockId) -> bool,
     exit: Option<BlockId>,
