@@ -39,7 +39,7 @@ dir=target/doc/spmd
 # Pages that only redirect (rustdoc writes one at the defining path of an
 # item re-exported from a private module) are not counted.
 pages() {
-  find "$dir" -name "$1" -print0 | xargs -0 -r grep -L 'http-equiv="refresh"' | wc -l
+  { find "$dir" -name "$1" -print0 | xargs -0 -r grep -L 'http-equiv="refresh"' || true; } | wc -l
 }
 total=0
 for kind in struct enum fn trait type constant macro static; do
