@@ -61,9 +61,9 @@
 //!
 //! ## Analyses
 //!
-//! * [`RegionUniformity`] ([`UniformityOptions`]): which values and
-//!   branches are divergent (differ between the threads of a wave), on a
-//!   [`RegionGraph`], the snapshot of a region's CFG;
+//! * [`RegionUniformity`] ([`UniformityOptions`], [`UniformityStats`]):
+//!   which values and branches are divergent (differ between the threads of
+//!   a wave), on a [`RegionGraph`], the snapshot of a region's CFG;
 //!   [`is_marked_uniform`] reads the mark `--spmd-annotate-uniformity`
 //!   leaves on a branch;
 //! * [`check_reconverging`]: Definition 1 of the reconvergence paper (every
@@ -102,6 +102,9 @@
 //! and branch folding.
 
 #![warn(missing_docs)]
+// Every type the API hands out is re-exported below, so a user can name it
+// and its page is linked.
+#![warn(unnameable_types)]
 // Passes and IR helpers return `Result<_, ()>` as MLIR's `LogicalResult`:
 // the failure has already been reported as a located MLIR diagnostic, so
 // the error carries nothing more.
@@ -125,15 +128,18 @@ pub use ir::function_regions::{cfg_regions, CfgRegion};
 pub use ir::region_graph::{RegionGraph, RegionGraphError};
 
 // Analyses.
+pub use analysis::divergence_sources::ExtraSources;
 pub use analysis::reconverging::{check as check_reconverging, Violation};
 pub use analysis::region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions};
+pub use analysis::uniformity::{analysis::UniformityStats, program::ArgumentKind};
 pub use spmd_graph as graph;
 
 // Transforms.
 pub use transforms::branch_fold::{
     fold_function, BranchFoldError, BranchFoldOptions, BranchFoldStats,
 };
-pub use transforms::flow::plan::Ordering;
+pub use transforms::flow::plan::{Ordering, PlanError};
+pub use transforms::hubs::HubStats;
 pub use transforms::predicate::{
     predicate_function, PredicateError, PredicateOptions, PredicateStats, WAVE_SIZE_ATTR,
 };

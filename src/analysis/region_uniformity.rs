@@ -29,7 +29,9 @@
 use super::{
     cfg::{BlockId, CfgAnalysis, Graph, Traversal},
     divergence_sources::{self, classify, ExtraSources, OpFacts},
-    uniformity::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, ValueId},
+    uniformity::{
+        ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, UniformityStats, ValueId,
+    },
 };
 use crate::ir::key::{AttributeKey, NameKey, OperationKey, TypeKey, ValueKey};
 use crate::ir::names;
@@ -163,8 +165,13 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
     }
 
     /// The IR-independent result.
-    pub fn info(&self) -> &UniformityInfo {
+    pub(crate) fn info(&self) -> &UniformityInfo {
         &self.info
+    }
+
+    /// Counts of the result and of the work the analysis did.
+    pub fn stats(&self) -> UniformityStats {
+        self.info.stats()
     }
 
     /// True if `value` (defined in the region) may differ between threads.
@@ -180,6 +187,12 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         self.graph
             .id(block)
             .is_some_and(|id| self.info.is_divergent_branch(id))
+    }
+
+    /// True if the terminator of block `id` of the snapshot
+    /// ([`RegionUniformity::graph`]) is a divergent branch.
+    pub fn is_divergent_branch_id(&self, id: BlockId) -> bool {
+        self.info.is_divergent_branch(id)
     }
 
     /// The block id of `block` in the snapshot.

@@ -1,10 +1,9 @@
 //! Test inputs, compiled only with the `testing` feature (and in the
 //! library's own unit tests): random function texts and the seed-count
 //! helper of the property tests. The random CFGs themselves are
-//! [`crate::analysis::cfg::random`], the random uniformity programs
-//! [`crate::analysis::uniformity::bench`]; the kernels of the differential
-//! tests and the executor that runs them are in the `spmd-oracle` crate.
-
+//! [`crate::graph::random`], and [`uniformity_bench`] times the uniformity
+//! analysis on random programs; the kernels of the differential tests and
+//! the executor that runs them are in the `spmd-oracle` crate.
 //!
 //! Besides the generators it re-exports, in [`ir`] and [`checks`], the
 //! library internals the workspace's oracle, property tests, fuzz targets
@@ -48,7 +47,9 @@ pub mod checks {
 
 /// The benchmark of the IR-independent uniformity analysis on random
 /// programs (`spmd-bench`'s `uniformity_bench`).
-pub use crate::analysis::uniformity::bench as uniformity_bench;
+pub mod uniformity_bench {
+    pub use crate::analysis::uniformity::bench::run_benchmark;
+}
 
 /// Seeds a property test runs: the value of the environment variable `var`
 /// (e.g. `SPMD_JIT_SEEDS=500`) when it parses as a number, else `default`.

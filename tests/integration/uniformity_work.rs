@@ -30,7 +30,7 @@ fn work(seed: u64, shape: &LongRangeShape) -> (u64, usize) {
     let uniformity =
         RegionUniformity::compute(region.owner, region.region, &UniformityOptions::default())
             .expect("the long-range function is analysable");
-    let stats = uniformity.info().stats();
+    let stats = uniformity.stats();
     (stats.propagation_work, stats.full_propagations)
 }
 

@@ -243,13 +243,12 @@ fn measure(context: &Context, text: &str, pipeline: &str) -> Result<Totals, Stri
     .unwrap();
     let graph = uniformity.graph();
     let inside = inside_divergent_regions(graph.graph(), uniformity.cfg(), &|b| {
-        uniformity.info().is_divergent_branch(b)
+        uniformity.is_divergent_branch_id(b)
     });
     let mut uniform_branches = Vec::new();
     for (b, &in_divergent_region) in inside.iter().enumerate().take(graph.num_blocks()) {
         let terminator = graph.terminator(BlockId::new(b));
-        if terminator.successor_count() >= 2
-            && !uniformity.info().is_divergent_branch(BlockId::new(b))
+        if terminator.successor_count() >= 2 && !uniformity.is_divergent_branch_id(BlockId::new(b))
         {
             let successors: Vec<BlockKey> =
                 terminator.successors().map(|s| BlockKey::of(&s)).collect();

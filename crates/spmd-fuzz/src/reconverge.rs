@@ -344,7 +344,7 @@ fn not_reconverging(module: &Module) -> Option<String> {
             Err(e) => return Some(format!("cannot analyse the output: {e}")),
         };
         let violations = spmd::check_reconverging(uniformity.graph().graph(), &|b| {
-            uniformity.info().is_divergent_branch(b)
+            uniformity.is_divergent_branch_id(b)
         });
         if !violations.is_empty() {
             return Some(format!("not reconverging: {violations:?}"));

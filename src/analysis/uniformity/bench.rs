@@ -1,5 +1,6 @@
-//! Benchmark of the uniformity analysis (`UniformityInfo::compute`) on a random million-op program,
-//! and the random program generator shared with the property tests.
+//! Benchmark of the uniformity analysis (`UniformityInfo::compute`) on a
+//! random million-op program, and the random program generator shared with
+//! the property tests.
 //!
 //! [`run_benchmark`] builds a code-shaped CFG ([`realistic_cfg`], about ten
 //! ops per block), fills it with a random SSA program ([`random_program`]:
@@ -21,7 +22,7 @@ use std::time::Instant;
 
 /// Shape of a [`random_program`]. Probabilities are per mille.
 #[derive(Clone, Debug)]
-pub struct RandomProgramParams {
+pub(crate) struct RandomProgramParams {
     /// Ops per block, inclusive range.
     pub ops_per_block: (usize, usize),
     /// Per mille of blocks that get arguments (1..=3 of them).
@@ -74,7 +75,7 @@ impl Default for RandomProgramParams {
 /// uniform function arguments. With `rename = Some(map)`, block `b` of `g`
 /// is emitted as block `map[b]`: the same calls in the same order, so the
 /// value ids are identical (block-renaming invariance tests).
-pub fn random_program<G: Graph + ?Sized>(
+pub(crate) fn random_program<G: Graph + ?Sized>(
     rng: &mut SplitMix64,
     g: &G,
     cfg: &CfgAnalysis,

@@ -220,7 +220,7 @@
 
 pub(crate) mod analysis;
 #[cfg(any(test, feature = "testing"))]
-pub mod bench;
+pub(crate) mod bench;
 mod liveness;
 pub(crate) mod order;
 pub(crate) mod program;
@@ -230,9 +230,9 @@ pub(crate) mod sync;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use analysis::UniformityInfo;
 #[cfg(test)]
-use analysis::{BranchReason, UniformityStats};
+use analysis::BranchReason;
+pub(crate) use analysis::{UniformityInfo, UniformityStats};
 pub(crate) use program::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, ValueId};
 #[cfg(test)]
 use program::{OpId, Program, Use, ValueDef};

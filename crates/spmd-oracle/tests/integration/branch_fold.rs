@@ -74,7 +74,7 @@ fn is_reconverging(module: &Module) -> bool {
             let graph = uniformity.graph();
             check_reconverging_with_exits(
                 graph.graph(),
-                &|b| uniformity.info().is_divergent_branch(b),
+                &|b| uniformity.is_divergent_branch_id(b),
                 &|b| is_function_exit(graph.terminator(b)),
             )
             .is_empty()

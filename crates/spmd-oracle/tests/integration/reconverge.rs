@@ -32,7 +32,7 @@ fn assert_reconverging(module: &Module, what: &str) {
         )
         .expect("analysable");
         let violations = check_reconverging(uniformity.graph().graph(), &|b| {
-            uniformity.info().is_divergent_branch(b)
+            uniformity.is_divergent_branch_id(b)
         });
         assert!(
             violations.is_empty(),
