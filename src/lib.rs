@@ -118,6 +118,7 @@
 
 // Dialect and pass registration.
 pub mod dialect;
+#[doc(inline)]
 pub use dialect::context_with_all_dialects;
 pub use ir::pass_runner::Statistic;
 pub use opt::opt_main;

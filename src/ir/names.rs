@@ -57,7 +57,10 @@ pub(crate) const MASK_FROM_BITS: &str = "spmd.mask.from_bits";
 
 /// The discardable `#spmd.uniformity<...>` mark of a branch.
 pub(crate) const UNIFORMITY_ATTR: &str = "spmd.uniformity";
-/// The wave size `spmd-predicate` records on a function it lowered.
+/// The attribute [`predicate_function`](crate::predicate_function)
+/// (`--spmd-predicate`) puts on a function it lowered to wave-level code:
+/// the lanes per wave the code was lowered for (an `i64`; the reference
+/// executor reads it back).
 pub const WAVE_SIZE_ATTR: &str = "spmd.wave_size";
 /// Argument attribute: the argument is the same in every thread.
 pub(crate) const UNIFORM_ARGUMENT_ATTR: &str = "spmd.uniform";

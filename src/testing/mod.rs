@@ -1,5 +1,6 @@
-//! Test inputs, compiled only with the `testing` feature (and in the
-//! library's own unit tests): random function texts and the seed-count
+//! Test and benchmark support, not a stable API: compiled only with the
+//! `testing` feature (and in the library's own unit tests). Random function
+//! texts and the seed-count
 //! helper of the property tests. The random CFGs themselves are
 //! [`crate::graph::random`], and [`uniformity_bench`] times the uniformity
 //! analysis on random programs; the kernels of the differential tests and

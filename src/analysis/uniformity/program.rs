@@ -91,7 +91,9 @@ pub(crate) enum OpKind {
     Constant(u64),
 }
 
-/// Initial classification of a block argument.
+/// How the uniformity analysis starts a block argument (for function
+/// arguments without a mark:
+/// [`UniformityOptions::default_arguments`](crate::UniformityOptions::default_arguments)).
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub enum ArgumentKind {
     /// No constraint: for an entry-block argument, the function argument is

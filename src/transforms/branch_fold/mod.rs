@@ -268,7 +268,10 @@ impl std::fmt::Display for BranchFoldError<'_> {
     }
 }
 
-/// Runs the fixed-point loop on `region`, the body of `function`.
+/// Branch folding and tail merging (`--spmd-branch-fold`) on `region`, the
+/// body of `function`: folds, merges and hoists until nothing changes, a
+/// cleanup after `--spmd-reconverge` or `--spmd-structurize` that never
+/// breaks the properties those passes established.
 pub fn fold_function<'c, 'a>(
     context: &'c Context,
     function: OperationRef<'c, 'a>,

@@ -51,7 +51,8 @@ use melior::{
 /// Guard chains with more blocks than this dispatch on one `i32` selector.
 pub(crate) const SELECTOR_CHAIN_LENGTH: usize = 4;
 
-/// What the rounds did.
+/// What the hub rounds of `irreducible=fix` did
+/// ([`StructurizeStats::irreducible`](crate::StructurizeStats::irreducible)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HubStats {
     /// Hubs created (one per fixed cycle).

@@ -227,11 +227,10 @@ pub(crate) const PARK_ATTR: &str = "spmd.park";
 /// Discardable attribute on the `spmd.exec.write` of a rejoin point.
 pub(crate) const REJOIN_ATTR: &str = "spmd.rejoin";
 pub(crate) use crate::ir::names::EXEC_FULL_ATTR;
-/// Attribute the pass puts on wave-level functions: the lanes per wave the
-/// code was lowered for (read back by the reference executor).
 pub use crate::ir::names::WAVE_SIZE_ATTR;
 
-/// Options of the pass.
+/// Options of [`predicate_function`] (the pass options of
+/// `--spmd-predicate`).
 #[derive(Clone, Debug)]
 pub struct PredicateOptions {
     /// Guard every parking branch with `spmd.exec.br_zero`, so the wave
@@ -272,7 +271,7 @@ pub(crate) fn valid_wave_size(size: u32) -> bool {
     size.is_power_of_two() && size <= 64
 }
 
-/// What the lowering did to one function.
+/// What [`predicate_function`] did to one function.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PredicateStats {
     /// Divergent branches lowered to exec-mask updates.

@@ -77,7 +77,8 @@ use melior::{
     Context,
 };
 
-/// Options of the transform.
+/// Options of [`reconverge_function`] (the pass options of
+/// `--spmd-reconverge`).
 #[derive(Clone, Debug)]
 pub struct ReconvergeOptions {
     /// Block ordering of the planner.
@@ -109,7 +110,7 @@ impl Default for ReconvergeOptions {
     }
 }
 
-/// What the transform did to one function.
+/// What [`reconverge_function`] did to one function.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReconvergeStats {
     /// True if the IR changed.

@@ -126,7 +126,8 @@ impl IrreduciblePolicy {
     }
 }
 
-/// Options of the transform (see the pass documentation).
+/// Options of [`structurize_function`] (the pass options of
+/// `--spmd-structurize`).
 #[derive(Clone, Debug)]
 pub struct StructurizeOptions {
     /// Keep uniform branches whose regions are uniform.
@@ -158,7 +159,7 @@ impl Default for StructurizeOptions {
     }
 }
 
-/// What the transform did to one function.
+/// What [`structurize_function`] did to one function.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StructurizeStats {
     /// True if the IR changed.

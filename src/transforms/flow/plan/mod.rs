@@ -480,7 +480,8 @@ pub(crate) struct PlanStats {
     pub rounds: usize,
 }
 
-/// Why no plan was produced.
+/// Why the Flow-block planner of [`reconverge_function`](crate::reconverge_function)
+/// and [`structurize_function`](crate::structurize_function) produced no plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlanError {
     /// `divergent` does not have one entry per block.
