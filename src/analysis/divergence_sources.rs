@@ -66,14 +66,14 @@ pub(crate) enum Behaviour {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
     /// Which operations (or intrinsics) the row matches.
-    pub spelling: Spelling,
+    pub(crate) spelling: Spelling,
     /// What the matched operations' results are.
-    pub behaviour: Behaviour,
+    pub(crate) behaviour: Behaviour,
     /// The family the row belongs to, for the documentation
     /// (`markdown_table`, which only the unit test that writes the docs
     /// calls).
     #[cfg_attr(not(test), allow(dead_code))]
-    pub family: &'static str,
+    pub(crate) family: &'static str,
 }
 
 const fn row(spelling: Spelling, behaviour: Behaviour, family: &'static str) -> Entry {
@@ -336,15 +336,15 @@ impl ExtraSources {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct OpFacts<'n> {
     /// The operation name.
-    pub name: &'n str,
+    pub(crate) name: &'n str,
     /// For `llvm.call_intrinsic`: the intrinsic name.
-    pub intrinsic: Option<&'n str>,
+    pub(crate) intrinsic: Option<&'n str>,
     /// The op carries `spmd.divergent`.
-    pub marked_divergent: bool,
+    pub(crate) marked_divergent: bool,
     /// The op carries `spmd.uniform`.
-    pub marked_uniform: bool,
+    pub(crate) marked_uniform: bool,
     /// The op reads memory that may be private to each thread.
-    pub reads_private_memory: bool,
+    pub(crate) reads_private_memory: bool,
 }
 
 /// The classification of one operation ([module docs](self)).

@@ -73,9 +73,9 @@ pub(crate) fn set_attribute(op: OperationRef<'_, '_>, name: &str, value: Attribu
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct IntConstant {
     /// The value, sign-extended (`i1` gives 0 or 1).
-    pub value: i64,
+    pub(crate) value: i64,
     /// The bit width of its integer type.
-    pub width: u32,
+    pub(crate) width: u32,
 }
 
 /// The integer attribute `name` of `op` (such as the `value` of an

@@ -51,7 +51,7 @@ pub(crate) struct PassOutcomeSink {
     /// statistic of the pass (zeros included) with the `name` and
     /// `description` declared in `SpmdPasses.td` (borrowed for the call)
     /// and `user_data`; `None` (null) skips the statistics.
-    pub add_statistic: Option<
+    pub(crate) add_statistic: Option<
         unsafe extern "C" fn(
             name: MlirStringRef,
             description: MlirStringRef,
@@ -61,10 +61,10 @@ pub(crate) struct PassOutcomeSink {
     >,
     /// `userData`: the shell's context, opaque to the runner and passed
     /// back to `add_statistic`.
-    pub user_data: *mut c_void,
+    pub(crate) user_data: *mut c_void,
     /// `changed`: true on entry; the runner sets it to false if the pass
     /// left the IR untouched, so the shell can preserve every analysis.
-    pub changed: bool,
+    pub(crate) changed: bool,
 }
 
 /// `SpmdBranchKind`: which two-way branch `spmdAppendTwoWayBranch` creates.
@@ -99,13 +99,13 @@ pub(crate) const SPMD_UNIFORMITY_DIVERGENT: SpmdUniformity = 1;
 #[derive(Clone, Copy)]
 #[allow(missing_docs)]
 pub(crate) struct SpmdRegionCfg {
-    pub blocks: *const mlir_sys::MlirBlock,
-    pub last_ops: *const MlirOperation,
-    pub num_successors: *const i32,
-    pub targets: *const i32,
-    pub num_blocks: isize,
-    pub num_edges: isize,
-    pub storage: *mut c_void,
+    pub(crate) blocks: *const mlir_sys::MlirBlock,
+    pub(crate) last_ops: *const MlirOperation,
+    pub(crate) num_successors: *const i32,
+    pub(crate) targets: *const i32,
+    pub(crate) num_blocks: isize,
+    pub(crate) num_edges: isize,
+    pub(crate) storage: *mut c_void,
 }
 
 // SAFETY: these declarations match dialect/include/spmd-c/{Dialect,

@@ -53,7 +53,7 @@ pub struct Statistic {
 pub(crate) struct PassOutcome {
     /// False only if the pass certainly left the IR untouched (the shell
     /// then preserves every analysis). Analyses always report false.
-    pub changed: bool,
+    pub(crate) changed: bool,
     counters: Vec<(Statistic, u64)>,
 }
 

@@ -167,8 +167,8 @@ pub(crate) enum Scope {
 
 /// A region the pass could not process: the diagnostic to emit.
 pub(crate) struct RegionFailure<'c> {
-    pub location: Location<'c>,
-    pub message: String,
+    pub(crate) location: Location<'c>,
+    pub(crate) message: String,
 }
 
 impl<'c> RegionFailure<'c> {

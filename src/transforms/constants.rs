@@ -48,10 +48,10 @@ pub(crate) enum Placement {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Hoisting {
     /// Where moved constants go.
-    pub placement: Placement,
+    pub(crate) placement: Placement,
     /// Erase unused constants and merge equal ones (see the module docs)
     /// instead of only moving them.
-    pub merge: bool,
+    pub(crate) merge: bool,
 }
 
 /// True if `op` is a constant that [`hoist_constants`] moves:

@@ -524,17 +524,17 @@ pub(crate) struct Preparation<'p> {
     /// Which blocks with a multi-way branch (more than two successors) to
     /// lower into two-way branches: the divergent ones for
     /// `--spmd-reconverge`, all for `--spmd-structurize`.
-    pub lower_switch: &'p dyn Fn(crate::analysis::cfg::BlockId) -> bool,
+    pub(crate) lower_switch: &'p dyn Fn(crate::analysis::cfg::BlockId) -> bool,
     /// Why a multi-way branch to lower that is not a switch is rejected.
-    pub switch_reason: &'static str,
+    pub(crate) switch_reason: &'static str,
     /// When infinite loops get a never-taken exit.
-    pub infinite_loops: InfiniteLoops<'p>,
+    pub(crate) infinite_loops: InfiniteLoops<'p>,
     /// Return as soon as a step (switches and returns together, then
     /// infinite loops) changed the region, without re-reading it: the
     /// caller re-reads it and checks whether it needs more
     /// (`--spmd-reconverge`). Otherwise every step runs, and the region is
     /// re-read after each step that changed it.
-    pub stop_after_change: bool,
+    pub(crate) stop_after_change: bool,
 }
 
 /// When [`prepare_region`] gives infinite loops a never-taken exit
@@ -571,15 +571,15 @@ pub(crate) trait PrepareObserver<'c, 'a> {
 /// What [`prepare_region`] did.
 pub(crate) struct Prepared<'c, 'a> {
     /// Multi-way branches lowered.
-    pub switches_lowered: usize,
+    pub(crate) switches_lowered: usize,
     /// Return blocks routed to one exit (0 if there was at most one).
-    pub returns_unified: usize,
+    pub(crate) returns_unified: usize,
     /// Infinite loops given a never-taken exit.
-    pub infinite_loops: usize,
+    pub(crate) infinite_loops: usize,
     /// An exact snapshot of the region as prepared; `None` when
     /// [`Preparation::stop_after_change`] stopped after a change, before
     /// re-reading the region.
-    pub graph: Option<crate::ir::region_graph::RegionGraph<'c, 'a>>,
+    pub(crate) graph: Option<crate::ir::region_graph::RegionGraph<'c, 'a>>,
 }
 
 impl Prepared<'_, '_> {

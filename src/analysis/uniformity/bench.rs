@@ -24,30 +24,30 @@ use std::time::Instant;
 #[derive(Clone, Debug)]
 pub(crate) struct RandomProgramParams {
     /// Ops per block, inclusive range.
-    pub ops_per_block: (usize, usize),
+    pub(crate) ops_per_block: (usize, usize),
     /// Per mille of blocks that get arguments (1..=3 of them).
-    pub args_pm: u64,
+    pub(crate) args_pm: u64,
     /// Per mille of ops that are `Source`.
-    pub source_pm: u64,
+    pub(crate) source_pm: u64,
     /// Per mille of ops that are `Uniform`.
-    pub uniform_pm: u64,
+    pub(crate) uniform_pm: u64,
     /// Per mille of ops that are `Constant` (keys `0..4`, so equal
     /// constants meet often).
-    pub constant_pm: u64,
+    pub(crate) constant_pm: u64,
     /// Per mille of block arguments created `Divergent`.
-    pub divergent_arg_pm: u64,
+    pub(crate) divergent_arg_pm: u64,
     /// Per mille of multi-slot terminators carrying a mark.
-    pub mark_pm: u64,
+    pub(crate) mark_pm: u64,
     /// Per mille of multi-slot terminators without a condition.
-    pub no_condition_pm: u64,
+    pub(crate) no_condition_pm: u64,
     /// Per mille of slots forwarding fewer operands than the target needs.
-    pub missing_forward_pm: u64,
+    pub(crate) missing_forward_pm: u64,
     /// Per mille of operand picks taken from the current block (the rest
     /// walk up the dominator tree).
-    pub local_pm: u64,
+    pub(crate) local_pm: u64,
     /// If set, the argument with this creation index is made `Divergent`
     /// (without changing the random sequence): monotonicity tests.
-    pub force_divergent_arg: Option<usize>,
+    pub(crate) force_divergent_arg: Option<usize>,
 }
 
 impl Default for RandomProgramParams {

@@ -37,29 +37,29 @@ use crate::analysis::{
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct BlockLabel {
     /// The block's terminator is a divergent branch.
-    pub divergent: bool,
+    pub(crate) divergent: bool,
     /// The block ends the function normally (a return).
-    pub exit: bool,
+    pub(crate) exit: bool,
     /// The block is a Flow block (ends in `spmd.flow_br`).
-    pub flow: bool,
+    pub(crate) flow: bool,
     /// The block is a Flow block that holds operations besides its terminator.
-    pub flow_impure: bool,
+    pub(crate) flow_impure: bool,
     /// The block holds `spmd.convergence.loop`, which must stay in a cycle header.
-    pub loop_token: bool,
+    pub(crate) loop_token: bool,
     /// The block ends in a conditional branch that is not marked
     /// `#spmd.uniformity<uniform>`: in a structured CFG it must reconverge.
-    pub unmarked_branch: bool,
+    pub(crate) unmarked_branch: bool,
 }
 
 /// A CFG with labels, as edits will leave it.
 #[derive(Clone, Debug)]
 pub(crate) struct PlannedCfg {
     /// Successor slots of every block, in terminator order.
-    pub successors: Vec<Vec<BlockId>>,
+    pub(crate) successors: Vec<Vec<BlockId>>,
     /// Labels of every block.
-    pub labels: Vec<BlockLabel>,
+    pub(crate) labels: Vec<BlockLabel>,
     /// The entry block.
-    pub entry: BlockId,
+    pub(crate) entry: BlockId,
 }
 
 impl PlannedCfg {

@@ -63,11 +63,11 @@ use std::sync::Arc;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ApplyStats {
     /// Flow blocks created.
-    pub flows: usize,
+    pub(crate) flows: usize,
     /// Successor slots redirected.
-    pub redirected_slots: usize,
+    pub(crate) redirected_slots: usize,
     /// Values whose dominance had to be repaired.
-    pub repaired_values: usize,
+    pub(crate) repaired_values: usize,
 }
 
 /// A plan applied: what it did and the region's graph after it (the edits
@@ -75,9 +75,9 @@ pub(crate) struct ApplyStats {
 /// stays exact until the caller edits the CFG again).
 pub(crate) struct Applied<'c, 'a> {
     /// What applying the plan did.
-    pub stats: ApplyStats,
+    pub(crate) stats: ApplyStats,
     /// Snapshot of the region after the edit.
-    pub graph: RegionGraph<'c, 'a>,
+    pub(crate) graph: RegionGraph<'c, 'a>,
 }
 
 /// The terminator of the new blocks.

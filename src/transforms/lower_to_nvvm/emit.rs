@@ -53,10 +53,10 @@ impl Target {
 
 /// Inserts operations before `anchor`, at `location`.
 pub(super) struct Emitter<'c, 'a> {
-    pub context: &'c Context,
-    pub target: Target,
-    pub anchor: OperationRef<'c, 'a>,
-    pub location: Location<'c>,
+    pub(crate) context: &'c Context,
+    pub(crate) target: Target,
+    pub(crate) anchor: OperationRef<'c, 'a>,
+    pub(crate) location: Location<'c>,
 }
 
 impl<'c, 'a> Emitter<'c, 'a> {

@@ -93,13 +93,13 @@ pub(crate) struct LaneRegions<'c, 'a> {
     /// blocks reachable from its other successor before its rejoin point,
     /// or, for a lane branch with no post-dominating successor, from both
     /// before its immediate post-dominator).
-    pub inside: Vec<bool>,
+    pub(crate) inside: Vec<bool>,
     /// Lane branches where exec may be partial and a thread that is not
     /// active could enter the region: the condition is not
     /// `spmd.mask.select exec, c, ..` (or the branch has no post-dominating
     /// successor to send such threads to), or an edge into the region
     /// comes from a block where exec may be partial that is no such gate.
-    pub ungated: Vec<OperationRef<'c, 'a>>,
+    pub(crate) ungated: Vec<OperationRef<'c, 'a>>,
 }
 
 /// Finds the lane branches of `blocks` (the body, entry first; terminators

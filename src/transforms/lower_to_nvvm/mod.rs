@@ -211,7 +211,7 @@ impl SpmdOp {
 /// A function (`gpu.func` or `llvm.func`) holding wave-level code.
 pub(crate) struct WaveFunction<'c, 'a> {
     /// The function operation.
-    pub op: OperationRef<'c, 'a>,
+    pub(crate) op: OperationRef<'c, 'a>,
 }
 
 impl<'c, 'a> WaveFunction<'c, 'a> {

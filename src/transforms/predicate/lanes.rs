@@ -41,26 +41,26 @@ use crate::analysis::cfg::{BlockId, Graph, PostDominatorTree};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Gate {
     /// The block the edge leaves.
-    pub from: BlockId,
+    pub(crate) from: BlockId,
     /// Its successor slot.
-    pub slot: usize,
+    pub(crate) slot: usize,
     /// Where lanes that are not active go: the rejoin point of the lane
     /// branch whose region the edge enters.
-    pub rejoin: BlockId,
+    pub(crate) rejoin: BlockId,
 }
 
 /// The choice for every planned divergent branch.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LanePlan {
     /// Per branch (in the order given): it stays a lane branch.
-    pub lane: Vec<bool>,
+    pub(crate) lane: Vec<bool>,
     /// Per branch: a lane branch whose condition must be gated by exec.
-    pub gated: Vec<bool>,
+    pub(crate) gated: Vec<bool>,
     /// Edges into lane regions that need a gate block.
-    pub gates: Vec<Gate>,
+    pub(crate) gates: Vec<Gate>,
     /// Per block: it lies in the region of a parking branch (exec may be
     /// partial there).
-    pub covered: Vec<bool>,
+    pub(crate) covered: Vec<bool>,
 }
 
 /// Chooses the lane branches among `branches` (`None`: a branch lowered

@@ -62,9 +62,9 @@ pub(crate) struct ValueInfo {
     /// The defining block (block arguments: their block); `None` for a
     /// value defined outside the graph, whose liveness walk never stops
     /// at a definition.
-    pub def: Option<BlockId>,
+    pub(crate) def: Option<BlockId>,
     /// Every use of the value, in any order.
-    pub uses: Vec<Use>,
+    pub(crate) uses: Vec<Use>,
 }
 
 /// The values of a function, plus the result groups of pure operations
@@ -72,10 +72,10 @@ pub(crate) struct ValueInfo {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Values {
     /// The table of values; a value is named by its index here.
-    pub values: Vec<ValueInfo>,
+    pub(crate) values: Vec<ValueInfo>,
     /// Per pure operation used through [`Use::Through`]: the indices of
     /// its results.
-    pub groups: Vec<Vec<usize>>,
+    pub(crate) groups: Vec<Vec<usize>>,
 }
 
 impl Values {

@@ -14,17 +14,17 @@ use crate::analysis::{
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct DivergentBranch {
     /// The block ending in the divergent two-way branch.
-    pub block: BlockId,
+    pub(crate) block: BlockId,
     /// The successor slot of the rejoin point (the post-dominating one).
-    pub primary_slot: usize,
+    pub(crate) primary_slot: usize,
     /// Emit `spmd.exec.br_zero` (else the wave falls through to the other
     /// successor even with an empty exec).
-    pub guarded: bool,
+    pub(crate) guarded: bool,
     /// Blocks the wave may execute again, with these lanes parked, before
     /// it reaches the rejoin point: the cycles through the branch that
     /// avoid the rejoin point. A wave with an empty exec must not enter
     /// them (it would spin), so a branch with loop blocks is guarded.
-    pub loop_blocks: Vec<BlockId>,
+    pub(crate) loop_blocks: Vec<BlockId>,
 }
 
 impl DivergentBranch {

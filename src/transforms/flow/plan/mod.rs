@@ -366,11 +366,11 @@ pub(crate) enum FlowKind {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct FlowNode {
     /// Target when the predicate is true.
-    pub on_true: Dest,
+    pub(crate) on_true: Dest,
     /// Target when the predicate is false.
-    pub on_false: Dest,
+    pub(crate) on_false: Dest,
     /// Plain dispatch or loop latch.
-    pub kind: FlowKind,
+    pub(crate) kind: FlowKind,
 }
 
 impl FlowNode {
@@ -428,17 +428,17 @@ pub(crate) enum FlowSource {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PlanOptions {
     /// Tie-break of the layout.
-    pub ordering: Ordering,
+    pub(crate) ordering: Ordering,
     /// Check Definition 1 on the materialized result with
     /// [`reconvergence_violations`] (one more post-dominator tree); on by
     /// default. The plan is correct without it (see "Invariants"); it is the
     /// safety net the brief asks for and costs about a third of the planner.
-    pub verify: bool,
+    pub(crate) verify: bool,
     /// Return an empty plan when the input already is reconverging (a scan
     /// over the post-dominator tree the planner builds anyway); on by
     /// default. When off, the sweep runs anyway: natives keep most such
     /// inputs unchanged, not all (e.g. when a native breaks).
-    pub keep_reconverging_input: bool,
+    pub(crate) keep_reconverging_input: bool,
 }
 
 impl Default for PlanOptions {
@@ -455,29 +455,29 @@ impl Default for PlanOptions {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PlanStats {
     /// Divergent branches of `R` with two different successors in `R`.
-    pub divergent_branches: usize,
+    pub(crate) divergent_branches: usize,
     /// Uniform branches of `R`: non-divergent blocks with at least two
     /// different successors in `R`.
-    pub uniform_branches: usize,
+    pub(crate) uniform_branches: usize,
     /// Flow blocks inserted.
-    pub flows: usize,
+    pub(crate) flows: usize,
     /// Of which loop latches.
-    pub loop_latches: usize,
+    pub(crate) loop_latches: usize,
     /// Original successor slots whose immediate target changed.
-    pub edges_rerouted: usize,
+    pub(crate) edges_rerouted: usize,
     /// Uniform branches (as counted above) with at least one rerouted slot.
-    pub uniform_branches_rerouted: usize,
+    pub(crate) uniform_branches_rerouted: usize,
     /// Rerouted slots of non-divergent blocks (branches and jumps).
-    pub uniform_slots_rerouted: usize,
+    pub(crate) uniform_slots_rerouted: usize,
     /// Region checks performed by the sweep.
-    pub checks: usize,
+    pub(crate) checks: usize,
     /// Divergent nodes accepted without a check because their earlier
     /// successor already post-dominates them (see module docs).
-    pub natives: usize,
+    pub(crate) natives: usize,
     /// Sweeps run: 0 if none was needed (no divergence, or already
     /// reconverging), else 1 plus one per round that demoted broken natives
     /// (at most 4; the last one accepts no natives).
-    pub rounds: usize,
+    pub(crate) rounds: usize,
 }
 
 /// Why the Flow-block planner of [`reconverge_function`](crate::reconverge_function)
@@ -821,9 +821,9 @@ fn count_branches<G: Graph + ?Sized>(g: &G, divergent: &[bool], in_r: &[bool]) -
 pub(crate) struct HubSpec {
     /// Successor slots `(block, slot)` entering the hub; each slot's original
     /// target must be one of `targets`.
-    pub slots: Vec<(BlockId, usize)>,
+    pub(crate) slots: Vec<(BlockId, usize)>,
     /// The distinct destinations; at least two.
-    pub targets: Vec<BlockId>,
+    pub(crate) targets: Vec<BlockId>,
 }
 
 impl ReconvergePlan {

@@ -50,7 +50,7 @@ pub(super) fn relevant_blocks<G: Graph + ?Sized>(g: &G, exit: Option<BlockId>) -
 /// `R` with its post-dominator tree (computed on the subgraph induced by
 /// `R`, whose only sink is the exit).
 pub(super) struct RView {
-    pub in_r: Vec<bool>,
+    pub(crate) in_r: Vec<bool>,
     /// Per block: its id in the subgraph induced by `R`, none outside `R`.
     id: Vec<OptionBlockId>,
     global: Vec<BlockId>,

@@ -38,9 +38,9 @@ pub(crate) enum Def<'c, 'a> {
 /// into the definition table given to [`apply`]) and its reads.
 pub(crate) struct IrVariable<'c> {
     /// The type of the variable.
-    pub r#type: Type<'c>,
+    pub(crate) r#type: Type<'c>,
     /// Definitions and reads, over definition indices.
-    pub variable: Variable<usize>,
+    pub(crate) variable: Variable<usize>,
 }
 
 /// Solves and materialises every variable; returns, per variable, the value

@@ -59,28 +59,28 @@ pub(crate) enum Available<V> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Variable<V> {
     /// `(block, value)`: the variable holds `value` at the end of `block`.
-    pub block_defs: Vec<(BlockId, V)>,
+    pub(crate) block_defs: Vec<(BlockId, V)>,
     /// `(block, slot, value)`: the edge in successor slot `slot` of `block`
     /// carries `value` (takes precedence over a block definition).
-    pub edge_defs: Vec<(BlockId, usize, V)>,
+    pub(crate) edge_defs: Vec<(BlockId, usize, V)>,
     /// Blocks that read the variable at their start.
-    pub reads: Vec<BlockId>,
+    pub(crate) reads: Vec<BlockId>,
     /// If set, the variable only lives in these blocks (and its reads):
     /// edges from other blocks without a definition pass poison. Flow
     /// predicates use it: they only exist inside the Flow blocks.
-    pub live_region: Option<std::sync::Arc<FastSet<BlockId>>>,
+    pub(crate) live_region: Option<std::sync::Arc<FastSet<BlockId>>>,
 }
 
 /// Where the variable lives after the repair.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Solution<V> {
     /// Blocks that get a new block argument for the variable (sorted).
-    pub arguments: Vec<BlockId>,
+    pub(crate) arguments: Vec<BlockId>,
     /// For every block in `arguments`, its incoming values per predecessor
     /// slot: `(pred, slot, value)`.
-    pub incoming: Vec<(BlockId, usize, BlockId, Available<V>)>,
+    pub(crate) incoming: Vec<(BlockId, usize, BlockId, Available<V>)>,
     /// The value each reading block sees at its start.
-    pub reads: Vec<(BlockId, Available<V>)>,
+    pub(crate) reads: Vec<(BlockId, Available<V>)>,
 }
 
 /// Solves one variable on `graph` (see [`Solver`] to solve many with

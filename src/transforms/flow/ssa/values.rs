@@ -32,9 +32,9 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LostDominance {
     /// Blocks whose values may have uses they no longer dominate.
-    pub definers: Vec<BlockId>,
+    pub(crate) definers: Vec<BlockId>,
     /// Blocks whose uses may no longer be dominated.
-    pub use_blocks: Vec<BlockId>,
+    pub(crate) use_blocks: Vec<BlockId>,
 }
 
 impl LostDominance {
