@@ -25,9 +25,9 @@ func.func @kernel(%tid: i32 {spmd.divergent}, %out: memref<?xi32>) {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Every upstream dialect plus the spmd dialect, loaded.
-    let context = spmd::dialect::context_with_all_dialects();
+    let context = spmd::context_with_all_dialects();
     // The spmd-* passes become known to textual pipelines.
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
 
     let mut module = Module::parse(&context, KERNEL).ok_or("the kernel does not parse")?;
     let pass_manager = PassManager::new(&context);

@@ -18,7 +18,7 @@ use std::{
 /// ratio constant (odd, so a bijection) and a rotation that moves the
 /// well-mixed high bits down to where `HashMap` takes its bucket index.
 #[derive(Clone, Copy, Default)]
-pub struct WordHasher(u64);
+pub(crate) struct WordHasher(u64);
 
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -49,21 +49,21 @@ impl Hasher for WordHasher {
 }
 
 /// A `HashMap` with [`WordHasher`].
-pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 /// A `HashSet` with [`WordHasher`].
-pub type FastSet<K> = HashSet<K, BuildHasherDefault<WordHasher>>;
+pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<WordHasher>>;
 
 /// Phase timing for profiling the transforms: with the environment
 /// variable `SPMD_PHASE_TIMES` set, [`PhaseTimer::lap`] prints the time
 /// since the previous lap to stderr; otherwise it does nothing.
-pub struct PhaseTimer {
+pub(crate) struct PhaseTimer {
     what: &'static str,
     last: Option<std::time::Instant>,
 }
 
 impl PhaseTimer {
     /// Starts timing the phases of `what`.
-    pub fn new(what: &'static str) -> Self {
+    pub(crate) fn new(what: &'static str) -> Self {
         let enabled = std::env::var_os("SPMD_PHASE_TIMES").is_some();
         Self {
             what,
@@ -72,7 +72,7 @@ impl PhaseTimer {
     }
 
     /// Reports the phase that just ended.
-    pub fn lap(&mut self, phase: &str) {
+    pub(crate) fn lap(&mut self, phase: &str) {
         if let Some(last) = self.last {
             let now = std::time::Instant::now();
             eprintln!(
@@ -107,12 +107,12 @@ fn resident_memory() -> Option<String> {
 /// Graphs with fewer blocks than this run their background work inline:
 /// starting a thread costs tens of microseconds, more than the work saves
 /// on small functions, and a module may hold thousands of them.
-pub const BACKGROUND_MIN_BLOCKS: usize = 4096;
+pub(crate) const BACKGROUND_MIN_BLOCKS: usize = 4096;
 
 /// A computation on plain (IR-independent) data that runs on another
 /// thread while the caller goes on, typically editing the IR; see
 /// [`in_background`].
-pub enum Background<T> {
+pub(crate) enum Background<T> {
     /// Running on another thread.
     Thread(std::thread::JoinHandle<T>),
     /// Already done, inline (small graphs).
@@ -123,7 +123,7 @@ pub enum Background<T> {
 /// [`BACKGROUND_MIN_BLOCKS`] blocks, else runs it now. MLIR handles stay
 /// on the caller's thread: `work` may only own plain data, such as a
 /// cloned `CfgGraph`.
-pub fn in_background<T: Send + 'static>(
+pub(crate) fn in_background<T: Send + 'static>(
     num_blocks: usize,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Background<T> {
@@ -136,7 +136,7 @@ pub fn in_background<T: Send + 'static>(
 
 impl<T> Background<T> {
     /// Waits for the result; a panic of the work is resumed here.
-    pub fn join(self) -> T {
+    pub(crate) fn join(self) -> T {
         match self {
             Self::Thread(handle) => handle
                 .join()

@@ -38,7 +38,7 @@ use crate::ir::names;
 
 /// How an entry of the table names operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Spelling {
+pub(crate) enum Spelling {
     /// An operation name, exactly.
     Op(&'static str),
     /// Operation names starting with this prefix.
@@ -51,7 +51,7 @@ pub enum Spelling {
 
 /// What an entry makes of the operation's results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Behaviour {
+pub(crate) enum Behaviour {
     /// A divergence source.
     Divergent,
     /// Uniform whatever the operands.
@@ -64,13 +64,16 @@ pub enum Behaviour {
 
 /// One row of the table.
 #[derive(Clone, Copy, Debug)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Which operations (or intrinsics) the row matches.
-    pub spelling: Spelling,
+    pub(crate) spelling: Spelling,
     /// What the matched operations' results are.
-    pub behaviour: Behaviour,
-    /// The family the row belongs to, for the documentation.
-    pub family: &'static str,
+    pub(crate) behaviour: Behaviour,
+    /// The family the row belongs to, for the documentation
+    /// (`markdown_table`, which only the unit test that writes the docs
+    /// calls).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) family: &'static str,
 }
 
 const fn row(spelling: Spelling, behaviour: Behaviour, family: &'static str) -> Entry {
@@ -95,7 +98,7 @@ const MATH: &str = "target math intrinsics (data dependence)";
 const GENERIC: &str = "generic LLVM intrinsics (data dependence)";
 
 /// Every known divergence source and uniform value, in every spelling.
-pub const SOURCE_TABLE: &[Entry] = &[
+pub(crate) const SOURCE_TABLE: &[Entry] = &[
     // Thread identity.
     row(Op("gpu.thread_id"), Divergent, THREAD),
     row(Op("gpu.lane_id"), Divergent, THREAD),
@@ -286,14 +289,14 @@ const MEMORY_READS: &[&str] = &[
 const CALLS: &[&str] = &["func.call", "func.call_indirect", "llvm.call"];
 
 /// The op every imported intrinsic without a dialect op becomes.
-pub const CALL_INTRINSIC: &str = "llvm.call_intrinsic";
+pub(crate) const CALL_INTRINSIC: &str = "llvm.call_intrinsic";
 /// Inline assembly: divergent unless marked.
-pub const INLINE_ASM: &str = "llvm.inline_asm";
+pub(crate) const INLINE_ASM: &str = "llvm.inline_asm";
 /// Attribute making an operation (or argument) a divergence source (one
 /// name for both, defined in [`crate::ir::names`]).
-pub const DIVERGENT_ATTR: &str = crate::ir::names::DIVERGENT_ARGUMENT_ATTR;
+pub(crate) const DIVERGENT_ATTR: &str = crate::ir::names::DIVERGENT_ARGUMENT_ATTR;
 /// Attribute making an operation's results (or an argument) uniform.
-pub const UNIFORM_ATTR: &str = crate::ir::names::UNIFORM_ARGUMENT_ATTR;
+pub(crate) const UNIFORM_ATTR: &str = crate::ir::names::UNIFORM_ARGUMENT_ATTR;
 
 /// The user's additions to the table: op or intrinsic names (`name*`
 /// matches a prefix) that are divergence sources or uniform.
@@ -331,22 +334,22 @@ impl ExtraSources {
 /// What the classifier needs to know about one operation, read off the IR
 /// by the adapter (so that this module stays IR-independent and testable).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct OpFacts<'n> {
+pub(crate) struct OpFacts<'n> {
     /// The operation name.
-    pub name: &'n str,
+    pub(crate) name: &'n str,
     /// For `llvm.call_intrinsic`: the intrinsic name.
-    pub intrinsic: Option<&'n str>,
+    pub(crate) intrinsic: Option<&'n str>,
     /// The op carries `spmd.divergent`.
-    pub marked_divergent: bool,
+    pub(crate) marked_divergent: bool,
     /// The op carries `spmd.uniform`.
-    pub marked_uniform: bool,
+    pub(crate) marked_uniform: bool,
     /// The op reads memory that may be private to each thread.
-    pub reads_private_memory: bool,
+    pub(crate) reads_private_memory: bool,
 }
 
 /// The classification of one operation ([module docs](self)).
 /// `constant_key` identifies the value of a constant.
-pub fn classify(
+pub(crate) fn classify(
     facts: &OpFacts<'_>,
     extra: &ExtraSources,
     constant_key: impl FnOnce() -> u64,
@@ -386,7 +389,7 @@ fn behaviour(facts: &OpFacts<'_>, extra: &ExtraSources) -> Behaviour {
 }
 
 /// True for ops whose result is read from memory at their address operand.
-pub fn is_memory_read(name: &str) -> bool {
+pub(crate) fn is_memory_read(name: &str) -> bool {
     MEMORY_READS.contains(&name)
 }
 
@@ -406,7 +409,9 @@ fn lookup_intrinsic(name: &str) -> Option<Behaviour> {
     })
 }
 
-/// The table as Markdown, for `docs/divergence-sources.md`.
+/// The table as Markdown, for `docs/divergence-sources.md` (written by a
+/// unit test).
+#[cfg(test)]
 pub fn markdown_table() -> String {
     let mut text = String::from(
         "<!-- Generated from SOURCE_TABLE in src/analysis/divergence_sources.rs by\n     \

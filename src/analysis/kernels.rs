@@ -14,14 +14,14 @@
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// Discardable unit attributes that mark a kernel.
-pub const KERNEL_ATTRIBUTES: &[&str] = &["gpu.kernel", "nvvm.kernel", "rocdl.kernel"];
+pub(crate) const KERNEL_ATTRIBUTES: &[&str] = &["gpu.kernel", "nvvm.kernel", "rocdl.kernel"];
 
 /// Calling conventions of `llvm.func` kernels, as MLIR prints them.
-pub const KERNEL_CALLING_CONVENTIONS: &[&str] =
+pub(crate) const KERNEL_CALLING_CONVENTIONS: &[&str] =
     &["#llvm.cconv<ptx_kernelcc>", "#llvm.cconv<amdgpu_kernelcc>"];
 
 /// True if `function` is a kernel in any of the spellings above.
-pub fn is_kernel(function: OperationRef<'_, '_>) -> bool {
+pub(crate) fn is_kernel(function: OperationRef<'_, '_>) -> bool {
     if KERNEL_ATTRIBUTES
         .iter()
         .any(|name| function.has_attribute(name))

@@ -5,11 +5,11 @@
 /// plain edge lists), re-exported here so every `analysis::cfg::...` path
 /// keeps working. Its `random` and `bench` modules come with this crate's
 /// `testing` feature.
-pub use spmd_graph as cfg;
-pub mod divergence_sources;
-pub mod kernels;
-pub mod reconverging;
-pub mod region_uniformity;
-pub mod report;
-pub mod structured;
-pub mod uniformity;
+pub(crate) use spmd_graph as cfg;
+pub(crate) mod divergence_sources;
+pub(crate) mod kernels;
+pub(crate) mod reconverging;
+pub(crate) mod region_uniformity;
+pub(crate) mod report;
+pub(crate) mod structured;
+pub(crate) mod uniformity;

@@ -136,7 +136,7 @@ impl std::fmt::Display for Violation {
 
 /// How a check reads post-dominance and which divergent blocks the rule
 /// applies to (see the module docs, "One rule, two models").
-pub trait PostDominanceModel {
+pub(crate) trait PostDominanceModel {
     /// True if a divergent block with fewer than two successor slots breaks
     /// the rule; false if it is no branch and is not judged. (More than two
     /// always breaks it.)
@@ -162,8 +162,11 @@ pub trait PostDominanceModel {
     fn reconvergence<G: Graph + ?Sized>(&self, graph: &G, block: BlockId) -> Option<BlockId>;
 }
 
-/// Checks every block for which `divergent` holds, in block order; every
-/// block without successors is an exit.
+/// Definition 1 of the reconvergence paper: every divergent branch is
+/// two-way and one of its two successors post-dominates it (the threads
+/// that split there meet again at that successor). Checks every block for
+/// which `divergent` holds, in block order, and returns what breaks the
+/// rule; every block without successors is an exit.
 pub fn check<G: Graph + ?Sized>(graph: &G, divergent: &dyn Fn(BlockId) -> bool) -> Vec<Violation> {
     check_with_exits(graph, divergent, &|b| graph.is_exit(b))
 }
@@ -183,7 +186,7 @@ pub fn check_with_exits<G: Graph + ?Sized>(
 /// `model` reads post-dominance. A branch whose slots all target one block
 /// splits no threads and needs nothing. Returns the violations in block
 /// order.
-pub fn check_against<G: Graph + ?Sized, M: PostDominanceModel>(
+pub(crate) fn check_against<G: Graph + ?Sized, M: PostDominanceModel>(
     graph: &G,
     divergent: &dyn Fn(BlockId) -> bool,
     model: &M,
@@ -233,14 +236,14 @@ pub fn check_against<G: Graph + ?Sized, M: PostDominanceModel>(
 /// * from a block inside an infinite loop, the whole graph's tree, whose
 ///   virtual exit hangs off one representative per loop (see the module
 ///   docs).
-pub struct ExitPostDominance {
+pub(crate) struct ExitPostDominance {
     live: ExitReachingSubgraph,
     whole: std::cell::OnceCell<PostDominatorTree>,
 }
 
 impl ExitPostDominance {
     /// The relation for `graph` with the exits chosen by `is_exit`.
-    pub fn new<G: Graph + ?Sized>(graph: &G, is_exit: &dyn Fn(BlockId) -> bool) -> Self {
+    pub(crate) fn new<G: Graph + ?Sized>(graph: &G, is_exit: &dyn Fn(BlockId) -> bool) -> Self {
         Self {
             live: ExitReachingSubgraph::new(graph, is_exit),
             whole: std::cell::OnceCell::new(),
@@ -248,13 +251,18 @@ impl ExitPostDominance {
     }
 
     /// True if `block` can reach an exit.
-    pub fn reaches_exit(&self, block: BlockId) -> bool {
+    pub(crate) fn reaches_exit(&self, block: BlockId) -> bool {
         self.live.local(block).is_some()
     }
 
     /// True if `a` post-dominates `b` (reflexive); `graph` must be the
     /// graph the relation was built for.
-    pub fn post_dominates<G: Graph + ?Sized>(&self, graph: &G, a: BlockId, b: BlockId) -> bool {
+    pub(crate) fn post_dominates<G: Graph + ?Sized>(
+        &self,
+        graph: &G,
+        a: BlockId,
+        b: BlockId,
+    ) -> bool {
         match self.live.local(b) {
             Some(local_b) => self
                 .live
@@ -265,7 +273,7 @@ impl ExitPostDominance {
     }
 
     /// Where the paths from `b` meet again, `None` if only at the end.
-    pub fn ipdom<G: Graph + ?Sized>(&self, graph: &G, b: BlockId) -> Option<BlockId> {
+    pub(crate) fn ipdom<G: Graph + ?Sized>(&self, graph: &G, b: BlockId) -> Option<BlockId> {
         match self.live.local(b) {
             Some(local) => self
                 .live
@@ -362,7 +370,10 @@ impl ExitReachingSubgraph {
 /// Which blocks can reach an exit.
 /// Which blocks can reach a block without successors for which `is_exit`
 /// holds.
-pub fn reaches_exit<G: Graph + ?Sized>(graph: &G, is_exit: &dyn Fn(BlockId) -> bool) -> Vec<bool> {
+pub(crate) fn reaches_exit<G: Graph + ?Sized>(
+    graph: &G,
+    is_exit: &dyn Fn(BlockId) -> bool,
+) -> Vec<bool> {
     let mut reaches = vec![false; graph.num_blocks()];
     let mut stack: Vec<BlockId> = (0..graph.num_blocks())
         .map(BlockId::new)

@@ -29,7 +29,9 @@
 use super::{
     cfg::{BlockId, CfgAnalysis, Graph, Traversal},
     divergence_sources::{self, classify, ExtraSources, OpFacts},
-    uniformity::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, ValueId},
+    uniformity::{
+        ArgumentKind, BranchMark, OpKind, ProgramBuilder, UniformityInfo, UniformityStats, ValueId,
+    },
 };
 use crate::ir::key::{AttributeKey, NameKey, OperationKey, TypeKey, ValueKey};
 use crate::ir::names;
@@ -52,7 +54,7 @@ use std::{
 };
 
 /// Name of the attribute that marks a branch uniform or divergent.
-pub use crate::ir::names::UNIFORMITY_ATTR;
+pub(crate) use crate::ir::names::UNIFORMITY_ATTR;
 
 /// Options of the uniformity analysis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,8 +65,9 @@ pub struct UniformityOptions {
     /// The user's divergent and uniform op or intrinsic names, on top of
     /// the table (the `divergent-ops` / `uniform-ops` pass options).
     pub extra_sources: ExtraSources,
-    /// Compute complete join lists ([`UniformityInfo::set_complete_joins`]);
-    /// only reports that print them need this.
+    /// Compute complete join lists (every block where divergent paths of a
+    /// branch meet, not only those a transform uses); only reports that
+    /// print them need this.
     pub complete_joins: bool,
 }
 
@@ -176,8 +179,13 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
     }
 
     /// The IR-independent result.
-    pub fn info(&self) -> &UniformityInfo {
+    pub(crate) fn info(&self) -> &UniformityInfo {
         &self.info
+    }
+
+    /// Counts of the result and of the work the analysis did.
+    pub fn stats(&self) -> UniformityStats {
+        self.info.stats()
     }
 
     /// True if `value` (defined in the region) may differ between threads.
@@ -193,6 +201,12 @@ impl<'c, 'a> RegionUniformity<'c, 'a> {
         self.graph
             .id(block)
             .is_some_and(|id| self.info.is_divergent_branch(id))
+    }
+
+    /// True if the terminator of block `id` of the snapshot
+    /// ([`RegionUniformity::graph`]) is a divergent branch.
+    pub fn is_divergent_branch_id(&self, id: BlockId) -> bool {
+        self.info.is_divergent_branch(id)
     }
 
     /// The block id of `block` in the snapshot.

@@ -22,7 +22,7 @@ use super::cfg::{BlockId, CfgAnalysis, CycleId, Graph};
 use std::fmt::Write;
 
 /// Renders the analysis of `graph` as text, naming blocks with `name`.
-pub fn render_text<G: Graph + ?Sized>(
+pub(crate) fn render_text<G: Graph + ?Sized>(
     graph: &G,
     analysis: &CfgAnalysis,
     name: &dyn Fn(BlockId) -> String,

@@ -159,7 +159,7 @@ pub fn check_structured<G: Graph + ?Sized>(
 
 /// A broken marker pairing (rule 5).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MarkerViolation {
+pub(crate) enum MarkerViolation {
     /// Two heads use `id`; `block` holds the second.
     DuplicateHead {
         /// The marker id used twice.
@@ -201,7 +201,7 @@ pub enum MarkerViolation {
 
 /// Checks rule 5 for the markers `heads` and `tails` (`(id, block)`, in
 /// program order). Linear apart from sorting the ids.
-pub fn check_markers<G: Graph + ?Sized>(
+pub(crate) fn check_markers<G: Graph + ?Sized>(
     g: &G,
     heads: &[(u64, BlockId)],
     tails: &[(u64, BlockId)],

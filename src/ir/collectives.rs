@@ -63,7 +63,8 @@ use melior::ir::{
     attribute::StringAttribute, operation::OperationLike, OperationRef, RegionLike, Value,
 };
 
-/// Who takes part in a collective (see the [module docs](self)).
+/// Who takes part in a collective, barrier or other operation of the
+/// table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Members {
     /// The lanes of a member mask; an op without that operand (`elect.sync`)
@@ -98,7 +99,8 @@ pub enum Lowering {
 }
 
 impl Members {
-    /// The lowering rule of the [module docs](self).
+    /// How wave-level (exec-mask) code executes a collective with these
+    /// members.
     pub fn lowering(self) -> Lowering {
         match self {
             Self::Mask { .. } | Self::FirstLanes => Lowering::UnderExecBit,
@@ -191,7 +193,7 @@ pub fn members_of_name(name: &str) -> Option<Members> {
 /// `llvm.call_intrinsic`, or the PTX text of an `llvm.inline_asm` that
 /// reads the active mask; a member mask that is the constant `0xffffffff`
 /// names the whole warp. `None` for every other operation.
-pub fn members(op: OperationRef<'_, '_>) -> Option<Members> {
+pub(crate) fn members(op: OperationRef<'_, '_>) -> Option<Members> {
     match named_members(op)? {
         Mask { operand } if is_full_warp_mask(op, operand) => Some(WholeWarp),
         members => Some(members),
@@ -232,7 +234,7 @@ fn named_members(op: OperationRef<'_, '_>) -> Option<Members> {
 /// order against other threads). Calls, `llvm.call_intrinsic` and inline
 /// assembly are not in the table; callers that cannot see through them must
 /// treat them as convergent themselves.
-pub fn is_convergent_name(name: &str) -> bool {
+pub(crate) fn is_convergent_name(name: &str) -> bool {
     !name.starts_with(names::LLVM_PREFIX) && members_of_name(name).is_some()
 }
 
@@ -243,11 +245,11 @@ pub fn is_convergent_name(name: &str) -> bool {
 /// each thread's own accesses), any other `spmd.*` operation except Flow
 /// branches, convergence tokens and reconvergence markers (those say how to
 /// converge, not that anything must), a call that may reach one of these
-/// ([`call_needs_converged_lanes`]), inline assembly unless its PTX is
+/// (`call_reaches_converged_lanes`), inline assembly unless its PTX is
 /// lane-local ([`ptx_is_lane_local`]), and any operation with such one in
 /// its regions. `llvm.call_intrinsic` counts only when its intrinsic is in
 /// the table.
-pub fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
     needs_converged_lanes_within(op, &mut Vec::new())
 }
 
@@ -303,10 +305,9 @@ const LANE_LOCAL_LIBRARY_PREFIXES: [&str; 2] = ["__ocml_", "__nv_"];
 ///   `convergent` called by a call that is not either (LLVM's rule: a
 ///   function without the attribute has no convergent behaviour). A
 ///   declared `func.func` says nothing, so it may.
-pub fn call_needs_converged_lanes(op: OperationRef<'_, '_>) -> bool {
-    call_reaches_converged_lanes(op, &mut Vec::new())
-}
-
+///
+/// `visiting` holds the callees being searched (a recursive call adds
+/// nothing).
 fn call_reaches_converged_lanes(op: OperationRef<'_, '_>, visiting: &mut Vec<String>) -> bool {
     match callee_name(op) {
         Some(callee) => callee_reaches_converged_lanes(op, callee, visiting),
@@ -545,7 +546,7 @@ const CONVERGENT_PTX_OPCODES: &[&str] = &[
 /// barriers, warp matrix operations and `call` (the opcodes of
 /// `CONVERGENT_PTX_OPCODES`) and for text it cannot read (an instruction
 /// that does not start with an opcode).
-pub fn ptx_is_lane_local(text: &str) -> bool {
+pub(crate) fn ptx_is_lane_local(text: &str) -> bool {
     text.split([';', '\n'])
         .map(|statement| {
             statement
@@ -577,7 +578,7 @@ pub fn ptx_is_lane_local(text: &str) -> bool {
 
 /// Per block of `graph`: it holds an operation that needs converged lanes
 /// ([`needs_converged_lanes`]).
-pub fn blocks_needing_converged_lanes(
+pub(crate) fn blocks_needing_converged_lanes(
     graph: &super::region_graph::RegionGraph<'_, '_>,
 ) -> Vec<bool> {
     (0..graph.num_blocks())

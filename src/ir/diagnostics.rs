@@ -9,7 +9,7 @@ use melior::ir::Location;
 use std::ffi::CString;
 
 /// Emits an error diagnostic at `location`.
-pub fn emit_error(location: Location<'_>, message: &str) {
+pub(crate) fn emit_error(location: Location<'_>, message: &str) {
     let text = CString::new(message.replace('\0', " ")).expect("NUL bytes were replaced");
     // SAFETY: the location is live and the message a valid C string.
     unsafe { mlir_sys::mlirEmitError(location.to_raw(), text.as_ptr()) };

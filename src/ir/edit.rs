@@ -29,7 +29,7 @@ use mlir_sys::{
 };
 
 /// The operands forwarded by branch `op` to successor `slot`.
-pub fn successor_operands<'c, 'a>(
+pub(crate) fn successor_operands<'c, 'a>(
     op: OperationRef<'c, 'a>,
     slot: usize,
 ) -> Option<Vec<Value<'c, 'a>>> {
@@ -46,7 +46,7 @@ pub fn successor_operands<'c, 'a>(
 }
 
 /// Replaces the operands branch `op` forwards to successor `slot`.
-pub fn set_successor_operands(
+pub(crate) fn set_successor_operands(
     op: OperationRef<'_, '_>,
     slot: usize,
     values: &[Value<'_, '_>],
@@ -59,7 +59,7 @@ pub fn set_successor_operands(
 }
 
 /// Appends `values` to the operands branch `op` forwards to successor `slot`.
-pub fn append_successor_operands(
+pub(crate) fn append_successor_operands(
     op: OperationRef<'_, '_>,
     slot: usize,
     values: &[Value<'_, '_>],
@@ -88,7 +88,7 @@ pub fn append_successor_operands(
 /// must not use a handle to one of `ops`, to their results or to anything
 /// nested in them, unless the operation is in `protected` and the call
 /// returned `Ok` (the obligation of [`erase_operation`] for each of them).
-pub unsafe fn fold_operations(
+pub(crate) unsafe fn fold_operations(
     ops: &[OperationRef<'_, '_>],
     protected: &[OperationRef<'_, '_>],
     scope: melior::ir::RegionRef<'_, '_>,
@@ -123,7 +123,7 @@ pub unsafe fn fold_operations(
 ///   assertions; otherwise its users would keep a dangling operand).
 /// * No handle to the argument (a `Value` or `BlockArgument` of it) is used
 ///   afterwards: it is freed here.
-pub unsafe fn erase_argument(block: BlockRef<'_, '_>, index: usize) {
+pub(crate) unsafe fn erase_argument(block: BlockRef<'_, '_>, index: usize) {
     assert!(index < block.argument_count(), "no block argument {index}");
     // SAFETY: a live block and an existing argument; the caller guarantees
     // that the argument is unused and that no handle to it is used again.
@@ -131,13 +131,13 @@ pub unsafe fn erase_argument(block: BlockRef<'_, '_>, index: usize) {
 }
 
 /// Replaces every use of `old` by `new`.
-pub fn replace_all_uses(old: Value<'_, '_>, new: Value<'_, '_>) {
+pub(crate) fn replace_all_uses(old: Value<'_, '_>, new: Value<'_, '_>) {
     // SAFETY: both values are live.
     unsafe { mlirValueReplaceAllUsesOfWith(old.to_raw(), new.to_raw()) };
 }
 
 /// Every use of `value`: the user operation and the operand index.
-pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> {
+pub(crate) fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> {
     let mut result = Vec::new();
     // SAFETY: walking the use list of a live value without mutating it.
     unsafe {
@@ -153,7 +153,7 @@ pub fn uses<'c, 'a>(value: Value<'c, 'a>) -> Vec<(OperationRef<'c, 'a>, usize)> 
 
 /// The operations that use `value`, once per use, without the operand
 /// positions (cheaper than [`uses`] when only the users matter).
-pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+pub(crate) fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut result = Vec::new();
     // SAFETY: walking the use list of a live value without mutating it.
     unsafe {
@@ -167,19 +167,19 @@ pub fn users<'c, 'a>(value: Value<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
 }
 
 /// True if `value` has at least one use.
-pub fn is_used(value: Value<'_, '_>) -> bool {
+pub(crate) fn is_used(value: Value<'_, '_>) -> bool {
     // SAFETY: a query on a live value.
     unsafe { !mlirOpOperandIsNull(mlirValueGetFirstUse(value.to_raw())) }
 }
 
 /// Sets operand `index` of `op` to `value`.
-pub fn set_operand(op: OperationRef<'_, '_>, index: usize, value: Value<'_, '_>) {
+pub(crate) fn set_operand(op: OperationRef<'_, '_>, index: usize, value: Value<'_, '_>) {
     // SAFETY: live operation and value.
     unsafe { mlirOperationSetOperand(op.to_raw(), index as isize, value.to_raw()) };
 }
 
 /// Inserts `op` into `block` right before its terminator (or at the end).
-pub fn insert_before_terminator<'c, 'a>(
+pub(crate) fn insert_before_terminator<'c, 'a>(
     block: BlockRef<'c, 'a>,
     op: melior::ir::Operation<'c>,
 ) -> OperationRef<'c, 'a> {
@@ -190,7 +190,7 @@ pub fn insert_before_terminator<'c, 'a>(
 }
 
 /// Inserts `op` at the start of `block`.
-pub fn insert_at_start<'c, 'a>(
+pub(crate) fn insert_at_start<'c, 'a>(
     block: BlockRef<'c, 'a>,
     op: melior::ir::Operation<'c>,
 ) -> OperationRef<'c, 'a> {
@@ -198,7 +198,7 @@ pub fn insert_at_start<'c, 'a>(
 }
 
 /// `arith.constant true/false : i1`.
-pub fn bool_constant<'c>(
+pub(crate) fn bool_constant<'c>(
     context: &'c Context,
     value: bool,
     location: Location<'c>,
@@ -215,7 +215,7 @@ pub fn bool_constant<'c>(
 }
 
 /// Inserts `arith.constant value : i<width>` at the start of `block`.
-pub fn prepend_integer_constant<'c, 'a>(
+pub(crate) fn prepend_integer_constant<'c, 'a>(
     block: BlockRef<'c, 'a>,
     width: u32,
     value: i64,
@@ -234,7 +234,7 @@ pub fn prepend_integer_constant<'c, 'a>(
 
 /// The terminator [`append_two_way_branch`] builds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TwoWayBranch {
+pub(crate) enum TwoWayBranch {
     /// `spmd.flow_br`.
     Flow,
     /// `spmd.flow_br loop`.
@@ -245,7 +245,7 @@ pub enum TwoWayBranch {
 
 /// Appends a branch of kind `kind` on `condition` to `on_true`/`on_false`,
 /// without successor operands, to `block`.
-pub fn append_two_way_branch<'c, 'a>(
+pub(crate) fn append_two_way_branch<'c, 'a>(
     block: BlockRef<'c, 'a>,
     condition: Value<'c, 'a>,
     on_true: BlockRef<'c, 'a>,
@@ -272,7 +272,7 @@ pub fn append_two_way_branch<'c, 'a>(
 }
 
 /// `ub.poison : type`.
-pub fn poison<'c>(
+pub(crate) fn poison<'c>(
     context: &'c Context,
     r#type: Type<'c>,
     location: Location<'c>,
@@ -298,7 +298,7 @@ pub fn poison<'c>(
 ///   `Value`s too) is used afterwards, by Rust code or by C++ code up the
 ///   stack: `op` is neither the operation a pass runs on nor one that an
 ///   enclosing walk is visiting. In particular `op` is not erased twice.
-pub unsafe fn erase_operation(op: OperationRef<'_, '_>) {
+pub(crate) unsafe fn erase_operation(op: OperationRef<'_, '_>) {
     // SAFETY: the operation is live and owned by its block; after removal
     // it is owned by nobody and destroyed here. The caller guarantees that
     // its results are unused and that no handle to it is used again.
@@ -310,13 +310,13 @@ pub unsafe fn erase_operation(op: OperationRef<'_, '_>) {
 
 /// Makes successor `slot` of terminator `op` point to `block` (its
 /// successor operands are kept; see [`set_successor_operands`]).
-pub fn set_successor(op: OperationRef<'_, '_>, slot: usize, block: BlockRef<'_, '_>) {
+pub(crate) fn set_successor(op: OperationRef<'_, '_>, slot: usize, block: BlockRef<'_, '_>) {
     // SAFETY: live terminator and block of the same region.
     unsafe { mlir_sys::mlirOperationSetSuccessor(op.to_raw(), slot as isize, block.to_raw()) };
 }
 
 /// Moves `op` (currently in some block) to the end of `block`.
-pub fn move_to_end(op: OperationRef<'_, '_>, block: BlockRef<'_, '_>) {
+pub(crate) fn move_to_end(op: OperationRef<'_, '_>, block: BlockRef<'_, '_>) {
     // SAFETY: the operation is detached from its block, then handed to
     // `block`, which takes ownership; no other reference owns it.
     unsafe {
@@ -326,7 +326,7 @@ pub fn move_to_end(op: OperationRef<'_, '_>, block: BlockRef<'_, '_>) {
 }
 
 /// Moves `op` right before `before` (which must be in a block).
-pub fn move_before(op: OperationRef<'_, '_>, before: OperationRef<'_, '_>) {
+pub(crate) fn move_before(op: OperationRef<'_, '_>, before: OperationRef<'_, '_>) {
     // SAFETY: both operations are live and `before` is in a block.
     unsafe { mlir_sys::mlirOperationMoveBefore(op.to_raw(), before.to_raw()) };
 }
@@ -358,7 +358,7 @@ pub fn blocks<'c, 'a>(region: melior::ir::RegionRef<'c, 'a>) -> Vec<BlockRef<'c,
 ///   their regions, blocks and results, as `Value`s too) is used
 ///   afterwards, by Rust code or by C++ code up the stack (a walk visiting
 ///   one of its operations). In particular `block` is not erased twice.
-pub unsafe fn erase_block(block: BlockRef<'_, '_>) {
+pub(crate) unsafe fn erase_block(block: BlockRef<'_, '_>) {
     assert!(
         block.parent_region().is_some(),
         "erase_block: detached block"
@@ -374,7 +374,7 @@ pub unsafe fn erase_block(block: BlockRef<'_, '_>) {
 }
 
 /// The operations of `block`, in order (terminator last).
-pub fn operations<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+pub(crate) fn operations<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
     let mut result = Vec::new();
     let mut next = block.first_operation();
     while let Some(op) = next {
@@ -385,7 +385,7 @@ pub fn operations<'c, 'a>(block: BlockRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> 
 }
 
 /// The operation defining `value`, or `None` for a block argument.
-pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
+pub(crate) fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
     // SAFETY: queries on a live value.
     unsafe {
         if mlir_sys::mlirValueIsAOpResult(value.to_raw()) {
@@ -401,7 +401,7 @@ pub fn defining_op<'c, 'a>(value: Value<'c, 'a>) -> Option<OperationRef<'c, 'a>>
 /// The key of the block that defines `value` (the block owning the
 /// argument, or the block of the defining operation), without making a
 /// handle of it.
-pub fn defining_block_key(value: Value<'_, '_>) -> BlockKey {
+pub(crate) fn defining_block_key(value: Value<'_, '_>) -> BlockKey {
     BlockKey::from_raw(defining_block_raw(value))
 }
 
@@ -417,7 +417,7 @@ fn defining_block_raw(value: Value<'_, '_>) -> mlir_sys::MlirBlock {
 }
 
 /// The position of `value` among its owner's results or arguments.
-pub fn value_position(value: Value<'_, '_>) -> usize {
+pub(crate) fn value_position(value: Value<'_, '_>) -> usize {
     // SAFETY: queries on a live value.
     unsafe {
         if mlir_sys::mlirValueIsABlockArgument(value.to_raw()) {
@@ -429,14 +429,14 @@ pub fn value_position(value: Value<'_, '_>) -> usize {
 }
 
 /// True if `op` is named `name` (no allocation, unlike formatting the name).
-pub fn is_op(op: OperationRef<'_, '_>, name: &str) -> bool {
+pub(crate) fn is_op(op: OperationRef<'_, '_>, name: &str) -> bool {
     op.name().as_string_ref().as_str() == Ok(name)
 }
 
 /// Inserts `arith.cmpi eq` (or `ne` if `equal` is false) of `selector` and
 /// `index` right before `before` and returns its `i1` result: the
 /// predicate a Flow block derives from its chain's selector.
-pub fn insert_selector_compare<'c, 'a>(
+pub(crate) fn insert_selector_compare<'c, 'a>(
     before: OperationRef<'c, 'a>,
     selector: Value<'c, 'a>,
     index: Value<'c, 'a>,
@@ -458,7 +458,7 @@ pub fn insert_selector_compare<'c, 'a>(
 
 /// Inserts `spmd.reconvergence.head <id>` (if `head`) or `.tail <id>` into
 /// `block`, before `before` or at the start of the block if `None`.
-pub fn insert_reconvergence_marker<'c, 'a>(
+pub(crate) fn insert_reconvergence_marker<'c, 'a>(
     block: BlockRef<'c, 'a>,
     before: Option<OperationRef<'c, 'a>>,
     head: bool,
@@ -494,7 +494,7 @@ pub fn insert_reconvergence_marker<'c, 'a>(
 /// afterwards: the caller must not use any handle into a block that was
 /// unreachable (including the blocks of a region snapshot taken before the
 /// call), the obligation of [`erase_block`] for each of them.
-pub unsafe fn erase_unreachable_blocks(region: melior::ir::RegionRef<'_, '_>) -> bool {
+pub(crate) unsafe fn erase_unreachable_blocks(region: melior::ir::RegionRef<'_, '_>) -> bool {
     // SAFETY: a live region; the helper only erases its unreachable blocks.
     unsafe { ffi::spmdEraseUnreachableBlocks(melior::ir::RegionLike::to_raw(&region)) }
 }
@@ -502,7 +502,7 @@ pub unsafe fn erase_unreachable_blocks(region: melior::ir::RegionRef<'_, '_>) ->
 /// Removes the entries whose name starts with `prefix` from the argument
 /// and result attribute dictionaries of `function` (such as
 /// `{spmd.uniform}`).
-pub fn strip_argument_attributes(function: OperationRef<'_, '_>, prefix: &str) {
+pub(crate) fn strip_argument_attributes(function: OperationRef<'_, '_>, prefix: &str) {
     use mlir_sys::*;
     for name in ["arg_attrs", "res_attrs"] {
         let Ok(array) = function.attribute(name) else {
@@ -561,7 +561,7 @@ unsafe fn without_entries(
 
 /// Removes the discardable attributes of `op` whose name starts with
 /// `prefix`.
-pub fn remove_attributes_with_prefix(op: OperationRef<'_, '_>, prefix: &str) {
+pub(crate) fn remove_attributes_with_prefix(op: OperationRef<'_, '_>, prefix: &str) {
     let names: Vec<String> = (0..op.discardable_attribute_count())
         .filter_map(|index| op.discardable_attribute_at(index).ok())
         .map(|(name, _)| {
@@ -584,20 +584,22 @@ pub fn remove_attributes_with_prefix(op: OperationRef<'_, '_>, prefix: &str) {
 }
 
 /// Sets the location of `op`.
-pub fn set_location(op: OperationRef<'_, '_>, location: Location<'_>) {
+pub(crate) fn set_location(op: OperationRef<'_, '_>, location: Location<'_>) {
     // SAFETY: a live operation and location; only the location changes.
     unsafe { mlir_sys::mlirOperationSetLocation(op.to_raw(), location.to_raw()) };
 }
 
 /// The location of a block argument.
-pub fn argument_location<'c>(argument: melior::ir::block::BlockArgument<'c, '_>) -> Location<'c> {
+pub(crate) fn argument_location<'c>(
+    argument: melior::ir::block::BlockArgument<'c, '_>,
+) -> Location<'c> {
     // SAFETY: a query on a live block argument; locations live as long as
     // their context.
     unsafe { Location::from_raw(mlir_sys::mlirValueGetLocation(argument.to_raw())) }
 }
 
 /// Sets the location of a block argument.
-pub fn set_argument_location(
+pub(crate) fn set_argument_location(
     argument: melior::ir::block::BlockArgument<'_, '_>,
     location: Location<'_>,
 ) {
@@ -615,7 +617,7 @@ pub fn set_argument_location(
 /// `flow` is erased ([`erase_operation`]; a branch has no results): no
 /// handle to it is used afterwards, and it is not the operation a pass
 /// runs on or one an enclosing walk is visiting.
-pub unsafe fn replace_flow_branch<'c, 'a>(
+pub(crate) unsafe fn replace_flow_branch<'c, 'a>(
     context: &'c Context,
     flow: OperationRef<'c, 'a>,
 ) -> OperationRef<'c, 'a> {

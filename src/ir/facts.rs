@@ -3,6 +3,10 @@
 //! cases, `arith.cmpi` predicates, reconvergence marker ids, Flow-block
 //! shapes and spmd types.
 //!
+//! The readers of LLVM-dialect types, elements attributes and properties
+//! further down serve the reference executor of `spmd-oracle` (through
+//! `spmd::testing::ir`) and are compiled with the `testing` feature only.
+//!
 //! Every fact is read through MLIR's C API or the spmd C hooks, never by
 //! printing an attribute and parsing the text; each accessor says what it
 //! answers for IR of an unexpected form (`None`, never a guess).
@@ -26,7 +30,7 @@ use melior::{
 
 /// The value of a `#spmd.uniformity<...>` mark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UniformityMark {
+pub(crate) enum UniformityMark {
     /// `#spmd.uniformity<uniform>`: every thread takes the same successor.
     Uniform,
     /// `#spmd.uniformity<divergent>`: threads may take different successors.
@@ -35,7 +39,7 @@ pub enum UniformityMark {
 
 /// The `spmd.uniformity` mark of `op`, if it has one (an attribute of
 /// another kind under that name counts as none).
-pub fn uniformity_mark(op: OperationRef<'_, '_>) -> Option<UniformityMark> {
+pub(crate) fn uniformity_mark(op: OperationRef<'_, '_>) -> Option<UniformityMark> {
     let attribute = op.attribute(names::UNIFORMITY_ATTR).ok()?;
     // SAFETY: a query on a live attribute.
     match unsafe { ffi::spmdUniformityAttrGetValue(attribute.to_raw()) } {
@@ -47,7 +51,7 @@ pub fn uniformity_mark(op: OperationRef<'_, '_>) -> Option<UniformityMark> {
 
 /// The attribute `#spmd.uniformity<mark>` (the spmd dialect must be loaded
 /// in `context`).
-pub fn uniformity_attribute(context: &Context, mark: UniformityMark) -> Attribute<'_> {
+pub(crate) fn uniformity_attribute(context: &Context, mark: UniformityMark) -> Attribute<'_> {
     let value = match mark {
         UniformityMark::Uniform => ffi::SPMD_UNIFORMITY_UNIFORM,
         UniformityMark::Divergent => ffi::SPMD_UNIFORMITY_DIVERGENT,
@@ -57,18 +61,8 @@ pub fn uniformity_attribute(context: &Context, mark: UniformityMark) -> Attribut
     unsafe { Attribute::from_raw(ffi::spmdUniformityAttrGet(context.to_raw(), value)) }
 }
 
-/// Sets the `spmd.uniformity` mark of `op` to `mark`.
-pub fn set_uniformity_mark(op: OperationRef<'_, '_>, mark: UniformityMark) {
-    let context = super::query::context_of(op);
-    set_attribute(
-        op,
-        names::UNIFORMITY_ATTR,
-        uniformity_attribute(context, mark),
-    );
-}
-
 /// Sets the discardable attribute `name` of `op` to `value`.
-pub fn set_attribute(op: OperationRef<'_, '_>, name: &str, value: Attribute<'_>) {
+pub(crate) fn set_attribute(op: OperationRef<'_, '_>, name: &str, value: Attribute<'_>) {
     // SAFETY: `op` is live; the mutable handle is used for this one call and
     // no other handle writes to the op meanwhile.
     let mut op = unsafe { OperationRefMut::from_raw(op.to_raw()) };
@@ -83,17 +77,17 @@ pub fn lane_shared_work(function: OperationRef<'_, '_>) -> bool {
 
 /// An integer constant: its value and the width of its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct IntConstant {
+pub(crate) struct IntConstant {
     /// The value, sign-extended (`i1` gives 0 or 1).
-    pub value: i64,
+    pub(crate) value: i64,
     /// The bit width of its integer type.
-    pub width: u32,
+    pub(crate) width: u32,
 }
 
 /// The integer attribute `name` of `op` (such as the `value` of an
 /// `arith.constant`): `None` if there is none, it is not an integer
 /// attribute, its type is `index`, or it is wider than 64 bits.
-pub fn integer_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<IntConstant> {
+pub(crate) fn integer_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<IntConstant> {
     let attribute = op.attribute(name).ok()?;
     let integer = IntegerAttribute::try_from(attribute).ok()?;
     let r#type = attribute.r#type();
@@ -114,12 +108,12 @@ pub fn integer_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<IntCons
 
 /// The `value` of an integer constant op (`arith.constant`,
 /// `llvm.mlir.constant`); see [`integer_attribute`].
-pub fn constant_value(op: OperationRef<'_, '_>) -> Option<IntConstant> {
+pub(crate) fn constant_value(op: OperationRef<'_, '_>) -> Option<IntConstant> {
     integer_attribute(op, names::VALUE_ATTR)
 }
 
 /// The `i1` value of a boolean constant op, if `op` is one.
-pub fn bool_constant(op: OperationRef<'_, '_>) -> Option<bool> {
+pub(crate) fn bool_constant(op: OperationRef<'_, '_>) -> Option<bool> {
     constant_value(op)
         .filter(|constant| constant.width == 1)
         .map(|constant| constant.value != 0)
@@ -128,7 +122,7 @@ pub fn bool_constant(op: OperationRef<'_, '_>) -> Option<bool> {
 /// The case values of a switch (`cf.switch`, `llvm.switch`), splats
 /// expanded: an empty list when it has no `case_values` (no case), `None`
 /// when the attribute is not a dense integer list of 64-bit values.
-pub fn switch_case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
+pub(crate) fn switch_case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
     let Ok(attribute) = switch.attribute(names::CASE_VALUES_ATTR) else {
         return Some(Vec::new());
     };
@@ -136,7 +130,7 @@ pub fn switch_case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
 }
 
 /// The integers of a dense integer elements attribute, splats expanded.
-pub fn integer_elements(attribute: Attribute<'_>) -> Option<Vec<i64>> {
+pub(crate) fn integer_elements(attribute: Attribute<'_>) -> Option<Vec<i64>> {
     // SAFETY: a live attribute; a zero capacity writes nothing.
     let count =
         unsafe { ffi::spmdReadIntegerElements(attribute.to_raw(), std::ptr::null_mut(), 0) };
@@ -151,14 +145,14 @@ pub fn integer_elements(attribute: Attribute<'_>) -> Option<Vec<i64>> {
 
 /// The predicate of an `arith.cmpi` (its `predicate` attribute, in
 /// `arith::CmpIPredicate` numbering: 0 `eq`, 1 `ne`, 2 `slt`, ... 9 `uge`).
-pub fn cmpi_predicate(op: OperationRef<'_, '_>) -> Option<u8> {
+pub(crate) fn cmpi_predicate(op: OperationRef<'_, '_>) -> Option<u8> {
     let attribute = op.attribute(names::PREDICATE_ATTR).ok()?;
     let value = IntegerAttribute::try_from(attribute).ok()?.value();
     u8::try_from(value).ok()
 }
 
 /// The `id` of a reconvergence marker (`spmd.reconvergence.head`/`tail`).
-pub fn marker_id(op: OperationRef<'_, '_>) -> Option<u64> {
+pub(crate) fn marker_id(op: OperationRef<'_, '_>) -> Option<u64> {
     let attribute = op.attribute(names::MARKER_ID_ATTR).ok()?;
     u64::try_from(IntegerAttribute::try_from(attribute).ok()?.value()).ok()
 }
@@ -166,7 +160,7 @@ pub fn marker_id(op: OperationRef<'_, '_>) -> Option<u64> {
 /// The Flow-block shape of each of `blocks` (`None` for a block that does
 /// not end in `spmd.flow_br`), read in one call on the C++ side, which
 /// holds the rule of what a Flow block may contain.
-pub fn flow_shapes(blocks: &[BlockRef<'_, '_>]) -> Vec<Option<FlowShape>> {
+pub(crate) fn flow_shapes(blocks: &[BlockRef<'_, '_>]) -> Vec<Option<FlowShape>> {
     let raw: Vec<mlir_sys::MlirBlock> = blocks.iter().map(|block| block.to_raw()).collect();
     let mut shapes = vec![0u8; raw.len()];
     // SAFETY: live blocks; the helper reads them and writes `len` bytes.
@@ -187,7 +181,7 @@ pub fn flow_shapes(blocks: &[BlockRef<'_, '_>]) -> Vec<Option<FlowShape>> {
 /// Flow block may hold (reconvergence tails, and the `arith.constant` and
 /// `arith.cmpi` of a selector chain) lives on the C++ side only, the same
 /// rule [`flow_shapes`] reports as `has_other_ops`.
-pub fn holds_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
+pub(crate) fn holds_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
     // SAFETY: a query on a live block.
     unsafe { ffi::spmdBlockHoldsNonFlowOps(block.to_raw()) }
 }
@@ -196,7 +190,7 @@ pub fn holds_non_flow_ops(block: BlockRef<'_, '_>) -> bool {
 /// more than the largest marker id (0 if there is none), and for each
 /// block (in region order) whether it holds an `spmd.reconvergence.head`.
 /// `None` if the region does not have `num_blocks` blocks.
-pub fn reconvergence_markers(
+pub(crate) fn reconvergence_markers(
     region: RegionRef<'_, '_>,
     num_blocks: usize,
 ) -> Option<(u64, Vec<bool>)> {
@@ -215,7 +209,7 @@ pub fn reconvergence_markers(
 }
 
 /// True if `type` belongs to the spmd dialect (`!spmd.mask`, ...).
-pub fn is_spmd_type(r#type: Type<'_>) -> bool {
+pub(crate) fn is_spmd_type(r#type: Type<'_>) -> bool {
     // SAFETY: queries on a live type and its dialect.
     let namespace = unsafe {
         let dialect = mlir_sys::mlirTypeGetDialect(r#type.to_raw());
@@ -230,7 +224,7 @@ pub fn is_spmd_type(r#type: Type<'_>) -> bool {
 /// Whether the memory an address type points to may be private to each
 /// thread, as far as the type tells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PrivateMemory {
+pub(crate) enum PrivateMemory {
     /// It may: `!llvm.ptr` (generic: it may point there), `!llvm.ptr<5>`,
     /// a memref in `#gpu.address_space<private>` or integer space 5.
     May,
@@ -246,7 +240,7 @@ const PRIVATE_ADDRESS_SPACE: u32 = 5;
 
 /// What the type of `address` (an `!llvm.ptr` or a memref) says about
 /// private memory.
-pub fn private_memory(address_type: Type<'_>) -> PrivateMemory {
+pub(crate) fn private_memory(address_type: Type<'_>) -> PrivateMemory {
     let r#type = address_type.to_raw();
     let verdict = |may: bool| {
         if may {
@@ -290,18 +284,18 @@ pub fn private_memory(address_type: Type<'_>) -> PrivateMemory {
 }
 
 /// The type `!spmd.mask` (the spmd dialect must be loaded in `context`).
-pub fn mask_type(context: &Context) -> Type<'_> {
+pub(crate) fn mask_type(context: &Context) -> Type<'_> {
     Type::parse(context, "!spmd.mask").expect("the spmd dialect is loaded")
 }
 
 /// The type `!spmd.token` (the spmd dialect must be loaded in `context`).
-pub fn token_type(context: &Context) -> Type<'_> {
+pub(crate) fn token_type(context: &Context) -> Type<'_> {
     Type::parse(context, "!spmd.token").expect("the spmd dialect is loaded")
 }
 
 /// True for `!spmd.mask` (types are uniqued in their context, so this is a
 /// pointer comparison).
-pub fn is_mask_type(r#type: Type<'_>) -> bool {
+pub(crate) fn is_mask_type(r#type: Type<'_>) -> bool {
     // SAFETY: a query on a live type.
     let context =
         super::query::context_from_raw(unsafe { mlir_sys::mlirTypeGetContext(r#type.to_raw()) });
@@ -314,14 +308,14 @@ pub fn is_mask_type(r#type: Type<'_>) -> bool {
 /// contents and two keys are equal exactly when the ops print the same
 /// (locations aside).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ConstantKey {
+pub(crate) struct ConstantKey {
     name: NameKey,
     result_types: Vec<TypeKey>,
     attributes: Vec<(NameKey, AttributeKey)>,
 }
 
 /// The [`ConstantKey`] of `op`.
-pub fn constant_key(op: OperationRef<'_, '_>) -> ConstantKey {
+pub(crate) fn constant_key(op: OperationRef<'_, '_>) -> ConstantKey {
     ConstantKey {
         name: NameKey::of(&op.name()),
         result_types: op
@@ -337,6 +331,7 @@ pub fn constant_key(op: OperationRef<'_, '_>) -> ConstantKey {
 
 /// Element `index` of a rank-1 elements attribute (such as a switch's
 /// `case_values`); `None` if `attribute` is not an elements attribute.
+#[cfg(feature = "testing")]
 pub fn element_at<'c>(attribute: Attribute<'c>, index: usize) -> Option<Attribute<'c>> {
     if !attribute.is_elements() {
         return None;
@@ -355,6 +350,7 @@ pub fn element_at<'c>(attribute: Attribute<'c>, index: usize) -> Option<Attribut
 
 /// Whether a dense elements attribute is a splat, and the rank of its
 /// type; `None` for any other attribute.
+#[cfg(feature = "testing")]
 pub fn dense_elements_shape(attribute: Attribute<'_>) -> Option<(bool, i64)> {
     if !attribute.is_dense_elements() {
         return None;
@@ -369,6 +365,7 @@ pub fn dense_elements_shape(attribute: Attribute<'_>) -> Option<(bool, i64)> {
 }
 
 /// The address space of an `!llvm.ptr` type; `None` for other types.
+#[cfg(feature = "testing")]
 pub fn llvm_pointer_space(r#type: Type<'_>) -> Option<u32> {
     // SAFETY: plain queries on a live type.
     unsafe {
@@ -379,6 +376,7 @@ pub fn llvm_pointer_space(r#type: Type<'_>) -> Option<u32> {
 
 /// The body of a non-opaque `!llvm.struct`: whether it is packed, and its
 /// field types in order; `None` for other types and opaque structs.
+#[cfg(feature = "testing")]
 pub fn llvm_struct_body(r#type: Type<'_>) -> Option<(bool, Vec<Type<'_>>)> {
     let raw = r#type.to_raw();
     // SAFETY: queries on a live type; the field types are live types of the
@@ -397,6 +395,7 @@ pub fn llvm_struct_body(r#type: Type<'_>) -> Option<(bool, Vec<Type<'_>>)> {
 /// The element type and length of an `!llvm.array`; `None` for other
 /// types. MLIR 22's C API has no getter for the length, so it is read from
 /// the type's spelling (`!llvm.array<N x T>`), here and nowhere else.
+#[cfg(feature = "testing")]
 pub fn llvm_array(r#type: Type<'_>) -> Option<(Type<'_>, u64)> {
     let text = r#type.to_string();
     let count: u64 = text
@@ -417,6 +416,7 @@ pub fn llvm_array(r#type: Type<'_>) -> Option<(Type<'_>, u64)> {
 /// attributes (`overflowFlags` of `llvm.add`, `noWrapFlags` of
 /// `llvm.getelementptr`), so the C API cannot read them by name; only the
 /// printed form shows them. For the reference executor only.
+#[cfg(feature = "testing")]
 pub fn properties_text(op: OperationRef<'_, '_>) -> String {
     // SAFETY: a printing callback; MLIR calls it only from the print below,
     // with the `String` passed there as `user_data`.
@@ -452,6 +452,7 @@ pub fn properties_text(op: OperationRef<'_, '_>) -> String {
 
 /// The context of a module, for as long as the module's context lives
 /// (for tests and tools that hold a module but not its context).
+#[cfg(feature = "testing")]
 pub fn module_context<'c>(module: &melior::ir::Module<'c>) -> &'c Context {
     super::query::context_of(module.as_operation())
 }

@@ -13,7 +13,7 @@ use mlir_sys::{
 use std::os::raw::{c_char, c_int, c_void};
 
 /// The handle of the `spmd` dialect (static data; nothing to release).
-pub fn dialect_handle() -> melior::dialect::DialectHandle {
+pub(crate) fn dialect_handle() -> melior::dialect::DialectHandle {
     // SAFETY: the function is defined by the statically linked C++ archive
     // and returns a handle to static data.
     unsafe { melior::dialect::DialectHandle::from_raw(mlirGetDialectHandle__spmd__()) }
@@ -22,7 +22,7 @@ pub fn dialect_handle() -> melior::dialect::DialectHandle {
 /// Runs spmd-opt's main on the program arguments `arguments` and returns
 /// the exit code. Like MLIR's `MlirOptMain` it shuts LLVM's global state
 /// down, so no MLIR call may follow.
-pub fn opt_main(arguments: &[std::ffi::CString]) -> i32 {
+pub(crate) fn opt_main(arguments: &[std::ffi::CString]) -> i32 {
     let mut argv: Vec<*mut c_char> = arguments
         .iter()
         .map(|argument| argument.as_ptr() as *mut c_char)
@@ -34,7 +34,7 @@ pub fn opt_main(arguments: &[std::ffi::CString]) -> i32 {
 }
 
 /// Signature of the function that runs a pass by name (see `SpmdPassRunner`).
-pub type PassRunner = unsafe extern "C" fn(
+pub(crate) type PassRunner = unsafe extern "C" fn(
     pass_name: MlirStringRef,
     op: MlirOperation,
     options: *const PassOption,
@@ -77,13 +77,13 @@ pub struct PassOption {
 /// `SpmdPassOutcome`: where a pass run reports its statistics and whether
 /// it changed the IR.
 #[repr(C)]
-pub struct PassOutcomeSink {
+pub(crate) struct PassOutcomeSink {
     /// `addStatistic`, filled in by the shell: the runner calls it once per
     /// statistic of the pass (zeros included) with the `name` and
     /// `description` declared in `SpmdPasses.td` (from `ir::ods`; borrowed
     /// for the call)
     /// and `user_data`; `None` (null) skips the statistics.
-    pub add_statistic: Option<
+    pub(crate) add_statistic: Option<
         unsafe extern "C" fn(
             name: MlirStringRef,
             description: MlirStringRef,
@@ -93,51 +93,51 @@ pub struct PassOutcomeSink {
     >,
     /// `userData`: the shell's context, opaque to the runner and passed
     /// back to `add_statistic`.
-    pub user_data: *mut c_void,
+    pub(crate) user_data: *mut c_void,
     /// `changed`: true on entry; the runner sets it to false if the pass
     /// left the IR untouched, so the shell can preserve every analysis.
-    pub changed: bool,
+    pub(crate) changed: bool,
 }
 
 /// `SpmdBranchKind`: which two-way branch `spmdAppendTwoWayBranch` creates.
-pub type SpmdBranchKind = c_int;
+pub(crate) type SpmdBranchKind = c_int;
 /// `SpmdBranchKindFlow`: `spmd.flow_br`.
-pub const SPMD_BRANCH_KIND_FLOW: SpmdBranchKind = 0;
+pub(crate) const SPMD_BRANCH_KIND_FLOW: SpmdBranchKind = 0;
 /// `SpmdBranchKindLoopFlow`: `spmd.flow_br loop`.
-pub const SPMD_BRANCH_KIND_LOOP_FLOW: SpmdBranchKind = 1;
+pub(crate) const SPMD_BRANCH_KIND_LOOP_FLOW: SpmdBranchKind = 1;
 /// `SpmdBranchKindCondBr`: `cf.cond_br`.
-pub const SPMD_BRANCH_KIND_COND_BR: SpmdBranchKind = 2;
+pub(crate) const SPMD_BRANCH_KIND_COND_BR: SpmdBranchKind = 2;
 
 /// `SpmdFlowShapeFlowBranch`: the block ends in `spmd.flow_br`.
-pub const SPMD_FLOW_SHAPE_FLOW_BRANCH: u8 = 1;
+pub(crate) const SPMD_FLOW_SHAPE_FLOW_BRANCH: u8 = 1;
 /// `SpmdFlowShapeLoop`: the branch is a loop Flow.
-pub const SPMD_FLOW_SHAPE_LOOP: u8 = 2;
+pub(crate) const SPMD_FLOW_SHAPE_LOOP: u8 = 2;
 /// `SpmdFlowShapeHasOtherOps`: the Flow block holds other operations.
-pub const SPMD_FLOW_SHAPE_HAS_OTHER_OPS: u8 = 4;
+pub(crate) const SPMD_FLOW_SHAPE_HAS_OTHER_OPS: u8 = 4;
 
 /// `SpmdUniformity`: the value of `#spmd.uniformity<...>`.
-pub type SpmdUniformity = c_int;
+pub(crate) type SpmdUniformity = c_int;
 /// `SpmdUniformityNone`: not a uniformity attribute. Kept to mirror the C
 /// enum; readers treat every value but the two marks as none.
 #[allow(dead_code)]
-pub const SPMD_UNIFORMITY_NONE: SpmdUniformity = -1;
+pub(crate) const SPMD_UNIFORMITY_NONE: SpmdUniformity = -1;
 /// `SpmdUniformityUniform`.
-pub const SPMD_UNIFORMITY_UNIFORM: SpmdUniformity = 0;
+pub(crate) const SPMD_UNIFORMITY_UNIFORM: SpmdUniformity = 0;
 /// `SpmdUniformityDivergent`.
-pub const SPMD_UNIFORMITY_DIVERGENT: SpmdUniformity = 1;
+pub(crate) const SPMD_UNIFORMITY_DIVERGENT: SpmdUniformity = 1;
 
 /// `SpmdRegionCfg`: a region's CFG as read by `spmdRegionCfgRead`.
 #[repr(C)]
 #[derive(Clone, Copy)]
 #[allow(missing_docs)]
-pub struct SpmdRegionCfg {
-    pub blocks: *const mlir_sys::MlirBlock,
-    pub last_ops: *const MlirOperation,
-    pub num_successors: *const i32,
-    pub targets: *const i32,
-    pub num_blocks: isize,
-    pub num_edges: isize,
-    pub storage: *mut c_void,
+pub(crate) struct SpmdRegionCfg {
+    pub(crate) blocks: *const mlir_sys::MlirBlock,
+    pub(crate) last_ops: *const MlirOperation,
+    pub(crate) num_successors: *const i32,
+    pub(crate) targets: *const i32,
+    pub(crate) num_blocks: isize,
+    pub(crate) num_edges: isize,
+    pub(crate) storage: *mut c_void,
 }
 
 // SAFETY: these declarations match dialect/include/spmd-c/{Dialect,
@@ -145,24 +145,24 @@ pub struct SpmdRegionCfg {
 // provide; each call site states why its arguments are valid.
 #[allow(missing_docs)]
 unsafe extern "C" {
-    pub fn mlirGetDialectHandle__spmd__() -> MlirDialectHandle;
-    pub fn spmdSetPassRunner(runner: Option<PassRunner>);
-    pub fn spmdRegisterPassShells();
-    pub fn spmdIsFunctionLike(op: MlirOperation) -> bool;
-    pub fn spmdWalkRegionOwners(
+    pub(crate) fn mlirGetDialectHandle__spmd__() -> MlirDialectHandle;
+    pub(crate) fn spmdSetPassRunner(runner: Option<PassRunner>);
+    pub(crate) fn spmdRegisterPassShells();
+    pub(crate) fn spmdIsFunctionLike(op: MlirOperation) -> bool;
+    pub(crate) fn spmdWalkRegionOwners(
         root: MlirOperation,
         callback: unsafe extern "C" fn(op: MlirOperation, user_data: *mut std::ffi::c_void),
         user_data: *mut std::ffi::c_void,
     );
-    pub fn spmdIsBranch(op: MlirOperation) -> bool;
-    pub fn spmdFindNonBranchTerminator(ops: *const MlirOperation, num_ops: isize) -> isize;
-    pub fn spmdReadFlowShapes(
+    pub(crate) fn spmdIsBranch(op: MlirOperation) -> bool;
+    pub(crate) fn spmdFindNonBranchTerminator(ops: *const MlirOperation, num_ops: isize) -> isize;
+    pub(crate) fn spmdReadFlowShapes(
         blocks: *const mlir_sys::MlirBlock,
         num_blocks: isize,
         shapes: *mut u8,
     );
-    pub fn spmdBlockHoldsNonFlowOps(block: mlir_sys::MlirBlock) -> bool;
-    pub fn spmdAppendTwoWayBranch(
+    pub(crate) fn spmdBlockHoldsNonFlowOps(block: mlir_sys::MlirBlock) -> bool;
+    pub(crate) fn spmdAppendTwoWayBranch(
         block: mlir_sys::MlirBlock,
         condition: MlirValue,
         true_dest: mlir_sys::MlirBlock,
@@ -170,59 +170,59 @@ unsafe extern "C" {
         kind: SpmdBranchKind,
         location: mlir_sys::MlirLocation,
     ) -> MlirOperation;
-    pub fn spmdPrependIntegerConstant(
+    pub(crate) fn spmdPrependIntegerConstant(
         block: mlir_sys::MlirBlock,
         width: std::os::raw::c_uint,
         value: i64,
         location: mlir_sys::MlirLocation,
     ) -> MlirValue;
-    pub fn spmdInsertSelectorCompare(
+    pub(crate) fn spmdInsertSelectorCompare(
         before: MlirOperation,
         selector: MlirValue,
         index: MlirValue,
         equal: bool,
         location: mlir_sys::MlirLocation,
     ) -> MlirValue;
-    pub fn spmdInsertReconvergenceMarker(
+    pub(crate) fn spmdInsertReconvergenceMarker(
         block: mlir_sys::MlirBlock,
         before: MlirOperation,
         head: bool,
         id: u64,
         location: mlir_sys::MlirLocation,
     ) -> MlirOperation;
-    pub fn spmdCrossBlockOperands(
+    pub(crate) fn spmdCrossBlockOperands(
         block: mlir_sys::MlirBlock,
         out: *mut MlirValue,
         capacity: isize,
     ) -> isize;
-    pub fn spmdScanReconvergenceMarkers(
+    pub(crate) fn spmdScanReconvergenceMarkers(
         region: mlir_sys::MlirRegion,
         has_head: *mut bool,
         num_blocks: isize,
     ) -> i64;
-    pub fn spmdRegionCfgRead(region: mlir_sys::MlirRegion) -> SpmdRegionCfg;
-    pub fn spmdRegionCfgDestroy(cfg: SpmdRegionCfg);
-    pub fn spmdBlockGetLastOperation(block: mlir_sys::MlirBlock) -> MlirOperation;
-    pub fn spmdGetSuccessorOperandRange(
+    pub(crate) fn spmdRegionCfgRead(region: mlir_sys::MlirRegion) -> SpmdRegionCfg;
+    pub(crate) fn spmdRegionCfgDestroy(cfg: SpmdRegionCfg);
+    pub(crate) fn spmdBlockGetLastOperation(block: mlir_sys::MlirBlock) -> MlirOperation;
+    pub(crate) fn spmdGetSuccessorOperandRange(
         op: MlirOperation,
         index: isize,
         begin: *mut isize,
         count: *mut isize,
     ) -> bool;
-    pub fn spmdSetSuccessorOperands(
+    pub(crate) fn spmdSetSuccessorOperands(
         op: MlirOperation,
         index: isize,
         count: isize,
         values: *const MlirValue,
     ) -> bool;
-    pub fn spmdAppendSuccessorOperands(
+    pub(crate) fn spmdAppendSuccessorOperands(
         op: MlirOperation,
         index: isize,
         count: isize,
         values: *const MlirValue,
     ) -> bool;
-    pub fn spmdEraseUnreachableBlocks(region: mlir_sys::MlirRegion) -> bool;
-    pub fn spmdFoldOperations(
+    pub(crate) fn spmdEraseUnreachableBlocks(region: mlir_sys::MlirRegion) -> bool;
+    pub(crate) fn spmdFoldOperations(
         ops: *const MlirOperation,
         num_ops: isize,
         protected_ops: *const MlirOperation,
@@ -230,18 +230,18 @@ unsafe extern "C" {
         scope: mlir_sys::MlirRegion,
         changed: *mut bool,
     ) -> MlirLogicalResult;
-    pub fn spmdIsGraphRegion(op: MlirOperation, index: isize) -> bool;
-    pub fn spmdNeedsLaneGuard(op: MlirOperation) -> bool;
-    pub fn spmdIsPureLeaf(op: MlirOperation) -> bool;
-    pub fn spmdUniformityAttrGet(
+    pub(crate) fn spmdIsGraphRegion(op: MlirOperation, index: isize) -> bool;
+    pub(crate) fn spmdNeedsLaneGuard(op: MlirOperation) -> bool;
+    pub(crate) fn spmdIsPureLeaf(op: MlirOperation) -> bool;
+    pub(crate) fn spmdUniformityAttrGet(
         context: mlir_sys::MlirContext,
         value: SpmdUniformity,
     ) -> mlir_sys::MlirAttribute;
-    pub fn spmdUniformityAttrGetValue(attribute: mlir_sys::MlirAttribute) -> SpmdUniformity;
-    pub fn spmdReadIntegerElements(
+    pub(crate) fn spmdUniformityAttrGetValue(attribute: mlir_sys::MlirAttribute) -> SpmdUniformity;
+    pub(crate) fn spmdReadIntegerElements(
         attribute: mlir_sys::MlirAttribute,
         out: *mut i64,
         capacity: isize,
     ) -> isize;
-    pub fn spmdOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
+    pub(crate) fn spmdOptMain(argc: c_int, argv: *mut *mut c_char) -> c_int;
 }

@@ -98,11 +98,11 @@ impl AttributeKey {
 /// The identity of a uniqued identifier (an operation's name, an
 /// attribute's name): equal keys, the same name.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct NameKey(usize);
+pub(crate) struct NameKey(usize);
 
 impl NameKey {
     /// The key of `name`.
-    pub fn of(name: &Identifier<'_>) -> Self {
+    pub(crate) fn of(name: &Identifier<'_>) -> Self {
         Self(name.to_raw().ptr as usize)
     }
 }

@@ -34,16 +34,16 @@
 //! `// SAFETY:` comment, and no attribute is read by printing and parsing
 //! it.
 
-pub mod collectives;
-pub mod diagnostics;
-pub mod edit;
-pub mod facts;
+pub(crate) mod collectives;
+pub(crate) mod diagnostics;
+pub(crate) mod edit;
+pub(crate) mod facts;
 pub(crate) mod ffi;
-pub mod function_regions;
-pub mod key;
-pub mod names;
-pub mod ods;
-pub mod pass_runner;
-pub mod query;
-pub mod region_graph;
-pub mod value_names;
+pub(crate) mod function_regions;
+pub(crate) mod key;
+pub(crate) mod names;
+pub(crate) mod ods;
+pub(crate) mod pass_runner;
+pub(crate) mod query;
+pub(crate) mod region_graph;
+pub(crate) mod value_names;

@@ -6,63 +6,66 @@
 // --- The spmd dialect -------------------------------------------------------
 
 /// The dialect namespace.
-pub const SPMD_DIALECT: &str = "spmd";
+pub(crate) const SPMD_DIALECT: &str = "spmd";
 /// Prefix of every spmd operation and attribute name.
-pub const SPMD_PREFIX: &str = "spmd.";
+pub(crate) const SPMD_PREFIX: &str = "spmd.";
 /// `spmd.flow_br`: the branch of a Flow block.
-pub const FLOW_BR: &str = "spmd.flow_br";
+pub(crate) const FLOW_BR: &str = "spmd.flow_br";
 /// `spmd.reconvergence.head`: the head marker of a divergent region.
-pub const RECONVERGENCE_HEAD: &str = "spmd.reconvergence.head";
+pub(crate) const RECONVERGENCE_HEAD: &str = "spmd.reconvergence.head";
 /// `spmd.reconvergence.tail`: the tail marker of a divergent region.
-pub const RECONVERGENCE_TAIL: &str = "spmd.reconvergence.tail";
+pub(crate) const RECONVERGENCE_TAIL: &str = "spmd.reconvergence.tail";
 /// Prefix of the convergence-token operations.
-pub const CONVERGENCE_PREFIX: &str = "spmd.convergence.";
+pub(crate) const CONVERGENCE_PREFIX: &str = "spmd.convergence.";
 /// `spmd.convergence.entry`.
-pub const CONVERGENCE_ENTRY: &str = "spmd.convergence.entry";
+pub(crate) const CONVERGENCE_ENTRY: &str = "spmd.convergence.entry";
 /// `spmd.convergence.anchor`.
-pub const CONVERGENCE_ANCHOR: &str = "spmd.convergence.anchor";
+pub(crate) const CONVERGENCE_ANCHOR: &str = "spmd.convergence.anchor";
 /// `spmd.convergence.loop`.
-pub const CONVERGENCE_LOOP: &str = "spmd.convergence.loop";
+pub(crate) const CONVERGENCE_LOOP: &str = "spmd.convergence.loop";
 /// Prefix of the exec-mask operations.
-pub const EXEC_PREFIX: &str = "spmd.exec.";
+pub(crate) const EXEC_PREFIX: &str = "spmd.exec.";
 /// `spmd.exec.read`.
-pub const EXEC_READ: &str = "spmd.exec.read";
+pub(crate) const EXEC_READ: &str = "spmd.exec.read";
 /// `spmd.exec.write`.
-pub const EXEC_WRITE: &str = "spmd.exec.write";
+pub(crate) const EXEC_WRITE: &str = "spmd.exec.write";
 /// `spmd.exec.br_zero`: the wave-level branch on an empty mask.
-pub const EXEC_BR_ZERO: &str = "spmd.exec.br_zero";
+pub(crate) const EXEC_BR_ZERO: &str = "spmd.exec.br_zero";
 /// Unit attribute on a rejoin's `spmd.exec.write` after which every live
 /// lane of the wave is active again (no lane waits for a later rejoin):
 /// `--spmd-predicate` sets it, the wave executor checks it, and the NVVM
 /// lowering needs no lane guard until the next narrowing write.
-pub const EXEC_FULL_ATTR: &str = "spmd.exec_full";
+pub(crate) const EXEC_FULL_ATTR: &str = "spmd.exec_full";
 /// `spmd.ballot`.
-pub const BALLOT: &str = "spmd.ballot";
+pub(crate) const BALLOT: &str = "spmd.ballot";
 /// `spmd.mask.and`.
-pub const MASK_AND: &str = "spmd.mask.and";
+pub(crate) const MASK_AND: &str = "spmd.mask.and";
 /// `spmd.mask.andn`.
-pub const MASK_ANDN: &str = "spmd.mask.andn";
+pub(crate) const MASK_ANDN: &str = "spmd.mask.andn";
 /// `spmd.mask.or`.
-pub const MASK_OR: &str = "spmd.mask.or";
+pub(crate) const MASK_OR: &str = "spmd.mask.or";
 /// `spmd.mask.empty`.
-pub const MASK_EMPTY: &str = "spmd.mask.empty";
+pub(crate) const MASK_EMPTY: &str = "spmd.mask.empty";
 /// `spmd.mask.select`.
-pub const MASK_SELECT: &str = "spmd.mask.select";
+pub(crate) const MASK_SELECT: &str = "spmd.mask.select";
 /// `spmd.mask.to_bits`.
-pub const MASK_TO_BITS: &str = "spmd.mask.to_bits";
+pub(crate) const MASK_TO_BITS: &str = "spmd.mask.to_bits";
 /// `spmd.mask.from_bits`.
-pub const MASK_FROM_BITS: &str = "spmd.mask.from_bits";
+pub(crate) const MASK_FROM_BITS: &str = "spmd.mask.from_bits";
 
 // --- spmd attributes --------------------------------------------------------
 
 /// The discardable `#spmd.uniformity<...>` mark of a branch.
-pub const UNIFORMITY_ATTR: &str = "spmd.uniformity";
-/// The wave size `spmd-predicate` records on a function it lowered.
+pub(crate) const UNIFORMITY_ATTR: &str = "spmd.uniformity";
+/// The attribute [`predicate_function`](crate::predicate_function)
+/// (`--spmd-predicate`) puts on a function it lowered to wave-level code:
+/// the lanes per wave the code was lowered for (an `i64`; the reference
+/// executor reads it back).
 pub const WAVE_SIZE_ATTR: &str = "spmd.wave_size";
 /// Argument attribute: the argument is the same in every thread.
-pub const UNIFORM_ARGUMENT_ATTR: &str = "spmd.uniform";
+pub(crate) const UNIFORM_ARGUMENT_ATTR: &str = "spmd.uniform";
 /// Argument attribute: the argument may differ between threads.
-pub const DIVERGENT_ARGUMENT_ATTR: &str = "spmd.divergent";
+pub(crate) const DIVERGENT_ARGUMENT_ATTR: &str = "spmd.divergent";
 /// Function attribute (unit): with lane branches, a divergent branch whose
 /// two sides share work before their join may stay a per-lane branch too,
 /// because the target's own structurizer (AMDGPU's StructurizeCFG) runs
@@ -70,55 +73,55 @@ pub const DIVERGENT_ARGUMENT_ATTR: &str = "spmd.divergent";
 /// on the kernels whose code it makes smaller (`--shared-work`).
 pub const LANE_SHARED_WORK_ATTR: &str = "spmd.lane_shared_work";
 /// The `id` of a reconvergence marker.
-pub const MARKER_ID_ATTR: &str = "id";
+pub(crate) const MARKER_ID_ATTR: &str = "id";
 
 // --- Upstream operations and attributes --------------------------------------
 
 /// `arith.constant`.
-pub const ARITH_CONSTANT: &str = "arith.constant";
+pub(crate) const ARITH_CONSTANT: &str = "arith.constant";
 /// `arith.cmpi`.
-pub const ARITH_CMPI: &str = "arith.cmpi";
+pub(crate) const ARITH_CMPI: &str = "arith.cmpi";
 /// `cf.br`.
-pub const CF_BR: &str = "cf.br";
+pub(crate) const CF_BR: &str = "cf.br";
 /// `cf.cond_br`.
-pub const CF_COND_BR: &str = "cf.cond_br";
+pub(crate) const CF_COND_BR: &str = "cf.cond_br";
 /// `cf.switch`.
-pub const CF_SWITCH: &str = "cf.switch";
+pub(crate) const CF_SWITCH: &str = "cf.switch";
 /// `llvm.switch`.
-pub const LLVM_SWITCH: &str = "llvm.switch";
+pub(crate) const LLVM_SWITCH: &str = "llvm.switch";
 /// `llvm.mlir.constant`.
-pub const LLVM_CONSTANT: &str = "llvm.mlir.constant";
+pub(crate) const LLVM_CONSTANT: &str = "llvm.mlir.constant";
 /// `llvm.call_intrinsic`.
-pub const LLVM_CALL_INTRINSIC: &str = "llvm.call_intrinsic";
+pub(crate) const LLVM_CALL_INTRINSIC: &str = "llvm.call_intrinsic";
 /// `llvm.inline_asm`.
-pub const LLVM_INLINE_ASM: &str = "llvm.inline_asm";
+pub(crate) const LLVM_INLINE_ASM: &str = "llvm.inline_asm";
 /// Prefix of the LLVM dialect's operations.
-pub const LLVM_PREFIX: &str = "llvm.";
+pub(crate) const LLVM_PREFIX: &str = "llvm.";
 /// `ub.poison`.
-pub const UB_POISON: &str = "ub.poison";
+pub(crate) const UB_POISON: &str = "ub.poison";
 /// `memref.alloca`.
-pub const MEMREF_ALLOCA: &str = "memref.alloca";
+pub(crate) const MEMREF_ALLOCA: &str = "memref.alloca";
 /// `gpu.func`.
-pub const GPU_FUNC: &str = "gpu.func";
+pub(crate) const GPU_FUNC: &str = "gpu.func";
 /// The `value` of a constant op.
-pub const VALUE_ATTR: &str = "value";
+pub(crate) const VALUE_ATTR: &str = "value";
 /// The `case_values` of a switch.
-pub const CASE_VALUES_ATTR: &str = "case_values";
+pub(crate) const CASE_VALUES_ATTR: &str = "case_values";
 /// The `predicate` of a comparison.
-pub const PREDICATE_ATTR: &str = "predicate";
+pub(crate) const PREDICATE_ATTR: &str = "predicate";
 /// The intrinsic name of an `llvm.call_intrinsic`.
-pub const INTRINSIC_ATTR: &str = "intrin";
+pub(crate) const INTRINSIC_ATTR: &str = "intrin";
 /// The PTX text of an `llvm.inline_asm`.
-pub const ASM_STRING_ATTR: &str = "asm_string";
+pub(crate) const ASM_STRING_ATTR: &str = "asm_string";
 /// Prefix of the `arith` dialect's operations.
-pub const ARITH_PREFIX: &str = "arith.";
+pub(crate) const ARITH_PREFIX: &str = "arith.";
 /// Prefix of the `cf` dialect's operations.
-pub const CF_PREFIX: &str = "cf.";
+pub(crate) const CF_PREFIX: &str = "cf.";
 /// Prefix of the `index` dialect's operations.
-pub const INDEX_PREFIX: &str = "index.";
+pub(crate) const INDEX_PREFIX: &str = "index.";
 /// Prefix of the `math` dialect's operations.
-pub const MATH_PREFIX: &str = "math.";
+pub(crate) const MATH_PREFIX: &str = "math.";
 /// Prefix of the `memref` dialect's operations.
-pub const MEMREF_PREFIX: &str = "memref.";
+pub(crate) const MEMREF_PREFIX: &str = "memref.";
 /// Prefix of the LLVM dialect's intrinsic operations (`llvm.intr.fabs`).
-pub const LLVM_INTRINSIC_PREFIX: &str = "llvm.intr.";
+pub(crate) const LLVM_INTRINSIC_PREFIX: &str = "llvm.intr.";

@@ -71,7 +71,14 @@ pub enum OdsDefault {
     TextList,
 }
 
-include!(concat!(env!("OUT_DIR"), "/spmd_passes_ods.rs"));
+// The generated per-pass modules offer every declared default as a typed
+// constant; the transforms read the ones their `Default` impls need.
+#[allow(dead_code)]
+mod generated {
+    use super::*;
+    include!(concat!(env!("OUT_DIR"), "/spmd_passes_ods.rs"));
+}
+pub(crate) use generated::*;
 
 /// The declaration of the pass called `argument`, if there is one.
 pub fn pass(argument: &str) -> Option<&'static OdsPass> {

@@ -24,14 +24,14 @@ use std::{ffi::c_void, panic::AssertUnwindSafe, sync::OnceLock};
 
 /// Where a pass writes its text report (stderr or a file, chosen by the
 /// C++ shell).
-pub struct Report {
+pub(crate) struct Report {
     callback: MlirStringCallback,
     user_data: *mut c_void,
 }
 
 impl Report {
     /// Appends `text` to the report.
-    pub fn write(&mut self, text: &str) {
+    pub(crate) fn write(&mut self, text: &str) {
         if let Some(callback) = self.callback {
             // SAFETY: the C++ shell keeps the stream alive during the pass.
             unsafe { callback(string_ref(text), self.user_data) };
@@ -53,17 +53,17 @@ pub struct Statistic {
 /// What a successful pass run did: whether the IR may have changed, and the
 /// value of each statistic of the pass (zero unless added to).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PassOutcome {
+pub(crate) struct PassOutcome {
     /// False only if the pass certainly left the IR untouched (the shell
     /// then preserves every analysis). Analyses always report false.
-    pub changed: bool,
+    pub(crate) changed: bool,
     counters: Vec<(Statistic, u64)>,
 }
 
 impl PassOutcome {
     /// An outcome with every statistic of `statistics` at zero and the IR
     /// unchanged.
-    pub fn new(statistics: &'static [Statistic]) -> Self {
+    pub(crate) fn new(statistics: &'static [Statistic]) -> Self {
         Self {
             changed: false,
             counters: statistics.iter().map(|&s| (s, 0)).collect(),
@@ -72,7 +72,7 @@ impl PassOutcome {
 
     /// Adds `amount` to the statistic called `name`. Panics (an internal
     /// error) if the pass did not declare it.
-    pub fn add(&mut self, name: &str, amount: usize) {
+    pub(crate) fn add(&mut self, name: &str, amount: usize) {
         let Some(entry) = self.counters.iter_mut().find(|(s, _)| s.name == name) else {
             panic!("statistic '{name}' is not declared by this pass");
         };
@@ -80,11 +80,12 @@ impl PassOutcome {
     }
 
     /// Records that the IR may have changed if `changed` holds.
-    pub fn changed_if(&mut self, changed: bool) {
+    pub(crate) fn changed_if(&mut self, changed: bool) {
         self.changed |= changed;
     }
 
     /// The value of statistic `name` (0 if the pass does not declare it).
+    #[cfg(test)]
     pub fn get(&self, name: &str) -> u64 {
         self.counters
             .iter()
@@ -93,7 +94,7 @@ impl PassOutcome {
     }
 
     /// Every statistic with its value, in declaration order.
-    pub fn counters(&self) -> impl Iterator<Item = (Statistic, u64)> + '_ {
+    pub(crate) fn counters(&self) -> impl Iterator<Item = (Statistic, u64)> + '_ {
         self.counters.iter().copied()
     }
 }
@@ -101,7 +102,7 @@ impl PassOutcome {
 /// The value of one pass option as the C++ shell hands it over: typed, read
 /// from the option member (the ODS default unless the pipeline set it).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionValue {
+pub(crate) enum OptionValue {
     /// A `bool` option.
     Flag(bool),
     /// An `unsigned` option.
@@ -115,7 +116,7 @@ pub enum OptionValue {
 /// Runs the pass called `name` on `op` with the values `options` of its
 /// options (key and value, as the shell lists them); `None` if there is no
 /// such pass.
-pub type Runner = fn(
+pub(crate) type Runner = fn(
     name: &str,
     op: OperationRef<'_, '_>,
     options: Vec<(String, OptionValue)>,
@@ -128,7 +129,7 @@ static RUNNER: OnceLock<Runner> = OnceLock::new();
 /// and the `spmd-gpu-to-nvvm` pipeline with MLIR's pass registry.
 /// Idempotent: the first runner stays; the trampoline is installed again on
 /// every call (undoing a `spmdSetPassRunner` from C).
-pub fn install(runner: Runner) {
+pub(crate) fn install(runner: Runner) {
     let _ = RUNNER.set(runner);
     // SAFETY: an atomic store of a function pointer, and a registration
     // that the C++ side performs once (thread-safe static initialization).
@@ -139,6 +140,8 @@ pub fn install(runner: Runner) {
 }
 
 /// C entry point for C and C++ embedders (declared in `spmd-c/Dialect.h`).
+/// `#[no_mangle]` exports it whatever the module's visibility; `pub` says
+/// it is API (of the C interface).
 // SAFETY: the symbol is defined once, by this crate.
 #[unsafe(no_mangle)]
 pub extern "C" fn spmdRegisterAllPasses() {

@@ -12,21 +12,21 @@ use melior::{
         block::BlockLike,
         operation::{OperationLike, WalkOrder, WalkResult},
         r#type::FunctionType,
-        BlockRef, OperationRef, RegionRef, Type, TypeLike, Value, ValueLike,
+        BlockRef, OperationRef, Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
 
 /// True if `op` implements `BranchOpInterface` (its successor operands can
 /// be read and rewritten).
-pub fn is_branch(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn is_branch(op: OperationRef<'_, '_>) -> bool {
     // SAFETY: an interface query on a live operation.
     unsafe { ffi::spmdIsBranch(op.to_raw()) }
 }
 
 /// True if region `index` of `op` is a graph region (no SSA dominance);
 /// false for an index out of range.
-pub fn is_graph_region(op: OperationRef<'_, '_>, index: usize) -> bool {
+pub(crate) fn is_graph_region(op: OperationRef<'_, '_>, index: usize) -> bool {
     // SAFETY: an interface query on a live operation; the helper checks the
     // index.
     unsafe { ffi::spmdIsGraphRegion(op.to_raw(), index as isize) }
@@ -35,7 +35,7 @@ pub fn is_graph_region(op: OperationRef<'_, '_>, index: usize) -> bool {
 /// True if running `op` in a lane that should be inactive could be
 /// observed (memory effects, unknown effects, not speculatable), so a
 /// wave-level lowering must guard it with the lane's exec bit.
-pub fn needs_lane_guard(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn needs_lane_guard(op: OperationRef<'_, '_>) -> bool {
     // SAFETY: an interface query on a live operation.
     unsafe { ffi::spmdNeedsLaneGuard(op.to_raw()) }
 }
@@ -43,14 +43,14 @@ pub fn needs_lane_guard(op: OperationRef<'_, '_>) -> bool {
 /// True if `op` has no regions, no memory effects (not even allocation)
 /// and is speculatable: moving it into a conditionally executed region
 /// changes nothing but where it runs.
-pub fn is_pure_leaf(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn is_pure_leaf(op: OperationRef<'_, '_>) -> bool {
     // SAFETY: an interface query on a live operation.
     unsafe { ffi::spmdIsPureLeaf(op.to_raw()) }
 }
 
 /// The position of the first of `terminators` that has successors but is
 /// not a `BranchOpInterface` op, if any.
-pub fn find_non_branch_terminator(terminators: &[OperationRef<'_, '_>]) -> Option<usize> {
+pub(crate) fn find_non_branch_terminator(terminators: &[OperationRef<'_, '_>]) -> Option<usize> {
     let raw: Vec<_> = terminators.iter().map(|op| op.to_raw()).collect();
     // SAFETY: live operations; the helper reads the array during the call.
     let found = unsafe { ffi::spmdFindNonBranchTerminator(raw.as_ptr(), raw.len() as isize) };
@@ -72,7 +72,7 @@ pub fn successor_operand_range(op: OperationRef<'_, '_>, slot: usize) -> Option<
 /// The block that defines `value`: the owner of a block argument, or the
 /// block of the defining operation (`None` for an operation outside any
 /// block).
-pub fn defining_block<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
+pub(crate) fn defining_block<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockRef<'c, 'a>> {
     // SAFETY: queries on a live value; a non-null block handle is live for
     // as long as the value's IR is.
     unsafe {
@@ -91,7 +91,7 @@ pub fn defining_block<'c, 'a>(value: Value<'c, 'a>) -> Option<BlockRef<'c, 'a>> 
 /// the same region other than its entry block: the only uses whose
 /// dominance a CFG edit can break. `scratch` is a buffer reused between
 /// calls.
-pub fn for_each_cross_block_operand<'c, 'a>(
+pub(crate) fn for_each_cross_block_operand<'c, 'a>(
     block: BlockRef<'c, 'a>,
     scratch: &mut Vec<mlir_sys::MlirValue>,
     mut visit: impl FnMut(Value<'c, 'a>),
@@ -123,7 +123,7 @@ pub fn for_each_cross_block_operand<'c, 'a>(
 /// The operations nested in `root` (and `root` itself) for which `keep`
 /// is true, in `order`. Unlike a melior walk, the handles carry `root`'s
 /// lifetimes, so they can be kept after the walk.
-pub fn collect_ops<'c, 'a>(
+pub(crate) fn collect_ops<'c, 'a>(
     root: OperationRef<'c, 'a>,
     order: WalkOrder,
     mut keep: impl FnMut(OperationRef<'c, 'a>) -> bool,
@@ -140,7 +140,7 @@ pub fn collect_ops<'c, 'a>(
 /// Calls `visit` on `root` and every operation nested in it, in `order`,
 /// with handles that carry `root`'s lifetimes. `visit` must not erase or
 /// move operations.
-pub fn for_each_op<'c, 'a>(
+pub(crate) fn for_each_op<'c, 'a>(
     root: OperationRef<'c, 'a>,
     order: WalkOrder,
     mut visit: impl FnMut(OperationRef<'c, 'a>),
@@ -154,7 +154,7 @@ pub fn for_each_op<'c, 'a>(
 }
 
 /// The context `op` lives in, for as long as `op`'s IR.
-pub fn context_of<'c>(op: OperationRef<'c, '_>) -> &'c Context {
+pub(crate) fn context_of<'c>(op: OperationRef<'c, '_>) -> &'c Context {
     // SAFETY: a query on a live operation.
     context_from_raw(unsafe { mlir_sys::mlirOperationGetContext(op.to_raw()) })
 }
@@ -188,22 +188,6 @@ pub(crate) fn context_from_raw<'c>(raw: mlir_sys::MlirContext) -> &'c Context {
     unsafe { (*(address as *const ContextRef<'c>)).to_ref() }
 }
 
-/// The block of `op`, re-borrowed with the lifetimes of `region`'s blocks
-/// when `op` is directly inside `region`; `None` otherwise.
-pub fn block_in<'c, 'a>(
-    region: RegionRef<'c, 'a>,
-    op: OperationRef<'_, '_>,
-) -> Option<BlockRef<'c, 'a>> {
-    let block = op.block()?;
-    let parent = block.parent_region()?;
-    if parent != region {
-        return None;
-    }
-    // SAFETY: the block belongs to `region`, so it lives as long as the
-    // region's IR.
-    Some(unsafe { BlockRef::from_raw(block.to_raw()) })
-}
-
 /// True if `op` implements `FunctionOpInterface` (`func.func`, `gpu.func`,
 /// `llvm.func`, ...).
 pub fn is_function_like(op: OperationRef<'_, '_>) -> bool {
@@ -218,7 +202,9 @@ pub fn is_function_like(op: OperationRef<'_, '_>) -> bool {
 /// `gpu.func`; an LLVM function type for `llvm.func`, whose `void` result
 /// means no operand). `None` for any other operation, or one whose type
 /// cannot be read.
-pub fn function_return<'c>(op: OperationRef<'c, '_>) -> Option<(&'static str, Vec<Type<'c>>)> {
+pub(crate) fn function_return<'c>(
+    op: OperationRef<'c, '_>,
+) -> Option<(&'static str, Vec<Type<'c>>)> {
     let name = op.name();
     let name = name.as_string_ref().as_str().ok()?;
     let return_op = match name {

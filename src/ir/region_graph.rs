@@ -86,7 +86,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
     /// successors (`edges`, each block's in slot order) the caller knows
     /// exactly, e.g. because it just made them; the result is what
     /// [`RegionGraph::snapshot`] would read, without reading the region.
-    pub fn from_parts(
+    pub(crate) fn from_parts(
         blocks: Vec<BlockRef<'c, 'a>>,
         terminators: Vec<melior::ir::OperationRef<'c, 'a>>,
         edges: &[(BlockId, BlockId)],
@@ -113,7 +113,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
 
     /// True if `self` and `other` have the same blocks, terminators and
     /// edges (a debugging aid for [`RegionGraph::from_parts`]).
-    pub fn same_as(&self, other: &Self) -> bool {
+    pub(crate) fn same_as(&self, other: &Self) -> bool {
         use crate::analysis::cfg::Graph;
         self.blocks == other.blocks
             && self.terminators == other.terminators
@@ -211,7 +211,7 @@ impl<'c, 'a> RegionGraph<'c, 'a> {
     /// the block: only for callers that have not replaced any terminator
     /// since the snapshot (editing operands, successors or attributes in
     /// place is fine).
-    pub fn snapshot_terminator(&self, id: BlockId) -> melior::ir::OperationRef<'c, 'a> {
+    pub(crate) fn snapshot_terminator(&self, id: BlockId) -> melior::ir::OperationRef<'c, 'a> {
         self.terminators[id.index()]
     }
 
@@ -229,7 +229,9 @@ fn region_owner_location<'c>(block: &BlockRef<'c, '_>) -> Option<Location<'c>> {
 /// The last operation of `block` (constant time). Unlike `BlockLike::terminator`, this
 /// also returns operations not known to be terminators (unregistered ones),
 /// whose successors still are CFG edges.
-pub fn last_operation<'c, 'a>(block: BlockRef<'c, 'a>) -> Option<melior::ir::OperationRef<'c, 'a>> {
+pub(crate) fn last_operation<'c, 'a>(
+    block: BlockRef<'c, 'a>,
+) -> Option<melior::ir::OperationRef<'c, 'a>> {
     // SAFETY: `block` is live; the C API returns null for an empty block.
     unsafe {
         melior::ir::OperationRef::from_option_raw(crate::ir::ffi::spmdBlockGetLastOperation(

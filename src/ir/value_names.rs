@@ -14,13 +14,13 @@ use mlir_sys::{
 use std::ffi::c_void;
 
 /// Printer state for one function (or any isolated operation).
-pub struct AsmNames {
+pub(crate) struct AsmNames {
     state: MlirAsmState,
 }
 
 impl AsmNames {
     /// Numbers the values of `scope` as the printer would.
-    pub fn new(scope: OperationRef<'_, '_>) -> Self {
+    pub(crate) fn new(scope: OperationRef<'_, '_>) -> Self {
         // SAFETY: flags are created and destroyed here; the state is owned
         // by `self` and destroyed in `Drop`.
         unsafe {
@@ -32,7 +32,7 @@ impl AsmNames {
     }
 
     /// `%name` of `value`.
-    pub fn value(&self, value: Value<'_, '_>) -> String {
+    pub(crate) fn value(&self, value: Value<'_, '_>) -> String {
         let mut text = String::new();
         // SAFETY: the callback only appends to `text`, which outlives the call.
         unsafe {
@@ -48,7 +48,7 @@ impl AsmNames {
 
     /// The first line of `op` as printed in its function (nested regions
     /// are cut off), without leading spaces.
-    pub fn operation_line(&self, op: OperationRef<'_, '_>) -> String {
+    pub(crate) fn operation_line(&self, op: OperationRef<'_, '_>) -> String {
         let mut text = String::new();
         // SAFETY: as above.
         unsafe {

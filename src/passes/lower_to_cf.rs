@@ -65,10 +65,14 @@ impl Lowering {
 }
 
 /// The statistics of the pass (declared in `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_lower_to_cf::STATISTICS;
+pub(crate) const STATISTICS: &[Statistic] = crate::ir::ods::spmd_lower_to_cf::STATISTICS;
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+pub(crate) fn run(
+    root: OperationRef<'_, '_>,
+    _: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
     let context = crate::ir::query::context_of(root);
     let ops = spmd_ops(root);
     check_lowerable(&ops)?;

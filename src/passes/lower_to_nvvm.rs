@@ -37,7 +37,7 @@ use melior::ir::{
 /// Runs the pass on `root` (see the module docs): `Err(())`, with every
 /// problem reported as a diagnostic and the IR unchanged, if the check of
 /// the module fails.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,
@@ -48,7 +48,7 @@ pub fn run(
 
 /// `--spmd-lower-to-rocdl`: as [`run`], for AMD waves of `wave-size`
 /// lanes (default 64).
-pub fn run_rocdl(
+pub(crate) fn run_rocdl(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,

@@ -28,39 +28,40 @@
 //! a pass adds to them by name, and adding to a name its pass does not
 //! declare is an internal error.
 
-pub mod annotate_uniformity;
-pub mod branch_fold;
-pub mod fix_irreducible;
+pub(crate) mod annotate_uniformity;
+pub(crate) mod branch_fold;
+pub(crate) mod fix_irreducible;
 mod hub_pass;
-pub mod lower_to_cf;
-pub mod lower_to_nvvm;
-pub mod options;
-pub mod predicate;
-pub mod print_cfg_analysis;
-pub mod print_uniformity;
-pub mod reconverge;
-pub mod structurize;
+pub(crate) mod lower_to_cf;
+pub(crate) mod lower_to_nvvm;
+pub(crate) mod options;
+pub(crate) mod predicate;
+pub(crate) mod print_cfg_analysis;
+pub(crate) mod print_uniformity;
+pub(crate) mod reconverge;
+pub(crate) mod structurize;
 mod uniformity_options;
-pub mod unify_loop_exits;
-pub mod verify_reconverging;
-pub mod verify_structured;
-pub mod view_cfg;
+pub(crate) mod unify_loop_exits;
+pub(crate) mod verify_reconverging;
+pub(crate) mod verify_structured;
+pub(crate) mod view_cfg;
 
-pub use crate::ir::pass_runner::{PassOutcome, Report, Statistic};
+pub(crate) use crate::ir::pass_runner::{PassOutcome, Report, Statistic};
 use crate::ir::{
     diagnostics,
     function_regions::{cfg_regions, CfgRegion},
     pass_runner,
 };
 use melior::ir::{operation::OperationLike, Location, OperationRef};
-pub use options::{OptionValue, PassOptions};
+pub(crate) use options::{OptionValue, PassOptions};
 
 /// The body of one pass: the operation it runs on, its options, its report;
 /// what it did on success.
-pub type PassFn = fn(OperationRef<'_, '_>, &PassOptions, &mut Report) -> Result<PassOutcome, ()>;
+pub(crate) type PassFn =
+    fn(OperationRef<'_, '_>, &PassOptions, &mut Report) -> Result<PassOutcome, ()>;
 
 /// Every pass implemented in Rust, by command-line name.
-pub const PASSES: &[(&str, PassFn)] = &[
+pub(crate) const PASSES: &[(&str, PassFn)] = &[
     ("spmd-print-cfg-analysis", print_cfg_analysis::run),
     ("spmd-view-cfg", view_cfg::run),
     ("spmd-print-uniformity", print_uniformity::run),
@@ -77,6 +78,13 @@ pub const PASSES: &[(&str, PassFn)] = &[
     ("spmd-branch-fold", branch_fold::run),
     ("spmd-predicate", predicate::run),
 ];
+
+/// The command-line names of every spmd pass (`spmd-reconverge`, ...), as
+/// textual pipelines and `spmd-opt` know them after
+/// [`register_all_passes`].
+pub fn pass_names() -> impl Iterator<Item = &'static str> {
+    PASSES.iter().map(|(name, _)| *name)
+}
 
 /// The statistics of the pass called `name` (none for an unknown name), as
 /// `SpmdPasses.td` declares them.
@@ -151,13 +159,17 @@ pub(crate) enum Scope {
 
 /// A region the pass could not process: the diagnostic to emit.
 pub(crate) struct RegionFailure<'c> {
-    pub location: Location<'c>,
-    pub message: String,
+    pub(crate) location: Location<'c>,
+    pub(crate) message: String,
 }
 
 impl<'c> RegionFailure<'c> {
     /// "cannot {verb} {label}: {error}" on the region's owner.
-    pub fn cannot(region: &CfgRegion<'c, '_>, verb: &str, error: impl std::fmt::Display) -> Self {
+    pub(crate) fn cannot(
+        region: &CfgRegion<'c, '_>,
+        verb: &str,
+        error: impl std::fmt::Display,
+    ) -> Self {
         Self {
             location: region.owner.location(),
             message: format!("cannot {verb} {}: {error}", region.label),

@@ -17,11 +17,11 @@
 //! ODS defaults as typed constants ([`crate::ir::ods`]'s per-pass modules).
 
 use crate::ir::ods::{self, OptionKind};
-pub use crate::ir::pass_runner::OptionValue;
+pub(crate) use crate::ir::pass_runner::OptionValue;
 
 /// The option values of one pass invocation, by key, in declaration order.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct PassOptions {
+pub(crate) struct PassOptions {
     values: Vec<(String, OptionValue)>,
 }
 
@@ -30,7 +30,7 @@ impl PassOptions {
     /// error, reported as a diagnostic by the runner) unless they are
     /// exactly the options `SpmdPasses.td` declares for `pass`, in order,
     /// each with its declared kind.
-    pub fn from_shell(pass: &str, values: Vec<(String, OptionValue)>) -> Self {
+    pub(crate) fn from_shell(pass: &str, values: Vec<(String, OptionValue)>) -> Self {
         let declared = ods::pass(pass).map_or(&[][..], |pass| pass.options);
         let matches = declared.len() == values.len()
             && declared
@@ -48,7 +48,7 @@ impl PassOptions {
 
     /// The value of `key`. Panics (an internal error) if the pass has no
     /// such option.
-    pub fn get(&self, key: &str) -> &OptionValue {
+    pub(crate) fn get(&self, key: &str) -> &OptionValue {
         self.values
             .iter()
             .find(|(known, _)| known == key)
@@ -56,8 +56,10 @@ impl PassOptions {
             .unwrap_or_else(|| panic!("the pass has no option '{key}'"))
     }
 
-    /// Every option with its value, in declaration order.
-    pub fn values(&self) -> impl Iterator<Item = (&str, &OptionValue)> + '_ {
+    /// Every option with its value, in declaration order (the unit test of
+    /// the shells' defaults reads them).
+    #[cfg(test)]
+    pub(crate) fn values(&self) -> impl Iterator<Item = (&str, &OptionValue)> + '_ {
         self.values.iter().map(|(key, value)| (key.as_str(), value))
     }
 
@@ -120,7 +122,7 @@ pub(crate) mod read {
 
     /// The string option `key`, one of the names `parse` accepts;
     /// `expected` lists them for the error.
-    pub fn choice<T>(
+    pub(crate) fn choice<T>(
         root: OperationRef<'_, '_>,
         options: &PassOptions,
         key: &str,
@@ -132,7 +134,7 @@ pub(crate) mod read {
     }
 
     /// The block ordering of the reconvergence sweep.
-    pub fn ordering(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<Ordering, ()> {
+    pub(crate) fn ordering(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<Ordering, ()> {
         choice(
             root,
             options,

@@ -8,10 +8,10 @@ use crate::{
 use melior::ir::OperationRef;
 
 /// The statistics of the pass (declared in `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_print_cfg_analysis::STATISTICS;
+pub(crate) const STATISTICS: &[Statistic] = crate::ir::ods::spmd_print_cfg_analysis::STATISTICS;
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     _: &PassOptions,
     report: &mut Report,

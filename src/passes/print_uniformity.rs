@@ -14,7 +14,7 @@ use crate::{
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     report: &mut Report,
@@ -52,7 +52,7 @@ pub fn run(
 }
 
 /// The statistics of the pass (declared in `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_print_uniformity::STATISTICS;
+pub(crate) const STATISTICS: &[Statistic] = crate::ir::ods::spmd_print_uniformity::STATISTICS;
 
 fn classification(divergent: bool) -> &'static str {
     if divergent {

@@ -11,10 +11,10 @@ use crate::transforms::{
 use melior::ir::{operation::OperationLike, OperationRef};
 
 /// The statistics of the pass (declared in `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_reconverge::STATISTICS;
+pub(crate) const STATISTICS: &[Statistic] = crate::ir::ods::spmd_reconverge::STATISTICS;
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,

@@ -6,10 +6,14 @@ use crate::transforms::hubs::unify_loop_exits::loop_exit_hubs;
 use melior::ir::OperationRef;
 
 /// The statistics of the pass (declared in `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_unify_loop_exits::STATISTICS;
+pub(crate) const STATISTICS: &[Statistic] = crate::ir::ods::spmd_unify_loop_exits::STATISTICS;
 
 /// Runs the pass on `root`.
-pub fn run(root: OperationRef<'_, '_>, _: &PassOptions, _: &mut Report) -> Result<PassOutcome, ()> {
+pub(crate) fn run(
+    root: OperationRef<'_, '_>,
+    _: &PassOptions,
+    _: &mut Report,
+) -> Result<PassOutcome, ()> {
     run_hub_pass(
         root,
         "unify the loop exits of",

@@ -15,10 +15,10 @@ use crate::{
 use melior::ir::OperationRef;
 
 /// The statistics of the pass (declared in `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_verify_reconverging::STATISTICS;
+pub(crate) const STATISTICS: &[Statistic] = crate::ir::ods::spmd_verify_reconverging::STATISTICS;
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,

@@ -25,7 +25,7 @@ use crate::{
 use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, Location, OperationRef};
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     _: &mut Report,
@@ -68,7 +68,7 @@ pub fn run(
 }
 
 /// The statistics of the pass (declared in `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_verify_structured::STATISTICS;
+pub(crate) const STATISTICS: &[Statistic] = crate::ir::ods::spmd_verify_structured::STATISTICS;
 
 /// The first malformed pair of reconvergence markers in `graph` (a head
 /// without tail or the reverse, a duplicate id, a tail that does not

@@ -39,10 +39,10 @@ use crate::{
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef};
 
 /// The statistics of the pass (declared in `SpmdPasses.td`).
-pub const STATISTICS: &[Statistic] = crate::ir::ods::spmd_view_cfg::STATISTICS;
+pub(crate) const STATISTICS: &[Statistic] = crate::ir::ods::spmd_view_cfg::STATISTICS;
 
 /// Runs the pass on `root`.
-pub fn run(
+pub(crate) fn run(
     root: OperationRef<'_, '_>,
     options: &PassOptions,
     report: &mut Report,

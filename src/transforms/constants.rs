@@ -34,7 +34,7 @@ use std::collections::HashMap;
 
 /// Where a hoisted constant goes in the entry block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Placement {
+pub(crate) enum Placement {
     /// Before the operation that was first in the entry block when the
     /// moves began: moved constants keep their region order. Nothing moves
     /// if the entry block is empty.
@@ -46,17 +46,17 @@ pub enum Placement {
 
 /// How [`hoist_constants`] hoists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hoisting {
+pub(crate) struct Hoisting {
     /// Where moved constants go.
-    pub placement: Placement,
+    pub(crate) placement: Placement,
     /// Erase unused constants and merge equal ones (see the module docs)
     /// instead of only moving them.
-    pub merge: bool,
+    pub(crate) merge: bool,
 }
 
 /// True if `op` is a constant that [`hoist_constants`] moves:
 /// `arith.constant` or `ub.poison` without operands or regions.
-pub fn is_constant(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn is_constant(op: OperationRef<'_, '_>) -> bool {
     let name = op_name(op);
     (name == names::ARITH_CONSTANT || name == names::UB_POISON)
         && op.region_count() == 0
@@ -69,7 +69,7 @@ pub fn is_constant(op: OperationRef<'_, '_>) -> bool {
 /// moved, merged or erased. With `how.merge`, the caller must use no
 /// handle to a constant of these blocks (or its result) afterwards: it may
 /// have been erased.
-pub fn hoist_constants<'c, 'a>(
+pub(crate) fn hoist_constants<'c, 'a>(
     entry: BlockRef<'c, 'a>,
     later: impl IntoIterator<Item = BlockRef<'c, 'a>>,
     how: Hoisting,

@@ -48,7 +48,7 @@ use melior::{
 
 /// The kinds of inserted blocks, as named in their locations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum InsertedKind {
+pub(crate) enum InsertedKind {
     /// A Flow block (`spmd.flow_br`): threads wait here for the others.
     Flow,
     /// A loop Flow block (`spmd.flow_br loop`).
@@ -66,7 +66,7 @@ pub enum InsertedKind {
 
 impl InsertedKind {
     /// Every kind, each at the index of its discriminant.
-    pub const ALL: [InsertedKind; 6] = [
+    pub(crate) const ALL: [InsertedKind; 6] = [
         Self::Flow,
         Self::LoopFlow,
         Self::Guard,
@@ -76,7 +76,7 @@ impl InsertedKind {
     ];
 
     /// The name in the location.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Self::Flow => "flow",
             Self::LoopFlow => "loop-flow",
@@ -88,7 +88,7 @@ impl InsertedKind {
     }
 
     /// The kind called `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|kind| kind.name() == name)
     }
 
@@ -114,6 +114,7 @@ impl InsertedKind {
 
 /// `fused<"kind">[served]`: the location of an inserted block of `kind`
 /// serving the branch or join at `served`.
+#[cfg(test)]
 pub fn inserted_location<'c>(
     context: &'c Context,
     served: Location<'c>,
@@ -127,7 +128,7 @@ pub fn inserted_location<'c>(
 }
 
 /// The kind named by a location built with [`inserted_location`].
-pub fn inserted_kind(location: Location<'_>) -> Option<InsertedKind> {
+pub(crate) fn inserted_kind(location: Location<'_>) -> Option<InsertedKind> {
     if !location.is_fused() {
         return None;
     }
@@ -138,7 +139,7 @@ pub fn inserted_kind(location: Location<'_>) -> Option<InsertedKind> {
 
 /// The blocks of `region`, to tell afterwards which blocks a transform
 /// inserted.
-pub fn block_set(region: RegionRef<'_, '_>) -> FastSet<BlockKey> {
+pub(crate) fn block_set(region: RegionRef<'_, '_>) -> FastSet<BlockKey> {
     edit::blocks(region).iter().map(BlockKey::of).collect()
 }
 
@@ -147,7 +148,7 @@ pub fn block_set(region: RegionRef<'_, '_>) -> FastSet<BlockKey> {
 /// serves, fused with its kind. `joining` names blocks that neither branch
 /// nor return. Returns how many blocks were relocated (none if a block of
 /// the region has no terminator: the verifier reports that region).
-pub fn relocate_inserted_blocks<'c>(
+pub(crate) fn relocate_inserted_blocks<'c>(
     context: &'c Context,
     function: OperationRef<'c, '_>,
     region: RegionRef<'c, '_>,

@@ -2,13 +2,13 @@
 //! ([`crate::analysis::cfg`]) and then applies them to MLIR; the modules
 //! below the transforms are their shared IR machinery.
 
-pub mod branch_fold;
-pub mod constants;
-pub mod flow;
-pub mod hubs;
-pub mod locations;
-pub mod lower_to_nvvm;
-pub mod predicate;
-pub mod prepare;
-pub mod reconverge;
-pub mod structurize;
+pub(crate) mod branch_fold;
+pub(crate) mod constants;
+pub(crate) mod flow;
+pub(crate) mod hubs;
+pub(crate) mod locations;
+pub(crate) mod lower_to_nvvm;
+pub(crate) mod predicate;
+pub(crate) mod prepare;
+pub(crate) mod reconverge;
+pub(crate) mod structurize;

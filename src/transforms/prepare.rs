@@ -61,12 +61,12 @@ use melior::{
 };
 
 /// Names of the terminators that return from a function.
-pub const RETURN_OPS: &[&str] = &["func.return", "gpu.return", "llvm.return"];
+pub(crate) const RETURN_OPS: &[&str] = &["func.return", "gpu.return", "llvm.return"];
 
 /// Terminators without successors that do not return: paths into them end
 /// the thread (undefined behaviour or a trap), so they need no
 /// reconvergence.
-pub const DEAD_END_OPS: &[&str] = &["llvm.unreachable"];
+pub(crate) const DEAD_END_OPS: &[&str] = &["llvm.unreachable"];
 
 /// True if `terminator` ends the function normally: it has no successors
 /// and is not a known dead end.
@@ -80,12 +80,12 @@ pub fn is_function_exit(terminator: OperationRef<'_, '_>) -> bool {
 /// Why a terminator without successors that is neither a return nor a
 /// known dead end is rejected by the transforms that need to know where
 /// threads leave the function.
-pub const UNKNOWN_EXIT_REASON: &str = "it has no successors but is neither a return (func.return, gpu.return, llvm.return) nor a known dead end (llvm.unreachable), so the transform cannot tell whether threads leave the function there or stop; end the block in one of those";
+pub(crate) const UNKNOWN_EXIT_REASON: &str = "it has no successors but is neither a return (func.return, gpu.return, llvm.return) nor a known dead end (llvm.unreachable), so the transform cannot tell whether threads leave the function there or stop; end the block in one of those";
 
 /// The first block of `graph` that ends in a terminator without successors
 /// that is neither a return nor a dead end (an unregistered `"test.exit"`,
 /// say).
-pub fn unknown_exit(
+pub(crate) fn unknown_exit(
     graph: &crate::ir::region_graph::RegionGraph<'_, '_>,
 ) -> Option<crate::analysis::cfg::BlockId> {
     use crate::analysis::cfg::Graph;
@@ -100,13 +100,13 @@ pub fn unknown_exit(
 }
 
 /// True if `op` is one of the [`RETURN_OPS`].
-pub fn is_return(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn is_return(op: OperationRef<'_, '_>) -> bool {
     RETURN_OPS.iter().any(|&name| edit::is_op(op, name))
 }
 
 /// The blocks of `graph` that end in a return, in region order. Only
 /// blocks without successors are read (returns have none).
-pub fn return_blocks<'g>(
+pub(crate) fn return_blocks<'g>(
     graph: &'g crate::ir::region_graph::RegionGraph<'_, '_>,
 ) -> impl Iterator<Item = crate::analysis::cfg::BlockId> + 'g {
     use crate::analysis::cfg::Graph;
@@ -116,7 +116,7 @@ pub fn return_blocks<'g>(
 }
 
 /// The only block of `graph` that ends in a return, if there is exactly one.
-pub fn single_return_block_in(
+pub(crate) fn single_return_block_in(
     graph: &crate::ir::region_graph::RegionGraph<'_, '_>,
 ) -> Option<crate::analysis::cfg::BlockId> {
     let mut returns = return_blocks(graph);
@@ -138,10 +138,10 @@ pub fn op_name(op: OperationRef<'_, '_>) -> String {
 /// have the flag as operand 0, the default as successor 0, and the case
 /// values in a `case_values` dense integer attribute (absent when there is
 /// no case).
-pub const SWITCH_OPS: &[&str] = &[names::CF_SWITCH, names::LLVM_SWITCH];
+pub(crate) const SWITCH_OPS: &[&str] = &[names::CF_SWITCH, names::LLVM_SWITCH];
 
 /// True if `op` is one of the [`SWITCH_OPS`].
-pub fn is_switch(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn is_switch(op: OperationRef<'_, '_>) -> bool {
     SWITCH_OPS.iter().any(|&name| edit::is_op(op, name))
 }
 
@@ -154,7 +154,7 @@ pub fn is_switch(op: OperationRef<'_, '_>) -> bool {
 /// caller must use no handle to it afterwards (a
 /// [`crate::ir::region_graph::RegionGraph`] reads terminators afresh,
 /// except `snapshot_terminator`).
-pub fn lower_switch<'c>(
+pub(crate) fn lower_switch<'c>(
     context: &'c Context,
     region: RegionRef<'c, '_>,
     block: BlockRef<'c, '_>,
@@ -164,7 +164,7 @@ pub fn lower_switch<'c>(
 
 /// Like [`lower_switch`]; returns the blocks it created (the rest of the
 /// chain after `block`), `None` if nothing changed.
-pub fn lower_switch_into_blocks<'c, 'a>(
+pub(crate) fn lower_switch_into_blocks<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     block: BlockRef<'c, 'a>,
@@ -348,7 +348,7 @@ fn case_values(switch: OperationRef<'_, '_>) -> Option<Vec<i64>> {
 /// single existing one when there is only one), or `None` when the region
 /// has no return. `graph` is a snapshot of `region`; blocks added since
 /// must not return.
-pub fn unify_returns_in<'c, 'a>(
+pub(crate) fn unify_returns_in<'c, 'a>(
     region: RegionRef<'c, 'a>,
     graph: &crate::ir::region_graph::RegionGraph<'c, 'a>,
 ) -> Option<BlockRef<'c, 'a>> {
@@ -434,7 +434,7 @@ fn route_returns_to_new_exit<'c, 'a>(
 /// old target (same operands) and on `false` to `exit`, passing
 /// `ub.poison` for the exit's arguments. Returns the new block, `None` (and
 /// changes nothing) if the slot's operands cannot be read.
-pub fn add_never_taken_exit<'c, 'a>(
+pub(crate) fn add_never_taken_exit<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     block: BlockRef<'c, 'a>,
@@ -497,7 +497,7 @@ pub fn add_never_taken_exit<'c, 'a>(
 /// in the loop reconverges where its paths meet again before the latch
 /// (the same place the whole graph's post-dominator tree, rooted at the
 /// latch, points to).
-pub fn add_infinite_loop_exits<'c, 'a>(
+pub(crate) fn add_infinite_loop_exits<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     graph: &crate::ir::region_graph::RegionGraph<'c, 'a>,
@@ -585,7 +585,7 @@ pub fn add_infinite_loop_exits<'c, 'a>(
 /// never runs and the function's behaviour is unchanged. Fails with
 /// [`PrepareError::NoReturn`] for any other kind of function (or a region
 /// that is not the function's body), whose return spmd does not know.
-pub fn append_return_block<'c, 'a>(
+pub(crate) fn append_return_block<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
 ) -> Result<BlockRef<'c, 'a>, PrepareError<'c>> {
@@ -622,26 +622,26 @@ pub fn append_return_block<'c, 'a>(
 }
 
 /// What [`prepare_region`] does differently for the transform calling it.
-pub struct Preparation<'p> {
+pub(crate) struct Preparation<'p> {
     /// Which blocks with a multi-way branch (more than two successors) to
     /// lower into two-way branches: the divergent ones for
     /// `--spmd-reconverge`, all for `--spmd-structurize`.
-    pub lower_switch: &'p dyn Fn(crate::analysis::cfg::BlockId) -> bool,
+    pub(crate) lower_switch: &'p dyn Fn(crate::analysis::cfg::BlockId) -> bool,
     /// Why a multi-way branch to lower that is not a switch is rejected.
-    pub switch_reason: &'static str,
+    pub(crate) switch_reason: &'static str,
     /// When infinite loops get a never-taken exit.
-    pub infinite_loops: InfiniteLoops<'p>,
+    pub(crate) infinite_loops: InfiniteLoops<'p>,
     /// Return as soon as a step (switches and returns together, then
     /// infinite loops) changed the region, without re-reading it: the
     /// caller re-reads it and checks whether it needs more
     /// (`--spmd-reconverge`). Otherwise every step runs, and the region is
     /// re-read after each step that changed it.
-    pub stop_after_change: bool,
+    pub(crate) stop_after_change: bool,
 }
 
 /// When [`prepare_region`] gives infinite loops a never-taken exit
 /// ([`add_infinite_loop_exits`]).
-pub enum InfiniteLoops<'p> {
+pub(crate) enum InfiniteLoops<'p> {
     /// Always (`--spmd-structurize`: branches inside them are structurized
     /// too), creating a return block to exit to in a function that has
     /// none (see the module docs).
@@ -661,7 +661,7 @@ pub enum InfiniteLoops<'p> {
 
 /// Sees the blocks [`prepare_region`] creates, to keep per-block facts
 /// (divergence) up to date.
-pub trait PrepareObserver<'c, 'a> {
+pub(crate) trait PrepareObserver<'c, 'a> {
     /// The multi-way branch of `block` became a chain of two-way branches;
     /// `created` are the chain's new blocks.
     fn switch_lowered(&mut self, _block: BlockRef<'c, 'a>, _created: &[BlockRef<'c, 'a>]) {}
@@ -671,29 +671,29 @@ pub trait PrepareObserver<'c, 'a> {
 }
 
 /// What [`prepare_region`] did.
-pub struct Prepared<'c, 'a> {
+pub(crate) struct Prepared<'c, 'a> {
     /// Multi-way branches lowered.
-    pub switches_lowered: usize,
+    pub(crate) switches_lowered: usize,
     /// Return blocks routed to one exit (0 if there was at most one).
-    pub returns_unified: usize,
+    pub(crate) returns_unified: usize,
     /// Infinite loops given a never-taken exit.
-    pub infinite_loops: usize,
+    pub(crate) infinite_loops: usize,
     /// An exact snapshot of the region as prepared; `None` when
     /// [`Preparation::stop_after_change`] stopped after a change, before
     /// re-reading the region.
-    pub graph: Option<crate::ir::region_graph::RegionGraph<'c, 'a>>,
+    pub(crate) graph: Option<crate::ir::region_graph::RegionGraph<'c, 'a>>,
 }
 
 impl Prepared<'_, '_> {
     /// True if the region changed.
-    pub fn changed(&self) -> bool {
+    pub(crate) fn changed(&self) -> bool {
         self.switches_lowered > 0 || self.returns_unified > 0 || self.infinite_loops > 0
     }
 }
 
 /// Why [`prepare_region`] failed.
 #[derive(Debug)]
-pub enum PrepareError<'c> {
+pub(crate) enum PrepareError<'c> {
     /// The prepared region cannot be snapshotted.
     Region(crate::ir::region_graph::RegionGraphError<'c>),
     /// A terminator the preparation cannot handle.
@@ -728,7 +728,7 @@ pub enum PrepareError<'c> {
 ///    purpose when the function has none).
 ///
 /// `observer` sees the blocks created on the way.
-pub fn prepare_region<'c, 'a>(
+pub(crate) fn prepare_region<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     graph: crate::ir::region_graph::RegionGraph<'c, 'a>,

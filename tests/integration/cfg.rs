@@ -7,8 +7,9 @@ use melior::ir::{
     RegionLike,
 };
 use spmd::{
-    analysis::cfg::{BlockId, CfgAnalysis, Graph},
-    ir::{function_regions::cfg_regions, region_graph::RegionGraph},
+    cfg_regions,
+    graph::{BlockId, CfgAnalysis, Graph},
+    RegionGraph,
 };
 
 const SOURCE: &str = r#"

@@ -1,11 +1,16 @@
-//! The one table of collectives (`spmd::ir::collectives`) against the
+//! The one table of collectives (`src/ir/collectives.rs`, read through
+//! `spmd::testing::ir`) against the
 //! operations MLIR 22 really registers: every NVVM, `gpu` and ROCDL
 //! operation whose meaning depends on which threads execute it together is
 //! a real, registered operation name and has a row, so a rename upstream or
 //! a missing row fails here rather than as wrong code on a GPU.
+//!
+//! The table is internal; it is read through `spmd::testing`, so these
+//! tests need the `testing` feature (on in a workspace build).
+#![cfg(feature = "testing")]
 
 use crate::common::context;
-use spmd::ir::collectives::{members_of_name, Lowering, Members};
+use spmd::testing::ir::{members_of_name, Lowering, Members};
 
 /// Every warp collective, barrier and warp-wide operation of the NVVM, `gpu`
 /// and ROCDL dialects of MLIR 22, with how wave-level code runs it.

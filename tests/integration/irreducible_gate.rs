@@ -163,7 +163,7 @@ fn random_irreducible_uniformity_is_sound_against_llvm() {
 
 /// Runs `pipeline` on `module`: the diagnostics on failure.
 fn try_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), Vec<String>> {
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
     let messages = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = messages.clone();
     let handler = context.attach_diagnostic_handler(move |d| {

@@ -27,11 +27,8 @@
 //! uniform).
 
 use crate::common::{context, parse};
-use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef};
-use spmd::{
-    analysis::region_uniformity::{RegionUniformity, UniformityOptions},
-    ir::function_regions::cfg_regions,
-};
+use melior::ir::{block::BlockLike, operation::OperationLike, BlockRef, OperationRef, RegionLike};
+use spmd::{cfg_regions, RegionUniformity, UniformityOptions};
 use std::{
     io::Write,
     process::{Command, Stdio},
@@ -370,7 +367,8 @@ pub(crate) fn compare_module(
             &UniformityOptions::default(),
         )
         .unwrap_or_else(|error| panic!("{file} {label}: {error}"));
-        let blocks = spmd::ir::edit::blocks(function.region);
+        let blocks: Vec<BlockRef> =
+            std::iter::successors(function.region.first_block(), |b| b.next_in_region()).collect();
         let (expected, check_opcodes) = if expected.blocks.is_empty() {
             (all_uniform(&blocks), false)
         } else {

@@ -14,9 +14,9 @@
 
 use crate::common::{context, parse};
 use spmd::{
-    analysis::region_uniformity::{RegionUniformity, UniformityOptions},
-    ir::function_regions::cfg_regions,
+    cfg_regions,
     testing::long_range::{long_range_function, LongRangeShape, Signature},
+    RegionUniformity, UniformityOptions,
 };
 
 /// Popped nodes and full re-runs of the annotate pass's analysis (the
@@ -30,7 +30,7 @@ fn work(seed: u64, shape: &LongRangeShape) -> (u64, usize) {
     let uniformity =
         RegionUniformity::compute(region.owner, region.region, &UniformityOptions::default())
             .expect("the long-range function is analysable");
-    let stats = uniformity.info().stats();
+    let stats = uniformity.stats();
     (stats.propagation_work, stats.full_propagations)
 }
 

@@ -17,7 +17,7 @@
 //! (`spmd-opt --spmd-branch-fold --mlir-timing cfg-N.mlir`).
 
 use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline, Context};
-use spmd::{ir::function_regions::cfg_regions, transforms::branch_fold};
+use spmd::{cfg_regions, testing::checks::count_blocks_and_operations};
 use std::time::Instant;
 
 const ROWS: &[(&str, &str)] = &[
@@ -37,7 +37,7 @@ fn main() {
         sizes = vec![1000, 2000, 5000, 10000];
     }
     let context = spmd::dialect::context_with_all_dialects();
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
     melior::utility::register_all_passes();
     println!(
         "{:<8} {:<30} {:>10} {:>16} {:>18}",
@@ -91,6 +91,6 @@ fn measure(module: &Module) -> (usize, usize) {
     cfg_regions(module.as_operation())
         .into_iter()
         .filter(|r| r.function_like)
-        .map(|r| branch_fold::count(r.region))
+        .map(|r| count_blocks_and_operations(r.region))
         .fold((0, 0), |(b, o), (x, y)| (b + x, o + y))
 }

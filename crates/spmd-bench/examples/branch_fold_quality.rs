@@ -23,12 +23,14 @@
 
 use melior::{ir::Module, pass::PassManager, utility::parse_pass_pipeline, Context};
 use spmd::{
-    analysis::{
-        reconverging,
-        region_uniformity::{RegionUniformity, UniformityOptions},
+    cfg_regions,
+    testing::{
+        checks::{
+            branch_fold_violations, check_reconverging_with_exits, count_blocks_and_operations,
+        },
+        ir::is_function_exit,
     },
-    ir::function_regions::cfg_regions,
-    transforms::{branch_fold, prepare},
+    RegionUniformity, UniformityOptions,
 };
 use spmd_oracle::{KernelShape, RandomKernel};
 
@@ -110,14 +112,14 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(50);
     let context = spmd::dialect::context_with_all_dialects();
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
     melior::utility::register_all_passes();
     for (name, base) in [
         ("reconverge", "spmd-reconverge"),
         ("structurize", "spmd-structurize{irreducible=fix}"),
     ] {
         let pass = base.split('{').next().unwrap();
-        if !spmd::passes::PASSES.iter().any(|(n, _)| *n == pass) {
+        if !spmd::pass_names().any(|n| n == pass) {
             println!("after {name}: not implemented yet, skipped\n");
             continue;
         }
@@ -285,7 +287,7 @@ fn violations(module: &Module) -> Vec<usize> {
         .into_iter()
         .filter(|r| r.function_like)
     {
-        let Ok(counts) = branch_fold::property_violations(
+        let Ok(counts) = branch_fold_violations(
             function.owner,
             function.region,
             UniformityOptions::default(),
@@ -316,7 +318,7 @@ fn measure(module: &Module) -> (usize, usize) {
     cfg_regions(module.as_operation())
         .into_iter()
         .filter(|r| r.function_like)
-        .map(|r| branch_fold::count(r.region))
+        .map(|r| count_blocks_and_operations(r.region))
         .fold((0, 0), |(b, o), (x, y)| (b + x, o + y))
 }
 
@@ -333,10 +335,10 @@ fn is_reconverging(module: &Module) -> bool {
                 return false;
             };
             let graph = uniformity.graph();
-            reconverging::check_with_exits(
+            check_reconverging_with_exits(
                 graph.graph(),
-                &|b| uniformity.info().is_divergent_branch(b),
-                &|b| prepare::is_function_exit(graph.terminator(b)),
+                &|b| uniformity.is_divergent_branch_id(b),
+                &|b| is_function_exit(graph.terminator(b)),
             )
             .is_empty()
         })

@@ -14,5 +14,5 @@ fn main() {
     } else {
         sizes
     };
-    print!("{}", spmd::analysis::cfg::bench::run_benchmark(&sizes));
+    print!("{}", spmd::graph::bench::run_benchmark(&sizes));
 }

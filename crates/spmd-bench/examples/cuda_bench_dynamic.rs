@@ -198,7 +198,7 @@ fn main() {
         fail("no recipe selected");
     }
     let context = spmd::dialect::context_with_all_dialects();
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
     melior::utility::register_all_passes();
 
     // Files in recipe order, each compiled once.

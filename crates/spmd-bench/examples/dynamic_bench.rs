@@ -67,7 +67,7 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(5);
     let context = spmd::dialect::context_with_all_dialects();
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
     melior::utility::register_all_passes();
     let ordinary: Vec<Kernel> = (0..seeds)
         .flat_map(|seed| {

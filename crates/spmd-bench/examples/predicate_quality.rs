@@ -33,8 +33,8 @@ use melior::{
     Context,
 };
 use spmd::{
-    analysis::cfg::{CycleForest, Graph},
-    ir::region_graph::RegionGraph,
+    graph::{CycleForest, Graph},
+    RegionGraph,
 };
 use spmd_oracle::{KernelShape, RandomKernel};
 
@@ -184,7 +184,7 @@ fn lower(context: &'static Context, text: &str, pipeline: &str) -> Option<Module
 }
 
 fn main() {
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
     let context = Box::leak(Box::new(spmd::dialect::context_with_all_dialects()));
     context.attach_diagnostic_handler(|_| true);
     let figure =

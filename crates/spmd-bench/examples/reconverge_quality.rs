@@ -29,15 +29,10 @@ use melior::{
     Context,
 };
 use spmd::{
-    analysis::{
-        cfg::BlockId,
-        region_uniformity::{RegionUniformity, UniformityOptions},
-    },
-    ir::{
-        function_regions::cfg_regions,
-        key::{BlockKey, OperationKey},
-    },
-    transforms::flow::plan::Ordering,
+    cfg_regions,
+    graph::BlockId,
+    testing::ir::{BlockKey, OperationKey},
+    Ordering, RegionUniformity, UniformityOptions,
 };
 use spmd_bench::llvm_ir;
 use std::{cell::RefCell, process::Command, rc::Rc};
@@ -122,7 +117,7 @@ fn main() {
         sink.borrow_mut().get_or_insert_with(|| d.to_string());
         true
     });
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
     let mut spmd_rows: Vec<(Row, String)> = Ordering::ALL
         .iter()
         .map(|o| {
@@ -157,7 +152,7 @@ fn main() {
         let blocks = 20 + (seed as usize * 37) % 180;
         let (text, graph) =
             spmd::testing::mlir_cfg::random_function(seed, blocks, divergent_per_mille);
-        original_blocks += spmd::analysis::cfg::Graph::num_blocks(&graph);
+        original_blocks += spmd::graph::Graph::num_blocks(&graph);
         for (row, pipeline) in &mut spmd_rows {
             diagnostic.borrow_mut().take();
             let result = measure(&context, &text, pipeline);
@@ -248,13 +243,12 @@ fn measure(context: &Context, text: &str, pipeline: &str) -> Result<Totals, Stri
     .unwrap();
     let graph = uniformity.graph();
     let inside = inside_divergent_regions(graph.graph(), uniformity.cfg(), &|b| {
-        uniformity.info().is_divergent_branch(b)
+        uniformity.is_divergent_branch_id(b)
     });
     let mut uniform_branches = Vec::new();
     for (b, &in_divergent_region) in inside.iter().enumerate().take(graph.num_blocks()) {
         let terminator = graph.terminator(BlockId::new(b));
-        if terminator.successor_count() >= 2
-            && !uniformity.info().is_divergent_branch(BlockId::new(b))
+        if terminator.successor_count() >= 2 && !uniformity.is_divergent_branch_id(BlockId::new(b))
         {
             let successors: Vec<BlockKey> =
                 terminator.successors().map(|s| BlockKey::of(&s)).collect();
@@ -319,11 +313,11 @@ fn measure(context: &Context, text: &str, pipeline: &str) -> Result<Totals, Stri
 /// Per block: is it strictly inside the region of some divergent branch
 /// (reachable from it without passing its immediate post-dominator)?
 fn inside_divergent_regions(
-    graph: &spmd::analysis::cfg::CfgGraph,
-    cfg: &spmd::analysis::cfg::CfgAnalysis,
+    graph: &spmd::graph::CfgGraph,
+    cfg: &spmd::graph::CfgAnalysis,
     divergent: &dyn Fn(BlockId) -> bool,
 ) -> Vec<bool> {
-    use spmd::analysis::cfg::Graph;
+    use spmd::graph::Graph;
     let mut inside = vec![false; graph.num_blocks()];
     for b in (0..graph.num_blocks()).map(BlockId::new) {
         if !divergent(b) || graph.successors(b).len() < 2 {

@@ -109,7 +109,7 @@ use melior::{
     Context,
 };
 use spmd::{
-    analysis::cfg::CfgAnalysis,
+    graph::CfgAnalysis,
     testing::{long_range, mlir_cfg},
 };
 use spmd_bench::llvm_ir;

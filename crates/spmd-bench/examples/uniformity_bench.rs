@@ -10,6 +10,6 @@ fn main() {
         .unwrap_or(1_000_000);
     print!(
         "{}",
-        spmd::analysis::uniformity::bench::run_benchmark(num_ops)
+        spmd::testing::uniformity_bench::run_benchmark(num_ops)
     );
 }

@@ -37,9 +37,9 @@ pub enum BackendOutput {
 
 impl Session {
     pub fn new() -> Self {
-        spmd::passes::register_all_passes();
+        spmd::register_all_passes();
         melior::utility::register_all_passes();
-        let context = spmd::dialect::context_with_all_dialects();
+        let context = spmd::context_with_all_dialects();
         melior::utility::register_all_llvm_translations(&context);
         let diagnostics: Sink = Rc::default();
         let sink = diagnostics.clone();

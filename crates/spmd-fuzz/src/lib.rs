@@ -21,7 +21,7 @@
 //!   block arguments; `--spmd-reconverge` must succeed, verify, satisfy
 //!   Definition 1 ([`spmd::check_reconverging`]) and be idempotent;
 //!   `--spmd-structurize{irreducible=fix}` must succeed, verify and
-//!   satisfy the structured contract ([`spmd::analysis::structured`]) and
+//!   satisfy the structured contract ([`spmd::testing::checks::check_structured`]) and
 //!   be idempotent.
 //! * [`textual_front_door`]: bytes, or (more usefully) a few mutations of
 //!   a valid spmd/cf snippet chosen by the input, parsed and run through a

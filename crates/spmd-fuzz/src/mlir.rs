@@ -8,8 +8,8 @@ use melior::{
 };
 use std::{cell::RefCell, rc::Rc};
 
-/// What the pass runner says when it caught a panic in a pass
-/// (`spmd::ir::pass_runner`): a bug, whatever the input.
+/// What spmd's pass runner says when it caught a panic in a pass: a bug,
+/// whatever the input.
 pub(crate) const INTERNAL_ERROR: &str = "internal error in pass";
 
 /// A fresh context with every upstream dialect and spmd's, single-threaded

@@ -8,14 +8,14 @@ use crate::{
 use arbitrary::{Arbitrary, Result, Unstructured};
 use melior::ir::Module;
 use spmd::{
-    analysis::{
-        region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions},
-        structured::{check_structured, StructuredInput},
-    },
+    cfg_regions,
     graph::{BlockId, DominatorTree, Graph},
-    ir::{function_regions::cfg_regions, region_graph::RegionGraph},
-    passes::verify_structured::first_marker_error,
-    transforms::{prepare::is_function_exit, structurize::flow_shapes},
+    is_marked_uniform,
+    testing::{
+        checks::{check_structured, first_marker_error, flow_shapes, StructuredInput},
+        ir::is_function_exit,
+    },
+    RegionGraph, RegionUniformity, UniformityOptions,
 };
 use std::fmt::Write;
 
@@ -262,7 +262,7 @@ impl RenderedCfg {
 /// * `--spmd-structurize{irreducible=fix}` (arbitrary ordering, selector
 ///   length, uniform-region skipping) must succeed, its output must verify,
 ///   satisfy the structured contract
-///   ([`spmd::analysis::structured::check_structured`] and the marker
+///   ([`spmd::testing::checks::check_structured`] and the marker
 ///   pairing) and be left unchanged by a second run.
 ///
 /// Panics with the function's text and the pipeline on any failure.
@@ -344,7 +344,7 @@ fn not_reconverging(module: &Module) -> Option<String> {
             Err(e) => return Some(format!("cannot analyse the output: {e}")),
         };
         let violations = spmd::check_reconverging(uniformity.graph().graph(), &|b| {
-            uniformity.info().is_divergent_branch(b)
+            uniformity.is_divergent_branch_id(b)
         });
         if !violations.is_empty() {
             return Some(format!("not reconverging: {violations:?}"));

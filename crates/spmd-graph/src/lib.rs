@@ -8,8 +8,8 @@
 //! The crate has **no MLIR in it**: no melior, no mlir-sys, no `unsafe`,
 //! no dependency but `std`. It runs on plain edge lists
 //! ([`CfgGraph::from_edges`], [`CfgBuilder`]).
-//! The `spmd` crate re-exports it as `spmd::analysis::cfg` and snapshots
-//! MLIR regions into it (`spmd::ir::region_graph`); nothing here depends
+//! The `spmd` crate re-exports it as `spmd::graph` and snapshots
+//! MLIR regions into it (`spmd::RegionGraph`); nothing here depends
 //! on `spmd`.
 //!
 //! Everything here works on any [`Graph`] — dense block ids with successor

@@ -420,7 +420,7 @@ fn main() {
     let seeds = seeds();
     let context = spmd::dialect::context_with_all_dialects();
     melior::utility::register_all_passes();
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
     let (mut results, mut unmeasured) = (Vec::new(), Vec::new());
     for class in CLASSES {
         for seed in 0..seeds {

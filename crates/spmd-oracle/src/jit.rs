@@ -71,7 +71,7 @@ use mlir_sys::{
     mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineInitialize,
     mlirExecutionEngineLookupPacked, mlirOperationClone, MlirExecutionEngine,
 };
-use spmd::transforms::prepare::op_name;
+use spmd::testing::ir::op_name;
 use std::{
     cell::RefCell,
     ffi::c_void,
@@ -491,7 +491,7 @@ fn first_pair_failing_alone(context: &Context, pairs: &[KernelPair]) -> Option<S
 fn register_passes() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        spmd::passes::register_all_passes();
+        spmd::register_all_passes();
         melior::utility::register_all_passes();
     });
 }

@@ -40,7 +40,7 @@ use melior::ir::{
     r#type::{IntegerType, MemRefType, ShapedTypeLike, TypeLike},
     Attribute, BlockRef, Location, Module, OperationRef, RegionLike, Type, ValueLike,
 };
-use spmd::ir::key::{AttributeKey, BlockKey, TypeKey, ValueKey};
+use spmd::testing::ir::{AttributeKey, BlockKey, TypeKey, ValueKey};
 use std::collections::HashMap;
 
 /// A dense number of an SSA value within its function.
@@ -512,7 +512,7 @@ fn collect_functions<'c, 'a>(
     let mut next = body.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
-        if spmd::ir::query::is_function_like(op) {
+        if spmd::testing::ir::is_function_like(op) {
             if has_body(op) {
                 found.push((scope.to_string(), op));
             }
@@ -545,7 +545,7 @@ fn has_body(op: OperationRef) -> bool {
 
 /// Attribute `--spmd-predicate` puts on wave-level functions: the lanes per
 /// wave the code was lowered for (defined by the pass, in the library).
-pub use spmd::transforms::predicate::WAVE_SIZE_ATTR;
+pub use spmd::WAVE_SIZE_ATTR;
 
 fn symbol_name(op: OperationRef) -> Option<String> {
     let attribute = op.attribute("sym_name").ok()?;
@@ -1079,7 +1079,7 @@ fn compile_successors(compiler: &mut FunctionCompiler, op: OperationRef) -> Opti
     for index in 0..op.successor_count() {
         let block = op.successor(index).ok()?;
         let block = *compiler.block_ids.get(&BlockKey::of(&block))?;
-        let (begin, count) = spmd::ir::query::successor_operand_range(op, index)?;
+        let (begin, count) = spmd::testing::ir::successor_operand_range(op, index)?;
         let arguments = (begin..begin + count)
             .map(|position| op.operand(position).map(|operand| compiler.slot(operand)))
             .collect::<Result<Vec<_>, _>>()
@@ -1106,7 +1106,7 @@ fn switch_cases(op: OperationRef, cache: &mut IrCache) -> Option<Vec<IntValue>> 
 }
 
 fn elements_attribute_value<'c>(attribute: Attribute<'c>, index: usize) -> Option<Attribute<'c>> {
-    spmd::ir::facts::element_at(attribute, index)
+    spmd::testing::ir::element_at(attribute, index)
 }
 
 /// The executor's view of an MLIR type.

@@ -101,7 +101,7 @@
 
 use super::memory::{MemRefId, Pointer};
 use super::value::Value;
-use spmd::analysis::cfg::Graph;
+use spmd::graph::Graph;
 use spmd::testing::long_range::{long_range_function, LongRangeShape, Signature};
 use std::fmt::Write as _;
 
@@ -1515,7 +1515,7 @@ fn push_llvm_blocks(
 /// empty); the kernel stores nothing, so one output slot suffices.
 pub fn long_range_kernel(seed: u64, shape: &LongRangeShape) -> RandomKernel {
     let (text, graph) = long_range_function(seed, shape, Signature::Kernel);
-    let analysis = spmd::analysis::cfg::CfgAnalysis::build(&graph);
+    let analysis = spmd::graph::CfgAnalysis::build(&graph);
     let cycles = analysis.cycles();
     RandomKernel {
         seed,

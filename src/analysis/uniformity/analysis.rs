@@ -122,11 +122,12 @@ use super::sync::{Node, SyncPropagator};
 use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleId, Graph};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+#[cfg(test)]
 use std::fmt::Write;
 
 /// Why a block's terminator is (not) divergent.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum BranchReason {
+pub(crate) enum BranchReason {
     /// Fewer than two successor slots (return, unconditional branch).
     NotABranch,
     /// The block is unreachable from the entry: it never executes.
@@ -150,7 +151,7 @@ pub enum BranchReason {
 
 impl BranchReason {
     /// True for the reasons that make a branch divergent.
-    pub fn is_divergent(self) -> bool {
+    pub(crate) fn is_divergent(self) -> bool {
         matches!(
             self,
             BranchReason::MarkedDivergent
@@ -161,7 +162,7 @@ impl BranchReason {
     }
 }
 
-/// Counters of the last [`UniformityInfo::compute`].
+/// Counters of the uniformity analysis: what it found and the work it did.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct UniformityStats {
     /// Divergent values.
@@ -181,7 +182,7 @@ pub struct UniformityStats {
     pub full_propagations: usize,
     /// Irreducible cycles whose values the useful-joins mode made
     /// divergent without knowing whether they are entered divergently
-    /// (see "Saturation" in the module docs); 0 in the reference mode.
+    /// (a saturation rule of the analysis); 0 in the reference mode.
     pub irreducible_values_assumed: usize,
 }
 
@@ -191,7 +192,7 @@ pub struct UniformityStats {
 /// [`UniformityInfo::compute`] as often as needed (all buffers are
 /// reused), queries, optionally [`UniformityInfo::clear`].
 #[derive(Clone, Debug, Default)]
-pub struct UniformityInfo {
+pub(crate) struct UniformityInfo {
     /// Per value: `UNIFORM`, `DIVERGENT`, or `DEAD` (defined in an
     /// unreachable block: uniform, never marked).
     state: Vec<u8>,
@@ -341,7 +342,7 @@ enum ArgKey {
 impl UniformityInfo {
     /// An empty result; call [`UniformityInfo::compute`]. Reports complete
     /// join lists (see [`UniformityInfo::set_complete_joins`]).
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             complete_joins: true,
             ..Self::default()
@@ -357,7 +358,7 @@ impl UniformityInfo {
     /// and branch, and of every actual use, is the same; each join list is
     /// a subsequence of the complete one, and a cycle whose rule could
     /// change nothing may stay unflagged.
-    pub fn set_complete_joins(&mut self, complete: bool) {
+    pub(crate) fn set_complete_joins(&mut self, complete: bool) {
         self.complete_joins = complete;
     }
 
@@ -368,7 +369,12 @@ impl UniformityInfo {
     /// Panics if the program does not fit the graph (see
     /// [`Program::validate`]); in debug builds also if it violates SSA
     /// dominance.
-    pub fn compute<G: Graph + ?Sized>(&mut self, program: &Program, graph: &G, cfg: &CfgAnalysis) {
+    pub(crate) fn compute<G: Graph + ?Sized>(
+        &mut self,
+        program: &Program,
+        graph: &G,
+        cfg: &CfgAnalysis,
+    ) {
         check_inputs(program, graph, cfg);
         let n = graph.num_blocks();
         self.reset_results(program, n, cfg);
@@ -443,6 +449,7 @@ impl UniformityInfo {
     }
 
     /// Forgets all results (keeps capacity).
+    #[cfg(test)]
     pub fn clear(&mut self) {
         self.state.clear();
         self.num_divergent = 0;
@@ -458,11 +465,12 @@ impl UniformityInfo {
     /// same dynamic instance of its definition. Values in unreachable
     /// blocks are never divergent. For a use outside a temporally
     /// divergent cycle defining `v`, ask [`UniformityInfo::is_divergent_use`].
-    pub fn is_divergent(&self, v: ValueId) -> bool {
+    pub(crate) fn is_divergent(&self, v: ValueId) -> bool {
         self.state[v.index()] == DIVERGENT
     }
 
     /// `!is_divergent(v)`.
+    #[cfg(test)]
     pub fn is_uniform(&self, v: ValueId) -> bool {
         !self.is_divergent(v)
     }
@@ -475,6 +483,7 @@ impl UniformityInfo {
     /// ([`UniformityInfo::set_complete_joins`] with `false`) the answer is
     /// exact for the program's actual uses; for a block where `v` is not
     /// used, a moot cycle left unflagged may answer `false`.
+    #[cfg(test)]
     pub fn is_divergent_use(
         &self,
         program: &Program,
@@ -504,11 +513,12 @@ impl UniformityInfo {
 
     /// True if `b`'s terminator sends threads of one wave to different
     /// successor slots.
-    pub fn is_divergent_branch(&self, b: BlockId) -> bool {
+    pub(crate) fn is_divergent_branch(&self, b: BlockId) -> bool {
         self.reason[b.index()].is_divergent()
     }
 
     /// Classification of `b`'s terminator.
+    #[cfg(test)]
     pub fn branch_reason(&self, b: BlockId) -> BranchReason {
         self.reason[b.index()]
     }
@@ -516,29 +526,32 @@ impl UniformityInfo {
     /// Join blocks of the divergent branch at `b`, in discovery order
     /// (empty for other blocks). A join reached through a whole cycle not
     /// containing `b` is reported by that cycle's header.
-    pub fn join_blocks(&self, b: BlockId) -> &[BlockId] {
+    pub(crate) fn join_blocks(&self, b: BlockId) -> &[BlockId] {
         let (start, len) = self.join_range[b.index()];
         &self.join_list[start as usize..(start + len) as usize]
     }
 
     /// True if threads may leave cycle `c` in different iterations: values
     /// defined in `c` are divergent at uses outside it.
-    pub fn has_temporal_divergence(&self, c: CycleId) -> bool {
+    pub(crate) fn has_temporal_divergence(&self, c: CycleId) -> bool {
         self.temporal[c.index()]
     }
 
     /// True if the conservative irreducible rule was applied to cycle `c`
     /// (all its block arguments are divergent).
+    #[cfg(test)]
     pub fn has_irreducible_divergence(&self, c: CycleId) -> bool {
         self.irreducible[c.index()]
     }
 
     /// Number of divergent values.
+    #[cfg(test)]
     pub fn num_divergent_values(&self) -> usize {
         self.num_divergent
     }
 
     /// All divergent values, in increasing id order.
+    #[cfg(test)]
     pub fn divergent_values(&self) -> impl Iterator<Item = ValueId> + '_ {
         self.state
             .iter()
@@ -548,6 +561,7 @@ impl UniformityInfo {
     }
 
     /// All blocks with a divergent branch, in increasing id order.
+    #[cfg(test)]
     pub fn divergent_branches(&self) -> impl Iterator<Item = BlockId> + '_ {
         self.reason
             .iter()
@@ -557,13 +571,14 @@ impl UniformityInfo {
     }
 
     /// Counters of the last computation.
-    pub fn stats(&self) -> UniformityStats {
+    pub(crate) fn stats(&self) -> UniformityStats {
         self.stats
     }
 
     /// A human-readable listing: per block, its divergent arguments and
     /// op results, its branch classification and joins; then the flagged
     /// cycles.
+    #[cfg(test)]
     pub fn dump(&self, program: &Program, cfg: &CfgAnalysis) -> String {
         let mut out = String::new();
         let list = |vs: &mut dyn Iterator<Item = &ValueId>| -> String {

@@ -1,5 +1,6 @@
-//! Benchmark of [`UniformityInfo::compute`] on a random million-op program,
-//! and the random program generator shared with the property tests.
+//! Benchmark of the uniformity analysis (`UniformityInfo::compute`) on a
+//! random million-op program, and the random program generator shared with
+//! the property tests.
 //!
 //! [`run_benchmark`] builds a code-shaped CFG ([`realistic_cfg`], about ten
 //! ops per block), fills it with a random SSA program ([`random_program`]:
@@ -7,7 +8,7 @@
 //! block arguments on about half of the blocks) and times, best of 3 with
 //! warm buffers: the [`CfgAnalysis`] of the graph (the anchor), the
 //! program snapshot (the generated program fed again through a reused
-//! [`ProgramBuilder`], what an adapter pays besides walking its IR), and
+//! `ProgramBuilder`, what an adapter pays besides walking its IR), and
 //! the uniformity analysis.
 
 use super::analysis::UniformityInfo;
@@ -21,32 +22,32 @@ use std::time::Instant;
 
 /// Shape of a [`random_program`]. Probabilities are per mille.
 #[derive(Clone, Debug)]
-pub struct RandomProgramParams {
+pub(crate) struct RandomProgramParams {
     /// Ops per block, inclusive range.
-    pub ops_per_block: (usize, usize),
+    pub(crate) ops_per_block: (usize, usize),
     /// Per mille of blocks that get arguments (1..=3 of them).
-    pub args_pm: u64,
+    pub(crate) args_pm: u64,
     /// Per mille of ops that are `Source`.
-    pub source_pm: u64,
+    pub(crate) source_pm: u64,
     /// Per mille of ops that are `Uniform`.
-    pub uniform_pm: u64,
+    pub(crate) uniform_pm: u64,
     /// Per mille of ops that are `Constant` (keys `0..4`, so equal
     /// constants meet often).
-    pub constant_pm: u64,
+    pub(crate) constant_pm: u64,
     /// Per mille of block arguments created `Divergent`.
-    pub divergent_arg_pm: u64,
+    pub(crate) divergent_arg_pm: u64,
     /// Per mille of multi-slot terminators carrying a mark.
-    pub mark_pm: u64,
+    pub(crate) mark_pm: u64,
     /// Per mille of multi-slot terminators without a condition.
-    pub no_condition_pm: u64,
+    pub(crate) no_condition_pm: u64,
     /// Per mille of slots forwarding fewer operands than the target needs.
-    pub missing_forward_pm: u64,
+    pub(crate) missing_forward_pm: u64,
     /// Per mille of operand picks taken from the current block (the rest
     /// walk up the dominator tree).
-    pub local_pm: u64,
+    pub(crate) local_pm: u64,
     /// If set, the argument with this creation index is made `Divergent`
     /// (without changing the random sequence): monotonicity tests.
-    pub force_divergent_arg: Option<usize>,
+    pub(crate) force_divergent_arg: Option<usize>,
 }
 
 impl Default for RandomProgramParams {
@@ -70,11 +71,11 @@ impl Default for RandomProgramParams {
 /// Fills `builder` with a random SSA program over `g` (whose analysis is
 /// `cfg`) and finishes it. Blocks are visited in RPO, then the unreachable
 /// ones; operands are values of the same block or of a dominator, so the
-/// program passes [`super::Program::validate`]. The entry block gets two
+/// program passes `Program::validate`. The entry block gets two
 /// uniform function arguments. With `rename = Some(map)`, block `b` of `g`
 /// is emitted as block `map[b]`: the same calls in the same order, so the
 /// value ids are identical (block-renaming invariance tests).
-pub fn random_program<G: Graph + ?Sized>(
+pub(crate) fn random_program<G: Graph + ?Sized>(
     rng: &mut SplitMix64,
     g: &G,
     cfg: &CfgAnalysis,

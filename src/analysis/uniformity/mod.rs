@@ -218,20 +218,21 @@
 //! the cycle-collapsed graphs of [`sync`]), and the whole result with a
 //! naive restatement of the rules on acyclic programs.
 
-pub mod analysis;
+pub(crate) mod analysis;
 #[cfg(any(test, feature = "testing"))]
-pub mod bench;
+pub(crate) mod bench;
 mod liveness;
-pub mod order;
-pub mod program;
+pub(crate) mod order;
+pub(crate) mod program;
 mod skip;
-pub mod sync;
+pub(crate) mod sync;
 
 #[cfg(test)]
 mod tests;
 
-pub use analysis::{BranchReason, UniformityInfo, UniformityStats};
-pub use program::{
-    ArgumentKind, BranchMark, OpId, OpKind, OptionOpId, OptionValueId, Program, ProgramBuilder,
-    Use, ValueDef, ValueId,
-};
+#[cfg(test)]
+use analysis::BranchReason;
+pub(crate) use analysis::{UniformityInfo, UniformityStats};
+pub(crate) use program::{ArgumentKind, BranchMark, OpKind, ProgramBuilder, ValueId};
+#[cfg(test)]
+use program::{OpId, Program, Use, ValueDef};

@@ -71,7 +71,7 @@ crate::support::define_id! {
 
 /// How an op's results relate to its operands.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
-pub enum OpKind {
+pub(crate) enum OpKind {
     /// Results are divergent iff some operand is divergent: arithmetic,
     /// casts, `select`, loads (a load depends on its address; memory
     /// written by other threads is not tracked, so adapters must classify
@@ -91,7 +91,9 @@ pub enum OpKind {
     Constant(u64),
 }
 
-/// Initial classification of a block argument.
+/// How the uniformity analysis starts a block argument (for function
+/// arguments without a mark:
+/// [`UniformityOptions::default_arguments`](crate::UniformityOptions::default_arguments)).
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
 pub enum ArgumentKind {
     /// No constraint: for an entry-block argument, the function argument is
@@ -109,7 +111,7 @@ pub enum ArgumentKind {
 /// the `spmd.uniformity` attribute). A wrong `Uniform` mark is a
 /// miscompile the analysis cannot detect: marks are the user's promise.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
-pub enum BranchMark {
+pub(crate) enum BranchMark {
     /// All threads reaching this terminator take the same slot.
     Uniform,
     /// Treat the branch as divergent even if its condition is uniform.
@@ -118,7 +120,7 @@ pub enum BranchMark {
 
 /// Where a value comes from.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
-pub enum ValueDef {
+pub(crate) enum ValueDef {
     /// Argument number `index` of `block`.
     Argument {
         /// The block the argument belongs to.
@@ -139,7 +141,7 @@ pub enum ValueDef {
 
 /// One use of a value.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
-pub enum Use {
+pub(crate) enum Use {
     /// Operand number `index` of `op`.
     Operand {
         /// The using op.
@@ -193,7 +195,7 @@ const NO_TERMINATOR: Terminator = Terminator {
 /// A function body in the form the analysis consumes (see module docs).
 /// Build it with a [`ProgramBuilder`].
 #[derive(Clone, Debug, Default)]
-pub struct Program {
+pub(crate) struct Program {
     num_blocks: usize,
     values: Vec<ValueRecord>,
     op_block: Vec<u32>,
@@ -224,52 +226,52 @@ fn row<'a, T>(start: &[u32], items: &'a [T], r: usize) -> &'a [T] {
 
 impl Program {
     /// Number of blocks (must equal the graph's).
-    pub fn num_blocks(&self) -> usize {
+    pub(crate) fn num_blocks(&self) -> usize {
         self.num_blocks
     }
 
     /// Number of values; ids are `0..num_values()`.
-    pub fn num_values(&self) -> usize {
+    pub(crate) fn num_values(&self) -> usize {
         self.values.len()
     }
 
     /// Number of ops; ids are `0..num_ops()`.
-    pub fn num_ops(&self) -> usize {
+    pub(crate) fn num_ops(&self) -> usize {
         self.op_block.len()
     }
 
     /// Arguments of `b`, in binding order.
-    pub fn block_arguments(&self, b: BlockId) -> &[ValueId] {
+    pub(crate) fn block_arguments(&self, b: BlockId) -> &[ValueId] {
         row(&self.block_arg_start, &self.block_args, b.index())
     }
 
     /// Ops of `b`, in insertion order.
-    pub fn block_ops(&self, b: BlockId) -> &[OpId] {
+    pub(crate) fn block_ops(&self, b: BlockId) -> &[OpId] {
         row(&self.block_op_start, &self.block_ops, b.index())
     }
 
     /// The block containing `op`.
-    pub fn op_block(&self, op: OpId) -> BlockId {
+    pub(crate) fn op_block(&self, op: OpId) -> BlockId {
         BlockId::new(self.op_block[op.index()] as usize)
     }
 
     /// The kind of `op`.
-    pub fn op_kind(&self, op: OpId) -> OpKind {
+    pub(crate) fn op_kind(&self, op: OpId) -> OpKind {
         self.op_kind[op.index()]
     }
 
     /// Operands of `op`.
-    pub fn op_operands(&self, op: OpId) -> &[ValueId] {
+    pub(crate) fn op_operands(&self, op: OpId) -> &[ValueId] {
         row(&self.op_operand_start, &self.operands, op.index())
     }
 
     /// Results of `op`.
-    pub fn op_results(&self, op: OpId) -> &[ValueId] {
+    pub(crate) fn op_results(&self, op: OpId) -> &[ValueId] {
         row(&self.op_result_start, &self.results, op.index())
     }
 
     /// Definition of `v`.
-    pub fn value_def(&self, v: ValueId) -> ValueDef {
+    pub(crate) fn value_def(&self, v: ValueId) -> ValueDef {
         let r = self.values[v.index()];
         match r.op.get() {
             None => ValueDef::Argument {
@@ -282,13 +284,13 @@ impl Program {
     }
 
     /// The block defining `v` (its argument's block or its op's block).
-    pub fn value_block(&self, v: ValueId) -> BlockId {
+    pub(crate) fn value_block(&self, v: ValueId) -> BlockId {
         BlockId::new(self.values[v.index()].block as usize)
     }
 
     /// If `v` is a result of a [`OpKind::Constant`] op: its equality key
     /// `(constant key, result index)`.
-    pub fn constant_key(&self, v: ValueId) -> Option<(u64, u32)> {
+    pub(crate) fn constant_key(&self, v: ValueId) -> Option<(u64, u32)> {
         let r = self.values[v.index()];
         match self.op_kind[r.op.get()?.index()] {
             OpKind::Constant(k) => Some((k, r.index)),
@@ -296,30 +298,25 @@ impl Program {
         }
     }
 
-    /// True if [`ProgramBuilder::set_terminator`] was called for `b`.
-    pub fn has_terminator(&self, b: BlockId) -> bool {
-        self.terminators[b.index()].set
-    }
-
     /// The terminator's condition, if any.
-    pub fn condition(&self, b: BlockId) -> Option<ValueId> {
+    pub(crate) fn condition(&self, b: BlockId) -> Option<ValueId> {
         self.terminators[b.index()].condition.get()
     }
 
     /// The terminator's trusted mark, if any.
-    pub fn mark(&self, b: BlockId) -> Option<BranchMark> {
+    pub(crate) fn mark(&self, b: BlockId) -> Option<BranchMark> {
         self.terminators[b.index()].mark
     }
 
     /// Number of successor slots given to [`ProgramBuilder::set_terminator`]
     /// (0 if none were given).
-    pub fn num_slots(&self, b: BlockId) -> usize {
+    pub(crate) fn num_slots(&self, b: BlockId) -> usize {
         self.terminators[b.index()].num_slots as usize
     }
 
     /// Operands forwarded on successor slot `slot` of `b`; empty if the
     /// terminator lists no slots.
-    pub fn forwarded(&self, b: BlockId, slot: usize) -> &[ValueId] {
+    pub(crate) fn forwarded(&self, b: BlockId, slot: usize) -> &[ValueId] {
         let t = self.terminators[b.index()];
         if slot >= t.num_slots as usize {
             return &[];
@@ -330,7 +327,7 @@ impl Program {
 
     /// Every use of `v`: op operands, terminator conditions, forwarded
     /// operands (grouped by kind in that order, then by user).
-    pub fn uses(&self, v: ValueId) -> &[Use] {
+    pub(crate) fn uses(&self, v: ValueId) -> &[Use] {
         row(&self.use_start, &self.uses, v.index())
     }
 
@@ -383,7 +380,7 @@ impl Program {
     /// Checks the invariants of the module docs against `g` (and, with
     /// `cfg`, SSA dominance for every use in a reachable block). Returns a
     /// description of the first violation.
-    pub fn validate<G: Graph + ?Sized>(
+    pub(crate) fn validate<G: Graph + ?Sized>(
         &self,
         g: &G,
         cfg: Option<&CfgAnalysis>,
@@ -469,7 +466,7 @@ impl Program {
 /// any blocks, then [`ProgramBuilder::finish`]. All buffers are kept
 /// between builds.
 #[derive(Clone, Debug, Default)]
-pub struct ProgramBuilder {
+pub(crate) struct ProgramBuilder {
     program: Program,
     /// Arguments added so far, per block.
     arg_counts: Vec<u32>,
@@ -479,17 +476,18 @@ pub struct ProgramBuilder {
 
 impl ProgramBuilder {
     /// An empty builder.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Forgets everything (keeps capacity); the program has no blocks.
+    #[cfg(test)]
     pub fn clear(&mut self) {
         self.begin(0);
     }
 
     /// Starts a new program with blocks `0..num_blocks` and nothing else.
-    pub fn begin(&mut self, num_blocks: usize) {
+    pub(crate) fn begin(&mut self, num_blocks: usize) {
         assert!(num_blocks < u32::MAX as usize, "too many blocks");
         let p = &mut self.program;
         p.num_blocks = num_blocks;
@@ -558,7 +556,7 @@ impl ProgramBuilder {
 
     /// Appends an argument to `block` and returns its value. Arguments
     /// of a block are bound in the order they are added.
-    pub fn add_argument(&mut self, block: BlockId, kind: ArgumentKind) -> ValueId {
+    pub(crate) fn add_argument(&mut self, block: BlockId, kind: ArgumentKind) -> ValueId {
         self.check_block(block);
         let position = self.arg_counts[block.index()];
         self.arg_counts[block.index()] += 1;
@@ -566,13 +564,14 @@ impl ProgramBuilder {
     }
 
     /// Number of arguments added to `block` so far.
-    pub fn num_arguments(&self, block: BlockId) -> usize {
+    #[cfg(any(test, feature = "testing"))]
+    pub(crate) fn num_arguments(&self, block: BlockId) -> usize {
         self.arg_counts[block.index()] as usize
     }
 
     /// Appends an op of `kind` to `block` with the given operands and
     /// `num_results` fresh result values (see [`ProgramBuilder::op_results`]).
-    pub fn add_op(
+    pub(crate) fn add_op(
         &mut self,
         block: BlockId,
         kind: OpKind,
@@ -601,7 +600,7 @@ impl ProgramBuilder {
     }
 
     /// Results of an op added to the current program.
-    pub fn op_results(&self, op: OpId) -> &[ValueId] {
+    pub(crate) fn op_results(&self, op: OpId) -> &[ValueId] {
         self.program.op_results(op)
     }
 
@@ -610,7 +609,7 @@ impl ProgramBuilder {
     /// and the operands forwarded on each successor slot, in the graph's
     /// successor order (`&[]` = no operands on any slot). Panics if the
     /// block's terminator was already set.
-    pub fn set_terminator(
+    pub(crate) fn set_terminator(
         &mut self,
         block: BlockId,
         condition: Option<ValueId>,
@@ -650,7 +649,7 @@ impl ProgramBuilder {
     /// Finalizes the per-block and per-value tables and returns the
     /// program. Panics if some operand, condition or forwarded operand is
     /// not a value of this program.
-    pub fn finish(&mut self) -> &Program {
+    pub(crate) fn finish(&mut self) -> &Program {
         let p = &mut self.program;
         let num_values = p.values.len();
         let in_range = |v: &ValueId| v.index() < num_values;
@@ -721,7 +720,7 @@ impl ProgramBuilder {
     }
 
     /// The program produced by the last [`ProgramBuilder::finish`].
-    pub fn program(&self) -> &Program {
+    pub(crate) fn program(&self) -> &Program {
         &self.program
     }
 }

@@ -43,7 +43,7 @@ const TWO_WAY: &[&str] = &[names::CF_COND_BR, names::FLOW_BR];
 /// whole region), then applies every branch fold, redirect and merge that
 /// the snapshot allows and that does not look at a block an earlier edit
 /// of the round changed (see [`super::Round`]). False if nothing changed.
-pub fn optimize_round<'c, 'a>(
+pub(crate) fn optimize_round<'c, 'a>(
     folder: &mut Folder<'c, 'a, '_>,
 ) -> Result<bool, RegionGraphError<'c>> {
     // The value-level steps need the graph only; uniformity is computed

@@ -58,7 +58,7 @@ use crate::ir::names;
 use melior::ir::{block::BlockLike, operation::OperationLike, OperationRef, RegionLike};
 
 /// Which operations the greedy driver may see (see the module docs).
-pub fn is_eligible(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn is_eligible(op: OperationRef<'_, '_>) -> bool {
     let name = prepare::op_name(op);
     !op.block().is_some_and(super::is_flow_block)
         && op.successor_count() == 0
@@ -73,7 +73,7 @@ pub fn is_eligible(op: OperationRef<'_, '_>) -> bool {
 /// Runs the folding step once on the folder's region. `Ok(true)` if the
 /// number of operations went down; `Err` names an internal error (the
 /// driver touched a protected operation or a block).
-pub fn fold_operations(folder: &mut Folder<'_, '_, '_>) -> Result<bool, &'static str> {
+pub(crate) fn fold_operations(folder: &mut Folder<'_, '_, '_>) -> Result<bool, &'static str> {
     // The driver materializes constants in the entry block; a Flow entry
     // block must hold nothing but its branch, so the step stays off there.
     if folder

@@ -35,36 +35,36 @@ use crate::analysis::{
 
 /// Per-block facts the checks need besides the edges.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BlockLabel {
+pub(crate) struct BlockLabel {
     /// The block's terminator is a divergent branch.
-    pub divergent: bool,
+    pub(crate) divergent: bool,
     /// The block ends the function normally (a return).
-    pub exit: bool,
+    pub(crate) exit: bool,
     /// The block is a Flow block (ends in `spmd.flow_br`).
-    pub flow: bool,
+    pub(crate) flow: bool,
     /// The block is a Flow block that holds operations besides its terminator.
-    pub flow_impure: bool,
+    pub(crate) flow_impure: bool,
     /// The block holds `spmd.convergence.loop`, which must stay in a cycle header.
-    pub loop_token: bool,
+    pub(crate) loop_token: bool,
     /// The block ends in a conditional branch that is not marked
     /// `#spmd.uniformity<uniform>`: in a structured CFG it must reconverge.
-    pub unmarked_branch: bool,
+    pub(crate) unmarked_branch: bool,
 }
 
 /// A CFG with labels, as edits will leave it.
 #[derive(Clone, Debug)]
-pub struct PlannedCfg {
+pub(crate) struct PlannedCfg {
     /// Successor slots of every block, in terminator order.
-    pub successors: Vec<Vec<BlockId>>,
+    pub(crate) successors: Vec<Vec<BlockId>>,
     /// Labels of every block.
-    pub labels: Vec<BlockLabel>,
+    pub(crate) labels: Vec<BlockLabel>,
     /// The entry block.
-    pub entry: BlockId,
+    pub(crate) entry: BlockId,
 }
 
 impl PlannedCfg {
     /// A copy of `graph` with `labels`.
-    pub fn new<G: Graph + ?Sized>(graph: &G, labels: Vec<BlockLabel>) -> Self {
+    pub(crate) fn new<G: Graph + ?Sized>(graph: &G, labels: Vec<BlockLabel>) -> Self {
         let successors = (0..graph.num_blocks())
             .map(|b| graph.successors(BlockId::new(b)).to_vec())
             .collect();
@@ -76,14 +76,14 @@ impl PlannedCfg {
     }
 
     /// Makes slot `slot` of `block` point to `target`.
-    pub fn redirect(&mut self, block: BlockId, slot: usize, target: BlockId) {
+    pub(crate) fn redirect(&mut self, block: BlockId, slot: usize, target: BlockId) {
         self.successors[block.index()][slot] = target;
     }
 
     /// Replaces the terminator of `block` by one with `successors` and the
     /// labels of `label` (the block's other operations stay, so a loop
     /// token it holds is kept).
-    pub fn set_terminator(
+    pub(crate) fn set_terminator(
         &mut self,
         block: BlockId,
         successors: Vec<BlockId>,
@@ -95,20 +95,20 @@ impl PlannedCfg {
     }
 
     /// Adds a block and returns its id.
-    pub fn add_block(&mut self, successors: Vec<BlockId>, label: BlockLabel) -> BlockId {
+    pub(crate) fn add_block(&mut self, successors: Vec<BlockId>, label: BlockLabel) -> BlockId {
         self.successors.push(successors);
         self.labels.push(label);
         BlockId::new(self.successors.len() - 1)
     }
 
     /// Turns `block` into an isolated node (a removed block).
-    pub fn remove(&mut self, block: BlockId) {
+    pub(crate) fn remove(&mut self, block: BlockId) {
         self.successors[block.index()].clear();
         self.labels[block.index()] = BlockLabel::default();
     }
 
     /// The graph as a [`CfgGraph`].
-    pub fn graph(&self) -> CfgGraph {
+    pub(crate) fn graph(&self) -> CfgGraph {
         let edges: Vec<(u32, u32)> = self
             .successors
             .iter()
@@ -120,7 +120,7 @@ impl PlannedCfg {
 }
 
 /// One property of a labelled CFG, measured as a number of violations.
-pub trait PropertyCheck {
+pub(crate) trait PropertyCheck {
     /// Short name for statistics and messages.
     fn name(&self) -> &'static str;
     /// How many violations `cfg` (whose graph is `graph`) has.
@@ -128,7 +128,7 @@ pub trait PropertyCheck {
 }
 
 /// Definition 1: every divergent branch is two-way with a post-dominating successor.
-pub struct Reconverging;
+pub(crate) struct Reconverging;
 
 impl PropertyCheck for Reconverging {
     fn name(&self) -> &'static str {
@@ -147,7 +147,7 @@ impl PropertyCheck for Reconverging {
 /// [`crate::analysis::structured`]). Only used when the input satisfies it,
 /// i.e. after `--spmd-structurize`; reducibility and the Flow-chain shape
 /// (the other rules) are separate checks.
-pub struct StructuredBranches;
+pub(crate) struct StructuredBranches;
 
 impl PropertyCheck for StructuredBranches {
     fn name(&self) -> &'static str {
@@ -162,7 +162,7 @@ impl PropertyCheck for StructuredBranches {
 }
 
 /// Every cycle has a single entry.
-pub struct Reducible;
+pub(crate) struct Reducible;
 
 impl PropertyCheck for Reducible {
     fn name(&self) -> &'static str {
@@ -175,7 +175,7 @@ impl PropertyCheck for Reducible {
 }
 
 /// Flow blocks hold only their terminator and form linear chains.
-pub struct FlowChains;
+pub(crate) struct FlowChains;
 
 impl PropertyCheck for FlowChains {
     fn name(&self) -> &'static str {
@@ -204,7 +204,7 @@ impl PropertyCheck for FlowChains {
 /// Reachable blocks holding a loop convergence token stay cycle headers
 /// (the op's verifier requires it). A block that an edit makes unreachable
 /// does not count: OptimizeBranches deletes it, token and all, next.
-pub struct LoopTokens;
+pub(crate) struct LoopTokens;
 
 impl PropertyCheck for LoopTokens {
     fn name(&self) -> &'static str {
@@ -241,14 +241,14 @@ pub(super) fn reachable_from_entry(graph: &CfgGraph) -> Vec<bool> {
 }
 
 /// A set of checks and the violation counts of the current graph.
-pub struct Gate {
+pub(crate) struct Gate {
     checks: Vec<Box<dyn PropertyCheck>>,
     before: Vec<usize>,
 }
 
 impl Gate {
     /// The default checks: reconverging, reducible, Flow chains, loop tokens.
-    pub fn default_checks() -> Vec<Box<dyn PropertyCheck>> {
+    pub(crate) fn default_checks() -> Vec<Box<dyn PropertyCheck>> {
         vec![
             Box::new(Reconverging),
             Box::new(Reducible),
@@ -260,7 +260,7 @@ impl Gate {
     /// The default checks, plus [`StructuredBranches`] when `current`
     /// satisfies it (structurized input must stay structured; a merely
     /// reconverging input may leave uniform branches unstructured).
-    pub fn checks_for(current: &PlannedCfg) -> Vec<Box<dyn PropertyCheck>> {
+    pub(crate) fn checks_for(current: &PlannedCfg) -> Vec<Box<dyn PropertyCheck>> {
         let mut checks = Self::default_checks();
         if StructuredBranches.violations(&current.graph(), current) == 0 {
             checks.push(Box::new(StructuredBranches));
@@ -269,7 +269,7 @@ impl Gate {
     }
 
     /// Measures `current` with `checks`.
-    pub fn new(checks: Vec<Box<dyn PropertyCheck>>, current: &PlannedCfg) -> Self {
+    pub(crate) fn new(checks: Vec<Box<dyn PropertyCheck>>, current: &PlannedCfg) -> Self {
         let graph = current.graph();
         let before = checks
             .iter()
@@ -281,7 +281,7 @@ impl Gate {
     /// `Ok` with the violation counts of `planned` if it has no more
     /// violations than the baseline for every check; otherwise the name of
     /// the first check that got worse.
-    pub fn allows(&self, planned: &PlannedCfg) -> Result<Vec<usize>, &'static str> {
+    pub(crate) fn allows(&self, planned: &PlannedCfg) -> Result<Vec<usize>, &'static str> {
         let graph = planned.graph();
         let mut counts = Vec::with_capacity(self.checks.len());
         for (check, &before) in self.checks.iter().zip(&self.before) {
@@ -296,7 +296,7 @@ impl Gate {
 
     /// Makes `counts` (from [`Gate::allows`] on an accepted plan) the
     /// baseline for the next edits.
-    pub fn accept(&mut self, counts: Vec<usize>) {
+    pub(crate) fn accept(&mut self, counts: Vec<usize>) {
         debug_assert_eq!(counts.len(), self.before.len());
         self.before = counts;
     }

@@ -28,7 +28,9 @@ use melior::ir::{operation::OperationLike, BlockRef, OperationRef, Value};
 
 /// Hoists the common prefix of every eligible branch whose blocks no
 /// earlier hoist of the round touched; false if none.
-pub fn hoist_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
+pub(crate) fn hoist_round<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+) -> Result<bool, RegionGraphError<'c>> {
     let mut round = Round::new(folder.view()?);
     let mut changed = false;
     for index in 0..round.view.num_blocks() {

@@ -80,12 +80,12 @@
 //! * Unreachable blocks are deleted first, so every other rule works on
 //!   reachable blocks only.
 
-pub mod branches;
-pub mod fold_ops;
-pub mod gate;
-pub mod hoist;
-pub mod safety;
-pub mod tail_merge;
+pub(crate) mod branches;
+pub(crate) mod fold_ops;
+pub(crate) mod gate;
+pub(crate) mod hoist;
+pub(crate) mod safety;
+pub(crate) mod tail_merge;
 
 use self::gate::{BlockLabel, Gate, PlannedCfg};
 use super::prepare;
@@ -270,7 +270,10 @@ impl std::fmt::Display for BranchFoldError<'_> {
     }
 }
 
-/// Runs the fixed-point loop on `region`, the body of `function`.
+/// Branch folding and tail merging (`--spmd-branch-fold`) on `region`, the
+/// body of `function`: folds, merges and hoists until nothing changes, a
+/// cleanup after `--spmd-reconverge` or `--spmd-structurize` that never
+/// breaks the properties those passes established.
 pub fn fold_function<'c, 'a>(
     context: &'c Context,
     function: OperationRef<'c, 'a>,
@@ -351,7 +354,7 @@ pub fn count(region: RegionRef<'_, '_>) -> (usize, usize) {
 }
 
 /// The state of one [`fold_function`] run, shared by the steps.
-pub struct Folder<'c, 'a, 'o> {
+pub(crate) struct Folder<'c, 'a, 'o> {
     context: &'c Context,
     function: OperationRef<'c, 'a>,
     region: RegionRef<'c, 'a>,
@@ -505,9 +508,11 @@ fn view_of<'c, 'a>(
 }
 
 /// The violation count of every property the gate knows (the default
-/// checks and [`gate::StructuredBranches`]) on `region`, the body of
+/// checks and the structured-branches check) on `region`, the body of
 /// `function`, with a fresh uniformity analysis: what a cleanup must not
-/// increase. For measuring other cleanups against the same contract.
+/// increase. For measuring other cleanups against the same contract (the
+/// quality driver and the oracle's tests, through `spmd::testing`).
+#[cfg(feature = "testing")]
 pub fn property_violations<'c>(
     function: OperationRef<'c, '_>,
     region: RegionRef<'c, '_>,
@@ -536,7 +541,7 @@ pub fn property_violations<'c>(
 /// recomputing uniformity and the graph after each one. Rules only queue
 /// their CFG edits (`Folder::propose`); `Folder::commit` checks them
 /// in batches and applies the accepted ones.
-pub struct Round<'c, 'a> {
+pub(crate) struct Round<'c, 'a> {
     view: View<'c, 'a>,
     planned: PlannedCfg,
     written: Vec<bool>,
@@ -622,7 +627,7 @@ impl<'c, 'a> Round<'c, 'a> {
 }
 
 /// The current IR's graph, labels and gate.
-pub struct View<'c, 'a> {
+pub(crate) struct View<'c, 'a> {
     uniformity: RegionUniformity<'c, 'a>,
     planned: PlannedCfg,
     gate: Gate,

@@ -86,7 +86,7 @@ const HOISTABLE_OPS: &[&str] = &[
 ];
 
 /// True if the operation named `name` is convergent.
-pub fn is_convergent(name: &str) -> bool {
+pub(crate) fn is_convergent(name: &str) -> bool {
     name.starts_with(names::SPMD_PREFIX)
         || collectives::is_convergent_name(name)
         || OPAQUE_OPS.contains(&name)
@@ -94,7 +94,7 @@ pub fn is_convergent(name: &str) -> bool {
 
 /// True if the operation named `name` reads a thread-identity or other
 /// hardware-defined special register.
-pub fn reads_special_register(name: &str) -> bool {
+pub(crate) fn reads_special_register(name: &str) -> bool {
     SPECIAL_REGISTER_OPS.contains(&name)
         || SPECIAL_REGISTER_PREFIXES
             .iter()
@@ -103,7 +103,7 @@ pub fn reads_special_register(name: &str) -> bool {
 
 /// True if an operation named `name` may be hoisted out of both arms of a
 /// branch (see the module documentation for the reasoning).
-pub fn is_hoistable(name: &str) -> bool {
+pub(crate) fn is_hoistable(name: &str) -> bool {
     !is_convergent(name)
         && !reads_special_register(name)
         && (HOISTABLE_OPS.contains(&name) || HOISTABLE_PREFIXES.iter().any(|p| name.starts_with(p)))

@@ -55,7 +55,9 @@ use std::{
 
 /// Merges every admissible pair of tails whose blocks no earlier merge of
 /// the round touched; false if there is none.
-pub fn merge_round<'c, 'a>(folder: &mut Folder<'c, 'a, '_>) -> Result<bool, RegionGraphError<'c>> {
+pub(crate) fn merge_round<'c, 'a>(
+    folder: &mut Folder<'c, 'a, '_>,
+) -> Result<bool, RegionGraphError<'c>> {
     let mut round = Round::new(folder.view()?);
     for group in candidate_groups(&round.view, folder.options.tail_merge_threshold) {
         let mut buckets: Vec<(u64, Vec<BlockId>)> = Vec::new();

@@ -61,28 +61,28 @@ use std::sync::Arc;
 
 /// What applying a plan did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ApplyStats {
+pub(crate) struct ApplyStats {
     /// Flow blocks created.
-    pub flows: usize,
+    pub(crate) flows: usize,
     /// Successor slots redirected.
-    pub redirected_slots: usize,
+    pub(crate) redirected_slots: usize,
     /// Values whose dominance had to be repaired.
-    pub repaired_values: usize,
+    pub(crate) repaired_values: usize,
 }
 
 /// A plan applied: what it did and the region's graph after it (the edits
 /// after the snapshot only add block arguments and operands, so the graph
 /// stays exact until the caller edits the CFG again).
-pub struct Applied<'c, 'a> {
+pub(crate) struct Applied<'c, 'a> {
     /// What applying the plan did.
-    pub stats: ApplyStats,
+    pub(crate) stats: ApplyStats,
     /// Snapshot of the region after the edit.
-    pub graph: RegionGraph<'c, 'a>,
+    pub(crate) graph: RegionGraph<'c, 'a>,
 }
 
 /// The terminator of the new blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FlowStyle {
+pub(crate) enum FlowStyle {
     /// `spmd.flow_br` (with `loop` for latches): Flow blocks of the
     /// reconverging and structurizing transforms.
     SpmdFlow,
@@ -93,7 +93,7 @@ pub enum FlowStyle {
 
 /// Applies `plan`, made for `graph` (a snapshot of `region`), in the phases
 /// the module documentation lists.
-pub fn apply_plan<'c, 'a>(
+pub(crate) fn apply_plan<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     graph: &RegionGraph<'c, 'a>,

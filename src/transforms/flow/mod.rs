@@ -44,6 +44,6 @@
 //! branch must), and [`hubs`](super::hubs) with `fix-irreducible` (one
 //! entry per cycle) and `unify-loop-exits` (one exit per loop).
 
-pub mod apply;
-pub mod plan;
-pub mod ssa;
+pub(crate) mod apply;
+pub(crate) mod plan;
+pub(crate) mod ssa;

@@ -48,7 +48,7 @@ use crate::{
 /// round (edges into it come from inside the outer cycle, which the outer
 /// hub does not touch); one that shares an entry or a slot waits for the
 /// next round, on the fixed graph.
-pub fn irreducible_hubs<G: Graph + ?Sized>(g: &G) -> Vec<HubSpec> {
+pub(crate) fn irreducible_hubs<G: Graph + ?Sized>(g: &G) -> Vec<HubSpec> {
     let dfs = Traversal::build(g);
     let mut forest = CycleForest::new();
     forest.compute_nesting(g, &dfs);

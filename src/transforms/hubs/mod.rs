@@ -28,8 +28,8 @@
 //! be handled independently (disjoint ones), so the number of rounds is
 //! bounded by the cycle nesting depth.
 
-pub mod fix_irreducible;
-pub mod unify_loop_exits;
+pub(crate) mod fix_irreducible;
+pub(crate) mod unify_loop_exits;
 
 use crate::{
     analysis::cfg::{BlockId, CfgGraph, Graph},
@@ -49,9 +49,10 @@ use melior::{
 };
 
 /// Guard chains with more blocks than this dispatch on one `i32` selector.
-pub const SELECTOR_CHAIN_LENGTH: usize = 4;
+pub(crate) const SELECTOR_CHAIN_LENGTH: usize = 4;
 
-/// What the rounds did.
+/// What the hub rounds of `irreducible=fix` did
+/// ([`StructurizeStats::irreducible`](crate::StructurizeStats::irreducible)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HubStats {
     /// Hubs created (one per fixed cycle).
@@ -68,7 +69,7 @@ pub struct HubStats {
 
 /// Why the hubs could not be built.
 #[derive(Debug)]
-pub enum HubError<'c> {
+pub(crate) enum HubError<'c> {
     /// The region cannot be snapshotted.
     Region(RegionGraphError<'c>),
     /// A terminator with successors that does not implement
@@ -110,7 +111,7 @@ impl std::fmt::Display for HubError<'_> {
 
 impl<'c> HubError<'c> {
     /// Where to report the error.
-    pub fn location(&self, fallback: Location<'c>) -> Location<'c> {
+    pub(crate) fn location(&self, fallback: Location<'c>) -> Location<'c> {
         match self {
             Self::Region(RegionGraphError::MissingTerminator { location, .. }) => *location,
             Self::UnsupportedTerminator { location, .. } | Self::ConvergenceToken { location } => {
@@ -123,7 +124,9 @@ impl<'c> HubError<'c> {
 
 /// Rejects terminators whose successor operands cannot be rewritten.
 /// `graph`'s snapshot terminators must be current (one C++ pass over them).
-pub fn check_branch_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), HubError<'c>> {
+pub(crate) fn check_branch_terminators<'c>(
+    graph: &RegionGraph<'c, '_>,
+) -> Result<(), HubError<'c>> {
     let terminators: Vec<_> = (0..graph.num_blocks())
         .map(|b| graph.snapshot_terminator(BlockId::new(b)))
         .collect();
@@ -139,7 +142,7 @@ pub fn check_branch_terminators<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), H
 
 /// Plans hubs with `planner` on a fresh snapshot of `region` and applies
 /// them, round after round, until the planner returns none.
-pub fn run_rounds<'c, 'a>(
+pub(crate) fn run_rounds<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     location: Location<'c>,
@@ -150,7 +153,7 @@ pub fn run_rounds<'c, 'a>(
 
 /// [`run_rounds`] starting from `graph` if the caller has an exact snapshot
 /// of `region`; also returns the exact snapshot of the result.
-pub fn run_rounds_on<'c, 'a>(
+pub(crate) fn run_rounds_on<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
     graph: Option<RegionGraph<'c, 'a>>,

@@ -30,7 +30,7 @@ use crate::{
 
 /// The hubs of one round: one per cycle with several exit blocks whose
 /// nested cycles all have at most one.
-pub fn loop_exit_hubs<G: Graph + ?Sized>(g: &G) -> Vec<HubSpec> {
+pub(crate) fn loop_exit_hubs<G: Graph + ?Sized>(g: &G) -> Vec<HubSpec> {
     let dfs = Traversal::build(g);
     let mut forest = CycleForest::new();
     forest.compute(g, &dfs);

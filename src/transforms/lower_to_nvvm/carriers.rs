@@ -37,7 +37,7 @@ fn carried_mask<'c: 'a, 'a>(value: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
 /// `from_bits` reads to `mask_type`, forwarding the masks themselves and
 /// reading the argument directly; returns how many. Each edge's operands
 /// are read once and written at most once.
-pub fn narrow<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) -> usize {
+pub(crate) fn narrow<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) -> usize {
     let edges = super::incoming_edges(blocks);
     let mut narrowed = 0;
     for (index, block) in blocks.iter().enumerate().skip(1) {

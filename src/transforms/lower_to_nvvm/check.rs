@@ -22,7 +22,7 @@ const DIVERGENT_MARK: &str = "#spmd.uniformity<divergent>";
 
 /// Collects problems; `Ok` only if there is none.
 #[derive(Default)]
-pub struct Checker {
+pub(crate) struct Checker {
     failed: bool,
 }
 
@@ -34,7 +34,7 @@ impl Checker {
 
     /// `Err(())` if any problem was reported (each already has its
     /// diagnostic), else `Ok(())`.
-    pub fn finish(self) -> Result<(), ()> {
+    pub(crate) fn finish(self) -> Result<(), ()> {
         if self.failed {
             Err(())
         } else {
@@ -46,7 +46,7 @@ impl Checker {
 /// Finds the wave-level functions below `root` (`gpu.func` and `llvm.func`
 /// ops whose body holds a wave-level spmd op) and reports misplaced spmd
 /// ops.
-pub fn wave_functions<'c, 'a>(
+pub(crate) fn wave_functions<'c, 'a>(
     root: OperationRef<'c, 'a>,
     checker: &mut Checker,
 ) -> Vec<WaveFunction<'c, 'a>> {
@@ -75,7 +75,7 @@ pub fn wave_functions<'c, 'a>(
 }
 
 /// Function ops whose bodies the lowering handles.
-pub const WAVE_FUNCTION_OPS: &[&str] = &[names::GPU_FUNC, "llvm.func"];
+pub(crate) const WAVE_FUNCTION_OPS: &[&str] = &[names::GPU_FUNC, "llvm.func"];
 
 /// The `gpu.func` or `llvm.func` whose body block holds `op` directly.
 fn body_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a>> {
@@ -88,7 +88,7 @@ fn body_function<'c, 'a>(op: OperationRef<'c, 'a>) -> Option<OperationRef<'c, 'a
 /// Checks one wave-level function: masks only flow between spmd ops and
 /// branches, conditional branches are uniform, successor operands can be
 /// extended with the exec mask.
-pub fn check_function(function: &WaveFunction<'_, '_>, checker: &mut Checker) {
+pub(crate) fn check_function(function: &WaveFunction<'_, '_>, checker: &mut Checker) {
     let Some(entry) = function.body().first_block() else {
         return;
     };
@@ -168,6 +168,6 @@ fn check_mask_operands(op: OperationRef<'_, '_>, checker: &mut Checker) {
 }
 
 /// True for `!spmd.mask`.
-pub fn is_mask(r#type: melior::ir::Type<'_>) -> bool {
+pub(crate) fn is_mask(r#type: melior::ir::Type<'_>) -> bool {
     facts::is_mask_type(r#type)
 }

@@ -21,7 +21,7 @@ use melior::{
 
 /// The machine a wave-level function is lowered for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
+pub(crate) enum Target {
     /// An NVIDIA warp of 32 threads (NVVM).
     Nvvm,
     /// An AMD wave (ROCDL).
@@ -33,7 +33,7 @@ pub enum Target {
 
 impl Target {
     /// The width of a whole-wave mask: a ballot's result.
-    pub fn mask_width(self) -> u32 {
+    pub(crate) fn mask_width(self) -> u32 {
         match self {
             Self::Nvvm => 32,
             Self::Rocdl { wave_size } => wave_size,
@@ -43,7 +43,7 @@ impl Target {
     /// The width of the lowered `!spmd.mask`: the thread's own bit on
     /// NVVM (a predicate register), the whole wave's mask on ROCDL (a pair
     /// of scalar registers, or one in wave32).
-    pub fn lowered_mask_width(self) -> u32 {
+    pub(crate) fn lowered_mask_width(self) -> u32 {
         match self {
             Self::Nvvm => 1,
             Self::Rocdl { wave_size } => wave_size,
@@ -52,16 +52,16 @@ impl Target {
 }
 
 /// Inserts operations before `anchor`, at `location`.
-pub struct Emitter<'c, 'a> {
-    pub context: &'c Context,
-    pub target: Target,
-    pub anchor: OperationRef<'c, 'a>,
-    pub location: Location<'c>,
+pub(super) struct Emitter<'c, 'a> {
+    pub(crate) context: &'c Context,
+    pub(crate) target: Target,
+    pub(crate) anchor: OperationRef<'c, 'a>,
+    pub(crate) location: Location<'c>,
 }
 
 impl<'c, 'a> Emitter<'c, 'a> {
     /// Inserts `op` before the anchor and returns its first result.
-    pub fn insert(&self, op: Operation<'c>) -> Value<'c, 'a> {
+    pub(super) fn insert(&self, op: Operation<'c>) -> Value<'c, 'a> {
         let block = self.anchor.block().expect("the anchor is in a block");
         let inserted = block.insert_operation_before(self.anchor, op);
         inserted
@@ -70,12 +70,12 @@ impl<'c, 'a> Emitter<'c, 'a> {
             .into()
     }
 
-    pub fn int_type(&self, width: u32) -> Type<'c> {
+    pub(super) fn int_type(&self, width: u32) -> Type<'c> {
         IntegerType::new(self.context, width).into()
     }
 
     /// `arith.constant value : iN`.
-    pub fn constant(&self, width: u32, value: i64) -> Value<'c, 'a> {
+    pub(super) fn constant(&self, width: u32, value: i64) -> Value<'c, 'a> {
         let attribute = IntegerAttribute::new(self.int_type(width), value).into();
         self.insert(arith::constant(self.context, attribute, self.location))
     }
@@ -83,7 +83,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// The live lanes, read at a point where every live lane runs:
     /// `llvm.call_intrinsic "llvm.nvvm.activemask"() : () -> i32` on NVVM,
     /// `rocdl.ballot true : iN` on ROCDL.
-    pub fn live_mask(&self) -> Value<'c, 'a> {
+    pub(super) fn live_mask(&self) -> Value<'c, 'a> {
         match self.target {
             Target::Nvvm => self.nvvm_active_mask(),
             Target::Rocdl { .. } => {
@@ -132,7 +132,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// A constant mask (empty, or every lane) gives the constant bit
     /// instead: LLVM 22's AMDGPU backend crashes in its register coalescer
     /// on an inverse ballot of a constant feeding selects.
-    pub fn inverse_ballot(&self, mask: Value<'c, '_>) -> Value<'c, 'a> {
+    pub(super) fn inverse_ballot(&self, mask: Value<'c, '_>) -> Value<'c, 'a> {
         let constant = edit::defining_op(mask).and_then(crate::ir::facts::constant_value);
         match constant.map(|c| c.value) {
             Some(0) => return self.constant(1, 0),
@@ -156,7 +156,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// The mask of the `members` lanes whose `pred` holds:
     /// `nvvm.vote.sync ballot %members, %pred -> i32`, or `rocdl.ballot`
     /// (the members are the lanes the hardware runs).
-    pub fn ballot(&self, members: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
+    pub(super) fn ballot(&self, members: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
         if let Target::Rocdl { .. } = self.target {
             return self.rocdl_ballot(pred);
         }
@@ -174,7 +174,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// Whether `pred` holds in some of the `members` lanes, the same `i1`
     /// in every lane: `nvvm.vote.sync any`, or a ROCDL ballot compared with
     /// 0 (a ballot is uniform, so the comparison is too).
-    pub fn vote_any(&self, members: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
+    pub(super) fn vote_any(&self, members: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
         if let Target::Rocdl { .. } = self.target {
             let mask = self.rocdl_ballot(pred);
             let zero = self.zero_of(mask.r#type());
@@ -200,7 +200,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// `%value` (an `i32`) of lane `%source` (a lane of the wave, the same
     /// in every lane): `nvvm.shfl.sync idx %members, %value, %source, 31`,
     /// or `rocdl.readlane %value, %source`.
-    pub fn shuffle_index(
+    pub(super) fn shuffle_index(
         &self,
         members: Value<'c, '_>,
         value: Value<'c, '_>,
@@ -228,7 +228,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// The index of the lowest set bit of `value` (its width if `value`
     /// is 0): `llvm.intr.cttz` with `is_zero_poison = false`.
-    pub fn lowest_set_bit(&self, value: Value<'c, '_>) -> Value<'c, 'a> {
+    pub(super) fn lowest_set_bit(&self, value: Value<'c, '_>) -> Value<'c, 'a> {
         let flag = Attribute::parse(self.context, "false").expect("valid bool");
         let op = OperationBuilder::new("llvm.intr.cttz", self.location)
             .add_operands(&[value])
@@ -244,7 +244,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
     /// freeze makes a predicate that lanes outside `exec` never computed
     /// (poison there) some fixed value, which the `and` then drops; the
     /// backend turns it all into one `s_and` of the compare's lane mask.
-    pub fn ballot_in(&self, exec: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
+    pub(super) fn ballot_in(&self, exec: Value<'c, '_>, pred: Value<'c, '_>) -> Value<'c, 'a> {
         let mask = self.ballot_all(pred);
         self.and(mask, exec)
     }
@@ -263,35 +263,40 @@ impl<'c, 'a> Emitter<'c, 'a> {
     }
 
     /// The integer 0 of `r#type`.
-    pub fn zero_of(&self, r#type: Type<'c>) -> Value<'c, 'a> {
+    pub(super) fn zero_of(&self, r#type: Type<'c>) -> Value<'c, 'a> {
         let attribute = IntegerAttribute::new(r#type, 0).into();
         self.insert(arith::constant(self.context, attribute, self.location))
     }
 
-    pub fn shr(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+    pub(super) fn shr(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
         self.insert(arith::shrui(lhs, rhs, self.location))
     }
 
-    pub fn and(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+    pub(super) fn and(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
         self.insert(arith::andi(lhs, rhs, self.location))
     }
 
-    pub fn or(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+    pub(super) fn or(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
         self.insert(arith::ori(lhs, rhs, self.location))
     }
 
     /// `lhs & ~rhs` for masks of `width` bits.
-    pub fn and_not(&self, width: u32, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+    pub(super) fn and_not(
+        &self,
+        width: u32,
+        lhs: Value<'c, '_>,
+        rhs: Value<'c, '_>,
+    ) -> Value<'c, 'a> {
         let ones = self.constant(width, -1);
         let inverted = self.insert(arith::xori(rhs, ones, self.location));
         self.and(lhs, inverted)
     }
 
-    pub fn shl(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
+    pub(super) fn shl(&self, lhs: Value<'c, '_>, rhs: Value<'c, '_>) -> Value<'c, 'a> {
         self.insert(arith::shli(lhs, rhs, self.location))
     }
 
-    pub fn select(
+    pub(super) fn select(
         &self,
         condition: Value<'c, '_>,
         on_true: Value<'c, '_>,
@@ -302,7 +307,7 @@ impl<'c, 'a> Emitter<'c, 'a> {
 
     /// `value` zero-extended or truncated to the integer type `target`
     /// (itself when the widths agree).
-    pub fn resize(&self, value: Value<'c, 'a>, target: Type<'c>) -> Value<'c, 'a> {
+    pub(super) fn resize(&self, value: Value<'c, 'a>, target: Type<'c>) -> Value<'c, 'a> {
         let width = |r#type: Type<'c>| {
             IntegerType::try_from(r#type)
                 .map(|t| t.width())

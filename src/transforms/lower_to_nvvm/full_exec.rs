@@ -33,12 +33,12 @@ use std::collections::HashMap;
 
 /// Whether `op` sets exec: `Some(true)` for a write after which every live
 /// lane is active, `Some(false)` for any other write, `None` otherwise.
-pub fn write_kind(op: OperationRef<'_, '_>) -> Option<bool> {
+pub(crate) fn write_kind(op: OperationRef<'_, '_>) -> Option<bool> {
     (SpmdOp::of(&op_name(op)) == Some(SpmdOp::ExecWrite)).then(|| op.has_attribute(EXEC_FULL_ATTR))
 }
 
 /// Whether exec is full at the end of `block`, given its start.
-pub fn full_at_end(block: BlockRef<'_, '_>, full_at_start: bool) -> bool {
+pub(crate) fn full_at_end(block: BlockRef<'_, '_>, full_at_start: bool) -> bool {
     edit::operations(block)
         .into_iter()
         .filter_map(write_kind)
@@ -48,7 +48,7 @@ pub fn full_at_end(block: BlockRef<'_, '_>, full_at_start: bool) -> bool {
 
 /// Per block of `blocks` (the body, entry first): exec is every live lane
 /// at its start.
-pub fn full_at_start(blocks: &[BlockRef<'_, '_>]) -> Vec<bool> {
+pub(crate) fn full_at_start(blocks: &[BlockRef<'_, '_>]) -> Vec<bool> {
     let position: HashMap<BlockKey, usize> = blocks
         .iter()
         .enumerate()
@@ -88,24 +88,27 @@ pub fn full_at_start(blocks: &[BlockRef<'_, '_>]) -> Vec<bool> {
 /// The blocks where every running thread is active because a lane branch
 /// brought it there, and the lane branches whose gating cannot be
 /// confirmed.
-pub struct LaneRegions<'c, 'a> {
+pub(crate) struct LaneRegions<'c, 'a> {
     /// Per block of the body: it lies in the region of a lane branch (the
     /// blocks reachable from its other successor before its rejoin point,
     /// or, for a lane branch with no post-dominating successor, from both
     /// before its immediate post-dominator).
-    pub inside: Vec<bool>,
+    pub(crate) inside: Vec<bool>,
     /// Lane branches where exec may be partial and a thread that is not
     /// active could enter the region: the condition is not
     /// `spmd.mask.select exec, c, ..` (or the branch has no post-dominating
     /// successor to send such threads to), or an edge into the region
     /// comes from a block where exec may be partial that is no such gate.
-    pub ungated: Vec<OperationRef<'c, 'a>>,
+    pub(crate) ungated: Vec<OperationRef<'c, 'a>>,
 }
 
 /// Finds the lane branches of `blocks` (the body, entry first; terminators
 /// marked `#spmd.uniformity<divergent>` with two successors) and their
 /// regions; `full` is [`full_at_start`] of the same blocks.
-pub fn lane_regions<'c, 'a>(blocks: &[BlockRef<'c, 'a>], full: &[bool]) -> LaneRegions<'c, 'a> {
+pub(crate) fn lane_regions<'c, 'a>(
+    blocks: &[BlockRef<'c, 'a>],
+    full: &[bool],
+) -> LaneRegions<'c, 'a> {
     let mut result = LaneRegions {
         inside: vec![false; blocks.len()],
         ungated: Vec::new(),
@@ -184,7 +187,7 @@ pub fn lane_regions<'c, 'a>(blocks: &[BlockRef<'c, 'a>], full: &[bool]) -> LaneR
 }
 
 /// A conditional branch marked `#spmd.uniformity<divergent>`.
-pub fn is_lane_branch(terminator: OperationRef<'_, '_>) -> bool {
+pub(crate) fn is_lane_branch(terminator: OperationRef<'_, '_>) -> bool {
     terminator.successor_count() == 2
         && facts::uniformity_mark(terminator) == Some(UniformityMark::Divergent)
 }

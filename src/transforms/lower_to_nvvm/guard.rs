@@ -38,7 +38,7 @@ use melior::{
 };
 
 /// True if `op` must only run in active lanes.
-pub fn needs_guard(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn needs_guard(op: OperationRef<'_, '_>) -> bool {
     if op_name(op).starts_with(names::SPMD_PREFIX) || op.next_in_block().is_none() {
         return false;
     }
@@ -52,7 +52,7 @@ pub fn needs_guard(op: OperationRef<'_, '_>) -> bool {
 /// True if `op` may join a run of guarded operations between two of them:
 /// it only computes (no memory effects, speculatable, no regions), so it
 /// may as well run under the guard.
-pub fn may_join_run(op: OperationRef<'_, '_>) -> bool {
+pub(crate) fn may_join_run(op: OperationRef<'_, '_>) -> bool {
     op.next_in_block().is_some()
         && !op_name(op).starts_with(names::SPMD_PREFIX)
         && collectives::members(op).is_none()
@@ -64,7 +64,7 @@ pub fn may_join_run(op: OperationRef<'_, '_>) -> bool {
 /// them ([`may_join_run`]), all under the same exec bit. One branch around
 /// a run of loads, stores and atomics instead of one per operation.
 #[derive(Default)]
-pub struct Run<'c, 'a> {
+pub(crate) struct Run<'c, 'a> {
     /// The operations, each with whether it needs the guard itself.
     ops: Vec<(OperationRef<'c, 'a>, bool)>,
     /// `ops[..guarded]` ends with an operation that needs the guard; the
@@ -74,14 +74,14 @@ pub struct Run<'c, 'a> {
 
 impl<'c, 'a> Run<'c, 'a> {
     /// Adds an operation that needs the guard.
-    pub fn push_guarded(&mut self, op: OperationRef<'c, 'a>) {
+    pub(crate) fn push_guarded(&mut self, op: OperationRef<'c, 'a>) {
         self.ops.push((op, true));
         self.guarded = self.ops.len();
     }
 
     /// Adds `op` if the run is open and `op` may join it; false otherwise
     /// (the caller then closes the run).
-    pub fn try_push_pure(&mut self, op: OperationRef<'c, 'a>) -> bool {
+    pub(crate) fn try_push_pure(&mut self, op: OperationRef<'c, 'a>) -> bool {
         if self.guarded > 0 && may_join_run(op) {
             self.ops.push((op, false));
             true
@@ -97,7 +97,7 @@ impl<'c, 'a> Run<'c, 'a> {
     /// `scf.if` and keep running in every lane, so a value that was the
     /// same in all lanes (and may decide a scalar branch without a vote)
     /// stays so. Trailing pure operations stay where they are.
-    pub fn close(&mut self, context: &'c Context, active: Value<'c, 'a>) {
+    pub(crate) fn close(&mut self, context: &'c Context, active: Value<'c, 'a>) {
         if self.guarded > 0 {
             let ops = &self.ops[..self.guarded];
             let first = ops[0].0;
@@ -123,7 +123,11 @@ impl<'c, 'a> Run<'c, 'a> {
 /// `scf.if` on `active`. Their results used after the run become results
 /// of the `scf.if` (`ub.poison` in inactive lanes, which never read them:
 /// a lane reads a value only where its thread ran the definition).
-pub fn wrap<'c, 'a>(context: &'c Context, ops: &[OperationRef<'c, 'a>], active: Value<'c, 'a>) {
+pub(crate) fn wrap<'c, 'a>(
+    context: &'c Context,
+    ops: &[OperationRef<'c, 'a>],
+    active: Value<'c, 'a>,
+) {
     let first = ops[0];
     let location = first.location();
     let members: FastSet<OperationKey> = ops.iter().map(OperationKey::of).collect();

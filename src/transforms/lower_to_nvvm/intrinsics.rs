@@ -65,7 +65,7 @@ const UNSUPPORTED: &[&str] = &["sincos"];
 
 /// What becomes of a math intrinsic op.
 #[derive(Clone, Copy, Debug)]
-pub enum Rewrite {
+pub(crate) enum Rewrite {
     /// `llvm.call_intrinsic` of this intrinsic base name.
     Native(&'static str),
     /// This `math` op (libdevice, through the conversion).
@@ -76,7 +76,7 @@ pub enum Rewrite {
 /// becomes, and an error for each one there is no lowering for. With
 /// `libdevice` false (ROCDL) every one of them stays an intrinsic call: the
 /// AMDGPU backend selects them all.
-pub fn find<'c, 'a>(
+pub(crate) fn find<'c, 'a>(
     root: OperationRef<'c, 'a>,
     libdevice: bool,
 ) -> Result<Vec<(OperationRef<'c, 'a>, Rewrite)>, ()> {
@@ -131,7 +131,7 @@ pub fn find<'c, 'a>(
 /// Replaces `op` by what [`find`] chose: `llvm.call_intrinsic
 /// "<intrinsic>.<type>"` or the `math` op, on the same operands. `op` is
 /// erased: the caller must use no handle to it (or its result) afterwards.
-pub fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewrite: Rewrite) {
+pub(crate) fn rewrite<'c>(context: &'c Context, op: OperationRef<'c, '_>, rewrite: Rewrite) {
     let suffix = type_suffix(op).expect("checked by find");
     let operands: Vec<Value> = op.operands().collect();
     let result = op.result(0).expect("a math intrinsic has a result");

@@ -118,15 +118,15 @@
 //!   nested regions are rejected, ops with nested regions are guarded as a
 //!   whole.
 
-pub mod carriers;
-pub mod check;
+pub(crate) mod carriers;
+pub(crate) mod check;
 mod emit;
-pub use emit::Target;
-pub mod full_exec;
-pub mod guard;
-pub mod intrinsics;
-pub mod scalar_branch;
-pub mod skip;
+pub(crate) use emit::Target;
+pub(crate) mod full_exec;
+pub(crate) mod guard;
+pub(crate) mod intrinsics;
+pub(crate) mod scalar_branch;
+pub(crate) mod skip;
 
 use crate::ir::{collectives, key::BlockKey, names};
 use emit::Emitter;
@@ -144,7 +144,7 @@ use crate::{ir::edit, transforms::prepare::op_name};
 
 /// The spmd operations the lowering knows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum SpmdOp {
+pub(crate) enum SpmdOp {
     /// `spmd.exec.read`: the current exec mask.
     ExecRead,
     /// `spmd.exec.write %m`: `%m` becomes the exec mask.
@@ -180,7 +180,7 @@ pub enum SpmdOp {
 
 impl SpmdOp {
     /// The kind of `name`, or `None` for ops outside the spmd dialect.
-    pub fn of(name: &str) -> Option<Self> {
+    pub(crate) fn of(name: &str) -> Option<Self> {
         Some(match name {
             names::EXEC_READ => Self::ExecRead,
             names::EXEC_WRITE => Self::ExecWrite,
@@ -203,31 +203,31 @@ impl SpmdOp {
     }
 
     /// Ops that only make sense for a whole wave.
-    pub fn is_wave_level(self) -> bool {
+    pub(crate) fn is_wave_level(self) -> bool {
         !matches!(self, Self::FlowBranch | Self::Token | Self::Marker)
     }
 }
 
 /// A function (`gpu.func` or `llvm.func`) holding wave-level code.
-pub struct WaveFunction<'c, 'a> {
+pub(crate) struct WaveFunction<'c, 'a> {
     /// The function operation.
-    pub op: OperationRef<'c, 'a>,
+    pub(crate) op: OperationRef<'c, 'a>,
 }
 
 impl<'c, 'a> WaveFunction<'c, 'a> {
     /// Wraps `op`, which must be a `gpu.func` or `llvm.func` with a body
     /// (see [`check::wave_functions`]).
-    pub fn new(op: OperationRef<'c, 'a>) -> Self {
+    pub(crate) fn new(op: OperationRef<'c, 'a>) -> Self {
         Self { op }
     }
 
     /// The function's body region. Panics if the function has no region.
-    pub fn body(&self) -> RegionRef<'c, 'a> {
+    pub(crate) fn body(&self) -> RegionRef<'c, 'a> {
         self.op.region(0).expect("a wave-level function has a body")
     }
 
     /// The blocks of the body, in order.
-    pub fn blocks(&self) -> Vec<BlockRef<'c, 'a>> {
+    pub(crate) fn blocks(&self) -> Vec<BlockRef<'c, 'a>> {
         edit::blocks(self.body())
     }
 
@@ -263,7 +263,11 @@ struct Lanes<'c, 'a> {
 /// target's lowered mask ([`Target::lowered_mask_width`]): one bit per
 /// thread on NVVM, the whole wave's mask on ROCDL; carriers keep their
 /// integer type.
-pub fn lower_function<'c>(context: &'c Context, function: &WaveFunction<'c, '_>, target: Target) {
+pub(crate) fn lower_function<'c>(
+    context: &'c Context,
+    function: &WaveFunction<'c, '_>,
+    target: Target,
+) {
     let blocks = function.blocks();
     let entry = blocks[0];
     let invariant = WarpInvariant::compute(&blocks, function.is_kernel());
@@ -731,6 +735,6 @@ fn retype_mask_values<'c>(blocks: &[BlockRef<'c, '_>], mask_type: Type<'c>) {
 /// Removes `spmd.*` entries from the argument and result attributes of a
 /// function (`{spmd.uniform}`, `{spmd.divergent}`): after the lowering no
 /// analysis reads them, and the output should not mention the dialect.
-pub fn strip_spmd_argument_attributes(function: OperationRef<'_, '_>) {
+pub(crate) fn strip_spmd_argument_attributes(function: OperationRef<'_, '_>) {
     edit::strip_argument_attributes(function, crate::ir::names::SPMD_PREFIX);
 }

@@ -103,7 +103,7 @@ const WARP_INVARIANT_READS: &[&str] = &[
 /// The values of one wave-level function that every thread of the warp
 /// holds alike. Computed on the function before it is lowered; values
 /// created by the lowering are not in it (they are taken as varying).
-pub struct WarpInvariant {
+pub(crate) struct WarpInvariant {
     values: HashSet<ValueKey>,
 }
 
@@ -114,7 +114,7 @@ fn key(value: Value<'_, '_>) -> ValueKey {
 impl WarpInvariant {
     /// The optimistic fixpoint over `blocks` (the body of a function; its
     /// arguments are warp-invariant if it is a kernel).
-    pub fn compute(blocks: &[BlockRef<'_, '_>], kernel: bool) -> Self {
+    pub(crate) fn compute(blocks: &[BlockRef<'_, '_>], kernel: bool) -> Self {
         let incoming = incoming_edges(blocks);
         let mut varying = HashSet::new();
         let mut changed = true;
@@ -161,7 +161,7 @@ impl WarpInvariant {
     /// True if every thread of the warp holds the same `value`; false for
     /// values varying across lanes and for values not in the function
     /// (e.g. created by the lowering).
-    pub fn contains(&self, value: Value<'_, '_>) -> bool {
+    pub(crate) fn contains(&self, value: Value<'_, '_>) -> bool {
         self.values.contains(&key(value))
     }
 }

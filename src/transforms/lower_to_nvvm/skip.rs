@@ -64,22 +64,22 @@ use std::collections::{HashMap, HashSet};
 
 /// Regions of at most this many operations run with an empty exec instead
 /// of being skipped (measured, see the [module docs](self)).
-pub const THRESHOLD: usize = 32;
+pub(crate) const THRESHOLD: usize = 32;
 
 /// The same for the rest of a loop's body after a divergent exit at its
 /// top (see the [module docs](self), "Loop exits"): the empty run happens
 /// once per loop, the vote once per iteration.
-pub const LOOP_THRESHOLD: usize = 2 * THRESHOLD;
+pub(crate) const LOOP_THRESHOLD: usize = 2 * THRESHOLD;
 
 /// The `spmd.exec.br_zero` operations of a function whose region is short
 /// enough to run without the skip.
-pub struct ShortRegions {
+pub(crate) struct ShortRegions {
     ops: HashSet<OperationKey>,
 }
 
 impl ShortRegions {
     /// True if `br_zero` falls through into its region.
-    pub fn contains(&self, br_zero: OperationRef<'_, '_>) -> bool {
+    pub(crate) fn contains(&self, br_zero: OperationRef<'_, '_>) -> bool {
         self.ops.contains(&op_key(br_zero))
     }
 }
@@ -94,7 +94,7 @@ fn block_key(block: BlockRef<'_, '_>) -> BlockKey {
 
 /// Decides every `spmd.exec.br_zero` of `blocks` (a function body, entry
 /// first, before it is lowered).
-pub fn short_regions(blocks: &[BlockRef<'_, '_>]) -> ShortRegions {
+pub(crate) fn short_regions(blocks: &[BlockRef<'_, '_>]) -> ShortRegions {
     let latches = latches(blocks);
     let mut ops = HashSet::new();
     for block in blocks {

@@ -43,13 +43,13 @@ use melior::{
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// True for terminators whose successor operands must be LLVM-compatible.
-pub fn needs_llvm_operands(terminator: OperationRef<'_, '_>) -> bool {
+pub(crate) fn needs_llvm_operands(terminator: OperationRef<'_, '_>) -> bool {
     op_name(terminator).starts_with(names::LLVM_PREFIX)
 }
 
 /// Applies the carrier rule to `region`; returns how many block arguments
 /// became carriers.
-pub fn carry_masks_across_llvm_branches<'c>(
+pub(crate) fn carry_masks_across_llvm_branches<'c>(
     context: &'c Context,
     region: RegionRef<'c, '_>,
     mask: Type<'c>,

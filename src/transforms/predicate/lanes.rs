@@ -39,28 +39,28 @@ use crate::analysis::cfg::{BlockId, Graph, PostDominatorTree};
 
 /// An edge that needs a gate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Gate {
+pub(crate) struct Gate {
     /// The block the edge leaves.
-    pub from: BlockId,
+    pub(crate) from: BlockId,
     /// Its successor slot.
-    pub slot: usize,
+    pub(crate) slot: usize,
     /// Where lanes that are not active go: the rejoin point of the lane
     /// branch whose region the edge enters.
-    pub rejoin: BlockId,
+    pub(crate) rejoin: BlockId,
 }
 
 /// The choice for every planned divergent branch.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LanePlan {
+pub(crate) struct LanePlan {
     /// Per branch (in the order given): it stays a lane branch.
-    pub lane: Vec<bool>,
+    pub(crate) lane: Vec<bool>,
     /// Per branch: a lane branch whose condition must be gated by exec.
-    pub gated: Vec<bool>,
+    pub(crate) gated: Vec<bool>,
     /// Edges into lane regions that need a gate block.
-    pub gates: Vec<Gate>,
+    pub(crate) gates: Vec<Gate>,
     /// Per block: it lies in the region of a parking branch (exec may be
     /// partial there).
-    pub covered: Vec<bool>,
+    pub(crate) covered: Vec<bool>,
 }
 
 /// Chooses the lane branches among `branches` (`None`: a branch lowered
@@ -74,7 +74,7 @@ pub struct LanePlan {
 /// `gate[b]`: block `b` is a gate of an earlier round; its edge around the
 /// region was already checked against the rejoin points inside (when the
 /// lane branch that asked for it was chosen), so it is not checked again.
-pub fn plan_lanes<G: Graph + ?Sized>(
+pub(crate) fn plan_lanes<G: Graph + ?Sized>(
     graph: &G,
     branches: &[Option<&DivergentBranch>],
     same_target: &[BlockId],
@@ -258,7 +258,7 @@ impl<G: Graph + ?Sized> LaneChoice<'_, G> {
 /// Returns, per block, the region of a free branch (`None` otherwise).
 ///
 /// [`LANE_SHARED_WORK_ATTR`]: crate::ir::names::LANE_SHARED_WORK_ATTR
-pub fn free_lane_branches<G: Graph + ?Sized>(
+pub(crate) fn free_lane_branches<G: Graph + ?Sized>(
     graph: &G,
     divergent: &[bool],
     converged: &[bool],

@@ -46,7 +46,7 @@ use crate::analysis::cfg::{BlockId, Graph};
 
 /// One use of a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Use {
+pub(crate) enum Use {
     /// An observed operand in this block.
     Plain(BlockId),
     /// A successor operand in this block, forwarded to value `usize`.
@@ -58,29 +58,29 @@ pub enum Use {
 
 /// A value: where it is defined and how it is used.
 #[derive(Clone, Debug, Default)]
-pub struct ValueInfo {
+pub(crate) struct ValueInfo {
     /// The defining block (block arguments: their block); `None` for a
     /// value defined outside the graph, whose liveness walk never stops
     /// at a definition.
-    pub def: Option<BlockId>,
+    pub(crate) def: Option<BlockId>,
     /// Every use of the value, in any order.
-    pub uses: Vec<Use>,
+    pub(crate) uses: Vec<Use>,
 }
 
 /// The values of a function, plus the result groups of pure operations
 /// (`Use::Through(_, g)` refers to `groups[g]`).
 #[derive(Clone, Debug, Default)]
-pub struct Values {
+pub(crate) struct Values {
     /// The table of values; a value is named by its index here.
-    pub values: Vec<ValueInfo>,
+    pub(crate) values: Vec<ValueInfo>,
     /// Per pure operation used through [`Use::Through`]: the indices of
     /// its results.
-    pub groups: Vec<Vec<usize>>,
+    pub(crate) groups: Vec<Vec<usize>>,
 }
 
 impl Values {
     /// Which values are observed (see the module docs).
-    pub fn observed(&self) -> Vec<bool> {
+    pub(crate) fn observed(&self) -> Vec<bool> {
         let n = self.values.len();
         // Reverse edges: a value -> the values whose forward/through uses
         // lead to it.
@@ -135,7 +135,7 @@ impl Values {
 
     /// For every block `X` with `at[X]`, the values live-in at `X`
     /// (sorted). Other blocks get an empty list.
-    pub fn live_in_at<G: Graph + ?Sized>(&self, graph: &G, at: &[bool]) -> Vec<Vec<usize>> {
+    pub(crate) fn live_in_at<G: Graph + ?Sized>(&self, graph: &G, at: &[bool]) -> Vec<Vec<usize>> {
         let observed = self.observed();
         let mut result = vec![Vec::new(); graph.num_blocks()];
         let mut seen = vec![usize::MAX; graph.num_blocks()];

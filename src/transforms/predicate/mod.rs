@@ -172,13 +172,13 @@
 //! the self edge too, but it always accepts `X` as well; see
 //! [`reconverging`](crate::analysis::reconverging)).
 
-pub mod carriers;
-pub mod lanes;
-pub mod live;
+pub(crate) mod carriers;
+pub(crate) mod lanes;
+pub(crate) mod live;
 mod lowerer;
 mod masks;
 mod parking;
-pub mod plan;
+pub(crate) mod plan;
 mod repair;
 
 use lowerer::Lowerer;
@@ -223,15 +223,14 @@ use plan::{plan_branch, DivergentBranch, PlanError};
 use std::collections::{BTreeMap, HashMap};
 
 /// Discardable attribute on the `spmd.exec.write` of a parking branch.
-pub const PARK_ATTR: &str = "spmd.park";
+pub(crate) const PARK_ATTR: &str = "spmd.park";
 /// Discardable attribute on the `spmd.exec.write` of a rejoin point.
-pub const REJOIN_ATTR: &str = "spmd.rejoin";
-pub use crate::ir::names::EXEC_FULL_ATTR;
-/// Attribute the pass puts on wave-level functions: the lanes per wave the
-/// code was lowered for (read back by the reference executor).
+pub(crate) const REJOIN_ATTR: &str = "spmd.rejoin";
+pub(crate) use crate::ir::names::EXEC_FULL_ATTR;
 pub use crate::ir::names::WAVE_SIZE_ATTR;
 
-/// Options of the pass.
+/// Options of [`predicate_function`] (the pass options of
+/// `--spmd-predicate`).
 #[derive(Clone, Debug)]
 pub struct PredicateOptions {
     /// Guard every parking branch with `spmd.exec.br_zero`, so the wave
@@ -241,13 +240,14 @@ pub struct PredicateOptions {
     /// the rejoin point). Default true (`skip-empty-blocks`).
     pub skip_empty_blocks: bool,
     /// Lanes per wave, recorded on the function as
-    /// [`WAVE_SIZE_ATTR`]; see
-    /// [`valid_wave_size`].
+    /// [`WAVE_SIZE_ATTR`]: a power of two up to 64, the width of an exec
+    /// mask in the wave executor (32 and 64 are the hardware ones).
     pub wave_size: u32,
     /// How divergence is computed (extra sources, argument defaults).
     pub uniformity: UniformityOptions,
     /// Keep a divergent branch as a per-lane branch where nothing in its
-    /// region needs the lanes together (see [Lane branches](self#lane-branches)),
+    /// region needs the lanes together (a collective, a barrier, a call that
+    /// may reach one),
     /// for targets whose hardware diverges and reconverges by itself
     /// (NVIDIA). Default false (`lane-branches`): every divergent branch
     /// becomes exec-mask code, as on AMDGPU.
@@ -269,11 +269,11 @@ impl Default for PredicateOptions {
 
 /// Wave sizes the lowering supports: powers of two up to 64, the width of
 /// an exec mask in the wave executor (32 and 64 are the hardware ones).
-pub fn valid_wave_size(size: u32) -> bool {
+pub(crate) fn valid_wave_size(size: u32) -> bool {
     size.is_power_of_two() && size <= 64
 }
 
-/// What the lowering did to one function.
+/// What [`predicate_function`] did to one function.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PredicateStats {
     /// Divergent branches lowered to exec-mask updates.
@@ -282,17 +282,16 @@ pub struct PredicateStats {
     pub rejoin_points: usize,
     /// Parking branches guarded with `spmd.exec.br_zero`.
     pub guarded: usize,
-    /// Per-lane values kept for parked lanes (`spmd.mask.select` copies,
-    /// see the module docs).
+    /// Per-lane values kept for parked lanes (`spmd.mask.select` copies of
+    /// values that lanes waiting at a rejoin point still need).
     pub parked_values: usize,
-    /// Mask block arguments carried as integers across `llvm` branches
-    /// ([`carriers`]).
+    /// Mask block arguments carried as integers across `llvm` branches.
     pub mask_carriers: usize,
     /// Divergent branches kept as per-lane branches (option
     /// `lane-branches`), gates included.
     pub lane_branches: usize,
     /// Gate blocks inserted on edges into lane regions from parking
-    /// regions ([`lanes`]).
+    /// regions.
     pub lane_gates: usize,
 }
 

@@ -12,31 +12,31 @@ use crate::analysis::{
 
 /// One divergent branch and how it is lowered.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DivergentBranch {
+pub(crate) struct DivergentBranch {
     /// The block ending in the divergent two-way branch.
-    pub block: BlockId,
+    pub(crate) block: BlockId,
     /// The successor slot of the rejoin point (the post-dominating one).
-    pub primary_slot: usize,
+    pub(crate) primary_slot: usize,
     /// Emit `spmd.exec.br_zero` (else the wave falls through to the other
     /// successor even with an empty exec).
-    pub guarded: bool,
+    pub(crate) guarded: bool,
     /// Blocks the wave may execute again, with these lanes parked, before
     /// it reaches the rejoin point: the cycles through the branch that
     /// avoid the rejoin point. A wave with an empty exec must not enter
     /// them (it would spin), so a branch with loop blocks is guarded.
-    pub loop_blocks: Vec<BlockId>,
+    pub(crate) loop_blocks: Vec<BlockId>,
 }
 
 impl DivergentBranch {
     /// The rejoin point.
-    pub fn primary<G: Graph + ?Sized>(&self, graph: &G) -> BlockId {
+    pub(crate) fn primary<G: Graph + ?Sized>(&self, graph: &G) -> BlockId {
         graph.successors(self.block)[self.primary_slot]
     }
 
     /// The branch's region: the blocks reachable from the other successor
     /// without passing the rejoin point (what the wave runs while lanes
     /// wait for it), by block index.
-    pub fn region<G: Graph + ?Sized>(&self, graph: &G) -> Vec<bool> {
+    pub(crate) fn region<G: Graph + ?Sized>(&self, graph: &G) -> Vec<bool> {
         let secondary = graph.successors(self.block)[1 - self.primary_slot];
         reachable_avoiding(graph, secondary, self.primary(graph), false)
     }
@@ -44,14 +44,14 @@ impl DivergentBranch {
 
 /// Why a divergent branch cannot be lowered.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlanError {
+pub(crate) enum PlanError {
     /// Neither successor post-dominates the branch on the terminating paths.
     NoRejoinPoint(BlockId),
 }
 
 /// Plans one divergent branch with two distinct successors.
 /// `uniform_branch(b)`: `b` ends in a scalar branch with several successors.
-pub fn plan_branch<G: Graph + ?Sized>(
+pub(crate) fn plan_branch<G: Graph + ?Sized>(
     graph: &G,
     post_dominators: &ExitPostDominance,
     block: BlockId,
@@ -110,7 +110,7 @@ fn safe_to_fall_through<G: Graph + ?Sized>(
 
 /// Blocks reachable from `from` (forward, or backward when `backward`)
 /// without entering `avoid`; `from` itself counts.
-pub fn reachable_avoiding<G: Graph + ?Sized>(
+pub(crate) fn reachable_avoiding<G: Graph + ?Sized>(
     graph: &G,
     from: BlockId,
     avoid: BlockId,

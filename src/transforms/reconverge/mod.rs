@@ -77,7 +77,8 @@ use melior::{
     Context,
 };
 
-/// Options of the transform.
+/// Options of [`reconverge_function`] (the pass options of
+/// `--spmd-reconverge`).
 #[derive(Clone, Debug)]
 pub struct ReconvergeOptions {
     /// Block ordering of the planner.
@@ -88,16 +89,15 @@ pub struct ReconvergeOptions {
     /// instead of one `i1` predicate per Flow block.
     pub selector_chain_length: usize,
     /// Leave alone the divergent branches that can stay per-lane branches
-    /// on a GPU that reconverges by itself
-    /// ([`free_lane_branches`]:
-    /// nothing between them and their immediate post-dominator needs
-    /// converged lanes, and no region that does covers them), as
+    /// on a GPU that reconverges by itself (nothing between them and their
+    /// immediate post-dominator needs converged lanes, and no region that
+    /// does covers them), as
     /// `--spmd-predicate=lane-branches=true` keeps them. Default false.
     pub lane_branches: bool,
 }
 
 /// Default of [`ReconvergeOptions::selector_chain_length`] (`SpmdPasses.td`).
-pub const DEFAULT_SELECTOR_CHAIN_LENGTH: usize =
+pub(crate) const DEFAULT_SELECTOR_CHAIN_LENGTH: usize =
     crate::ir::ods::spmd_reconverge::SELECTOR_CHAIN_LENGTH as usize;
 
 impl Default for ReconvergeOptions {
@@ -111,7 +111,7 @@ impl Default for ReconvergeOptions {
     }
 }
 
-/// What the transform did to one function.
+/// What [`reconverge_function`] did to one function.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReconvergeStats {
     /// True if the IR changed.
@@ -163,7 +163,7 @@ pub enum ReconvergeError<'c> {
     /// The function never returns, a divergent branch in one of its
     /// infinite loops needs a rejoin point, and spmd cannot create the
     /// return block the loop's never-taken exit needs in this kind of
-    /// function ([`prepare::append_return_block`]).
+    /// function (only `func.func`, `llvm.func` and `gpu.func` get one).
     NoReturn {
         /// The function.
         location: Location<'c>,

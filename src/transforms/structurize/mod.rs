@@ -73,7 +73,7 @@
 //! silently wrong IR. A function that needs nothing is left byte-for-byte
 //! unchanged, so the pass is idempotent.
 
-pub mod uniform_regions;
+pub(crate) mod uniform_regions;
 
 use crate::ir::ods::spmd_structurize as ods;
 use crate::support::{FastMap, FastSet};
@@ -133,7 +133,8 @@ impl IrreduciblePolicy {
     }
 }
 
-/// Options of the transform (see the pass documentation).
+/// Options of [`structurize_function`] (the pass options of
+/// `--spmd-structurize`).
 #[derive(Clone, Debug)]
 pub struct StructurizeOptions {
     /// Keep uniform branches whose regions are uniform.
@@ -148,7 +149,7 @@ pub struct StructurizeOptions {
     pub uniformity: UniformityOptions,
     /// Flow chains with more blocks than this carry one `i32` selector, and
     /// each of their Flow blocks derives its `i1` predicate with one
-    /// `arith.cmpi` (see the module docs); `usize::MAX` never does.
+    /// `arith.cmpi`; `usize::MAX` never does.
     pub selector_chain_length: usize,
 }
 
@@ -166,7 +167,7 @@ impl Default for StructurizeOptions {
     }
 }
 
-/// What the transform did to one function.
+/// What [`structurize_function`] did to one function.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StructurizeStats {
     /// True if the IR changed.
@@ -203,8 +204,8 @@ pub enum StructurizeError<'c> {
     },
     /// The function never returns, branches in its infinite loops must be
     /// structurized, and spmd cannot create the return block their
-    /// never-taken exits need in this kind of function
-    /// ([`prepare::append_return_block`]).
+    /// never-taken exits need in this kind of function (only `func.func`,
+    /// `llvm.func` and `gpu.func` get one).
     NoReturn {
         /// The function.
         location: Location<'c>,
@@ -219,8 +220,8 @@ pub enum StructurizeError<'c> {
         entries: Vec<String>,
     },
     /// `irreducible=fix` would route the entries of a cycle through a hub,
-    /// but an entry holds a `spmd.convergence.loop`
-    /// (see [`HubError::ConvergenceToken`]).
+    /// but an entry holds a `spmd.convergence.loop`: the hub would become
+    /// the cycle's header and leave the token in a block that is not one.
     TokenInHubTarget {
         /// The token.
         location: Location<'c>,
@@ -700,7 +701,7 @@ impl BranchDivergence {
 /// selector chain, the comparison that derives its predicate
 /// (`arith.constant` and `arith.cmpi`). Read from the IR as it is now, in
 /// one pass on the C++ side (no per-op name lookups), where that list of
-/// allowed operations is kept, once ([`facts::flow_shapes`]).
+/// allowed operations is kept, once.
 pub fn flow_shapes(graph: &RegionGraph<'_, '_>) -> Vec<Option<FlowShape>> {
     let blocks: Vec<_> = (0..graph.num_blocks())
         .map(|b| graph.block(BlockId::new(b)))

@@ -49,7 +49,7 @@ use crate::analysis::cfg::{BlockId, DominatorTree, Graph, PostDominatorTree};
 /// `kept[b]`: `b` is a uniform branch left unstructured (see module docs).
 /// `uniform[b]` / `divergent[b]` flag the blocks ending in a uniform /
 /// divergent branch with at least two different successors.
-pub fn kept_uniform_branches<G: Graph + ?Sized>(
+pub(crate) fn kept_uniform_branches<G: Graph + ?Sized>(
     g: &G,
     uniform: &[bool],
     divergent: &[bool],

@@ -355,7 +355,7 @@ fn align_to(offset: u64, align: u64) -> u64 {
 
 /// The address space of a pointer type.
 pub(crate) fn pointer_space(r#type: Type) -> Option<u32> {
-    spmd::ir::facts::llvm_pointer_space(r#type)
+    spmd::testing::ir::llvm_pointer_space(r#type)
 }
 
 /// The layout of an LLVM-compatible type, if the executor models it.
@@ -377,7 +377,7 @@ pub(crate) fn layout(r#type: Type) -> Option<Layout> {
     if let Some(space) = pointer_space(r#type) {
         return scalar(8, ValueType::Ptr(space));
     }
-    if let Some((packed, field_types)) = spmd::ir::facts::llvm_struct_body(r#type) {
+    if let Some((packed, field_types)) = spmd::testing::ir::llvm_struct_body(r#type) {
         let (mut fields, mut offset, mut align) = (Vec::new(), 0, 1);
         for field_type in field_types {
             let field = layout(field_type)?;
@@ -394,7 +394,7 @@ pub(crate) fn layout(r#type: Type) -> Option<Layout> {
             align,
         });
     }
-    if let Some((element, count)) = spmd::ir::facts::llvm_array(r#type) {
+    if let Some((element, count)) = spmd::testing::ir::llvm_array(r#type) {
         return Some(Layout::Array {
             element: Box::new(layout(element)?),
             count,
@@ -462,7 +462,7 @@ fn initial_values(op: OperationRef, element: ElementType, count: u64) -> Option<
         }
     };
     if let Ok(value) = op.attribute("value") {
-        if let Some((splat, rank)) = spmd::ir::facts::dense_elements_shape(value) {
+        if let Some((splat, rank)) = spmd::testing::ir::dense_elements_shape(value) {
             if !splat && rank != 1 {
                 return None;
             }
@@ -514,7 +514,7 @@ fn has_attribute(op: OperationRef, name: &str) -> bool {
 /// `llvm.add`, `noWrapFlags` of `llvm.getelementptr`), so the C API cannot
 /// read them by name; their printed form can.
 fn properties_text(op: OperationRef) -> String {
-    spmd::ir::facts::properties_text(op)
+    spmd::testing::ir::properties_text(op)
 }
 
 /// The integer value of property `name` in [`properties_text`] (the

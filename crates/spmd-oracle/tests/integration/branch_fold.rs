@@ -30,12 +30,9 @@ use melior::{
     Context,
 };
 use spmd::{
-    analysis::{
-        reconverging,
-        region_uniformity::{RegionUniformity, UniformityOptions},
-    },
-    ir::function_regions::cfg_regions,
-    transforms::prepare,
+    cfg_regions,
+    testing::{checks::check_reconverging_with_exits, ir::is_function_exit},
+    RegionUniformity, UniformityOptions,
 };
 use spmd_oracle::{KernelShape, RandomKernel};
 
@@ -60,7 +57,7 @@ const PIPELINES: &[(&str, &str, &[&str], bool)] = &[
 fn available(passes: &[&str]) -> bool {
     passes
         .iter()
-        .all(|p| spmd::passes::PASSES.iter().any(|(name, _)| name == p))
+        .all(|p| spmd::pass_names().any(|name| name == *p))
 }
 
 fn is_reconverging(module: &Module) -> bool {
@@ -75,10 +72,10 @@ fn is_reconverging(module: &Module) -> bool {
             )
             .expect("analysable");
             let graph = uniformity.graph();
-            reconverging::check_with_exits(
+            check_reconverging_with_exits(
                 graph.graph(),
-                &|b| uniformity.info().is_divergent_branch(b),
-                &|b| prepare::is_function_exit(graph.terminator(b)),
+                &|b| uniformity.is_divergent_branch_id(b),
+                &|b| is_function_exit(graph.terminator(b)),
             )
             .is_empty()
         })

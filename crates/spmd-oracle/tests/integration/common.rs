@@ -58,7 +58,7 @@ pub fn try_pipeline(
     module: &mut Module,
     pipeline: &str,
 ) -> Result<(), Vec<String>> {
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
     let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
     let sink = messages.clone();
     let handler = context.attach_diagnostic_handler(move |d| {

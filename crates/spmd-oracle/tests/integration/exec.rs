@@ -4,10 +4,7 @@
 
 use crate::common::{context, parse};
 use melior::ir::Module;
-use spmd::{
-    analysis::cfg::CfgAnalysis,
-    ir::{function_regions::cfg_regions, region_graph::RegionGraph},
-};
+use spmd::{cfg_regions, graph::CfgAnalysis, RegionGraph};
 use spmd_oracle::{
     compare_executors, compare_runs, run_fresh, BufferSpec, ElementType, ExecError, Executor,
     GridDims, KernelShape, Memory, MemoryError, Mismatch, NoTrace, PoisonUse, RandomKernel,

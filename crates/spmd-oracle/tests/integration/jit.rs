@@ -70,7 +70,7 @@ fn kernel_for(shape_of: fn(usize) -> KernelShape, seed: u64) -> RandomKernel {
 
 /// Runs `pipeline` on module `text`; the output text or the diagnostics.
 fn transform(context: &Context, text: &str, pipeline: &str) -> Result<String, String> {
-    spmd::passes::register_all_passes();
+    spmd::register_all_passes();
     let mut module = parse(context, text);
     let messages = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = messages.clone();

@@ -17,14 +17,7 @@
 
 use crate::common::{assert_kernels_agree, context, parse, run_pipeline};
 use melior::ir::{operation::OperationLike, Module};
-use spmd::{
-    analysis::{
-        reconverging,
-        region_uniformity::{RegionUniformity, UniformityOptions},
-    },
-    ir::function_regions::cfg_regions,
-    transforms::flow::plan::Ordering,
-};
+use spmd::{cfg_regions, check_reconverging, Ordering, RegionUniformity, UniformityOptions};
 use spmd_oracle::{KernelShape, RandomKernel};
 
 fn assert_reconverging(module: &Module, what: &str) {
@@ -38,8 +31,8 @@ fn assert_reconverging(module: &Module, what: &str) {
             &UniformityOptions::default(),
         )
         .expect("analysable");
-        let violations = reconverging::check(uniformity.graph().graph(), &|b| {
-            uniformity.info().is_divergent_branch(b)
+        let violations = check_reconverging(uniformity.graph().graph(), &|b| {
+            uniformity.is_divergent_branch_id(b)
         });
         assert!(
             violations.is_empty(),

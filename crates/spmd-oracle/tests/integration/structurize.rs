@@ -16,8 +16,9 @@
 use crate::common::{assert_kernels_agree, context, parse, try_pipeline as run};
 use melior::ir::{operation::OperationLike, Module};
 use spmd::{
-    analysis::cfg::{CfgAnalysis, Graph},
-    ir::{function_regions::cfg_regions, region_graph::RegionGraph},
+    cfg_regions,
+    graph::{CfgAnalysis, Graph},
+    RegionGraph,
 };
 use spmd_oracle::{KernelShape, RandomKernel};
 
@@ -78,7 +79,7 @@ fn differential(pipeline_of: &dyn Fn(&str, u64) -> String, check: &dyn Fn(&Modul
 }
 
 fn assert_structured(module: &Module, what: &str, use_uniformity: bool) {
-    let context = spmd::ir::facts::module_context(module);
+    let context = spmd::testing::ir::module_context(module);
     let mut copy = Module::parse(context, &module.as_operation().to_string()).expect("reparse");
     let pipeline =
         format!("builtin.module(spmd-verify-structured{{use-uniformity={use_uniformity}}})");

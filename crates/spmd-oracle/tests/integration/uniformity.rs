@@ -19,13 +19,7 @@
 //! that trusts the analysis.
 
 use crate::common::{context, parse};
-use spmd::{
-    analysis::{
-        cfg::BlockId,
-        region_uniformity::{RegionUniformity, UniformityOptions},
-    },
-    ir::function_regions::cfg_regions,
-};
+use spmd::{cfg_regions, graph::BlockId, RegionUniformity, UniformityOptions};
 use spmd_oracle::{
     trace::{BranchSite, DynamicInstance, Tracer},
     ElementType, Executor, KernelShape, Memory, RandomKernel,
@@ -105,7 +99,7 @@ fn branches_called_uniform_never_split_threads_that_arrive_together() {
                 splits.extend(detector.splits);
             }
             for &block in &splits {
-                let divergent = uniformity.info().is_divergent_branch(BlockId::new(block));
+                let divergent = uniformity.is_divergent_branch_id(BlockId::new(block));
                 assert!(
                     divergent,
                     "{class} seed {seed}: ^bb{block} was called uniform but split threads that arrived together\n{}",
@@ -114,7 +108,7 @@ fn branches_called_uniform_never_split_threads_that_arrive_together() {
                 divergent_branches_that_split += 1;
             }
             uniform_branches_checked += (0..uniformity.graph().num_blocks())
-                .filter(|&b| !uniformity.info().is_divergent_branch(BlockId::new(b)))
+                .filter(|&b| !uniformity.is_divergent_branch_id(BlockId::new(b)))
                 .count();
             kernels += 1;
         }

@@ -252,12 +252,12 @@
 //! [`CfgAnalysis`](crate::analysis::cfg::CfgAnalysis); `quality_report`
 //! compares the orderings.
 
-#[cfg(any(test, feature = "testing"))]
-pub mod bench;
-#[cfg(any(test, feature = "testing"))]
-pub mod corpus;
+#[cfg(test)]
+mod bench;
+#[cfg(test)]
+pub(crate) mod corpus;
 mod order;
-#[cfg(any(test, feature = "testing"))]
+#[cfg(test)]
 mod quality;
 mod relevant;
 mod selectors;
@@ -266,17 +266,22 @@ mod sweep;
 #[cfg(test)]
 mod tests;
 
-pub use crate::analysis::reconverging::Violation;
-#[cfg(any(test, feature = "testing"))]
-pub use quality::quality_report;
-pub use relevant::{is_reconverging, reconvergence_violations};
-pub use selectors::FlowChains;
+pub(crate) use crate::analysis::reconverging::Violation;
+#[cfg(test)]
+use quality::quality_report;
+#[cfg(test)]
+pub use relevant::is_reconverging;
+pub(crate) use relevant::reconvergence_violations;
+pub(crate) use selectors::FlowChains;
 
 use crate::analysis::cfg::{BlockId, CfgGraph, CycleForest, Graph, Traversal};
 use std::fmt;
 
-/// The block orderings of the reconvergence paper (see the `order` module docs).
-/// The default is `--spmd-reconverge`'s (`SpmdPasses.td`).
+/// The block orderings of the reconvergence paper: the order in which the
+/// Flow-block planner of `--spmd-reconverge` and `--spmd-structurize`
+/// (option `ordering=df|dfpd|bf|rpot`) visits the blocks. Each gives a
+/// reconverging result; they differ in the Flow blocks they insert. The
+/// default is `--spmd-reconverge`'s (`SpmdPasses.td`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ordering {
     /// Depth-first: ready blocks by DFS preorder number.
@@ -334,7 +339,7 @@ impl fmt::Display for FlowId {
 
 /// An immediate target: an original block or a Flow block.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Dest {
+pub(crate) enum Dest {
     /// An original block.
     Block(BlockId),
     /// A Flow block of the plan.
@@ -352,7 +357,7 @@ impl fmt::Display for Dest {
 
 /// What a Flow block is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum FlowKind {
+pub(crate) enum FlowKind {
     /// A dispatch Flow placed before its key block: `true` enters the key
     /// block, `false` carries every other destination on.
     Plain,
@@ -366,20 +371,20 @@ pub enum FlowKind {
 
 /// A Flow block: a two-way branch on an `i1` predicate.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FlowNode {
+pub(crate) struct FlowNode {
     /// Target when the predicate is true.
-    pub on_true: Dest,
+    pub(crate) on_true: Dest,
     /// Target when the predicate is false.
-    pub on_false: Dest,
+    pub(crate) on_false: Dest,
     /// Plain dispatch or loop latch.
-    pub kind: FlowKind,
+    pub(crate) kind: FlowKind,
 }
 
 impl FlowNode {
     /// The destination this Flow singles out: the block it is placed
     /// before (`Plain`, reached by `true`) or the cycle header (`LoopLatch`,
     /// reached by `false`).
-    pub fn key(&self) -> BlockId {
+    pub(crate) fn key(&self) -> BlockId {
         match (self.kind, self.on_true) {
             (FlowKind::LoopLatch { header }, _) => header,
             (FlowKind::Plain, Dest::Block(k)) => k,
@@ -390,7 +395,7 @@ impl FlowNode {
     }
 
     /// The predicate value a thread with final destination `d` takes here.
-    pub fn takes_true(&self, d: BlockId) -> bool {
+    pub(crate) fn takes_true(&self, d: BlockId) -> bool {
         match self.kind {
             FlowKind::Plain => d == self.key(),
             FlowKind::LoopLatch { header } => d != header,
@@ -398,7 +403,7 @@ impl FlowNode {
     }
 
     /// The target for predicate `value`.
-    pub fn successor(&self, value: bool) -> Dest {
+    pub(crate) fn successor(&self, value: bool) -> Dest {
         if value {
             self.on_true
         } else {
@@ -409,7 +414,7 @@ impl FlowNode {
 
 /// An edge into a Flow block.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum FlowSource {
+pub(crate) enum FlowSource {
     /// Successor slot `slot` of an original block.
     Slot {
         /// The block.
@@ -428,19 +433,19 @@ pub enum FlowSource {
 
 /// Planner options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlanOptions {
+pub(crate) struct PlanOptions {
     /// Tie-break of the layout.
-    pub ordering: Ordering,
+    pub(crate) ordering: Ordering,
     /// Check Definition 1 on the materialized result with
     /// [`reconvergence_violations`] (one more post-dominator tree); on by
     /// default. The plan is correct without it (see "Invariants"); it is the
     /// safety net the brief asks for and costs about a third of the planner.
-    pub verify: bool,
+    pub(crate) verify: bool,
     /// Return an empty plan when the input already is reconverging (a scan
     /// over the post-dominator tree the planner builds anyway); on by
     /// default. When off, the sweep runs anyway: natives keep most such
     /// inputs unchanged, not all (e.g. when a native breaks).
-    pub keep_reconverging_input: bool,
+    pub(crate) keep_reconverging_input: bool,
 }
 
 impl Default for PlanOptions {
@@ -455,46 +460,35 @@ impl Default for PlanOptions {
 
 /// Planner statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PlanStats {
+pub(crate) struct PlanStats {
     /// Divergent branches of `R` with two different successors in `R`.
-    pub divergent_branches: usize,
+    pub(crate) divergent_branches: usize,
     /// Uniform branches of `R`: non-divergent blocks with at least two
     /// different successors in `R`.
-    pub uniform_branches: usize,
+    pub(crate) uniform_branches: usize,
     /// Flow blocks inserted.
-    pub flows: usize,
+    pub(crate) flows: usize,
     /// Of which loop latches.
-    pub loop_latches: usize,
+    pub(crate) loop_latches: usize,
     /// Original successor slots whose immediate target changed.
-    pub edges_rerouted: usize,
+    pub(crate) edges_rerouted: usize,
     /// Uniform branches (as counted above) with at least one rerouted slot.
-    pub uniform_branches_rerouted: usize,
+    pub(crate) uniform_branches_rerouted: usize,
     /// Rerouted slots of non-divergent blocks (branches and jumps).
-    pub uniform_slots_rerouted: usize,
+    pub(crate) uniform_slots_rerouted: usize,
     /// Region checks performed by the sweep.
-    pub checks: usize,
+    pub(crate) checks: usize,
     /// Divergent nodes accepted without a check because their earlier
     /// successor already post-dominates them (see module docs).
-    pub natives: usize,
+    pub(crate) natives: usize,
     /// Sweeps run: 0 if none was needed (no divergence, or already
     /// reconverging), else 1 plus one per round that demoted broken natives
     /// (at most 4; the last one accepts no natives).
-    pub rounds: usize,
+    pub(crate) rounds: usize,
 }
 
-impl PlanStats {
-    /// Percentage of uniform branches that kept all their slots.
-    pub fn uniform_preserved_percent(&self) -> f64 {
-        if self.uniform_branches == 0 {
-            100.0
-        } else {
-            100.0 * (self.uniform_branches - self.uniform_branches_rerouted) as f64
-                / self.uniform_branches as f64
-        }
-    }
-}
-
-/// Why no plan was produced.
+/// Why the Flow-block planner of [`reconverge_function`](crate::reconverge_function)
+/// and [`structurize_function`](crate::structurize_function) produced no plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlanError {
     /// `divergent` does not have one entry per block.
@@ -541,38 +535,19 @@ impl std::error::Error for PlanError {}
 /// Ids of the materialized graph of [`ReconvergePlan::apply_to_graph`]:
 /// original blocks keep their ids, Flow `i` is block `num_blocks + i`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NodeMap {
+pub(crate) struct NodeMap {
     num_blocks: usize,
     num_flows: usize,
 }
 
 impl NodeMap {
-    /// Number of original blocks.
-    pub fn num_blocks(&self) -> usize {
-        self.num_blocks
-    }
-
     /// Number of nodes of the materialized graph.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.num_blocks + self.num_flows
     }
 
-    /// True if the materialized graph has no nodes (never: it has the entry).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// What a materialized node is.
-    pub fn node(&self, id: BlockId) -> Dest {
-        if id.index() < self.num_blocks {
-            Dest::Block(id)
-        } else {
-            Dest::Flow(FlowId::new(id.index() - self.num_blocks))
-        }
-    }
-
     /// The materialized id of a block or Flow.
-    pub fn id(&self, d: Dest) -> BlockId {
+    pub(crate) fn id(&self, d: Dest) -> BlockId {
         match d {
             Dest::Block(b) => b,
             Dest::Flow(f) => BlockId::new(self.num_blocks + f.index()),
@@ -580,6 +555,7 @@ impl NodeMap {
     }
 
     /// True if the materialized node is a Flow block.
+    #[cfg(test)]
     pub fn is_flow(&self, id: BlockId) -> bool {
         id.index() >= self.num_blocks
     }
@@ -587,7 +563,9 @@ impl NodeMap {
 
 /// The result of planning (see the module docs).
 #[derive(Clone, Debug)]
-pub struct ReconvergePlan {
+pub(crate) struct ReconvergePlan {
+    /// The ordering the plan was made with (the unit tests replan with it).
+    #[cfg_attr(not(test), allow(dead_code))]
     ordering: Ordering,
     /// Per block `b`: its slots are `slot_base[b]..slot_base[b + 1]`.
     slot_base: Vec<u32>,
@@ -601,6 +579,7 @@ pub struct ReconvergePlan {
 }
 
 /// Plans with default options and the given ordering (see module docs).
+#[cfg(test)]
 pub fn plan_reconvergence<G: Graph + ?Sized>(
     g: &G,
     divergent: &[bool],
@@ -622,7 +601,7 @@ pub fn plan_reconvergence<G: Graph + ?Sized>(
 /// (and plans another round if that check fails): the planner skips its
 /// own check of the result, which the IR check subsumes (a third of the
 /// planner's time), but still re-checks natives when it has to.
-pub fn plan_reconvergence_checked_later<G: Graph + ?Sized>(
+pub(crate) fn plan_reconvergence_checked_later<G: Graph + ?Sized>(
     g: &G,
     divergent: &[bool],
     exit: Option<BlockId>,
@@ -644,7 +623,7 @@ pub fn plan_reconvergence_checked_later<G: Graph + ?Sized>(
 /// [`plan_reconvergence`]. `divergent` has one flag per block of `g`;
 /// `exit` is the function's unique return block, if any. Fails on inputs
 /// the planner does not accept (see [`PlanError`]).
-pub fn plan_reconvergence_with<G: Graph + ?Sized>(
+pub(crate) fn plan_reconvergence_with<G: Graph + ?Sized>(
     g: &G,
     divergent: &[bool],
     exit: Option<BlockId>,
@@ -846,12 +825,12 @@ fn count_branches<G: Graph + ?Sized>(g: &G, divergent: &[bool], in_r: &[bool]) -
 /// A dispatch hub for [`ReconvergePlan::from_hubs`]: the successor slots
 /// to route through it and the blocks it dispatches to, in chain order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct HubSpec {
+pub(crate) struct HubSpec {
     /// Successor slots `(block, slot)` entering the hub; each slot's original
     /// target must be one of `targets`.
-    pub slots: Vec<(BlockId, usize)>,
+    pub(crate) slots: Vec<(BlockId, usize)>,
     /// The distinct destinations; at least two.
-    pub targets: Vec<BlockId>,
+    pub(crate) targets: Vec<BlockId>,
 }
 
 impl ReconvergePlan {
@@ -865,7 +844,7 @@ impl ReconvergePlan {
     /// Panics if a hub has fewer than two targets, a slot does not exist, a
     /// slot's original target is not among its hub's targets, or a slot is
     /// listed twice: those are bugs of the caller.
-    pub fn from_hubs<G: Graph + ?Sized>(g: &G, hubs: &[HubSpec]) -> ReconvergePlan {
+    pub(crate) fn from_hubs<G: Graph + ?Sized>(g: &G, hubs: &[HubSpec]) -> ReconvergePlan {
         let n = g.num_blocks();
         let mut slot_base = Vec::with_capacity(n + 1);
         slot_base.push(0u32);
@@ -981,7 +960,7 @@ impl ReconvergePlan {
     }
 
     /// True if the plan changes anything.
-    pub fn changed(&self) -> bool {
+    pub(crate) fn changed(&self) -> bool {
         !self.flows.is_empty()
             || self
                 .targets
@@ -991,27 +970,28 @@ impl ReconvergePlan {
     }
 
     /// The ordering the plan was made with.
+    #[cfg(test)]
     pub fn ordering(&self) -> Ordering {
         self.ordering
     }
 
     /// Number of original blocks.
-    pub fn num_blocks(&self) -> usize {
+    pub(crate) fn num_blocks(&self) -> usize {
         self.slot_base.len() - 1
     }
 
     /// Number of Flow blocks.
-    pub fn num_flows(&self) -> usize {
+    pub(crate) fn num_flows(&self) -> usize {
         self.flows.len()
     }
 
     /// A Flow block.
-    pub fn flow(&self, f: FlowId) -> &FlowNode {
+    pub(crate) fn flow(&self, f: FlowId) -> &FlowNode {
         &self.flows[f.index()]
     }
 
     /// All Flow blocks with their ids.
-    pub fn flows(&self) -> impl Iterator<Item = (FlowId, &FlowNode)> + '_ {
+    pub(crate) fn flows(&self) -> impl Iterator<Item = (FlowId, &FlowNode)> + '_ {
         self.flows
             .iter()
             .enumerate()
@@ -1019,30 +999,31 @@ impl ReconvergePlan {
     }
 
     /// Number of successor slots of an original block.
-    pub fn num_slots(&self, b: BlockId) -> usize {
+    pub(crate) fn num_slots(&self, b: BlockId) -> usize {
         (self.slot_base[b.index() + 1] - self.slot_base[b.index()]) as usize
     }
 
     /// The original target of a slot.
-    pub fn original_target(&self, b: BlockId, slot: usize) -> BlockId {
+    pub(crate) fn original_target(&self, b: BlockId, slot: usize) -> BlockId {
         assert!(slot < self.num_slots(b), "{b} has no slot {slot}");
         self.original[self.slot_base[b.index()] as usize + slot]
     }
 
     /// The new immediate target of a slot (`Dest::Block(original)` if
     /// unchanged).
-    pub fn redirect(&self, b: BlockId, slot: usize) -> Dest {
+    pub(crate) fn redirect(&self, b: BlockId, slot: usize) -> Dest {
         assert!(slot < self.num_slots(b), "{b} has no slot {slot}");
         self.targets[self.slot_base[b.index()] as usize + slot]
     }
 
     /// True if the slot's immediate target changed.
+    #[cfg(test)]
     pub fn is_redirected(&self, b: BlockId, slot: usize) -> bool {
         self.redirect(b, slot) != Dest::Block(self.original_target(b, slot))
     }
 
     /// Every redirected slot `(block, slot, new target)`, in block order.
-    pub fn redirected_slots(&self) -> impl Iterator<Item = (BlockId, usize, Dest)> + '_ {
+    pub(crate) fn redirected_slots(&self) -> impl Iterator<Item = (BlockId, usize, Dest)> + '_ {
         (0..self.num_blocks()).flat_map(move |b| {
             let lo = self.slot_base[b] as usize;
             (lo..self.slot_base[b + 1] as usize)
@@ -1055,7 +1036,7 @@ impl ReconvergePlan {
     /// `entry`: the Flows it passes and the predicate taken at each,
     /// until `Dest::Block(d)`; `None` if it does not arrive at `d` (the
     /// pair is not a valid use of the plan).
-    pub fn try_route(&self, entry: Dest, d: BlockId) -> Option<Vec<(FlowId, bool)>> {
+    pub(crate) fn try_route(&self, entry: Dest, d: BlockId) -> Option<Vec<(FlowId, bool)>> {
         let mut path = Vec::new();
         let mut cur = entry;
         while let Dest::Flow(f) = cur {
@@ -1072,7 +1053,7 @@ impl ReconvergePlan {
 
     /// Like [`ReconvergePlan::try_route`]; panics if the route does not
     /// arrive at `d`.
-    pub fn route(&self, entry: Dest, d: BlockId) -> Vec<(FlowId, bool)> {
+    pub(crate) fn route(&self, entry: Dest, d: BlockId) -> Vec<(FlowId, bool)> {
         self.try_route(entry, d)
             .unwrap_or_else(|| panic!("destination {d} is not routed from {entry}"))
     }
@@ -1086,6 +1067,7 @@ impl ReconvergePlan {
     /// the destinations in flight, quadratic on long dispatch chains, so
     /// the transforms never call it ([`FlowChains`] bounds each
     /// destination's span by positions instead).
+    #[cfg(test)]
     pub fn destination_sets(&self) -> Vec<Vec<BlockId>> {
         let mut carried: Vec<Vec<BlockId>> = vec![Vec::new(); self.flows.len()];
         for (block, slot, entry) in self.redirected_slots() {
@@ -1111,24 +1093,26 @@ impl ReconvergePlan {
     }
 
     /// The edges entering a Flow, sorted.
+    #[cfg(test)]
     pub fn flow_predecessors(&self, f: FlowId) -> &[FlowSource] {
         &self.preds[self.pred_start[f.index()] as usize..self.pred_start[f.index() + 1] as usize]
     }
 
     /// The blocks of `R` and the Flows in sweep order (every forward edge
     /// of the planned graph goes forward in it; back edges go to headers).
-    pub fn order(&self) -> &[Dest] {
+    pub(crate) fn order(&self) -> &[Dest] {
         &self.order
     }
 
     /// Statistics.
+    #[cfg(test)]
     pub fn stats(&self) -> &PlanStats {
         &self.stats
     }
 
     /// Divergence flags of the materialized graph: the original flags,
     /// then `true` for every Flow.
-    pub fn divergence_after(&self, divergent: &[bool]) -> Vec<bool> {
+    pub(crate) fn divergence_after(&self, divergent: &[bool]) -> Vec<bool> {
         let mut flags = divergent.to_vec();
         flags.resize(divergent.len() + self.flows.len(), true);
         flags
@@ -1136,7 +1120,7 @@ impl ReconvergePlan {
 
     /// Materializes the planned graph (see module docs) and returns it with
     /// the id mapping. `g` must be the planned graph.
-    pub fn apply_to_graph<G: Graph + ?Sized>(&self, g: &G) -> (CfgGraph, NodeMap) {
+    pub(crate) fn apply_to_graph<G: Graph + ?Sized>(&self, g: &G) -> (CfgGraph, NodeMap) {
         let n = g.num_blocks();
         assert_eq!(n, self.num_blocks(), "plan made for another graph");
         let map = NodeMap {

@@ -73,16 +73,16 @@ pub(super) enum Position {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Layout {
     /// Positions in order.
-    pub seq: Vec<Position>,
+    pub(crate) seq: Vec<Position>,
     /// Per block: its position, none outside `R`.
-    pub block_pos: Vec<OptionLayoutPos>,
+    pub(crate) block_pos: Vec<OptionLayoutPos>,
     /// Per cycle: position of its end marker, none for cycles outside `R`.
-    pub cycle_end: Vec<OptionLayoutPos>,
+    pub(crate) cycle_end: Vec<OptionLayoutPos>,
     /// Per position: the innermost cycle a Flow block placed at this
     /// position lies in (none = no cycle). A Flow placed before a header
     /// is outside that header's cycle; a Flow at an end marker is inside
     /// the ending cycle.
-    pub flow_ctx: Vec<OptionCycleId>,
+    pub(crate) flow_ctx: Vec<OptionCycleId>,
 }
 
 impl Layout {

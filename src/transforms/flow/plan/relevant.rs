@@ -50,7 +50,7 @@ pub(super) fn relevant_blocks<G: Graph + ?Sized>(g: &G, exit: Option<BlockId>) -
 /// `R` with its post-dominator tree (computed on the subgraph induced by
 /// `R`, whose only sink is the exit).
 pub(super) struct RView {
-    pub in_r: Vec<bool>,
+    pub(crate) in_r: Vec<bool>,
     /// Per block: its id in the subgraph induced by `R`, none outside `R`.
     id: Vec<OptionBlockId>,
     global: Vec<BlockId>,
@@ -121,7 +121,7 @@ impl RView {
     /// Blocks of `R` strictly inside some divergent region: reachable from
     /// a divergent block `B` (two different successors in `R`) without
     /// passing `ipdom(B)`.
-    #[cfg(any(test, feature = "testing"))]
+    #[cfg(test)]
     pub(super) fn in_divergent_regions<G: Graph + ?Sized>(
         &self,
         g: &G,
@@ -198,7 +198,7 @@ impl PostDominanceModel for RView {
 /// returns every violation, in block order. `is_divergent(b)` tells whether
 /// `b` ends in a divergent branch; `exit` is the unique return block (it
 /// must have no successors).
-pub fn reconvergence_violations<G: Graph + ?Sized>(
+pub(crate) fn reconvergence_violations<G: Graph + ?Sized>(
     g: &G,
     is_divergent: &dyn Fn(BlockId) -> bool,
     exit: Option<BlockId>,
@@ -208,6 +208,7 @@ pub fn reconvergence_violations<G: Graph + ?Sized>(
 
 /// True if the graph satisfies Definition 1 in the planner's model (see
 /// module docs).
+#[cfg(test)]
 pub fn is_reconverging<G: Graph + ?Sized>(
     g: &G,
     is_divergent: &dyn Fn(BlockId) -> bool,

@@ -70,7 +70,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// The chains of a plan, and the selector values of the long ones.
-pub struct FlowChains {
+pub(crate) struct FlowChains {
     /// Per Flow: its chain, named by one of its Flows.
     chain: Vec<usize>,
     /// Per chain name: the number of Flows.
@@ -83,7 +83,7 @@ pub struct FlowChains {
 impl FlowChains {
     /// The chains of `plan`; those longer than `selector_chain_length`
     /// Flows use a selector.
-    pub fn new(plan: &ReconvergePlan, selector_chain_length: usize) -> Self {
+    pub(crate) fn new(plan: &ReconvergePlan, selector_chain_length: usize) -> Self {
         let chain = chain_names(plan);
         let mut size = vec![0; chain.len()];
         for &c in &chain {
@@ -101,23 +101,23 @@ impl FlowChains {
     }
 
     /// The chain of a Flow.
-    pub fn chain_of(&self, flow: FlowId) -> usize {
+    pub(crate) fn chain_of(&self, flow: FlowId) -> usize {
         self.chain[flow.index()]
     }
 
     /// True if `chain` threads a selector instead of one predicate per Flow.
-    pub fn uses_selector(&self, chain: usize) -> bool {
+    pub(crate) fn uses_selector(&self, chain: usize) -> bool {
         self.size[chain] > self.selector_chain_length
     }
 
     /// The selector value of `destination` (a destination or key of a
     /// Flow of `chain`) in a chain that uses a selector. Panics otherwise.
-    pub fn value_of(&self, chain: usize, destination: BlockId) -> i64 {
+    pub(crate) fn value_of(&self, chain: usize, destination: BlockId) -> i64 {
         self.value[&(chain, destination)]
     }
 
     /// Number of distinct selector values over all chains.
-    pub fn num_values(&self) -> usize {
+    pub(crate) fn num_values(&self) -> usize {
         self.num_values
     }
 

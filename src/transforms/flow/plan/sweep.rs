@@ -46,22 +46,22 @@ fn placed(pos: OptionLayoutPos) -> u32 {
 /// The raw result of a sweep.
 pub(super) struct SweepResult {
     /// Final target of every original slot, indexed by `slot_base[b] + i`.
-    pub targets: Vec<Dest>,
+    pub(crate) targets: Vec<Dest>,
     /// The Flow blocks, by id.
-    pub flows: Vec<FlowNode>,
+    pub(crate) flows: Vec<FlowNode>,
     /// Blocks of `R` and Flow blocks in sweep order.
-    pub order: Vec<Dest>,
+    pub(crate) order: Vec<Dest>,
     /// Number of region checks performed (statistics).
-    pub checks: usize,
+    pub(crate) checks: usize,
     /// Number of divergent nodes accepted as natively reconverging
     /// (their earlier successor post-dominates them); such plans must be
     /// verified.
-    pub natives: usize,
+    pub(crate) natives: usize,
     /// Layout position of every Flow.
-    pub flow_pos: Vec<u32>,
+    pub(crate) flow_pos: Vec<u32>,
     /// Natives found broken by the final check (node ids), or `None` if
     /// that check ran out of budget (then the caller must verify).
-    pub broken_natives: Option<Vec<u32>>,
+    pub(crate) broken_natives: Option<Vec<u32>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,12 +139,12 @@ pub(super) struct Sweep<'a, G: ?Sized> {
 
 /// What a sweep reads (all of it fixed across rounds).
 pub(super) struct Inputs<'a, G: ?Sized> {
-    pub g: &'a G,
-    pub divergent: &'a [bool],
-    pub view: &'a RView,
-    pub layout: &'a Layout,
-    pub forest: &'a CycleForest,
-    pub slot_base: &'a [u32],
+    pub(crate) g: &'a G,
+    pub(crate) divergent: &'a [bool],
+    pub(crate) view: &'a RView,
+    pub(crate) layout: &'a Layout,
+    pub(crate) forest: &'a CycleForest,
+    pub(crate) slot_base: &'a [u32],
 }
 
 impl<'a, G: Graph + ?Sized> Sweep<'a, G> {

@@ -4,6 +4,6 @@
 //! whose definitions no longer dominate their uses and repairs them with
 //! the other two.
 
-pub mod rewrite;
-pub mod solve;
-pub mod values;
+pub(crate) mod rewrite;
+pub(crate) mod solve;
+pub(crate) mod values;

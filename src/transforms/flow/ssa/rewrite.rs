@@ -25,7 +25,7 @@ use melior::{
 
 /// What a variable is assigned: an `i1` constant or an existing value.
 #[derive(Copy, Clone, Debug)]
-pub enum Def<'c, 'a> {
+pub(crate) enum Def<'c, 'a> {
     /// `arith.constant true/false`.
     Bool(bool),
     /// A value already in the IR.
@@ -36,16 +36,16 @@ pub enum Def<'c, 'a> {
 
 /// A variable to turn into SSA form: its type, its definitions (indices
 /// into the definition table given to [`apply`]) and its reads.
-pub struct IrVariable<'c> {
+pub(crate) struct IrVariable<'c> {
     /// The type of the variable.
-    pub r#type: Type<'c>,
+    pub(crate) r#type: Type<'c>,
     /// Definitions and reads, over definition indices.
-    pub variable: Variable<usize>,
+    pub(crate) variable: Variable<usize>,
 }
 
 /// Solves and materialises every variable; returns, per variable, the value
 /// seen by each reading block.
-pub fn apply<'c, 'a>(
+pub(crate) fn apply<'c, 'a>(
     context: &'c Context,
     graph: &RegionGraph<'c, 'a>,
     defs: &[Def<'c, 'a>],
@@ -59,7 +59,7 @@ pub fn apply<'c, 'a>(
 
 /// [`apply`] with the caller's materializer, whose constants the caller can
 /// then share, and `graph`'s dominator tree.
-pub fn apply_with<'c, 'a>(
+pub(crate) fn apply_with<'c, 'a>(
     materializer: &mut Materializer<'c, 'a>,
     graph: &RegionGraph<'c, 'a>,
     dominators: &DominatorTree,
@@ -79,7 +79,10 @@ pub fn apply_with<'c, 'a>(
 
 /// The block defining each entry of `defs` (`None` for constants and
 /// values from outside the region).
-pub fn def_blocks(graph: &RegionGraph<'_, '_>, defs: &[Def<'_, '_>]) -> Vec<Option<BlockId>> {
+pub(crate) fn def_blocks(
+    graph: &RegionGraph<'_, '_>,
+    defs: &[Def<'_, '_>],
+) -> Vec<Option<BlockId>> {
     defs.iter()
         .map(|def| match *def {
             Def::Bool(_) | Def::I32(_) => None,
@@ -91,7 +94,7 @@ pub fn def_blocks(graph: &RegionGraph<'_, '_>, defs: &[Def<'_, '_>]) -> Vec<Opti
 /// [`apply_with`] given `def_blocks(graph, defs)`: the solving then needs no
 /// IR, so it can run on several threads
 /// ([`solve_all`](super::solve::solve_all)).
-pub fn apply_with_def_blocks<'c, 'a>(
+pub(crate) fn apply_with_def_blocks<'c, 'a>(
     materializer: &mut Materializer<'c, 'a>,
     graph: &RegionGraph<'c, 'a>,
     dominators: &DominatorTree,
@@ -243,7 +246,7 @@ enum Materialized {
 /// the entry block, which dominates every use. Keeping them out of the
 /// blocks that need them keeps Flow blocks free of anything but their
 /// branch (the structured contract) and the output small.
-pub struct Materializer<'c, 'a> {
+pub(crate) struct Materializer<'c, 'a> {
     context: &'c Context,
     location: Location<'c>,
     entry: BlockRef<'c, 'a>,
@@ -252,7 +255,11 @@ pub struct Materializer<'c, 'a> {
 
 impl<'c, 'a> Materializer<'c, 'a> {
     /// A materializer that creates its values at the start of `entry`.
-    pub fn new(context: &'c Context, entry: BlockRef<'c, 'a>, location: Location<'c>) -> Self {
+    pub(crate) fn new(
+        context: &'c Context,
+        entry: BlockRef<'c, 'a>,
+        location: Location<'c>,
+    ) -> Self {
         Self {
             context,
             location,
@@ -262,7 +269,7 @@ impl<'c, 'a> Materializer<'c, 'a> {
     }
 
     /// The value of `def`: the value itself, or the function's one constant.
-    pub fn def(&mut self, def: Def<'c, 'a>) -> Value<'c, 'a> {
+    pub(crate) fn def(&mut self, def: Def<'c, 'a>) -> Value<'c, 'a> {
         match def {
             Def::Value(value) => value,
             Def::Bool(b) => self.cached_integer(Materialized::Bool(b), 1, b as i64),

@@ -46,7 +46,7 @@ use crate::support::{FastMap, FastSet};
 
 /// What a read or an incoming edge receives.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Available<V> {
+pub(crate) enum Available<V> {
     /// A value that existed before the repair.
     Value(V),
     /// The new block argument of this block.
@@ -57,36 +57,37 @@ pub enum Available<V> {
 
 /// The assignments and reads of one variable.
 #[derive(Clone, Debug, Default)]
-pub struct Variable<V> {
+pub(crate) struct Variable<V> {
     /// `(block, value)`: the variable holds `value` at the end of `block`.
-    pub block_defs: Vec<(BlockId, V)>,
+    pub(crate) block_defs: Vec<(BlockId, V)>,
     /// `(block, slot, value)`: the edge in successor slot `slot` of `block`
     /// carries `value` (takes precedence over a block definition).
-    pub edge_defs: Vec<(BlockId, usize, V)>,
+    pub(crate) edge_defs: Vec<(BlockId, usize, V)>,
     /// Blocks that read the variable at their start.
-    pub reads: Vec<BlockId>,
+    pub(crate) reads: Vec<BlockId>,
     /// If set, the variable only lives in these blocks (and its reads):
     /// edges from other blocks without a definition pass poison. Flow
     /// predicates use it: they only exist inside the Flow blocks.
-    pub live_region: Option<std::sync::Arc<FastSet<BlockId>>>,
+    pub(crate) live_region: Option<std::sync::Arc<FastSet<BlockId>>>,
 }
 
 /// Where the variable lives after the repair.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution<V> {
+pub(crate) struct Solution<V> {
     /// Blocks that get a new block argument for the variable (sorted).
-    pub arguments: Vec<BlockId>,
+    pub(crate) arguments: Vec<BlockId>,
     /// For every block in `arguments`, its incoming values per predecessor
     /// slot: `(pred, slot, value)`.
-    pub incoming: Vec<(BlockId, usize, BlockId, Available<V>)>,
+    pub(crate) incoming: Vec<(BlockId, usize, BlockId, Available<V>)>,
     /// The value each reading block sees at its start.
-    pub reads: Vec<(BlockId, Available<V>)>,
+    pub(crate) reads: Vec<(BlockId, Available<V>)>,
 }
 
 /// Solves one variable on `graph` (see [`Solver`] to solve many with
 /// shared buffers). `dominators` must be `graph`'s dominator tree;
 /// `def_block(v)` is the block defining `v`, or `None` for values available
 /// everywhere (constants, values from outside the region).
+#[cfg(test)]
 pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
     graph: &G,
     dominators: &DominatorTree,
@@ -104,7 +105,7 @@ pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
 /// a variable's live range can span a whole Flow region, so a few of them
 /// cost as much as the rest of the SSA repair. `solve` is the reference
 /// the tests compare this with.
-pub fn solve_all<G, V>(
+pub(crate) fn solve_all<G, V>(
     graph: &G,
     dominators: &DominatorTree,
     variables: &[&Variable<V>],
@@ -210,7 +211,7 @@ impl Stamps {
 /// per-block buffers: the work per variable is proportional to its live
 /// range, not to the size of the graph.
 #[derive(Default)]
-pub struct Solver {
+pub(crate) struct Solver {
     /// Blocks with a block definition / with an edge definition.
     defines: Stamps,
     defines_edge: Stamps,
@@ -265,12 +266,12 @@ fn is_available_at<V: Copy>(
 
 impl Solver {
     /// A solver with empty buffers.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Solves `variable` on `graph`; same contract as [`solve`].
-    pub fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
+    pub(crate) fn solve<G: Graph + ?Sized, V: Copy + Eq + std::hash::Hash>(
         &mut self,
         graph: &G,
         dominators: &DominatorTree,

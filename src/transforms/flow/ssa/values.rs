@@ -30,11 +30,11 @@ use std::collections::BTreeMap;
 /// Where an edit may have broken dominance, as [`lost_dominance`] finds it:
 /// only uses of values defined in `definers`, and uses in `use_blocks`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LostDominance {
+pub(crate) struct LostDominance {
     /// Blocks whose values may have uses they no longer dominate.
-    pub definers: Vec<BlockId>,
+    pub(crate) definers: Vec<BlockId>,
     /// Blocks whose uses may no longer be dominated.
-    pub use_blocks: Vec<BlockId>,
+    pub(crate) use_blocks: Vec<BlockId>,
 }
 
 impl LostDominance {
@@ -42,7 +42,7 @@ impl LostDominance {
     /// wires existing values to new places (forwarded operands routed
     /// through Flow blocks) adds their blocks here, since those uses were
     /// never dominated in the old graph.
-    pub fn add_definers(&mut self, blocks: impl IntoIterator<Item = BlockId>) {
+    pub(crate) fn add_definers(&mut self, blocks: impl IntoIterator<Item = BlockId>) {
         self.definers.extend(blocks);
         self.definers.sort_unstable();
         self.definers.dedup();
@@ -65,7 +65,7 @@ impl std::fmt::Display for LostDominance {
 /// defined in its definers, and the uses (including those nested in
 /// operations) in its use blocks. Returns the number of values that
 /// needed it.
-pub fn repair<'c, 'a>(
+pub(crate) fn repair<'c, 'a>(
     context: &'c Context,
     graph: &RegionGraph<'c, 'a>,
     dominators: &DominatorTree,
@@ -254,7 +254,7 @@ impl<'c, 'a> BrokenValues<'c, 'a> {
 /// dominator (their uses are then checked instead). Blocks the edit
 /// created hold only values and uses it placed correctly; blocks
 /// unreachable before the edit were never checked by dominance.
-pub fn lost_dominance(
+pub(crate) fn lost_dominance(
     old: &RegionGraph<'_, '_>,
     old_dominators: &DominatorTree,
     new: &RegionGraph<'_, '_>,
@@ -271,7 +271,7 @@ pub fn lost_dominance(
 
 /// [`lost_dominance`] on the dominator trees alone: old block `b` is block
 /// `new_id[b]` after the edit.
-pub fn lost_dominance_by_ids(
+pub(crate) fn lost_dominance_by_ids(
     old_dominators: &DominatorTree,
     new_dominators: &DominatorTree,
     new_id: &[BlockId],
