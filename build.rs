@@ -100,39 +100,7 @@ fn generate_ods_tables(prefix: &str) {
             let key = option.field("argument");
             let kind = option_kind(option);
             let constant = key.replace('-', "_").to_uppercase();
-            let (default, typed) = match kind {
-                "Flag" => {
-                    let value: bool = option.field("defaultValue").parse().unwrap_or_else(|_| {
-                        panic!("{argument}: default of {key} is not a bool literal")
-                    });
-                    (
-                        format!("OdsDefault::Flag({value})"),
-                        Some(format!("bool = {value}")),
-                    )
-                }
-                "Unsigned" => {
-                    let value: u32 = option.field("defaultValue").parse().unwrap_or_else(|_| {
-                        panic!("{argument}: default of {key} is not an unsigned literal")
-                    });
-                    (
-                        format!("OdsDefault::Unsigned({value})"),
-                        Some(format!("u32 = {value}")),
-                    )
-                }
-                "Text" => {
-                    let literal = option.field("defaultValue");
-                    let value = literal
-                        .strip_prefix('"')
-                        .and_then(|rest| rest.strip_suffix('"'))
-                        .filter(|inner| !inner.contains(['"', '\\']))
-                        .unwrap_or_else(|| panic!("{argument}: default of {key} is not a plain string literal: {literal}"));
-                    (
-                        format!("OdsDefault::Text({value:?})"),
-                        Some(format!("&str = {value:?}")),
-                    )
-                }
-                _ => ("OdsDefault::TextList".to_string(), None),
-            };
+            let (default, typed) = option_default(argument, key, kind, option);
             table += &format!(
                 "            OdsOption {{ key: {key:?}, kind: OptionKind::{kind}, default: {default} }},\n"
             );
@@ -159,6 +127,52 @@ fn generate_ods_tables(prefix: &str) {
     );
     let out = PathBuf::from(env::var("OUT_DIR").unwrap()).join("spmd_passes_ods.rs");
     fs::write(&out, text).unwrap_or_else(|error| panic!("cannot write {}: {error}", out.display()));
+}
+
+/// The `OdsDefault` expression of an option's default, and the typed
+/// constant (`type = value`) for its pass module (none for a list).
+/// Panics unless the default is a plain literal of the option's kind.
+fn option_default(
+    argument: &str,
+    key: &str,
+    kind: &str,
+    option: &Record,
+) -> (String, Option<String>) {
+    let literal = option.field("defaultValue");
+    match kind {
+        "Flag" => {
+            let value: bool = literal
+                .parse()
+                .unwrap_or_else(|_| panic!("{argument}: default of {key} is not a bool literal"));
+            (
+                format!("OdsDefault::Flag({value})"),
+                Some(format!("bool = {value}")),
+            )
+        }
+        "Unsigned" => {
+            let value: u32 = literal.parse().unwrap_or_else(|_| {
+                panic!("{argument}: default of {key} is not an unsigned literal")
+            });
+            (
+                format!("OdsDefault::Unsigned({value})"),
+                Some(format!("u32 = {value}")),
+            )
+        }
+        "Text" => {
+            let value = literal
+                .strip_prefix('"')
+                .and_then(|rest| rest.strip_suffix('"'))
+                .filter(|inner| !inner.contains(['"', '\\']))
+                .unwrap_or_else(|| {
+                    panic!("{argument}: default of {key} is not a plain string literal: {literal}")
+                });
+            (
+                format!("OdsDefault::Text({value:?})"),
+                Some(format!("&str = {value:?}")),
+            )
+        }
+        _ => ("OdsDefault::TextList".to_string(), None),
+    }
 }
 
 /// The kind of an option record: `Flag`, `Unsigned`, `Text` or `TextList`.

@@ -120,8 +120,8 @@
 pub mod dialect;
 #[doc(inline)]
 pub use dialect::context_with_all_dialects;
-pub use ir::pass_runner::Statistic;
 pub use ir::names::LANE_SHARED_WORK_ATTR;
+pub use ir::pass_runner::Statistic;
 pub use opt::opt_main;
 pub use passes::{pass_names, register_all_passes, statistics_of};
 

@@ -426,8 +426,8 @@ fn constant_global_of<'c, 'a>(
             "llvm.mlir.addressof" => {
                 let name = symbol_attribute(defining, "global_name")?;
                 let global = lookup_function(call, &name)?;
-                let constant = op_name(global) == "llvm.mlir.global"
-                    && global.attribute("constant").is_ok();
+                let constant =
+                    op_name(global) == "llvm.mlir.global" && global.attribute("constant").is_ok();
                 return constant.then_some(global);
             }
             _ => return None,
@@ -456,7 +456,10 @@ fn functions_in_initializer(
     let initializer = global.region(0).ok()?;
     initializer.first_block()?;
     let mut functions = Vec::new();
-    for op in edit::blocks(initializer).into_iter().flat_map(edit::operations) {
+    for op in edit::blocks(initializer)
+        .into_iter()
+        .flat_map(edit::operations)
+    {
         let name = op_name(op);
         if !TABLE_INITIALIZER_OPS.contains(&name.as_str()) {
             return None;

@@ -134,7 +134,10 @@ pub(crate) mod read {
     }
 
     /// The block ordering of the reconvergence sweep.
-    pub(crate) fn ordering(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<Ordering, ()> {
+    pub(crate) fn ordering(
+        root: OperationRef<'_, '_>,
+        options: &PassOptions,
+    ) -> Result<Ordering, ()> {
         choice(
             root,
             options,

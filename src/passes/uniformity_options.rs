@@ -10,7 +10,10 @@ use melior::ir::OperationRef;
 /// Reads `default-arguments=divergent|uniform` (emitting a diagnostic on
 /// `root` for any other value) and the `divergent-ops` / `uniform-ops`
 /// name lists.
-pub(crate) fn parse(root: OperationRef<'_, '_>, options: &PassOptions) -> Result<UniformityOptions, ()> {
+pub(crate) fn parse(
+    root: OperationRef<'_, '_>,
+    options: &PassOptions,
+) -> Result<UniformityOptions, ()> {
     let default_arguments = read::choice(
         root,
         options,

@@ -198,7 +198,8 @@ pub(crate) fn lower_switch_into_blocks<'c, 'a>(
         let (else_block, else_operands) = if index + 1 == groups.len() {
             (default.0, default.1.clone())
         } else {
-            let next = region.insert_block_after(created.last().copied().unwrap_or(block), Block::new(&[]));
+            let next = region
+                .insert_block_after(created.last().copied().unwrap_or(block), Block::new(&[]));
             created.push(next);
             (next, Vec::new())
         };
@@ -876,13 +877,22 @@ mod tests {
         // A repeated value keeps its first destination.
         let destination = ['X', 'A', 'B'];
         let groups = case_groups(&[4, 4], |a, b| destination[a] == destination[b]);
-        assert_eq!(groups, vec![CaseGroup { slot: 1, values: vec![4] }]);
+        assert_eq!(
+            groups,
+            vec![CaseGroup {
+                slot: 1,
+                values: vec![4]
+            }]
+        );
     }
 
     #[test]
     fn runs_split_at_gaps_and_never_overflow() {
         assert_eq!(runs(&[-1, 0, 1, 5, 7, 8]), vec![(-1, 1), (5, 5), (7, 8)]);
-        assert_eq!(runs(&[i64::MAX - 1, i64::MAX]), vec![(i64::MAX - 1, i64::MAX)]);
+        assert_eq!(
+            runs(&[i64::MAX - 1, i64::MAX]),
+            vec![(i64::MAX - 1, i64::MAX)]
+        );
         assert_eq!(runs(&[]), Vec::<(i64, i64)>::new());
     }
 }

@@ -351,47 +351,8 @@ fn read_argument(
             );
         }
         "--mcpu" => raw.mcpu = Some(value("--mcpu")?),
-        "--target" => {
-            let targets = [
-                ("nvptx", Target::Nvptx),
-                ("nvptx64", Target::Nvptx),
-                ("amdgcn", Target::Amdgcn),
-                ("amdgpu", Target::Amdgcn),
-            ];
-            raw.target = choice("--target", &value("--target")?, &targets, "nvptx or amdgcn")?;
-        }
-        "--ptx" => raw.ptx = Some(parse_ptx_version(&value("--ptx")?)?),
-        "--via" => {
-            let vias = [("llc", Via::Llc), ("isa", Via::Isa)];
-            raw.via = choice("--via", &value("--via")?, &vias, "llc or isa")?;
-        }
-        "--wave-size" => {
-            let sizes = [("32", 32), ("64", 64)];
-            raw.wave_size = Some(choice(
-                "--wave-size",
-                &value("--wave-size")?,
-                &sizes,
-                "32 or 64",
-            )?);
-        }
-        "--lane-branches" => {
-            let flags = [("true", true), ("false", false)];
-            let text = value("--lane-branches")?;
-            raw.lane_branches = Some(choice("--lane-branches", &text, &flags, "true or false")?);
-        }
-        "--shared-work" => {
-            let policies = [
-                ("reconverge", SharedWork::Reconverge),
-                ("lanes", SharedWork::Lanes),
-                ("auto", SharedWork::Auto),
-            ];
-            let text = value("--shared-work")?;
-            raw.shared_work = Some(choice(
-                "--shared-work",
-                &text,
-                &policies,
-                "reconverge, lanes or auto",
-            )?);
+        "--target" | "--ptx" | "--via" | "--wave-size" | "--lane-branches" | "--shared-work" => {
+            read_target_argument(raw, argument, value)?
         }
         "--wave-level" => raw.wave_level = true,
         "--reference" => raw.reference = true,
@@ -410,6 +371,49 @@ fn read_argument(
             return Err(format!("unknown option '{other}' (see --help)"))
         }
         other => set_input(&mut raw.input, Some(PathBuf::from(other)))?,
+    }
+    Ok(())
+}
+
+/// The options that choose the target and how spmd lowers for it.
+fn read_target_argument(
+    raw: &mut RawOptions,
+    argument: &str,
+    value: &mut dyn FnMut(&str) -> Result<String, String>,
+) -> Result<(), String> {
+    let text = value(argument)?;
+    match argument {
+        "--target" => {
+            let targets = [
+                ("nvptx", Target::Nvptx),
+                ("nvptx64", Target::Nvptx),
+                ("amdgcn", Target::Amdgcn),
+                ("amdgpu", Target::Amdgcn),
+            ];
+            raw.target = choice(argument, &text, &targets, "nvptx or amdgcn")?;
+        }
+        "--ptx" => raw.ptx = Some(parse_ptx_version(&text)?),
+        "--via" => {
+            let vias = [("llc", Via::Llc), ("isa", Via::Isa)];
+            raw.via = choice(argument, &text, &vias, "llc or isa")?;
+        }
+        "--wave-size" => {
+            let sizes = [("32", 32), ("64", 64)];
+            raw.wave_size = Some(choice(argument, &text, &sizes, "32 or 64")?);
+        }
+        "--lane-branches" => {
+            let flags = [("true", true), ("false", false)];
+            raw.lane_branches = Some(choice(argument, &text, &flags, "true or false")?);
+        }
+        _ => {
+            let policies = [
+                ("reconverge", SharedWork::Reconverge),
+                ("lanes", SharedWork::Lanes),
+                ("auto", SharedWork::Auto),
+            ];
+            let expected = "reconverge, lanes or auto";
+            raw.shared_work = Some(choice(argument, &text, &policies, expected)?);
+        }
     }
     Ok(())
 }
@@ -486,9 +490,11 @@ fn check_combination(options: &Options) -> Result<(), String> {
         return Err("--emit llvm needs --via llc".into());
     }
     if options.target == Target::Nvptx && options.shared_work != SharedWork::Reconverge {
-        return Err("--shared-work lanes and auto are for --target amdgcn, whose backend \
+        return Err(
+            "--shared-work lanes and auto are for --target amdgcn, whose backend \
                     structurizes divergent regions itself"
-            .into());
+                .into(),
+        );
     }
     if options.wave_level && language != Language::Mlir {
         return Err("--wave-level needs MLIR input".into());
@@ -632,7 +638,10 @@ mod tests {
     fn shared_work_defaults_to_auto_on_amdgcn_only() {
         let amdgcn = options(&["--target", "amdgcn", "k.mlir"]).unwrap();
         assert_eq!(amdgcn.shared_work, SharedWork::Auto);
-        assert_eq!(options(&["k.mlir"]).unwrap().shared_work, SharedWork::Reconverge);
+        assert_eq!(
+            options(&["k.mlir"]).unwrap().shared_work,
+            SharedWork::Reconverge
+        );
         let lanes = options(&["--target", "amdgcn", "--shared-work", "lanes", "k.mlir"]);
         assert_eq!(lanes.unwrap().shared_work, SharedWork::Lanes);
         let nvptx = options(&["--shared-work", "auto", "k.mlir"]).unwrap_err();

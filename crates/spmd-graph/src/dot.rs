@@ -259,38 +259,8 @@ impl DotDocument {
             );
         }
         out.push_str("  }\n");
-        for (i, view) in views.iter().enumerate().take(g.num_blocks()) {
-            let b = BlockId::new(i);
-            for (slot, &s) in g.successors(b).iter().enumerate() {
-                let mut attributes = Vec::new();
-                if let Some(text) = view.edge_labels.get(slot).filter(|t| !t.is_empty()) {
-                    attributes.push(format!("label=\"{}\"", escape(text)));
-                }
-                if !analysis.traversal().is_reachable(b) {
-                    attributes.push("color=gray".to_string());
-                } else if analysis.traversal().is_back_edge(b, s) {
-                    attributes.push("style=dashed".to_string());
-                }
-                let _ = writeln!(
-                    out,
-                    "  c{c}_{b} -> c{c}_{s}{};",
-                    attribute_list(&attributes)
-                );
-            }
-        }
-        // Head/tail pairs: the purple dotted edge does not shape the layout.
-        for (h, head) in views.iter().enumerate() {
-            for id in &head.heads {
-                for (t, tail) in views.iter().enumerate() {
-                    if tail.tails.contains(id) {
-                        let _ = writeln!(
-                            out,
-                            "  c{c}_bb{h} -> c{c}_bb{t} [style=dotted, color=purple, fontcolor=purple, constraint=false, label=\"rejoin {id}\"];"
-                        );
-                    }
-                }
-            }
-        }
+        write_edges(out, c, g, analysis, views);
+        write_rejoin_edges(out, c, views);
     }
 
     /// The DOT text: one `digraph` holding every cluster, and the legend if
@@ -421,6 +391,53 @@ pub fn escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// The edges of cluster `c`: labelled per slot, gray when unreachable,
+/// dashed when a back edge.
+fn write_edges<G: Graph + ?Sized>(
+    out: &mut String,
+    c: usize,
+    g: &G,
+    analysis: &CfgAnalysis,
+    views: &[BlockView],
+) {
+    for (i, view) in views.iter().enumerate().take(g.num_blocks()) {
+        let b = BlockId::new(i);
+        for (slot, &s) in g.successors(b).iter().enumerate() {
+            let mut attributes = Vec::new();
+            if let Some(text) = view.edge_labels.get(slot).filter(|t| !t.is_empty()) {
+                attributes.push(format!("label=\"{}\"", escape(text)));
+            }
+            if !analysis.traversal().is_reachable(b) {
+                attributes.push("color=gray".to_string());
+            } else if analysis.traversal().is_back_edge(b, s) {
+                attributes.push("style=dashed".to_string());
+            }
+            let _ = writeln!(
+                out,
+                "  c{c}_{b} -> c{c}_{s}{};",
+                attribute_list(&attributes)
+            );
+        }
+    }
+}
+
+/// Head/tail pairs of cluster `c`: the purple dotted edge does not shape
+/// the layout.
+fn write_rejoin_edges(out: &mut String, c: usize, views: &[BlockView]) {
+    for (h, head) in views.iter().enumerate() {
+        for id in &head.heads {
+            for (t, tail) in views.iter().enumerate() {
+                if tail.tails.contains(id) {
+                    let _ = writeln!(
+                        out,
+                        "  c{c}_bb{h} -> c{c}_bb{t} [style=dotted, color=purple, fontcolor=purple, constraint=false, label=\"rejoin {id}\"];"
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

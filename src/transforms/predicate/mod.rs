@@ -399,7 +399,9 @@ pub fn predicate_function<'c, 'a>(
             })
             .collect();
         let converged = collectives::blocks_needing_converged_lanes(graph);
-        let lanes = options.lane_branches.then(|| crate::ir::facts::lane_shared_work(function));
+        let lanes = options
+            .lane_branches
+            .then(|| crate::ir::facts::lane_shared_work(function));
         let free = free_non_reconverging(graph, &divergent, &converged, lanes);
         let planned: Vec<bool> = divergent
             .iter()

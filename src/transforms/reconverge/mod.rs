@@ -301,7 +301,12 @@ pub fn reconverge_function<'c, 'a>(
             }
         };
         let divergent = divergence.flags(&graph);
-        let planned = planned_branches(&graph, &divergent, options, facts::lane_shared_work(function));
+        let planned = planned_branches(
+            &graph,
+            &divergent,
+            options,
+            facts::lane_shared_work(function),
+        );
         timer.lap("snapshot");
         let reconverging = is_reconverging(&graph, &divergent, &planned, options);
         timer.lap("check");

@@ -19,7 +19,11 @@ pub fn context() -> Context {
 pub fn mark_functions(context: &Context, module: &Module, name: &str) {
     let is_function = |op: &OperationRefMut| {
         let op_name = op.name();
-        let op_name = op_name.as_string_ref().as_str().unwrap_or_default().to_string();
+        let op_name = op_name
+            .as_string_ref()
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         matches!(op_name.as_str(), "gpu.func" | "llvm.func" | "func.func")
             && op.region(0).is_ok_and(|body| body.first_block().is_some())
     };

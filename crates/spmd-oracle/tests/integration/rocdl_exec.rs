@@ -220,14 +220,7 @@ fn check_wave(context: &melior::Context, wave: Wave) -> Totals {
                 lane_shared_work: seed % 4 == 2,
             };
             for form in [AmdForm::Gpu, AmdForm::Llvm] {
-                match check_kernel(
-                    context,
-                    &kernel,
-                    form,
-                    wave,
-                    route,
-                    &mut totals.stats,
-                ) {
+                match check_kernel(context, &kernel, form, wave, route, &mut totals.stats) {
                     Ok(count) => totals.runs += count,
                     Err(message) => {
                         if std::env::var_os("SPMD_ROCDL_EXEC_DUMP").is_some() {
