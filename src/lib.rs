@@ -133,6 +133,7 @@ pub use ir::region_graph::{RegionGraph, RegionGraphError};
 pub use analysis::divergence_sources::ExtraSources;
 pub use analysis::reconverging::{check as check_reconverging, Violation};
 pub use analysis::region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions};
+pub use analysis::structured::StructuredViolation;
 pub use analysis::uniformity::{analysis::UniformityStats, program::ArgumentKind};
 pub use spmd_graph as graph;
 
@@ -143,7 +144,8 @@ pub use transforms::branch_fold::{
 pub use transforms::flow::plan::{Ordering, PlanError};
 pub use transforms::hubs::HubStats;
 pub use transforms::predicate::{
-    predicate_function, PredicateError, PredicateOptions, PredicateStats, WAVE_SIZE_ATTR,
+    predicate_function, NotReconvergingReason, PredicateError, PredicateOptions, PredicateStats,
+    WAVE_SIZE_ATTR,
 };
 pub use transforms::reconverge::{
     reconverge_function, ReconvergeError, ReconvergeOptions, ReconvergeStats,

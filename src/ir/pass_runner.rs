@@ -41,7 +41,7 @@ impl Report {
 
 /// One statistic of a pass: its name and description, as declared with
 /// `Statistic<"name", "name", "description">` in `SpmdPasses.td` (the
-/// tables of [`super::ods`] are generated from it).
+/// tables of the crate-private `ir::ods` are generated from it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Statistic {
     /// The name `--mlir-pass-statistics` shows (kebab-case).

@@ -48,6 +48,8 @@ pub enum RegionGraphError<'c> {
     },
 }
 
+impl std::error::Error for RegionGraphError<'_> {}
+
 impl std::fmt::Display for RegionGraphError<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

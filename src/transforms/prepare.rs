@@ -717,6 +717,23 @@ pub(crate) enum PrepareError<'c> {
     },
 }
 
+impl std::fmt::Display for PrepareError<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Region(error) => write!(f, "{error}"),
+            Self::UnsupportedTerminator { name, reason, .. } => {
+                write!(f, "unsupported terminator '{name}': {reason}")
+            }
+            Self::NoReturn { kind, .. } => write!(
+                f,
+                "it never returns, and spmd cannot create a return block in '{kind}'"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PrepareError<'_> {}
+
 /// The CFG preparation of `--spmd-reconverge` and `--spmd-structurize`
 /// (see the module docs), on `region` whose exact snapshot is `graph`:
 ///

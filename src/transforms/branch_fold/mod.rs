@@ -261,6 +261,8 @@ impl<'c> From<RegionGraphError<'c>> for BranchFoldError<'c> {
     }
 }
 
+impl std::error::Error for BranchFoldError<'_> {}
+
 impl std::fmt::Display for BranchFoldError<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

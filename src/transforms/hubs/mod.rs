@@ -91,6 +91,8 @@ pub(crate) enum HubError<'c> {
     NotConverged,
 }
 
+impl std::error::Error for HubError<'_> {}
+
 impl std::fmt::Display for HubError<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

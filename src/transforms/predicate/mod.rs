@@ -304,8 +304,10 @@ pub enum PredicateError<'c> {
     NotReconverging {
         /// The divergent branch.
         location: Location<'c>,
-        /// The full diagnostic text (which branch, why, what to run first).
-        message: String,
+        /// The name of its block (`^bb3`).
+        block: String,
+        /// What is wrong with it.
+        reason: NotReconvergingReason,
     },
     /// The input already is wave-level code.
     AlreadyWaveLevel {
@@ -323,11 +325,45 @@ pub enum PredicateError<'c> {
     },
 }
 
+/// Why a divergent branch is not reconverging ([`PredicateError::NotReconverging`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotReconvergingReason {
+    /// It has this many successors, not two (Definition 1).
+    NotTwoWay(usize),
+    /// Neither successor post-dominates it (Definition 1).
+    NoPostDominatingSuccessor,
+    /// Neither successor post-dominates it on every terminating path, so
+    /// there is no rejoin point to park its lanes for.
+    NoRejoinPoint,
+    /// A per-lane branch without a post-dominating successor inside a
+    /// region where exec may be partial (a parking region grew over it).
+    PartialExec,
+}
+
+impl std::fmt::Display for NotReconvergingReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotTwoWay(successors) => write!(f, "has {successors} successors, not two"),
+            Self::NoPostDominatingSuccessor => write!(f, "has no post-dominating successor"),
+            Self::NoRejoinPoint => {
+                write!(f, "has no successor that post-dominates it on every path")
+            }
+            Self::PartialExec => write!(
+                f,
+                "has no post-dominating successor and lies where exec may be partial"
+            ),
+        }
+    }
+}
+
 impl std::fmt::Display for PredicateError<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Region(error) => write!(f, "{error}"),
-            Self::NotReconverging { message, .. } => write!(f, "{message}"),
+            Self::NotReconverging { block, reason, .. } => write!(
+                f,
+                "divergent branch in {block} {reason}: the CFG is not reconverging (Definition 1); run --spmd-reconverge or --spmd-structurize first"
+            ),
             Self::AlreadyWaveLevel { .. } => {
                 write!(
                     f,
@@ -340,6 +376,8 @@ impl std::fmt::Display for PredicateError<'_> {
         }
     }
 }
+
+impl std::error::Error for PredicateError<'_> {}
 
 impl<'c> PredicateError<'c> {
     /// Where to report the error.
@@ -433,7 +471,7 @@ pub fn predicate_function<'c, 'a>(
                 return Err(not_reconverging(
                     graph,
                     b,
-                    "has no post-dominating successor and lies where exec may be partial",
+                    NotReconvergingReason::PartialExec,
                 ));
             }
             lowerings.push(Lowering::FreeLane(b));
@@ -556,28 +594,26 @@ fn check_reconverging<'c>(
     let Some(first) = violations.first() else {
         return Ok(());
     };
-    let (block, what) = match first {
+    let (block, reason) = match first {
         Violation::NotTwoWay { block, successors } => {
-            (*block, format!("has {successors} successors, not two"))
+            (*block, NotReconvergingReason::NotTwoWay(*successors))
         }
         Violation::NoPostDominatingSuccessor { block, .. } => {
-            (*block, "has no post-dominating successor".to_string())
+            (*block, NotReconvergingReason::NoPostDominatingSuccessor)
         }
     };
-    Err(not_reconverging(graph, block, &what))
+    Err(not_reconverging(graph, block, reason))
 }
 
 fn not_reconverging<'c>(
     graph: &RegionGraph<'c, '_>,
     block: BlockId,
-    what: &str,
+    reason: NotReconvergingReason,
 ) -> PredicateError<'c> {
     PredicateError::NotReconverging {
         location: graph.terminator_location(block),
-        message: format!(
-            "divergent branch in {} {what}: the CFG is not reconverging (Definition 1); run --spmd-reconverge or --spmd-structurize first",
-            graph.name(block)
-        ),
+        block: graph.name(block),
+        reason,
     }
 }
 
@@ -610,7 +646,7 @@ fn plan_function<'c>(
                 return Err(not_reconverging(
                     graph,
                     block,
-                    "has no successor that post-dominates it on every path",
+                    NotReconvergingReason::NoRejoinPoint,
                 ))
             }
         }

@@ -49,6 +49,20 @@ pub(crate) enum PlanError {
     NoRejoinPoint(BlockId),
 }
 
+impl std::fmt::Display for PlanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NoRejoinPoint(block) => write!(
+                f,
+                "the divergent branch of block {} has no successor that post-dominates it",
+                block.index()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
 /// Plans one divergent branch with two distinct successors.
 /// `uniform_branch(b)`: `b` ends in a scalar branch with several successors.
 pub(crate) fn plan_branch<G: Graph + ?Sized>(

@@ -177,6 +177,15 @@ pub enum ReconvergeError<'c> {
     },
 }
 
+impl std::error::Error for ReconvergeError<'_> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Plan { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
 impl std::fmt::Display for ReconvergeError<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

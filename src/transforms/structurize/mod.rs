@@ -90,7 +90,7 @@ use crate::{
         cfg::{BlockId, CycleForest, Graph, PostDominatorTree, Traversal},
         reconverging,
         region_uniformity::{is_marked_uniform, RegionUniformity, UniformityOptions},
-        structured::{check_structured, FlowShape, StructuredInput},
+        structured::{check_structured, FlowShape, StructuredInput, StructuredViolation},
     },
     ir::{
         edit,
@@ -233,12 +233,23 @@ pub enum StructurizeError<'c> {
         /// The planner's error.
         error: PlanError,
     },
+    /// `irreducible=fix` still wanted hubs after its bound of rounds (a
+    /// bug).
+    HubsNotConverged {
+        /// The function being transformed.
+        location: Location<'c>,
+    },
     /// The output does not satisfy the contract (a bug).
     NotStructured {
         /// The function being transformed.
         location: Location<'c>,
-        /// The first violation left (and in which block), for the report.
-        detail: String,
+        /// The first violation left.
+        violation: StructuredViolation,
+        /// The name of the block it is in.
+        block: String,
+        /// True if the planner found nothing to change although the
+        /// contract was broken; false if the rounds ran out.
+        planner_idle: bool,
     },
 }
 
@@ -263,9 +274,26 @@ impl std::fmt::Display for StructurizeError<'_> {
                 names::CONVERGENCE_LOOP
             ),
             Self::Plan { error, .. } => write!(f, "internal error while planning: {error}; please report this"),
-            Self::NotStructured { detail, .. } => {
+            Self::HubsNotConverged { .. } => {
+                write!(f, "internal error: the output is not structured (irreducible hubs did not converge); please report this")
+            }
+            Self::NotStructured { violation, block, planner_idle, .. } => {
+                let detail = if *planner_idle {
+                    format!("{violation:?}; the planner found nothing to do")
+                } else {
+                    format!("{violation:?} in {block}")
+                };
                 write!(f, "internal error: the output is not structured ({detail}); please report this")
             }
+        }
+    }
+}
+
+impl std::error::Error for StructurizeError<'_> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Plan { error, .. } => Some(error),
+            _ => None,
         }
     }
 }
@@ -280,6 +308,7 @@ impl<'c> StructurizeError<'c> {
             | Self::Irreducible { location, .. }
             | Self::TokenInHubTarget { location }
             | Self::Plan { location, .. }
+            | Self::HubsNotConverged { location }
             | Self::NotStructured { location, .. } => *location,
             _ => fallback,
         }
@@ -296,7 +325,7 @@ impl<'c> StructurizeError<'c> {
                 reason: "it has successors but does not implement BranchOpInterface, so its successor operands cannot be rerouted",
             },
             HubError::ConvergenceToken { location } => Self::TokenInHubTarget { location },
-            HubError::NotConverged => Self::NotStructured { location, detail: "irreducible hubs did not converge".into() },
+            HubError::NotConverged => Self::HubsNotConverged { location },
         }
     }
 }
@@ -507,7 +536,9 @@ fn structurize_rounds<'c, 'a>(
         if round == MAX_ROUNDS {
             return Err(StructurizeError::NotStructured {
                 location,
-                detail: format!("{first:?} in {}", graph.name(first.block())),
+                violation: first.clone(),
+                block: graph.name(first.block()),
+                planner_idle: false,
             });
         }
         let exit = prepare::single_return_block_in(&graph);
@@ -517,7 +548,9 @@ fn structurize_rounds<'c, 'a>(
         if !plan.changed() {
             return Err(StructurizeError::NotStructured {
                 location,
-                detail: format!("{first:?}; the planner found nothing to do"),
+                violation: first.clone(),
+                block: graph.name(first.block()),
+                planner_idle: true,
             });
         }
         let applied = apply_plan(
