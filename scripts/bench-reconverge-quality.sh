@@ -12,10 +12,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/reconverge-quality.md}
 bin=target/release/examples
-for tool in "$bin/reconverge_quality" "$bin/structurize_bench" target/release/spmd-opt; do
+for tool in "$bin/reconverge_quality" "$bin/structurize_bench" "$bin/dump_kernel" target/release/spmd-opt; do
   [[ -x $tool ]] || { echo "bench-reconverge-quality: build first (missing $tool)" >&2; exit 1; }
 done
 quality=$("$bin/reconverge_quality" 100)
+kernels=$(python3 scripts/kernel-quality.py --seeds 25)
 scale=$("$bin/structurize_bench" 1k 10k --family both --anchors-up-to 10k --repeat 1 --timeout 300 \
   | grep -E '^\|')
 {
@@ -36,6 +37,13 @@ scale=$("$bin/structurize_bench" 1k 10k --family both --anchors-up-to 10k --repe
   echo '```text'
   echo "$quality"
   echo '```'
+  echo
+  echo "## The oracle's random kernels, per shape class (scripts/kernel-quality.py)"
+  echo
+  echo "25 kernels per class in their AMDGPU LLVM-dialect form; LLVM structurizes"
+  echo "every branch (plain \`opt\`), spmd keeps the uniform ones."
+  echo
+  echo "$kernels"
   echo
   echo "## Generated families at 1k and 10k blocks (structurize_bench)"
   echo
