@@ -12,7 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/reconverge-quality.md}
 bin=target/release/examples
-for tool in "$bin/reconverge_quality" "$bin/structurize_bench" "$bin/dump_kernel" target/release/spmd-opt; do
+for tool in "$bin/reconverge_quality" "$bin/structurize_bench" "$bin/dump_kernel" \
+  target/release/spmd-opt target/release/spmd-compile; do
   [[ -x $tool ]] || { echo "bench-reconverge-quality: build first (missing $tool)" >&2; exit 1; }
 done
 quality=$("$bin/reconverge_quality" 100)
@@ -40,8 +41,10 @@ scale=$("$bin/structurize_bench" 1k 10k --family both --anchors-up-to 10k --repe
   echo
   echo "## The oracle's random kernels, per shape class (scripts/kernel-quality.py)"
   echo
-  echo "25 kernels per class in their AMDGPU LLVM-dialect form; LLVM structurizes"
-  echo "every branch (plain \`opt\`), spmd keeps the uniform ones."
+  echo "25 kernels per class in their AMDGPU LLVM-dialect form, and the CUDA"
+  echo "examples and corpus as \`spmd-compile --emit import\` gives them (one row,"
+  echo "per file); LLVM structurizes every branch (plain \`opt\`), spmd keeps the"
+  echo "uniform ones."
   echo
   echo "$kernels"
   echo

@@ -4,7 +4,7 @@
 oracle's random kernels, per shape class (issue #34's "random kernels of
 every class"), as a Markdown table on stdout.
 
-  scripts/kernel-quality.py [--seeds N]      (default 25 per class)
+  scripts/kernel-quality.py [--seeds N] [--no-cuda]   (default 25 per class)
 
 Each kernel is the AMDGPU LLVM-dialect rendering of dump_kernel (`llvm.func
 amdgpu_kernelcc`, the thread id from `llvm.amdgcn.workitem.id.x`). spmd's
@@ -12,8 +12,12 @@ passes run on it with spmd-opt; LLVM's side translates it to LLVM IR
 (`mlir-translate --mlir-to-llvmir`) and runs `opt -passes=mergereturn,
 lower-switch,fix-irreducible,unify-loop-exits,structurizecfg` (every branch
 structurized, the function's exits unified first, as AMDGPU does). Blocks
-are counted per function (entry included) before and after. Needs the
-release build (target/release/spmd-opt, target/release/examples/dump_kernel).
+are counted per function (entry included) before and after. A last row
+does the same for the CUDA examples and corpus (examples/cuda,
+tests/cuda-corpus), imported by `spmd-compile --emit import` (clang-22
+against NVIDIA's headers: the LLVM dialect as the import gives it). Needs
+the release build (target/release/spmd-opt, spmd-compile,
+examples/dump_kernel).
 """
 import argparse
 import pathlib
@@ -23,6 +27,8 @@ import subprocess
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SPMD_OPT = ROOT / "target/release/spmd-opt"
 DUMP = ROOT / "target/release/examples/dump_kernel"
+COMPILE = ROOT / "target/release/spmd-compile"
+CUDA_DIRS = [ROOT / "examples/cuda", ROOT / "tests/cuda-corpus"]
 LLVM_BIN = pathlib.Path("/usr/lib/llvm-22/bin")
 CLASSES = ["reducible", "irreducible", "multi_exit_switch", "uniform"]
 LLVM_PIPELINE = "mergereturn,lower-switch,fix-irreducible,unify-loop-exits,structurizecfg"
@@ -58,29 +64,44 @@ def measure(kernel):
     return base, reconverged - base, structurized - base, llvm_out - llvm_in
 
 
+def cuda_modules():
+    """The imported CUDA files that import (texture references do not)."""
+    for directory in CUDA_DIRS:
+        for path in sorted(directory.glob("*.cu")):
+            try:
+                yield run([str(COMPILE), "--emit", "import", str(path)], "")
+            except RuntimeError:
+                continue
+
+
+def row(name, rows):
+    """One table row over `rows` of measure()."""
+    blocks, llvm = sum(r[0] for r in rows), sum(r[3] for r in rows)
+    structurize, reconverge = sum(r[2] for r in rows), sum(r[1] for r in rows)
+    fewer = sum(1 for r in rows if r[1] < r[3] or r[1] == r[3] == 0)
+    at_most = sum(1 for r in rows if r[2] <= r[3])
+    print(f"| {name} | {len(rows)} | {blocks} | {llvm} | {structurize} | {reconverge} "
+          f"| {fewer} | {at_most} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=25)
-    seeds = parser.parse_args().seeds
+    parser.add_argument("--no-cuda", action="store_true")
+    arguments = parser.parse_args()
+    seeds = arguments.seeds
     print("| class | kernels | blocks | added by LLVM | by structurize | by reconverge "
-          "| reconverge fewer than LLVM | structurize at most LLVM |")
+          "| reconverge fewer than LLVM (or both none) | structurize at most LLVM |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    totals = [0] * 6
+    everything = []
     for cls in CLASSES:
         rows = [measure(run([str(DUMP), cls, str(seed), "--amdgpu"], ""))
                 for seed in range(seeds)]
-        blocks = sum(r[0] for r in rows)
-        llvm = sum(r[3] for r in rows)
-        structurize = sum(r[2] for r in rows)
-        reconverge = sum(r[1] for r in rows)
-        fewer = sum(1 for r in rows if r[1] < r[3] or r[1] == r[3] == 0)
-        at_most = sum(1 for r in rows if r[2] <= r[3])
-        print(f"| {cls} | {len(rows)} | {blocks} | {llvm} | {structurize} | {reconverge} "
-              f"| {fewer} | {at_most} |")
-        for index, value in enumerate([len(rows), blocks, llvm, structurize, reconverge, fewer]):
-            totals[index] += value
-    print(f"| **all** | {totals[0]} | {totals[1]} | {totals[2]} | {totals[3]} | {totals[4]} "
-          f"| {totals[5]} | |")
+        row(cls, rows)
+        everything += rows
+    row("**all random**", everything)
+    if not arguments.no_cuda:
+        row("CUDA examples and corpus (files)", [measure(text) for text in cuda_modules()])
 
 
 if __name__ == "__main__":
