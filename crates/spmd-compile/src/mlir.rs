@@ -192,13 +192,13 @@ impl Session {
                 .ok()
                 .and_then(|name| StringAttribute::try_from(name).ok())
                 .map(|name| name.value().to_string());
-            if let Some(symbol) = symbol.filter(|symbol| has_body && chosen(symbol)) {
-                functions.push((op.to_raw(), symbol));
+            if has_body && symbol.is_some_and(|symbol| chosen(&symbol)) {
+                functions.push(op.to_raw());
             }
             WalkResult::Skip
         });
         let attribute = Attribute::unit(&self.context);
-        for (function, _) in functions {
+        for function in functions {
             // SAFETY: `function` is a live operation of the exclusively
             // borrowed `module`; the attribute lives in the same context.
             unsafe {
