@@ -180,25 +180,8 @@ impl Session {
     /// body (`gpu.func`, `llvm.func`, `func.func`, also inside
     /// `gpu.module`s) whose symbol name `chosen` accepts.
     pub fn mark_lane_shared_work(&self, module: &mut Module, chosen: &dyn Fn(&str) -> bool) {
-        let mut functions = Vec::new();
-        module.as_operation().walk(WalkOrder::PreOrder, |op| {
-            let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
-            if !matches!(name.as_str(), "gpu.func" | "llvm.func" | "func.func") {
-                return WalkResult::Advance;
-            }
-            let has_body = op.region(0).is_ok_and(|body| body.first_block().is_some());
-            let symbol = op
-                .attribute("sym_name")
-                .ok()
-                .and_then(|name| StringAttribute::try_from(name).ok())
-                .map(|name| name.value().to_string());
-            if has_body && symbol.is_some_and(|symbol| chosen(&symbol)) {
-                functions.push(op.to_raw());
-            }
-            WalkResult::Skip
-        });
         let attribute = Attribute::unit(&self.context);
-        for function in functions {
+        for function in functions_with_bodies(module, chosen) {
             // SAFETY: `function` is a live operation of the exclusively
             // borrowed `module`; the attribute lives in the same context.
             unsafe {
@@ -206,6 +189,20 @@ impl Session {
                     function,
                     string_ref(spmd::LANE_SHARED_WORK_ATTR),
                     attribute.to_raw(),
+                );
+            }
+        }
+    }
+
+    /// Takes `spmd.lane_shared_work` off every function of `module`.
+    pub fn unmark_lane_shared_work(&self, module: &mut Module) {
+        for function in functions_with_bodies(module, &|_| true) {
+            // SAFETY: as in `mark_lane_shared_work`; removing an absent
+            // attribute does nothing.
+            unsafe {
+                mlir_sys::mlirOperationRemoveDiscardableAttributeByName(
+                    function,
+                    string_ref(spmd::LANE_SHARED_WORK_ATTR),
                 );
             }
         }
@@ -257,6 +254,33 @@ impl Session {
     fn note(&self, message: String) {
         self.diagnostics.borrow_mut().push(message);
     }
+}
+
+/// The functions of `module` with a body (`gpu.func`, `llvm.func`,
+/// `func.func`, also inside `gpu.module`s) whose symbol name `chosen`
+/// accepts.
+fn functions_with_bodies(
+    module: &Module,
+    chosen: &dyn Fn(&str) -> bool,
+) -> Vec<mlir_sys::MlirOperation> {
+    let mut functions = Vec::new();
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        if !matches!(name.as_str(), "gpu.func" | "llvm.func" | "func.func") {
+            return WalkResult::Advance;
+        }
+        let has_body = op.region(0).is_ok_and(|body| body.first_block().is_some());
+        let symbol = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|name| StringAttribute::try_from(name).ok())
+            .map(|name| name.value().to_string());
+        if has_body && symbol.is_some_and(|symbol| chosen(&symbol)) {
+            functions.push(op.to_raw());
+        }
+        WalkResult::Skip
+    });
+    functions
 }
 
 /// LLVM's fatal errors print a message naming `file` and exit with 1.

@@ -14,14 +14,19 @@
 //! measures: it compiles a copy of the module each way to AMDGPU assembly,
 //! counts each function's instructions, and marks the functions that came
 //! out smaller as lane branches. The final compile then runs once more.
-//! Ties keep spmd's reconvergence.
+//! Ties keep spmd's reconvergence. Where the wave-level code comes out the
+//! same both ways (most kernels: no branch whose sides share work outside
+//! the regions that need converged lanes), the backend is not run for the
+//! trials.
 
 use crate::{mlir::BackendOutput, mlir::Session, options::Options, Failure};
 use melior::ir::Module;
 use std::collections::{HashMap, HashSet};
 
 /// Marks the functions of `module` whose code is smaller with
-/// `spmd.lane_shared_work`, measured on two trial compiles.
+/// `spmd.lane_shared_work`, measured on two trial compiles. When the
+/// wave-level code is the same both ways (no branch where the choice
+/// matters), no trial reaches the backend and nothing is marked.
 pub(crate) fn choose(
     session: &Session,
     module: &mut Module,
@@ -29,8 +34,14 @@ pub(crate) fn choose(
 ) -> Result<(), Failure> {
     // Warnings of the stages so far, before the trials' own are dropped.
     crate::print_warnings(session);
-    let reconverged = instruction_counts(&trial(session, module, options, false)?);
-    let lanes = instruction_counts(&trial(session, module, options, true)?);
+    let mut reconverged = wave_level_copy(session, module, options, false)?;
+    let mut lanes = wave_level_copy(session, module, options, true)?;
+    if same_code(session, &reconverged, &lanes)? {
+        session.take_diagnostics();
+        return Ok(());
+    }
+    let reconverged = instruction_counts(&assembly(session, &mut reconverged, options)?);
+    let lanes = instruction_counts(&assembly(session, &mut lanes, options)?);
     let smaller: HashSet<&str> = lanes
         .iter()
         .filter(|(name, count)| reconverged.get(*name).is_some_and(|r| *count < r))
@@ -40,28 +51,44 @@ pub(crate) fn choose(
     Ok(())
 }
 
-/// The AMDGPU assembly of a copy of `module`, with every function marked
-/// when `lanes`. The trial's warnings are dropped: the final compile gives
-/// them again.
-fn trial(
-    session: &Session,
+const STAGE: &str = "the trial compile of --shared-work auto";
+
+/// A copy of `module` after the wave-level passes, with every function
+/// marked first when `lanes`.
+fn wave_level_copy<'s>(
+    session: &'s Session,
     module: &Module,
     options: &Options,
     lanes: bool,
-) -> Result<String, Failure> {
-    let stage = "the trial compile of --shared-work auto";
+) -> Result<Module<'s>, Failure> {
     let mut copy = session
         .copy_module(module)
-        .map_err(|()| Failure::from_session(stage, session))?;
+        .map_err(|()| Failure::from_session(STAGE, session))?;
     if lanes {
         session.mark_lane_shared_work(&mut copy, &|_| true);
     }
     crate::run_wave_passes(session, &mut copy, options)?;
-    crate::run_lowering(session, &mut copy, options)?;
+    Ok(copy)
+}
+
+/// True if the two wave-level copies are the same code once the marks are
+/// set aside.
+fn same_code(session: &Session, reconverged: &Module, lanes: &Module) -> Result<bool, Failure> {
+    let mut unmarked = session
+        .copy_module(lanes)
+        .map_err(|()| Failure::from_session(STAGE, session))?;
+    session.unmark_lane_shared_work(&mut unmarked);
+    Ok(reconverged.as_operation().to_string() == unmarked.as_operation().to_string())
+}
+
+/// The AMDGPU assembly of the wave-level `module` (lowered in place). The
+/// trial's warnings are dropped: the final compile gives them again.
+fn assembly(session: &Session, module: &mut Module, options: &Options) -> Result<String, Failure> {
+    crate::run_lowering(session, module, options)?;
     session.keep_uniform_regions();
     let device = session
-        .device_module(&copy)
-        .map_err(|()| Failure::from_session(stage, session))?;
+        .device_module(module)
+        .map_err(|()| Failure::from_session(STAGE, session))?;
     let assembly = session
         .backend(
             &device,
@@ -71,7 +98,7 @@ fn trial(
             "",
             BackendOutput::Assembly,
         )
-        .map_err(|()| Failure::from_session(stage, session))?;
+        .map_err(|()| Failure::from_session(STAGE, session))?;
     session.take_diagnostics();
     Ok(String::from_utf8_lossy(&assembly).into_owned())
 }
