@@ -246,6 +246,9 @@ struct Scratch {
     /// `solve`), and all such cycles so far.
     assume_pending: Vec<CycleId>,
     assumed: Vec<CycleId>,
+    /// Per cycle: every result of its blocks (nested cycles included) is
+    /// marked divergent (`mark_cycle_results` is done with it).
+    results_marked: Vec<bool>,
     /// Saturation (useful-joins mode, see the module docs).
     sat: Saturation,
 }
@@ -672,6 +675,8 @@ impl Scratch {
         self.local_rules.clear();
         self.assume_pending.clear();
         self.assumed.clear();
+        self.results_marked.clear();
+        self.results_marked.resize(num_cycles, false);
         self.index_own_blocks(n, cfg);
     }
 
@@ -1506,12 +1511,25 @@ impl<G: Graph + ?Sized> Run<'_, G> {
     }
 
     /// Makes every result of a `Pure` or `Source` op inside `c` divergent.
+    /// A cycle whose results are all marked already is skipped, nested
+    /// ones included: each cycle's own blocks are visited once per run,
+    /// however deeply the cycles nest (marking is monotone).
     fn mark_cycle_results(&mut self, c: CycleId) {
         let (p, forest) = (self.p, self.cfg.cycles());
-        for &blk in forest.blocks(c) {
-            for &op in p.block_ops(blk) {
-                self.mark_results(op);
+        let mut stack = vec![c];
+        while let Some(c) = stack.pop() {
+            if std::mem::replace(&mut self.info.scratch.results_marked[c.index()], true) {
+                continue;
             }
+            let s = &self.info.scratch;
+            let own = s.own_start[c.index()] as usize..s.own_start[c.index() + 1] as usize;
+            for index in own {
+                let blk = self.info.scratch.own_blocks[index];
+                for &op in p.block_ops(blk) {
+                    self.mark_results(op);
+                }
+            }
+            stack.extend_from_slice(forest.children(c));
         }
     }
 }
