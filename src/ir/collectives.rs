@@ -330,7 +330,7 @@ fn callee_reaches_converged_lanes(
     if visiting.contains(&callee) {
         return false;
     }
-    let Some(function) = lookup_function(op, &callee) else {
+    let Some(function) = lookup_symbol(op, &callee) else {
         return true;
     };
     let body = function
@@ -392,7 +392,7 @@ fn function_pointer_targets(
     match op_name(defining).as_str() {
         "llvm.mlir.addressof" => {
             let name = symbol_attribute(defining, "global_name")?;
-            let function = lookup_function(call, &name)?;
+            let function = lookup_symbol(call, &name)?;
             (op_name(function) == "llvm.func").then(|| callees.push(name))
         }
         "llvm.select" => {
@@ -425,7 +425,7 @@ fn constant_global_of<'c, 'a>(
             "llvm.getelementptr" | "llvm.addrspacecast" => address = defining.operand(0).ok()?,
             "llvm.mlir.addressof" => {
                 let name = symbol_attribute(defining, "global_name")?;
-                let global = lookup_function(call, &name)?;
+                let global = lookup_symbol(call, &name)?;
                 let constant =
                     op_name(global) == "llvm.mlir.global" && global.attribute("constant").is_ok();
                 return constant.then_some(global);
@@ -466,7 +466,7 @@ fn functions_in_initializer(
         }
         if name == "llvm.mlir.addressof" {
             let symbol = symbol_attribute(op, "global_name")?;
-            if op_name(lookup_function(call, &symbol)?) != "llvm.func" {
+            if op_name(lookup_symbol(call, &symbol)?) != "llvm.func" {
                 return None;
             }
             functions.push(symbol);
@@ -487,10 +487,10 @@ fn callee_name(op: OperationRef<'_, '_>) -> Option<String> {
     symbol_attribute(op, "callee")
 }
 
-/// The function `name` as the nearest enclosing symbol table (module,
-/// `gpu.module`) defines it: the first ancestor whose single block holds an
-/// operation with that `sym_name`.
-fn lookup_function<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
+/// The symbol `name` (a function or a global) as the nearest enclosing
+/// symbol table (module, `gpu.module`) defines it: the first ancestor whose
+/// single block holds an operation with that `sym_name`.
+fn lookup_symbol<'c, 'a>(op: OperationRef<'c, 'a>, name: &str) -> Option<OperationRef<'c, 'a>> {
     let mut ancestor = op.parent_operation();
     while let Some(table) = ancestor {
         if table.region_count() == 1 {
