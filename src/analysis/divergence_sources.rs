@@ -17,7 +17,13 @@
 //!    [`ExtraSources`] (the `divergent-ops` / `uniform-ops` pass options),
 //!    matched against the op name and, for `llvm.call_intrinsic`, the
 //!    intrinsic name (`name*` matches a prefix).
-//! 2. **The table**, by op name or intrinsic name.
+//! 2. **The tables**, by op name or intrinsic name: [`SOURCE_TABLE`] here
+//!    (thread and grid identity, atomics, spmd's own values, constants,
+//!    math), then the one table of collectives and barriers in
+//!    [`crate::ir::collectives`], whose [`LaneResult`] says whether a
+//!    collective's result differs per lane (shuffles, matrix fragments,
+//!    `elect.sync`), is shared by the lanes executing it (votes, ballots,
+//!    reductions, reads of one lane) or follows its operands.
 //! 3. **Sound defaults for what the table does not know:** unknown
 //!    intrinsics (`llvm.call_intrinsic` of a name the table lacks), inline
 //!    assembly and calls are divergent. Loads and atomics through private
@@ -34,6 +40,7 @@
 //! regions use from above, and they are a source if a nested op is.
 
 use super::uniformity::OpKind;
+use crate::ir::collectives::{self, LaneResult};
 use crate::ir::names;
 
 /// How an entry of the table names operations.
@@ -89,9 +96,7 @@ use Spelling::{Intrinsic as I, IntrinsicPrefix as IP, Op, OpPrefix as OP};
 
 const THREAD: &str = "thread identity";
 const MEMORY: &str = "atomics (each thread sees another old value)";
-const CROSS_LANE: &str = "cross-lane data";
 const GRID: &str = "uniform by construction: block and grid";
-const WAVE: &str = "uniform by construction: wave-wide results";
 const SPMD: &str = "spmd wave-level values";
 const CONSTANTS: &str = "constants";
 const MATH: &str = "target math intrinsics (data dependence)";
@@ -122,17 +127,6 @@ pub(crate) const SOURCE_TABLE: &[Entry] = &[
     row(IP("llvm.amdgcn.atomic."), Divergent, MEMORY),
     row(IP("llvm.amdgcn.global.atomic."), Divergent, MEMORY),
     row(IP("llvm.amdgcn.ds."), Divergent, MEMORY),
-    // Cross-lane data.
-    row(Op("gpu.shuffle"), Divergent, CROSS_LANE),
-    row(Op("gpu.rotate"), Divergent, CROSS_LANE),
-    row(Op("nvvm.shfl.sync"), Divergent, CROSS_LANE),
-    row(IP("llvm.nvvm.shfl."), Divergent, CROSS_LANE),
-    row(Op("rocdl.ds_bpermute"), Divergent, CROSS_LANE),
-    row(Op("rocdl.permlanex16"), Divergent, CROSS_LANE),
-    row(IP("llvm.amdgcn.ds.bpermute"), Divergent, CROSS_LANE),
-    row(IP("llvm.amdgcn.mov.dpp"), Divergent, CROSS_LANE),
-    row(IP("llvm.amdgcn.update.dpp"), Divergent, CROSS_LANE),
-    row(IP("llvm.amdgcn.permlane"), Divergent, CROSS_LANE),
     // Block and grid.
     row(Op("gpu.block_id"), Uniform, GRID),
     row(Op("gpu.block_dim"), Uniform, GRID),
@@ -165,24 +159,6 @@ pub(crate) const SOURCE_TABLE: &[Entry] = &[
     row(I("llvm.amdgcn.dispatch.id"), Uniform, GRID),
     row(I("llvm.amdgcn.queue.ptr"), Uniform, GRID),
     row(I("llvm.amdgcn.wavefrontsize"), Uniform, GRID),
-    // Wave-wide results.
-    row(Op("gpu.subgroup_reduce"), Uniform, WAVE),
-    row(Op("gpu.all_reduce"), Uniform, WAVE),
-    row(Op("nvvm.vote.ballot.sync"), Uniform, WAVE),
-    row(Op("nvvm.vote.sync"), Uniform, WAVE),
-    row(Op("nvvm.redux.sync"), Uniform, WAVE),
-    row(IP("llvm.nvvm.vote."), Uniform, WAVE),
-    row(IP("llvm.nvvm.redux.sync."), Uniform, WAVE),
-    row(I("llvm.nvvm.activemask"), Uniform, WAVE),
-    row(Op("rocdl.ballot"), Uniform, WAVE),
-    row(Op("rocdl.readfirstlane"), Uniform, WAVE),
-    row(Op("rocdl.readlane"), Uniform, WAVE),
-    row(IP("llvm.amdgcn.ballot"), Uniform, WAVE),
-    row(IP("llvm.amdgcn.readfirstlane"), Uniform, WAVE),
-    row(IP("llvm.amdgcn.readlane"), Uniform, WAVE),
-    row(IP("llvm.amdgcn.icmp"), Uniform, WAVE),
-    row(IP("llvm.amdgcn.fcmp"), Uniform, WAVE),
-    row(IP("llvm.amdgcn.wave.reduce."), Uniform, WAVE),
     // spmd's own wave-level values.
     row(Op(names::BALLOT), Uniform, SPMD),
     row(Op(names::EXEC_READ), Uniform, SPMD),
@@ -373,8 +349,10 @@ fn behaviour(facts: &OpFacts<'_>, extra: &ExtraSources) -> Behaviour {
         .lookup(facts.name)
         .or_else(|| facts.intrinsic.and_then(|name| extra.lookup(name)));
     let known = || match facts.intrinsic {
-        Some(intrinsic) if facts.name == CALL_INTRINSIC => lookup_intrinsic(intrinsic),
-        _ => lookup_op(facts.name),
+        Some(intrinsic) if facts.name == CALL_INTRINSIC => {
+            lookup_intrinsic(intrinsic).or_else(|| lookup_collective(intrinsic, true))
+        }
+        _ => lookup_op(facts.name).or_else(|| lookup_collective(facts.name, false)),
     };
     if let Some(behaviour) = user.or_else(known) {
         return behaviour;
@@ -409,6 +387,16 @@ fn lookup_intrinsic(name: &str) -> Option<Behaviour> {
     })
 }
 
+/// What the one table of collectives ([`crate::ir::collectives`]) says of
+/// the results of `name` (an intrinsic name with `is_intrinsic`).
+fn lookup_collective(name: &str, is_intrinsic: bool) -> Option<Behaviour> {
+    collectives::lane_result_of_name(name, is_intrinsic).map(|result| match result {
+        LaneResult::PerLane => Divergent,
+        LaneResult::Shared => Uniform,
+        LaneResult::FromOperands => Data,
+    })
+}
+
 /// The table as Markdown, for `docs/divergence-sources.md` (written by a
 /// unit test).
 #[cfg(test)]
@@ -420,7 +408,8 @@ pub fn markdown_table() -> String {
          How the uniformity analysis classifies an operation, first match wins:\n\n\
          1. `spmd.divergent` / `spmd.uniform` on the operation; then the pass options\n   \
          `divergent-ops=a,b,c*` / `uniform-ops=...` (op or intrinsic names, `*` = prefix).\n\
-         2. The table below, by operation name or by the `llvm.call_intrinsic` name.\n\
+         2. The tables below, by operation name or by the `llvm.call_intrinsic` name:\n   \
+         first the sources, then the collectives (from `src/ir/collectives.rs`).\n\
          3. Unknown intrinsics (`llvm.call_intrinsic`), inline assembly (`llvm.inline_asm`)\n   \
          and calls (`func.call`, `func.call_indirect`, `llvm.call`) are **divergent**.\n   \
          Loads and atomics through private or generic memory (`memref.alloca`,\n   \
@@ -448,6 +437,29 @@ pub fn markdown_table() -> String {
             "| {name} | {kind} | {result} | {} |\n",
             entry.family
         ));
+    }
+    text.push_str(
+        "\n## Collectives and barriers\n\n\
+         Generated from the table of `src/ir/collectives.rs`, which branch folding and\n\
+         the NVVM lowering read too. Names match operations and, with `llvm.` in front,\n\
+         intrinsics (`nvvm.shfl.sync*` also matches `llvm.nvvm.shfl.sync.idx.i32`).\n\n\
+         | spelling | members | result |\n|---|---|---|\n",
+    );
+    for (spelling, members, result) in collectives::rows() {
+        let result = match result {
+            LaneResult::PerLane => "divergent (per lane)",
+            LaneResult::Shared => "uniform (shared by the lanes executing it)",
+            LaneResult::FromOperands => "data dependence",
+        };
+        let members = match members {
+            collectives::Members::Mask { operand } => format!("member mask (operand {operand})"),
+            collectives::Members::FirstLanes => "the first `width` lanes".into(),
+            collectives::Members::Executing => "the lanes executing it".into(),
+            collectives::Members::WholeWarp => "the whole warp".into(),
+            collectives::Members::WholeBlock => "the whole block".into(),
+            collectives::Members::EveryThread => "each thread (ordering only)".into(),
+        };
+        text.push_str(&format!("| `{spelling}` | {members} | {result} |\n"));
     }
     text
 }
@@ -513,6 +525,57 @@ mod tests {
         assert_eq!(kind_of("memref.load"), OpKind::Pure);
         assert_eq!(kind_of("arith.addi"), OpKind::Pure);
         assert_eq!(kind_of_intrinsic("llvm.smax.i32"), OpKind::Pure);
+    }
+
+    #[test]
+    fn collectives_are_classified_by_their_lane_result() {
+        // Data read from other lanes, a lane's share of a matrix, the one
+        // elected lane: sources whatever the operands.
+        for op in [
+            "nvvm.shfl.sync",
+            "nvvm.elect.sync",
+            "nvvm.mma.sync",
+            "nvvm.ldmatrix",
+            "gpu.rotate",
+            "gpu.subgroup_mma_compute",
+            "rocdl.update.dpp",
+            "rocdl.ds_swizzle",
+            "rocdl.permlane16.swap",
+        ] {
+            assert_eq!(kind_of(op), OpKind::Source, "{op}");
+        }
+        for intrinsic in [
+            "llvm.nvvm.shfl.sync.bfly.i32",
+            "llvm.amdgcn.mov.dpp.i32",
+            "llvm.amdgcn.permlane64",
+        ] {
+            assert_eq!(kind_of_intrinsic(intrinsic), OpKind::Source, "{intrinsic}");
+        }
+        // One value for every lane executing it together.
+        for op in [
+            "nvvm.vote.sync",
+            "nvvm.redux.sync",
+            "rocdl.ballot",
+            "gpu.all_reduce",
+        ] {
+            assert_eq!(kind_of(op), OpKind::Uniform, "{op}");
+        }
+        for intrinsic in [
+            "llvm.nvvm.vote.ballot.sync",
+            "llvm.nvvm.activemask",
+            "llvm.amdgcn.wave.reduce.umin",
+            "llvm.amdgcn.icmp.i64.i32",
+        ] {
+            assert_eq!(kind_of_intrinsic(intrinsic), OpKind::Uniform, "{intrinsic}");
+        }
+        // Barriers and matches follow their operands; the subgroup's size
+        // and id come from this module's own table, not the collectives'.
+        assert_eq!(kind_of("nvvm.match.sync"), OpKind::Pure);
+        assert_eq!(kind_of("nvvm.barrier0"), OpKind::Pure);
+        assert_eq!(kind_of("gpu.subgroup_size"), OpKind::Uniform);
+        // An intrinsic name is not an operation name, and the reverse.
+        assert_eq!(kind_of("llvm.nvvm.vote.ballot.sync"), OpKind::Pure);
+        assert_eq!(kind_of_intrinsic("nvvm.vote.sync"), OpKind::Source);
     }
 
     #[test]

@@ -4,9 +4,12 @@
 //! warp-wide matrix instructions, and the reads of the active set.
 //!
 //! Every transform that must know about them asks here: branch folding
-//! never merges or hoists them ([`is_convergent_name`]), and the NVVM
+//! never merges or hoists them ([`is_convergent_name`]), the NVVM
 //! lowering decides from [`Members`] who executes them in wave-level code
-//! ([`Members::lowering`]).
+//! ([`Members::lowering`]), and the uniformity analysis reads from
+//! [`LaneResult`] whether their results are divergence sources, uniform by
+//! construction, or data dependence (`analysis::divergence_sources` asks
+//! here after its own table of thread ids, grid values and intrinsics).
 //!
 //! ## Who takes part
 //!
@@ -110,82 +113,170 @@ impl Members {
     }
 }
 
+/// What the result of an operation of the table holds across the lanes
+/// that execute it together: the uniformity analysis reads it
+/// (`analysis::divergence_sources`), so that a collective's spellings are
+/// listed once for both questions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneResult {
+    /// Each lane may get another value, whatever the operands: data read
+    /// from other lanes (shuffles, permutes, swizzles) or a lane's share of
+    /// a warp-wide matrix. A divergence source.
+    PerLane,
+    /// One value for every lane that executes it together: votes, ballots,
+    /// reductions, broadcasts, reads of one lane, the active mask.
+    Shared,
+    /// No data from other lanes: divergent iff an operand is (barriers and
+    /// fences, which have no results; `match.sync`, whose masks are the
+    /// same in every member when the value is).
+    FromOperands,
+}
+
 /// How a row matches an operation or intrinsic name.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 enum Pattern {
     Exact(&'static str),
     Prefix(&'static str),
 }
 
+/// One row: the names it matches, who takes part, and what the result
+/// holds across lanes.
+#[derive(Clone, Copy, Debug)]
+struct Row {
+    pattern: Pattern,
+    members: Members,
+    result: LaneResult,
+}
+
+const fn row(pattern: Pattern, members: Members, result: LaneResult) -> Row {
+    Row {
+        pattern,
+        members,
+        result,
+    }
+}
+
+use LaneResult::{FromOperands, PerLane, Shared};
 use Members::*;
 use Pattern::*;
 
 /// The table: operation names, and intrinsic names without their `llvm.`
 /// prefix (`llvm.nvvm.shfl.sync.up.i32` is looked up as
-/// `nvvm.shfl.sync.up.i32`). The first matching row wins.
-const TABLE: &[(Pattern, Members)] = &[
+/// `nvvm.shfl.sync.up.i32`, `llvm.amdgcn.readlane.i32` as
+/// `amdgcn.readlane.i32`). The first matching row wins.
+const TABLE: &[Row] = &[
     // NVVM warp collectives with a member mask. Operand orders: shfl.sync
     // (mask, value, offset, clamp), vote.sync (mask, predicate), match.sync
     // (mask, value), bar.warp.sync (mask), redux.sync (value, mask), as both
     // the NVVM ops and the intrinsics take them.
-    (Prefix("nvvm.shfl.sync"), Mask { operand: 0 }),
-    (Prefix("nvvm.vote.sync"), Mask { operand: 0 }),
-    (Prefix("nvvm.vote.any.sync"), Mask { operand: 0 }),
-    (Prefix("nvvm.vote.all.sync"), Mask { operand: 0 }),
-    (Prefix("nvvm.vote.uni.sync"), Mask { operand: 0 }),
-    (Prefix("nvvm.vote.ballot.sync"), Mask { operand: 0 }),
-    (Prefix("nvvm.match."), Mask { operand: 0 }),
-    (Exact("nvvm.bar.warp.sync"), Mask { operand: 0 }),
-    (Prefix("nvvm.redux.sync"), Mask { operand: 1 }),
-    (Exact("nvvm.elect.sync"), Mask { operand: 0 }),
-    (Exact("nvvm.activemask"), Executing),
+    row(Prefix("nvvm.shfl.sync"), Mask { operand: 0 }, PerLane),
+    row(Prefix("nvvm.vote.sync"), Mask { operand: 0 }, Shared),
+    row(Prefix("nvvm.vote.any.sync"), Mask { operand: 0 }, Shared),
+    row(Prefix("nvvm.vote.all.sync"), Mask { operand: 0 }, Shared),
+    row(Prefix("nvvm.vote.uni.sync"), Mask { operand: 0 }, Shared),
+    row(Prefix("nvvm.vote.ballot.sync"), Mask { operand: 0 }, Shared),
+    row(Prefix("nvvm.match."), Mask { operand: 0 }, FromOperands),
+    row(
+        Exact("nvvm.bar.warp.sync"),
+        Mask { operand: 0 },
+        FromOperands,
+    ),
+    row(Prefix("nvvm.redux.sync"), Mask { operand: 1 }, Shared),
+    row(Exact("nvvm.elect.sync"), Mask { operand: 0 }, PerLane),
+    row(Exact("nvvm.activemask"), Executing, Shared),
     // Block and cluster barriers.
-    (Prefix("nvvm.barrier"), WholeBlock),
-    (Prefix("nvvm.bar."), WholeBlock),
-    (Prefix("nvvm.cluster."), WholeBlock),
-    (Prefix("nvvm.fence."), EveryThread),
+    row(Prefix("nvvm.barrier"), WholeBlock, FromOperands),
+    row(Prefix("nvvm.bar."), WholeBlock, FromOperands),
+    row(Prefix("nvvm.cluster."), WholeBlock, FromOperands),
+    row(Prefix("nvvm.fence."), EveryThread, FromOperands),
     // `membar.gl/cta/sys` (clang's `__threadfence()` and friends).
-    (Prefix("nvvm.membar."), EveryThread),
-    (Exact("nvvm.memory.barrier"), EveryThread),
-    // Warp-wide (`.aligned`) matrix instructions.
-    (Prefix("nvvm.mma."), WholeWarp),
-    (Prefix("nvvm.wmma."), WholeWarp),
-    (Prefix("nvvm.wgmma."), WholeWarp),
-    (Prefix("nvvm.ldmatrix"), WholeWarp),
-    (Prefix("nvvm.stmatrix"), WholeWarp),
+    row(Prefix("nvvm.membar."), EveryThread, FromOperands),
+    row(Exact("nvvm.memory.barrier"), EveryThread, FromOperands),
+    // Warp-wide (`.aligned`) matrix instructions: each lane holds its own
+    // share of the matrices.
+    row(Prefix("nvvm.mma."), WholeWarp, PerLane),
+    row(Prefix("nvvm.wmma."), WholeWarp, PerLane),
+    row(Prefix("nvvm.wgmma."), WholeWarp, PerLane),
+    row(Prefix("nvvm.ldmatrix"), WholeWarp, PerLane),
+    row(Prefix("nvvm.stmatrix"), WholeWarp, FromOperands),
     // The gpu dialect.
-    (Exact("gpu.shuffle"), FirstLanes),
-    (Exact("gpu.rotate"), FirstLanes),
-    (Exact("gpu.barrier"), WholeBlock),
-    (Exact("gpu.all_reduce"), WholeBlock),
-    (Prefix("gpu.subgroup_"), WholeWarp),
-    (Exact("gpu.ballot"), WholeWarp),
-    // AMDGPU: cross-lane operations read other lanes of the wave.
-    (Prefix("rocdl.s.barrier"), WholeBlock),
-    (Prefix("rocdl.barrier"), WholeBlock),
-    (Prefix("rocdl.ds_bpermute"), WholeWarp),
-    (Prefix("rocdl.ds_swizzle"), WholeWarp),
-    (Prefix("rocdl.permlane"), WholeWarp),
-    (Prefix("rocdl.readlane"), WholeWarp),
-    (Prefix("rocdl.readfirstlane"), WholeWarp),
-    (Prefix("rocdl.ballot"), WholeWarp),
-    (Prefix("rocdl.update.dpp"), WholeWarp),
+    row(Exact("gpu.shuffle"), FirstLanes, PerLane),
+    row(Exact("gpu.rotate"), FirstLanes, PerLane),
+    row(Exact("gpu.barrier"), WholeBlock, FromOperands),
+    row(Exact("gpu.all_reduce"), WholeBlock, Shared),
+    row(Exact("gpu.subgroup_reduce"), WholeWarp, Shared),
+    row(Exact("gpu.subgroup_broadcast"), WholeWarp, Shared),
+    row(Prefix("gpu.subgroup_mma_"), WholeWarp, PerLane),
+    row(Exact("gpu.ballot"), WholeWarp, Shared),
+    // AMDGPU: cross-lane operations read other lanes of the wave; the ROCDL
+    // ops and the intrinsics MLIR has no op for.
+    row(Prefix("rocdl.s.barrier"), WholeBlock, FromOperands),
+    row(Prefix("rocdl.barrier"), WholeBlock, FromOperands),
+    row(Prefix("rocdl.ds_bpermute"), WholeWarp, PerLane),
+    row(Prefix("rocdl.ds_swizzle"), WholeWarp, PerLane),
+    row(Prefix("rocdl.permlane"), WholeWarp, PerLane),
+    row(Prefix("rocdl.readlane"), WholeWarp, Shared),
+    row(Prefix("rocdl.readfirstlane"), WholeWarp, Shared),
+    row(Prefix("rocdl.ballot"), WholeWarp, Shared),
+    row(Prefix("rocdl.update.dpp"), WholeWarp, PerLane),
+    row(Prefix("amdgcn.s.barrier"), WholeBlock, FromOperands),
+    row(Prefix("amdgcn.ds.bpermute"), WholeWarp, PerLane),
+    row(Prefix("amdgcn.ds.permute"), WholeWarp, PerLane),
+    row(Prefix("amdgcn.ds.swizzle"), WholeWarp, PerLane),
+    row(Prefix("amdgcn.mov.dpp"), WholeWarp, PerLane),
+    row(Prefix("amdgcn.update.dpp"), WholeWarp, PerLane),
+    row(Prefix("amdgcn.permlane"), WholeWarp, PerLane),
+    row(Prefix("amdgcn.readlane"), WholeWarp, Shared),
+    row(Prefix("amdgcn.readfirstlane"), WholeWarp, Shared),
+    row(Prefix("amdgcn.ballot"), WholeWarp, Shared),
+    row(Prefix("amdgcn.icmp"), WholeWarp, Shared),
+    row(Prefix("amdgcn.fcmp"), WholeWarp, Shared),
+    row(Prefix("amdgcn.wave.reduce."), WholeWarp, Shared),
 ];
 
 /// The PTX of `__activemask()` in clang's CUDA header.
 const ACTIVEMASK_ASM: &str = "activemask.b32 $0;";
 
+/// The row of the operation or intrinsic named `name` (an intrinsic with
+/// its `llvm.` prefix is looked up without it).
+fn row_of_name(name: &str) -> Option<&'static Row> {
+    let name = name.strip_prefix(names::LLVM_PREFIX).unwrap_or(name);
+    TABLE.iter().find(|row| match row.pattern {
+        Exact(exact) => name == exact,
+        Prefix(prefix) => name.starts_with(prefix),
+    })
+}
+
 /// The members of the operation or intrinsic named `name` (an intrinsic
 /// with its `llvm.` prefix is looked up without it), or `None` if the
 /// table has no row for it.
 pub fn members_of_name(name: &str) -> Option<Members> {
-    let name = name.strip_prefix(names::LLVM_PREFIX).unwrap_or(name);
-    TABLE.iter().find_map(|(pattern, members)| {
-        let matches = match pattern {
-            Exact(exact) => name == *exact,
-            Prefix(prefix) => name.starts_with(prefix),
+    row_of_name(name).map(|row| row.members)
+}
+
+/// What the result of the operation or intrinsic named `name` holds across
+/// the lanes executing it together, or `None` if the table has no row for
+/// it. Operation names are matched as they are; intrinsic names (those of
+/// `llvm.call_intrinsic`) must keep their `llvm.` prefix, so that no
+/// operation of the `llvm` dialect is mistaken for one.
+pub(crate) fn lane_result_of_name(name: &str, is_intrinsic: bool) -> Option<LaneResult> {
+    let spelled_right = name.starts_with(names::LLVM_PREFIX) == is_intrinsic;
+    spelled_right
+        .then(|| row_of_name(name))
+        .flatten()
+        .map(|row| row.result)
+}
+
+/// Every row as (spelling, members, result), for the generated
+/// documentation of divergence sources.
+#[cfg(test)]
+pub(crate) fn rows() -> impl Iterator<Item = (String, Members, LaneResult)> {
+    TABLE.iter().map(|row| {
+        let spelling = match row.pattern {
+            Exact(name) => name.to_string(),
+            Prefix(prefix) => format!("{prefix}*"),
         };
-        matches.then_some(*members)
+        (spelling, row.members, row.result)
     })
 }
 
@@ -704,9 +795,45 @@ mod tests {
             "memref.store",
             "llvm.call_intrinsic",
             "llvm.inline_asm",
+            "gpu.subgroup_size",
+            "gpu.subgroup_id",
+            "rocdl.sched.barrier",
         ] {
             assert_eq!(members_of_name(name), None, "{name}");
             assert!(!is_convergent_name(name), "{name}");
         }
+    }
+
+    #[test]
+    fn amdgpu_intrinsics_are_collectives_like_their_ops() {
+        for (op, intrinsic) in [
+            ("rocdl.readfirstlane", "llvm.amdgcn.readfirstlane.i32"),
+            ("rocdl.ds_bpermute", "llvm.amdgcn.ds.bpermute"),
+            ("rocdl.update.dpp", "llvm.amdgcn.update.dpp.i32"),
+            ("rocdl.ballot", "llvm.amdgcn.ballot.i64"),
+            ("rocdl.s.barrier", "llvm.amdgcn.s.barrier"),
+        ] {
+            assert_eq!(members_of_name(op), members_of_name(intrinsic), "{op}");
+            assert_eq!(
+                lane_result_of_name(op, false),
+                lane_result_of_name(intrinsic, true),
+                "{op}"
+            );
+        }
+    }
+
+    #[test]
+    fn lane_results_need_the_right_spelling() {
+        assert_eq!(
+            lane_result_of_name("gpu.shuffle", false),
+            Some(LaneResult::PerLane)
+        );
+        assert_eq!(
+            lane_result_of_name("llvm.nvvm.redux.sync.add", true),
+            Some(LaneResult::Shared)
+        );
+        // An operation is never looked up as an intrinsic, nor the reverse.
+        assert_eq!(lane_result_of_name("llvm.nvvm.redux.sync.add", false), None);
+        assert_eq!(lane_result_of_name("nvvm.redux.sync", true), None);
     }
 }
