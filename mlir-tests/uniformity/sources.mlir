@@ -228,3 +228,29 @@ func.func @marks(%t: i1 {spmd.divergent}, %u: i1 {spmd.uniform}) {
 ^c:
   return
 }
+
+// -----
+
+// Collectives and cross-lane operations, classified by the one table of
+// src/ir/collectives.rs: data from other lanes and the elected lane are
+// sources even on uniform operands; votes, reads of one lane and
+// reductions are uniform; match.sync follows its operands.
+// CHECK-LABEL: // uniformity @collectives
+// CHECK: divergent: %{{.*}} = nvvm.elect.sync -> i1
+// CHECK-NEXT: uniform: %{{.*}} = nvvm.vote.sync  ballot
+// CHECK-NEXT: uniform: %{{.*}} = nvvm.match.sync  any
+// CHECK-NEXT: divergent: %{{.*}} = rocdl.update.dpp
+// CHECK-NEXT: uniform: %{{.*}} = rocdl.readfirstlane
+// CHECK-NEXT: divergent: %{{.*}} = llvm.call_intrinsic "llvm.amdgcn.mov.dpp.i32"
+// CHECK-NEXT: uniform: %{{.*}} = llvm.call_intrinsic "llvm.amdgcn.wave.reduce.umin"
+func.func @collectives(%v: i32 {spmd.uniform}, %p: i1 {spmd.uniform}) {
+  %m = arith.constant -1 : i32
+  %0 = nvvm.elect.sync -> i1
+  %1 = nvvm.vote.sync ballot %m, %p -> i32
+  %2 = nvvm.match.sync any %m, %v : i32 -> i32
+  %3 = rocdl.update.dpp %v, %v with 273, 15, 15, false : i32
+  %4 = rocdl.readfirstlane %v : i32
+  %5 = llvm.call_intrinsic "llvm.amdgcn.mov.dpp.i32"(%v) : (i32) -> i32
+  %6 = llvm.call_intrinsic "llvm.amdgcn.wave.reduce.umin"(%v) : (i32) -> i32
+  return
+}
