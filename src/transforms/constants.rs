@@ -1,8 +1,9 @@
 //! Constant hoisting, shared by `--spmd-predicate` and
 //! `--spmd-branch-fold`.
 //!
-//! `arith.constant` and `ub.poison` (without operands or regions) are pure
-//! and position-independent, and the entry block dominates every block, so
+//! `arith.constant`, `ub.poison` and the LLVM dialect's constants
+//! (`llvm.mlir.constant`, `zero`, `poison`, `undef`), without operands or
+//! regions, are pure and position-independent, and the entry block dominates every block, so
 //! moving them to the start of the entry block is always valid:
 //!
 //! ```text
@@ -54,11 +55,23 @@ pub(crate) struct Hoisting {
     pub(crate) merge: bool,
 }
 
-/// True if `op` is a constant that [`hoist_constants`] moves:
-/// `arith.constant` or `ub.poison` without operands or regions.
+/// The constants [`hoist_constants`] moves: pure, without operands, and
+/// the same value wherever they are computed. The LLVM dialect's are what
+/// `mlir-translate --import-llvm` gives (a kernel imported from clang
+/// materializes `llvm.mlir.constant` next to each use).
+const CONSTANT_OPS: [&str; 6] = [
+    names::ARITH_CONSTANT,
+    names::UB_POISON,
+    names::LLVM_CONSTANT,
+    "llvm.mlir.zero",
+    "llvm.mlir.poison",
+    "llvm.mlir.undef",
+];
+
+/// True if `op` is a constant that [`hoist_constants`] moves: one of
+/// [`CONSTANT_OPS`] without operands or regions.
 pub(crate) fn is_constant(op: OperationRef<'_, '_>) -> bool {
-    let name = op_name(op);
-    (name == names::ARITH_CONSTANT || name == names::UB_POISON)
+    CONSTANT_OPS.contains(&op_name(op).as_str())
         && op.region_count() == 0
         && op.operand_count() == 0
 }
