@@ -20,6 +20,8 @@ quality=$("$bin/reconverge_quality" 100)
 kernels=$(python3 scripts/kernel-quality.py --seeds 25)
 scale=$("$bin/structurize_bench" 1k 10k --family both --anchors-up-to 10k --repeat 1 --timeout 300 \
   | grep -E '^\|')
+# After structurize_bench: it leaves the generated 1k and 10k inputs.
+fold=$(python3 scripts/fold-quality.py --seeds 25)
 {
   echo "# Reconverge and structurize against LLVM's structurizer: blocks added"
   echo
@@ -55,5 +57,18 @@ scale=$("$bin/structurize_bench" 1k 10k --family both --anchors-up-to 10k --repe
   echo "within 300 s. Times are one run on a shared 2-core machine."
   echo
   echo "$scale"
+  echo
+  echo "## Cleanups and output size (scripts/fold-quality.py)"
+  echo
+  echo "Blocks and operations in function bodies after each base pass and after"
+  echo "each cleanup on its output: \`--spmd-branch-fold\` and upstream"
+  echo "\`--canonicalize\`; \`verified\` counts cleaned outputs that still pass"
+  echo "the base's verifier (\`--spmd-verify-reconverging\`,"
+  echo "\`--spmd-verify-structured=use-uniformity\`). Output bytes are given"
+  echo "against the input as written and against the input printed by the same"
+  echo "printer as the outputs (indentation, \`// N preds\` comments and SSA"
+  echo "names cancel out)."
+  echo
+  echo "$fold"
 } > "$out"
 echo "bench-reconverge-quality: wrote $out"

@@ -19,7 +19,8 @@ as every output, so printer style -- indentation, `// N preds` comments,
 SSA names -- cancels out).
 
 Corpora: the oracle's random kernels per shape class (dump_kernel
-`--amdgpu`), the CUDA examples and corpus (`spmd-compile --emit import`),
+`--amdgpu`), the LLVM IR files in LLVM's lit style (tests/uniformity-llvm,
+`mlir-translate --import-llvm`), the CUDA examples and corpus (`spmd-compile --emit import`),
 and the generated `code` and `long-range` functions that
 `structurize_bench` leaves in its directory (`$TMPDIR/spmd-structurize-bench`
 by default: run it first, as scripts/bench-reconverge-quality.sh does).
@@ -38,6 +39,8 @@ SPMD_OPT = BIN / "spmd-opt"
 DUMP = BIN / "examples/dump_kernel"
 COMPILE = BIN / "spmd-compile"
 CUDA_DIRS = [ROOT / "examples/cuda", ROOT / "tests/cuda-corpus"]
+LIT_SHAPES = ROOT / "tests/uniformity-llvm"
+LLVM_BIN = pathlib.Path("/usr/lib/llvm-22/bin")
 CLASSES = ["reducible", "irreducible", "multi_exit_switch", "uniform"]
 BASES = [
     ("reconverge", "--spmd-reconverge", "--spmd-verify-reconverging"),
@@ -125,6 +128,14 @@ def cuda_modules():
                 yield done.stdout
 
 
+def lit_shapes():
+    for path in sorted(LIT_SHAPES.glob("*.ll")):
+        done = subprocess.run([str(LLVM_BIN / "mlir-translate"), "--import-llvm", str(path)],
+                              capture_output=True, text=True, check=False)
+        if done.returncode == 0:
+            yield done.stdout
+
+
 def generated(bench_dir, max_blocks):
     """(name, text) of the structurize_bench inputs present, by size, from
     1k to `max_blocks` blocks."""
@@ -194,6 +205,10 @@ def main():
         for kernel in kernels(cls, arguments.seeds):
             totals.add(kernel)
         corpora.append((f"random {cls}", totals))
+    totals = Totals()
+    for module in lit_shapes():
+        totals.add(module)
+    corpora.append(("LLVM lit-style IR", totals))
     if not arguments.no_cuda:
         totals = Totals()
         for module in cuda_modules():

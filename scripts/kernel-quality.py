@@ -12,9 +12,11 @@ passes run on it with spmd-opt; LLVM's side translates it to LLVM IR
 (`mlir-translate --mlir-to-llvmir`) and runs `opt -passes=mergereturn,
 lower-switch,fix-irreducible,unify-loop-exits,structurizecfg` (every branch
 structurized, the function's exits unified first, as AMDGPU does). Blocks
-are counted per function (entry included) before and after. A last row
-does the same for the CUDA examples and corpus (examples/cuda,
-tests/cuda-corpus), imported by `spmd-compile --emit import` (clang-22
+are counted per function (entry included) before and after. Two more rows
+do the same for the LLVM IR files written in the style of LLVM's lit tests
+(tests/uniformity-llvm, imported by `mlir-translate --import-llvm`) and
+for the CUDA examples and corpus (examples/cuda, tests/cuda-corpus),
+imported by `spmd-compile --emit import` (clang-22
 against NVIDIA's headers: the LLVM dialect as the import gives it). Needs
 the release build (target/release/spmd-opt, spmd-compile,
 examples/dump_kernel).
@@ -29,6 +31,7 @@ SPMD_OPT = ROOT / "target/release/spmd-opt"
 DUMP = ROOT / "target/release/examples/dump_kernel"
 COMPILE = ROOT / "target/release/spmd-compile"
 CUDA_DIRS = [ROOT / "examples/cuda", ROOT / "tests/cuda-corpus"]
+LIT_SHAPES = ROOT / "tests/uniformity-llvm"
 LLVM_BIN = pathlib.Path("/usr/lib/llvm-22/bin")
 CLASSES = ["reducible", "irreducible", "multi_exit_switch", "uniform"]
 LLVM_PIPELINE = "mergereturn,lower-switch,fix-irreducible,unify-loop-exits,structurizecfg"
@@ -74,6 +77,17 @@ def cuda_modules():
                 continue
 
 
+def lit_shapes():
+    """The LLVM IR files in LLVM's lit style (tests/uniformity-llvm: loops,
+    irreducible cycles, calls, switches as LLVM's own uniformity tests write
+    them), imported by `mlir-translate --import-llvm`."""
+    for path in sorted(LIT_SHAPES.glob("*.ll")):
+        try:
+            yield run([str(LLVM_BIN / "mlir-translate"), "--import-llvm", str(path)], "")
+        except RuntimeError:
+            continue
+
+
 def row(name, rows):
     """One table row over `rows` of measure()."""
     blocks, llvm = sum(r[0] for r in rows), sum(r[3] for r in rows)
@@ -100,6 +114,7 @@ def main():
         row(cls, rows)
         everything += rows
     row("**all random**", everything)
+    row("LLVM lit-style IR (tests/uniformity-llvm, files)", [measure(t) for t in lit_shapes()])
     if not arguments.no_cuda:
         row("CUDA examples and corpus (files)", [measure(text) for text in cuda_modules()])
 
