@@ -70,6 +70,15 @@ pub(crate) struct ApplyStats {
     pub(crate) repaired_values: usize,
 }
 
+impl ApplyStats {
+    /// Adds what another application did.
+    pub(crate) fn add(&mut self, other: ApplyStats) {
+        self.flows += other.flows;
+        self.redirected_slots += other.redirected_slots;
+        self.repaired_values += other.repaired_values;
+    }
+}
+
 /// A plan applied: what it did and the region's graph after it (the edits
 /// after the snapshot only add block arguments and operands, so the graph
 /// stays exact until the caller edits the CFG again).

@@ -9,7 +9,10 @@
 //! * [`ssa`] restores SSA form afterwards: [`ssa::solve`] places the block
 //!   arguments a variable needs, [`ssa::rewrite`] writes them into the IR,
 //!   and [`ssa::values`] repairs the values whose definitions no longer
-//!   dominate their uses.
+//!   dominate their uses;
+//! * [`rounds`] is the loop every driver runs around them: snapshot (or
+//!   reuse the exact graph the last application left), let the driver
+//!   check and plan, apply, count the rounds against the driver's bound.
 //!
 //! ```text
 //!   reconverge   structurize   fix-irreducible   unify-loop-exits   drivers
@@ -17,7 +20,8 @@
 //!    "these blocks must reconverge"    "route these slots through a hub"
 //!         plan::plan_reconvergence_*        ReconvergePlan::from_hubs
 //!                     \                       /
-//!                      apply::apply_plan(style)                 engine
+//!           rounds::Rounds::run (snapshot, driver's step)       engine
+//!                      apply::apply_plan(style)
 //!                               |
 //!                 ssa::{solve, rewrite, values}
 //! ```
@@ -34,6 +38,8 @@
 //! * **how Flow blocks branch**: [`apply::FlowStyle`] (`spmd.flow_br` for
 //!   Flow blocks, `cf.cond_br` for guard blocks);
 //! * **when predicates become a selector**: the selector chain length;
+//! * **when to stop**: each driver's [`rounds::RoundStep`] says whether
+//!   the region is done, and its bound of rounds;
 //! * **what to do around it**: each driver prepares the region first
 //!   ([`prepare`](super::prepare)), and checks or marks the result
 //!   afterwards (reconvergence markers, kept-uniform marks), outside the
@@ -46,4 +52,5 @@
 
 pub(crate) mod apply;
 pub(crate) mod plan;
+pub(crate) mod rounds;
 pub(crate) mod ssa;

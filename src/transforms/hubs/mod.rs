@@ -15,18 +15,20 @@
 //! The graph-level planners ([`fix_irreducible`], [`unify_loop_exits`])
 //! pick the hubs as [`HubSpec`]s; [`ReconvergePlan::from_hubs`] turns them
 //! into the same plan format the reconverging transform uses, and the
-//! shared applier ([`apply_plan`] with [`FlowStyle::CfGuard`]) materializes
-//! it: guard predicates are `i1` block arguments set on the edges that
-//! enter the hub (a chain longer than [`SELECTOR_CHAIN_LENGTH`] carries one
-//! `i32` selector instead, compared in each guard), the targets' block
-//! arguments travel through the guards, and values that no longer dominate
-//! their uses are repaired through block arguments, with `ub.poison` on
-//! paths that never define them. No block is ever duplicated.
+//! shared applier ([`apply_plan`](super::flow::apply::apply_plan) with
+//! [`FlowStyle::CfGuard`]) materializes it: guard predicates are `i1` block
+//! arguments set on the edges that enter the hub (a chain longer than
+//! [`SELECTOR_CHAIN_LENGTH`] carries one `i32` selector instead, compared in
+//! each guard), the targets' block arguments travel through the guards, and
+//! values that no longer dominate their uses are repaired through block
+//! arguments, with `ub.poison` on paths that never define them. No block is
+//! ever duplicated.
 //!
-//! [`run_rounds`] repeats plan-and-apply on fresh snapshots until the
-//! planner has nothing left to do: each round handles the cycles that can
-//! be handled independently (disjoint ones), so the number of rounds is
-//! bounded by the cycle nesting depth.
+//! [`run_rounds`] repeats plan-and-apply in the Flow engine's rounds
+//! ([`Rounds`]) until the planner has nothing left to do: each round
+//! handles the cycles that can be handled independently (disjoint ones),
+//! so the number of rounds is bounded by the cycle nesting depth (and, as
+//! the enforced bound, by the number of blocks).
 
 pub(crate) mod fix_irreducible;
 pub(crate) mod unify_loop_exits;
@@ -37,8 +39,9 @@ use crate::{
     ir::region_graph::{RegionGraph, RegionGraphError},
     transforms::{
         flow::{
-            apply::{apply_plan, FlowStyle},
+            apply::FlowStyle,
             plan::{HubSpec, ReconvergePlan},
+            rounds::{Round, RoundStep, Rounds, Step},
         },
         prepare::op_name,
     },
@@ -162,54 +165,72 @@ pub(crate) fn run_rounds_on<'c, 'a>(
     location: Location<'c>,
     planner: impl Fn(&CfgGraph) -> Vec<HubSpec>,
 ) -> Result<(HubStats, RegionGraph<'c, 'a>), HubError<'c>> {
-    let mut stats = HubStats::default();
-    let mut bound = None;
-    let mut exact_graph = graph;
     let mut timer = crate::support::PhaseTimer::new("hubs");
-    loop {
-        let graph = match exact_graph.take() {
-            Some(graph) => graph,
-            None => RegionGraph::snapshot(region).map_err(HubError::Region)?,
-        };
-        timer.lap("snapshot");
-        // Each round fixes at least one cycle and creates no new ones
-        // that need fixing, so the number of blocks bounds the rounds.
-        let limit = *bound.get_or_insert(graph.num_blocks() + 1);
-        let hubs = planner(graph.graph());
-        timer.lap(&format!(
-            "plan round {} ({} hubs)",
-            stats.rounds,
-            hubs.len()
-        ));
+    let graph = match graph {
+        Some(graph) => graph,
+        None => RegionGraph::snapshot(region).map_err(HubError::Region)?,
+    };
+    // Each round fixes at least one cycle and creates no new ones that
+    // need fixing, so the number of blocks bounds the rounds that apply
+    // hubs; one more finds none left.
+    let rounds = Rounds {
+        context,
+        region,
+        location,
+        style: FlowStyle::CfGuard,
+        selector_chain_length: SELECTOR_CHAIN_LENGTH,
+        max_rounds: graph.num_blocks() + 2,
+    };
+    let mut step = HubRounds { planner, hubs: 0 };
+    let finished = rounds.run(&mut step, Some(graph), &mut timer)?;
+    let stats = HubStats {
+        hubs: step.hubs,
+        guards: finished.applied.flows,
+        redirected_slots: finished.applied.redirected_slots,
+        repaired_values: finished.applied.repaired_values,
+        rounds: finished.plans,
+    };
+    Ok((stats, finished.done))
+}
+
+/// The hub driver's part of a round: plan hubs, done when there are none.
+struct HubRounds<P> {
+    planner: P,
+    /// Hubs planned so far.
+    hubs: usize,
+}
+
+impl<'c: 'a, 'a, P: Fn(&CfgGraph) -> Vec<HubSpec>> RoundStep<'c, 'a> for HubRounds<P> {
+    type Done = RegionGraph<'c, 'a>;
+    type Error = HubError<'c>;
+
+    fn region_error(&self, error: RegionGraphError<'c>) -> HubError<'c> {
+        HubError::Region(error)
+    }
+
+    fn out_of_rounds(&mut self) -> HubError<'c> {
+        HubError::NotConverged
+    }
+
+    fn step(
+        &mut self,
+        graph: RegionGraph<'c, 'a>,
+        round: Round,
+        timer: &mut crate::support::PhaseTimer,
+    ) -> Result<Step<'c, 'a, RegionGraph<'c, 'a>>, HubError<'c>> {
+        let hubs = (self.planner)(graph.graph());
+        timer.lap(&format!("plan round {} ({} hubs)", round.index, hubs.len()));
         if hubs.is_empty() {
-            return Ok((stats, graph));
-        }
-        if stats.rounds >= limit {
-            return Err(HubError::NotConverged);
+            return Ok(Step::Done(graph));
         }
         // Later rounds only add guard branches (`cf.cond_br`).
-        if stats.rounds == 0 {
+        if round.index == 0 {
             check_branch_terminators(&graph)?;
         }
         check_no_token_in_targets(&graph, &hubs)?;
         let plan = ReconvergePlan::from_hubs(graph.graph(), &hubs);
-        let applied = apply_plan(
-            context,
-            region,
-            &graph,
-            &plan,
-            SELECTOR_CHAIN_LENGTH,
-            FlowStyle::CfGuard,
-            location,
-        )
-        .map_err(HubError::Region)?;
-        stats.rounds += 1;
-        stats.hubs += hubs.len();
-        stats.guards += applied.stats.flows;
-        stats.redirected_slots += applied.stats.redirected_slots;
-        stats.repaired_values += applied.stats.repaired_values;
-        exact_graph = Some(applied.graph);
-        timer.lap("apply");
+        self.hubs += hubs.len();
+        Ok(Step::Apply { graph, plan })
     }
 }
 

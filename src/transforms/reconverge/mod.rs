@@ -6,8 +6,9 @@
 //! divergent branch rejoin at its post-dominating successor. Unlike full
 //! structurization it keeps uniform branches as they are.
 //!
-//! The transform runs in rounds until the function is reconverging (input
-//! that already is comes out untouched):
+//! The transform runs in the Flow engine's rounds
+//! ([`rounds`](crate::transforms::flow::rounds), at most eight) until the
+//! function is reconverging (input that already is comes out untouched):
 //!
 //! 1. **Analyse** once: run the uniformity analysis and remember, by block,
 //!    which branches diverge. Edits preserve every thread's values, so the
@@ -24,7 +25,8 @@
 //! 3. **Plan** on the IR-independent graph ([`plan`](crate::transforms::flow::plan)): the OpenTree-style
 //!    sweep that inserts Flow nodes and redirects edges, with the chosen
 //!    block ordering (`df`, `dfpd`, `bf`, `rpot`).
-//! 4. **Apply** the plan to the IR ([`apply`]): Flow blocks ending in
+//! 4. **Apply** the plan to the IR
+//!    ([`apply`](crate::transforms::flow::apply)): Flow blocks ending in
 //!    `spmd.flow_br` on i1 predicates, SSA repaired through block
 //!    arguments and `ub.poison`.
 //! 5. **Uniform marks**: branches that were uniform get a trusted
@@ -50,8 +52,9 @@
 //! a diagnostic: the transform never returns silently wrong IR.
 
 use crate::support::FastSet;
-use crate::transforms::flow::apply;
+use crate::transforms::flow::apply::FlowStyle;
 use crate::transforms::flow::plan::{plan_reconvergence_checked_later, Ordering, PlanError};
+use crate::transforms::flow::rounds::{Round, RoundStep, Rounds, Step};
 use crate::transforms::predicate::lanes::free_lane_branches;
 use crate::{
     analysis::{
@@ -284,80 +287,156 @@ pub fn reconverge_function<'c, 'a>(
     options: &ReconvergeOptions,
 ) -> Result<ReconvergeStats, ReconvergeError<'c>> {
     let location = function.location();
-    let mut stats = ReconvergeStats::default();
-    let mut carried: Option<CarriedDivergence> = None;
-    let mut exact_graph: Option<RegionGraph<'c, 'a>> = None;
     let mut timer = crate::support::PhaseTimer::new("reconverge");
-    for _ in 0..MAX_ROUNDS {
-        let divergence = match carried.take() {
-            Some(divergence) => divergence,
-            None => {
-                let (divergence, graph) = CarriedDivergence::analyse(function, region, options)?;
-                check_terminators(&graph)?;
-                exact_graph = Some(graph);
-                divergence
-            }
-        };
-        timer.lap("uniformity");
-        // The graph the analysis or the plan application left is exact, and
-        // its terminators were checked (the plan adds only Flow branches).
-        let graph = match exact_graph.take() {
-            Some(graph) => graph,
-            None => {
-                let graph = RegionGraph::snapshot(region).map_err(ReconvergeError::Region)?;
-                check_terminators(&graph)?;
-                graph
-            }
-        };
-        let divergent = divergence.flags(&graph);
+    // The graph the analysis ran on is exact: the first round reuses it.
+    let (divergence, graph) = CarriedDivergence::analyse(function, region, options)?;
+    check_terminators(&graph)?;
+    timer.lap("uniformity");
+    let rounds = Rounds {
+        context,
+        region,
+        location,
+        style: FlowStyle::SpmdFlow,
+        selector_chain_length: options.selector_chain_length,
+        max_rounds: MAX_ROUNDS,
+    };
+    let mut step = ReconvergeRounds {
+        context,
+        function,
+        region,
+        options,
+        location,
+        divergence,
+        stats: ReconvergeStats::default(),
+        uniform_branches: Vec::new(),
+    };
+    let finished = rounds.run(&mut step, Some(graph), &mut timer)?;
+    let mut stats = step.stats;
+    stats.flows = finished.applied.flows;
+    stats.redirected_slots = finished.applied.redirected_slots;
+    stats.repaired_values = finished.applied.repaired_values;
+    Ok(stats)
+}
+
+/// The reconverging transform's part of a round (steps 2 to 6 of the
+/// module docs): check Definition 1, prepare, plan.
+struct ReconvergeRounds<'o, 'c, 'a> {
+    context: &'c Context,
+    function: OperationRef<'c, 'a>,
+    region: RegionRef<'c, 'a>,
+    options: &'o ReconvergeOptions,
+    location: Location<'c>,
+    /// The branch divergence carried across the rounds' edits (the Flow
+    /// branches count as divergent).
+    divergence: CarriedDivergence,
+    /// What the rounds did besides applying plans.
+    stats: ReconvergeStats,
+    /// The branches that were uniform when the round's plan was made, to
+    /// mark once it is applied.
+    uniform_branches: Vec<OperationRef<'c, 'a>>,
+}
+
+impl<'c: 'a, 'a> RoundStep<'c, 'a> for ReconvergeRounds<'_, 'c, 'a> {
+    type Done = ();
+    type Error = ReconvergeError<'c>;
+
+    fn region_error(&self, error: RegionGraphError<'c>) -> ReconvergeError<'c> {
+        ReconvergeError::Region(error)
+    }
+
+    fn out_of_rounds(&mut self) -> ReconvergeError<'c> {
+        ReconvergeError::NotConverged {
+            location: self.location,
+        }
+    }
+
+    /// The graphs the analysis and the plan applications leave had their
+    /// terminators checked (a plan adds only Flow branches); a graph read
+    /// after a preparation step is checked here.
+    fn snapshot_taken(&mut self, graph: &RegionGraph<'c, 'a>) -> Result<(), ReconvergeError<'c>> {
+        check_terminators(graph)
+    }
+
+    fn step(
+        &mut self,
+        graph: RegionGraph<'c, 'a>,
+        round: Round,
+        timer: &mut crate::support::PhaseTimer,
+    ) -> Result<Step<'c, 'a, ()>, ReconvergeError<'c>> {
+        let divergent = self.divergence.flags(&graph);
         let planned = planned_branches(
             &graph,
             &divergent,
-            options,
-            facts::lane_shared_work(function),
+            self.options,
+            facts::lane_shared_work(self.function),
         );
-        timer.lap("snapshot");
-        let reconverging = is_reconverging(&graph, &divergent, &planned, options);
+        timer.lap("divergence flags");
+        let reconverging = is_reconverging(&graph, &divergent, &planned, self.options);
         timer.lap("check");
         if reconverging {
-            if stats.changed {
-                insert_convergence_tokens(context, &graph, location);
+            if self.stats.changed {
+                insert_convergence_tokens(self.context, &graph, self.location);
             }
             timer.lap("tokens");
-            return Ok(stats);
+            return Ok(Step::Done(()));
         }
-        let mut divergence = divergence;
         reject_unknown_exit(&graph)?;
         // Every divergent switch becomes two-way branches and returns are
         // unified for free lane branches too: predication expects both.
         let prepared = prepare_region(
-            context,
-            region,
+            self.context,
+            self.region,
             graph,
             &divergent,
-            &mut divergence,
-            &mut stats,
+            &mut self.divergence,
+            &mut self.stats,
         )?;
         timer.lap("prepare");
         let Some(graph) = prepared else {
-            stats.changed = true;
-            carried = Some(divergence);
-            continue;
+            self.stats.changed = true;
+            return Ok(Step::Edited);
         };
-        let round = Round {
-            context,
-            region,
-            graph,
-            divergent: &divergent,
-            planned: &planned,
-            location,
-        };
-        exact_graph = Some(round.plan_and_apply(options, &mut stats, &mut timer)?);
-        // The next round checks the result with the carried divergence (the
-        // Flow branches count as divergent) and plans again if needed.
-        carried = Some(divergence);
+        self.plan(graph, &divergent, &planned, round, timer)
     }
-    Err(ReconvergeError::NotConverged { location })
+
+    /// Marks the branches that were uniform and records the change.
+    fn applied(&mut self) {
+        mark_uniform(self.context, &self.uniform_branches);
+        self.uniform_branches.clear();
+        self.stats.changed = true;
+    }
+}
+
+impl<'c, 'a> ReconvergeRounds<'_, 'c, 'a> {
+    /// Plans Flow blocks for the planned branches of a prepared snapshot
+    /// and remembers the uniform branches to mark once it is applied.
+    fn plan(
+        &mut self,
+        graph: RegionGraph<'c, 'a>,
+        divergent: &[bool],
+        planned: &[bool],
+        round: Round,
+        timer: &mut crate::support::PhaseTimer,
+    ) -> Result<Step<'c, 'a, ()>, ReconvergeError<'c>> {
+        let location = self.location;
+        let exit = prepare::single_return_block_in(&graph);
+        let plan =
+            plan_reconvergence_checked_later(graph.graph(), planned, exit, self.options.ordering)
+                .map_err(|error| ReconvergeError::Plan { location, error })?;
+        timer.lap("plan");
+        if !plan.changed() {
+            return Err(ReconvergeError::NotConverged { location });
+        }
+        self.uniform_branches = (0..graph.num_blocks())
+            .map(BlockId::new)
+            .filter(|&b| !divergent[b.index()] && graph.graph().successors(b).len() >= 2)
+            .map(|b| graph.terminator(b))
+            .collect();
+        if round.applied.flows == 0 {
+            count_branches(&graph, divergent, &mut self.stats);
+        }
+        Ok(Step::Apply { graph, plan })
+    }
 }
 
 /// Rejects a block that leaves the region without a known exit terminator
@@ -373,63 +452,6 @@ fn reject_unknown_exit<'c>(graph: &RegionGraph<'c, '_>) -> Result<(), Reconverge
             })
         }
         None => Ok(()),
-    }
-}
-
-/// One planning round on a prepared snapshot.
-struct Round<'r, 'c, 'a> {
-    context: &'c Context,
-    region: RegionRef<'c, 'a>,
-    graph: RegionGraph<'c, 'a>,
-    divergent: &'r [bool],
-    planned: &'r [bool],
-    location: Location<'c>,
-}
-
-impl<'c, 'a> Round<'_, 'c, 'a> {
-    /// Plans Flow blocks for the planned branches, applies the plan, marks
-    /// the branches that were uniform and returns the exact snapshot the
-    /// application leaves.
-    fn plan_and_apply(
-        self,
-        options: &ReconvergeOptions,
-        stats: &mut ReconvergeStats,
-        timer: &mut crate::support::PhaseTimer,
-    ) -> Result<RegionGraph<'c, 'a>, ReconvergeError<'c>> {
-        let (graph, location) = (&self.graph, self.location);
-        let exit = prepare::single_return_block_in(graph);
-        let plan =
-            plan_reconvergence_checked_later(graph.graph(), self.planned, exit, options.ordering)
-                .map_err(|error| ReconvergeError::Plan { location, error })?;
-        timer.lap("plan");
-        if !plan.changed() {
-            return Err(ReconvergeError::NotConverged { location });
-        }
-        let uniform_branches: Vec<OperationRef<'c, 'a>> = (0..graph.num_blocks())
-            .map(BlockId::new)
-            .filter(|&b| !self.divergent[b.index()] && graph.graph().successors(b).len() >= 2)
-            .map(|b| graph.terminator(b))
-            .collect();
-        if stats.flows == 0 {
-            count_branches(graph, self.divergent, stats);
-        }
-        let applied = apply::apply_plan(
-            self.context,
-            self.region,
-            graph,
-            &plan,
-            options.selector_chain_length,
-            apply::FlowStyle::SpmdFlow,
-            location,
-        )
-        .map_err(ReconvergeError::Region)?;
-        mark_uniform(self.context, &uniform_branches);
-        timer.lap("apply, mark");
-        stats.changed = true;
-        stats.flows += applied.stats.flows;
-        stats.redirected_slots += applied.stats.redirected_slots;
-        stats.repaired_values += applied.stats.repaired_values;
-        Ok(applied.graph)
     }
 }
 

@@ -79,8 +79,9 @@ use crate::ir::ods::spmd_structurize as ods;
 use crate::support::{FastMap, FastSet};
 use crate::transforms::{
     flow::{
-        apply::{apply_plan, FlowStyle},
+        apply::FlowStyle,
         plan::{plan_reconvergence_checked_later, Ordering, PlanError},
+        rounds::{Round, RoundStep, Rounds, Step},
     },
     hubs::{self, fix_irreducible::irreducible_hubs, HubError, HubStats},
     prepare::{self, op_name},
@@ -481,16 +482,16 @@ fn kept_branches(
 
 /// What [`structurize_rounds`] leaves: the final snapshot, its Flow shapes,
 /// the Flow blocks inserted and whether any plan was applied.
-struct Rounds<'c, 'a> {
+struct Structured<'c, 'a> {
     graph: RegionGraph<'c, 'a>,
     shapes: Vec<Option<FlowShape>>,
     flows: usize,
     applied: bool,
 }
 
-/// Plans and applies Flow blocks until the region meets the structured
-/// contract (every branch but the kept ones reconverges, in Flow shapes),
-/// at most [`MAX_ROUNDS`] rounds.
+/// Plans and applies Flow blocks in the Flow engine's rounds ([`Rounds`])
+/// until the region meets the structured contract (every branch but the
+/// kept ones reconverges, in Flow shapes), at most [`MAX_ROUNDS`] rounds.
 fn structurize_rounds<'c, 'a>(
     context: &'c Context,
     region: RegionRef<'c, 'a>,
@@ -499,20 +500,81 @@ fn structurize_rounds<'c, 'a>(
     options: &StructurizeOptions,
     location: Location<'c>,
     timer: &mut crate::support::PhaseTimer,
-) -> Result<Rounds<'c, 'a>, StructurizeError<'c>> {
-    // The snapshot of the region as it is, when the last step left one.
-    let mut exact_graph = Some(graph);
-    let mut flows = 0;
-    for round in 1.. {
-        let graph = match exact_graph.take() {
-            Some(graph) => graph,
-            None => RegionGraph::snapshot(region).map_err(StructurizeError::Region)?,
-        };
+) -> Result<Structured<'c, 'a>, StructurizeError<'c>> {
+    let rounds = Rounds {
+        context,
+        region,
+        location,
+        style: FlowStyle::SpmdFlow,
+        selector_chain_length: options.selector_chain_length,
+        max_rounds: MAX_ROUNDS,
+    };
+    let mut step = ContractRounds {
+        kept_blocks,
+        ordering: options.ordering,
+        location,
+        violation: None,
+    };
+    // The preparation leaves an exact snapshot of the region.
+    let finished = rounds.run(&mut step, Some(graph), timer)?;
+    let (graph, shapes) = finished.done;
+    Ok(Structured {
+        graph,
+        shapes,
+        flows: finished.applied.flows,
+        applied: finished.plans > 0,
+    })
+}
+
+/// The structurizer's part of a round: check the contract, plan the
+/// branches that must reconverge.
+struct ContractRounds<'k, 'c> {
+    kept_blocks: &'k FastSet<BlockKey>,
+    ordering: Ordering,
+    location: Location<'c>,
+    /// The first violation the last check found, and its block's name.
+    violation: Option<(StructuredViolation, String)>,
+}
+
+impl<'c> ContractRounds<'_, 'c> {
+    /// The internal error for the last violation found.
+    fn not_structured(&mut self, planner_idle: bool) -> StructurizeError<'c> {
+        let (violation, block) = self
+            .violation
+            .take()
+            .expect("a round asks for a change only after a violation");
+        StructurizeError::NotStructured {
+            location: self.location,
+            violation,
+            block,
+            planner_idle,
+        }
+    }
+}
+
+impl<'c: 'a, 'a> RoundStep<'c, 'a> for ContractRounds<'_, 'c> {
+    type Done = (RegionGraph<'c, 'a>, Vec<Option<FlowShape>>);
+    type Error = StructurizeError<'c>;
+
+    fn region_error(&self, error: RegionGraphError<'c>) -> StructurizeError<'c> {
+        StructurizeError::Region(error)
+    }
+
+    fn out_of_rounds(&mut self) -> StructurizeError<'c> {
+        self.not_structured(false)
+    }
+
+    fn step(
+        &mut self,
+        graph: RegionGraph<'c, 'a>,
+        round: Round,
+        timer: &mut crate::support::PhaseTimer,
+    ) -> Result<Step<'c, 'a, Self::Done>, StructurizeError<'c>> {
         let must: Vec<bool> = (0..graph.num_blocks())
             .map(BlockId::new)
             .map(|b| {
                 has_two_targets(graph.graph(), b)
-                    && !kept_blocks.contains(&BlockKey::of(&graph.block(b)))
+                    && !self.kept_blocks.contains(&BlockKey::of(&graph.block(b)))
             })
             .collect();
         let shapes = flow_shapes(&graph);
@@ -524,50 +586,26 @@ fn structurize_rounds<'c, 'a>(
                 flow: &|b| shapes[b.index()],
             },
         );
-        timer.lap("snapshot, contract check");
+        timer.lap("contract check");
         let Some(first) = violations.first() else {
-            return Ok(Rounds {
-                graph,
-                shapes,
-                flows,
-                applied: round > 1,
-            });
+            return Ok(Step::Done((graph, shapes)));
         };
-        if round == MAX_ROUNDS {
-            return Err(StructurizeError::NotStructured {
-                location,
-                violation: first.clone(),
-                block: graph.name(first.block()),
-                planner_idle: false,
-            });
+        self.violation = Some((first.clone(), graph.name(first.block())));
+        if round.last {
+            return Err(self.not_structured(false));
         }
         let exit = prepare::single_return_block_in(&graph);
-        let plan = plan_reconvergence_checked_later(graph.graph(), &must, exit, options.ordering)
-            .map_err(|error| StructurizeError::Plan { location, error })?;
+        let plan = plan_reconvergence_checked_later(graph.graph(), &must, exit, self.ordering)
+            .map_err(|error| StructurizeError::Plan {
+                location: self.location,
+                error,
+            })?;
         timer.lap("plan");
         if !plan.changed() {
-            return Err(StructurizeError::NotStructured {
-                location,
-                violation: first.clone(),
-                block: graph.name(first.block()),
-                planner_idle: true,
-            });
+            return Err(self.not_structured(true));
         }
-        let applied = apply_plan(
-            context,
-            region,
-            &graph,
-            &plan,
-            options.selector_chain_length,
-            FlowStyle::SpmdFlow,
-            location,
-        )
-        .map_err(StructurizeError::Region)?;
-        flows += applied.stats.flows;
-        exact_graph = Some(applied.graph);
-        timer.lap("apply");
+        Ok(Step::Apply { graph, plan })
     }
-    unreachable!("the rounds end at MAX_ROUNDS")
 }
 
 /// True if `b` branches to at least two different blocks.
