@@ -685,6 +685,19 @@ pub(crate) fn blocks_needing_converged_lanes(
         .collect()
 }
 
+/// True if `op` is an `llvm.inline_asm` that computes its results from its
+/// operands only: without `has_side_effects`, without a `~{memory}`
+/// clobber, and with PTX that runs per thread ([`ptx_is_lane_local`]). LLVM
+/// deletes such a block when nothing reads its results, and so may a
+/// cleanup: no other thread can be waiting for it (that needs a
+/// collective opcode, which `ptx_is_lane_local` rejects).
+pub(crate) fn is_pure_lane_local_asm(op: OperationRef<'_, '_>) -> bool {
+    op_name(op) == names::LLVM_INLINE_ASM
+        && op.attribute("has_side_effects").is_err()
+        && string_attribute(op, "constraints").is_some_and(|c| !c.contains("~{memory}"))
+        && string_attribute(op, names::ASM_STRING_ATTR).is_some_and(|text| ptx_is_lane_local(&text))
+}
+
 fn string_attribute(op: OperationRef<'_, '_>, name: &str) -> Option<String> {
     let attribute = op.attribute(name).ok()?;
     StringAttribute::try_from(attribute)

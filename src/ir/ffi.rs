@@ -233,6 +233,7 @@ unsafe extern "C" {
     pub(crate) fn spmdIsGraphRegion(op: MlirOperation, index: isize) -> bool;
     pub(crate) fn spmdNeedsLaneGuard(op: MlirOperation) -> bool;
     pub(crate) fn spmdIsPureLeaf(op: MlirOperation) -> bool;
+    pub(crate) fn spmdWouldBeTriviallyDead(op: MlirOperation) -> bool;
     pub(crate) fn spmdUniformityAttrGet(
         context: mlir_sys::MlirContext,
         value: SpmdUniformity,

@@ -48,6 +48,15 @@ pub(crate) fn is_pure_leaf(op: OperationRef<'_, '_>) -> bool {
     unsafe { ffi::spmdIsPureLeaf(op.to_raw()) }
 }
 
+/// True if MLIR's dead-code elimination could erase `op` once nothing uses
+/// its results (`wouldOpBeTriviallyDead`: not a terminator, no memory
+/// effects but reads and allocations of its own results). Convergence is
+/// the caller's business.
+pub(crate) fn would_be_trivially_dead(op: OperationRef<'_, '_>) -> bool {
+    // SAFETY: an interface query on a live operation.
+    unsafe { ffi::spmdWouldBeTriviallyDead(op.to_raw()) }
+}
+
 /// The position of the first of `terminators` that has successors but is
 /// not a `BranchOpInterface` op, if any.
 pub(crate) fn find_non_branch_terminator(terminators: &[OperationRef<'_, '_>]) -> Option<usize> {

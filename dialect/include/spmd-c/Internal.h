@@ -311,6 +311,12 @@ MLIR_CAPI_EXPORTED bool spmdNeedsLaneGuard(MlirOperation op);
  * executed region without changing what the program does. */
 MLIR_CAPI_EXPORTED bool spmdIsPureLeaf(MlirOperation op);
 
+/* True if `op` could be erased when its results are unused, as MLIR's
+ * dead-code elimination decides (`wouldOpBeTriviallyDead`): no terminator,
+ * and no memory effects but reads and allocations of its own results
+ * (nested operations included). Says nothing about convergence. */
+MLIR_CAPI_EXPORTED bool spmdWouldBeTriviallyDead(MlirOperation op);
+
 /* The values of `#spmd.uniformity<...>` (the `spmd.uniformity` mark of a
  * branch), and SpmdUniformityNone for an attribute that is not one. */
 typedef enum SpmdUniformity {

@@ -424,6 +424,10 @@ bool spmdIsPureLeaf(MlirOperation op) {
   return operation->getNumRegions() == 0 && isPure(operation);
 }
 
+bool spmdWouldBeTriviallyDead(MlirOperation op) {
+  return wouldOpBeTriviallyDead(unwrap(op));
+}
+
 namespace {
 /// The arrays behind an SpmdRegionCfg.
 struct RegionCfgStorage {

@@ -15,13 +15,13 @@
 //! Each rule builds the planned graph of its edit and asks the gate first.
 
 use super::{
-    block_key, constant_bool, edit, gate::BlockLabel, has_ops_before, prepare, Apply, EditKey,
-    Folder, PlanEdit, Round, View,
+    block_key, constant_bool, edit, gate::BlockLabel, has_ops_before, prepare, safety, Apply,
+    EditKey, Folder, PlanEdit, Round, View,
 };
 use crate::ir::{
-    facts,
+    collectives, facts,
     key::{BlockKey, OperationKey, TypeKey, ValueKey},
-    names,
+    names, query,
 };
 use crate::{
     analysis::cfg::{BlockId, Graph},
@@ -350,16 +350,19 @@ fn simplify_block_arguments<'c, 'a>(
     true
 }
 
-/// True if an operation named `name` may be erased when its results are
-/// dead: pure arithmetic without regions.
+/// True if `op` may be erased when its results are dead: an operation
+/// without regions or successors that MLIR's dead-code elimination could
+/// erase ([`query::would_be_trivially_dead`]: no effects but reads) and that
+/// is not convergent ([`safety::is_convergent`]: erasing a collective
+/// changes who meets at it), or inline assembly that computes per thread
+/// from its operands only ([`collectives::is_pure_lane_local_asm`]; clang's
+/// CUDA headers read special registers and convert addresses that way).
 fn is_removable(op: OperationRef<'_, '_>) -> bool {
     let name = prepare::op_name(op);
     op.region_count() == 0
         && op.successor_count() == 0
-        && (name.starts_with(names::ARITH_PREFIX)
-            || name.starts_with(names::MATH_PREFIX)
-            || name.starts_with(names::INDEX_PREFIX)
-            || name == names::UB_POISON)
+        && ((!safety::is_convergent(&name) && query::would_be_trivially_dead(op))
+            || collectives::is_pure_lane_local_asm(op))
 }
 
 /// Dead-value elimination over block arguments (region-wide liveness, as
