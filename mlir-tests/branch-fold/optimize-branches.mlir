@@ -220,3 +220,38 @@ func.func @dead_loop_value(%n: i32 {spmd.uniform}, %x: i32 {spmd.uniform}) {
 ^exit:
   return
 }
+
+// -----
+
+// The same in the LLVM dialect as an import gives it: anything MLIR's DCE
+// would erase goes (the loop-carried llvm.udiv, an unused load, inline
+// assembly without side effects whose PTX runs per thread); what other
+// threads or memory may observe stays (a shuffle, assembly with side
+// effects, assembly holding a collective).
+// CHECK-LABEL: llvm.func @dead_llvm_values
+// CHECK-NOT:     llvm.udiv
+// CHECK-NOT:     llvm.load
+// CHECK-NOT:     "mov.u32 $0, %laneid;"
+// CHECK:         nvvm.shfl.sync
+// CHECK:         llvm.inline_asm has_side_effects {{.*}}"mov.u32 $0, %clock;"
+// CHECK:         llvm.inline_asm {{.*}}"vote.sync.ballot.b32 $0, 1, 0xffffffff;"
+llvm.func @dead_llvm_values(%n: i32 {spmd.uniform}, %x: i32 {spmd.uniform}, %p: !llvm.ptr<1>) {
+  %c0 = llvm.mlir.constant(0 : i32) : i32
+  %c1 = llvm.mlir.constant(1 : i32) : i32
+  %m = llvm.mlir.constant(-1 : i32) : i32
+  %c31 = llvm.mlir.constant(31 : i32) : i32
+  llvm.br ^loop(%c0, %x : i32, i32)
+^loop(%i: i32, %acc: i32):
+  %next = llvm.add %i, %c1 : i32
+  %d = llvm.or %acc, %c1 : i32
+  %acc2 = llvm.udiv %x, %d : i32
+  %v = llvm.load %p : !llvm.ptr<1> -> i32
+  %lane = llvm.inline_asm "mov.u32 $0, %laneid;", "=r" : () -> i32
+  %s = nvvm.shfl.sync bfly %m, %x, %c1, %c31 : i32 -> i32
+  %t = llvm.inline_asm has_side_effects "mov.u32 $0, %clock;", "=r" : () -> i32
+  %b = llvm.inline_asm "vote.sync.ballot.b32 $0, 1, 0xffffffff;", "=r" : () -> i32
+  %done = llvm.icmp "sge" %next, %n : i32
+  llvm.cond_br %done, ^exit, ^loop(%next, %acc2 : i32, i32)
+^exit:
+  llvm.return
+}
