@@ -104,6 +104,12 @@
 //!    depths and reachability for every block, reusing all buffers, so
 //!    transforms can re-run it after every CFG edit.
 //! 7. **DOT** ([`dot::render_dot`]) draws it all for debugging.
+//! 8. **The cycle-contiguous order** ([`levels`]). A topological order of
+//!    the forward edges in which every cycle is contiguous, header first,
+//!    built level by level over the forest with a caller-chosen policy
+//!    among the ready items: `spmd`'s uniformity analysis (FIFO) and its
+//!    structurizer's layout (ranked or depth-first, soft constraints, end
+//!    markers) both use it.
 //!
 //! # Example
 //!
@@ -186,6 +192,7 @@ pub mod graph;
 mod id;
 pub mod irreducible;
 mod jumps;
+pub mod levels;
 pub mod post_dominators;
 #[cfg(any(test, feature = "testing"))]
 pub mod random;
@@ -202,6 +209,7 @@ pub use dominators::{reference_dominators, DominatorTree};
 pub use dot::{render_dot, render_dot_with_flow, BlockLook, BlockView, BranchLook, DotDocument};
 pub use graph::{BlockId, CfgBuilder, CfgGraph, Graph, OptionBlockId, ReverseWithVirtualExit};
 pub use irreducible::{first_offending_back_edge, Irreducibility, IrreducibleCycle};
+pub use levels::LevelOrder;
 pub use post_dominators::PostDominatorTree;
 pub use scc::{SccFinder, SccId};
 pub use tags::{BlockFlags, BlockTag, BlockTags};

@@ -20,8 +20,9 @@ use super::{reference_dominators, CfgAnalysis};
 // ---------------------------------------------------------------------------
 // Random graph generation.
 
+/// The families of [`random_graph`] (also used by `levels`' tests).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Category {
+pub(crate) enum Category {
     Reducible,
     Irreducible,
     MultiExit,
@@ -29,7 +30,8 @@ enum Category {
     Unreachable,
 }
 
-fn random_graph(rng: &mut SplitMix64, cat: Category, lo: usize, hi: usize) -> CfgGraph {
+/// A random graph of `lo..=hi` blocks of family `cat`, ids permuted.
+pub(crate) fn random_graph(rng: &mut SplitMix64, cat: Category, lo: usize, hi: usize) -> CfgGraph {
     let n = rng.range(lo, hi);
     let m = if cat == Category::Unreachable && n > 2 {
         n - rng.range(1, (n / 3).max(1))

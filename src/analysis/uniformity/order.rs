@@ -19,27 +19,19 @@
 //!
 //! # Construction
 //!
-//! Each *level* — the whole function, or one cycle `C` — has *items*: the
-//! blocks whose innermost cycle is that level (for a cycle, its header is
-//! one of them), and the level's child cycles. An edge `u -> v` that is not
-//! a back edge belongs to the innermost level containing both ends and
-//! connects the items of that level containing them; at each level these
-//! condensed edges form a DAG (the child cycles are the strongly connected
-//! components of the level minus its header), whose only source is the
-//! level's header (or the function entry's item).
+//! The shared level-by-level construction of
+//! [`spmd_graph::levels`] (the structurizer's layout uses it too) with its
+//! FIFO policy ([`FifoReady`]): each level — the function, or a cycle —
+//! is condensed into a DAG of its blocks and child cycles, and Kahn's
+//! algorithm places the items of each level in the order in which their
+//! last predecessor was placed, suspending the level to place a child
+//! cycle whole, header first. All reachable blocks are placed.
 //!
-//! Kahn's algorithm runs on each level with a FIFO queue: items are placed
-//! in the order in which their last predecessor was placed, so a block
-//! follows its last predecessor closely unless many items became ready in
-//! between. Taking a child cycle suspends the level: the child's
-//! items are placed first (a stack of levels, the child starting from its
-//! header), which makes cycles contiguous with their header first.
-//!
-//! Cost: `O(n + E * d)` where `d` bounds how many cycle levels an
-//! edge crosses (walks up the forest to find an edge's level).
+//! Cost: `O(n + E log d)` where `d` is the cycle nesting depth (two
+//! jump-pointer searches of the forest per edge); buffers are reused.
 
-use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleForest, CycleId, Graph, OptionCycleId};
-use std::collections::VecDeque;
+use crate::analysis::cfg::levels::{FifoReady, LevelOrder, Step};
+use crate::analysis::cfg::{BlockId, CfgAnalysis, CycleForest, CycleId, Graph};
 
 crate::support::define_id! {
     /// Position of a reachable block in the cycle-contiguous order.
@@ -57,17 +49,10 @@ pub(super) struct ForestOrder {
     cycle_first: Vec<OptionOrderPosition>,
     /// Per cycle: position of its last block.
     cycle_last: Vec<OptionOrderPosition>,
-    /// Condensed edges as `(from item, to item)`; items are blocks `0..n`
-    /// and cycles `n + c`.
-    edges: Vec<(u32, u32)>,
-    edge_start: Vec<u32>,
-    edge_to: Vec<u32>,
-    in_degree: Vec<u32>,
-    fill: Vec<u32>,
-    /// One FIFO queue of ready items per open level (stack).
-    queues: Vec<VecDeque<u32>>,
-    /// Open levels: cycle id, or none for the function.
-    frames: Vec<OptionCycleId>,
+    /// The condensed levels of the last graph.
+    levels: LevelOrder,
+    /// Kahn's FIFO queues, one per open level.
+    fifo: FifoReady,
 }
 
 impl ForestOrder {
@@ -77,10 +62,7 @@ impl ForestOrder {
         let dfs = cfg.traversal();
         let n = g.num_blocks();
         let nc = forest.num_cycles();
-        assert!(n + nc < u32::MAX as usize, "too many blocks and cycles");
-        self.build_condensed_edges(g, cfg);
-        self.frames.clear();
-        // Kahn per level, levels stacked.
+        self.levels.condense(g, dfs, forest, |_| true);
         self.index.clear();
         self.index.resize(n, OptionOrderPosition::NONE);
         self.cycle_first.clear();
@@ -90,106 +72,23 @@ impl ForestOrder {
         if dfs.num_reachable() == 0 {
             return;
         }
-        self.open(OptionCycleId::NONE, root_item(forest, dfs.root(), n));
-        let cursor = self.place_items(forest, n);
+        let mut cursor = 0u32;
+        let (index, first, last) = (&mut self.index, &mut self.cycle_first, &mut self.cycle_last);
+        self.levels
+            .place(forest, dfs.root(), &mut self.fifo, |step| match step {
+                Step::Block(b) => {
+                    index[b.index()] = OptionOrderPosition::some(OrderPosition(cursor));
+                    cursor += 1;
+                }
+                Step::Enter(c) => {
+                    first[c.index()] = OptionOrderPosition::some(OrderPosition(cursor));
+                }
+                Step::Exit(c) => {
+                    last[c.index()] = OptionOrderPosition::some(OrderPosition(cursor - 1));
+                }
+            });
         debug_assert_eq!(cursor as usize, dfs.num_reachable());
         debug_assert!(self.check(g, cfg));
-    }
-
-    /// Fills `edges`, their CSR (`edge_start`, `edge_to`) and the
-    /// `in_degree` of every item: the condensed edges of every level.
-    fn build_condensed_edges<G: Graph + ?Sized>(&mut self, g: &G, cfg: &CfgAnalysis) {
-        let forest = cfg.cycles();
-        let n = g.num_blocks();
-        let items = n + forest.num_cycles();
-        // Condensed edges.
-        self.edges.clear();
-        for &u in cfg.traversal().preorder() {
-            for &v in g.successors(u) {
-                if is_back_edge(forest, u, v) {
-                    continue;
-                }
-                let (from, to) = condensed(forest, n, u, v);
-                self.edges.push((from, to));
-            }
-        }
-        self.in_degree.clear();
-        self.in_degree.resize(items, 0);
-        self.edge_start.clear();
-        self.edge_start.resize(items + 1, 0);
-        for &(from, to) in &self.edges {
-            self.edge_start[from as usize + 1] += 1;
-            self.in_degree[to as usize] += 1;
-        }
-        for i in 0..items {
-            self.edge_start[i + 1] += self.edge_start[i];
-        }
-        self.edge_to.clear();
-        self.edge_to.resize(self.edges.len(), 0);
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.edge_start[..items]);
-        for &(from, to) in &self.edges {
-            self.edge_to[self.fill[from as usize] as usize] = to;
-            self.fill[from as usize] += 1;
-        }
-    }
-
-    /// Runs Kahn's algorithm on the stacked levels from the open root
-    /// level, recording the positions of blocks and cycles; returns the
-    /// number of blocks placed.
-    fn place_items(&mut self, forest: &CycleForest, n: usize) -> u32 {
-        let mut cursor = 0u32;
-        while let Some(&level) = self.frames.last() {
-            let depth = self.frames.len() - 1;
-            let Some(item) = self.queues[depth].pop_front() else {
-                // Level finished: it was a cycle item of the enclosing level.
-                self.frames.pop();
-                if let Some(level) = level.get() {
-                    self.cycle_last[level.index()] =
-                        OptionOrderPosition::some(OrderPosition(cursor - 1));
-                    self.release((n + level.index()) as u32);
-                }
-                continue;
-            };
-            if (item as usize) < n {
-                self.index[item as usize] = OptionOrderPosition::some(OrderPosition(cursor));
-                cursor += 1;
-                self.release(item);
-            } else {
-                let c = CycleId::new(item as usize - n);
-                self.cycle_first[c.index()] = OptionOrderPosition::some(OrderPosition(cursor));
-                let h = forest.header(c).as_u32();
-                self.open(OptionCycleId::some(c), h);
-            }
-        }
-        cursor
-    }
-
-    fn open(&mut self, level: OptionCycleId, first: u32) {
-        let depth = self.frames.len();
-        self.frames.push(level);
-        if self.queues.len() <= depth {
-            self.queues.push(VecDeque::new());
-        }
-        self.queues[depth].clear();
-        self.queues[depth].push_back(first);
-    }
-
-    /// Item `item` of the innermost open level is placed: its successors
-    /// that become ready join that level's queue.
-    fn release(&mut self, item: u32) {
-        let depth = self.frames.len() - 1;
-        let (start, end) = (
-            self.edge_start[item as usize] as usize,
-            self.edge_start[item as usize + 1] as usize,
-        );
-        for k in start..end {
-            let to = self.edge_to[k];
-            self.in_degree[to as usize] -= 1;
-            if self.in_degree[to as usize] == 0 {
-                self.queues[depth].push_back(to);
-            }
-        }
     }
 
     /// Position of reachable block `b`.
@@ -253,39 +152,9 @@ impl ForestOrder {
     }
 }
 
-/// The item of the function level holding `entry`: the block itself, or
-/// its outermost cycle.
-fn root_item(forest: &CycleForest, entry: BlockId, n: usize) -> u32 {
-    match forest.innermost_cycle(entry) {
-        None => entry.as_u32(),
-        Some(mut c) => {
-            while let Some(p) = forest.parent(c) {
-                c = p;
-            }
-            (n + c.index()) as u32
-        }
-    }
-}
-
 /// True if `u -> v` enters the header of a cycle containing `u`.
 fn is_back_edge(forest: &CycleForest, u: BlockId, v: BlockId) -> bool {
     forest
         .innermost_cycle(v)
         .is_some_and(|c| forest.header(c) == v && forest.contains(c, u))
-}
-
-/// The items `(from, to)` of the level an edge `u -> v` (not a back edge)
-/// belongs to: the innermost level containing both blocks.
-fn condensed(forest: &CycleForest, n: usize, u: BlockId, v: BlockId) -> (u32, u32) {
-    // The level is the innermost cycle containing both (or the function);
-    // an endpoint's item there is the outermost cycle around it without
-    // the other endpoint, or the block itself. (A cycle around `v` below
-    // the level cannot contain `u`: it would be a lower common cycle.)
-    let item = |x: BlockId, other: BlockId| {
-        forest
-            .innermost_cycle(x)
-            .and_then(|c| forest.outermost_without(c, other))
-            .map_or(x.as_u32(), |c| (n + c.index()) as u32)
-    };
-    (item(u, v), item(v, u))
 }
