@@ -110,11 +110,66 @@ impl<T: Copy> Csr<T> {
             self.items[self.offsets[r] as usize] = value(e);
         }
     }
+
+    /// Rebuilds as `num_rows` rows from the `(row, item)` pairs that
+    /// `generate` emits, keeping their order within each row, without
+    /// holding the pairs anywhere else: `generate` runs twice (to count,
+    /// then to fill) and must emit the same pairs both times. For sources
+    /// much larger than the graph (an edge per cycle it leaves) where
+    /// [`Csr::rebuild_by`]'s input vector would double the peak memory.
+    pub(super) fn rebuild_generated(
+        &mut self,
+        num_rows: usize,
+        generate: impl Fn(&mut dyn FnMut(usize, T)),
+    ) {
+        self.offsets.clear();
+        self.offsets.resize(num_rows + 1, 0);
+        let mut total = 0usize;
+        let mut first: Option<T> = None;
+        generate(&mut |r, item| {
+            self.offsets[r + 1] += 1;
+            total += 1;
+            first.get_or_insert(item);
+        });
+        assert!(total < u32::MAX as usize, "Csr: too many items");
+        for r in 0..num_rows {
+            self.offsets[r + 1] += self.offsets[r];
+        }
+        self.items.clear();
+        let Some(first) = first else { return };
+        self.items.resize(total, first);
+        // `next[r]`: where row r's next item goes; starts at its offset.
+        let mut next: Vec<u32> = self.offsets[..num_rows].to_vec();
+        generate(&mut |r, item| {
+            self.items[next[r] as usize] = item;
+            next[r] += 1;
+        });
+        debug_assert!((0..num_rows).all(|r| next[r] == self.offsets[r + 1]));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::Csr;
+
+    #[test]
+    fn generated_rows_equal_the_counting_sort() {
+        let pairs = [(2usize, 'a'), (0, 'b'), (2, 'c'), (3, 'd'), (0, 'e')];
+        let mut sorted = Csr::default();
+        sorted.rebuild_by(5, &pairs, |p| p.0, |p| p.1);
+        let mut generated = Csr::default();
+        generated.rebuild_generated(5, |emit| {
+            for &(r, item) in &pairs {
+                emit(r, item);
+            }
+        });
+        for r in 0..5 {
+            assert_eq!(sorted.row(r), generated.row(r), "row {r}");
+        }
+        generated.rebuild_generated(3, |_| {});
+        assert_eq!(generated.num_rows(), 3);
+        assert_eq!(generated.num_items(), 0);
+    }
 
     #[test]
     fn counting_sort_is_stable_and_keeps_empty_rows() {

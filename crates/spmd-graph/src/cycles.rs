@@ -121,7 +121,6 @@ struct Scratch {
     id_to_raw: Vec<RawCycleId>,
     pairs: Vec<(u32, BlockId)>,
     child_pairs: Vec<(u32, CycleId)>,
-    leaving: Vec<(u32, BlockId, BlockId)>,
     leaving_by_cycle: Csr<(BlockId, BlockId)>,
     /// Per block: the last cycle that recorded it (deduplication).
     stamp_a: Vec<OptionCycleId>,
@@ -312,22 +311,25 @@ impl CycleForest {
     /// Exiting and exit blocks: for every edge `u -> v`, each cycle that
     /// contains `u` but not `v` gets `u` as exiting and `v` as exit.
     fn store_exits<G: Graph + ?Sized>(&mut self, g: &G, dfs: &Traversal) {
-        let mut leaving = std::mem::take(&mut self.scratch.leaving);
-        leaving.clear();
-        for &u in dfs.preorder() {
-            for &v in g.successors(u) {
-                let mut next = self.innermost[u.index()].get();
-                while let Some(c) = next.filter(|&c| !self.contains(c, v)) {
-                    leaving.push((c.0, u, v));
-                    next = self.parent[c.index()].get();
+        let m = self.header.len();
+        // The leaving edges, grouped by cycle, generated twice (count, then
+        // fill) rather than collected: they repeat each edge once per cycle
+        // it leaves, thousands of times on the deep nests of long-range
+        // CFGs, and are not kept for the next run when they are large.
+        let mut leaving_by_cycle = std::mem::take(&mut self.scratch.leaving_by_cycle);
+        leaving_by_cycle.rebuild_generated(m, |emit| {
+            for &u in dfs.preorder() {
+                for &v in g.successors(u) {
+                    let mut next = self.innermost[u.index()].get();
+                    while let Some(c) = next.filter(|&c| !self.contains(c, v)) {
+                        emit(c.index(), (u, v));
+                        next = self.parent[c.index()].get();
+                    }
                 }
             }
-        }
-        let m = self.header.len();
+        });
         let s = &mut self.scratch;
-        s.leaving_by_cycle
-            .rebuild_by(m, &leaving, |e| e.0 as usize, |e| (e.1, e.2));
-        s.leaving = leaving;
+        s.leaving_by_cycle = leaving_by_cycle;
         reset_stamps(&mut s.stamp_a, g.num_blocks());
         reset_stamps(&mut s.stamp_b, g.num_blocks());
         self.exiting.start();
@@ -344,6 +346,9 @@ impl CycleForest {
             }
             self.exiting.end_row();
             self.exits.end_row();
+        }
+        if s.leaving_by_cycle.num_items() > 4 * g.num_blocks() + 64 {
+            s.leaving_by_cycle = Csr::default();
         }
     }
 
