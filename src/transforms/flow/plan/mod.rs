@@ -629,6 +629,60 @@ pub(crate) fn plan_reconvergence_with<G: Graph + ?Sized>(
     exit: Option<BlockId>,
     options: &PlanOptions,
 ) -> Result<ReconvergePlan, PlanError> {
+    check_plan_inputs(g, divergent, exit)?;
+    let n = g.num_blocks();
+    let (slot_base, original) = slot_tables(g);
+    let view = relevant::RView::build(g, exit);
+    let in_r = &view.in_r;
+    let stats = count_branches(g, divergent, in_r);
+    if stats.divergent_branches == 0
+        || (options.keep_reconverging_input
+            && crate::analysis::reconverging::check_against(g, &|b| divergent[b.index()], &view)
+                .is_empty())
+    {
+        let targets = original.iter().map(|&b| Dest::Block(b)).collect();
+        let order = (0..n)
+            .filter(|&b| in_r[b])
+            .map(|b| Dest::Block(BlockId::new(b)))
+            .collect();
+        return Ok(ReconvergePlan {
+            ordering: options.ordering,
+            slot_base,
+            original,
+            targets,
+            flows: Vec::new(),
+            pred_start: vec![0],
+            preds: Vec::new(),
+            order,
+            stats,
+        });
+    }
+    let soft = soft_constraints(g, divergent, &view);
+    let dfs = Traversal::build(g);
+    let mut forest = CycleForest::new();
+    forest.compute_nesting(g, &dfs);
+    let layout = order::build_layout(g, in_r, &dfs, &forest, options.ordering, &soft);
+    let planning = Planning {
+        g,
+        divergent,
+        exit,
+        options,
+        view: &view,
+        layout: &layout,
+        forest: &forest,
+        slot_base: &slot_base,
+        original: &original,
+        stats,
+    };
+    planning.sweep_rounds()
+}
+
+/// The checks of [`plan_reconvergence_with`] on its inputs.
+fn check_plan_inputs<G: Graph + ?Sized>(
+    g: &G,
+    divergent: &[bool],
+    exit: Option<BlockId>,
+) -> Result<(), PlanError> {
     let n = g.num_blocks();
     if divergent.len() != n {
         return Err(PlanError::DivergenceLength {
@@ -650,6 +704,13 @@ pub(crate) fn plan_reconvergence_with<G: Graph + ?Sized>(
             return Err(PlanError::DivergentNotTwoWay { block: b, slots });
         }
     }
+    Ok(())
+}
+
+/// Every successor slot of `g` in block order, and per block the index of
+/// its first slot (one more entry than blocks).
+fn slot_tables<G: Graph + ?Sized>(g: &G) -> (Vec<u32>, Vec<BlockId>) {
+    let n = g.num_blocks();
     let mut slot_base = Vec::with_capacity(n + 1);
     slot_base.push(0u32);
     let mut original = Vec::new();
@@ -657,108 +718,135 @@ pub(crate) fn plan_reconvergence_with<G: Graph + ?Sized>(
         original.extend_from_slice(g.successors(b));
         slot_base.push(original.len() as u32);
     }
-    let view = relevant::RView::build(g, exit);
-    let in_r = &view.in_r;
-    let stats = count_branches(g, divergent, in_r);
-    let targets: Vec<Dest> = original.iter().map(|&b| Dest::Block(b)).collect();
-    if stats.divergent_branches == 0
-        || (options.keep_reconverging_input
-            && crate::analysis::reconverging::check_against(g, &|b| divergent[b.index()], &view)
-                .is_empty())
-    {
-        let order = (0..n)
-            .filter(|&b| in_r[b])
-            .map(|b| Dest::Block(BlockId::new(b)))
-            .collect();
-        return Ok(ReconvergePlan {
-            ordering: options.ordering,
-            slot_base,
-            original,
-            targets,
-            flows: Vec::new(),
-            pred_start: vec![0],
-            preds: Vec::new(),
-            order,
-            stats,
-        });
-    }
-    // Soft layout constraints: the successors of a divergent branch before
-    // its immediate post-dominator (only decides ties inside cycles).
+    (slot_base, original)
+}
+
+/// Soft layout constraints: the successors of a divergent branch before
+/// its immediate post-dominator (only decides ties inside cycles).
+fn soft_constraints<G: Graph + ?Sized>(
+    g: &G,
+    divergent: &[bool],
+    view: &relevant::RView,
+) -> Vec<(BlockId, BlockId)> {
     let mut soft = Vec::new();
-    for b in (0..n).map(BlockId::new) {
+    for b in (0..g.num_blocks()).map(BlockId::new) {
         if divergent[b.index()] && view.is_relevant_divergent(g, b) {
             if let Some(p) = view.ipdom(b) {
                 soft.extend(g.successors(b).iter().filter(|&&s| s != p).map(|&s| (s, p)));
             }
         }
     }
-    let dfs = Traversal::build(g);
-    let mut forest = CycleForest::new();
-    forest.compute_nesting(g, &dfs);
-    let layout = order::build_layout(g, in_r, &dfs, &forest, options.ordering, &soft);
-    // Natively reconverging nodes (their earlier successor post-dominates
-    // them in the input) are accepted without a check. That is not
-    // guaranteed to survive the other reroutes, so such plans are verified;
-    // natives found broken are demoted and the sweep re-runs. The last
-    // round allows no natives: the plain sweep, correct by construction.
-    let mut native_blocks = vec![true; n];
-    let mut native_flows = vec![true; layout.seq.len()];
-    let mut rounds = 0;
-    loop {
-        rounds += 1;
-        let last = rounds == MAX_ROUNDS;
-        if last {
-            native_blocks.iter_mut().for_each(|x| *x = false);
-            native_flows.iter_mut().for_each(|x| *x = false);
-        }
-        let inputs = sweep::Inputs {
-            g,
-            divergent,
-            view: &view,
-            layout: &layout,
-            forest: &forest,
-            slot_base: &slot_base,
+    soft
+}
+
+/// What the sweep rounds of [`plan_reconvergence_with`] work on.
+struct Planning<'p, G: Graph + ?Sized> {
+    g: &'p G,
+    divergent: &'p [bool],
+    exit: Option<BlockId>,
+    options: &'p PlanOptions,
+    view: &'p relevant::RView,
+    layout: &'p order::Layout,
+    forest: &'p CycleForest,
+    slot_base: &'p [u32],
+    original: &'p [BlockId],
+    stats: PlanStats,
+}
+
+/// Which blocks and Flow positions may reconverge natively.
+struct Natives {
+    blocks: Vec<bool>,
+    flows: Vec<bool>,
+}
+
+impl<G: Graph + ?Sized> Planning<'_, G> {
+    /// Natively reconverging nodes (their earlier successor post-dominates
+    /// them in the input) are accepted without a check. That is not
+    /// guaranteed to survive the other reroutes, so such plans are verified;
+    /// natives found broken are demoted and the sweep re-runs. The last
+    /// round allows no natives: the plain sweep, correct by construction.
+    fn sweep_rounds(&self) -> Result<ReconvergePlan, PlanError> {
+        let n = self.g.num_blocks();
+        let mut natives = Natives {
+            blocks: vec![true; n],
+            flows: vec![true; self.layout.seq.len()],
         };
-        let result = sweep::Sweep::new(&inputs, &native_blocks, &native_flows).run();
-        let flow_pos = result.flow_pos.clone();
-        if let Some(broken) = &result.broken_natives {
-            if !broken.is_empty() && !last {
-                for &x in broken {
-                    if (x as usize) < n {
-                        native_blocks[x as usize] = false;
-                    } else {
-                        native_flows[flow_pos[x as usize - n] as usize] = false;
+        let mut rounds = 0;
+        loop {
+            rounds += 1;
+            let last = rounds == MAX_ROUNDS;
+            if last {
+                natives.blocks.iter_mut().for_each(|x| *x = false);
+                natives.flows.iter_mut().for_each(|x| *x = false);
+            }
+            let inputs = sweep::Inputs {
+                g: self.g,
+                divergent: self.divergent,
+                view: self.view,
+                layout: self.layout,
+                forest: self.forest,
+                slot_base: self.slot_base,
+            };
+            let result = sweep::Sweep::new(&inputs, &natives.blocks, &natives.flows).run();
+            let flow_pos = result.flow_pos.clone();
+            if let Some(broken) = &result.broken_natives {
+                if !broken.is_empty() && !last {
+                    for &x in broken {
+                        if (x as usize) < n {
+                            natives.blocks[x as usize] = false;
+                        } else {
+                            natives.flows[flow_pos[x as usize - n] as usize] = false;
+                        }
                     }
+                    continue;
                 }
-                continue;
+            }
+            let natives_checked = result.broken_natives.is_some();
+            let mut plan = assemble(
+                self.options.ordering,
+                self.slot_base,
+                self.original,
+                result,
+                self.stats,
+                self.divergent,
+                n,
+            );
+            plan.stats.rounds = rounds;
+            if let Some(done) =
+                self.verified(plan, rounds, natives_checked, &mut natives, &flow_pos)
+            {
+                return done;
             }
         }
-        let natives_checked = result.broken_natives.is_some();
-        let mut plan = assemble(
-            options.ordering,
-            &slot_base,
-            &original,
-            result,
-            stats,
-            divergent,
-            n,
-        );
-        plan.stats.rounds = rounds;
-        if !options.verify && (plan.stats.natives == 0 || natives_checked) {
-            return Ok(plan);
+    }
+
+    /// The end of a round: `Some` with the plan when it is accepted (or an
+    /// error in the last round), `None` after demoting the natives that
+    /// broke it, for another round.
+    fn verified(
+        &self,
+        plan: ReconvergePlan,
+        rounds: usize,
+        natives_checked: bool,
+        natives: &mut Natives,
+        flow_pos: &[u32],
+    ) -> Option<Result<ReconvergePlan, PlanError>> {
+        let n = self.g.num_blocks();
+        if !self.options.verify && (plan.stats.natives == 0 || natives_checked) {
+            return Some(Ok(plan));
         }
-        let (h, _) = plan.apply_to_graph(g);
-        let flags = plan.divergence_after(divergent);
-        let violations = reconvergence_violations(&h, &|b| flags[b.index()], exit);
+        let (h, _) = plan.apply_to_graph(self.g);
+        let flags = plan.divergence_after(self.divergent);
+        let violations = reconvergence_violations(&h, &|b| flags[b.index()], self.exit);
         let Some(first) = violations.first() else {
-            return Ok(plan);
+            return Some(Ok(plan));
         };
-        if last || plan.stats.natives == 0 || natives_checked {
-            return Err(PlanError::Internal(format!(
+        if rounds == MAX_ROUNDS || plan.stats.natives == 0 || natives_checked {
+            return Some(Err(PlanError::Internal(format!(
                 "output not reconverging ({} violations, first: {first}); ordering {}, round {rounds}",
                 violations.len(),
-                options.ordering.name()
-            )));
+                self.options.ordering.name()
+            ))));
         }
         // The native re-check ran out of budget. Only natives can be broken
         // (every checked node is correct by construction): demote them, by
@@ -766,12 +854,13 @@ pub(crate) fn plan_reconvergence_with<G: Graph + ?Sized>(
         for v in &violations {
             if let Violation::NoPostDominatingSuccessor { block, .. } = v {
                 if block.index() < n {
-                    native_blocks[block.index()] = false;
+                    natives.blocks[block.index()] = false;
                 } else {
-                    native_flows[flow_pos[block.index() - n] as usize] = false;
+                    natives.flows[flow_pos[block.index() - n] as usize] = false;
                 }
             }
         }
+        None
     }
 }
 
