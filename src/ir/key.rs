@@ -107,6 +107,17 @@ impl NameKey {
     }
 }
 
+/// The identity of an MLIR context: equal keys, the same context.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub(crate) struct ContextKey(usize);
+
+impl ContextKey {
+    /// The key of a raw context handle.
+    pub(crate) fn from_raw(raw: mlir_sys::MlirContext) -> Self {
+        Self(raw.ptr as usize)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

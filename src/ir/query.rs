@@ -181,12 +181,15 @@ pub(crate) fn context_from_raw<'c>(raw: mlir_sys::MlirContext) -> &'c Context {
         collections::HashMap,
         sync::{Mutex, OnceLock},
     };
-    static HANDLES: OnceLock<Mutex<HashMap<usize, usize>>> = OnceLock::new();
+    // Per context, the address of its leaked `ContextRef` (an address, not
+    // a reference: the map lives in a static, which must be `Sync`).
+    static HANDLES: OnceLock<Mutex<HashMap<super::key::ContextKey, usize>>> = OnceLock::new();
     let mut handles = HANDLES
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let address = *handles.entry(raw.ptr as usize).or_insert_with(|| {
+    let key = super::key::ContextKey::from_raw(raw);
+    let address = *handles.entry(key).or_insert_with(|| {
         // SAFETY: `raw` is a live context; the handle only stores it.
         let handle: ContextRef<'static> = unsafe { ContextRef::from_raw(raw) };
         Box::into_raw(Box::new(handle)) as usize
